@@ -1,0 +1,47 @@
+import { loadResources } from "./pipeline.ts";
+import { sourcePaths, type SourceName } from "./sources/registry.ts";
+import { buildAtomically, DiskSink } from "./write/disk.ts";
+import { emitBuild, type EmitResult } from "./write/emit.ts";
+import { CountingSink, teeSink, type FileSink } from "./write/sink.ts";
+
+export interface BuildOptions {
+  /** Project root: sources are resolved against it. */
+  readonly root: string;
+  readonly sources: Readonly<Partial<Record<SourceName, string>>>;
+  readonly maxFiles: number;
+  /** The project's `_headers` text. */
+  readonly headersTemplate: string;
+  /** Deterministic facts recorded in `/_build.json`. */
+  readonly stamp?: Readonly<Record<string, unknown>>;
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+export interface BuildSummary extends EmitResult {
+  readonly files: ReadonlyMap<string, { files: number; bytes: number }>;
+  readonly notes: readonly string[];
+  readonly timings: Readonly<Record<"read" | "write", number>>;
+}
+
+/** Builds into `sink` (memory, a counter for the plan, or a directory). */
+export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
+  const started = performance.now();
+  const { resources, notes } = await loadResources(sourcePaths(options.root, options.sources), options.root);
+  const read = performance.now() - started;
+  const counter = new CountingSink();
+  const result = emitBuild(
+    resources,
+    {
+      maxFiles: options.maxFiles,
+      headersTemplate: options.headersTemplate,
+      ...(options.stamp === undefined ? {} : { stamp: options.stamp }),
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    },
+    teeSink(sink, counter),
+  );
+  return { ...result, files: counter.files, notes, timings: { read, write: performance.now() - started - read } };
+}
+
+/** Builds into `outDir`, swapping it in only when the whole build succeeded. */
+export function buildToDirectory(options: BuildOptions, outDir: string): Promise<BuildSummary> {
+  return buildAtomically(outDir, (tmp) => buildInto(options, new DiskSink(tmp)));
+}

@@ -1,0 +1,149 @@
+import { Command, InvalidArgumentError } from "commander";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { buildInto, buildToDirectory, type BuildOptions, type BuildSummary } from "../build.ts";
+import { isSourceName, SOURCE_DEFAULTS, sourcePaths, type SourceName } from "../sources/registry.ts";
+import { CountingSink } from "../write/sink.ts";
+import { progressReporter } from "./progress.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const DEFAULT_MAX_FILES = 100_000;
+const DEFAULT_PORT = 8788;
+
+const program = new Command("plz").description("Builds and serves the static OpenPLZ-compatible API.").showHelpAfterError();
+
+program
+  .command("build")
+  .description("build the page files, index and _headers into a directory (atomically)")
+  .option("--out <dir>", "output directory", "dist")
+  .option("--source <name=path>", `override a source (${Object.keys(SOURCE_DEFAULTS).join(", ")}); repeatable`, collectSource, {})
+  .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+  .action(async (opts: { out: string; source: Partial<Record<SourceName, string>>; maxFiles: number }) => {
+    const options = buildOptions(opts.source, opts.maxFiles, progressReporter("pages"));
+    const summary = await buildToDirectory(options, resolve(opts.out));
+    printSummary(summary, `built ${resolve(opts.out)}`);
+  });
+
+program
+  .command("plan")
+  .description("print files and bytes per resource and the materialised page sizes, writing nothing")
+  .option("--source <name=path>", "override a source; repeatable", collectSource, {})
+  .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+  .action(async (opts: { source: Partial<Record<SourceName, string>>; maxFiles: number }) => {
+    const summary = await buildInto(buildOptions(opts.source, opts.maxFiles), new CountingSink());
+    printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
+  });
+
+program
+  .command("serve")
+  .description("serve a built directory with wrangler's local runtime (workerd)")
+  .option("--dir <dir>", "built directory", "dist")
+  .option("--port <port>", "port", positiveInteger, Number(process.env["PORT"] ?? DEFAULT_PORT))
+  .action((opts: { dir: string; port: number }) => serve(resolve(opts.dir), opts.port));
+
+program
+  .command("start")
+  .description("build the embedded data into dist/ when it changed, then serve it")
+  .option("--port <port>", "port", positiveInteger, Number(process.env["PORT"] ?? DEFAULT_PORT))
+  .action(async (opts: { port: number }) => {
+    const dist = join(ROOT, "dist");
+    const fingerprint = projectFingerprint();
+    if (builtFingerprint(dist) === fingerprint) process.stderr.write("dist/ is up to date\n");
+    else printSummary(await buildToDirectory(buildOptions({}, DEFAULT_MAX_FILES, progressReporter("pages"), fingerprint), dist), "built dist/");
+    serve(dist, opts.port);
+  });
+
+function buildOptions(sources: Partial<Record<SourceName, string>>, maxFiles: number, onProgress?: BuildOptions["onProgress"], fingerprint = projectFingerprint(sources)): BuildOptions {
+  return {
+    root: ROOT,
+    sources,
+    maxFiles,
+    headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+    stamp: { fingerprint },
+    ...(onProgress === undefined ? {} : { onProgress }),
+  };
+}
+
+/** Sources, generator code and `_headers`: everything a build's output depends on. */
+function projectFingerprint(sources: Partial<Record<SourceName, string>> = {}): string {
+  const hash = createHash("sha256");
+  const paths = sourcePaths(ROOT, sources);
+  const files = [...Object.values(paths), join(ROOT, "_headers"), ...listFiles(join(ROOT, "generator"))];
+  for (const file of files.sort()) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+function builtFingerprint(dist: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dist, "_build.json"), "utf8")) as { fingerprint?: string }).fingerprint;
+  } catch {
+    return undefined;
+  }
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? listFiles(path) : [path];
+  });
+}
+
+function serve(dir: string, port: number): void {
+  if (!existsSync(join(dir, "_headers"))) fail(`${dir} is not a build (no _headers); run npm run build first`);
+  process.stderr.write(`serving ${dir} on http://localhost:${port}/ (try /de/Streets?locality=Berlin&page=2&pageSize=10)\n`);
+  const child = spawn(join(ROOT, "node_modules/.bin/wrangler"), ["dev", "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+    stdio: "inherit",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+  });
+  child.on("exit", (code) => process.exit(code ?? 1));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => child.kill(signal));
+}
+
+function printSummary(summary: BuildSummary, title: string): void {
+  const rows = [...summary.files].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const totalFiles = rows.reduce((sum, [, v]) => sum + v.files, 0);
+  const totalBytes = rows.reduce((sum, [, v]) => sum + v.bytes, 0);
+  const lines = [title, ...summary.notes.map((note) => `note: ${note}`)];
+  lines.push(`${"group".padEnd(24)} ${"files".padStart(9)} ${"bytes".padStart(14)}  page sizes as files`);
+  for (const [group, { files, bytes }] of rows) {
+    const sizes = summary.plan.sizes.get(group);
+    lines.push(`${group.padEnd(24)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
+  }
+  lines.push(`${"total".padEnd(24)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
+  lines.push(`read ${(summary.timings.read / 1000).toFixed(1)} s, write ${(summary.timings.write / 1000).toFixed(1)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** `[1,2,3,5,50]` → `1-3, 5, 50`. */
+function describeSizes(sizes: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < sizes.length; ) {
+    let j = i;
+    while (j + 1 < sizes.length && sizes[j + 1] === (sizes[j] ?? 0) + 1) j++;
+    parts.push(i === j ? `${sizes[i]}` : `${sizes[i]}-${sizes[j]}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
+function collectSource(value: string, previous: Partial<Record<SourceName, string>>): Partial<Record<SourceName, string>> {
+  const eq = value.indexOf("=");
+  const name = value.slice(0, eq);
+  if (eq <= 0 || eq === value.length - 1) throw new InvalidArgumentError("expected NAME=PATH");
+  if (!isSourceName(name)) throw new InvalidArgumentError(`unknown source '${name}' (known: ${Object.keys(SOURCE_DEFAULTS).join(", ")})`);
+  return { ...previous, [name]: value.slice(eq + 1) };
+}
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a positive whole number");
+  return Number(value);
+}
+
+function fail(message: string): never {
+  process.stderr.write(`error: ${message}\n`);
+  process.exit(1);
+}
+
+program.parseAsync().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

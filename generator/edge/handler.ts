@@ -1,0 +1,144 @@
+import { indexPath, listPath, normalizeFilterValue, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
+import { CONTENT_TYPES, pagingHeaders } from "../routes/headers.ts";
+import { formatFromAccept } from "../routes/negotiate.ts";
+import { CANONICAL_PAGE_SIZE, pageCount } from "../routes/paging.ts";
+import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, validationProblem } from "../routes/problem.ts";
+import { parseQuery, type Format, type ParsedQuery } from "../routes/query.ts";
+import { canonicalPagesFor, slicePage } from "../routes/slice.ts";
+import type { AnyResource } from "../resources/resource.ts";
+import { csvHeader } from "../render/csv.ts";
+import { ResponseFactory, type HeaderList } from "./responses.ts";
+
+/** The static-assets binding: fetches a file of the build, with its `_headers` rules applied. */
+export interface Assets {
+  fetch(request: Request): Promise<Response>;
+}
+
+interface IndexEntry {
+  readonly slug: string;
+  readonly total: number;
+  readonly hash: string;
+}
+interface ShardLookup {
+  readonly sizes: ReadonlySet<number>;
+  readonly entries: ReadonlyMap<string, IndexEntry>;
+}
+
+const ALLOW = "GET, HEAD, OPTIONS";
+
+/**
+ * Maps API requests onto the build's files. Per isolate it caches the index shards it has read,
+ * so a warm request fetches one page file (two when a page is cut from canonical pages).
+ */
+export function createHandler(resources: readonly AnyResource[], commonHeaders: HeaderList, assets: Assets): (request: Request) => Promise<Response> {
+  const respond = new ResponseFactory(commonHeaders);
+  const routes = new Map(resources.map((resource) => [resource.path.toLowerCase(), resource]));
+  const shards = new Map<string, Promise<ShardLookup>>();
+
+  const fetchAsset = (origin: string, path: string) => assets.fetch(new Request(new URL(path, origin)));
+
+  const loadShard = (origin: string, resource: string, shard: number): Promise<ShardLookup> => {
+    const path = indexPath(resource, shard);
+    let lookup = shards.get(path);
+    if (lookup === undefined) {
+      lookup = fetchAsset(origin, path).then(async (response) => {
+        if (response.status === 404) return { sizes: new Set<number>(), entries: new Map<string, IndexEntry>() };
+        if (!response.ok) throw new Error(`index ${path}: HTTP ${response.status}`);
+        const index = (await response.json()) as IndexShard;
+        return {
+          sizes: new Set(index.sizes),
+          entries: new Map(index.entries.map(([key, slug, total, hash]) => [key, { slug, total, hash }])),
+        };
+      });
+      lookup.catch(() => shards.delete(path));
+      shards.set(path, lookup);
+    }
+    return lookup;
+  };
+
+  const servePaged = async (request: Request, url: URL, resource: AnyResource, query: ParsedQuery, format: Format, vary: HeaderList): Promise<Response> => {
+    const method = request.method;
+    const filter = resource.requiredFilter;
+    const key = filter === undefined ? "" : normalizeFilterValue(query.filters.get(filter.param) ?? "");
+    if (filter !== undefined && key === "") {
+      return respond.problem(method, validationProblem({ [filter.param]: [`The ${filter.param} field is required.`] }, filter.detail));
+    }
+    const shard = await loadShard(url.origin, resource.id, shardOf(key));
+    const entry = shard.entries.get(key);
+    const total = entry?.total ?? 0;
+    const { page, pageSize } = query;
+    const headers: HeaderList = [
+      ["Content-Type", CONTENT_TYPES[format]],
+      ["ETag", `"${entry?.hash ?? "0"}.${pageSize}.${page}.${format}"`],
+      ...pagingHeaders(page, pageSize, total),
+      ...vary,
+    ];
+    if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
+    if (entry === undefined || page > pageCount(total, pageSize)) {
+      return respond.body(method, 200, format === "json" ? "[]" : csvHeader(resource.columns), headers);
+    }
+    const address = { resource: resource.id, slug: entry.slug, total, format };
+    if (shard.sizes.has(pageSize)) {
+      const asset = await fetchAsset(url.origin, pagePath({ ...address, pageSize, page }));
+      if (!asset.ok) throw new Error(`page file missing: HTTP ${asset.status}`);
+      return respond.asset(method, asset, headers.filter(([name]) => name === "ETag" || name === "Vary"));
+    }
+    const canonical = canonicalPagesFor(page, pageSize, total, CANONICAL_PAGE_SIZE);
+    if (canonical === undefined) throw new Error("unreachable: a page within the total has records");
+    const bodies: Promise<string>[] = [];
+    for (let p = canonical.first; p <= canonical.last; p++) {
+      bodies.push(
+        fetchAsset(url.origin, pagePath({ ...address, pageSize: CANONICAL_PAGE_SIZE, page: p })).then((asset) => {
+          if (!asset.ok) throw new Error(`canonical page missing: HTTP ${asset.status}`);
+          return asset.text();
+        }),
+      );
+    }
+    const body = slicePage(format, await Promise.all(bodies), canonical.first, CANONICAL_PAGE_SIZE, page, pageSize, total);
+    return respond.body(method, 200, body, headers);
+  };
+
+  const serveList = async (request: Request, url: URL, resource: AnyResource, format: Format, vary: HeaderList): Promise<Response> => {
+    const asset = await fetchAsset(url.origin, listPath(resource.id, format));
+    if (!asset.ok) throw new Error(`list file missing: HTTP ${asset.status}`);
+    const etag = asset.headers.get("ETag");
+    const headers: HeaderList = [...(etag === null ? [] : [["ETag", etag] as const]), ...vary];
+    if (ifNoneMatch(request, headers)) return respond.empty(304, [["Content-Type", CONTENT_TYPES[format]], ...headers]);
+    return respond.asset(request.method, asset, vary);
+  };
+
+  return async (request) => {
+    const url = new URL(request.url);
+    const method = request.method;
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, "") : url.pathname;
+    const resource = routes.get(path.toLowerCase());
+    try {
+      if (resource === undefined) return respond.problem(method, notFoundProblem(url.pathname));
+      if (method === "OPTIONS") {
+        return respond.empty(204, [
+          ["Access-Control-Allow-Methods", ALLOW],
+          ["Access-Control-Allow-Headers", "Accept"],
+          ["Access-Control-Max-Age", "86400"],
+        ]);
+      }
+      if (method !== "GET" && method !== "HEAD") return respond.problem(method, methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
+      const parsed = parseQuery(url.searchParams, resource.query);
+      if (!parsed.ok) return respond.problem(method, validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
+      const format = parsed.query.format ?? formatFromAccept(request.headers.get("Accept"));
+      const vary: HeaderList = parsed.query.format === undefined ? [["Vary", "Accept"]] : [];
+      return resource.query.paged
+        ? await servePaged(request, url, resource, parsed.query, format, vary)
+        : await serveList(request, url, resource, format, vary);
+    } catch (error) {
+      console.error(error);
+      return respond.problem(method, internalErrorProblem());
+    }
+  };
+}
+
+function ifNoneMatch(request: Request, headers: HeaderList): boolean {
+  const condition = request.headers.get("If-None-Match");
+  const etag = headers.find(([name]) => name === "ETag")?.[1];
+  if (condition === null || etag === undefined) return false;
+  return condition.trim() === "*" || condition.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+}

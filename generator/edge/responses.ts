@@ -1,0 +1,43 @@
+import { PROBLEM_CONTENT_TYPE } from "../routes/headers.ts";
+import type { Problem } from "../routes/problem.ts";
+
+const encoder = new TextEncoder();
+
+export type HeaderList = readonly (readonly [string, string])[];
+
+/** Builds responses that carry the common headers; the only place headers are assembled. */
+export class ResponseFactory {
+  constructor(private readonly common: HeaderList) {}
+
+  /** Names are lower-cased, as the asset server sends them, so both kinds of response are identical on the wire. */
+  headers(extra: HeaderList): Headers {
+    const headers = new Headers();
+    for (const [name, value] of this.common) headers.set(name.toLowerCase(), value);
+    for (const [name, value] of extra) headers.set(name.toLowerCase(), value);
+    return headers;
+  }
+
+  body(method: string, status: number, body: string, extra: HeaderList): Response {
+    const headers = this.headers(extra);
+    const bytes = encoder.encode(body);
+    headers.set("content-length", String(bytes.byteLength));
+    return new Response(method === "HEAD" ? null : bytes, { status, headers });
+  }
+
+  problem(method: string, problem: Problem, extra: HeaderList = []): Response {
+    return this.body(method, problem.status, JSON.stringify(problem), [["Content-Type", PROBLEM_CONTENT_TYPE], ...extra]);
+  }
+
+  /** An asset response, passed on with its `_headers` headers and our adjustments. */
+  asset(method: string, asset: Response, extra: HeaderList): Response {
+    const response = new Response(method === "HEAD" ? null : asset.body, asset);
+    response.headers.delete("cf-cache-status");
+    for (const [name, value] of extra) response.headers.set(name.toLowerCase(), value);
+    return response;
+  }
+
+  /** A response without content (204, 304). */
+  empty(status: number, extra: HeaderList): Response {
+    return new Response(null, { status, headers: this.headers(extra) });
+  }
+}

@@ -1,0 +1,94 @@
+import { PAGING_HEADERS } from "./headers.ts";
+import type { Format } from "./query.ts";
+
+/**
+ * Where everything the Worker reads lives in the asset tree. The generator writes exactly these
+ * paths and the Worker fetches exactly these paths; nothing a client sends ends up in a path
+ * except through the index (a build-made slug).
+ *
+ *   /_p/{resource}/{slug}/{total}/{pageSize}/{pages}/{page}.{json|csv}   one page
+ *   /_i/{resource}/{shard}.json                                         filter-value index shard
+ *   /_l/{resource}.{json|csv}                                           an unpaged list
+ */
+
+/** Number of index shards per resource: a cold request loads one shard, whatever the data size. */
+export const INDEX_SHARDS = 256;
+
+/** Slug used for a paged resource that has no filter (its whole list is one view). */
+export const ALL_SLUG = "_all";
+
+export interface PageAddress {
+  readonly resource: string;
+  readonly slug: string;
+  readonly total: number;
+  readonly pageSize: number;
+  readonly page: number;
+  readonly format: Format;
+}
+
+export function pagePath(a: PageAddress): string {
+  const pages = Math.ceil(a.total / a.pageSize);
+  return `/_p/${a.resource}/${a.slug}/${a.total}/${a.pageSize}/${pages}/${a.page}.${a.format}`;
+}
+
+export function indexPath(resource: string, shard: number): string {
+  return `/_i/${resource}/${shard.toString(16).padStart(2, "0")}.json`;
+}
+
+export function listPath(resource: string, format: Format): string {
+  return `/_l/${resource}.${format}`;
+}
+
+/**
+ * The `_headers` rules that attach the paging headers to every page file from its path.
+ * Placeholder names are chosen so that none is a prefix of another (a rule with such names is
+ * dropped silently by the CDN).
+ */
+const PAGE_PLACEHOLDERS: Readonly<Record<(typeof PAGING_HEADERS)[number], string>> = {
+  "x-page": "num",
+  "x-page-size": "size",
+  "x-total-count": "total",
+  "x-total-pages": "pages",
+};
+
+export function pageHeaderRules(contentTypes: Readonly<Record<Format, string>>): string {
+  return (["json", "csv"] as const)
+    .map((format) =>
+      [
+        `/_p/:res/:sel/:total/:size/:pages/:num.${format}`,
+        `  Content-Type: ${contentTypes[format]}`,
+        ...PAGING_HEADERS.map((name) => `  ${name}: :${PAGE_PLACEHOLDERS[name]}`),
+      ].join("\n"),
+    )
+    .join("\n\n");
+}
+
+export function listHeaderRules(contentTypes: Readonly<Record<Format, string>>): string {
+  return (["json", "csv"] as const).map((format) => `/_l/*.${format}\n  Content-Type: ${contentTypes[format]}`).join("\n\n");
+}
+
+/**
+ * Normalises a filter value the way matching is defined: Unicode NFC, trimmed, lower-cased.
+ * Two values with the same normal form select the same records.
+ */
+export function normalizeFilterValue(value: string): string {
+  return value.normalize("NFC").trim().toLowerCase();
+}
+
+/** FNV-1a over UTF-16 code units: cheap, and identical in Node and in the Worker. */
+export function shardOf(normalizedValue: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < normalizedValue.length; i++) {
+    hash ^= normalizedValue.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0) % INDEX_SHARDS;
+}
+
+/** One index shard: which page sizes exist as files, and each filter value's view. */
+export interface IndexShard {
+  /** Page sizes materialised as files for this resource (always includes the canonical size). */
+  readonly sizes: readonly number[];
+  /** [normalized value, slug, total, content hash] */
+  readonly entries: readonly (readonly [string, string, number, string])[];
+}

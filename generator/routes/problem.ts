@@ -1,0 +1,43 @@
+import type { ValidationErrors } from "./query.ts";
+
+/** An RFC 9457 problem in the shape ASP.NET (and so the OpenPLZ clients) produce. */
+export interface Problem {
+  readonly type: string;
+  readonly title: string;
+  readonly status: number;
+  readonly detail: string;
+  readonly errors?: ValidationErrors;
+}
+
+const TYPES: Record<number, string> = {
+  400: "https://tools.ietf.org/html/rfc9110#section-15.5.1",
+  404: "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+  405: "https://tools.ietf.org/html/rfc9110#section-15.5.6",
+  500: "https://tools.ietf.org/html/rfc9110#section-15.6.1",
+};
+
+export function validationProblem(errors: ValidationErrors, detail: string): Problem {
+  return { type: TYPES[400] ?? "about:blank", title: "One or more validation errors occurred.", status: 400, detail, errors };
+}
+
+export function notFoundProblem(path: string): Problem {
+  return { type: TYPES[404] ?? "about:blank", title: "Not Found", status: 404, detail: `There is no resource at '${path.length > 200 ? `${path.slice(0, 200)}…` : path}'.` };
+}
+
+export function methodNotAllowedProblem(method: string, allow: string): Problem {
+  return {
+    type: TYPES[405] ?? "about:blank",
+    title: "Method Not Allowed",
+    status: 405,
+    detail: `The method ${method} is not allowed here; use ${allow}.`,
+  };
+}
+
+export function internalErrorProblem(): Problem {
+  return {
+    type: TYPES[500] ?? "about:blank",
+    title: "Internal Server Error",
+    status: 500,
+    detail: "The request could not be served; please try again later.",
+  };
+}
