@@ -81,7 +81,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     if (shard.sizes.has(pageSize)) {
       const asset = await fetchAsset(url.origin, pagePath({ ...address, pageSize, page }));
       if (!asset.ok) throw new Error(`page file missing: HTTP ${asset.status}`);
-      return respond.asset(method, asset, headers.filter(([name]) => name === "ETag" || name === "Vary"));
+      return await respond.asset(method, asset, headers.filter(([name]) => name === "ETag" || name === "Vary"));
     }
     const canonical = canonicalPagesFor(page, pageSize, total, CANONICAL_PAGE_SIZE);
     if (canonical === undefined) throw new Error("unreachable: a page within the total has records");
@@ -104,7 +104,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     const etag = asset.headers.get("ETag");
     const headers: HeaderList = [...(etag === null ? [] : [["ETag", etag] as const]), ...vary];
     if (ifNoneMatch(request, headers)) return respond.empty(304, [["Content-Type", CONTENT_TYPES[format]], ...headers]);
-    return respond.asset(request.method, asset, vary);
+    return await respond.asset(request.method, asset, vary);
   };
 
   return async (request) => {

@@ -21,16 +21,21 @@ export class ResponseFactory {
     const headers = this.headers(extra);
     const bytes = encoder.encode(body);
     headers.set("content-length", String(bytes.byteLength));
-    return new Response(method === "HEAD" ? null : bytes, { status, headers });
+    return new Response(bytes, { status, headers });
   }
 
   problem(method: string, problem: Problem, extra: HeaderList = []): Response {
     return this.body(method, problem.status, JSON.stringify(problem), [["Content-Type", PROBLEM_CONTENT_TYPE], ...extra]);
   }
 
-  /** An asset response, passed on with its `_headers` headers and our adjustments. */
-  asset(method: string, asset: Response, extra: HeaderList): Response {
-    const response = new Response(method === "HEAD" ? null : asset.body, asset);
+  /**
+   * An asset response, passed on with its `_headers` headers and our adjustments. For HEAD the body
+   * is read to give its Content-Length (the asset's length is not a header but a property of its stream).
+   */
+  async asset(method: string, asset: Response, extra: HeaderList): Promise<Response> {
+    const body = method === "HEAD" ? await asset.arrayBuffer() : asset.body;
+    const response = new Response(body, asset);
+    if (body instanceof ArrayBuffer) response.headers.set("content-length", String(body.byteLength));
     response.headers.delete("cf-cache-status");
     for (const [name, value] of extra) response.headers.set(name.toLowerCase(), value);
     return response;

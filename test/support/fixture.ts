@@ -1,0 +1,31 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildToDirectory, type BuildSummary } from "../../generator/build.ts";
+import { dataFile, ROOT } from "./paths.ts";
+
+/**
+ * A small street list cut from the real data: 595 Berlin streets (every 20th) plus the OpenPLZ
+ * edge-case sample (743 real localities with odd names, 5 more Berlin rows): Berlin has 600
+ * streets, an exact multiple of many page sizes.
+ */
+export function fixtureStreets(dir: string): string {
+  const berlin = readFileSync(dataFile("de/streets-berlin.csv"), "utf8").trimEnd().split("\n");
+  const sample = readFileSync(dataFile("de/streets-openplz-sample.csv"), "utf8").trimEnd().split("\n");
+  const rows = [berlin[0], ...berlin.slice(1).filter((_, i) => i % 20 === 0).slice(0, 595), ...sample.slice(1)];
+  const file = join(dir, "streets.csv");
+  writeFileSync(file, `${rows.join("\n")}\n`);
+  return file;
+}
+
+export const tempDir = (prefix: string) => mkdtempSync(join(tmpdir(), `plz-${prefix}-`));
+
+export async function buildFixture(maxFiles: number, streetsFile?: string): Promise<{ dir: string; summary: BuildSummary }> {
+  const work = tempDir("fixture");
+  const dir = join(work, "dist");
+  const summary = await buildToDirectory(
+    { root: ROOT, sources: { "de-streets": streetsFile ?? fixtureStreets(work) }, maxFiles, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8") },
+    dir,
+  );
+  return { dir, summary };
+}

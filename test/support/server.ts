@@ -1,0 +1,104 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { request as httpRequest } from "node:http";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { ROOT } from "./paths.ts";
+
+export interface RunningServer {
+  readonly origin: string;
+  stop(): Promise<void>;
+}
+
+/** Serves a built directory with `wrangler dev` (workerd, real `_headers` and asset semantics) on loopback. */
+export async function startServer(dir: string): Promise<RunningServer> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const child = spawn(
+    join(ROOT, "node_modules/.bin/wrangler"),
+    ["dev", "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"],
+    { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
+    try {
+      const response = await fetch(`${origin}/de/FederalStates`);
+      if (response.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      kill(child);
+      throw new Error(`wrangler dev did not answer within 120 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    origin,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        kill(child);
+      }),
+  };
+}
+
+function kill(child: ChildProcess): void {
+  if (child.pid !== undefined && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, "SIGTERM");
+    } catch {
+      child.kill("SIGTERM");
+    }
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RawResponse {
+  readonly status: number;
+  /** Header lines exactly as sent (name case and order), without Date. */
+  readonly rawHeaders: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  readonly text: string;
+}
+
+/** One HTTP request with node:http, which keeps header names and order as they came on the wire. */
+export function rawRequest(origin: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { method: init.method ?? "GET", headers: init.headers ?? {}, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const rawHeaders: string[] = [];
+        const headers: Record<string, string> = {};
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i] ?? "";
+          const value = res.rawHeaders[i + 1] ?? "";
+          if (name.toLowerCase() === "date") continue;
+          rawHeaders.push(`${name}: ${value}`);
+          headers[name.toLowerCase()] = value;
+        }
+        resolve({ status: res.statusCode ?? 0, rawHeaders, headers, body, text: body.toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
