@@ -12,6 +12,8 @@ export interface SizePlan {
   /** Materialised page sizes per resource, ascending; always includes the canonical size. */
   readonly sizes: ReadonlyMap<string, readonly number[]>;
   readonly pageFiles: number;
+  /** The smallest budget that works: the canonical pages plus every other file. */
+  readonly minimumFiles: number;
 }
 
 export function pageFilesFor(viewSizes: readonly number[], pageSize: number): number {
@@ -27,10 +29,11 @@ export function pageFilesFor(viewSizes: readonly number[], pageSize: number): nu
  */
 export function choosePageSizes(resources: readonly PagedResourceCounts[], otherFiles: number, maxFiles: number): SizePlan {
   const sizes = new Map<string, number[]>(resources.map((r) => [r.resource, [CANONICAL_PAGE_SIZE]]));
-  let used = otherFiles + resources.reduce((sum, r) => sum + pageFilesFor(r.viewSizes, CANONICAL_PAGE_SIZE), 0);
-  if (used > maxFiles) {
-    throw new Error(`the file budget of ${maxFiles} files is too small: the canonical pages alone need ${used} files`);
+  const minimumFiles = otherFiles + resources.reduce((sum, r) => sum + pageFilesFor(r.viewSizes, CANONICAL_PAGE_SIZE), 0);
+  if (minimumFiles > maxFiles) {
+    throw new Error(`the file budget of ${maxFiles} files is too small: this data needs at least ${minimumFiles}`);
   }
+  let used = minimumFiles;
   const candidates = resources
     .flatMap((r) => ALL_PAGE_SIZES.filter((s) => s !== CANONICAL_PAGE_SIZE).map((size) => ({ resource: r.resource, size, files: pageFilesFor(r.viewSizes, size) })))
     .sort((a, b) => a.files - b.files || b.size - a.size || (a.resource < b.resource ? -1 : 1));
@@ -40,5 +43,5 @@ export function choosePageSizes(resources: readonly PagedResourceCounts[], other
     sizes.get(candidate.resource)?.push(candidate.size);
   }
   for (const list of sizes.values()) list.sort((a, b) => a - b);
-  return { sizes, pageFiles: used - otherFiles };
+  return { sizes, pageFiles: used - otherFiles, minimumFiles };
 }
