@@ -1,0 +1,72 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build.ts";
+import { INDEX_SHARDS, type IndexShard } from "../../generator/routes/files.ts";
+import { parseHeadersFile } from "../../generator/routes/headers.ts";
+import { MemorySink } from "../../generator/write/sink.ts";
+import { fixtureStreets, tempDir } from "../support/fixture.ts";
+import { ROOT } from "../support/paths.ts";
+
+const options = (streets: string, maxFiles = 1_000_000): BuildOptions => ({
+  root: ROOT,
+  sources: { "de-streets": streets },
+  maxFiles,
+  headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+});
+
+describe("build into memory", () => {
+  const streets = fixtureStreets(tempDir("build"));
+
+  it("writes pages for every locality and size, index shards, lists and _headers", async () => {
+    const sink = new MemorySink();
+    const summary = await buildInto(options(streets), sink);
+    const files = [...sink.files.keys()];
+    expect(files.length).toBe([...summary.files.values()].reduce((s, v) => s + v.files, 0));
+    expect(summary.plan.sizes.get("de.streets")).toHaveLength(50);
+    expect(sink.files.get("/_p/de.streets/berlin/600/50/12/12.json")).toMatch(/^\[\{"name":/);
+    expect(sink.files.get("/_p/de.streets/berlin/600/10/60/60.csv")?.split("\r\n")).toHaveLength(12);
+    expect(files.filter((f) => f.startsWith("/_p/de.streets/berlin/600/7/")).length).toBe(2 * 86);
+    const headers = parseHeadersFile(sink.files.get("/_headers") ?? "");
+    expect(headers.ok && headers.rules.length).toBe(5);
+    for (const list of ["de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"]) {
+      expect(sink.files.has(`/_l/${list}.json`) && sink.files.has(`/_l/${list}.csv`)).toBe(true);
+    }
+    const shards = files.filter((f) => f.startsWith("/_i/de.streets/"));
+    expect(shards.length).toBeLessThanOrEqual(INDEX_SHARDS);
+    const entries = shards.flatMap((f) => (JSON.parse(sink.files.get(f) ?? "") as IndexShard).entries);
+    expect(entries.length).toBe(summary.views.get("de.streets"));
+    expect(entries.find(([key]) => key === "berlin")?.slice(0, 3)).toEqual(["berlin", "berlin", 600]);
+  });
+
+  it("is deterministic: the same inputs give the same bytes", async () => {
+    const [a, b] = [new MemorySink(), new MemorySink()];
+    await buildInto(options(streets), a);
+    await buildInto(options(streets), b);
+    expect(b.files).toEqual(a.files);
+  });
+
+  it("keeps within the file budget", async () => {
+    const sink = new MemorySink();
+    const summary = await buildInto(options(streets, 5_000), sink);
+    expect(sink.files.size).toBeLessThanOrEqual(5_000);
+    expect(summary.plan.sizes.get("de.streets")).toContain(50);
+    await expect(buildInto(options(streets, 100), new MemorySink())).rejects.toThrow(/too small/);
+  });
+});
+
+describe("build into a directory", () => {
+  it("swaps the output in atomically and leaves the last good build when a source is broken", async () => {
+    const work = tempDir("atomic");
+    const out = join(work, "dist");
+    const streets = fixtureStreets(work);
+    await buildToDirectory(options(streets), out);
+    const before = readFileSync(join(out, "_build.json"), "utf8");
+    const broken = join(work, "broken.csv");
+    writeFileSync(broken, readFileSync(streets, "utf8") + "Allee,10115,Berlin\n");
+    await expect(buildToDirectory(options(broken), out)).rejects.toThrow(/broken\.csv:1498: expected 6 columns, found 3/);
+    expect(readFileSync(join(out, "_build.json"), "utf8")).toBe(before);
+    expect(existsSync(join(out, "_p/de.streets/berlin/600/50/12/1.json"))).toBe(true);
+    expect(readdirSync(work).sort()).toEqual(["broken.csv", "dist", "streets.csv"]);
+  });
+});
