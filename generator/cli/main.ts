@@ -93,7 +93,7 @@ function listFiles(dir: string): string[] {
 function serve(dir: string, port: number): void {
   if (!existsSync(join(dir, "_headers"))) fail(`${dir} is not a build (no _headers); run npm run build first`);
   process.stderr.write(`serving ${dir} on http://localhost:${port}/ (try /de/Streets?locality=Berlin&page=2&pageSize=10)\n`);
-  const child = spawn(join(ROOT, "node_modules/.bin/wrangler"), ["dev", "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+  const child = spawn(join(ROOT, "node_modules/.bin/wrangler"), ["dev", "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", "localhost", "--show-interactive-dev-session=false"], {
     stdio: "inherit",
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
