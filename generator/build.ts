@@ -1,4 +1,5 @@
 import { loadResources } from "./pipeline.ts";
+import { PhaseTimer } from "./timing.ts";
 import { sourcePaths, type SourceName } from "./sources/registry.ts";
 import { buildAtomically, DiskSink } from "./write/disk.ts";
 import { emitBuild, type EmitResult } from "./write/emit.ts";
@@ -19,15 +20,17 @@ export interface BuildOptions {
 export interface BuildSummary extends EmitResult {
   readonly files: ReadonlyMap<string, { files: number; bytes: number }>;
   readonly notes: readonly string[];
-  readonly timings: Readonly<Record<"read" | "write", number>>;
+  /** Milliseconds per phase: read (parse and join), sort (group and order), render, write. */
+  readonly timings: ReadonlyMap<string, number>;
 }
 
 /** Builds into `sink` (memory, a counter for the plan, or a directory). */
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
-  const started = performance.now();
-  const { resources, notes } = await loadResources(sourcePaths(options.root, options.sources), options.root);
-  const read = performance.now() - started;
+  const timer = new PhaseTimer();
+  const { resources, notes } = await loadResources(sourcePaths(options.root, options.sources), options.root, timer);
   const counter = new CountingSink();
+  const timedSink: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)) };
+  const started = performance.now();
   const result = emitBuild(
     resources,
     {
@@ -36,9 +39,10 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       ...(options.stamp === undefined ? {} : { stamp: options.stamp }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
     },
-    teeSink(sink, counter),
+    teeSink(timedSink, counter),
   );
-  return { ...result, files: counter.files, notes, timings: { read, write: performance.now() - started - read } };
+  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
+  return { ...result, files: counter.files, notes, timings: timer.totals };
 }
 
 /** Builds into `outDir`, swapping it in only when the whole build succeeded. */

@@ -20,10 +20,12 @@ program
   .option("--out <dir>", "output directory", "dist")
   .option("--source <name=path>", `override a source (${Object.keys(SOURCE_DEFAULTS).join(", ")}); repeatable`, collectSource, {})
   .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
-  .action(async (opts: { out: string; source: Partial<Record<SourceName, string>>; maxFiles: number }) => {
+  .option("--json", "print the summary as one JSON object (for benchmarks)")
+  .action(async (opts: { out: string; source: Partial<Record<SourceName, string>>; maxFiles: number; json?: boolean }) => {
     const options = buildOptions(opts.source, opts.maxFiles, progressReporter("pages"));
     const summary = await buildToDirectory(options, resolve(opts.out));
-    printSummary(summary, `built ${resolve(opts.out)}`);
+    if (opts.json) printJson(summary);
+    else printSummary(summary, `built ${resolve(opts.out)}`);
   });
 
 program
@@ -112,8 +114,24 @@ function printSummary(summary: BuildSummary, title: string): void {
     lines.push(`${group.padEnd(24)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
   }
   lines.push(`${"total".padEnd(24)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
-  lines.push(`read ${(summary.timings.read / 1000).toFixed(1)} s, write ${(summary.timings.write / 1000).toFixed(1)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
+  const phases = ["read", "sort", "render", "write"].map((phase) => `${phase} ${((summary.timings.get(phase) ?? 0) / 1000).toFixed(1)} s`);
+  const cpu = process.cpuUsage();
+  lines.push(`${phases.join(", ")}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+function printJson(summary: BuildSummary): void {
+  const cpu = process.cpuUsage();
+  const usage = {
+    files: Object.fromEntries(summary.files),
+    pageSizes: Object.fromEntries(summary.plan.sizes),
+    views: Object.fromEntries(summary.views),
+    timingsMs: Object.fromEntries(summary.timings),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    notes: summary.notes,
+  };
+  process.stdout.write(`${JSON.stringify(usage)}\n`);
 }
 
 /** `[1,2,3,5,50]` → `1-3, 5, 50`. */

@@ -1,4 +1,4 @@
-import { indexPath, listPath, normalizeFilterValue, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
+import { hasPageFiles, indexPath, listPath, normalizeFilterValue, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
 import { CONTENT_TYPES, pagingHeaders } from "../routes/headers.ts";
 import { formatFromAccept } from "../routes/negotiate.ts";
 import { CANONICAL_PAGE_SIZE, pageCount } from "../routes/paging.ts";
@@ -78,7 +78,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
       return respond.body(method, 200, format === "json" ? "[]" : csvHeader(resource.columns), headers);
     }
     const address = { resource: resource.id, slug: entry.slug, total, format };
-    if (shard.sizes.has(pageSize)) {
+    if (hasPageFiles(shard.sizes, pageSize, total)) {
       const asset = await fetchAsset(url.origin, pagePath({ ...address, pageSize, page }));
       if (!asset.ok) throw new Error(`page file missing: HTTP ${asset.status}`);
       return await respond.asset(method, asset, headers.filter(([name]) => name === "ETag" || name === "Vary"));

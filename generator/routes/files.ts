@@ -1,4 +1,5 @@
 import { PAGING_HEADERS } from "./headers.ts";
+import { CANONICAL_PAGE_SIZE } from "./paging.ts";
 import type { Format } from "./query.ts";
 
 /**
@@ -83,6 +84,15 @@ export function shardOf(normalizedValue: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0) % INDEX_SHARDS;
+}
+
+/**
+ * Whether a view's pages of `pageSize` exist as files: the canonical size always; another
+ * materialised size only when it splits the view (pageSize < total). For pageSize ≥ total the one
+ * page holds every record, the same bytes as canonical page 1, so the Worker serves that instead.
+ */
+export function hasPageFiles(materialisedSizes: ReadonlySet<number>, pageSize: number, total: number): boolean {
+  return pageSize === CANONICAL_PAGE_SIZE || (pageSize < total && materialisedSizes.has(pageSize));
 }
 
 /** One index shard: which page sizes exist as files, and each filter value's view. */

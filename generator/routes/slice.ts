@@ -19,6 +19,8 @@ export function slicePage(
 ): string {
   const { start, end } = pageBounds(page, pageSize, total);
   const offset = (firstPage - 1) * canonicalSize;
+  const whole = sources[0];
+  if (sources.length === 1 && whole !== undefined && start === offset && end === Math.min(offset + canonicalSize, total)) return whole;
   if (format === "json") {
     const records = sources.flatMap((body) => JSON.parse(body) as unknown[]);
     return JSON.stringify(records.slice(start - offset, end - offset));

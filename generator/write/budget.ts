@@ -16,9 +16,10 @@ export interface SizePlan {
   readonly minimumFiles: number;
 }
 
+/** Files that materialising `pageSize` costs (see `hasPageFiles`: only views it splits). */
 export function pageFilesFor(viewSizes: readonly number[], pageSize: number): number {
   let files = 0;
-  for (const n of viewSizes) files += pageCount(n, pageSize) * FORMATS_PER_PAGE;
+  for (const n of viewSizes) if (pageSize === CANONICAL_PAGE_SIZE || pageSize < n) files += pageCount(n, pageSize) * FORMATS_PER_PAGE;
   return files;
 }
 

@@ -1,7 +1,7 @@
 import { viewsOf, contentHash } from "../model/views.ts";
 import { csvHeader, csvRow } from "../render/csv.ts";
 import { jsonArray, jsonRecord } from "../render/json.ts";
-import { indexPath, listPath, listHeaderRules, pageHeaderRules, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
+import { hasPageFiles, indexPath, listPath, listHeaderRules, pageHeaderRules, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
 import { CONTENT_TYPES, parseHeadersFile } from "../routes/headers.ts";
 import { pageBounds, pageCount } from "../routes/paging.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";
@@ -61,11 +61,13 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
   let doneViews = 0;
   for (const { resource, views } of paged) {
     const sizes = plan.sizes.get(resource.id) ?? [];
+    const sizeSet = new Set(sizes);
     const header = csvHeader(resource.columns);
     const shards = new Map<number, [string, string, number, string][]>();
     for (const view of views) {
       const { json, csv } = view.render();
       for (const pageSize of sizes) {
+        if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
         for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
           const { start, end } = pageBounds(page, pageSize, view.count);
           const address = { resource: resource.id, slug: view.slug, total: view.count, pageSize, page };

@@ -17,6 +17,8 @@ export async function startServer(dir: string): Promise<RunningServer> {
     ["dev", "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", "--log-level", "error"],
     { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" }, stdio: ["ignore", "pipe", "pipe"], detached: true },
   );
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -25,7 +27,7 @@ export async function startServer(dir: string): Promise<RunningServer> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
     try {
-      const response = await fetch(`${origin}/de/FederalStates`);
+      const response = await fetch(`${origin}/de/FederalStates`, { signal: AbortSignal.timeout(5_000) });
       if (response.status === 200) break;
     } catch {
       // not listening yet
@@ -40,18 +42,27 @@ export async function startServer(dir: string): Promise<RunningServer> {
     origin,
     stop: () =>
       new Promise<void>((resolve) => {
-        child.once("exit", () => resolve());
+        if (child.exitCode !== null) return resolve();
+        const force = setTimeout(() => kill(child, "SIGKILL"), 5_000);
+        child.once("exit", () => {
+          clearTimeout(force);
+          resolve();
+        });
         kill(child);
       }),
   };
 }
 
-function kill(child: ChildProcess): void {
+/** Servers still running when the test process ends (a timed-out hook, a crash) are stopped too. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => running.forEach((child) => kill(child, "SIGKILL")));
+
+function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
   if (child.pid !== undefined && child.exitCode === null) {
     try {
-      process.kill(-child.pid, "SIGTERM");
+      process.kill(-child.pid, signal); // the whole group: wrangler and its workerd
     } catch {
-      child.kill("SIGTERM");
+      child.kill(signal);
     }
   }
 }
