@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildToDirectory, type BuildSummary } from "../../generator/build.ts";
@@ -18,14 +18,10 @@ export function fixtureStreets(dir: string): string {
   return file;
 }
 
-const tempDirs: string[] = [];
-/** A temporary directory, removed when the test process exits. */
+/** A temporary directory under the run's root (see global-setup.ts), removed after the run. */
 export function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `plz-${prefix}-`));
-  tempDirs.push(dir);
-  return dir;
+  return mkdtempSync(join(process.env["PLZ_TEST_TMP"] ?? tmpdir(), `${prefix}-`));
 }
-process.once("exit", () => tempDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 export async function buildFixture(maxFiles: number, streetsFile?: string): Promise<{ dir: string; summary: BuildSummary }> {
   const work = tempDir("fixture");

@@ -57,3 +57,21 @@ export function modelRegister(): { municipalities: Map<string, string>; states: 
   }
   return { municipalities, states };
 }
+
+/** All localities at once (for national-size sweeps): normalised name → streets in API order. */
+export function modelByLocality(streets: readonly ModelStreet[]): Map<string, ModelStreet[]> {
+  const groups = new Map<string, Map<string, ModelStreet>>();
+  for (const s of streets) {
+    const key = s.locality.normalize("NFC").trim().toLowerCase();
+    const group = groups.get(key) ?? new Map<string, ModelStreet>();
+    group.set(JSON.stringify(s), s);
+    groups.set(key, group);
+  }
+  const sorted = new Map<string, ModelStreet[]>();
+  for (const [key, group] of groups) sorted.set(key, sortModel([...group.values()]));
+  return sorted;
+}
+
+function sortModel(streets: ModelStreet[]): ModelStreet[] {
+  return streets.sort((a, b) => collator.compare(a.name, b.name) || cmp(a.postalCode, b.postalCode) || collator.compare(a.borough, b.borough) || collator.compare(a.suburb, b.suburb));
+}

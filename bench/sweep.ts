@@ -1,0 +1,86 @@
+/**
+ * `npm run sweep -- --dir DIR --source FILE`: a correctness sweep of a built street list through
+ * wrangler dev. Every page size and every page (plus one past the end) of the three largest
+ * localities, and of 200 random ones, is checked against an independent model of the source
+ * (fast-csv, ICU collation): status, the four paging headers, and the records in order.
+ */
+import { parseString } from "fast-csv";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { modelByLocality, readModelStreets, type ModelStreet } from "../test/support/model.ts";
+import { startServer } from "../test/support/server.ts";
+
+const { values: args } = parseArgs({
+  options: { dir: { type: "string" }, source: { type: "string", default: "/tmp/national-streets.csv" }, random: { type: "string", default: "200" }, concurrency: { type: "string", default: "8" } },
+});
+if (args.dir === undefined) throw new Error("--dir DIR (a build of --source) is required");
+const model = modelByLocality(await readModelStreets(resolve(args.source)));
+const byCount = [...model].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+let seed = 7;
+const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+const rest = byCount.slice(3);
+const picked = new Set<number>();
+while (picked.size < Math.min(Number(args.random), rest.length)) picked.add(Math.floor(random() * rest.length));
+const localities = [...byCount.slice(0, 3), ...[...picked].map((i) => rest[i]).filter((x) => x !== undefined)];
+
+interface Check { locality: string; size: number; page: number; csv: boolean }
+const checks: Check[] = [];
+for (const [locality, streets] of localities) {
+  for (let size = 1; size <= 50; size++) {
+    for (let page = 1; page <= Math.ceil(streets.length / size) + 1; page++) checks.push({ locality, size, page, csv: (size + page) % 5 === 0 });
+  }
+}
+process.stderr.write(`${localities.length} localities (largest ${byCount[0]?.[0]}: ${byCount[0]?.[1].length}), ${checks.length} requests\n`);
+
+const server = await startServer(resolve(args.dir));
+const failures: string[] = [];
+let done = 0;
+const started = performance.now();
+try {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Number(args.concurrency) }, async () => {
+      while (next < checks.length) {
+        const check = checks[next++];
+        if (check === undefined) break;
+        const problem = await verify(check);
+        if (problem !== undefined && failures.length < 20) failures.push(problem);
+        if (++done % 20000 === 0) process.stderr.write(`${done}/${checks.length}\n`);
+      }
+    }),
+  );
+} finally {
+  await server.stop();
+}
+const seconds = (performance.now() - started) / 1000;
+process.stdout.write(`${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)}/s), ${failures.length === 0 ? "all correct" : `FAILURES:\n${failures.join("\n")}`}\n`);
+process.exit(failures.length === 0 ? 0 : 1);
+
+async function verify({ locality, size, page, csv }: Check): Promise<string | undefined> {
+  const streets = model.get(locality) ?? [];
+  const path = `/de/Streets?locality=${encodeURIComponent(locality)}&pageSize=${size}&page=${page}`;
+  const response = await fetch(`${server.origin}${path}`, { headers: { Accept: csv ? "text/csv" : "application/json" } });
+  const text = await response.text();
+  const headers = ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((h) => response.headers.get(h)).join(",");
+  const expectedHeaders = [page, size, streets.length, Math.ceil(streets.length / size)].join(",");
+  if (response.status !== 200) return `${path}: status ${response.status}`;
+  if (headers !== expectedHeaders) return `${path}: headers ${headers}, expected ${expectedHeaders}`;
+  const expected = streets.slice((page - 1) * size, page * size).map(fields);
+  const actual = csv ? (await parseCsv(text)).map((r) => [r["Name"], r["PostalCode"], r["Borough"], r["Suburb"]].join("|")) : (JSON.parse(text) as Record<string, string>[]).map((r) => [r["name"], r["postalCode"], r["borough"] ?? "", r["suburb"] ?? ""].join("|"));
+  if (actual.join("\n") !== expected.join("\n")) return `${path} (${csv ? "csv" : "json"}): records differ`;
+  return undefined;
+}
+
+function fields(s: ModelStreet): string {
+  return [s.name, s.postalCode, s.borough, s.suburb].join("|");
+}
+
+function parseCsv(text: string): Promise<Record<string, string>[]> {
+  return new Promise((resolvePromise, reject) => {
+    const rows: Record<string, string>[] = [];
+    parseString<Record<string, string>, Record<string, string>>(text, { headers: true })
+      .on("data", (r: Record<string, string>) => rows.push(r))
+      .on("error", reject)
+      .on("end", () => resolvePromise(rows));
+  });
+}
