@@ -1,0 +1,39 @@
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Assets } from "../../generator/edge/handler.ts";
+import { parseHeadersFile } from "../../generator/routes/headers.ts";
+
+/**
+ * An in-process stand-in for the static-assets binding, for tests that need more requests than
+ * wrangler dev can take quickly: serves files of a build and applies its `_headers` rules as the
+ * CDN documents them (every matching rule; `:name` placeholders and `*` substituted into values).
+ * The HTTP tests through wrangler dev check that the real runtime agrees.
+ */
+export function localAssets(dir: string): Assets {
+  const parsed = parseHeadersFile(readFileSync(join(dir, "_headers"), "utf8"));
+  if (!parsed.ok) throw new Error(parsed.message);
+  const rules = parsed.rules.map((rule) => ({
+    regex: new RegExp(`^${rule.pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:([A-Za-z]\w*)/g, "(?<$1>[^/]+)").replace(/\*/, "(?<splat>.*)")}$`),
+    headers: rule.headers,
+  }));
+  const cache = new Map<string, Buffer | null>();
+  return {
+    fetch: async (request) => {
+      const path = decodeURIComponent(new URL(request.url).pathname);
+      let body = cache.get(path);
+      if (body === undefined) {
+        const file = join(dir, path);
+        body = file.startsWith(dir) && existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null;
+        cache.set(path, body);
+      }
+      const headers = new Headers();
+      for (const rule of rules) {
+        const match = rule.regex.exec(path);
+        if (match === null) continue;
+        for (const [name, value] of rule.headers) headers.set(name.toLowerCase(), value.replace(/:([A-Za-z]\w*)/g, (all, key: string) => match.groups?.[key] ?? all));
+      }
+      if (body === null) return new Response(null, { status: 404, headers });
+      return new Response(new Uint8Array(body), { status: 200, headers });
+    },
+  };
+}
