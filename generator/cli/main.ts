@@ -12,7 +12,7 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const DEFAULT_MAX_FILES = 100_000;
 const DEFAULT_PORT = 8788;
 
-const program = new Command("plz").description("Builds and serves the static OpenPLZ-compatible API.").showHelpAfterError();
+const program = new Command("plz").description("Builds and serves the static OpenPLZ-compatible API.");
 
 program
   .command("build")
@@ -73,7 +73,7 @@ function projectFingerprint(sources: Partial<Record<SourceName, string>> = {}): 
   const hash = createHash("sha256");
   const paths = sourcePaths(ROOT, sources);
   const files = [...Object.values(paths), join(ROOT, "_headers"), ...listFiles(join(ROOT, "generator"))];
-  for (const file of files.sort()) hash.update(file).update(readFileSync(file));
+  for (const file of files.sort()) hash.update(file).update(existsSync(file) ? readFileSync(file) : "missing"); // a missing source fails the build itself, with a clear message
   return hash.digest("hex").slice(0, 16);
 }
 

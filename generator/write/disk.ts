@@ -14,10 +14,18 @@ export class DiskSink implements FileSink {
     const target = join(this.root, path);
     const dir = dirname(target);
     if (!this.dirs.has(dir)) {
-      mkdirSync(dir, { recursive: true });
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (error) {
+        throw new Error(`cannot create ${dir}: ${describe(error)}`);
+      }
       this.dirs.add(dir);
     }
-    writeFileSync(target, data);
+    try {
+      writeFileSync(target, data);
+    } catch (error) {
+      throw new Error(`cannot write ${target}: ${describe(error)}`);
+    }
   }
 }
 
@@ -30,10 +38,14 @@ export async function buildAtomically<T>(outDir: string, build: (tmpDir: string)
   const out = resolve(outDir);
   const parent = dirname(out);
   const name = basename(out);
-  mkdirSync(parent, { recursive: true });
-  recoverInterruptedSwap(parent, name);
   const tmp = join(parent, `.${name}.building-${process.pid}-${Date.now()}`);
-  mkdirSync(tmp);
+  try {
+    mkdirSync(parent, { recursive: true });
+    recoverInterruptedSwap(parent, name);
+    mkdirSync(tmp);
+  } catch (error) {
+    throw new Error(`cannot write the output to ${out}: ${describe(error)}`);
+  }
   try {
     const result = await build(tmp);
     const old = join(parent, `.${name}.old-${process.pid}-${Date.now()}`);
@@ -56,4 +68,17 @@ function recoverInterruptedSwap(parent: string, name: string): void {
   for (const entry of leftovers) {
     if (existsSync(join(parent, entry))) rmSync(join(parent, entry), { recursive: true, force: true });
   }
+}
+
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = {
+    EEXIST: "a file is in the way of a directory",
+    ENOTDIR: "a file is in the way of a directory",
+    EACCES: "permission denied",
+    EPERM: "permission denied",
+    EROFS: "read-only file system",
+    ENOSPC: "no space left on the device",
+  };
+  return (code === undefined ? undefined : reasons[code]) ?? (error instanceof Error ? error.message : String(error));
 }

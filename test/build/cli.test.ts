@@ -1,0 +1,78 @@
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildToDirectory } from "../../generator/build.ts";
+import { fixtureStreets, tempDir } from "../support/fixture.ts";
+import { dataFile, ROOT } from "../support/paths.ts";
+import { rawRequest, startServer } from "../support/server.ts";
+
+const cli = (args: string[]) => spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8" });
+const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
+
+describe("the CLI", () => {
+  it.each([
+    [["build", "--max-files", "ten"], /--max-files.*expected a positive whole number/],
+    [["build", "--source", "nope=x.csv"], /unknown source 'nope'/],
+    [["build", "--source", "de-streets=/does/not/exist.csv", "--out", "/tmp/plz-never"], /cannot read source \/does\/not\/exist\.csv: ENOENT/],
+  ])("fails with one clear line: %j", (args, message) => {
+    const result = cli(args);
+    expect(result.status).not.toBe(0);
+    expect(result.stderr.trim().split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir"))).toHaveLength(1);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("reports a malformed row with file and line, and writes nothing", () => {
+    const work = tempDir("cli-bad");
+    const broken = join(work, "broken.csv");
+    writeFileSync(broken, `${readFileSync(fixtureStreets(work), "utf8")}"unterminated,10115,Berlin,11000000,,\n`);
+    const result = cli(["build", "--source", `de-streets=${broken}`, "--out", join(work, "dist")]);
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/^error: .*broken\.csv:1498: malformed CSV/m);
+    expect(readdirSync(work).sort()).toEqual(["broken.csv", "streets.csv"]);
+  });
+
+  it("fails with one line when the output cannot be written", () => {
+    const work = tempDir("cli-unwritable");
+    const file = join(work, "a-file");
+    writeFileSync(file, "");
+    const result = cli(["build", "--out", join(file, "dist")]);
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split("\n").filter((line) => !line.includes("nodedir"))).toEqual([expect.stringMatching(/^error: cannot write the output to .*a-file\/dist: a file is in the way of a directory$/)]);
+  });
+});
+
+describe("kill -9 in the middle of a build", () => {
+  it("leaves the previous output intact and servable, and the next build cleans up", async () => {
+    const work = tempDir("kill");
+    const out = join(work, "dist");
+    await buildToDirectory({ root: ROOT, sources: { "de-streets": fixtureStreets(work) }, maxFiles: 100_000, headersTemplate }, out);
+    const before = readFileSync(join(out, "_build.json"), "utf8");
+
+    // The full Berlin list takes seconds to write: kill it once it is well under way.
+    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", "build", "--source", `de-streets=${dataFile("de/streets-berlin.csv")}`, "--out", out], { cwd: ROOT, stdio: "ignore", detached: true });
+    const building = () => readdirSync(work).find((entry) => entry.startsWith(".dist.building-"));
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline) {
+      const dir = building();
+      if (dir !== undefined && existsSync(join(work, dir, "_p/de.streets/berlin/11920/30"))) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(building()).toBeDefined();
+    process.kill(-(child.pid ?? 0), "SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+
+    expect(readFileSync(join(out, "_build.json"), "utf8")).toBe(before);
+    const server = await startServer(out);
+    try {
+      const response = await rawRequest(server.origin, "/de/Streets?locality=Berlin&pageSize=10&page=2");
+      expect(response.status).toBe(200);
+      expect(response.headers["x-total-count"]).toBe("600");
+    } finally {
+      await server.stop();
+    }
+
+    await buildToDirectory({ root: ROOT, sources: { "de-streets": fixtureStreets(work) }, maxFiles: 100_000, headersTemplate }, out);
+    expect(readdirSync(work).filter((entry) => entry.startsWith(".dist."))).toEqual([]);
+  }, 180_000);
+});
