@@ -61,7 +61,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     const filter = resource.requiredFilter;
     const key = filter === undefined ? "" : normalizeFilterValue(query.filters.get(filter.param) ?? "");
     if (filter !== undefined && key === "") {
-      return respond.problem(method, validationProblem({ [filter.param]: [`The ${filter.param} field is required.`] }, filter.detail));
+      return respond.problem(validationProblem({ [filter.param]: [`The ${filter.param} field is required.`] }, filter.detail));
     }
     const shard = await loadShard(url.origin, resource.id, shardOf(key));
     const entry = shard.entries.get(key);
@@ -75,7 +75,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     ];
     if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
     if (entry === undefined || page > pageCount(total, pageSize)) {
-      return respond.body(method, 200, format === "json" ? "[]" : csvHeader(resource.columns), headers);
+      return respond.body(200, format === "json" ? "[]" : csvHeader(resource.columns), headers);
     }
     const address = { resource: resource.id, slug: entry.slug, total, format };
     if (hasPageFiles(shard.sizes, pageSize, total)) {
@@ -95,7 +95,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
       );
     }
     const body = slicePage(format, await Promise.all(bodies), canonical.first, CANONICAL_PAGE_SIZE, page, pageSize, total);
-    return respond.body(method, 200, body, headers);
+    return respond.body(200, body, headers);
   };
 
   const serveList = async (request: Request, url: URL, resource: AnyResource, format: Format, vary: HeaderList): Promise<Response> => {
@@ -113,7 +113,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, "") : url.pathname;
     const resource = routes.get(path.toLowerCase());
     try {
-      if (resource === undefined) return respond.problem(method, notFoundProblem(url.pathname));
+      if (resource === undefined) return respond.problem(notFoundProblem(url.pathname));
       if (method === "OPTIONS") {
         return respond.empty(204, [
           ["Access-Control-Allow-Methods", ALLOW],
@@ -121,9 +121,9 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
           ["Access-Control-Max-Age", "86400"],
         ]);
       }
-      if (method !== "GET" && method !== "HEAD") return respond.problem(method, methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
+      if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
       const parsed = parseQuery(url.searchParams, resource.query);
-      if (!parsed.ok) return respond.problem(method, validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
+      if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
       const format = parsed.query.format ?? formatFromAccept(request.headers.get("Accept"));
       const vary: HeaderList = parsed.query.format === undefined ? [["Vary", "Accept"]] : [];
       return resource.query.paged
@@ -131,7 +131,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
         : await serveList(request, url, resource, format, vary);
     } catch (error) {
       console.error(error);
-      return respond.problem(method, internalErrorProblem());
+      return respond.problem(internalErrorProblem());
     }
   };
 }

@@ -17,15 +17,16 @@ export class ResponseFactory {
     return headers;
   }
 
-  body(method: string, status: number, body: string, extra: HeaderList): Response {
+  /** A response built here. For HEAD the runtime drops the body but keeps its Content-Length. */
+  body(status: number, body: string, extra: HeaderList): Response {
     const headers = this.headers(extra);
     const bytes = encoder.encode(body);
     headers.set("content-length", String(bytes.byteLength));
     return new Response(bytes, { status, headers });
   }
 
-  problem(method: string, problem: Problem, extra: HeaderList = []): Response {
-    return this.body(method, problem.status, JSON.stringify(problem), [["Content-Type", PROBLEM_CONTENT_TYPE], ...extra]);
+  problem(problem: Problem, extra: HeaderList = []): Response {
+    return this.body(problem.status, JSON.stringify(problem), [["Content-Type", PROBLEM_CONTENT_TYPE], ...extra]);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -6,6 +7,8 @@ import { ROOT } from "./paths.ts";
 
 export interface RunningServer {
   readonly origin: string;
+  /** Resident memory of the server's processes (wrangler and workerd), in KiB, from /proc. */
+  rssKiB(): number;
   stop(): Promise<void>;
 }
 
@@ -40,6 +43,7 @@ export async function startServer(dir: string): Promise<RunningServer> {
   }
   return {
     origin,
+    rssKiB: () => groupRssKiB(child.pid ?? -1),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -65,6 +69,22 @@ function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
       child.kill(signal);
     }
   }
+}
+
+function groupRssKiB(groupId: number): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) !== groupId) continue; // field 5 of stat: the process group
+      total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1] ?? 0);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
 }
 
 function freePort(): Promise<number> {
