@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { assignSlugs, slugify, viewsOf } from "../../generator/model/views.ts";
+import type { Resource } from "../../generator/resources/resource.ts";
+import { PathGuard } from "../../generator/write/sink.ts";
+
+describe("slugs", () => {
+  it.each([
+    ["berlin", "berlin"],
+    ["frankfurt (oder)", "frankfurt-oder"],
+    ["mühlheim a.d. donau", "muehlheim-a-d-donau"],
+    ["großenbrode", "grossenbrode"],
+    ["châtillon (fr)", "chatillon-fr"],
+    ["!!!", "x"],
+  ])("%s → %s", (value, slug) => {
+    expect(slugify(value)).toBe(slug);
+  });
+
+  it("gives values that fold to the same slug distinct, deterministic paths", () => {
+    expect(assignSlugs(["frankfurt (oder)", "frankfurt oder", "frankfurt-oder", "frankfurt-oder-2"])).toEqual(["frankfurt-oder", "frankfurt-oder-2", "frankfurt-oder-3", "frankfurt-oder-2-2"]);
+  });
+
+  it("the writer refuses two outputs at one path and paths leaving the tree", () => {
+    const guard = new PathGuard();
+    guard.check("/_p/de.streets/berlin/1/50/1/1.json");
+    expect(() => guard.check("/_p/de.streets/berlin/1/50/1/1.json")).toThrow(/same file/);
+    for (const path of ["/_p/../../etc/passwd", "relative/path", "/a//b", "/a/./b", "/ä"]) expect(() => guard.check(path)).toThrow(/outside/);
+  });
+});
+
+describe("views", () => {
+  const resource: Resource<{ locality: string; name: string }> = {
+    id: "t",
+    path: "/t",
+    title: "t",
+    query: { paged: true, filters: ["locality"], unservedFilters: [] },
+    requiredFilter: { param: "locality", detail: "" },
+    filterValue: (r) => r.locality,
+    sortKey: (r) => r.name,
+    columns: [],
+  };
+
+  it("group case and Unicode variants of a name into one locality, in record order", () => {
+    const views = viewsOf(resource, [
+      { locality: "Lünen", name: "b" },
+      { locality: "LÜNEN", name: "a" },
+      { locality: "Lu\u0308nen ", name: "c" },
+      { locality: "Berlin", name: "z" },
+    ]);
+    expect(views.map((v) => [v.key, v.slug, v.records.map((r) => r.name).join("")])).toEqual([
+      ["berlin", "berlin", "z"],
+      ["lünen", "luenen", "abc"],
+    ]);
+  });
+});
