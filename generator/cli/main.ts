@@ -68,11 +68,11 @@ function buildOptions(sources: Partial<Record<SourceName, string>>, maxFiles: nu
   };
 }
 
-/** Sources, generator code and `_headers`: everything a build's output depends on. */
+/** Sources, generator code, `_headers` and the version: everything a build's output depends on. */
 function projectFingerprint(sources: Partial<Record<SourceName, string>> = {}): string {
   const hash = createHash("sha256");
   const paths = sourcePaths(ROOT, sources);
-  const files = [...Object.values(paths), join(ROOT, "_headers"), ...listFiles(join(ROOT, "generator"))];
+  const files = [...Object.values(paths), join(ROOT, "_headers"), join(ROOT, "package.json"), ...listFiles(join(ROOT, "generator"))];
   for (const file of files.sort()) hash.update(file).update(existsSync(file) ? readFileSync(file) : "missing"); // a missing source fails the build itself, with a clear message
   return hash.digest("hex").slice(0, 16);
 }

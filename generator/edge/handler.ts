@@ -1,4 +1,4 @@
-import { hasPageFiles, indexPath, listPath, normalizeFilterValue, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
+import { DOCS_ROUTES, hasPageFiles, indexPath, listPath, normalizeFilterValue, pagePath, shardOf, type DocsFile, type IndexShard } from "../routes/files.ts";
 import { CONTENT_TYPES, pagingHeaders } from "../routes/headers.ts";
 import { formatFromAccept } from "../routes/negotiate.ts";
 import { CANONICAL_PAGE_SIZE, pageCount } from "../routes/paging.ts";
@@ -25,6 +25,9 @@ interface ShardLookup {
 }
 
 const ALLOW = "GET, HEAD, OPTIONS";
+
+/** What a path serves: a resource, or a docs file of the build. */
+type Route = { readonly resource: AnyResource } | { readonly file: DocsFile };
 
 /**
  * Maps API requests onto the build's files. Per isolate it caches the index shards it has read,
@@ -107,13 +110,30 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     return await respond.asset(request.method, asset, vary);
   };
 
+  /** A docs file, passed through with its `_headers` rules (the page has its own CSP), 304 included. */
+  const serveDocs = async (request: Request, url: URL, file: DocsFile): Promise<Response> => {
+    const asset = await fetchAsset(url.origin, file);
+    if (!asset.ok) throw new Error(`docs file ${file} missing: HTTP ${asset.status}`);
+    const etag = asset.headers.get("ETag");
+    if (etag !== null && ifNoneMatch(request, [["ETag", etag]])) return respond.assetNotModified(asset);
+    return await respond.asset(request.method, asset, []);
+  };
+
+  /** Resources match case-insensitively and with a trailing slash; docs files exactly. */
+  const routeOf = (pathname: string): Route | undefined => {
+    const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+    const resource = routes.get(path.toLowerCase());
+    if (resource !== undefined) return { resource };
+    const file = DOCS_ROUTES.get(pathname);
+    return file === undefined ? undefined : { file };
+  };
+
   return async (request) => {
     const url = new URL(request.url);
     const method = request.method;
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/$/, "") : url.pathname;
-    const resource = routes.get(path.toLowerCase());
+    const route = routeOf(url.pathname);
     try {
-      if (resource === undefined) return respond.problem(notFoundProblem(url.pathname));
+      if (route === undefined) return respond.problem(notFoundProblem(url.pathname));
       if (method === "OPTIONS") {
         return respond.empty(204, [
           ["Access-Control-Allow-Methods", ALLOW],
@@ -122,6 +142,8 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
         ]);
       }
       if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
+      if ("file" in route) return await serveDocs(request, url, route.file);
+      const { resource } = route;
       const parsed = parseQuery(url.searchParams, resource.query);
       if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
       const format = parsed.query.format ?? formatFromAccept(request.headers.get("Accept"));

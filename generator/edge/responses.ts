@@ -42,6 +42,16 @@ export class ResponseFactory {
     return response;
   }
 
+  /**
+   * 304 for an asset, with the asset's own headers: a cache updates the stored response's headers
+   * from a 304, so it must carry the same ones (the docs page's CSP, not the catch-all one).
+   */
+  assetNotModified(asset: Response): Response {
+    const headers = new Headers(asset.headers);
+    for (const name of ["content-length", "cf-cache-status"]) headers.delete(name);
+    return new Response(null, { status: 304, headers });
+  }
+
   /** A response without content (204, 304). */
   empty(status: number, extra: HeaderList): Response {
     return new Response(null, { status, headers: this.headers(extra) });

@@ -1,27 +1,43 @@
 import type { AtFederalProvince, ChCanton, LiCommune } from "../sources/lists.ts";
-import type { Resource } from "./resource.ts";
+import { BFS, OPENPLZ_DATA, STATISTIK_AUSTRIA } from "./credits.ts";
+import type { RequestExample, Resource } from "./resource.ts";
+import { recordSchema } from "./schema.ts";
 
 const unpaged = { paged: false, filters: [], unservedFilters: [] } as const;
 
 /** Numeric keys of different lengths ("2" < "10") sort by length first. */
 const numericKey = (key: string) => key.padStart(8, "0");
 
+/** A whole list in either format. */
+const listExamples = (what: string): readonly RequestExample[] => [
+  { summary: `All ${what} as JSON`, query: {} },
+  { summary: `All ${what} as CSV`, query: { format: "csv" } },
+];
+
 export const atFederalProvinces: Resource<AtFederalProvince> = {
   id: "at.federalprovinces",
   path: "/at/FederalProvinces",
   title: "Austrian federal provinces",
+  description: "The 9 federal provinces (Bundesländer) of Austria, ordered by key.",
   query: unpaged,
   sortKey: (p) => numericKey(p.key),
   columns: [
     { header: "Key", value: (p) => p.key },
     { header: "Name", value: (p) => p.name },
   ],
+  record: recordSchema<AtFederalProvince>("FederalProvince", "An Austrian federal province (Bundesland).", {
+    key: { description: "Federal province key, one digit.", pattern: "^[1-9]$", example: "9" },
+    name: { description: "Federal province name.", example: "Wien" },
+  }),
+  examples: listExamples("Austrian federal provinces"),
+  credits: [STATISTIK_AUSTRIA],
 };
 
 export const chCantons: Resource<ChCanton> = {
   id: "ch.cantons",
   path: "/ch/Cantons",
   title: "Swiss cantons",
+  description: "The 26 cantons of Switzerland with their two-letter abbreviation, ordered by canton number.",
   query: unpaged,
   sortKey: (c) => numericKey(c.key),
   columns: [
@@ -29,12 +45,20 @@ export const chCantons: Resource<ChCanton> = {
     { header: "Name", value: (c) => c.name },
     { header: "ShortName", value: (c) => c.shortName },
   ],
+  record: recordSchema<ChCanton>("Canton", "A Swiss canton.", {
+    key: { description: "Canton number (BFS), one or two digits.", pattern: "^[0-9]{1,2}$", example: "1" },
+    name: { description: "Canton name.", example: "Zürich" },
+    shortName: { description: "Two-letter canton abbreviation.", pattern: "^[A-Z]{2}$", example: "ZH" },
+  }),
+  examples: listExamples("Swiss cantons"),
+  credits: [BFS],
 };
 
 export const liCommunes: Resource<LiCommune> = {
   id: "li.communes",
   path: "/li/Communes",
   title: "Communes of Liechtenstein",
+  description: "The 11 communes (Gemeinden) of Liechtenstein with their electoral district, ordered by key.",
   query: unpaged,
   sortKey: (c) => numericKey(c.key),
   columns: [
@@ -42,4 +66,11 @@ export const liCommunes: Resource<LiCommune> = {
     { header: "Name", value: (c) => c.name },
     { header: "ElectoralDistrict", value: (c) => c.electoralDistrict },
   ],
+  record: recordSchema<LiCommune>("LiCommune", "A commune of Liechtenstein.", {
+    key: { description: "Commune number (BFS), 7001 to 7011.", pattern: "^70[0-9]{2}$", example: "7001" },
+    name: { description: "Commune name.", example: "Vaduz" },
+    electoralDistrict: { description: "Electoral district: Oberland or Unterland.", example: "Oberland" },
+  }),
+  examples: listExamples("communes of Liechtenstein"),
+  credits: [OPENPLZ_DATA],
 };

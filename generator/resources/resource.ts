@@ -1,4 +1,6 @@
 import type { QuerySpec } from "../routes/query.ts";
+import type { Credit } from "./credits.ts";
+import type { RecordSchema } from "./schema.ts";
 
 /** One CSV column: OpenPLZ's dotted header name and how to read it off a record. */
 export interface Column<R> {
@@ -17,14 +19,37 @@ export interface Resource<R> {
   /** The public path, e.g. `/de/Streets`. */
   readonly path: string;
   readonly title: string;
+  /** What the records are, in a sentence or two (docs and OpenAPI). */
+  readonly description: string;
   readonly query: QuerySpec;
-  /** For paged resources: the filter every request must carry, and what to say when it is missing. */
-  readonly requiredFilter?: { readonly param: string; readonly detail: string };
+  /**
+   * For paged resources: the filter every request must carry, how it matches (docs), and what to
+   * say when it is missing.
+   */
+  readonly requiredFilter?: { readonly param: string; readonly description: string; readonly detail: string };
   /** For filtered resources: the record's value of each filter. */
   readonly filterValue?: (record: R, param: string) => string;
   /** The record order (compare keys with `<`). */
   readonly sortKey: (record: R) => string;
   readonly columns: readonly Column<R>[];
+  /** The JSON record, described and checked against `R` (docs and OpenAPI). */
+  readonly record: RecordSchema<R>;
+  /** Example requests shown in the docs and the OpenAPI document; tests run every one of them. */
+  readonly examples: readonly RequestExample[];
+  /** Where the records come from, with attribution and licence. */
+  readonly credits: readonly Credit[];
+}
+
+export interface RequestExample {
+  readonly summary: string;
+  /** Query parameters, in the order shown. */
+  readonly query: Readonly<Record<string, string>>;
+}
+
+/** An example's request target, e.g. `/de/Streets?locality=Berlin&page=2`. */
+export function exampleTarget(resource: { readonly path: string }, example: RequestExample): string {
+  const query = new URLSearchParams(Object.entries(example.query)).toString();
+  return query === "" ? resource.path : `${resource.path}?${query}`;
 }
 
 /** A resource with its record type erased, for code that only routes (the Worker). */

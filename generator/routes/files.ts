@@ -10,6 +10,7 @@ import type { Format } from "./query.ts";
  *   /_p/{resource}/{slug}/{total}/{pageSize}/{pages}/{page}.{json|csv}   one page
  *   /_i/{resource}/{shard}.json                                         filter-value index shard
  *   /_l/{resource}.{json|csv}                                           an unpaged list
+ *   /index.html, /docs.js, /openapi.json                                the docs, served as they are
  */
 
 /** Number of index shards per resource: a cold request loads one shard, whatever the data size. */
@@ -26,6 +27,13 @@ export interface PageAddress {
   readonly page: number;
   readonly format: Format;
 }
+
+/** The docs files of a build: the Worker passes them through with their `_headers` rules. */
+export const DOCS_FILES = ["/index.html", "/docs.js", "/openapi.json"] as const;
+export type DocsFile = (typeof DOCS_FILES)[number];
+
+/** Public path → docs file: each file at its own path, and the page at `/` too. */
+export const DOCS_ROUTES: ReadonlyMap<string, DocsFile> = new Map<string, DocsFile>([["/", "/index.html"], ...DOCS_FILES.map((file) => [file, file] as const)]);
 
 export function pagePath(a: PageAddress): string {
   const pages = Math.ceil(a.total / a.pageSize);

@@ -1,7 +1,9 @@
+import { buildDocs, packageVersion } from "../docs/site.ts";
+import type { DocsResource } from "../docs/model.ts";
 import { viewsOf, contentHash } from "../model/views.ts";
 import { csvHeader, csvRow } from "../render/csv.ts";
 import { jsonArray, jsonRecord } from "../render/json.ts";
-import { hasPageFiles, indexPath, listPath, listHeaderRules, pageHeaderRules, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
+import { DOCS_FILES, hasPageFiles, indexPath, listPath, listHeaderRules, normalizeFilterValue, pageHeaderRules, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
 import { CONTENT_TYPES, parseHeadersFile } from "../routes/headers.ts";
 import { pageBounds, pageCount } from "../routes/paging.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";
@@ -45,12 +47,12 @@ export interface EmitResult {
   readonly views: ReadonlyMap<string, number>;
 }
 
-/** Writes every page, index shard and list of a build, plus `_headers`, into `sink`. */
+/** Writes every page, index shard and list of a build, the docs, and `_headers` into `sink`. */
 export function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): EmitResult {
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.filter((r) => !r.resource.query.paged);
   const shardFiles = paged.reduce((sum, r) => sum + new Set(r.views.map((v) => shardOf(v.key))).size, 0);
-  const otherFiles = lists.length * 2 + shardFiles + 2; // + _headers, _build.json
+  const otherFiles = lists.length * 2 + shardFiles + DOCS_FILES.length + 2; // + _headers, _build.json
   const plan = choosePageSizes(
     paged.map((r) => ({ resource: r.resource.id, viewSizes: r.views.map((v) => v.count) })),
     otherFiles,
@@ -59,13 +61,17 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
 
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
+  /** One real record per resource for the docs' examples: the first of the first example's view. */
+  const samples = new Map<string, string>();
   for (const { resource, views } of paged) {
+    const sampleKey = sampleViewKey(resource, views);
     const sizes = plan.sizes.get(resource.id) ?? [];
     const sizeSet = new Set(sizes);
     const header = csvHeader(resource.columns);
     const shards = new Map<number, [string, string, number, string][]>();
     for (const view of views) {
       const { json, csv } = view.render();
+      if (view.key === sampleKey && json[0] !== undefined) samples.set(resource.id, json[0]);
       for (const pageSize of sizes) {
         if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
         for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
@@ -89,11 +95,21 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
 
   for (const { resource, views } of lists) {
     const { json, csv } = views[0]?.render() ?? { json: [], csv: [] };
+    if (json[0] !== undefined) samples.set(resource.id, json[0]);
     sink.write(listPath(resource.id, "json"), jsonArray(json));
     sink.write(listPath(resource.id, "csv"), csvHeader(resource.columns) + csv.join(""));
   }
 
-  sink.write("/_headers", headersFile(options.headersTemplate));
+  const docs = buildDocs({
+    version: packageVersion(),
+    resources: resources.map(({ resource, records, views }): DocsResource => {
+      const sample = samples.get(resource.id);
+      return { resource, records, views: views.length, ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
+    }),
+  });
+  for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
+
+  sink.write("/_headers", headersFile(options.headersTemplate, docs.headerRules));
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
   sink.write(
     "/_build.json",
@@ -102,8 +118,16 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
   return { plan, views };
 }
 
-function headersFile(template: string): string {
-  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules(CONTENT_TYPES)}\n\n${listHeaderRules(CONTENT_TYPES)}\n`;
+/** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
+function sampleViewKey(resource: AnyResource, views: readonly PreparedView[]): string | undefined {
+  const param = resource.requiredFilter?.param;
+  const wanted = param === undefined ? undefined : resource.examples[0]?.query[param];
+  const key = wanted === undefined ? undefined : normalizeFilterValue(wanted);
+  return views.find((view) => view.key === key)?.key ?? views[0]?.key;
+}
+
+function headersFile(template: string, docsRules: string): string {
+  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules(CONTENT_TYPES)}\n\n${listHeaderRules(CONTENT_TYPES)}\n\n# Generated: the docs.\n${docsRules}\n`;
   const parsed = parseHeadersFile(text);
   if (!parsed.ok) throw new Error(`_headers line ${parsed.line}: ${parsed.message}`);
   return text;

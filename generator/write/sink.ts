@@ -1,3 +1,5 @@
+import { DOCS_FILES } from "../routes/files.ts";
+
 /** Where a build's files go: the disk, memory (tests) or nowhere (the plan). */
 export interface FileSink {
   /** `path` is absolute within the output tree, e.g. `/_p/de.streets/berlin/…`. */
@@ -48,8 +50,9 @@ export function teeSink(...sinks: FileSink[]): FileSink {
   return { write: (path, data) => sinks.forEach((sink) => sink.write(path, data)) };
 }
 
-/** `/_p/de.streets/…` → `de.streets`; other files by their first segment. */
+/** `/_p/de.streets/…` → `de.streets`; the docs files → `docs`; other files by their first segment. */
 export function groupOf(path: string): string {
+  if ((DOCS_FILES as readonly string[]).includes(path)) return "docs";
   const [, top = "", second = ""] = path.split("/");
   return top === "_p" || top === "_i" ? second : top === "_l" ? second.replace(/\.(json|csv)$/, "") : top;
 }

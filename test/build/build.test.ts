@@ -2,9 +2,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build.ts";
-import { INDEX_SHARDS, type IndexShard } from "../../generator/routes/files.ts";
+import { DOCS_FILES, INDEX_SHARDS, type IndexShard } from "../../generator/routes/files.ts";
 import { parseHeadersFile } from "../../generator/routes/headers.ts";
-import { MemorySink } from "../../generator/write/sink.ts";
+import { CountingSink, MemorySink } from "../../generator/write/sink.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { ROOT } from "../support/paths.ts";
 
@@ -28,7 +28,10 @@ describe("build into memory", () => {
     expect(sink.files.get("/_p/de.streets/berlin/600/10/60/60.csv")?.split("\r\n")).toHaveLength(12);
     expect(files.filter((f) => f.startsWith("/_p/de.streets/berlin/600/7/")).length).toBe(2 * 86);
     const headers = parseHeadersFile(sink.files.get("/_headers") ?? "");
-    expect(headers.ok && headers.rules.length).toBe(5);
+    // the catch-all, two page rules and two list rules per format, one per docs file
+    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual(["/*", "/_p/:res/:sel/:total/:size/:pages/:num.json", "/_p/:res/:sel/:total/:size/:pages/:num.csv", "/_l/*.json", "/_l/*.csv", ...DOCS_FILES]);
+    for (const file of DOCS_FILES) expect(sink.files.get(file)?.length, file).toBeGreaterThan(1_000);
+    expect(summary.files.get("docs")?.files).toBe(DOCS_FILES.length);
     for (const list of ["de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"]) {
       expect(sink.files.has(`/_l/${list}.json`) && sink.files.has(`/_l/${list}.csv`)).toBe(true);
     }
@@ -52,6 +55,14 @@ describe("build into memory", () => {
     expect(sink.files.size).toBeLessThanOrEqual(5_000);
     expect(summary.plan.sizes.get("de.streets")).toContain(50);
     await expect(buildInto(options(streets, 100), new MemorySink())).rejects.toThrow(/too small/);
+  });
+
+  it("counts every file it writes in the budget, the docs included: the smallest budget is exactly met", async () => {
+    const { plan } = await buildInto(options(streets), new CountingSink());
+    const sink = new MemorySink();
+    await buildInto(options(streets, plan.minimumFiles), sink);
+    expect(sink.files.size).toBe(plan.minimumFiles);
+    await expect(buildInto(options(streets, plan.minimumFiles - 1), new MemorySink())).rejects.toThrow(/too small/);
   });
 });
 

@@ -71,7 +71,7 @@ const generated: fc.Arbitrary<Generated> = fc.record({
   path: fc.oneof(
     { weight: 10, arbitrary: fc.constantFrom("/de/Streets", "/de/streets", "/DE/STREETS/", "/de/Streets/") },
     { weight: 2, arbitrary: fc.constantFrom("/de/FederalStates", "/at/FederalProvinces", "/ch/Cantons", "/li/Communes") },
-    { weight: 2, arbitrary: fc.constantFrom("/", "/_headers", "/_build.json", "/_l/ch.cantons.json", "/de/Streets/../_headers", "/%2e%2e/_headers", "/de//Streets", "/de/Streets%2F..", "/de/Streets\\..", "/de/Straßen") },
+    { weight: 2, arbitrary: fc.constantFrom("/", "/index.html", "/openapi.json", "/INDEX.HTML", "/_headers", "/_build.json", "/_l/ch.cantons.json", "/de/Streets/../_headers", "/%2e%2e/_headers", "/de//Streets", "/de/Streets%2F..", "/de/Streets\\..", "/de/Straßen") },
   ),
   params: fc.array(
     paramName.chain((name) => fc.tuple(fc.constant(name), paramValue(name), fc.constantFrom<"component" | "raw" | "double">("component", "component", "raw", "double"))),
@@ -96,7 +96,9 @@ function expected(request: Generated, sent: string): { status: number; total?: n
   const url = new URL(sent, "http://oracle");
   const path = url.pathname.toLowerCase().replace(/(.)\/$/, "$1");
   const known = ["/de/streets", "/de/federalstates", "/at/federalprovinces", "/ch/cantons", "/li/communes"];
-  if (!known.includes(path)) return { status: 404 };
+  const docs = ["/", "/index.html", "/docs.js", "/openapi.json"].includes(url.pathname);
+  if (!known.includes(path) && !docs) return { status: 404 };
+  if (docs) return { status: request.method === "OPTIONS" ? 204 : request.method === "GET" || request.method === "HEAD" ? 200 : 405 };
   if (request.method === "OPTIONS") return { status: 204 };
   if (request.method !== "GET" && request.method !== "HEAD") return { status: 405 };
   const isList = path !== "/de/streets";

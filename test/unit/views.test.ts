@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assignSlugs, slugify, viewsOf } from "../../generator/model/views.ts";
 import type { Resource } from "../../generator/resources/resource.ts";
+import { recordSchema } from "../../generator/resources/schema.ts";
 import { PathGuard } from "../../generator/write/sink.ts";
 
 describe("slugs", () => {
@@ -32,11 +33,15 @@ describe("views", () => {
     id: "t",
     path: "/t",
     title: "t",
+    description: "",
     query: { paged: true, filters: ["locality"], unservedFilters: [] },
-    requiredFilter: { param: "locality", detail: "" },
+    requiredFilter: { param: "locality", description: "", detail: "" },
     filterValue: (r) => r.locality,
     sortKey: (r) => r.name,
     columns: [],
+    record: recordSchema<{ locality: string; name: string }>("T", "", { locality: { description: "" }, name: { description: "" } }),
+    examples: [],
+    credits: [],
   };
 
   it("group case and Unicode variants of a name into one locality, in record order", () => {

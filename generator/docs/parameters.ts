@@ -1,0 +1,69 @@
+import { PAGING_HEADERS } from "../routes/headers.ts";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../routes/paging.ts";
+import type { AnyResource } from "../resources/resource.ts";
+
+/**
+ * What a resource's query string takes, derived from its definition and the paging constants the
+ * Worker validates with: the docs page and the OpenAPI document both render this.
+ */
+export interface ParameterDoc {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+  readonly schema: IntegerParameter | StringParameter;
+}
+export interface IntegerParameter {
+  readonly type: "integer";
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly default: number;
+}
+export interface StringParameter {
+  readonly type: "string";
+  readonly enum?: readonly string[];
+  readonly minLength?: number;
+}
+
+export const FORMATS = ["json", "csv"] as const;
+
+export function parametersOf(resource: AnyResource): ParameterDoc[] {
+  const required = resource.requiredFilter;
+  const filters: ParameterDoc[] = resource.query.filters.map((name) =>
+    name === required?.param
+      ? { name, required: true, description: required.description, schema: { type: "string", minLength: 1 } }
+      : { name, required: false, description: `Filter by ${name}.`, schema: { type: "string" } },
+  );
+  const paging: ParameterDoc[] = resource.query.paged
+    ? [
+        {
+          name: "page",
+          required: false,
+          description: `Page number, ${DEFAULT_PAGE} to ${MAX_PAGE} in plain decimal digits. A page past the end is 200 with an empty list and the real totals.`,
+          schema: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
+        },
+        {
+          name: "pageSize",
+          required: false,
+          description: `Records per page, 1 to ${MAX_PAGE_SIZE} in plain decimal digits.`,
+          schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+        },
+      ]
+    : [];
+  const format: ParameterDoc = {
+    name: "format",
+    required: false,
+    description: "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
+    schema: { type: "string", enum: FORMATS },
+  };
+  return [...filters, ...paging, format];
+}
+
+/** Said of the filters the original API has and this one answers with 400 (a filter is never silently ignored). */
+export const REJECTED_NOTE = "which the original OpenPLZ API accepts here, are not served: a non-empty value is a 400 problem naming the parameter.";
+
+export const PAGING_HEADER_DOCS: Readonly<Record<(typeof PAGING_HEADERS)[number], string>> = {
+  "x-page": "The page served.",
+  "x-page-size": "The page size served.",
+  "x-total-count": "Number of records the filter selects, over all pages.",
+  "x-total-pages": "ceil(x-total-count / x-page-size); 0 when nothing matches.",
+};

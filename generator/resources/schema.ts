@@ -1,0 +1,77 @@
+/**
+ * The JSON shape of a resource's records, written once next to the resource and checked against
+ * its TypeScript record type: every property of the type must be described (nested objects too),
+ * nothing else may be, and a property is `optional` exactly when the type makes it optional. The
+ * OpenAPI document and the docs page are rendered from the JSON Schema this produces.
+ */
+
+/** The JSON Schema subset the record schemas use (valid JSON Schema 2020-12, as OpenAPI 3.1 takes it). */
+export interface JsonSchema {
+  readonly type: "object" | "string";
+  readonly title?: string;
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly additionalProperties?: false;
+  readonly pattern?: string;
+  readonly examples?: readonly string[];
+}
+
+export interface StringField {
+  readonly description: string;
+  /** A regular expression every value matches (anchored). */
+  readonly pattern?: string;
+  readonly example?: string;
+}
+export interface ObjectField<T> {
+  readonly description: string;
+  readonly properties: Fields<T>;
+}
+
+type Optionality<R, K extends keyof R> = object extends Pick<R, K> ? { readonly optional: true } : { readonly optional?: false };
+type Field<T> = T extends string ? StringField : ObjectField<T>;
+
+/** One description per property of `R`, no more, no less. */
+export type Fields<R> = { readonly [K in keyof R]-?: Field<Exclude<R[K], undefined>> & Optionality<R, K> };
+
+/** A record's JSON Schema, tagged with the record type it was checked against. */
+export interface RecordSchema<R> {
+  /** The schema's name in the OpenAPI components, e.g. `Street`. */
+  readonly name: string;
+  readonly json: JsonSchema;
+  /** Type-level only: makes a `RecordSchema<FederalState>` unusable where a street's is expected. */
+  readonly checkedAgainst?: (record: R) => void;
+}
+
+export function recordSchema<R>(name: string, description: string, fields: Fields<R>): RecordSchema<R> {
+  return { name, json: { title: name, ...objectSchema(description, fields as unknown as Readonly<Record<string, AnyField>>) } };
+}
+
+interface AnyField {
+  readonly description: string;
+  readonly optional?: boolean;
+  readonly pattern?: string;
+  readonly example?: string;
+  readonly properties?: Readonly<Record<string, AnyField>>;
+}
+
+function objectSchema(description: string, fields: Readonly<Record<string, AnyField>>): JsonSchema {
+  const entries = Object.entries(fields);
+  return {
+    type: "object",
+    description,
+    properties: Object.fromEntries(entries.map(([name, field]) => [name, fieldSchema(field)])),
+    required: entries.filter(([, field]) => field.optional !== true).map(([name]) => name),
+    additionalProperties: false,
+  };
+}
+
+function fieldSchema(field: AnyField): JsonSchema {
+  if (field.properties !== undefined) return objectSchema(field.description, field.properties);
+  return {
+    type: "string",
+    description: field.description,
+    ...(field.pattern === undefined ? {} : { pattern: field.pattern }),
+    ...(field.example === undefined ? {} : { examples: [field.example] }),
+  };
+}

@@ -1,0 +1,163 @@
+import { existsSync, mkdirSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RESOURCES } from "../../generator/resources/index.ts";
+import { buildFixture } from "../support/fixture.ts";
+import { ROOT } from "../support/paths.ts";
+import { rawRequest, startServer, type RunningServer } from "../support/server.ts";
+
+/**
+ * The docs page in a real browser: Debian's Chromium (never a downloaded one), driven by
+ * playwright-core, against wrangler dev serving the fixture build (Berlin has 600 streets).
+ */
+const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const SCREENSHOT = join(ROOT, "test-results", "docs-page.png");
+
+let api: RunningServer;
+let browser: Browser;
+let other: Server;
+let otherOrigin: string;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+  const { dir } = await buildFixture(1_000_000);
+  [api, browser, other] = await Promise.all([startServer(dir), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }), otherOriginServer()]);
+  otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (other === undefined ? resolve(undefined) : other.close(resolve)));
+  await api?.stop();
+});
+
+/** A page on another loopback port: a different origin from the API's. */
+function otherOriginServer(): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer((_, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end("<!doctype html><title>another origin</title><p>another origin</p>");
+    });
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+}
+
+/** A fresh page that records script errors and console errors (CSP violations are reported there). */
+async function openPage(options: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/favicon/.test(message.location().url)) problems.push(`console: ${message.text()}`);
+  });
+  return { context, page, problems };
+}
+
+const headerValues = (page: Page) => page.$$eval("#try-headers dd", (cells) => cells.map((cell) => [cell.getAttribute("data-header"), cell.textContent]));
+
+async function submit(page: Page): Promise<string> {
+  await page.locator("#try-status").evaluate((status) => (status.textContent = ""));
+  await page.getByRole("button", { name: "Send request" }).click();
+  await page.locator("#try-status").filter({ hasText: /^HTTP \d+/ }).waitFor();
+  return (await page.locator("#try-status").textContent()) ?? "";
+}
+
+describe("the docs page in Chromium", () => {
+  it("the form asks for Berlin, page 3, size 20 and shows 600 streets in 30 pages and 20 rows", async () => {
+    const { context, page, problems } = await openPage();
+    try {
+      await page.goto(`${api.origin}/`);
+      expect(await page.locator("#try-nojs").isHidden()).toBe(true);
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Streets");
+      await page.getByLabel("Locality", { exact: true }).fill("Berlin");
+      await page.getByLabel("Page", { exact: true }).fill("3");
+      await page.getByLabel("Page size", { exact: true }).fill("20");
+      expect(await submit(page)).toMatch(/^HTTP 200, application\/json.*20 records shown/);
+
+      expect(await headerValues(page)).toEqual([
+        ["x-page", "3"],
+        ["x-page-size", "20"],
+        ["x-total-count", "600"],
+        ["x-total-pages", "30"],
+      ]);
+      expect(await page.locator("#try-table tbody tr").count()).toBe(20);
+      expect(await page.locator("#try-target").textContent()).toBe("GET /de/Streets?locality=Berlin&page=3&pageSize=20");
+      // the rows are the API's records, in order
+      const records = JSON.parse((await rawRequest(api.origin, "/de/Streets?locality=Berlin&page=3&pageSize=20")).text) as { name: string }[];
+      expect(await page.locator("#try-table tbody tr td:first-child").allTextContents()).toEqual(records.map((r) => r.name));
+
+      mkdirSync(join(ROOT, "test-results"), { recursive: true });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows CSV, unpaged lists without paging headers, and a 400 problem", async () => {
+    const { context, page, problems } = await openPage();
+    try {
+      await page.goto(`${api.origin}/`);
+      await page.getByLabel("Page size", { exact: true }).fill("7");
+      await page.getByLabel("CSV").check();
+      expect(await submit(page)).toMatch(/^HTTP 200, text\/csv.*7 records shown/);
+      expect(await page.locator("#try-table thead th").first().textContent()).toBe("Name");
+      expect(await page.locator("#try-table tbody tr").count()).toBe(7);
+      expect((await headerValues(page)).map(([, value]) => value)).toEqual(["1", "7", "600", "86"]);
+
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/ch/Cantons");
+      for (const label of ["Locality", "Page", "Page size"]) expect(await page.getByLabel(label, { exact: true }).isDisabled(), label).toBe(true);
+      await page.getByLabel("JSON").check();
+      expect(await submit(page)).toMatch(/26 records shown/);
+      expect(await page.locator("#try-table tbody tr").count()).toBe(26);
+      expect((await headerValues(page)).map(([, value]) => value)).toEqual(["not sent", "not sent", "not sent", "not sent"]);
+
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Streets");
+      await page.getByLabel("Page size", { exact: true }).fill("51");
+      expect(await submit(page)).toMatch(/^HTTP 400: .*pageSize must be between 1 and 50/);
+      expect(await page.locator("#try-table tbody tr").count()).toBe(0);
+      expect(problems.filter((p) => !p.includes("400"))).toEqual([]); // the browser logs the 400 itself
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("a page of another origin reads the paging headers: CORS exposes them, and only them", async () => {
+    const { context, page } = await openPage();
+    try {
+      await page.goto(`${otherOrigin}/`);
+      expect(new URL(page.url()).origin).not.toBe(api.origin);
+      const seen = await page.evaluate(async (origin) => {
+        const response = await fetch(`${origin}/de/Streets?locality=Berlin&page=2&pageSize=10`);
+        const records = (await response.json()) as unknown[];
+        const names = ["x-page", "x-page-size", "x-total-count", "x-total-pages"];
+        return { status: response.status, paging: names.map((name) => response.headers.get(name)), etag: response.headers.get("etag"), records: records.length };
+      }, api.origin);
+      expect(seen).toEqual({ status: 200, paging: ["2", "10", "600", "60"], etag: null, records: 10 }); // ETag is not exposed
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("without JavaScript: the endpoints, examples and sources are there, and the form is replaced by a note", async () => {
+    const { context, page } = await openPage({ javaScriptEnabled: false });
+    try {
+      await page.goto(`${api.origin}/`);
+      expect(await page.locator("#endpoints > .scroll > table > tbody > tr").count()).toBe(RESOURCES.length);
+      for (const resource of RESOURCES) expect(await page.getByRole("heading", { name: `GET ${resource.path}` }).count(), resource.path).toBe(1);
+      expect(await page.locator("#try-nojs").isVisible()).toBe(true);
+      expect(await page.locator("#try-form").isHidden()).toBe(true);
+      expect(await page.locator("#sources").textContent()).toContain("© OpenStreetMap contributors");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to the content");
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,199 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { docsContentSecurityPolicy } from "../../generator/docs/site.ts";
+import { DOCS_CSS } from "../../generator/docs/style.ts";
+import { RESOURCES } from "../../generator/resources/index.ts";
+import { buildFixture } from "../support/fixture.ts";
+import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/server.ts";
+
+/** The docs page, its script and the OpenAPI document, through wrangler dev (real `_headers` semantics). */
+let server: RunningServer;
+let dir: string;
+const get = (path: string, headers: Record<string, string> = {}, method = "GET") => rawRequest(server.origin, path, { method, headers });
+const SECURITY_HEADERS = ["strict-transport-security", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy"];
+const CATCH_ALL_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+beforeAll(async () => {
+  ({ dir } = await buildFixture(1_000_000));
+  server = await startServer(dir);
+});
+afterAll(async () => server?.stop());
+
+describe("the docs page", () => {
+  it.each(["/", "/index.html"])("%s is the page, with its own CSP and the common headers", async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(response.text).toBe(readFileSync(join(dir, "index.html"), "utf8"));
+    // exactly the page's policy: the catch-all one detached, not joined to it with a comma
+    expect(response.headers["content-security-policy"]).toBe(docsContentSecurityPolicy(DOCS_CSS));
+    expect(response.headers["content-security-policy"]).not.toContain("unsafe-inline");
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+    for (const name of SECURITY_HEADERS) expect(response.headers[name], name).toBeTruthy();
+  });
+
+  it.each([
+    ["/docs.js", "text/javascript; charset=utf-8", "docs.js"],
+    ["/openapi.json", "application/json; charset=utf-8", "openapi.json"],
+  ])("%s is served as %s with the catch-all CSP", async (path, type, file) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    expect(response.headers["content-type"]).toBe(type);
+    expect(response.text).toBe(readFileSync(join(dir, file), "utf8"));
+    expect(response.headers["content-security-policy"]).toBe(CATCH_ALL_CSP);
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("answers HEAD without a body, and If-None-Match with a 304 that keeps the page's CSP", async () => {
+    const page = await get("/");
+    const head = await get("/", {}, "HEAD");
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers["content-length"]).toBe(String(page.body.length));
+    expect(head.headers["content-security-policy"]).toBe(page.headers["content-security-policy"]);
+    const etag = page.headers["etag"] ?? "";
+    expect(etag).toMatch(/^".+"$/);
+    const again = await get("/", { "If-None-Match": etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers["content-security-policy"]).toBe(docsContentSecurityPolicy(DOCS_CSS));
+  });
+
+  it.each(["/index.htm", "/INDEX.HTML", "/docs.js/", "/docs", "/openapi.yaml", "/downloads/", "/_headers", "/favicon.ico"])("%s is still a 404 problem", async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    expect(response.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+    expect(response.headers["content-security-policy"]).toBe(CATCH_ALL_CSP);
+  });
+
+  it("answers other methods with 405 and preflights with 204", async () => {
+    const post = await get("/", {}, "POST");
+    expect(post.status).toBe(405);
+    expect(post.headers["allow"]).toBe("GET, HEAD, OPTIONS");
+    expect((await get("/openapi.json", { Origin: "https://example.org", "Access-Control-Request-Method": "GET" }, "OPTIONS")).status).toBe(204);
+  });
+
+  it("is readable without JavaScript: endpoints, paging rules, sources and the downloads note are in the HTML", async () => {
+    const text = (await get("/")).text
+      .replace(/<style>[\s\S]*?<\/style>/, "")
+      .replace(/<[^>]+>/g, " ")
+      .replace(/&amp;/g, "&")
+      .replace(/&#39;/g, "'")
+      .replace(/\s+/g, " ");
+    for (const resource of RESOURCES) expect(text).toContain(`GET ${resource.path}`);
+    for (const fragment of ["1 to 2,147,483,647", "default 1", "1 to 50, default 50", "x-page", "x-page-size", "x-total-count", "x-total-pages", "format=csv", "Accept", "application/problem+json"]) {
+      expect(text).toContain(fragment);
+    }
+    for (const attribution of ["Geoportal Berlin / Adressen Berlin", "© Statistisches Bundesamt (Destatis)", "dl-de/by-2-0", "© STATISTIK AUSTRIA", "CC BY 4.0", "Bundesamt für Statistik BFS", "OpenPLZ API Data", "ODbL", "© OpenStreetMap contributors"]) {
+      expect(text).toContain(attribution);
+    }
+    expect(text).toMatch(/downloads .* are planned but not available yet/i);
+    expect(text).toContain("1,492 records in 743 localities"); // the fixture's streets, counted by the build
+  });
+
+  it("has no dead links: every link and script of its own origin answers 200", async () => {
+    const html = (await get("/")).text;
+    const targets = [...html.matchAll(/\s(?:href|src)="([^"#][^"]*)"/g)].map((m) => (m[1] ?? "").replace(/&amp;/g, "&"));
+    const own = targets.filter((target) => target.startsWith("/"));
+    expect(own.length).toBeGreaterThan(RESOURCES.length);
+    for (const target of new Set(own)) expect((await get(target)).status, target).toBe(200);
+    for (const target of targets.filter((t) => !t.startsWith("/"))) expect(target).toMatch(/^https:\/\//);
+  });
+});
+
+interface Operation {
+  responses: Record<string, { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { items?: { $ref?: string } }; example?: unknown }> }>;
+  "x-request-examples": { summary: string; target: string }[];
+}
+interface OpenApi {
+  paths: Record<string, { get: Operation }>;
+  components: { schemas: Record<string, object>; responses: Record<string, { content: Record<string, unknown> }> };
+}
+
+describe("the OpenAPI document", () => {
+  let doc: OpenApi;
+  const ajv = new Ajv2020({ allErrors: true, validateFormats: false });
+  const schemaOf = (ref: string | undefined) => doc.components.schemas[(ref ?? "").replace("#/components/schemas/", "")] ?? {};
+  beforeAll(async () => {
+    doc = JSON.parse((await get("/openapi.json")).text) as OpenApi;
+  });
+
+  it("is valid OpenAPI 3.1", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("documents every served endpoint, and only those", () => {
+    expect(Object.keys(doc.paths).sort()).toEqual(RESOURCES.map((r) => r.path).sort());
+  });
+
+  it("every example request answers 200 as documented: content type, paging headers, records matching the schema", async () => {
+    let checked = 0;
+    for (const [path, { get: operation }] of Object.entries(doc.paths)) {
+      const ok = operation.responses["200"];
+      const examples = operation["x-request-examples"];
+      expect(examples.length, path).toBeGreaterThan(0);
+      for (const { target } of examples) {
+        const response = await get(target);
+        expect(response.status, target).toBe(200);
+        const type = (response.headers["content-type"] ?? "").split(";")[0] ?? "";
+        expect(Object.keys(ok?.content ?? {}), target).toContain(type);
+        const paged = ok?.headers !== undefined;
+        if (paged) {
+          expect(Object.keys(ok.headers ?? {})).toEqual(["x-page", "x-page-size", "x-total-count", "x-total-pages"]);
+          const [page, size, total, pages] = ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((name) => Number(response.headers[name]));
+          const query = new URL(target, "http://x").searchParams;
+          expect(page, target).toBe(Number(query.get("page") ?? 1));
+          expect(size, target).toBe(Number(query.get("pageSize") ?? 50));
+          expect(total, target).toBeGreaterThan(0);
+          expect(pages, target).toBe(Math.ceil((total ?? 0) / (size ?? 1)));
+        } else {
+          expect(response.headers["x-total-count"], target).toBeUndefined();
+        }
+        const schema = schemaOf(ok?.content?.["application/json"]?.schema?.items?.$ref);
+        if (type === "application/json") {
+          const validate = ajv.compile({ type: "array", items: schema });
+          const records = JSON.parse(response.text) as unknown[];
+          expect(validate(records) ? [] : validate.errors, target).toEqual([]);
+          expect(records.length, target).toBeGreaterThan(0);
+          if (paged) expect(records.length).toBeLessThanOrEqual(Number(response.headers["x-page-size"]));
+        } else {
+          const documented = String(ok?.content?.["text/csv"]?.example ?? "");
+          expect(response.text.split("\r\n")[0], target).toBe(documented.split("\r\n")[0]);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBe(RESOURCES.reduce((sum, r) => sum + r.examples.length, 0));
+  });
+
+  it("shows a real record as the example: the first one of the first example request", async () => {
+    for (const [path, { get: operation }] of Object.entries(doc.paths)) {
+      const example = operation.responses["200"]?.content?.["application/json"]?.example;
+      const first = operation["x-request-examples"][0]?.target ?? path;
+      expect(example, path).toEqual([(JSON.parse((await get(first)).text) as unknown[])[0]]);
+    }
+  });
+
+  it.each([
+    ["/de/Streets?locality=Berlin&pageSize=51", "pageSize"],
+    ["/de/Streets?pageSize=5", "locality"],
+    ["/de/Streets?locality=Berlin&name=Allee", "name"],
+    ["/ch/Cantons?format=xml", "format"],
+  ])("%s: the 400 problem matches the documented Problem schema", async (target, parameter) => {
+    const response: RawResponse = await get(target);
+    expect(response.status).toBe(400);
+    const documented = Object.keys(doc.components.responses["BadRequest"]?.content ?? {});
+    expect(documented).toEqual([(response.headers["content-type"] ?? "").split(";")[0]]);
+    const validate = ajv.compile(doc.components.schemas["Problem"] ?? {});
+    const problem = JSON.parse(response.text) as { errors: Record<string, string[]> };
+    expect(validate(problem) ? [] : validate.errors).toEqual([]);
+    expect(Object.keys(problem.errors)).toEqual([parameter]);
+  });
+});
