@@ -56,7 +56,8 @@ export const streets: Resource<Street> = {
     detail: "No locality given. Filter by locality, or download the whole street list from /downloads/.",
   },
   filterValue: (street) => street.locality,
-  sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? "")]),
+  // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
+  sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key]),
   columns: [
     { header: "Name", value: (s) => s.name },
     { header: "PostalCode", value: (s) => s.postalCode },

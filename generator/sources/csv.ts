@@ -10,12 +10,14 @@ export interface CsvOptions {
 }
 
 /**
- * Parses CSV text into rows of strings with fast-csv. Every defect fails with file and line:
+ * Parses CSV text with fast-csv and turns each row into a record with `toRecord` (which may throw a
+ * SourceError for its line). Every defect fails with file and line:
  * a wrong header, a wrong column count, a field spanning lines, unbalanced quotes, no rows.
  * Rows before a defect are all single-line, so `line` is exact.
  */
-export async function parseCsv(text: string, file: string, options: CsvOptions): Promise<string[][]> {
-  const rows: string[][] = [];
+export async function parseCsv<T>(text: string, file: string, options: CsvOptions, toRecord: (row: string[], line: number) => T): Promise<T[]> {
+  // Rows become records as they arrive, so the raw field arrays of a national file never pile up.
+  const rows: T[] = [];
   const width = options.header?.length ?? options.columns;
   const firstLine = options.header === undefined ? 1 : 2;
   let headerSeen = options.header === undefined;
@@ -41,7 +43,12 @@ export async function parseCsv(text: string, file: string, options: CsvOptions):
         if (width !== undefined && row.length !== width) return fail(new SourceError(file, line, `expected ${width} columns, found ${row.length}`));
         if (row.some((field) => /[\r\n]/.test(field))) return fail(new SourceError(file, line, "a field spans lines"));
         if (row.some((field) => /[\u0000-\u001f\u007f]/.test(field))) return fail(new SourceError(file, line, "a field holds a control character"));
-        rows.push(row);
+        try {
+          rows.push(toRecord(row, line));
+        } catch (error) {
+          if (!(error instanceof SourceError)) throw error;
+          fail(error);
+        }
       })
       .on("end", () => resolve());
   });

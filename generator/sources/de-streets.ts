@@ -16,9 +16,7 @@ export const STREETS_HEADER = ["Name", "PostalCode", "Locality", "RegionalKey", 
 
 /** Reads `Name,PostalCode,Locality,RegionalKey,Borough,Suburb` (the Berlin extract or the national file). */
 export async function readStreets(bytes: Uint8Array, file: string): Promise<StreetRow[]> {
-  const rows = await parseCsv(decodeUtf8(bytes, file), file, { header: STREETS_HEADER });
-  return rows.map((row, index) => {
-    const line = index + 2;
+  return parseCsv(decodeUtf8(bytes, file), file, { header: STREETS_HEADER }, (row, line) => {
     const [name = "", postalCode = "", locality = "", regionalKey = "", borough = "", suburb = ""] = row.map((field) => field.normalize("NFC").trim());
     if (name === "") throw new SourceError(file, line, "Name is empty");
     if (locality === "") throw new SourceError(file, line, "Locality is empty");

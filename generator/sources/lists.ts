@@ -36,10 +36,9 @@ export function readAtFederalProvinces(bytes: Uint8Array, file: string): AtFeder
 
 /** BFS `GDEHist_KT.txt`: Latin-1, tab-separated, no header: number, abbreviation, name, date of entry. */
 export async function readChCantons(bytes: Uint8Array, file: string): Promise<ChCanton[]> {
-  const rows = await parseCsv(decodeLatin1(bytes), file, { header: undefined, columns: 4, delimiter: "\t" });
-  return rows.map(([key = "", shortName = "", name = ""], index) => {
+  return parseCsv(decodeLatin1(bytes), file, { header: undefined, columns: 4, delimiter: "\t" }, ([key = "", shortName = "", name = ""], line) => {
     if (!/^[0-9]{1,2}$/.test(key) || !/^[A-Z]{2}$/.test(shortName) || name.trim() === "") {
-      throw new SourceError(file, index + 1, "expected canton number, two-letter abbreviation and name");
+      throw new SourceError(file, line, "expected canton number, two-letter abbreviation and name");
     }
     return { key, name: name.normalize("NFC").trim(), shortName };
   });
@@ -47,9 +46,8 @@ export async function readChCantons(bytes: Uint8Array, file: string): Promise<Ch
 
 /** OpenPLZ `li/communes.csv`: `Key,Name,ElectoralDistrict`. */
 export async function readLiCommunes(bytes: Uint8Array, file: string): Promise<LiCommune[]> {
-  const rows = await parseCsv(decodeUtf8(bytes, file), file, { header: ["Key", "Name", "ElectoralDistrict"] });
-  return rows.map(([key = "", name = "", electoralDistrict = ""], index) => {
-    if (!/^70[0-9]{2}$/.test(key) || name.trim() === "") throw new SourceError(file, index + 2, "expected a BFS number 70xx and a name");
+  return parseCsv(decodeUtf8(bytes, file), file, { header: ["Key", "Name", "ElectoralDistrict"] }, ([key = "", name = "", electoralDistrict = ""], line) => {
+    if (!/^70[0-9]{2}$/.test(key) || name.trim() === "") throw new SourceError(file, line, "expected a BFS number 70xx and a name");
     return { key, name: name.normalize("NFC").trim(), electoralDistrict: electoralDistrict.normalize("NFC").trim() };
   });
 }
