@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -23,8 +23,13 @@ export async function startServer(dir: string): Promise<RunningServer> {
   running.add(child);
   child.once("exit", () => running.delete(child));
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const log = process.env["PLZ_SERVER_LOG"]; // keep the server's output, e.g. for long benchmarks
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (log !== undefined) appendFileSync(log, chunk);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
   const origin = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 120_000;
   for (;;) {
