@@ -12,17 +12,24 @@ import { modelByLocality, readModelStreets, type ModelStreet } from "../test/sup
 import { startServer } from "../test/support/server.ts";
 
 const { values: args } = parseArgs({
-  options: { dir: { type: "string" }, source: { type: "string", default: "/tmp/national-streets.csv" }, random: { type: "string", default: "200" }, concurrency: { type: "string", default: "8" } },
+  options: {
+    dir: { type: "string" },
+    source: { type: "string", default: "/tmp/national-streets.csv" },
+    largest: { type: "string", default: "3" },
+    random: { type: "string", default: "200" },
+    concurrency: { type: "string", default: "8" },
+  },
 });
 if (args.dir === undefined) throw new Error("--dir DIR (a build of --source) is required");
 const model = modelByLocality(await readModelStreets(resolve(args.source)));
 const byCount = [...model].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
 let seed = 7;
 const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-const rest = byCount.slice(3);
+const largest = Number(args.largest);
+const rest = byCount.slice(largest);
 const picked = new Set<number>();
 while (picked.size < Math.min(Number(args.random), rest.length)) picked.add(Math.floor(random() * rest.length));
-const localities = [...byCount.slice(0, 3), ...[...picked].map((i) => rest[i]).filter((x) => x !== undefined)];
+const localities = [...byCount.slice(0, largest), ...[...picked].map((i) => rest[i]).filter((x) => x !== undefined)];
 
 interface Check { locality: string; size: number; page: number; csv: boolean }
 const checks: Check[] = [];
@@ -30,7 +37,7 @@ for (const [index, [locality, streets]] of localities.entries()) {
   for (let size = 1; size <= 50; size++) {
     const last = Math.ceil(streets.length / size);
     // The three largest: every page. The random ones: first, second, middle, last and one past.
-    const pages = index < 3 ? Array.from({ length: last + 1 }, (_, i) => i + 1) : [...new Set([1, 2, Math.ceil(last / 2), last, last + 1])].filter((p) => p <= last + 1);
+    const pages = index < largest ? Array.from({ length: last + 1 }, (_, i) => i + 1) : [...new Set([1, 2, Math.ceil(last / 2), last, last + 1])].filter((p) => p <= last + 1);
     for (const page of pages) checks.push({ locality, size, page, csv: (size + page) % 5 === 0 });
   }
 }
@@ -58,7 +65,7 @@ try {
           const check = checks[next++];
           if (check === undefined) break;
           const problem = await verify(check);
-          if (problem !== undefined && failures.length < 20) failures.push(problem);
+          if (problem !== undefined) failures.push(problem);
           if (++done % 20000 === 0) process.stderr.write(`${done}/${checks.length}\n`);
         }
       }),
@@ -68,7 +75,7 @@ try {
   await server.stop();
 }
 const seconds = (performance.now() - started) / 1000; // includes the server restarts
-process.stdout.write(`${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)}/s, ${retries} connection retries), ${failures.length === 0 ? "all correct" : `FAILURES:\n${failures.join("\n")}`}\n`);
+process.stdout.write(`${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)}/s, ${retries} connection retries), ${failures.length === 0 ? "all correct" : `${failures.length} FAILURES, the first 20:\n${failures.slice(0, 20).join("\n")}`}\n`);
 process.exit(failures.length === 0 ? 0 : 1);
 
 async function verify({ locality, size, page, csv }: Check): Promise<string | undefined> {
@@ -78,7 +85,7 @@ async function verify({ locality, size, page, csv }: Check): Promise<string | un
   const text = await response.text();
   const headers = ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((h) => response.headers.get(h)).join(",");
   const expectedHeaders = [page, size, streets.length, Math.ceil(streets.length / size)].join(",");
-  if (response.status !== 200) return `${path}: status ${response.status}`;
+  if (response.status !== 200) return `${path}: status ${response.status} ${text.slice(0, 200)}`;
   if (headers !== expectedHeaders) return `${path}: headers ${headers}, expected ${expectedHeaders}`;
   const expected = streets.slice((page - 1) * size, page * size).map(fields);
   const actual = csv ? (await parseCsv(text)).map((r) => [r["Name"], r["PostalCode"], r["Borough"], r["Suburb"]].join("|")) : (JSON.parse(text) as Record<string, string>[]).map((r) => [r["name"], r["postalCode"], r["borough"] ?? "", r["suburb"] ?? ""].join("|"));
