@@ -36,26 +36,28 @@ type Route = { readonly resource: AnyResource } | { readonly file: DocsFile };
 export function createHandler(resources: readonly AnyResource[], commonHeaders: HeaderList, assets: Assets): (request: Request) => Promise<Response> {
   const respond = new ResponseFactory(commonHeaders);
   const routes = new Map(resources.map((resource) => [resource.path.toLowerCase(), resource]));
-  const shards = new Map<string, Promise<ShardLookup>>();
+  // Only resolved data is cached: a promise started by one request must not be awaited by another
+  // (workerd cancels such a request as hung), so concurrent cold requests each read the shard.
+  const shards = new Map<string, ShardLookup>();
 
   const fetchAsset = (origin: string, path: string) => assets.fetch(new Request(new URL(path, origin)));
 
-  const loadShard = (origin: string, resource: string, shard: number): Promise<ShardLookup> => {
+  const loadShard = async (origin: string, resource: string, shard: number): Promise<ShardLookup> => {
     const path = indexPath(resource, shard);
-    let lookup = shards.get(path);
-    if (lookup === undefined) {
-      lookup = fetchAsset(origin, path).then(async (response) => {
-        if (response.status === 404) return { sizes: new Set<number>(), entries: new Map<string, IndexEntry>() };
-        if (!response.ok) throw new Error(`index ${path}: HTTP ${response.status}`);
-        const index = (await response.json()) as IndexShard;
-        return {
-          sizes: new Set(index.sizes),
-          entries: new Map(index.entries.map(([key, slug, total, hash]) => [key, { slug, total, hash }])),
-        };
-      });
-      lookup.catch(() => shards.delete(path));
-      shards.set(path, lookup);
+    const cached = shards.get(path);
+    if (cached !== undefined) return cached;
+    const response = await fetchAsset(origin, path);
+    let lookup: ShardLookup;
+    if (response.status === 404) lookup = { sizes: new Set<number>(), entries: new Map<string, IndexEntry>() };
+    else if (!response.ok) throw new Error(`index ${path}: HTTP ${response.status}`);
+    else {
+      const index = (await response.json()) as IndexShard;
+      lookup = {
+        sizes: new Set(index.sizes),
+        entries: new Map(index.entries.map(([key, slug, total, hash]) => [key, { slug, total, hash }])),
+      };
     }
+    shards.set(path, lookup);
     return lookup;
   };
 
