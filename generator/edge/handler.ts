@@ -36,6 +36,7 @@ type Route = { readonly resource: AnyResource } | { readonly file: DocsFile };
 export function createHandler(resources: readonly AnyResource[], commonHeaders: HeaderList, assets: Assets): (request: Request) => Promise<Response> {
   const respond = new ResponseFactory(commonHeaders);
   const routes = new Map(resources.map((resource) => [resource.path.toLowerCase(), resource]));
+  const emptyCsv = new Map(resources.map((resource) => [resource.id, csvHeader(resource.columns)]));
   // Only resolved data is cached: a promise started by one request must not be awaited by another
   // (workerd cancels such a request as hung), so concurrent cold requests each read the shard.
   const shards = new Map<string, ShardLookup>();
@@ -80,7 +81,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     ];
     if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
     if (entry === undefined || page > pageCount(total, pageSize)) {
-      return respond.body(200, format === "json" ? "[]" : csvHeader(resource.columns), headers);
+      return respond.body(200, format === "json" ? "[]" : (emptyCsv.get(resource.id) ?? ""), headers);
     }
     const address = { resource: resource.id, slug: entry.slug, total, format };
     if (hasPageFiles(shard.sizes, pageSize, total)) {

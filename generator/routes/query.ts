@@ -32,10 +32,7 @@ const PAGING = ["page", "pageSize"] as const;
  * ignored; an empty value counts as absent.
  */
 export function parseQuery(params: URLSearchParams, spec: QuerySpec): QueryResult {
-  const known = new Map<string, string>();
-  for (const name of [...(spec.paged ? PAGING : []), "format", ...spec.filters, ...spec.unservedFilters]) {
-    known.set(name.toLowerCase(), name);
-  }
+  const known = knownNames(spec);
   const errors: ValidationErrors = {};
   const addError = (name: string, message: string) => (errors[name] ??= []).push(message);
   const values = new Map<string, string>();
@@ -79,6 +76,18 @@ export function parseQuery(params: URLSearchParams, spec: QuerySpec): QueryResul
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, query: { page, pageSize, format, filters } };
+}
+
+/** Lower-cased name → canonical name of every parameter a spec knows; built once per spec (the Worker's hot path). */
+const knownBySpec = new WeakMap<QuerySpec, ReadonlyMap<string, string>>();
+function knownNames(spec: QuerySpec): ReadonlyMap<string, string> {
+  let known = knownBySpec.get(spec);
+  if (known === undefined) {
+    const names = [...(spec.paged ? PAGING : []), "format", ...spec.filters, ...spec.unservedFilters];
+    known = new Map(names.map((name) => [name.toLowerCase(), name]));
+    knownBySpec.set(spec, known);
+  }
+  return known;
 }
 
 function truncate(value: string): string {
