@@ -15,6 +15,10 @@ export interface BuildOptions {
   /** Deterministic facts recorded in `/_build.json`. */
   readonly stamp?: Readonly<Record<string, unknown>>;
   readonly onProgress?: (done: number, total: number) => void;
+  /** Build only these resources (ids), e.g. a test fixture of one resource; default all. */
+  readonly only?: readonly string[];
+  /** Bytes of inlined records per index shard (see `EmitOptions`). */
+  readonly inlineShardBytes?: number;
 }
 
 export interface BuildSummary extends EmitResult {
@@ -27,7 +31,9 @@ export interface BuildSummary extends EmitResult {
 /** Builds into `sink` (memory, a counter for the plan, or a directory). */
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
   const timer = new PhaseTimer();
-  const { resources, notes } = await loadResources(sourcePaths(options.root, options.sources), options.root, timer);
+  const loaded = await loadResources(sourcePaths(options.root, options.sources), options.root, timer);
+  const { notes } = loaded;
+  const resources = options.only === undefined ? loaded.resources : loaded.resources.filter((r) => options.only?.includes(r.resource.id));
   const counter = new CountingSink();
   const timedSink: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)) };
   const started = performance.now();
@@ -38,6 +44,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       headersTemplate: options.headersTemplate,
       ...(options.stamp === undefined ? {} : { stamp: options.stamp }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
     },
     teeSink(timedSink, counter),
   );

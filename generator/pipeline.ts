@@ -1,7 +1,9 @@
 import { relative } from "node:path";
+import { regionsOf } from "./model/de-regions.ts";
 import { federalStatesOf, joinStreets } from "./model/de-streets.ts";
 import { atFederalProvinces, chCantons, liCommunes } from "./resources/at-ch-li.ts";
 import { federalStates, streets } from "./resources/de.ts";
+import * as deRegions from "./resources/de-regions.ts";
 import { readGv100ad } from "./sources/de-gv100ad.ts";
 import { readStreets } from "./sources/de-streets.ts";
 import { readAtFederalProvinces, readChCantons, readLiCommunes } from "./sources/lists.ts";
@@ -39,9 +41,19 @@ export async function loadResources(paths: Readonly<Record<SourceName, string>>,
   const { unknownRegionalKeys, duplicateRows } = sources.streets;
   if (unknownRegionalKeys > 0) notes.push(`${label("de-streets")}: skipped ${unknownRegionalKeys} rows whose RegionalKey is not a GV100AD municipality`);
   if (duplicateRows > 0) notes.push(`${label("de-streets")}: merged ${duplicateRows} duplicate rows`);
+  const regions = regionsOf(sources.gv);
   const resources = timer.measure("sort", () => [
     prepare(streets, sources.streets.streets),
     prepare(federalStates, federalStatesOf(sources.gv)),
+    prepare(deRegions.deGovernmentRegionsByState, regions.governmentRegions),
+    prepare(deRegions.deDistrictsByState, regions.districts),
+    prepare(deRegions.deDistrictsByRegion, regions.districts),
+    prepare(deRegions.deAssociationsByState, regions.associations),
+    prepare(deRegions.deAssociationsByRegion, regions.associations),
+    prepare(deRegions.deAssociationsByDistrict, regions.associations),
+    prepare(deRegions.deMunicipalitiesByState, regions.municipalities),
+    prepare(deRegions.deMunicipalitiesByRegion, regions.municipalities),
+    prepare(deRegions.deMunicipalitiesByDistrict, regions.municipalities),
     prepare(atFederalProvinces, sources.atProvinces),
     prepare(chCantons, sources.chCantons),
     prepare(liCommunes, sources.liCommunes),

@@ -108,12 +108,12 @@ function printSummary(summary: BuildSummary, title: string): void {
   const totalFiles = rows.reduce((sum, [, v]) => sum + v.files, 0);
   const totalBytes = rows.reduce((sum, [, v]) => sum + v.bytes, 0);
   const lines = [title, ...summary.notes.map((note) => `note: ${note}`)];
-  lines.push(`${"group".padEnd(24)} ${"files".padStart(9)} ${"bytes".padStart(14)}  page sizes as files`);
+  lines.push(`${"group".padEnd(44)} ${"files".padStart(9)} ${"bytes".padStart(14)}  page sizes as files`);
   for (const [group, { files, bytes }] of rows) {
     const sizes = summary.plan.sizes.get(group);
-    lines.push(`${group.padEnd(24)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
+    lines.push(`${group.padEnd(44)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
   }
-  lines.push(`${"total".padEnd(24)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
+  lines.push(`${"total".padEnd(44)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
   const phases = ["read", "sort", "render", "write"].map((phase) => `${phase} ${((summary.timings.get(phase) ?? 0) / 1000).toFixed(1)} s`);
   const cpu = process.cpuUsage();
   lines.push(`${phases.join(", ")}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);

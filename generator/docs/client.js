@@ -50,12 +50,13 @@ function init() {
 function requestTarget(form) {
   const data = new FormData(form); // disabled fields are not in it
   const params = new URLSearchParams();
+  let path = String(data.get("endpoint") ?? "/");
   for (const [name, value] of data) {
     if (name === "endpoint" || typeof value !== "string" || value === "") continue;
     if (name === "format" && value === "json") continue; // the default
-    params.append(name, value);
+    if (path.includes(`{${name}}`)) path = path.replace(`{${name}}`, encodeURIComponent(value)); // a path parameter
+    else params.append(name, value);
   }
-  const path = String(data.get("endpoint") ?? "/");
   const query = params.toString();
   return query === "" ? path : `${path}?${query}`;
 }

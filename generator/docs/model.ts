@@ -36,5 +36,7 @@ export function slugOf(text: string): string {
 export function sizeOf({ resource, records, views }: DocsResource): string {
   const recordText = `${records.toLocaleString("en")} ${records === 1 ? "record" : "records"}`;
   if (!resource.query.paged) return recordText;
-  return `${recordText} in ${views.toLocaleString("en")} ${views === 1 ? "locality" : "localities"}`;
+  const first = resource.selectors?.[0];
+  const [one, many] = first?.in === "path" ? ["key", "keys"] : first?.param === "locality" ? ["locality", "localities"] : ["filter selection", "filter selections"];
+  return `${recordText} in ${views.toLocaleString("en")} ${views === 1 ? one : many}`;
 }

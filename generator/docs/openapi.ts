@@ -65,16 +65,17 @@ function operation({ resource, records, views, sample }: DocsResource): Json {
       .join(" "),
     tags: [countryOf(resource.path)],
     parameters: parametersOf(resource).map((p) => {
-      const examples = resource.examples.filter((e) => e.query[p.name] !== undefined);
+      const valueOf = (e: (typeof resource.examples)[number]) => (p.in === "path" ? e.path?.[p.name] : e.query[p.name]);
+      const examples = resource.examples.filter((e) => valueOf(e) !== undefined);
       return {
         name: p.name,
-        in: "query",
+        in: p.in,
         required: p.required,
         description: p.description,
         schema: p.schema as unknown as Json,
         ...(examples.length === 0
           ? {}
-          : { examples: Object.fromEntries(examples.map((e) => [slugOf(e.summary), { summary: e.summary, value: p.schema.type === "integer" ? Number(e.query[p.name]) : e.query[p.name] }])) }),
+          : { examples: Object.fromEntries(examples.map((e) => [slugOf(e.summary), { summary: e.summary, value: p.schema.type === "integer" ? Number(valueOf(e)) : valueOf(e) }])) }),
       };
     }),
     responses: {

@@ -3,7 +3,7 @@ import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../routes/h
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../routes/paging.ts";
 import { validationProblem } from "../routes/problem.ts";
 import type { Credit } from "../resources/credits.ts";
-import { exampleTarget, type AnyResource } from "../resources/resource.ts";
+import { exampleTarget, pathParams, type AnyResource } from "../resources/resource.ts";
 import type { JsonSchema } from "../resources/schema.ts";
 import { html, trusted, type Markup } from "./html.ts";
 import { sizeOf, slugOf, type DocsInput, type DocsResource } from "./model.ts";
@@ -73,7 +73,7 @@ function scrollTable(label: string, table: Markup): Markup {
 
 function endpointsSection(resources: readonly DocsResource[]): Markup {
   const rows = resources.map(
-    ({ resource, records, views }) => html`<tr><td><a href="#${slugOf(resource.path)}"><code>GET ${resource.path}</code></a></td><td>${resource.title}</td><td>${sizeOf({ resource, records, views })}</td><td>${resource.query.paged ? "yes" : "no"}</td><td>${resource.requiredFilter === undefined ? "–" : html`<code>${resource.requiredFilter.param}</code> (required)`}</td></tr>`,
+    ({ resource, records, views }) => html`<tr><td><a href="#${slugOf(resource.path)}"><code>GET ${resource.path}</code></a></td><td>${resource.title}</td><td>${sizeOf({ resource, records, views })}</td><td>${resource.query.paged ? "yes" : "no"}</td><td>${filterSummary(resource)}</td></tr>`,
   );
   return section(
     "endpoints",
@@ -89,6 +89,13 @@ ${scrollTable(
 )}
 ${resources.map(endpointDetails)}`,
   );
+}
+
+/** `locality (required)`, `key (path)`, `postalCode, name`: a resource's selectors in a table cell. */
+function filterSummary(resource: AnyResource): Markup | string {
+  const selectors = resource.selectors ?? [];
+  if (selectors.length === 0) return "–";
+  return html`${selectors.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s.param}</code>${s.in === "path" ? " (path)" : s.required ? " (required)" : ""}`)}`;
 }
 
 function endpointDetails({ resource, records, views }: DocsResource): Markup {
@@ -142,7 +149,7 @@ function fieldTable(resource: AnyResource): Markup {
   const columns = new Map(resource.columns.map((c) => [c.header.toLowerCase(), c.header]));
   const rows = flattenSchema(resource.record.json).map(({ path, schema, optional }) => {
     const column = columns.get(path.toLowerCase());
-    return html`<tr><th scope="row"><code>${path}</code></th><td>${column === undefined ? "–" : html`<code>${column}</code>`}</td><td>${schema.type === "object" ? "object" : "text"}${optional ? ", optional" : ""}</td><td>${schema.description ?? ""}${schema.examples?.[0] === undefined ? "" : html` <span class="muted">Example: <code>${schema.examples[0]}</code></span>`}</td></tr>`;
+    return html`<tr><th scope="row"><code>${path}</code></th><td>${column === undefined ? "–" : html`<code>${column}</code>`}</td><td>${schema.type === "string" ? "text" : schema.type}${optional ? ", optional" : ""}</td><td>${schema.description ?? ""}${schema.examples?.[0] === undefined ? "" : html` <span class="muted">Example: <code>${schema.examples[0]}</code></span>`}</td></tr>`;
   });
   return html`<table>
 <thead><tr><th scope="col">JSON property</th><th scope="col">CSV column</th><th scope="col">Type</th><th scope="col">Meaning</th></tr></thead>
@@ -191,7 +198,7 @@ function formatsSection(resources: readonly DocsResource[]): Markup {
 }
 
 function errorsSection(resources: readonly DocsResource[]): Markup {
-  const required = resources.flatMap(({ resource }) => (resource.requiredFilter === undefined ? [] : [html`a missing <code>${resource.requiredFilter.param}</code> on <code>${resource.path}</code>, `]));
+  const required = resources.flatMap(({ resource }) => (resource.selectors ?? []).filter((s) => s.in === "query" && s.required).map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `));
   const unserved = [...new Set(resources.flatMap(({ resource }) => resource.query.unservedFilters))];
   const problem = validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors.");
   return section(
@@ -211,11 +218,13 @@ function tryItSection(resources: readonly DocsResource[]): Markup {
   /** Each filter's input, prefilled with the value of the first example that uses it. */
   const filters = new Map<string, string>();
   for (const { resource } of resources) {
+    for (const name of pathParams(resource.path)) if (!filters.has(name)) filters.set(name, resource.examples.find((e) => e.path?.[name] !== undefined)?.path?.[name] ?? "");
     for (const name of resource.query.filters) if (!filters.has(name)) filters.set(name, resource.examples.find((e) => e.query[name] !== undefined)?.query[name] ?? "");
   }
+  // Path parameters are filled into the path (`data-path`); the rest go into the query string.
   const options = resources.map(
     ({ resource }) =>
-      html`<option value="${resource.path}" data-paged="${String(resource.query.paged)}" data-filters="${resource.query.filters.join(" ")}">GET ${resource.path} (${resource.title})</option>`,
+      html`<option value="${resource.path}" data-paged="${String(resource.query.paged)}" data-filters="${[...pathParams(resource.path), ...resource.query.filters].join(" ")}">GET ${resource.path} (${resource.title})</option>`,
   );
   return section(
     "try",

@@ -8,6 +8,7 @@ import type { AnyResource } from "../resources/resource.ts";
  */
 export interface ParameterDoc {
   readonly name: string;
+  readonly in: "path" | "query";
   readonly required: boolean;
   readonly description: string;
   readonly schema: IntegerParameter | StringParameter;
@@ -27,22 +28,25 @@ export interface StringParameter {
 export const FORMATS = ["json", "csv"] as const;
 
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
-  const required = resource.requiredFilter;
-  const filters: ParameterDoc[] = resource.query.filters.map((name) =>
-    name === required?.param
-      ? { name, required: true, description: required.description, schema: { type: "string", minLength: 1 } }
-      : { name, required: false, description: `Filter by ${name}.`, schema: { type: "string" } },
-  );
+  const filters: ParameterDoc[] = (resource.selectors ?? []).map((s) => ({
+    name: s.param,
+    in: s.in,
+    required: s.in === "path" || s.required,
+    description: s.description,
+    schema: s.in === "path" || s.required ? { type: "string", minLength: 1 } : { type: "string" },
+  }));
   const paging: ParameterDoc[] = resource.query.paged
     ? [
         {
           name: "page",
+          in: "query",
           required: false,
           description: `Page number, ${DEFAULT_PAGE} to ${MAX_PAGE} in plain decimal digits. A page past the end is 200 with an empty list and the real totals.`,
           schema: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
         },
         {
           name: "pageSize",
+          in: "query",
           required: false,
           description: `Records per page, 1 to ${MAX_PAGE_SIZE} in plain decimal digits.`,
           schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
@@ -51,6 +55,7 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     : [];
   const format: ParameterDoc = {
     name: "format",
+    in: "query",
     required: false,
     description: "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
     schema: { type: "string", enum: FORMATS },

@@ -1,12 +1,12 @@
-import { DOCS_ROUTES, hasPageFiles, indexPath, listPath, normalizeFilterValue, pagePath, shardOf, type DocsFile, type IndexShard } from "../routes/files.ts";
+import { DOCS_ROUTES, hasPageFiles, indexPath, listPath, normalizeSelectorValue, pagePath, shardOf, viewKey, type DocsFile, type IndexShard } from "../routes/files.ts";
 import { CONTENT_TYPES, pagingHeaders } from "../routes/headers.ts";
 import { formatFromAccept } from "../routes/negotiate.ts";
-import { CANONICAL_PAGE_SIZE, pageCount } from "../routes/paging.ts";
+import { CANONICAL_PAGE_SIZE, pageBounds, pageCount } from "../routes/paging.ts";
 import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, validationProblem } from "../routes/problem.ts";
 import { parseQuery, type Format, type ParsedQuery } from "../routes/query.ts";
 import { canonicalPagesFor, slicePage } from "../routes/slice.ts";
 import type { AnyResource } from "../resources/resource.ts";
-import { csvHeader } from "../render/csv.ts";
+import { csvHeader, csvRow } from "../render/csv.ts";
 import { ResponseFactory, type HeaderList } from "./responses.ts";
 
 /** The static-assets binding: fetches a file of the build, with its `_headers` rules applied. */
@@ -18,6 +18,8 @@ interface IndexEntry {
   readonly slug: string;
   readonly total: number;
   readonly hash: string;
+  /** An inlined view's records (it has no page files). */
+  readonly records: readonly unknown[] | undefined;
 }
 interface ShardLookup {
   readonly sizes: ReadonlySet<number>;
@@ -26,8 +28,34 @@ interface ShardLookup {
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
-/** What a path serves: a resource, or a docs file of the build. */
-type Route = { readonly resource: AnyResource } | { readonly file: DocsFile };
+/** What a path serves: a resource with its path parameters, or a docs file of the build. */
+type Route = { readonly resource: AnyResource; readonly params: ReadonlyMap<string, string> } | { readonly file: DocsFile };
+
+/** A resource path split into segments: literals lower-cased, `{name}` as parameters. */
+interface PathTemplate {
+  readonly resource: AnyResource;
+  readonly segments: readonly ({ readonly literal: string } | { readonly param: string })[];
+}
+
+function compileTemplate(resource: AnyResource): PathTemplate {
+  const segments = resource.path
+    .split("/")
+    .slice(1)
+    .map((segment) => {
+      const param = /^\{([A-Za-z]+)\}$/.exec(segment)?.[1];
+      return param === undefined ? { literal: segment.toLowerCase() } : { param };
+    });
+  return { resource, segments };
+}
+
+/** A path segment's value: percent-decoded, or as sent when it is not valid percent-encoding (it then matches nothing). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 /**
  * Maps API requests onto the build's files. Per isolate it caches the index shards it has read,
@@ -35,7 +63,7 @@ type Route = { readonly resource: AnyResource } | { readonly file: DocsFile };
  */
 export function createHandler(resources: readonly AnyResource[], commonHeaders: HeaderList, assets: Assets): (request: Request) => Promise<Response> {
   const respond = new ResponseFactory(commonHeaders);
-  const routes = new Map(resources.map((resource) => [resource.path.toLowerCase(), resource]));
+  const templates = resources.map(compileTemplate);
   const emptyCsv = new Map(resources.map((resource) => [resource.id, csvHeader(resource.columns)]));
   // Only resolved data is cached: a promise started by one request must not be awaited by another
   // (workerd cancels such a request as hung), so concurrent cold requests each read the shard.
@@ -55,20 +83,26 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
       const index = (await response.json()) as IndexShard;
       lookup = {
         sizes: new Set(index.sizes),
-        entries: new Map(index.entries.map(([key, slug, total, hash]) => [key, { slug, total, hash }])),
+        entries: new Map(index.entries.map(([key, slug, total, hash, records]) => [key, { slug, total, hash, records }])),
       };
     }
     shards.set(path, lookup);
     return lookup;
   };
 
-  const servePaged = async (request: Request, url: URL, resource: AnyResource, query: ParsedQuery, format: Format, vary: HeaderList): Promise<Response> => {
+  const servePaged = async (request: Request, url: URL, resource: AnyResource, params: ReadonlyMap<string, string>, query: ParsedQuery, format: Format, vary: HeaderList): Promise<Response> => {
     const method = request.method;
-    const filter = resource.requiredFilter;
-    const key = filter === undefined ? "" : normalizeFilterValue(query.filters.get(filter.param) ?? "");
-    if (filter !== undefined && key === "") {
-      return respond.problem(validationProblem({ [filter.param]: [`The ${filter.param} field is required.`] }, filter.detail));
+    // Selector values in selector order; one that is empty after normalisation counts as absent.
+    const values: (string | undefined)[] = [];
+    for (const selector of resource.selectors ?? []) {
+      const raw = selector.in === "path" ? params.get(selector.param) : query.filters.get(selector.param);
+      const value = raw === undefined ? "" : normalizeSelectorValue(selector.match, raw);
+      if (value === "" && selector.required) {
+        return respond.problem(validationProblem({ [selector.param]: [`The ${selector.param} field is required.`] }, selector.missing ?? `No ${selector.param} given.`));
+      }
+      values.push(value === "" ? undefined : value);
     }
+    const key = viewKey(values);
     const shard = await loadShard(url.origin, resource.id, shardOf(key));
     const entry = shard.entries.get(key);
     const total = entry?.total ?? 0;
@@ -82,6 +116,12 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
     if (entry === undefined || page > pageCount(total, pageSize)) {
       return respond.body(200, format === "json" ? "[]" : (emptyCsv.get(resource.id) ?? ""), headers);
+    }
+    if (entry.records !== undefined) {
+      const { start, end } = pageBounds(page, pageSize, total);
+      const records = entry.records.slice(start, end);
+      const body = format === "json" ? `[${records.map((record) => JSON.stringify(record)).join(",")}]` : (emptyCsv.get(resource.id) ?? "") + records.map((record) => csvRow(resource.columns, record as never)).join("");
+      return respond.body(200, body, headers);
     }
     const address = { resource: resource.id, slug: entry.slug, total, format };
     if (hasPageFiles(shard.sizes, pageSize, total)) {
@@ -125,8 +165,19 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
   /** Resources match case-insensitively and with a trailing slash; docs files exactly. */
   const routeOf = (pathname: string): Route | undefined => {
     const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
-    const resource = routes.get(path.toLowerCase());
-    if (resource !== undefined) return { resource };
+    const segments = path.split("/").slice(1);
+    for (const template of templates) {
+      if (template.segments.length !== segments.length) continue;
+      const params = new Map<string, string>();
+      const matches = template.segments.every((part, i) => {
+        const segment = segments[i] ?? "";
+        if ("literal" in part) return part.literal === segment.toLowerCase();
+        if (segment === "") return false;
+        params.set(part.param, decodeSegment(segment));
+        return true;
+      });
+      if (matches) return { resource: template.resource, params };
+    }
     const file = DOCS_ROUTES.get(pathname);
     return file === undefined ? undefined : { file };
   };
@@ -146,13 +197,13 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
       }
       if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
       if ("file" in route) return await serveDocs(request, url, route.file);
-      const { resource } = route;
+      const { resource, params } = route;
       const parsed = parseQuery(url.searchParams, resource.query);
       if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
       const format = parsed.query.format ?? formatFromAccept(request.headers.get("Accept"));
       const vary: HeaderList = parsed.query.format === undefined ? [["Vary", "Accept"]] : [];
       return resource.query.paged
-        ? await servePaged(request, url, resource, parsed.query, format, vary)
+        ? await servePaged(request, url, resource, params, parsed.query, format, vary)
         : await serveList(request, url, resource, format, vary);
     } catch (error) {
       console.error(error);

@@ -1,29 +1,43 @@
 import { createHash } from "node:crypto";
-import { ALL_SLUG, normalizeFilterValue } from "../routes/files.ts";
+import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../routes/files.ts";
 import type { Resource } from "../resources/resource.ts";
 
-/** The records one filter value selects, in API order, with the path segment they live under. */
+/** The records one tuple of selector values selects, in API order, with the path segment they live under. */
 export interface View<R> {
-  /** Normalised filter value (what the Worker looks up); "" for an unfiltered resource. */
+  /** The index key (see `viewKey`): what the Worker looks up; "" for a resource without selectors. */
   readonly key: string;
   readonly slug: string;
   readonly records: readonly R[];
 }
 
-/** Groups a resource's records by normalised filter value and sorts each group. */
+/**
+ * Groups a resource's records into views and sorts each. Every record belongs to the view of its
+ * selector values; with optional selectors, also to the views where any of them is not given
+ * (`/de/Localities`: all, by postal code, by name, by both).
+ */
 export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R>[] {
-  const param = resource.requiredFilter?.param;
-  const filterValue = resource.filterValue;
-  const groups = new Map<string, R[]>();
+  const selectors = resource.selectors ?? [];
+  const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
+  const masks = Array.from({ length: 2 ** optional.length }, (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)));
+  const groups = new Map<string, { slugSource: string; records: R[] }>();
   for (const record of records) {
-    const key = param !== undefined && filterValue !== undefined ? normalizeFilterValue(filterValue(record, param)) : "";
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, [record]);
-    else group.push(record);
+    const values = selectors.map((s) => {
+      const value = s.value(record);
+      return value === undefined ? undefined : normalizeSelectorValue(s.match, value);
+    });
+    for (const absent of masks) {
+      const given = values.map((value, i) => (absent.has(i) ? undefined : value));
+      // A record without a value for a selector the view selects by is not in that view.
+      if (given.some((value, i) => value === undefined && !absent.has(i))) continue;
+      const key = viewKey(given);
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { slugSource: given.filter((v) => v !== undefined).join(" "), records: [record] });
+      else group.records.push(record);
+    }
   }
   const keys = [...groups.keys()].sort();
-  const slugs = assignSlugs(keys);
-  return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, records: sortRecords(groups.get(key) ?? [], resource.sortKey) }));
+  const slugs = assignSlugs(keys.map((key) => groups.get(key)?.slugSource ?? ""));
+  return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, records: sortRecords(groups.get(key)?.records ?? [], resource.sortKey) }));
 }
 
 export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => string): R[] {
@@ -33,13 +47,13 @@ export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => st
 }
 
 /**
- * Readable, path-safe, unique slugs: `Frankfurt (Oder)` → `frankfurt-oder`. Values that fold to
- * the same slug get `-2`, `-3`, … in key order, so the mapping is deterministic; the index, not
+ * Readable, path-safe, unique slugs from the views' values in key order: `Frankfurt (Oder)` →
+ * `frankfurt-oder`, "" → `_all`. Values that fold to the same slug get `-2`, `-3`, … in key order, so the mapping is deterministic; the index, not
  * the slug, is what the Worker matches on.
  */
-export function assignSlugs(sortedKeys: readonly string[]): string[] {
+export function assignSlugs(sources: readonly string[]): string[] {
   const used = new Set<string>();
-  return sortedKeys.map((key) => {
+  return sources.map((key) => {
     const base = key === "" ? ALL_SLUG : slugify(key);
     let slug = base;
     for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;

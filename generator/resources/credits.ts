@@ -53,3 +53,12 @@ export const OPENPLZ_DATA: Credit = {
   sourceUrl: "https://github.com/openpotato/openplzapi.data",
   asOf: "2025",
 };
+
+export const OPEN_POSTAL_CODES: Credit = {
+  source: "Open Postal Codes, German postal codes with their places (post_code.csv), derived from OpenStreetMap",
+  attribution: "© OpenStreetMap contributors (Open Postal Codes)",
+  licence: "Open Database License (ODbL) 1.0",
+  licenceUrl: "https://opendatacommons.org/licenses/odbl/1-0/",
+  sourceUrl: "https://github.com/Schoenfeld-Solutions/open-postal-codes",
+  asOf: "2026-07",
+};

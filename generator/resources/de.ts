@@ -1,6 +1,7 @@
 import { collationKey, compositeKey } from "../model/collation.ts";
-import { DESTATIS, GEOPORTAL_BERLIN } from "./credits.ts";
-import type { Resource } from "./resource.ts";
+import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
+import { localitySelectors } from "./localities.ts";
+import { pagedQuery, type Resource } from "./resource.ts";
 import { recordSchema, type Fields } from "./schema.ts";
 
 export interface KeyName {
@@ -50,12 +51,17 @@ export const streets: Resource<Street> = {
   description:
     "Streets of one locality, each with its postal code and the municipality, district and federal state it belongs to, ordered by street name (German collation), postal code, borough and suburb.",
   query: { paged: true, filters: ["locality"], unservedFilters: ["name", "postalCode"] },
-  requiredFilter: {
-    param: "locality",
-    description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
-    detail: "No locality given. Filter by locality, or download the whole street list from /downloads/.",
-  },
-  filterValue: (street) => street.locality,
+  selectors: [
+    {
+      param: "locality",
+      in: "query",
+      required: true,
+      match: "caseInsensitive",
+      description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
+      missing: "No locality given. Filter by locality, or download the whole street list from /downloads/.",
+      value: (street) => street.locality,
+    },
+  ],
   // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
   sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key]),
   columns: [
@@ -113,4 +119,98 @@ export const federalStates: Resource<FederalState> = {
     { summary: "All federal states as CSV", query: { format: "csv" } },
   ],
   credits: [DESTATIS],
+};
+
+export interface DeGovernmentRegion {
+  readonly key: string;
+  readonly name: string;
+  readonly federalState: KeyName;
+  readonly administrativeHeadquarters: string;
+}
+
+export interface DeDistrict {
+  readonly key: string;
+  readonly name: string;
+  readonly type: string;
+  readonly governmentRegion?: KeyName;
+  readonly federalState: KeyName;
+  readonly administrativeHeadquarters: string;
+}
+
+export interface DeMunicipalAssociation {
+  readonly key: string;
+  readonly name: string;
+  readonly type: string;
+  readonly district: KeyNameType;
+  readonly federalState: KeyName;
+  readonly administrativeHeadquarters: string;
+}
+
+/**
+ * The government region of an association's district, for `/de/GovernmentRegions/{key}/…`: not
+ * part of the JSON shape, so kept under a symbol (JSON.stringify skips symbol keys).
+ */
+export const GOVERNMENT_REGION_KEY: unique symbol = Symbol("governmentRegionKey");
+export type DeMunicipalAssociationRecord = DeMunicipalAssociation & { readonly [GOVERNMENT_REGION_KEY]?: string };
+
+export interface DeMunicipality {
+  readonly key: string;
+  readonly name: string;
+  readonly type: string;
+  readonly postalCode?: string;
+  readonly multiplePostalCodes: boolean;
+  readonly association?: KeyNameType;
+  readonly district?: KeyNameType;
+  readonly governmentRegion?: KeyName;
+  readonly federalState: KeyName;
+}
+
+export interface DeLocality {
+  readonly postalCode: string;
+  readonly name: string;
+  readonly municipality: KeyNameType;
+  readonly district?: KeyNameType;
+  readonly federalState: KeyName;
+}
+
+/** Field descriptions the DE records share. */
+export const DE_FIELDS = { municipality, district, federalState } as const;
+
+const localitySelectorsDe = localitySelectors<DeLocality>({ postalCode: "10117", name: "Berlin" });
+
+export const deLocalities: Resource<DeLocality> = {
+  id: "de.localities",
+  path: "/de/Localities",
+  title: "German localities",
+  description:
+    "Localities (postal code and place name) with their municipality, district and federal state, ordered by postal code and name (German collation). Where the street list covers a postal code, its localities come from the streets; elsewhere from Open Postal Codes joined to GV100AD by name (see the README for the limits).",
+  query: pagedQuery(localitySelectorsDe),
+  selectors: localitySelectorsDe,
+  sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.municipality.key]),
+  columns: [
+    { header: "PostalCode", value: (l) => l.postalCode },
+    { header: "Name", value: (l) => l.name },
+    { header: "Municipality.Key", value: (l) => l.municipality.key },
+    { header: "Municipality.Name", value: (l) => l.municipality.name },
+    { header: "Municipality.Type", value: (l) => l.municipality.type },
+    { header: "District.Key", value: (l) => l.district?.key },
+    { header: "District.Name", value: (l) => l.district?.name },
+    { header: "District.Type", value: (l) => l.district?.type },
+    { header: "FederalState.Key", value: (l) => l.federalState.key },
+    { header: "FederalState.Name", value: (l) => l.federalState.name },
+  ],
+  record: recordSchema<DeLocality>("Locality", "A German locality: a postal code and a place it serves, with the municipality it lies in.", {
+    postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
+    name: { description: "Locality name: the value the name filter matches.", example: "Berlin" },
+    municipality: { description: "The municipality (Gemeinde) from GV100AD.", properties: municipality },
+    district: { description: "The district (Kreis) from GV100AD; absent for the few areas outside any district.", properties: district, optional: true },
+    federalState: { description: "The federal state (Land).", properties: federalState },
+  }),
+  examples: [
+    { summary: "The localities of postal code 10117", query: { postalCode: "10117" } },
+    { summary: "Localities named Berlin, page 2 with 2 per page", query: { name: "Berlin", page: "2", pageSize: "2" } },
+    { summary: "A postal code and a name, as CSV", query: { postalCode: "10117", name: "berlin", format: "csv" } },
+    { summary: "All localities, first page", query: {} },
+  ],
+  credits: [GEOPORTAL_BERLIN, OPEN_POSTAL_CODES, DESTATIS],
 };

@@ -7,7 +7,7 @@
 
 /** The JSON Schema subset the record schemas use (valid JSON Schema 2020-12, as OpenAPI 3.1 takes it). */
 export interface JsonSchema {
-  readonly type: "object" | "string";
+  readonly type: "object" | "string" | "boolean";
   readonly title?: string;
   readonly description?: string;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
@@ -23,13 +23,17 @@ export interface StringField {
   readonly pattern?: string;
   readonly example?: string;
 }
+export interface BooleanField {
+  readonly description: string;
+  readonly boolean: true;
+}
 export interface ObjectField<T> {
   readonly description: string;
   readonly properties: Fields<T>;
 }
 
 type Optionality<R, K extends keyof R> = object extends Pick<R, K> ? { readonly optional: true } : { readonly optional?: false };
-type Field<T> = T extends string ? StringField : ObjectField<T>;
+type Field<T> = T extends string ? StringField : T extends boolean ? BooleanField : ObjectField<T>;
 
 /** One description per property of `R`, no more, no less. */
 export type Fields<R> = { readonly [K in keyof R]-?: Field<Exclude<R[K], undefined>> & Optionality<R, K> };
@@ -49,6 +53,7 @@ export function recordSchema<R>(name: string, description: string, fields: Field
 
 interface AnyField {
   readonly description: string;
+  readonly boolean?: true;
   readonly optional?: boolean;
   readonly pattern?: string;
   readonly example?: string;
@@ -68,6 +73,7 @@ function objectSchema(description: string, fields: Readonly<Record<string, AnyFi
 
 function fieldSchema(field: AnyField): JsonSchema {
   if (field.properties !== undefined) return objectSchema(field.description, field.properties);
+  if (field.boolean === true) return { type: "boolean", description: field.description };
   return {
     type: "string",
     description: field.description,

@@ -84,6 +84,23 @@ export function normalizeFilterValue(value: string): string {
   return value.normalize("NFC").trim().toLowerCase();
 }
 
+/** How a selector's value matches: exactly as sent, or case-insensitively after normalisation. */
+export type MatchRule = "exact" | "caseInsensitive";
+
+export function normalizeSelectorValue(match: MatchRule, value: string): string {
+  return match === "exact" ? value : normalizeFilterValue(value);
+}
+
+/**
+ * The index key of a view from its selector values in selector order (`undefined`: not given).
+ * One selector: its value itself ("" for none); several: a JSON array with null for absent
+ * values, so no value can forge another tuple.
+ */
+export function viewKey(values: readonly (string | undefined)[]): string {
+  if (values.length <= 1) return values[0] ?? "";
+  return JSON.stringify(values.map((value) => value ?? null));
+}
+
 /** FNV-1a over UTF-16 code units: cheap, and identical in Node and in the Worker. */
 export function shardOf(normalizedValue: string): number {
   let hash = 0x811c9dc5;
@@ -103,10 +120,15 @@ export function hasPageFiles(materialisedSizes: ReadonlySet<number>, pageSize: n
   return pageSize === CANONICAL_PAGE_SIZE || (pageSize < total && materialisedSizes.has(pageSize));
 }
 
-/** One index shard: which page sizes exist as files, and each filter value's view. */
+/**
+ * One index shard: which page sizes exist as files, and each view's entry. A view that fits in
+ * one canonical page may be inlined: its records are in the entry and it has no page files (the
+ * Worker renders its pages from them, byte-identical to page files).
+ */
 export interface IndexShard {
   /** Page sizes materialised as files for this resource (always includes the canonical size). */
   readonly sizes: readonly number[];
-  /** [normalized value, slug, total, content hash] */
-  readonly entries: readonly (readonly [string, string, number, string])[];
+  /** [view key, slug, total, content hash] or, inlined, [view key, slug, total, content hash, records] */
+  readonly entries: readonly IndexEntryTuple[];
 }
+export type IndexEntryTuple = readonly [string, string, number, string] | readonly [string, string, number, string, readonly unknown[]];

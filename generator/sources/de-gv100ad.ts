@@ -34,7 +34,10 @@ export interface GvMunicipality {
   readonly associationKey: string;
   readonly name: string;
   readonly type: number;
+  /** Postal code of the administrative seat ("" for uninhabited areas). */
   readonly postalCode: string;
+  /** The municipality has further postal codes (`*****` after the postal code). */
+  readonly multiplePostalCodes: boolean;
 }
 
 export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
@@ -82,6 +85,7 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
           name,
           type: type(),
           postalCode: at(166, 170),
+          multiplePostalCodes: at(171, 175) !== "",
         });
         break;
       default:

@@ -3,9 +3,9 @@ import type { DocsResource } from "../docs/model.ts";
 import { viewsOf, contentHash } from "../model/views.ts";
 import { csvHeader, csvRow } from "../render/csv.ts";
 import { jsonArray, jsonRecord } from "../render/json.ts";
-import { DOCS_FILES, hasPageFiles, indexPath, listPath, listHeaderRules, normalizeFilterValue, pageHeaderRules, pagePath, shardOf, type IndexShard } from "../routes/files.ts";
+import { DOCS_FILES, hasPageFiles, indexPath, listPath, listHeaderRules, normalizeSelectorValue, pageHeaderRules, pagePath, shardOf, viewKey, type IndexEntryTuple } from "../routes/files.ts";
 import { CONTENT_TYPES, parseHeadersFile } from "../routes/headers.ts";
-import { pageBounds, pageCount } from "../routes/paging.ts";
+import { CANONICAL_PAGE_SIZE, pageBounds, pageCount } from "../routes/paging.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";
 import { choosePageSizes, type SizePlan } from "./budget.ts";
 import type { FileSink } from "./sink.ts";
@@ -35,6 +35,11 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
 
 export interface EmitOptions {
   readonly maxFiles: number;
+  /**
+   * Bytes of inlined records per index shard (default `INLINE_SHARD_BYTES`; 0 inlines nothing).
+   * Views of at most one canonical page are inlined smallest first while the shard stays within it.
+   */
+  readonly inlineShardBytes?: number;
   /** The project's `_headers` (common headers for every response); page rules are appended. */
   readonly headersTemplate: string;
   readonly onProgress?: (done: number, total: number) => void;
@@ -45,6 +50,38 @@ export interface EmitOptions {
 export interface EmitResult {
   readonly plan: SizePlan;
   readonly views: ReadonlyMap<string, number>;
+  /** Views per resource whose records are inlined in their index shard (no page files). */
+  readonly inlined: ReadonlyMap<string, number>;
+}
+
+/** Default bytes of inlined records per index shard: shards stay a few tens of KB. */
+export const INLINE_SHARD_BYTES = 32 * 1024;
+
+/**
+ * Which views to inline: per shard, views that fit in one canonical page, smallest (in rendered
+ * JSON bytes) first, while the shard's inlined bytes stay within `budget`. Independent of the file
+ * budget, so a tight and a generous build inline the same views.
+ */
+export function chooseInlined(views: readonly PreparedView[], budget: number): Set<string> {
+  const byShard = new Map<number, { key: string; bytes: number }[]>();
+  for (const view of views) {
+    if (view.count > CANONICAL_PAGE_SIZE || budget <= 0) continue;
+    const bytes = view.render().json.reduce((sum, record) => sum + record.length + 1, 0);
+    const list = byShard.get(shardOf(view.key)) ?? [];
+    list.push({ key: view.key, bytes });
+    byShard.set(shardOf(view.key), list);
+  }
+  const inlined = new Set<string>();
+  for (const list of byShard.values()) {
+    list.sort((a, b) => a.bytes - b.bytes || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    let used = 0;
+    for (const { key, bytes } of list) {
+      if (used + bytes > budget) break;
+      used += bytes;
+      inlined.add(key);
+    }
+  }
+  return inlined;
 }
 
 /** Writes every page, index shard and list of a build, the docs, and `_headers` into `sink`. */
@@ -53,8 +90,13 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
   const lists = resources.filter((r) => !r.resource.query.paged);
   const shardFiles = paged.reduce((sum, r) => sum + new Set(r.views.map((v) => shardOf(v.key))).size, 0);
   const otherFiles = lists.length * 2 + shardFiles + DOCS_FILES.length + 2; // + _headers, _build.json
+  const inlineBudget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
+  const inlinedBy = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, inlineBudget)]));
   const plan = choosePageSizes(
-    paged.map((r) => ({ resource: r.resource.id, viewSizes: r.views.map((v) => v.count) })),
+    paged.map((r) => {
+      const inlined = inlinedBy.get(r.resource.id);
+      return { resource: r.resource.id, viewSizes: r.views.filter((v) => !inlined?.has(v.key)).map((v) => v.count) };
+    }),
     otherFiles,
     options.maxFiles,
   );
@@ -68,11 +110,14 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
     const sizes = plan.sizes.get(resource.id) ?? [];
     const sizeSet = new Set(sizes);
     const header = csvHeader(resource.columns);
-    const shards = new Map<number, [string, string, number, string][]>();
+    const inlined = inlinedBy.get(resource.id) ?? new Set<string>();
+    /** Each shard's entries as JSON text: inlined records go in as rendered, so the Worker re-renders them byte for byte. */
+    const shards = new Map<number, string[]>();
     for (const view of views) {
       const { json, csv } = view.render();
       if (view.key === sampleKey && json[0] !== undefined) samples.set(resource.id, json[0]);
-      for (const pageSize of sizes) {
+      const inline = inlined.has(view.key);
+      for (const pageSize of inline ? [] : sizes) {
         if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
         for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
           const { start, end } = pageBounds(page, pageSize, view.count);
@@ -83,13 +128,14 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
       }
       const shard = shardOf(view.key);
       const entries = shards.get(shard) ?? [];
-      entries.push([view.key, view.slug, view.count, contentHash(json)]);
+      const entry = JSON.stringify([view.key, view.slug, view.count, contentHash(json)] satisfies IndexEntryTuple);
+      entries.push(inline ? `${entry.slice(0, -1)},${jsonArray(json)}]` : entry);
       shards.set(shard, entries);
       options.onProgress?.(++doneViews, totalViews);
     }
     for (const [shard, entries] of [...shards].sort((a, b) => a[0] - b[0])) {
-      const index: IndexShard = { sizes, entries };
-      sink.write(indexPath(resource.id, shard), JSON.stringify(index));
+      // Written by hand to splice in the rendered records; parses as an IndexShard.
+      sink.write(indexPath(resource.id, shard), `{"sizes":${JSON.stringify(sizes)},"entries":[${entries.join(",")}]}`);
     }
   }
 
@@ -111,18 +157,23 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
 
   sink.write("/_headers", headersFile(options.headersTemplate, docs.headerRules));
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
+  const inlined = new Map([...inlinedBy].map(([id, keys]) => [id, keys.size]));
   sink.write(
     "/_build.json",
-    JSON.stringify({ ...options.stamp, pageSizes: Object.fromEntries(plan.sizes), views: Object.fromEntries(views) }, null, 2),
+    JSON.stringify({ ...options.stamp, pageSizes: Object.fromEntries(plan.sizes), views: Object.fromEntries(views), inlinedViews: Object.fromEntries(inlined) }, null, 2),
   );
-  return { plan, views };
+  return { plan, views, inlined };
 }
 
 /** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
 function sampleViewKey(resource: AnyResource, views: readonly PreparedView[]): string | undefined {
-  const param = resource.requiredFilter?.param;
-  const wanted = param === undefined ? undefined : resource.examples[0]?.query[param];
-  const key = wanted === undefined ? undefined : normalizeFilterValue(wanted);
+  const example = resource.examples[0];
+  const selectors = resource.selectors ?? [];
+  const values = selectors.map((s) => {
+    const raw = s.in === "path" ? example?.path?.[s.param] : example?.query[s.param];
+    return raw === undefined || raw === "" ? undefined : normalizeSelectorValue(s.match, raw);
+  });
+  const key = viewKey(values);
   return views.find((view) => view.key === key)?.key ?? views[0]?.key;
 }
 

@@ -24,7 +24,7 @@ let otherOrigin: string;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
-  const { dir } = await buildFixture(1_000_000);
+  const { dir } = await buildFixture(20_000);
   [api, browser, other] = await Promise.all([startServer(dir), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }), otherOriginServer()]);
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });

@@ -5,7 +5,7 @@ import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/
 import { DOCS_FILES, INDEX_SHARDS, type IndexShard } from "../../generator/routes/files.ts";
 import { parseHeadersFile } from "../../generator/routes/headers.ts";
 import { CountingSink, MemorySink } from "../../generator/write/sink.ts";
-import { fixtureStreets, tempDir } from "../support/fixture.ts";
+import { fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
 import { ROOT } from "../support/paths.ts";
 
 const options = (streets: string, maxFiles = 1_000_000): BuildOptions => ({
@@ -13,6 +13,7 @@ const options = (streets: string, maxFiles = 1_000_000): BuildOptions => ({
   sources: { "de-streets": streets },
   maxFiles,
   headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+  only: STREET_FIXTURE,
 });
 
 describe("build into memory", () => {

@@ -1,6 +1,6 @@
 import { parseString } from "fast-csv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFixture, tempDir, fixtureStreets } from "../support/fixture.ts";
+import { buildFixture, tempDir, fixtureStreets, STREET_FIXTURE } from "../support/fixture.ts";
 import { modelLocality, modelRegister, readModelStreets, type ModelStreet } from "../support/model.ts";
 import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/server.ts";
 
@@ -13,7 +13,7 @@ const paging = (r: RawResponse) => [r.headers["x-page"], r.headers["x-page-size"
 beforeAll(async () => {
   const streetsFile = fixtureStreets(tempDir("api"));
   streets = await readModelStreets(streetsFile);
-  const { dir } = await buildFixture(1_000_000, streetsFile);
+  const { dir } = await buildFixture(1_000_000, streetsFile, { only: STREET_FIXTURE });
   server = await startServer(dir);
 });
 afterAll(async () => server?.stop());

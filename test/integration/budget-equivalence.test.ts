@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFixture, fixtureStreets, tempDir } from "../support/fixture.ts";
+import { buildFixture, fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
 import { readModelStreets } from "../support/model.ts";
 import { rawRequest, startServer, type RunningServer } from "../support/server.ts";
 
@@ -20,9 +20,9 @@ beforeAll(async () => {
   // The largest locality, plus a spread of small ones (including names with spaces, parentheses, umlauts).
   localities = [...all.slice(0, 4), ...all.filter((_, i) => i % 60 === 7)];
 
-  const big = await buildFixture(1_000_000, streetsFile);
+  const big = await buildFixture(1_000_000, streetsFile, { only: STREET_FIXTURE });
   expect(big.summary.plan.sizes.get("de.streets")).toHaveLength(50);
-  const small = await buildFixture(big.summary.plan.minimumFiles + 40, streetsFile);
+  const small = await buildFixture(big.summary.plan.minimumFiles + 40, streetsFile, { only: STREET_FIXTURE });
   tightSizes = small.summary.plan.sizes.get("de.streets") ?? [];
   [generous, tight] = await Promise.all([startServer(big.dir), startServer(small.dir)]);
 }, 300_000);

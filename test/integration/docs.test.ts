@@ -17,7 +17,7 @@ const SECURITY_HEADERS = ["strict-transport-security", "x-content-type-options",
 const CATCH_ALL_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 beforeAll(async () => {
-  ({ dir } = await buildFixture(1_000_000));
+  ({ dir } = await buildFixture(20_000));
   server = await startServer(dir);
 });
 afterAll(async () => server?.stop());

@@ -23,11 +23,27 @@ export function tempDir(prefix: string): string {
   return mkdtempSync(join(process.env["PLZ_TEST_TMP"] ?? tmpdir(), `${prefix}-`));
 }
 
-export async function buildFixture(maxFiles: number, streetsFile?: string): Promise<{ dir: string; summary: BuildSummary }> {
+/** The street fixture's resources: streets and the unpaged lists (what the street tests serve). */
+export const STREET_FIXTURE = ["de.streets", "de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"] as const;
+
+export interface FixtureOptions {
+  /** Build only these resources (default all). */
+  readonly only?: readonly string[];
+  readonly inlineShardBytes?: number;
+}
+
+export async function buildFixture(maxFiles: number, streetsFile?: string, options: FixtureOptions = {}): Promise<{ dir: string; summary: BuildSummary }> {
   const work = tempDir("fixture");
   const dir = join(work, "dist");
   const summary = await buildToDirectory(
-    { root: ROOT, sources: { "de-streets": streetsFile ?? fixtureStreets(work) }, maxFiles, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8") },
+    {
+      root: ROOT,
+      sources: { "de-streets": streetsFile ?? fixtureStreets(work) },
+      maxFiles,
+      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+      ...(options.only === undefined ? {} : { only: options.only }),
+      ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
+    },
     dir,
   );
   return { dir, summary };

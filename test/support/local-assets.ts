@@ -10,7 +10,22 @@ import { parseHeadersFile } from "../../generator/routes/headers.ts";
  * The HTTP tests through wrangler dev check that the real runtime agrees.
  */
 export function localAssets(dir: string): Assets {
-  const parsed = parseHeadersFile(readFileSync(join(dir, "_headers"), "utf8"));
+  return assetsFrom(readFileSync(join(dir, "_headers"), "utf8"), (path) => {
+    const file = join(dir, path);
+    return file.startsWith(dir) && existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null;
+  });
+}
+
+/** The same over a build in memory (a `MemorySink`'s files). */
+export function memoryAssets(files: ReadonlyMap<string, string>): Assets {
+  return assetsFrom(files.get("/_headers") ?? "", (path) => {
+    const text = files.get(path);
+    return text === undefined ? null : Buffer.from(text);
+  });
+}
+
+function assetsFrom(headersText: string, read: (path: string) => Buffer | null): Assets {
+  const parsed = parseHeadersFile(headersText);
   if (!parsed.ok) throw new Error(parsed.message);
   const rules = parsed.rules.map((rule) => ({
     regex: new RegExp(`^${rule.pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:([A-Za-z]\w*)/g, "(?<$1>[^/]+)").replace(/\*/, "(?<splat>.*)")}$`),
@@ -22,8 +37,7 @@ export function localAssets(dir: string): Assets {
       const path = decodeURIComponent(new URL(request.url).pathname);
       let body = cache.get(path);
       if (body === undefined) {
-        const file = join(dir, path);
-        body = file.startsWith(dir) && existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null;
+        body = read(path);
         cache.set(path, body);
       }
       const headers = new Headers();

@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { escapeHtml, html } from "../../generator/docs/html.ts";
-import type { DocsInput } from "../../generator/docs/model.ts";
+import { slugOf, type DocsInput } from "../../generator/docs/model.ts";
 import { openApiDocument, REQUEST_EXAMPLES } from "../../generator/docs/openapi.ts";
 import { docsPage, flattenSchema } from "../../generator/docs/page.ts";
 import { parametersOf } from "../../generator/docs/parameters.ts";
@@ -85,7 +85,7 @@ describe("parameters", () => {
 });
 
 describe("the docs page", () => {
-  it.each(RESOURCES.flatMap((r) => [[r.path, `id="${r.path.slice(1).replace("/", "-").toLowerCase()}"`] as const, ...r.examples.map((e) => [r.path, `href="${escapeHtml(exampleTarget(r, e))}"`] as const)]))(
+  it.each(RESOURCES.flatMap((r) => [[r.path, `id="${slugOf(r.path)}"`] as const, ...r.examples.map((e) => [r.path, `href="${escapeHtml(exampleTarget(r, e))}"`] as const)]))(
     "%s: has %s",
     (_, fragment) => {
       expect(page).toContain(fragment);

@@ -8,7 +8,7 @@ const gv: Gv100ad = {
   governmentRegions: [],
   districts: [{ key: "05978", name: "Unna", administrativeHeadquarters: "Unna", type: 43 }, { key: "11000", name: "Berlin, Stadt", administrativeHeadquarters: "Berlin", type: 41 }],
   associations: [],
-  municipalities: [{ key: "11000000", associationKey: "0000", name: "Berlin, Stadt", type: 61, postalCode: "10178" }, { key: "05978024", associationKey: "0000", name: "Lünen, Stadt", type: 63, postalCode: "44532" }],
+  municipalities: [{ key: "11000000", associationKey: "0000", name: "Berlin, Stadt", type: 61, multiplePostalCodes: false, postalCode: "10178" }, { key: "05978024", associationKey: "0000", name: "Lünen, Stadt", type: 63, multiplePostalCodes: false, postalCode: "44532" }],
 };
 const row = (name: string, regionalKey = "11000000", locality = "Berlin"): StreetRow => ({ name, postalCode: "10115", locality, regionalKey, borough: undefined, suburb: undefined });
 

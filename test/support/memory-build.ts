@@ -1,0 +1,110 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildInto, type BuildOptions, type BuildSummary } from "../../generator/build.ts";
+import { createHandler } from "../../generator/edge/handler.ts";
+import { RESOURCES } from "../../generator/resources/index.ts";
+import type { AnyResource } from "../../generator/resources/resource.ts";
+import { commonHeaders } from "../../generator/routes/headers.ts";
+import { viewKey } from "../../generator/routes/files.ts";
+import { MemorySink } from "../../generator/write/sink.ts";
+import { memoryAssets } from "./local-assets.ts";
+import { ROOT } from "./paths.ts";
+
+export type Handler = (request: Request) => Promise<Response>;
+
+export interface MemoryBuild {
+  readonly files: ReadonlyMap<string, string>;
+  readonly summary: BuildSummary;
+  readonly handler: Handler;
+}
+
+/** Builds the embedded data (or `sources`) into memory and serves it with the Worker's handler in-process. */
+export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> = {}): Promise<MemoryBuild> {
+  const sink = new MemorySink();
+  const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
+  const summary = await buildInto({ root: ROOT, sources: {}, maxFiles, headersTemplate, ...extra }, sink);
+  const handler = createHandler(RESOURCES, commonHeaders(headersTemplate), memoryAssets(sink.files));
+  return { files: sink.files, summary, handler };
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+}
+
+export async function ask(handler: Handler, target: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await handler(new Request(`http://localhost${target}`, { headers }));
+  return { status: response.status, headers: Object.fromEntries(response.headers), text: await response.text() };
+}
+
+/** Every record of a paged request, page by page (size 50). */
+export async function allRecords(handler: Handler, path: string): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  const separator = path.includes("?") ? "&" : "?";
+  for (let page = 1; ; page++) {
+    const answer = await ask(handler, `${path}${separator}page=${page}`);
+    if (answer.status !== 200) throw new Error(`${path} page ${page}: HTTP ${answer.status} ${answer.text}`);
+    records.push(...(JSON.parse(answer.text) as Record<string, unknown>[]));
+    if (page >= Number(answer.headers["x-total-pages"])) return records;
+  }
+}
+
+/** The request path of a view: its index key turned back into the path parameter and query filters. */
+export function viewTarget(resource: AnyResource, key: string): string {
+  const selectors = resource.selectors ?? [];
+  const values: (string | null)[] = selectors.length <= 1 ? [key === "" ? null : key] : (JSON.parse(key) as (string | null)[]);
+  if (viewKey(values.map((v) => v ?? undefined)) !== key) throw new Error(`key ${key} does not round-trip`);
+  let path = resource.path;
+  const query = new URLSearchParams();
+  selectors.forEach((selector, i) => {
+    const value = values[i];
+    if (value === null || value === undefined) return;
+    if (selector.in === "path") path = path.replace(`{${selector.param}}`, encodeURIComponent(value));
+    else query.set(selector.param, value);
+  });
+  const text = query.toString();
+  return text === "" ? path : `${path}?${text}`;
+}
+
+/** The CSV body's rows as objects keyed by header (RFC 4180 as the generator writes it). */
+export function parseCsvBody(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let field = "";
+  let row: string[] = [];
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] ?? "";
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\r" && text[i + 1] === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+      i++;
+    } else field += ch;
+  }
+  const [header = [], ...data] = rows;
+  return data.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])));
+}
+
+/** A JSON record's value at a CSV column's dotted path (`Municipality.Key` → record.municipality.key), as CSV text. */
+export function valueAt(record: unknown, header: string): string {
+  let value: unknown = record;
+  for (const part of header.split(".")) {
+    const name = part.charAt(0).toLowerCase() + part.slice(1);
+    value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  }
+  return value === undefined ? "" : String(value);
+}
+
+export { RESOURCES };
