@@ -1,12 +1,20 @@
 import { relative } from "node:path";
+import { joinLocalities } from "./model/de-localities.ts";
 import { regionsOf } from "./model/de-regions.ts";
+import { chRegisterOf, localitiesOf } from "./model/ch-li.ts";
+import { atRegisterOf } from "./model/at.ts";
+import * as at from "./resources/at.ts";
+import { readAtDistricts, readAtMunicipalities, readAtStreets } from "./sources/at.ts";
+import * as chLi from "./resources/ch-li.ts";
+import { readChCommunes, readChDistricts, readLocalityRegister } from "./sources/ch.ts";
 import { federalStatesOf, joinStreets } from "./model/de-streets.ts";
 import { atFederalProvinces, chCantons, liCommunes } from "./resources/at-ch-li.ts";
-import { federalStates, streets } from "./resources/de.ts";
+import { deLocalities, federalStates, streets } from "./resources/de.ts";
 import * as deRegions from "./resources/de-regions.ts";
 import { readGv100ad } from "./sources/de-gv100ad.ts";
+import { readPostCodes } from "./sources/de-postcodes.ts";
 import { readStreets } from "./sources/de-streets.ts";
-import { readAtFederalProvinces, readChCantons, readLiCommunes } from "./sources/lists.ts";
+import { readChCantons, readLiCommunes } from "./sources/lists.ts";
 import { readSource, type SourceName } from "./sources/registry.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare, type PreparedResource } from "./write/emit.ts";
@@ -21,20 +29,32 @@ export async function loadResources(paths: Readonly<Record<SourceName, string>>,
   const label = (name: SourceName) => relative(root, paths[name]) || paths[name];
   const sources = await timer.measureAsync("read", async () => {
     const read = async (name: SourceName) => readSource(paths[name]);
-    const [streetBytes, gvBytes, atBytes, chBytes, liBytes] = await Promise.all([
+    const [streetBytes, gvBytes, postCodeBytes, atBytes, atMunicipalityBytes, atStreetBytes, chBytes, chDistrictBytes, chCommuneBytes, localityBytes, liBytes] = await Promise.all([
       read("de-streets"),
       read("de-gv100ad"),
+      read("de-postcodes"),
       read("at-districts"),
+      read("at-municipalities"),
+      read("at-streets"),
       read("ch-cantons"),
+      read("ch-districts"),
+      read("ch-communes"),
+      read("ch-localities"),
       read("li-communes"),
     ]);
     const gv = readGv100ad(gvBytes, label("de-gv100ad"));
     return {
       gv,
       streets: joinStreets(await readStreets(streetBytes, label("de-streets")), gv),
-      atProvinces: readAtFederalProvinces(atBytes, label("at-districts")),
+      postCodes: await readPostCodes(postCodeBytes, label("de-postcodes")),
+      atDistricts: readAtDistricts(atBytes, label("at-districts")),
+      atMunicipalities: readAtMunicipalities(atMunicipalityBytes, label("at-municipalities")),
+      atStreets: readAtStreets(atStreetBytes, label("at-streets")),
       chCantons: await readChCantons(chBytes, label("ch-cantons")),
       liCommunes: await readLiCommunes(liBytes, label("li-communes")),
+      chDistricts: await readChDistricts(chDistrictBytes, label("ch-districts")),
+      chCommunes: await readChCommunes(chCommuneBytes, label("ch-communes")),
+      localityRegister: await readLocalityRegister(localityBytes, label("ch-localities")),
     };
   });
   const notes: string[] = [];
@@ -42,6 +62,18 @@ export async function loadResources(paths: Readonly<Record<SourceName, string>>,
   if (unknownRegionalKeys > 0) notes.push(`${label("de-streets")}: skipped ${unknownRegionalKeys} rows whose RegionalKey is not a GV100AD municipality`);
   if (duplicateRows > 0) notes.push(`${label("de-streets")}: merged ${duplicateRows} duplicate rows`);
   const regions = regionsOf(sources.gv);
+  const localities = joinLocalities(sources.streets.streets, sources.postCodes, regions.municipalities, sources.gv);
+  if (localities.coveredByStreets > 0) notes.push(`${label("de-postcodes")}: ${localities.coveredByStreets} rows replaced by the street list's localities (same postal codes)`);
+  if (localities.unmatched + localities.ambiguous > 0) {
+    notes.push(`${label("de-postcodes")}: skipped ${localities.unmatched} places that match no GV100AD municipality by name and ${localities.ambiguous} that match several`);
+  }
+  const austria = atRegisterOf(sources.atDistricts, sources.atMunicipalities, sources.atStreets);
+  if (austria.municipalitiesWithoutDistrict > 0) notes.push(`${label("at-municipalities")}: skipped ${austria.municipalitiesWithoutDistrict} rows whose district code is not in ${label("at-districts")}`);
+  if (austria.streetsWithoutDistrict > 0) notes.push(`${label("at-streets")}: skipped ${austria.streetsWithoutDistrict} rows whose district code is not in ${label("at-districts")}`);
+  const ch = chRegisterOf(sources.chCantons, sources.chDistricts, sources.chCommunes);
+  if (ch.orphans > 0) notes.push(`${label("ch-communes")}: skipped ${ch.orphans} communes in force whose district or canton is not`);
+  const chLiLocalities = localitiesOf(sources.localityRegister, ch.communes, sources.liCommunes);
+  if (chLiLocalities.unknownCommunes > 0) notes.push(`${label("ch-localities")}: skipped ${chLiLocalities.unknownCommunes} rows whose BFS number is no commune in force`);
   const resources = timer.measure("sort", () => [
     prepare(streets, sources.streets.streets),
     prepare(federalStates, federalStatesOf(sources.gv)),
@@ -54,8 +86,21 @@ export async function loadResources(paths: Readonly<Record<SourceName, string>>,
     prepare(deRegions.deMunicipalitiesByState, regions.municipalities),
     prepare(deRegions.deMunicipalitiesByRegion, regions.municipalities),
     prepare(deRegions.deMunicipalitiesByDistrict, regions.municipalities),
-    prepare(atFederalProvinces, sources.atProvinces),
+    prepare(deLocalities, localities.localities),
+    prepare(atFederalProvinces, sources.atDistricts.provinces),
+    prepare(at.atDistrictsByProvince, austria.districts),
+    prepare(at.atMunicipalitiesByProvince, austria.municipalities),
+    prepare(at.atMunicipalitiesByDistrict, austria.municipalities),
+    prepare(at.atStreets, austria.streets),
+    prepare(at.atLocalities, austria.localities),
+    prepare(at.atLocalitiesByProvince, austria.localities),
+    prepare(at.atLocalitiesByDistrict, austria.localities),
     prepare(chCantons, sources.chCantons),
+    prepare(chLi.chDistrictsByCanton, ch.districts),
+    prepare(chLi.chCommunesByCanton, ch.communes),
+    prepare(chLi.chCommunesByDistrict, ch.communes),
+    prepare(chLi.chLocalities, chLiLocalities.ch),
+    prepare(chLi.liLocalities, chLiLocalities.li),
     prepare(liCommunes, sources.liCommunes),
   ]);
   return { resources, notes };

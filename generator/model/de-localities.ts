@@ -46,7 +46,7 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
   const stateNames = new Map(gv.federalStates.map((s) => [s.name, s.key]));
   const candidates = new Map<string, DeMunicipality[]>();
   for (const m of municipalities) {
-    for (const name of nameVariants(m.name)) {
+    for (const name of nameVariants(m.name.split(",")[0] ?? m.name)) {
       const id = `${m.federalState.key}\u0000${name}`;
       const list = candidates.get(id) ?? [];
       if (!list.includes(m)) list.push(m);
@@ -62,23 +62,35 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
       continue;
     }
     const name = row.city.replace(/\s+u\.\s?a\.$/, "");
-    const found = candidates.get(`${stateNames.get(row.state) ?? ""}\u0000${fold(name)}`) ?? [];
-    const county = fold(row.county.split(" - ")[0] ?? "");
-    const chosen = found.length <= 1 ? found : found.filter((m) => m.district !== undefined && nameVariants(m.district.name).includes(county));
+    const state = stateNames.get(row.state) ?? "";
+    // The closest spelling first: as written, then without a parenthesis, then either side of a slash.
+    const found = nameVariants(name).map((variant) => candidates.get(`${state}\u0000${variant}`) ?? []).find((list) => list.length > 0) ?? [];
+    const county = countyName(row.county.split(" - ")[0] ?? "");
+    const chosen = found.length <= 1 ? found : found.filter((m) => m.district !== undefined && countyName(m.district.name.split(",")[0] ?? "") === county);
     const municipality = chosen[0];
-    if (municipality === undefined) unmatched++;
+    if (municipality === undefined) (found.length > 1 ? ambiguous++ : unmatched++);
     else if (chosen.length > 1) ambiguous++;
     else add(row.postalCode, name, municipality);
   }
   return { localities: [...localities.values()], coveredByStreets, unmatched, ambiguous };
 }
 
-/** `Bautzen/Budyšin, Stadt` → `bautzen/budyšin`, `bautzen`, `budyšin`. */
+/**
+ * Spellings a place name is compared in, closest first: `Halle (Saale)` → `halle (saale)`,
+ * `halle`; `Bautzen/Budyšin` → `bautzen/budyšin`, `bautzen`, `budyšin`; `Halle/ Saale` → …, `halle`, `saale`.
+ */
 function nameVariants(name: string): string[] {
-  const base = fold(name.split(",")[0] ?? name);
-  return [...new Set([base, ...base.split("/").map((part) => part.trim())])].filter((v) => v !== "");
+  const folded = fold(name);
+  const withoutParenthesis = folded.replace(/\s*\([^)]*\)\s*/g, " ").trim();
+  return [...new Set([folded, withoutParenthesis, ...folded.split("/").map((part) => part.trim())])].filter((v) => v !== "");
 }
 
+/** `Landkreis München` and `München` (GV100AD's name of that Landkreis) compare equal. */
+function countyName(name: string): string {
+  return fold(name).replace(/^(landkreis|kreis|regionalverband|städteregion|region)\s+/, "");
+}
+
+/** Case, Unicode form and the spaces after abbreviations (`a. Chiemsee` = `a.Chiemsee`) do not matter. */
 function fold(value: string): string {
-  return value.normalize("NFC").trim().toLowerCase();
+  return value.normalize("NFC").trim().toLowerCase().replace(/\.\s+/g, ".");
 }

@@ -39,7 +39,7 @@ export const STATISTIK_AUSTRIA: Credit = {
 };
 
 export const BFS: Credit = {
-  source: "Bundesamt für Statistik, historicised commune register (cantons)",
+  source: "Bundesamt für Statistik, historicised commune register (cantons, districts, communes)",
   attribution: "Bundesamt für Statistik BFS",
   licence: "Swiss open government data: free use, the source must be named",
   asOf: "01.01.2026",
@@ -61,4 +61,20 @@ export const OPEN_POSTAL_CODES: Credit = {
   licenceUrl: "https://opendatacommons.org/licenses/odbl/1-0/",
   sourceUrl: "https://github.com/Schoenfeld-Solutions/open-postal-codes",
   asOf: "2026-07",
+};
+
+export const SWISSTOPO: Credit = {
+  source: "swisstopo, official register of localities (Amtliches Ortschaftenverzeichnis) of Switzerland and Liechtenstein",
+  attribution: "© swisstopo",
+  licence: "Swiss open government data: free use, the source must be named",
+  asOf: "2026-04",
+};
+
+export const STATISTIK_AUSTRIA_REGISTERS: Credit = {
+  source: "Statistik Austria, Gemeindeliste (gemliste_knz.csv, 2021) and street directory (gemplzstr, Vorarlberg sample)",
+  attribution: "© STATISTIK AUSTRIA",
+  licence: "CC BY 4.0",
+  licenceUrl: "https://creativecommons.org/licenses/by/4.0/",
+  sourceUrl: "https://www.statistik.at/verzeichnis/reglisten/gemliste_knz.csv",
+  asOf: "2021 (Gemeindeliste), ≤2022 (streets)",
 };

@@ -1,6 +1,8 @@
 import { atFederalProvinces, chCantons, liCommunes } from "./at-ch-li.ts";
-import { federalStates, streets } from "./de.ts";
+import { deLocalities, federalStates, streets } from "./de.ts";
 import * as de from "./de-regions.ts";
+import * as chLi from "./ch-li.ts";
+import * as at from "./at.ts";
 import type { AnyResource } from "./resource.ts";
 
 /** Every served resource; the Worker routes over this list and the generator renders it. */
@@ -16,7 +18,20 @@ export const RESOURCES: readonly AnyResource[] = [
   de.deMunicipalitiesByState,
   de.deMunicipalitiesByRegion,
   de.deMunicipalitiesByDistrict,
+  deLocalities,
   atFederalProvinces,
+  at.atDistrictsByProvince,
+  at.atMunicipalitiesByProvince,
+  at.atMunicipalitiesByDistrict,
+  at.atStreets,
+  at.atLocalities,
+  at.atLocalitiesByProvince,
+  at.atLocalitiesByDistrict,
   chCantons,
+  chLi.chDistrictsByCanton,
+  chLi.chCommunesByCanton,
+  chLi.chCommunesByDistrict,
+  chLi.chLocalities,
   liCommunes,
+  chLi.liLocalities,
 ];

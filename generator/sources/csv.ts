@@ -7,6 +7,8 @@ export interface CsvOptions {
   readonly header: readonly string[] | undefined;
   /** Columns per row when there is no header. */
   readonly columns?: number;
+  /** The quote character; `null` for formats without quoting (tab-separated registers). */
+  readonly quote?: string | null;
 }
 
 /**
@@ -23,7 +25,7 @@ export async function parseCsv<T>(text: string, file: string, options: CsvOption
   let headerSeen = options.header === undefined;
   let failure: SourceError | undefined;
   await new Promise<void>((resolve) => {
-    const stream = parseString<string[], string[]>(text, { headers: false, delimiter: options.delimiter ?? "," });
+    const stream = parseString<string[], string[]>(text, { headers: false, delimiter: options.delimiter ?? ",", ...(options.quote === undefined ? {} : { quote: options.quote }) });
     const fail = (error: SourceError) => {
       failure ??= error;
       stream.destroy();

@@ -5,8 +5,14 @@ import { resolve } from "node:path";
 export const SOURCE_DEFAULTS = {
   "de-streets": "data/de/streets-berlin.csv",
   "de-gv100ad": "data/de/GV100AD_30112025.txt",
+  "de-postcodes": "data/de/post_code.csv",
   "at-districts": "data/at/districts-2015.txt",
+  "at-municipalities": "data/at/gemliste_knz.csv",
+  "at-streets": "data/at/gemplzstr_8-vorarlberg-sample.csv",
   "ch-cantons": "data/ch/GDEHist_KT.txt",
+  "ch-districts": "data/ch/GDEHist_BEZ.txt",
+  "ch-communes": "data/ch/GDEHist_GDE.txt",
+  "ch-localities": "data/ch/AMTOVZ_CSV_LV95.csv",
   "li-communes": "data/li/communes.csv",
 } as const;
 

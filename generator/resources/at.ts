@@ -1,0 +1,239 @@
+import { collationKey, compositeKey } from "../model/collation.ts";
+import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
+import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
+import { localitySelectors } from "./localities.ts";
+import { pagedQuery, type Resource, type Selector } from "./resource.ts";
+import { recordSchema, type Fields } from "./schema.ts";
+
+export interface KeyName {
+  readonly key: string;
+  readonly name: string;
+}
+export interface KeyCodeName {
+  readonly key: string;
+  readonly code: string;
+  readonly name: string;
+}
+
+export interface AtDistrict {
+  readonly key: string;
+  readonly code: string;
+  readonly name: string;
+  readonly federalProvince: KeyName;
+}
+
+export interface AtMunicipality {
+  readonly key: string;
+  readonly code: string;
+  readonly name: string;
+  readonly postalCode: string;
+  readonly multiplePostalCodes: boolean;
+  readonly status?: string;
+  readonly district: KeyCodeName;
+  readonly federalProvince: KeyName;
+}
+
+export interface AtStreet {
+  readonly key: string;
+  readonly name: string;
+  readonly postalCode: string;
+  readonly locality: string;
+  readonly municipality: KeyCodeName;
+  readonly district: KeyCodeName;
+  readonly federalProvince: KeyName;
+}
+
+export interface AtLocality {
+  readonly key: string;
+  readonly postalCode: string;
+  readonly name: string;
+  readonly municipality: KeyCodeName;
+  readonly district: KeyCodeName;
+  readonly federalProvince: KeyName;
+}
+
+const provinceFields: Fields<KeyName> = {
+  key: { description: "Federal province key, one digit.", pattern: "^[1-9]$", example: "8" },
+  name: { description: "Federal province name.", example: "Vorarlberg" },
+};
+const districtFields: Fields<KeyCodeName> = {
+  key: { description: "District key (Kennziffer pol. Bezirk), three digits; 900 for every district of Vienna.", pattern: "^[1-9][0-9]{2}$", example: "802" },
+  code: { description: "District code (Politischer Bez. Code): the key, except in Vienna (901–923).", pattern: "^[1-9][0-9]{2}$", example: "802" },
+  name: { description: "District name.", example: "Bregenz" },
+};
+const municipalityFields: Fields<KeyCodeName> = {
+  key: { description: "Municipality key (Gemeindekennziffer), five digits; 90001 for every row of Vienna.", pattern: "^[1-9][0-9]{4}$", example: "80207" },
+  code: { description: "Municipality code (Gemeindecode), five digits; its first three are the district code.", pattern: "^[1-9][0-9]{4}$", example: "80207" },
+  name: { description: "Municipality name.", example: "Bregenz" },
+};
+
+const byProvince = <R extends { readonly federalProvince: KeyName }>(): ParentSpec<R> => ({
+  path: "/at/FederalProvinces",
+  noun: "federal province",
+  keyDescription: "Federal province key, one digit (8 is Vorarlberg).",
+  exampleKey: "8",
+  value: (r) => r.federalProvince.key,
+});
+const byDistrict = <R extends { readonly district: KeyCodeName }>(): ParentSpec<R> => ({
+  path: "/at/Districts",
+  noun: "district",
+  keyDescription: "District key (Kennziffer pol. Bezirk), three digits (802 is Bregenz; 900 is all of Vienna).",
+  exampleKey: "802",
+  value: (r) => r.district.key,
+});
+
+
+const districts: ChildSpec<AtDistrict> = {
+  segment: "Districts",
+  noun: "districts",
+  title: "Austrian districts",
+  description: "political districts (Bezirke) from the embedded district list of 2015 (see the README: it still has Wien-Umgebung, dissolved in 2017), ordered by key and code.",
+  sortKey: (d) => compositeKey([d.key, d.code]),
+  columns: [
+    { header: "Key", value: (d) => d.key },
+    // The original's formatter writes the code under the header "PostalCode"; it is the code.
+    { header: "Code", value: (d) => d.code },
+    { header: "Name", value: (d) => d.name },
+    { header: "FederalProvince.Key", value: (d) => d.federalProvince.key },
+    { header: "FederalProvince.Name", value: (d) => d.federalProvince.name },
+  ],
+  record: recordSchema<AtDistrict>("AtDistrict", "An Austrian political district (Bezirk).", { ...districtFields, federalProvince: { description: "The federal province.", properties: provinceFields } }),
+  credits: [STATISTIK_AUSTRIA],
+};
+
+const municipalities: ChildSpec<AtMunicipality> = {
+  segment: "Municipalities",
+  noun: "municipalities",
+  title: "Austrian municipalities",
+  description: "every row of Statistik Austria's Gemeindeliste (Vienna as one row per Bezirk), ordered by key and code.",
+  sortKey: (m) => compositeKey([m.key, m.code]),
+  columns: [
+    { header: "Key", value: (m) => m.key },
+    { header: "Code", value: (m) => m.code },
+    { header: "Name", value: (m) => m.name },
+    { header: "PostalCode", value: (m) => m.postalCode },
+    { header: "MultiplePostalCodes", value: (m) => String(m.multiplePostalCodes) },
+    { header: "Status", value: (m) => m.status },
+    { header: "District.Key", value: (m) => m.district.key },
+    { header: "District.Code", value: (m) => m.district.code },
+    { header: "District.Name", value: (m) => m.district.name },
+    { header: "FederalProvince.Key", value: (m) => m.federalProvince.key },
+    { header: "FederalProvince.Name", value: (m) => m.federalProvince.name },
+  ],
+  record: recordSchema<AtMunicipality>("AtMunicipality", "An Austrian municipality (Gemeinde) as the Gemeindeliste lists it.", {
+    ...municipalityFields,
+    postalCode: { description: "Postal code of the municipal office.", pattern: "^[0-9]{4}$", example: "6900" },
+    multiplePostalCodes: { description: "Whether the municipality has further postal codes.", boolean: true },
+    status: { description: "Statutarstadt, Stadtgemeinde or Marktgemeinde; absent for other municipalities.", example: "Statutarstadt", optional: true },
+    district: { description: "The district.", properties: districtFields },
+    federalProvince: { description: "The federal province.", properties: provinceFields },
+  }),
+  credits: [STATISTIK_AUSTRIA_REGISTERS, STATISTIK_AUSTRIA],
+};
+
+const localities: ChildSpec<AtLocality> = {
+  segment: "Localities",
+  noun: "localities",
+  title: "Austrian localities",
+  description: "localities (Ortschaften with a postal code) of the street directory — only the nine Vorarlberg municipalities of the embedded sample — ordered by postal code and name.",
+  sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.key, l.municipality.code]),
+  columns: [
+    { header: "Key", value: (l) => l.key },
+    { header: "PostalCode", value: (l) => l.postalCode },
+    { header: "Name", value: (l) => l.name },
+    { header: "Municipality.Key", value: (l) => l.municipality.key },
+    { header: "Municipality.Code", value: (l) => l.municipality.code },
+    { header: "Municipality.Name", value: (l) => l.municipality.name },
+    { header: "District.Key", value: (l) => l.district.key },
+    { header: "District.Code", value: (l) => l.district.code },
+    { header: "District.Name", value: (l) => l.district.name },
+    { header: "FederalProvince.Key", value: (l) => l.federalProvince.key },
+    { header: "FederalProvince.Name", value: (l) => l.federalProvince.name },
+  ],
+  record: recordSchema<AtLocality>("AtLocality", "An Austrian locality (Ortschaft) with a postal code.", {
+    key: { description: "Locality key (Ortschaftskennziffer), five digits.", pattern: "^[0-9]{5}$", example: "17134" },
+    postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "6900" },
+    name: { description: "Locality name: the value the name filter matches.", example: "Bregenz" },
+    municipality: { description: "The municipality.", properties: municipalityFields },
+    district: { description: "The district.", properties: districtFields },
+    federalProvince: { description: "The federal province.", properties: provinceFields },
+  }),
+  credits: [STATISTIK_AUSTRIA_REGISTERS, STATISTIK_AUSTRIA],
+};
+
+export const atDistrictsByProvince = childResource(districts, byProvince());
+export const atMunicipalitiesByProvince = childResource(municipalities, byProvince());
+export const atMunicipalitiesByDistrict = childResource(municipalities, byDistrict());
+export const atLocalitiesByProvince = childResource(localities, byProvince());
+export const atLocalitiesByDistrict = childResource(localities, byDistrict());
+
+const atLocalitySelectors = localitySelectors<AtLocality>({ postalCode: "6900", name: "Bregenz" });
+
+export const atLocalities: Resource<AtLocality> = {
+  id: "at.localities",
+  path: "/at/Localities",
+  title: "Austrian localities",
+  description: `Localities (Ortschaften with a postal code) of Statistik Austria's street directory with their municipality, district and federal province, ordered by postal code and name. The embedded data is the directory's sample of nine Vorarlberg municipalities: other localities are not served.`,
+  query: pagedQuery(atLocalitySelectors),
+  selectors: atLocalitySelectors,
+  sortKey: localities.sortKey,
+  columns: localities.columns,
+  record: localities.record,
+  examples: [
+    { summary: "The localities of postal code 6900", query: { postalCode: "6900" } },
+    { summary: "All localities, page 2 with 2 per page", query: { page: "2", pageSize: "2" } },
+    { summary: "By name, as CSV", query: { name: "bregenz", format: "csv" } },
+  ],
+  credits: localities.credits,
+};
+
+const localitySelector: Selector<AtStreet> = {
+  param: "locality",
+  in: "query",
+  required: true,
+  match: "caseInsensitive",
+  description: "Locality (Ortschaft) name. Exact match after Unicode NFC normalisation, trimming and lower-casing.",
+  missing: "No locality given. Filter by locality (Ortschaft).",
+  value: (s) => s.locality,
+};
+
+export const atStreets: Resource<AtStreet> = {
+  id: "at.streets",
+  path: "/at/Streets",
+  title: "Austrian streets",
+  description:
+    "Streets of one locality (Ortschaft) from Statistik Austria's street directory, with postal code, municipality, district and federal province, ordered by street name (German collation), postal code and locality. The embedded data is the directory's sample of nine Vorarlberg municipalities.",
+  query: pagedQuery([localitySelector], ["name", "postalCode"]),
+  selectors: [localitySelector],
+  sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.locality), s.key]),
+  columns: [
+    { header: "Key", value: (s) => s.key },
+    { header: "Name", value: (s) => s.name },
+    { header: "PostalCode", value: (s) => s.postalCode },
+    { header: "Locality", value: (s) => s.locality },
+    { header: "Municipality.Key", value: (s) => s.municipality.key },
+    { header: "Municipality.Code", value: (s) => s.municipality.code },
+    { header: "Municipality.Name", value: (s) => s.municipality.name },
+    { header: "District.Key", value: (s) => s.district.key },
+    { header: "District.Code", value: (s) => s.district.code },
+    { header: "District.Name", value: (s) => s.district.name },
+    { header: "FederalProvince.Key", value: (s) => s.federalProvince.key },
+    { header: "FederalProvince.Name", value: (s) => s.federalProvince.name },
+  ],
+  record: recordSchema<AtStreet>("AtStreet", "An Austrian street of a locality.", {
+    key: { description: "Street key (Straßenkennziffer), six digits.", pattern: "^[0-9]{6}$", example: "042417" },
+    name: { description: "Street name.", example: "Achgasse" },
+    postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "6900" },
+    locality: { description: "Locality (Ortschaft): the value the locality filter matches.", example: "Bregenz" },
+    municipality: { description: "The municipality.", properties: municipalityFields },
+    district: { description: "The district.", properties: districtFields },
+    federalProvince: { description: "The federal province.", properties: provinceFields },
+  }),
+  examples: [
+    { summary: "First page of Bregenz's streets", query: { locality: "Bregenz" } },
+    { summary: "Page 2 with 10 streets per page", query: { locality: "Bregenz", page: "2", pageSize: "10" } },
+    { summary: "Three streets as CSV", query: { locality: "Bregenz", pageSize: "3", format: "csv" } },
+  ],
+  credits: [STATISTIK_AUSTRIA_REGISTERS, STATISTIK_AUSTRIA],
+};
+

@@ -1,0 +1,63 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { dataFile } from "../support/paths.ts";
+
+/** /de/Localities against its two sources: the street list where it has a postal code, Open Postal Codes elsewhere. */
+const postCodes = readFileSync(dataFile("de/post_code.csv"), "utf8")
+  .split(/\r?\n/)
+  .slice(1)
+  .filter((l) => l !== "")
+  .map((l) => l.split(","));
+const streetCodes = new Set(
+  readFileSync(dataFile("de/streets-berlin.csv"), "utf8")
+    .split(/\r?\n/)
+    .slice(1)
+    .filter((l) => l !== "")
+    .map((l) => /,(\d{5}),/.exec(l)?.[1] ?? ""),
+);
+
+let handler: Handler;
+let all: Record<string, unknown>[];
+beforeAll(async () => {
+  ({ handler } = await memoryBuild(8_000, { only: ["de.localities", "de.federalstates"] }));
+  all = await allRecords(handler, "/de/Localities");
+}, 120_000);
+
+const code = (r: Record<string, unknown>) => String(r["postalCode"]);
+
+describe("German localities", () => {
+  it("take Berlin's postal codes from the street list, with the municipality's key", () => {
+    const berlin = all.filter((r) => streetCodes.has(code(r)));
+    expect(new Set(berlin.map(code))).toEqual(streetCodes);
+    expect(berlin.every((r) => r["name"] === "Berlin" && (r["municipality"] as { key: string }).key === "11000000")).toBe(true);
+  });
+
+  it("cover at least 95% of Open Postal Codes' other postal codes, and no postal code the sources do not have", () => {
+    const others = new Set(postCodes.map((r) => r[0] ?? "").filter((c) => !streetCodes.has(c)));
+    const served = new Set(all.map(code));
+    expect([...served].filter((c) => !others.has(c) && !streetCodes.has(c))).toEqual([]);
+    expect([...others].filter((c) => served.has(c)).length / others.size).toBeGreaterThan(0.95);
+  });
+
+  it("are ordered by postal code, then name", () => {
+    const codes = all.map(code);
+    expect(codes).toEqual([...codes].sort());
+    expect(all.length).toBeGreaterThan(8_000);
+  });
+
+  it.each([
+    ["postalCode=01920", (r: Record<string, unknown>) => code(r) === "01920"],
+    ["name=DRESDEN", (r: Record<string, unknown>) => r["name"] === "Dresden"],
+    ["name=%20m%C3%BCnchen&postalCode=80331", (r: Record<string, unknown>) => r["name"] === "München" && code(r) === "80331"],
+  ])("?%s selects exactly the matching localities (postal code exact, name case-insensitive)", async (query, matches) => {
+    const selected = await allRecords(handler, `/de/Localities?${query}`);
+    expect(selected.length).toBeGreaterThan(0);
+    expect(selected).toEqual(all.filter(matches));
+  });
+
+  it.each(["postalCode=0192", "postalCode=%2001920", "name=Dresd", "postalCode=01067&name=Berlin"])("?%s selects nothing: 200 [] with zero totals", async (query) => {
+    const answer = await ask(handler, `/de/Localities?${query}`);
+    expect([answer.status, answer.text, answer.headers["x-total-count"], answer.headers["x-total-pages"]]).toEqual([200, "[]", "0", "0"]);
+  });
+});
