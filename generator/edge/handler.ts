@@ -63,7 +63,8 @@ function decodeSegment(segment: string): string {
  */
 export function createHandler(resources: readonly AnyResource[], commonHeaders: HeaderList, assets: Assets): (request: Request) => Promise<Response> {
   const respond = new ResponseFactory(commonHeaders);
-  const templates = resources.map(compileTemplate);
+  const templatesByLength = new Map<number, PathTemplate[]>();
+  for (const template of resources.map(compileTemplate)) templatesByLength.set(template.segments.length, [...(templatesByLength.get(template.segments.length) ?? []), template]);
   const emptyCsv = new Map(resources.map((resource) => [resource.id, csvHeader(resource.columns)]));
   // Only resolved data is cached: a promise started by one request must not be awaited by another
   // (workerd cancels such a request as hung), so concurrent cold requests each read the shard.
@@ -166,17 +167,15 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
   const routeOf = (pathname: string): Route | undefined => {
     const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
     const segments = path.split("/").slice(1);
-    for (const template of templates) {
-      if (template.segments.length !== segments.length) continue;
+    for (const template of templatesByLength.get(segments.length) ?? []) {
+      // Literal segments first (no allocation); then the parameters of the matching template.
+      const matches = template.segments.every((part, i) => ("literal" in part ? part.literal === (segments[i] ?? "").toLowerCase() : segments[i] !== ""));
+      if (!matches) continue;
       const params = new Map<string, string>();
-      const matches = template.segments.every((part, i) => {
-        const segment = segments[i] ?? "";
-        if ("literal" in part) return part.literal === segment.toLowerCase();
-        if (segment === "") return false;
-        params.set(part.param, decodeSegment(segment));
-        return true;
+      template.segments.forEach((part, i) => {
+        if ("param" in part) params.set(part.param, decodeSegment(segments[i] ?? ""));
       });
-      if (matches) return { resource: template.resource, params };
+      return { resource: template.resource, params };
     }
     const file = DOCS_ROUTES.get(pathname);
     return file === undefined ? undefined : { file };
