@@ -100,6 +100,32 @@ describe("the docs page in Chromium", () => {
     }
   });
 
+  it("puts a key into the path and optional filters into the query", async () => {
+    const { context, page, problems } = await openPage();
+    try {
+      await page.goto(`${api.origin}/`);
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Districts/{key}/Municipalities");
+      expect(await page.getByLabel("Locality", { exact: true }).isDisabled()).toBe(true);
+      await page.getByLabel("Key", { exact: true }).fill("09189");
+      await page.getByLabel("Page", { exact: true }).fill("2");
+      await page.getByLabel("Page size", { exact: true }).fill("5");
+      expect(await submit(page)).toMatch(/^HTTP 200, application\/json.*5 records shown/);
+      expect(await page.locator("#try-target").textContent()).toBe("GET /de/Districts/09189/Municipalities?page=2&pageSize=5");
+      expect((await headerValues(page)).map(([, value]) => value)).toEqual(["2", "5", "37", "8"]);
+
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Localities");
+      expect(await page.getByLabel("Key", { exact: true }).isDisabled()).toBe(true);
+      await page.getByLabel("PostalCode", { exact: true }).fill("01920");
+      await page.getByLabel("Name", { exact: true }).fill("");
+      await page.getByLabel("Page", { exact: true }).fill("1");
+      expect(await submit(page)).toMatch(/^HTTP 200, application\/json.*2 records shown/);
+      expect(await page.locator("#try-target").textContent()).toBe("GET /de/Localities?postalCode=01920&page=1&pageSize=5");
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("shows CSV, unpaged lists without paging headers, and a 400 problem", async () => {
     const { context, page, problems } = await openPage();
     try {
