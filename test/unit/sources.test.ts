@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { readGv100ad } from "../../generator/sources/de-gv100ad.ts";
 import { readStreets } from "../../generator/sources/de-streets.ts";
 import { SourceError } from "../../generator/sources/errors.ts";
-import { readAtFederalProvinces, readChCantons, readLiCommunes } from "../../generator/sources/lists.ts";
+import { readAtDistricts } from "../../generator/sources/at.ts";
+import { readChCantons, readLiCommunes } from "../../generator/sources/lists.ts";
 import { dataFile } from "../support/paths.ts";
 
 const HEADER = "Name,PostalCode,Locality,RegionalKey,Borough,Suburb\n";
@@ -80,7 +81,7 @@ describe("register and list sources", () => {
   });
 
   it("AT provinces, CH cantons (Latin-1), LI communes", async () => {
-    expect(readAtFederalProvinces(readFileSync(dataFile("at/districts-2015.txt")), "at").map((p) => p.name)).toEqual(["Burgenland", "Kärnten", "Niederösterreich", "Oberösterreich", "Salzburg", "Steiermark", "Tirol", "Vorarlberg", "Wien"]);
+    expect(readAtDistricts(readFileSync(dataFile("at/districts-2015.txt")), "at").provinces.map((p) => p.name)).toEqual(["Burgenland", "Kärnten", "Niederösterreich", "Oberösterreich", "Salzburg", "Steiermark", "Tirol", "Vorarlberg", "Wien"]);
     const cantons = await readChCantons(readFileSync(dataFile("ch/GDEHist_KT.txt")), "ch");
     expect(cantons).toHaveLength(26);
     expect(cantons.find((c) => c.key === "24")).toEqual({ key: "24", name: "Neuchâtel", shortName: "NE" });
