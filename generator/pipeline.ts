@@ -1,11 +1,10 @@
-import { relative } from "node:path";
 import { federalStatesOf, joinStreets } from "./model/de-streets.ts";
 import { atFederalProvinces, chCantons, liCommunes } from "./resources/at-ch-li.ts";
 import { federalStates, streets } from "./resources/de.ts";
 import { readGv100ad } from "./sources/de-gv100ad.ts";
 import { readStreets } from "./sources/de-streets.ts";
 import { readAtFederalProvinces, readChCantons, readLiCommunes } from "./sources/lists.ts";
-import { readSource, type SourceName } from "./sources/registry.ts";
+import type { LoadedSources } from "./sources/load.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare, type PreparedResource } from "./write/emit.ts";
 
@@ -14,25 +13,17 @@ export interface LoadReport {
   readonly notes: string[];
 }
 
-/** Reads every source and turns it into the resources the API serves (grouped and sorted). */
-export async function loadResources(paths: Readonly<Record<SourceName, string>>, root: string, timer = new PhaseTimer()): Promise<LoadReport> {
-  const label = (name: SourceName) => relative(root, paths[name]) || paths[name];
+/** Turns the loaded sources into the resources the API serves (parsed, joined, grouped and sorted). */
+export async function loadResources(loaded: LoadedSources, timer = new PhaseTimer()): Promise<LoadReport> {
+  const label = (name: keyof LoadedSources) => loaded[name].label;
   const sources = await timer.measureAsync("read", async () => {
-    const read = async (name: SourceName) => readSource(paths[name]);
-    const [streetBytes, gvBytes, atBytes, chBytes, liBytes] = await Promise.all([
-      read("de-streets"),
-      read("de-gv100ad"),
-      read("at-districts"),
-      read("ch-cantons"),
-      read("li-communes"),
-    ]);
-    const gv = readGv100ad(gvBytes, label("de-gv100ad"));
+    const gv = readGv100ad(loaded["de-gv100ad"].bytes, label("de-gv100ad"));
     return {
       gv,
-      streets: joinStreets(await readStreets(streetBytes, label("de-streets")), gv),
-      atProvinces: readAtFederalProvinces(atBytes, label("at-districts")),
-      chCantons: await readChCantons(chBytes, label("ch-cantons")),
-      liCommunes: await readLiCommunes(liBytes, label("li-communes")),
+      streets: joinStreets(await readStreets(loaded["de-streets"].bytes, label("de-streets")), gv),
+      atProvinces: readAtFederalProvinces(loaded["at-districts"].bytes, label("at-districts")),
+      chCantons: await readChCantons(loaded["ch-cantons"].bytes, label("ch-cantons")),
+      liCommunes: await readLiCommunes(loaded["li-communes"].bytes, label("li-communes")),
     };
   });
   const notes: string[] = [];

@@ -53,9 +53,10 @@ export const streets: Resource<Street> = {
   requiredFilter: {
     param: "locality",
     description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
-    detail: "No locality given. Filter by locality, or download the whole street list from /downloads/.",
+    detail: "No locality given. Filter by locality, or download the whole street list: /downloads/index.json lists the files.",
   },
   filterValue: (street) => street.locality,
+  downloadsPerView: true,
   // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
   sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key]),
   columns: [

@@ -1,26 +1,69 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 
-/** The sources a build reads, by the name used in `--source NAME=PATH`, with their embedded default. */
-export const SOURCE_DEFAULTS = {
-  "de-streets": "data/de/streets-berlin.csv",
-  "de-gv100ad": "data/de/GV100AD_30112025.txt",
-  "at-districts": "data/at/districts-2015.txt",
-  "ch-cantons": "data/ch/GDEHist_KT.txt",
-  "li-communes": "data/li/communes.csv",
-} as const;
-
-export type SourceName = keyof typeof SOURCE_DEFAULTS;
-
-export function isSourceName(name: string): name is SourceName {
-  return Object.hasOwn(SOURCE_DEFAULTS, name);
+/** A source a build reads: its embedded copy (the default) and where its publisher releases it. */
+export interface SourceSpec {
+  /** The embedded copy, relative to the project root. */
+  readonly embedded: string;
+  /** The publisher's download location, fetched with `--remote`. */
+  readonly upstream: string;
+  /** For a zip archive: the entry that holds the data (the archive's own name changes per edition). */
+  readonly archiveEntry?: RegExp;
 }
 
-/** Resolves `--source` overrides over the defaults, relative to `root`. */
-export function sourcePaths(root: string, overrides: Readonly<Partial<Record<SourceName, string>>>): Record<SourceName, string> {
-  const paths = {} as Record<SourceName, string>;
-  for (const name of Object.keys(SOURCE_DEFAULTS) as SourceName[]) paths[name] = resolve(root, overrides[name] ?? SOURCE_DEFAULTS[name]);
-  return paths;
+export const SOURCES = {
+  "de-streets": {
+    embedded: "data/de/streets-berlin.csv",
+    upstream: "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/de/osm/streets.updated.csv",
+  },
+  "de-gv100ad": {
+    embedded: "data/de/GV100AD_30112025.txt",
+    upstream: "https://www.destatis.de/DE/Themen/Laender-Regionen/Regionales/Gemeindeverzeichnis/Administrativ/Archiv/GV100ADQ/GV100AD3107.zip?__blob=publicationFile",
+    archiveEntry: /(^|\/)GV100AD[^/]*\.txt$/i,
+  },
+  "at-districts": {
+    embedded: "data/at/districts-2015.txt",
+    upstream: "https://www.statistik.at/verzeichnis/reglisten/polbezirke.csv",
+  },
+  "ch-cantons": {
+    embedded: "data/ch/GDEHist_KT.txt",
+    upstream: "https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=01-01-2026",
+  },
+  "li-communes": {
+    embedded: "data/li/communes.csv",
+    upstream: "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/li/communes.csv",
+  },
+} as const satisfies Record<string, SourceSpec>;
+
+export type SourceName = keyof typeof SOURCES;
+export const SOURCE_NAMES = Object.keys(SOURCES) as SourceName[];
+
+export function isSourceName(name: string): name is SourceName {
+  return Object.hasOwn(SOURCES, name);
+}
+
+export function sourceSpec(name: SourceName): SourceSpec {
+  return SOURCES[name];
+}
+
+/** Where one source is read from: a file on disk or a URL. */
+export type SourceLocation = { readonly kind: "file"; readonly path: string } | { readonly kind: "url"; readonly url: string };
+
+export function isUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value);
+}
+
+/**
+ * Every source's location: an override (`--source NAME=PATH|URL`) wins, then the publisher's URL
+ * when `remote`, else the embedded copy. Paths are relative to `root`.
+ */
+export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string>>>, remote = false): Record<SourceName, SourceLocation> {
+  const locations = {} as Record<SourceName, SourceLocation>;
+  for (const name of SOURCE_NAMES) {
+    const value = overrides[name] ?? (remote ? SOURCES[name].upstream : SOURCES[name].embedded);
+    locations[name] = isUrl(value) ? { kind: "url", url: value } : { kind: "file", path: resolve(root, value) };
+  }
+  return locations;
 }
 
 /** The only code that reads source files. */

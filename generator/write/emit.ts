@@ -7,7 +7,9 @@ import { DOCS_FILES, hasPageFiles, indexPath, listPath, listHeaderRules, normali
 import { CONTENT_TYPES, parseHeadersFile } from "../routes/headers.ts";
 import { pageBounds, pageCount } from "../routes/paging.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";
+import { GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, downloadHeaderRules } from "../routes/downloads.ts";
 import { choosePageSizes, type SizePlan } from "./budget.ts";
+import { DownloadWriter, type DownloadsManifest } from "./downloads.ts";
 import type { FileSink } from "./sink.ts";
 
 /** A resource's records grouped into views, rendered only when written (memory stays per view). */
@@ -20,16 +22,24 @@ export interface PreparedView {
   readonly key: string;
   readonly slug: string;
   readonly count: number;
+  /** The filter as clients write it (the first record's value), for the downloads manifest. */
+  readonly filter?: Readonly<Record<string, string>>;
   render(): { json: string[]; csv: string[] };
 }
 
 export function prepare<R>(resource: Resource<R>, records: readonly R[]): PreparedResource {
-  const views = viewsOf(resource, records).map((view) => ({
-    key: view.key,
-    slug: view.slug,
-    count: view.records.length,
-    render: () => ({ json: view.records.map(jsonRecord), csv: view.records.map((r) => csvRow(resource.columns, r)) }),
-  }));
+  const param = resource.requiredFilter?.param;
+  const views = viewsOf(resource, records).map((view): PreparedView => {
+    const first = view.records[0];
+    const value = param === undefined || first === undefined ? undefined : resource.filterValue?.(first, param);
+    return {
+      key: view.key,
+      slug: view.slug,
+      count: view.records.length,
+      ...(param === undefined || value === undefined ? {} : { filter: { [param]: value } }),
+      render: () => ({ json: view.records.map(jsonRecord), csv: view.records.map((r) => csvRow(resource.columns, r)) }),
+    };
+  });
   return { resource: resource as unknown as AnyResource, records: records.length, views };
 }
 
@@ -40,25 +50,39 @@ export interface EmitOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Facts about the inputs recorded in `/_build.json` (must be deterministic). */
   readonly stamp?: Readonly<Record<string, unknown>>;
+  /** When the data was built: the downloads manifest says so. */
+  readonly builtAt: string;
+  /** Where each source came from, for the downloads manifest. */
+  readonly sources: readonly unknown[];
 }
 
 export interface EmitResult {
   readonly plan: SizePlan;
   readonly views: ReadonlyMap<string, number>;
+  readonly downloads: DownloadsManifest;
+  /** Files the downloads were estimated to need when the page sizes were chosen. */
+  readonly downloadFilesReserved: number;
 }
 
-/** Writes every page, index shard and list of a build, the docs, and `_headers` into `sink`. */
-export function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): EmitResult {
+/**
+ * Writes every page, index shard and list of a build, the downloads, the docs, and `_headers` into
+ * `sink`. The page sizes beyond the canonical one fill what the file budget leaves.
+ */
+export async function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): Promise<EmitResult> {
+  let written = 0;
+  const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.filter((r) => !r.resource.query.paged);
   const shardFiles = paged.reduce((sum, r) => sum + new Set(r.views.map((v) => shardOf(v.key))).size, 0);
-  const otherFiles = lists.length * 2 + shardFiles + DOCS_FILES.length + 2; // + _headers, _build.json
+  const downloadFilesReserved = resources.reduce((sum, r) => sum + estimateDownloadFiles(r), 1); // + index.json
+  const otherFiles = lists.length * 2 + shardFiles + DOCS_FILES.length + 2 + downloadFilesReserved; // + _headers, _build.json
   const plan = choosePageSizes(
     paged.map((r) => ({ resource: r.resource.id, viewSizes: r.views.map((v) => v.count) })),
     otherFiles,
     options.maxFiles,
   );
 
+  const downloads = new DownloadWriter(counted);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
   /** One real record per resource for the docs' examples: the first of the first example's view. */
@@ -69,6 +93,7 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
     const sizeSet = new Set(sizes);
     const header = csvHeader(resource.columns);
     const shards = new Map<number, [string, string, number, string][]>();
+    const dataset = downloads.dataset(resource);
     for (const view of views) {
       const { json, csv } = view.render();
       if (view.key === sampleKey && json[0] !== undefined) samples.set(resource.id, json[0]);
@@ -77,28 +102,35 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
         for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
           const { start, end } = pageBounds(page, pageSize, view.count);
           const address = { resource: resource.id, slug: view.slug, total: view.count, pageSize, page };
-          sink.write(pagePath({ ...address, format: "json" }), jsonArray(json.slice(start, end)));
-          sink.write(pagePath({ ...address, format: "csv" }), header + csv.slice(start, end).join(""));
+          counted.write(pagePath({ ...address, format: "json" }), jsonArray(json.slice(start, end)));
+          counted.write(pagePath({ ...address, format: "csv" }), header + csv.slice(start, end).join(""));
         }
       }
       const shard = shardOf(view.key);
       const entries = shards.get(shard) ?? [];
       entries.push([view.key, view.slug, view.count, contentHash(json)]);
       shards.set(shard, entries);
+      await dataset.add(json, csv);
+      if (resource.downloadsPerView === true && view.filter !== undefined) await downloads.view(resource, view.slug, view.filter, json, csv);
       options.onProgress?.(++doneViews, totalViews);
     }
+    await dataset.finish();
     for (const [shard, entries] of [...shards].sort((a, b) => a[0] - b[0])) {
       const index: IndexShard = { sizes, entries };
-      sink.write(indexPath(resource.id, shard), JSON.stringify(index));
+      counted.write(indexPath(resource.id, shard), JSON.stringify(index));
     }
   }
 
   for (const { resource, views } of lists) {
     const { json, csv } = views[0]?.render() ?? { json: [], csv: [] };
     if (json[0] !== undefined) samples.set(resource.id, json[0]);
-    sink.write(listPath(resource.id, "json"), jsonArray(json));
-    sink.write(listPath(resource.id, "csv"), csvHeader(resource.columns) + csv.join(""));
+    counted.write(listPath(resource.id, "json"), jsonArray(json));
+    counted.write(listPath(resource.id, "csv"), csvHeader(resource.columns) + csv.join(""));
+    const dataset = downloads.dataset(resource);
+    await dataset.add(json, csv);
+    await dataset.finish();
   }
+  const manifest = await downloads.finish(options.builtAt, options.sources);
 
   const docs = buildDocs({
     version: packageVersion(),
@@ -106,16 +138,38 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
       const sample = samples.get(resource.id);
       return { resource, records, views: views.length, ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
     }),
+    downloads: manifest,
   });
-  for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
+  for (const path of DOCS_FILES) counted.write(path, docs.files[path]);
 
-  sink.write("/_headers", headersFile(options.headersTemplate, docs.headerRules));
+  counted.write("/_headers", headersFile(options.headersTemplate, docs.headerRules));
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
-  sink.write(
+  counted.write(
     "/_build.json",
     JSON.stringify({ ...options.stamp, pageSizes: Object.fromEntries(plan.sizes), views: Object.fromEntries(views) }, null, 2),
   );
-  return { plan, views };
+  if (written > options.maxFiles) {
+    throw new Error(`the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${downloadFilesReserved} estimated`);
+  }
+  return { plan, views, downloads: manifest, downloadFilesReserved };
+}
+
+/**
+ * Files a resource's downloads will take, estimated before anything is rendered (the page sizes
+ * are chosen first): bytes per record are measured on a sample of views, with a margin.
+ */
+export function estimateDownloadFiles(prepared: PreparedResource): number {
+  const { resource, views } = prepared;
+  const sample = views.slice(0, 20).map((view) => view.render());
+  const sampled = sample.reduce((sum, { json }) => sum + json.length, 0);
+  const perRecord = (rows: (s: { json: string[]; csv: string[] }) => string[]) =>
+    sampled === 0 ? 0 : (1.25 * sample.reduce((sum, s) => sum + rows(s).reduce((n, row) => n + Buffer.byteLength(row) + 1, 0), 0)) / sampled;
+  const jsonBytes = perRecord((s) => s.json);
+  const csvBytes = perRecord((s) => s.csv);
+  const filesFor = (bytes: number) => (bytes <= GZIP_THRESHOLD ? 1 : 2 * Math.ceil(bytes / MAX_DOWNLOAD_BYTES));
+  let files = filesFor(prepared.records * jsonBytes) + filesFor(prepared.records * csvBytes);
+  if (resource.downloadsPerView === true) for (const view of views) files += filesFor(view.count * jsonBytes) + filesFor(view.count * csvBytes);
+  return files;
 }
 
 /** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
@@ -127,7 +181,7 @@ function sampleViewKey(resource: AnyResource, views: readonly PreparedView[]): s
 }
 
 function headersFile(template: string, docsRules: string): string {
-  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules(CONTENT_TYPES)}\n\n${listHeaderRules(CONTENT_TYPES)}\n\n# Generated: the docs.\n${docsRules}\n`;
+  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules(CONTENT_TYPES)}\n\n${listHeaderRules(CONTENT_TYPES)}\n\n# Generated: the downloads.\n${downloadHeaderRules(CONTENT_TYPES)}\n\n# Generated: the docs.\n${docsRules}\n`;
   const parsed = parseHeadersFile(text);
   if (!parsed.ok) throw new Error(`_headers line ${parsed.line}: ${parsed.message}`);
   return text;

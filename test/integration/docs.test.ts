@@ -62,7 +62,7 @@ describe("the docs page", () => {
     expect(again.headers["content-security-policy"]).toBe(docsContentSecurityPolicy(DOCS_CSS));
   });
 
-  it.each(["/index.htm", "/INDEX.HTML", "/docs.js/", "/docs", "/openapi.yaml", "/downloads/", "/_headers", "/favicon.ico"])("%s is still a 404 problem", async (path) => {
+  it.each(["/index.htm", "/INDEX.HTML", "/docs.js/", "/docs", "/openapi.yaml", "/downloads/nope.csv", "/downloads/../_headers", "/_headers", "/favicon.ico"])("%s is still a 404 problem", async (path) => {
     const response = await get(path);
     expect(response.status).toBe(404);
     expect(response.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
