@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { buildInto, buildToDirectory, DEFAULT_FETCH, type BuildOptions, type BuildSummary, type DirectoryBuildSummary } from "../build.ts";
 import { CACHE_DURATION, type FetchOptions } from "../sources/fetch.ts";
 import type { LoadEvent } from "../sources/load.ts";
-import { isSourceName, SOURCE_NAMES, SOURCES, type SourceName } from "../sources/registry.ts";
+import { isSourceName, SOURCE_NAMES, SOURCES, type SourceName, type SourceSpec } from "../sources/registry.ts";
 import { CountingSink } from "../write/sink.ts";
 import { progressReporter } from "./progress.ts";
 
@@ -83,6 +83,12 @@ const EMBEDDED: SourceFlags = { source: {}, cacheDir: DEFAULT_FETCH.cacheDir, ca
 function buildOptions(flags: SourceFlags, maxFiles: number, onProgress?: BuildOptions["onProgress"], fingerprint?: string): BuildOptions {
   const fetch: Partial<FetchOptions> = { cacheDir: resolve(flags.cacheDir), cacheDuration: flags.cacheDuration, allowStale: flags.allowStale === true };
   const remote = flags.remote === true;
+  if (remote) {
+    for (const name of SOURCE_NAMES) {
+      const spec: SourceSpec = SOURCES[name];
+      if (spec.upstream === undefined && flags.source[name] === undefined) process.stderr.write(`${name}: the embedded ${spec.embedded}: ${spec.noUpstream ?? "no upstream"}\n`);
+    }
+  }
   return {
     root: ROOT,
     sources: flags.source,

@@ -5,8 +5,13 @@ import { resolve } from "node:path";
 export interface SourceSpec {
   /** The embedded copy, relative to the project root. */
   readonly embedded: string;
-  /** The publisher's download location, fetched with `--remote`. */
-  readonly upstream: string;
+  /**
+   * The publisher's download location, fetched with `--remote`. Without one (no reader for the
+   * publisher's format yet), `--remote` reads the embedded copy and says so.
+   */
+  readonly upstream?: string;
+  /** Why a source has no upstream yet, and where it would come from. */
+  readonly noUpstream?: string;
   /** For a zip archive: the entry that holds the data (the archive's own name changes per edition). */
   readonly archiveEntry?: RegExp;
 }
@@ -27,7 +32,7 @@ export const SOURCES = {
   },
   "ch-cantons": {
     embedded: "data/ch/GDEHist_KT.txt",
-    upstream: "https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=01-01-2026",
+    noUpstream: "the BFS AGVCH snapshot API (https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=DD-MM-YYYY) has no reader yet: no sample of its format was available to test one against",
   },
   "li-communes": {
     embedded: "data/li/communes.csv",
@@ -60,7 +65,8 @@ export function isUrl(value: string): boolean {
 export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string>>>, remote = false): Record<SourceName, SourceLocation> {
   const locations = {} as Record<SourceName, SourceLocation>;
   for (const name of SOURCE_NAMES) {
-    const value = overrides[name] ?? (remote ? SOURCES[name].upstream : SOURCES[name].embedded);
+    const spec: SourceSpec = SOURCES[name];
+    const value = overrides[name] ?? (remote ? (spec.upstream ?? spec.embedded) : spec.embedded);
     locations[name] = isUrl(value) ? { kind: "url", url: value } : { kind: "file", path: resolve(root, value) };
   }
   return locations;

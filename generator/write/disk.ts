@@ -21,6 +21,15 @@ export interface PreviousBuild {
 const FILE_LIST = "/_files.tsv";
 const ASSETS_IGNORE = "/.assetsignore";
 
+function link(existing: string, target: string): boolean {
+  try {
+    linkSync(existing, target);
+    return true;
+  } catch {
+    return false; // e.g. the old file is gone, or another file system: write it instead
+  }
+}
+
 /** Reads the file list of a previous build in `dir`; none (or unreadable) means a full write. */
 export function previousBuild(dir: string): PreviousBuild | undefined {
   let text: string;
@@ -41,12 +50,15 @@ export function previousBuild(dir: string): PreviousBuild | undefined {
 
 /**
  * The only code that writes to the disk. With a previous build, a file whose bytes are unchanged
- * is hard-linked from it instead of written again, so a rebuild writes only what changed.
+ * is hard-linked from it instead of written again, so a rebuild writes only what changed; a file
+ * with the same bytes as another of the same build is a hard link to it too.
  */
 export class DiskSink implements FileSink {
   private readonly guard = new PathGuard();
   private readonly dirs = new Set<string>();
   private readonly hashes = new Map<string, string>();
+  /** Content hash → a file of this build with those bytes. */
+  private readonly written = new Map<string, string>();
   private added = 0;
   private changed = 0;
   private unchanged = 0;
@@ -65,15 +77,18 @@ export class DiskSink implements FileSink {
     const before = this.previous?.hashes.get(path);
     if (before === undefined) this.added++;
     else if (before !== digest) this.changed++;
-    else {
-      this.unchanged++;
-      if (this.link(path, target)) return;
+    else this.unchanged++;
+    // Unchanged since the previous build, or the same bytes as a file of this build (a small
+    // locality's download is its first page): a hard link, not another copy.
+    const same = before === digest && this.previous !== undefined ? join(this.previous.root, path) : this.written.get(digest);
+    if (same === undefined || !link(same, target)) {
+      try {
+        writeFileSync(target, data);
+      } catch (error) {
+        throw new Error(`cannot write ${target}: ${describe(error)}`);
+      }
     }
-    try {
-      writeFileSync(target, data);
-    } catch (error) {
-      throw new Error(`cannot write ${target}: ${describe(error)}`);
-    }
+    if (!this.written.has(digest)) this.written.set(digest, target);
   }
 
   /** Writes the file list and `.assetsignore`; returns the changes against the previous build. */
@@ -86,16 +101,6 @@ export class DiskSink implements FileSink {
     let removed = 0;
     for (const path of this.previous?.hashes.keys() ?? []) if (!this.hashes.has(path)) removed++;
     return { added: this.added, changed: this.changed, removed, unchanged: this.unchanged };
-  }
-
-  private link(path: string, target: string): boolean {
-    if (this.previous === undefined) return false;
-    try {
-      linkSync(join(this.previous.root, path), target);
-      return true;
-    } catch {
-      return false; // e.g. the old file is gone or another file system: write it instead
-    }
   }
 
   private ensureDir(dir: string): void {

@@ -5,7 +5,7 @@ import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build.ts";
 import type { LoadEvent } from "../../generator/sources/load.ts";
-import { SOURCES, sourceLocations, type SourceName } from "../../generator/sources/registry.ts";
+import { SOURCES, sourceLocations, type SourceName, type SourceSpec } from "../../generator/sources/registry.ts";
 import { MemorySink } from "../../generator/write/sink.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
@@ -62,7 +62,9 @@ describe("--remote", () => {
     const locations = sourceLocations(ROOT, { "de-streets": "local.csv" }, true);
     expect(locations["de-streets"]).toEqual({ kind: "file", path: join(ROOT, "local.csv") });
     expect(locations["de-gv100ad"]).toEqual({ kind: "url", url: SOURCES["de-gv100ad"].upstream });
-    expect(Object.values(SOURCES).every((spec) => spec.upstream.startsWith("https://"))).toBe(true);
+    // A source without a reader for its publisher's format stays embedded, and the registry says why.
+    expect(locations["ch-cantons"]).toEqual({ kind: "file", path: join(ROOT, SOURCES["ch-cantons"].embedded) });
+    for (const spec of Object.values(SOURCES) as SourceSpec[]) expect(spec.upstream?.startsWith("https://") ?? spec.noUpstream !== undefined).toBe(true);
   });
 });
 
