@@ -278,7 +278,7 @@ ${scrollTable(
 <tbody>${rows}</tbody>
 </table>`,
 )}
-${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, for ${codeList(perViewEndpoints)}: ${count(perView.length / 2)} localities, for example <a href="${perView[0]?.path ?? "#"}"><code>${perView[0]?.path ?? ""}</code></a>.</p>`}
+${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, for ${codeList(perViewEndpoints)}: ${count(perView.length / 2)} ${perView.length === 2 ? "locality" : "localities"}, for example <a href="${perView[0]?.path ?? "#"}"><code>${perView[0]?.path ?? ""}</code></a>.</p>`}
 <p>The manifest <a href="${DOWNLOADS_INDEX}"><code>${DOWNLOADS_INDEX}</code></a> lists every file with its SHA-256, size, media type, record count, sources, licences and their dates, and the build time. Keep the attributions of <a href="#sources">the data sources</a> with the files.</p>`,
   );
 }
