@@ -78,5 +78,5 @@ export function buildToDirectory(options: BuildOptions, outDir: string, full = f
 }
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName }[] {
-  return SOURCE_NAMES.map((name) => ({ name, ...loaded[name].provenance }));
+  return SOURCE_NAMES.flatMap((name) => loaded[name].parts.map((part) => ({ name, ...part.provenance })));
 }

@@ -16,12 +16,18 @@ export interface SourceProvenance {
   readonly lastModified?: string;
 }
 
-export interface LoadedSource {
-  readonly name: SourceName;
-  /** How errors name the source: its path, or `name (url)`. */
+/** One file of a source (most sources are one file; a publisher may split one, e.g. by province). */
+export interface SourcePart {
+  /** How errors name it: its path, or `name (url)`. */
   readonly label: string;
   readonly bytes: Uint8Array;
   readonly provenance: SourceProvenance;
+}
+
+export interface LoadedSource extends SourcePart {
+  readonly name: SourceName;
+  /** Every file of the source; the source itself (label, bytes) is the first. */
+  readonly parts: readonly SourcePart[];
 }
 
 export type LoadedSources = Readonly<Record<SourceName, LoadedSource>>;
@@ -41,48 +47,57 @@ export async function loadSources(
   fetchOptions: FetchOptions,
   onLoad?: (event: LoadEvent) => void,
 ): Promise<LoadedSources> {
-  const loaded = await Promise.all(SOURCE_NAMES.map((name) => loadSource(name, locations[name], root, fetchOptions, onLoad)));
+  const loaded = await Promise.all(
+    SOURCE_NAMES.map(async (name): Promise<LoadedSource> => {
+      const location = locations[name];
+      const parts =
+        location.kind === "file"
+          ? [await readPart(name, location.path, root, onLoad)]
+          : await Promise.all(location.urls.map((url) => downloadPart(name, url, fetchOptions, onLoad)));
+      const [first] = parts;
+      if (first === undefined) throw new Error(`source ${name}: no location`);
+      return { name, ...first, parts };
+    }),
+  );
   return Object.fromEntries(loaded.map((source) => [source.name, source])) as Record<SourceName, LoadedSource>;
 }
 
-async function loadSource(name: SourceName, location: SourceLocation, root: string, fetchOptions: FetchOptions, onLoad?: (event: LoadEvent) => void): Promise<LoadedSource> {
-  const where = location.kind === "file" ? relative(root, location.path) || location.path : location.url;
-  const fail = (reason: string): never => {
-    throw new Error(location.kind === "file" ? reason : `source ${name} (${location.url}): ${reason}`);
-  };
-  let raw: Uint8Array;
-  let lastModified: string | undefined;
-  if (location.kind === "file") {
-    raw = await readSource(location.path);
-    onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength });
-  } else {
-    const got = await download(location.url, fetchOptions).catch((error: unknown) => fail(`download failed: ${error instanceof Error ? error.message : String(error)}`));
-    raw = got.bytes;
-    lastModified = got.lastModified;
-    onLoad?.({ name, location: where, origin: got.origin, bytes: raw.byteLength, fetchedAt: got.fetchedAt });
-  }
+async function readPart(name: SourceName, path: string, root: string, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+  const where = relative(root, path) || path;
+  const raw = await readSource(path);
+  onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength });
+  return unpack(name, raw, { where, label: (entry) => (entry === undefined ? where : `${where} → ${entry}`), fail: (reason) => new Error(`${where}: ${reason}`) });
+}
+
+async function downloadPart(name: SourceName, url: string, fetchOptions: FetchOptions, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+  const fail = (reason: string) => new Error(`source ${name} (${url}): ${reason}`);
+  const got = await download(url, fetchOptions).catch((error: unknown) => {
+    throw fail(`download failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  onLoad?.({ name, location: url, origin: got.origin, bytes: got.bytes.byteLength, fetchedAt: got.fetchedAt });
+  if (sourceSpec(name).archiveEntry !== undefined && !isZip(got.bytes)) throw fail("expected a zip archive (the publisher ships this source zipped)");
+  return unpack(name, got.bytes, { where: url, label: (entry) => `${name} (${url}${entry === undefined ? "" : ` → ${entry}`})`, fail, ...(got.lastModified === undefined ? {} : { lastModified: got.lastModified }) });
+}
+
+/** A zip is recognised by its bytes: the one entry the source names is read from it. */
+function unpack(name: SourceName, raw: Uint8Array, how: { where: string; label: (entry?: string) => string; fail: (reason: string) => Error; lastModified?: string }): SourcePart {
   const pattern = sourceSpec(name).archiveEntry;
   let bytes = raw;
   let entry: string | undefined;
   if (isZip(raw)) {
-    if (pattern === undefined) fail("is a zip archive, but this source is a plain file");
-    else {
-      try {
-        ({ name: entry, bytes } = unzipEntry(raw, pattern));
-      } catch (error) {
-        fail(error instanceof Error ? error.message : String(error));
-      }
+    if (pattern === undefined) throw how.fail("is a zip archive, but this source is a plain file");
+    try {
+      ({ name: entry, bytes } = unzipEntry(raw, pattern));
+    } catch (error) {
+      throw how.fail(error instanceof Error ? error.message : String(error));
     }
-  } else if (pattern !== undefined && location.kind === "url") {
-    fail("expected a zip archive (the publisher ships this source zipped)");
   }
-  const label = location.kind === "file" ? where : `${name} (${location.url}${entry === undefined ? "" : ` → ${entry}`})`;
   const provenance: SourceProvenance = {
-    location: where,
+    location: how.where,
     ...(entry === undefined ? {} : { entry }),
     sha256: createHash("sha256").update(bytes).digest("hex"),
     bytes: bytes.byteLength,
-    ...(lastModified === undefined ? {} : { lastModified }),
+    ...(how.lastModified === undefined ? {} : { lastModified: how.lastModified }),
   };
-  return { name, label, bytes, provenance };
+  return { label: how.label(entry), bytes, provenance };
 }

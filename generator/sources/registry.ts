@@ -9,7 +9,7 @@ export interface SourceSpec {
    * The publisher's download location, fetched with `--remote`. Without one (no reader for the
    * publisher's format yet), `--remote` reads the embedded copy and says so.
    */
-  readonly upstream?: string;
+  readonly upstream?: string | readonly string[];
   /** Why a source has no upstream yet, and where it would come from. */
   readonly noUpstream?: string;
   /** For a zip archive: the entry that holds the data (the archive's own name changes per edition). */
@@ -51,8 +51,8 @@ export function sourceSpec(name: SourceName): SourceSpec {
   return SOURCES[name];
 }
 
-/** Where one source is read from: a file on disk or a URL. */
-export type SourceLocation = { readonly kind: "file"; readonly path: string } | { readonly kind: "url"; readonly url: string };
+/** Where one source is read from: a file on disk, or one or more URLs (a publisher that splits it, e.g. by province). */
+export type SourceLocation = { readonly kind: "file"; readonly path: string } | { readonly kind: "url"; readonly urls: readonly string[] };
 
 export function isUrl(value: string): boolean {
   return /^https?:\/\//i.test(value);
@@ -67,7 +67,8 @@ export function sourceLocations(root: string, overrides: Readonly<Partial<Record
   for (const name of SOURCE_NAMES) {
     const spec: SourceSpec = SOURCES[name];
     const value = overrides[name] ?? (remote ? (spec.upstream ?? spec.embedded) : spec.embedded);
-    locations[name] = isUrl(value) ? { kind: "url", url: value } : { kind: "file", path: resolve(root, value) };
+    if (typeof value !== "string") locations[name] = { kind: "url", urls: value };
+    else locations[name] = isUrl(value) ? { kind: "url", urls: [value] } : { kind: "file", path: resolve(root, value) };
   }
   return locations;
 }

@@ -61,10 +61,13 @@ describe("--remote", () => {
   it("points every source at its publisher's URL, overrides first", () => {
     const locations = sourceLocations(ROOT, { "de-streets": "local.csv" }, true);
     expect(locations["de-streets"]).toEqual({ kind: "file", path: join(ROOT, "local.csv") });
-    expect(locations["de-gv100ad"]).toEqual({ kind: "url", url: SOURCES["de-gv100ad"].upstream });
+    expect(locations["de-gv100ad"]).toEqual({ kind: "url", urls: [SOURCES["de-gv100ad"].upstream] });
     // A source without a reader for its publisher's format stays embedded, and the registry says why.
     expect(locations["ch-cantons"]).toEqual({ kind: "file", path: join(ROOT, SOURCES["ch-cantons"].embedded) });
-    for (const spec of Object.values(SOURCES) as SourceSpec[]) expect(spec.upstream?.startsWith("https://") ?? spec.noUpstream !== undefined).toBe(true);
+    for (const spec of Object.values(SOURCES) as SourceSpec[]) {
+      const urls = [spec.upstream ?? []].flat();
+      expect(urls.length > 0 ? urls.every((url) => url.startsWith("https://")) : spec.noUpstream !== undefined).toBe(true);
+    }
   });
 });
 
