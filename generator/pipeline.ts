@@ -1,4 +1,3 @@
-import { relative } from "node:path";
 import { joinLocalities } from "./model/de-localities.ts";
 import { regionsOf } from "./model/de-regions.ts";
 import { chRegisterOf, localitiesOf } from "./model/ch-li.ts";
@@ -15,7 +14,7 @@ import { readGv100ad } from "./sources/de-gv100ad.ts";
 import { readPostCodes } from "./sources/de-postcodes.ts";
 import { readStreets } from "./sources/de-streets.ts";
 import { readChCantons, readLiCommunes } from "./sources/lists.ts";
-import { readSource, type SourceName } from "./sources/registry.ts";
+import type { LoadedSources } from "./sources/load.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare, type PreparedResource } from "./write/emit.ts";
 
@@ -24,37 +23,25 @@ export interface LoadReport {
   readonly notes: string[];
 }
 
-/** Reads every source and turns it into the resources the API serves (grouped and sorted). */
-export async function loadResources(paths: Readonly<Record<SourceName, string>>, root: string, timer = new PhaseTimer()): Promise<LoadReport> {
-  const label = (name: SourceName) => relative(root, paths[name]) || paths[name];
+/** Turns the loaded sources into the resources the API serves (parsed, joined, grouped and sorted). */
+export async function loadResources(loaded: LoadedSources, timer = new PhaseTimer()): Promise<LoadReport> {
+  const label = (name: keyof LoadedSources) => loaded[name].label;
   const sources = await timer.measureAsync("read", async () => {
-    const read = async (name: SourceName) => readSource(paths[name]);
-    const [streetBytes, gvBytes, postCodeBytes, atBytes, atMunicipalityBytes, atStreetBytes, chBytes, chDistrictBytes, chCommuneBytes, localityBytes, liBytes] = await Promise.all([
-      read("de-streets"),
-      read("de-gv100ad"),
-      read("de-postcodes"),
-      read("at-districts"),
-      read("at-municipalities"),
-      read("at-streets"),
-      read("ch-cantons"),
-      read("ch-districts"),
-      read("ch-communes"),
-      read("ch-localities"),
-      read("li-communes"),
-    ]);
-    const gv = readGv100ad(gvBytes, label("de-gv100ad"));
+    const bytes = (name: keyof LoadedSources) => loaded[name].bytes;
+    const gv = readGv100ad(bytes("de-gv100ad"), label("de-gv100ad"));
     return {
       gv,
-      streets: joinStreets(await readStreets(streetBytes, label("de-streets")), gv),
-      postCodes: await readPostCodes(postCodeBytes, label("de-postcodes")),
-      atDistricts: readAtDistricts(atBytes, label("at-districts")),
-      atMunicipalities: readAtMunicipalities(atMunicipalityBytes, label("at-municipalities")),
-      atStreets: readAtStreets(atStreetBytes, label("at-streets")),
-      chCantons: await readChCantons(chBytes, label("ch-cantons")),
-      liCommunes: await readLiCommunes(liBytes, label("li-communes")),
-      chDistricts: await readChDistricts(chDistrictBytes, label("ch-districts")),
-      chCommunes: await readChCommunes(chCommuneBytes, label("ch-communes")),
-      localityRegister: await readLocalityRegister(localityBytes, label("ch-localities")),
+      streets: joinStreets(await readStreets(bytes("de-streets"), label("de-streets")), gv),
+      postCodes: await readPostCodes(bytes("de-postcodes"), label("de-postcodes")),
+      atDistricts: readAtDistricts(bytes("at-districts"), label("at-districts")),
+      atMunicipalities: readAtMunicipalities(bytes("at-municipalities"), label("at-municipalities")),
+      // The street directory comes in one file per federal province: every part is read.
+      atStreets: loaded["at-streets"].parts.flatMap((part) => readAtStreets(part.bytes, part.label)),
+      chCantons: await readChCantons(bytes("ch-cantons"), label("ch-cantons")),
+      liCommunes: await readLiCommunes(bytes("li-communes"), label("li-communes")),
+      chDistricts: await readChDistricts(bytes("ch-districts"), label("ch-districts")),
+      chCommunes: await readChCommunes(bytes("ch-communes"), label("ch-communes")),
+      localityRegister: await readLocalityRegister(bytes("ch-localities"), label("ch-localities")),
     };
   });
   const notes: string[] = [];

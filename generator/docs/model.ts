@@ -1,4 +1,5 @@
 import type { AnyResource } from "../resources/resource.ts";
+import type { DownloadsManifest } from "../write/downloads.ts";
 
 /** A served resource as the docs see it: its definition plus facts of the build. */
 export interface DocsResource {
@@ -13,6 +14,8 @@ export interface DocsResource {
 
 export interface DocsInput {
   readonly resources: readonly DocsResource[];
+  /** The build's downloads (the docs page links them). */
+  readonly downloads?: DownloadsManifest;
   /** Version of the API description (the package version). */
   readonly version: string;
 }

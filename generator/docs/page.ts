@@ -5,6 +5,8 @@ import { validationProblem } from "../routes/problem.ts";
 import type { Credit } from "../resources/credits.ts";
 import { exampleTarget, pathParams, type AnyResource } from "../resources/resource.ts";
 import type { JsonSchema } from "../resources/schema.ts";
+import { DOWNLOADS_INDEX } from "../routes/downloads.ts";
+import type { DownloadFile, DownloadsManifest } from "../write/downloads.ts";
 import { html, trusted, type Markup } from "./html.ts";
 import { sizeOf, slugOf, type DocsInput, type DocsResource } from "./model.ts";
 import { PAGING_HEADER_DOCS, parametersOf, REJECTED_NOTE, type ParameterDoc } from "./parameters.ts";
@@ -43,7 +45,7 @@ ${pagingSection(resources)}
 ${formatsSection(resources)}
 ${errorsSection(resources)}
 ${tryItSection(resources)}
-${downloadsSection()}
+${downloadsSection(input.downloads)}
 ${sourcesSection(resources)}
 </main>
 <footer>
@@ -256,11 +258,37 @@ ${scrollTable("Records of the response", html`<table id="try-table"><thead></the
   );
 }
 
-function downloadsSection(): Markup {
+function downloadsSection(downloads: DownloadsManifest | undefined): Markup {
+  const datasets = (downloads?.files ?? []).filter((file) => file.filter === undefined);
+  const perView = (downloads?.files ?? []).filter((file) => file.filter !== undefined && file.gzipOf === undefined);
+  const endpoints = [...new Set(datasets.map((file) => file.endpoint))];
+  const perViewEndpoints = [...new Set(perView.map((file) => file.endpoint))];
+  const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`);
+  const link = (file: DownloadFile | undefined) => (file === undefined ? "–" : html`<a href="${file.path}" download>${file.format.toUpperCase()}${file.gzipOf === undefined ? "" : ".gz"}</a> <small>${size(file.bytes)}</small>`);
+  const rows = endpoints.flatMap((endpoint) => {
+    const files = datasets.filter((file) => file.endpoint === endpoint);
+    const parts = [...new Set(files.map((file) => file.part))];
+    return parts.map((part) => {
+      const of = (format: string, gz: boolean) => files.find((f) => f.part === part && f.format === format && (f.gzipOf !== undefined) === gz);
+      const records = of("json", false)?.records ?? 0;
+      return html`<tr><td><code>${endpoint}</code>${part === undefined ? "" : html` part ${part} of ${files.find((f) => f.part === part)?.parts ?? "?"}`}</td><td>${count(records)}</td><td>${link(of("json", false))}${of("json", true) === undefined ? "" : html`, ${link(of("json", true))}`}</td><td>${link(of("csv", false))}${of("csv", true) === undefined ? "" : html`, ${link(of("csv", true))}`}</td></tr>`;
+    });
+  });
   return section(
     "downloads",
     "Downloads",
-    html`<p>Whole-dataset downloads (every street as one file, in JSON and CSV) are planned but not available yet. Until then, page through <code>/de/Streets</code> one locality at a time, or take the lists above in one request each.</p>`,
+    downloads === undefined
+      ? html`<p>This build has no downloads.</p>`
+      : html`<p>Every dataset as whole files, in JSON (an array of the records above) and CSV (the same columns), with a gzip copy of anything over 1 MiB. A dataset too large for one file comes in parts of at most 24 MiB, each a complete JSON array or CSV file with its header. Built ${downloads.builtAt}.</p>
+${scrollTable(
+  "Whole-dataset downloads",
+  html`<table>
+<thead><tr><th scope="col">Dataset</th><th scope="col">Records</th><th scope="col">JSON</th><th scope="col">CSV</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>`,
+)}
+${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, for ${codeList(perViewEndpoints)}: ${count(perView.length / 2)} ${perView.length === 2 ? "locality" : "localities"}, for example <a href="${perView[0]?.path ?? "#"}"><code>${perView[0]?.path ?? ""}</code></a>.</p>`}
+<p>The manifest <a href="${DOWNLOADS_INDEX}"><code>${DOWNLOADS_INDEX}</code></a> lists every file with its SHA-256, size, media type, record count, sources, licences and their dates, and the build time. Keep the attributions of <a href="#sources">the data sources</a> with the files.</p>`,
   );
 }
 

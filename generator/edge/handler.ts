@@ -1,4 +1,5 @@
 import { DOCS_ROUTES, hasPageFiles, indexPath, listPath, normalizeSelectorValue, pagePath, shardOf, viewKey, type DocsFile, type IndexShard } from "../routes/files.ts";
+import { DOWNLOADS_INDEX, isDownloadPath } from "../routes/downloads.ts";
 import { CONTENT_TYPES, pagingHeaders } from "../routes/headers.ts";
 import { formatFromAccept } from "../routes/negotiate.ts";
 import { CANONICAL_PAGE_SIZE, pageBounds, pageCount } from "../routes/paging.ts";
@@ -28,8 +29,8 @@ interface ShardLookup {
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
-/** What a path serves: a resource with its path parameters, or a docs file of the build. */
-type Route = { readonly resource: AnyResource; readonly params: ReadonlyMap<string, string> } | { readonly file: DocsFile };
+/** What a path serves: a resource with its path parameters, or a file of the build served as it is (docs, downloads). */
+type Route = { readonly resource: AnyResource; readonly params: ReadonlyMap<string, string> } | { readonly file: DocsFile | string };
 
 /** A resource path split into segments: literals lower-cased, `{name}` as parameters. */
 interface PathTemplate {
@@ -154,16 +155,17 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
     return await respond.asset(request.method, asset, vary);
   };
 
-  /** A docs file, passed through with its `_headers` rules (the page has its own CSP), 304 included. */
-  const serveDocs = async (request: Request, url: URL, file: DocsFile): Promise<Response> => {
+  /** A docs or download file, passed through with its `_headers` rules (the page has its own CSP), 304 included. */
+  const serveFile = async (request: Request, url: URL, file: string): Promise<Response> => {
     const asset = await fetchAsset(url.origin, file);
-    if (!asset.ok) throw new Error(`docs file ${file} missing: HTTP ${asset.status}`);
+    if (asset.status === 404 && isDownloadPath(file)) return respond.problem(notFoundProblem(url.pathname));
+    if (!asset.ok) throw new Error(`file ${file} missing: HTTP ${asset.status}`);
     const etag = asset.headers.get("ETag");
     if (etag !== null && ifNoneMatch(request, [["ETag", etag]])) return respond.assetNotModified(asset);
     return await respond.asset(request.method, asset, []);
   };
 
-  /** Resources match case-insensitively and with a trailing slash; docs files exactly. */
+  /** Resources match case-insensitively and with a trailing slash; files exactly (`/downloads/` is the manifest). */
   const routeOf = (pathname: string): Route | undefined => {
     const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
     const segments = path.split("/").slice(1);
@@ -177,6 +179,8 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
       });
       return { resource: template.resource, params };
     }
+    if (path === "/downloads") return { file: DOWNLOADS_INDEX };
+    if (isDownloadPath(pathname)) return { file: pathname };
     const file = DOCS_ROUTES.get(pathname);
     return file === undefined ? undefined : { file };
   };
@@ -195,7 +199,7 @@ export function createHandler(resources: readonly AnyResource[], commonHeaders: 
         ]);
       }
       if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
-      if ("file" in route) return await serveDocs(request, url, route.file);
+      if ("file" in route) return await serveFile(request, url, route.file);
       const { resource, params } = route;
       const parsed = parseQuery(url.searchParams, resource.query);
       if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));

@@ -7,6 +7,8 @@ export interface View<R> {
   /** The index key (see `viewKey`): what the Worker looks up; "" for a resource without selectors. */
   readonly key: string;
   readonly slug: string;
+  /** The normalised value of each selector, in selector order; `undefined`: not given in this view. */
+  readonly values: readonly (string | undefined)[];
   readonly records: readonly R[];
 }
 
@@ -19,7 +21,7 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
   const selectors = resource.selectors ?? [];
   const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
   const masks = Array.from({ length: 2 ** optional.length }, (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)));
-  const groups = new Map<string, { slugSource: string; records: R[] }>();
+  const groups = new Map<string, { slugSource: string; values: (string | undefined)[]; records: R[] }>();
   for (const record of records) {
     const values = selectors.map((s) => {
       const value = s.value(record);
@@ -31,13 +33,13 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
       if (given.some((value, i) => value === undefined && !absent.has(i))) continue;
       const key = viewKey(given);
       const group = groups.get(key);
-      if (group === undefined) groups.set(key, { slugSource: given.filter((v) => v !== undefined).join(" "), records: [record] });
+      if (group === undefined) groups.set(key, { slugSource: given.filter((v) => v !== undefined).join(" "), values: given, records: [record] });
       else group.records.push(record);
     }
   }
   const keys = [...groups.keys()].sort();
   const slugs = assignSlugs(keys.map((key) => groups.get(key)?.slugSource ?? ""));
-  return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, records: sortRecords(groups.get(key)?.records ?? [], resource.sortKey) }));
+  return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, values: groups.get(key)?.values ?? [], records: sortRecords(groups.get(key)?.records ?? [], resource.sortKey) }));
 }
 
 export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => string): R[] {

@@ -193,7 +193,7 @@ const localitySelector: Selector<AtStreet> = {
   required: true,
   match: "caseInsensitive",
   description: "Locality (Ortschaft) name. Exact match after Unicode NFC normalisation, trimming and lower-casing.",
-  missing: "No locality given. Filter by locality (Ortschaft).",
+  missing: "No locality given. Filter by locality (Ortschaft), or download the whole street list: /downloads/index.json lists the files.",
   value: (s) => s.locality,
 };
 

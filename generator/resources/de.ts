@@ -58,10 +58,11 @@ export const streets: Resource<Street> = {
       required: true,
       match: "caseInsensitive",
       description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
-      missing: "No locality given. Filter by locality, or download the whole street list from /downloads/.",
+      missing: "No locality given. Filter by locality, or download the whole street list: /downloads/index.json lists the files.",
       value: (street) => street.locality,
     },
   ],
+  downloadsPerView: true,
   // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
   sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key]),
   columns: [

@@ -36,6 +36,8 @@ export interface Resource<R> {
   readonly record: RecordSchema<R>;
   /** Example requests shown in the docs and the OpenAPI document; tests run every one of them. */
   readonly examples: readonly RequestExample[];
+  /** Whether each view (e.g. each locality's streets) is also a download file of its own. */
+  readonly downloadsPerView?: boolean;
   /** Where the records come from, with attribution and licence. */
   readonly credits: readonly Credit[];
 }

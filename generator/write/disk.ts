@@ -1,31 +1,116 @@
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { hash } from "node:crypto";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { PathGuard, type FileSink } from "./sink.ts";
 
-/** The only code that writes to the disk. */
+/** What a build changed against the previous output. */
+export interface ChangeReport {
+  readonly added: number;
+  readonly changed: number;
+  readonly removed: number;
+  readonly unchanged: number;
+}
+
+/** The previous build's files and content hashes, from its file list (`/_files.tsv`). */
+export interface PreviousBuild {
+  readonly root: string;
+  readonly hashes: ReadonlyMap<string, string>;
+}
+
+/** The build's own records, kept out of the deployment by `.assetsignore`. */
+const FILE_LIST = "/_files.tsv";
+const ASSETS_IGNORE = "/.assetsignore";
+
+function link(existing: string, target: string): boolean {
+  try {
+    linkSync(existing, target);
+    return true;
+  } catch {
+    return false; // e.g. the old file is gone, or another file system: write it instead
+  }
+}
+
+/** Reads the file list of a previous build in `dir`; none (or unreadable) means a full write. */
+export function previousBuild(dir: string): PreviousBuild | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, FILE_LIST), "utf8");
+  } catch {
+    return undefined;
+  }
+  const hashes = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const tab = line.indexOf("\t");
+    if (tab <= 0) return undefined;
+    hashes.set(line.slice(0, tab), line.slice(tab + 1));
+  }
+  return { root: dir, hashes };
+}
+
+/**
+ * The only code that writes to the disk. With a previous build, a file whose bytes are unchanged
+ * is hard-linked from it instead of written again, so a rebuild writes only what changed; a file
+ * with the same bytes as another of the same build is a hard link to it too.
+ */
 export class DiskSink implements FileSink {
   private readonly guard = new PathGuard();
   private readonly dirs = new Set<string>();
+  private readonly hashes = new Map<string, string>();
+  /** Content hash → a file of this build with those bytes. */
+  private readonly written = new Map<string, string>();
+  private added = 0;
+  private changed = 0;
+  private unchanged = 0;
 
-  constructor(private readonly root: string) {}
+  constructor(
+    private readonly root: string,
+    private readonly previous?: PreviousBuild,
+  ) {}
 
-  write(path: string, data: string): void {
+  write(path: string, data: string | Uint8Array): void {
     this.guard.check(path);
     const target = join(this.root, path);
-    const dir = dirname(target);
-    if (!this.dirs.has(dir)) {
+    this.ensureDir(dirname(target));
+    const digest = hash("sha256", data, "base64url");
+    this.hashes.set(path, digest);
+    const before = this.previous?.hashes.get(path);
+    if (before === undefined) this.added++;
+    else if (before !== digest) this.changed++;
+    else this.unchanged++;
+    // Unchanged since the previous build, or the same bytes as a file of this build (a small
+    // locality's download is its first page): a hard link, not another copy.
+    const same = before === digest && this.previous !== undefined ? join(this.previous.root, path) : this.written.get(digest);
+    if (same === undefined || !link(same, target)) {
       try {
-        mkdirSync(dir, { recursive: true });
+        writeFileSync(target, data);
       } catch (error) {
-        throw new Error(`cannot create ${dir}: ${describe(error)}`);
+        throw new Error(`cannot write ${target}: ${describe(error)}`);
       }
-      this.dirs.add(dir);
     }
+    if (!this.written.has(digest)) this.written.set(digest, target);
+  }
+
+  /** Writes the file list and `.assetsignore`; returns the changes against the previous build. */
+  finish(): ChangeReport {
+    const list = [...this.hashes]
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) // gzip copies are written as they finish
+      .map(([path, digest]) => `${path}\t${digest}\n`).join("");
+    writeFileSync(join(this.root, FILE_LIST), list);
+    writeFileSync(join(this.root, ASSETS_IGNORE), `${FILE_LIST}\n`);
+    let removed = 0;
+    for (const path of this.previous?.hashes.keys() ?? []) if (!this.hashes.has(path)) removed++;
+    return { added: this.added, changed: this.changed, removed, unchanged: this.unchanged };
+  }
+
+  private ensureDir(dir: string): void {
+    if (this.dirs.has(dir)) return;
     try {
-      writeFileSync(target, data);
+      mkdirSync(dir, { recursive: true });
     } catch (error) {
-      throw new Error(`cannot write ${target}: ${describe(error)}`);
+      throw new Error(`cannot create ${dir}: ${describe(error)}`);
     }
+    this.dirs.add(dir);
   }
 }
 

@@ -7,7 +7,9 @@ import { DOCS_FILES, hasPageFiles, indexPath, listPath, listHeaderRules, normali
 import { CONTENT_TYPES, parseHeadersFile } from "../routes/headers.ts";
 import { CANONICAL_PAGE_SIZE, pageBounds, pageCount } from "../routes/paging.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";
+import { GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, downloadHeaderRules } from "../routes/downloads.ts";
 import { choosePageSizes, type SizePlan } from "./budget.ts";
+import { DownloadWriter, type DownloadsManifest } from "./downloads.ts";
 import type { FileSink } from "./sink.ts";
 
 /** A resource's records grouped into views, rendered only when written (memory stays per view). */
@@ -20,16 +22,34 @@ export interface PreparedView {
   readonly key: string;
   readonly slug: string;
   readonly count: number;
+  /** The view's selector values as clients write them (the first record's spelling), for the downloads manifest. */
+  readonly filter?: Readonly<Record<string, string>>;
+  /**
+   * Whether the view's records go into the resource's whole dataset: the views that give every
+   * path key and required filter and no optional filter hold each record exactly once
+   * (`/de/Localities`: only the view of all localities).
+   */
+  readonly inDataset: boolean;
   render(): { json: string[]; csv: string[] };
 }
 
 export function prepare<R>(resource: Resource<R>, records: readonly R[]): PreparedResource {
-  const views = viewsOf(resource, records).map((view) => ({
-    key: view.key,
-    slug: view.slug,
-    count: view.records.length,
-    render: () => ({ json: view.records.map(jsonRecord), csv: view.records.map((r) => csvRow(resource.columns, r)) }),
-  }));
+  const selectors = resource.selectors ?? [];
+  const views = viewsOf(resource, records).map((view): PreparedView => {
+    const first = view.records[0];
+    const given = selectors.flatMap((s, i) => {
+      const value = view.values[i] === undefined || first === undefined ? undefined : s.value(first);
+      return value === undefined ? [] : [[s.param, value] as const];
+    });
+    return {
+      key: view.key,
+      slug: view.slug,
+      count: view.records.length,
+      ...(given.length === 0 ? {} : { filter: Object.fromEntries(given) }),
+      inDataset: selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined),
+      render: () => ({ json: view.records.map(jsonRecord), csv: view.records.map((r) => csvRow(resource.columns, r)) }),
+    };
+  });
   return { resource: resource as unknown as AnyResource, records: records.length, views };
 }
 
@@ -45,11 +65,18 @@ export interface EmitOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Facts about the inputs recorded in `/_build.json` (must be deterministic). */
   readonly stamp?: Readonly<Record<string, unknown>>;
+  /** When the data was built: the downloads manifest says so. */
+  readonly builtAt: string;
+  /** Where each source came from, for the downloads manifest. */
+  readonly sources: readonly unknown[];
 }
 
 export interface EmitResult {
   readonly plan: SizePlan;
   readonly views: ReadonlyMap<string, number>;
+  readonly downloads: DownloadsManifest;
+  /** Files the downloads were estimated to need when the page sizes were chosen. */
+  readonly downloadFilesReserved: number;
   /** Views per resource whose records are inlined in their index shard (no page files). */
   readonly inlined: ReadonlyMap<string, number>;
 }
@@ -84,12 +111,18 @@ export function chooseInlined(views: readonly PreparedView[], budget: number): S
   return inlined;
 }
 
-/** Writes every page, index shard and list of a build, the docs, and `_headers` into `sink`. */
-export function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): EmitResult {
+/**
+ * Writes every page, index shard and list of a build, the downloads, the docs, and `_headers` into
+ * `sink`. The page sizes beyond the canonical one fill what the file budget leaves.
+ */
+export async function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): Promise<EmitResult> {
+  let written = 0;
+  const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.filter((r) => !r.resource.query.paged);
   const shardFiles = paged.reduce((sum, r) => sum + new Set(r.views.map((v) => shardOf(v.key))).size, 0);
-  const otherFiles = lists.length * 2 + shardFiles + DOCS_FILES.length + 2; // + _headers, _build.json
+  const downloadFilesReserved = resources.reduce((sum, r) => sum + estimateDownloadFiles(r), 1); // + index.json
+  const otherFiles = lists.length * 2 + shardFiles + DOCS_FILES.length + 2 + downloadFilesReserved; // + _headers, _build.json
   const inlineBudget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
   const inlinedBy = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, inlineBudget)]));
   const plan = choosePageSizes(
@@ -101,6 +134,7 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
     options.maxFiles,
   );
 
+  const downloads = new DownloadWriter(counted);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
   /** One real record per resource for the docs' examples: the first of the first example's view. */
@@ -113,6 +147,7 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
     const inlined = inlinedBy.get(resource.id) ?? new Set<string>();
     /** Each shard's entries as JSON text: inlined records go in as rendered, so the Worker re-renders them byte for byte. */
     const shards = new Map<number, string[]>();
+    const dataset = downloads.dataset(resource);
     for (const view of views) {
       const { json, csv } = view.render();
       if (view.key === sampleKey && json[0] !== undefined) samples.set(resource.id, json[0]);
@@ -122,8 +157,8 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
         for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
           const { start, end } = pageBounds(page, pageSize, view.count);
           const address = { resource: resource.id, slug: view.slug, total: view.count, pageSize, page };
-          sink.write(pagePath({ ...address, format: "json" }), jsonArray(json.slice(start, end)));
-          sink.write(pagePath({ ...address, format: "csv" }), header + csv.slice(start, end).join(""));
+          counted.write(pagePath({ ...address, format: "json" }), jsonArray(json.slice(start, end)));
+          counted.write(pagePath({ ...address, format: "csv" }), header + csv.slice(start, end).join(""));
         }
       }
       const shard = shardOf(view.key);
@@ -131,20 +166,27 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
       const entry = JSON.stringify([view.key, view.slug, view.count, contentHash(json)] satisfies IndexEntryTuple);
       entries.push(inline ? `${entry.slice(0, -1)},${jsonArray(json)}]` : entry);
       shards.set(shard, entries);
+      if (view.inDataset) await dataset.add(json, csv);
+      if (resource.downloadsPerView === true && view.filter !== undefined) await downloads.view(resource, view.slug, view.filter, json, csv);
       options.onProgress?.(++doneViews, totalViews);
     }
+    await dataset.finish();
     for (const [shard, entries] of [...shards].sort((a, b) => a[0] - b[0])) {
       // Written by hand to splice in the rendered records; parses as an IndexShard.
-      sink.write(indexPath(resource.id, shard), `{"sizes":${JSON.stringify(sizes)},"entries":[${entries.join(",")}]}`);
+      counted.write(indexPath(resource.id, shard), `{"sizes":${JSON.stringify(sizes)},"entries":[${entries.join(",")}]}`);
     }
   }
 
   for (const { resource, views } of lists) {
     const { json, csv } = views[0]?.render() ?? { json: [], csv: [] };
     if (json[0] !== undefined) samples.set(resource.id, json[0]);
-    sink.write(listPath(resource.id, "json"), jsonArray(json));
-    sink.write(listPath(resource.id, "csv"), csvHeader(resource.columns) + csv.join(""));
+    counted.write(listPath(resource.id, "json"), jsonArray(json));
+    counted.write(listPath(resource.id, "csv"), csvHeader(resource.columns) + csv.join(""));
+    const dataset = downloads.dataset(resource);
+    await dataset.add(json, csv);
+    await dataset.finish();
   }
+  const manifest = await downloads.finish(options.builtAt, options.sources);
 
   const docs = buildDocs({
     version: packageVersion(),
@@ -152,17 +194,39 @@ export function emitBuild(resources: readonly PreparedResource[], options: EmitO
       const sample = samples.get(resource.id);
       return { resource, records, views: views.length, ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
     }),
+    downloads: manifest,
   });
-  for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
+  for (const path of DOCS_FILES) counted.write(path, docs.files[path]);
 
-  sink.write("/_headers", headersFile(options.headersTemplate, docs.headerRules));
+  counted.write("/_headers", headersFile(options.headersTemplate, docs.headerRules));
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
   const inlined = new Map([...inlinedBy].map(([id, keys]) => [id, keys.size]));
-  sink.write(
+  counted.write(
     "/_build.json",
     JSON.stringify({ ...options.stamp, pageSizes: Object.fromEntries(plan.sizes), views: Object.fromEntries(views), inlinedViews: Object.fromEntries(inlined) }, null, 2),
   );
-  return { plan, views, inlined };
+  if (written > options.maxFiles) {
+    throw new Error(`the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${downloadFilesReserved} estimated`);
+  }
+  return { plan, views, downloads: manifest, downloadFilesReserved, inlined };
+}
+
+/**
+ * Files a resource's downloads will take, estimated before anything is rendered (the page sizes
+ * are chosen first): bytes per record are measured on a sample of views, with a margin.
+ */
+export function estimateDownloadFiles(prepared: PreparedResource): number {
+  const { resource, views } = prepared;
+  const sample = views.slice(0, 20).map((view) => view.render());
+  const sampled = sample.reduce((sum, { json }) => sum + json.length, 0);
+  const perRecord = (rows: (s: { json: string[]; csv: string[] }) => string[]) =>
+    sampled === 0 ? 0 : (1.25 * sample.reduce((sum, s) => sum + rows(s).reduce((n, row) => n + Buffer.byteLength(row) + 1, 0), 0)) / sampled;
+  const jsonBytes = perRecord((s) => s.json);
+  const csvBytes = perRecord((s) => s.csv);
+  const filesFor = (bytes: number) => (bytes <= GZIP_THRESHOLD ? 1 : 2 * Math.ceil(bytes / MAX_DOWNLOAD_BYTES));
+  let files = filesFor(prepared.records * jsonBytes) + filesFor(prepared.records * csvBytes);
+  if (resource.downloadsPerView === true) for (const view of views) files += filesFor(view.count * jsonBytes) + filesFor(view.count * csvBytes);
+  return files;
 }
 
 /** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
@@ -178,7 +242,7 @@ function sampleViewKey(resource: AnyResource, views: readonly PreparedView[]): s
 }
 
 function headersFile(template: string, docsRules: string): string {
-  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules(CONTENT_TYPES)}\n\n${listHeaderRules(CONTENT_TYPES)}\n\n# Generated: the docs.\n${docsRules}\n`;
+  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules(CONTENT_TYPES)}\n\n${listHeaderRules(CONTENT_TYPES)}\n\n# Generated: the downloads.\n${downloadHeaderRules(CONTENT_TYPES)}\n\n# Generated: the docs.\n${docsRules}\n`;
   const parsed = parseHeadersFile(text);
   if (!parsed.ok) throw new Error(`_headers line ${parsed.line}: ${parsed.message}`);
   return text;

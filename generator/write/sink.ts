@@ -3,7 +3,7 @@ import { DOCS_FILES } from "../routes/files.ts";
 /** Where a build's files go: the disk, memory (tests) or nowhere (the plan). */
 export interface FileSink {
   /** `path` is absolute within the output tree, e.g. `/_p/de.streets/berlin/…`. */
-  write(path: string, data: string): void;
+  write(path: string, data: string | Uint8Array): void;
 }
 
 /** Rejects paths that could leave the output tree or name the same file twice. */
@@ -26,7 +26,7 @@ export class CountingSink implements FileSink {
 
   constructor(private readonly group: (path: string) => string = groupOf) {}
 
-  write(path: string, data: string): void {
+  write(path: string, data: string | Uint8Array): void {
     this.guard.check(path);
     const entry = this.files.get(this.group(path)) ?? { files: 0, bytes: 0 };
     entry.files++;
@@ -36,12 +36,18 @@ export class CountingSink implements FileSink {
 }
 
 export class MemorySink implements FileSink {
-  readonly files = new Map<string, string>();
+  readonly files = new Map<string, string | Uint8Array>();
   private readonly guard = new PathGuard();
 
-  write(path: string, data: string): void {
+  write(path: string, data: string | Uint8Array): void {
     this.guard.check(path);
     this.files.set(path, data);
+  }
+
+  /** A written file as text (binary files decoded as UTF-8). */
+  text(path: string): string | undefined {
+    const data = this.files.get(path);
+    return data === undefined || typeof data === "string" ? data : Buffer.from(data).toString("utf8");
   }
 }
 

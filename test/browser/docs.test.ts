@@ -12,8 +12,10 @@ import { rawRequest, startServer, type RunningServer } from "../support/server.t
 /**
  * The docs page in a real browser: Debian's Chromium (never a downloaded one), driven by
  * playwright-core, against wrangler dev serving the fixture build (Berlin has 600 streets).
+ * `PLZ_CHROMIUM` points at another Chromium-based browser, e.g. `/usr/bin/google-chrome` on
+ * GitHub's Ubuntu runners (whose `chromium` apt package is only a snap shim).
  */
-const CHROMIUM = "/usr/bin/chromium";
+const CHROMIUM = process.env["PLZ_CHROMIUM"] || "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 const SCREENSHOT = join(ROOT, "test-results", "docs-page.png");
 
@@ -23,7 +25,7 @@ let other: Server;
 let otherOrigin: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium, or set PLZ_CHROMIUM to a Chromium or Chrome executable`);
   const { dir } = await buildFixture(20_000);
   [api, browser, other] = await Promise.all([startServer(dir), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }), otherOriginServer()]);
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;

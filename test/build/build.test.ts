@@ -14,6 +14,7 @@ const options = (streets: string, maxFiles = 1_000_000): BuildOptions => ({
   maxFiles,
   headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
   only: STREET_FIXTURE,
+  builtAt: "2026-11-22T03:00:00.000Z",
 });
 
 describe("build into memory", () => {
@@ -25,20 +26,20 @@ describe("build into memory", () => {
     const files = [...sink.files.keys()];
     expect(files.length).toBe([...summary.files.values()].reduce((s, v) => s + v.files, 0));
     expect(summary.plan.sizes.get("de.streets")).toHaveLength(50);
-    expect(sink.files.get("/_p/de.streets/berlin/600/50/12/12.json")).toMatch(/^\[\{"name":/);
-    expect(sink.files.get("/_p/de.streets/berlin/600/10/60/60.csv")?.split("\r\n")).toHaveLength(12);
+    expect(sink.text("/_p/de.streets/berlin/600/50/12/12.json")).toMatch(/^\[\{"name":/);
+    expect(sink.text("/_p/de.streets/berlin/600/10/60/60.csv")?.split("\r\n")).toHaveLength(12);
     expect(files.filter((f) => f.startsWith("/_p/de.streets/berlin/600/7/")).length).toBe(2 * 86);
-    const headers = parseHeadersFile(sink.files.get("/_headers") ?? "");
+    const headers = parseHeadersFile(sink.text("/_headers") ?? "");
     // the catch-all, two page rules and two list rules per format, one per docs file
-    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual(["/*", "/_p/:res/:sel/:total/:size/:pages/:num.json", "/_p/:res/:sel/:total/:size/:pages/:num.csv", "/_l/*.json", "/_l/*.csv", ...DOCS_FILES]);
-    for (const file of DOCS_FILES) expect(sink.files.get(file)?.length, file).toBeGreaterThan(1_000);
+    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual(["/*", "/_p/:res/:sel/:total/:size/:pages/:num.json", "/_p/:res/:sel/:total/:size/:pages/:num.csv", "/_l/*.json", "/_l/*.csv", "/downloads/*.json", "/downloads/*.csv", "/downloads/*.gz", ...DOCS_FILES]);
+    for (const file of DOCS_FILES) expect(sink.text(file)?.length, file).toBeGreaterThan(1_000);
     expect(summary.files.get("docs")?.files).toBe(DOCS_FILES.length);
     for (const list of ["de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"]) {
       expect(sink.files.has(`/_l/${list}.json`) && sink.files.has(`/_l/${list}.csv`)).toBe(true);
     }
     const shards = files.filter((f) => f.startsWith("/_i/de.streets/"));
     expect(shards.length).toBeLessThanOrEqual(INDEX_SHARDS);
-    const entries = shards.flatMap((f) => (JSON.parse(sink.files.get(f) ?? "") as IndexShard).entries);
+    const entries = shards.flatMap((f) => (JSON.parse(sink.text(f) ?? "") as IndexShard).entries);
     expect(entries.length).toBe(summary.views.get("de.streets"));
     expect(entries.find(([key]) => key === "berlin")?.slice(0, 3)).toEqual(["berlin", "berlin", 600]);
   });
@@ -58,11 +59,14 @@ describe("build into memory", () => {
     await expect(buildInto(options(streets, 100), new MemorySink())).rejects.toThrow(/too small/);
   });
 
-  it("counts every file it writes in the budget, the docs included: the smallest budget is exactly met", async () => {
-    const { plan } = await buildInto(options(streets), new CountingSink());
+  it("counts every file it writes in the budget, the docs and downloads included: the smallest budget is met", async () => {
+    const { plan, downloads, downloadFilesReserved } = await buildInto(options(streets), new CountingSink());
+    // Downloads are estimated before rendering, never under their real count (+1: the manifest).
+    expect(downloadFilesReserved).toBeGreaterThanOrEqual(downloads.files.length + 1);
+    expect(downloadFilesReserved).toBeLessThanOrEqual(downloads.files.length + 1 + 10);
     const sink = new MemorySink();
     await buildInto(options(streets, plan.minimumFiles), sink);
-    expect(sink.files.size).toBe(plan.minimumFiles);
+    expect(sink.files.size).toBe(plan.minimumFiles - (downloadFilesReserved - downloads.files.length - 1));
     await expect(buildInto(options(streets, plan.minimumFiles - 1), new MemorySink())).rejects.toThrow(/too small/);
   });
 });

@@ -62,7 +62,7 @@ describe("the docs page", () => {
     expect(again.headers["content-security-policy"]).toBe(docsContentSecurityPolicy(DOCS_CSS));
   });
 
-  it.each(["/index.htm", "/INDEX.HTML", "/docs.js/", "/docs", "/openapi.yaml", "/downloads/", "/_headers", "/favicon.ico"])("%s is still a 404 problem", async (path) => {
+  it.each(["/index.htm", "/INDEX.HTML", "/docs.js/", "/docs", "/openapi.yaml", "/downloads/nope.csv", "/downloads/../_headers", "/_headers", "/favicon.ico"])("%s is still a 404 problem", async (path) => {
     const response = await get(path);
     expect(response.status).toBe(404);
     expect(response.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
@@ -76,7 +76,7 @@ describe("the docs page", () => {
     expect((await get("/openapi.json", { Origin: "https://example.org", "Access-Control-Request-Method": "GET" }, "OPTIONS")).status).toBe(204);
   });
 
-  it("is readable without JavaScript: endpoints, paging rules, sources and the downloads note are in the HTML", async () => {
+  it("is readable without JavaScript: endpoints, paging rules, sources and the downloads are in the HTML", async () => {
     const text = (await get("/")).text
       .replace(/<style>[\s\S]*?<\/style>/, "")
       .replace(/<[^>]+>/g, " ")
@@ -90,7 +90,8 @@ describe("the docs page", () => {
     for (const attribution of ["Geoportal Berlin / Adressen Berlin", "© Statistisches Bundesamt (Destatis)", "dl-de/by-2-0", "© STATISTIK AUSTRIA", "CC BY 4.0", "Bundesamt für Statistik BFS", "OpenPLZ API Data", "ODbL", "© OpenStreetMap contributors"]) {
       expect(text).toContain(attribution);
     }
-    expect(text).toMatch(/downloads .* are planned but not available yet/i);
+    // The downloads, from the build's manifest (the dead-link test below fetches every link).
+    expect(text).toMatch(/Downloads Every dataset as whole files.* \/de\/Streets 1,492 JSON \d+ KiB CSV \d+ KiB .*743 localities.*\/downloads\/index\.json lists every file/);
     expect(text).toContain("1,492 records in 743 localities"); // the fixture's streets, counted by the build
   });
 

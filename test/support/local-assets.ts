@@ -17,10 +17,11 @@ export function localAssets(dir: string): Assets {
 }
 
 /** The same over a build in memory (a `MemorySink`'s files). */
-export function memoryAssets(files: ReadonlyMap<string, string>): Assets {
-  return assetsFrom(files.get("/_headers") ?? "", (path) => {
-    const text = files.get(path);
-    return text === undefined ? null : Buffer.from(text);
+export function memoryAssets(files: ReadonlyMap<string, string | Uint8Array>): Assets {
+  const headers = files.get("/_headers") ?? "";
+  return assetsFrom(typeof headers === "string" ? headers : Buffer.from(headers).toString("utf8"), (path) => {
+    const data = files.get(path);
+    return data === undefined ? null : Buffer.from(data);
   });
 }
 

@@ -13,6 +13,7 @@ import { ROOT } from "./paths.ts";
 export type Handler = (request: Request) => Promise<Response>;
 
 export interface MemoryBuild {
+  /** The build's text files (binary ones, the gzip downloads, are left out). */
   readonly files: ReadonlyMap<string, string>;
   readonly summary: BuildSummary;
   readonly handler: Handler;
@@ -22,9 +23,10 @@ export interface MemoryBuild {
 export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> = {}): Promise<MemoryBuild> {
   const sink = new MemorySink();
   const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
-  const summary = await buildInto({ root: ROOT, sources: {}, maxFiles, headersTemplate, ...extra }, sink);
+  const summary = await buildInto({ root: ROOT, sources: {}, maxFiles, headersTemplate, builtAt: "2026-11-22T03:00:00.000Z", ...extra }, sink);
   const handler = createHandler(RESOURCES, commonHeaders(headersTemplate), memoryAssets(sink.files));
-  return { files: sink.files, summary, handler };
+  const files = new Map([...sink.files].flatMap(([path, data]) => (typeof data === "string" ? [[path, data] as const] : [])));
+  return { files, summary, handler };
 }
 
 export interface Answer {

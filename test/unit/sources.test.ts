@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readGv100ad } from "../../generator/sources/de-gv100ad.ts";
 import { readStreets } from "../../generator/sources/de-streets.ts";
+import { readSwissStreets, zipLabels } from "../../generator/sources/ch-streets.ts";
 import { SourceError } from "../../generator/sources/errors.ts";
 import { readAtDistricts } from "../../generator/sources/at.ts";
 import { readChCantons, readLiCommunes } from "../../generator/sources/lists.ts";
@@ -86,5 +87,46 @@ describe("register and list sources", () => {
     expect(cantons).toHaveLength(26);
     expect(cantons.find((c) => c.key === "24")).toEqual({ key: "24", name: "Neuchâtel", shortName: "NE" });
     expect(await readLiCommunes(readFileSync(dataFile("li/communes.csv")), "li")).toHaveLength(11);
+  });
+});
+
+describe("the swisstopo street directory (upstream format)", () => {
+  const fixture = readFileSync(dataFile("ch/upstream-format/amtliches-strassenverzeichnis-fixture.csv"));
+
+  it("reads every row, with the BOM and ';', and splits ZIP_LABEL lists into one street per locality", async () => {
+    const streets = await readSwissStreets(fixture, "strassen.csv");
+    expect(streets.map((s) => [s.key, s.name, s.postalCode, s.locality, s.communeKey, s.canton])).toEqual([
+      ["10061643", "Aeschen", "8752", "Näfels", "1630", "GL"],
+      ["10238439", "Panoramastrasse", "8868", "Oberurnen", "1630", "GL"],
+      ["10090616", "Les Etramaz", "1041", "Bottens", "5514", "VD"],
+      ["10112650", "Gerbe", "3533", "Bowil", "605", "BE"],
+      ["10163894", "Route du Glèbe", "1695", "Rueyres-St-Laurent", "2236", "FR"],
+      ["10163894", "Route du Glèbe", "1695", "Villarsel-le-Gibloux", "2236", "FR"],
+    ]);
+    expect(streets[0]).toMatchObject({ communeName: "Glarus Nord", status: "real" });
+  });
+
+  it.each([
+    ["8752 Näfels", [["8752", "Näfels"]]],
+    ["1695 Rueyres-St-Laurent, 1695 Villarsel-le-Gibloux", [["1695", "Rueyres-St-Laurent"], ["1695", "Villarsel-le-Gibloux"]]],
+    ["9000 St. Gallen, 9008 St. Gallen,9010 St. Gallen", [["9000", "St. Gallen"], ["9008", "St. Gallen"], ["9010", "St. Gallen"]]],
+    ["1000 Lausanne 26", [["1000", "Lausanne 26"]]],
+  ])("ZIP_LABEL %j", (label, expected) => {
+    expect(zipLabels(label, "f", 2).map((e) => [e.postalCode, e.locality])).toEqual(expected);
+  });
+
+  it.each([
+    ["a label without postal code", "Näfels"],
+    ["an empty label", ""],
+    ["a five-digit code", "87520 Näfels"],
+  ])("fails on %s with file and line", (_, label) => {
+    expect(() => zipLabels(label, "strassen.csv", 7)).toThrow(/^strassen\.csv:7: ZIP_LABEL/);
+  });
+
+  it("fails on a wrong header and on a broken row, naming the line", async () => {
+    const text = fixture.toString("utf8");
+    await expect(readSwissStreets(new TextEncoder().encode(text.replace("STR_ESID", "ESID")), "s.csv")).rejects.toThrow(/^s\.csv:1: expected the header/);
+    const broken = text.replace("10090616;Les Etramaz", "x;Les Etramaz");
+    await expect(readSwissStreets(new TextEncoder().encode(broken), "s.csv")).rejects.toThrow(/^s\.csv:4: STR_ESID 'x' is not a number/);
   });
 });

@@ -1,0 +1,103 @@
+import { createHash } from "node:crypto";
+import { relative } from "node:path";
+import { download, type FetchOptions } from "./fetch.ts";
+import { readSource, SOURCE_NAMES, sourceSpec, type SourceLocation, type SourceName } from "./registry.ts";
+import { isZip, unzipEntry } from "./unzip.ts";
+
+/** Where a source's bytes came from, recorded in `_build.json` and the downloads manifest. */
+export interface SourceProvenance {
+  /** A path relative to the project root, or a URL. */
+  readonly location: string;
+  /** The archive entry read, for a zip. */
+  readonly entry?: string;
+  readonly sha256: string;
+  readonly bytes: number;
+  /** The publisher's `Last-Modified`, for a download that had one. */
+  readonly lastModified?: string;
+}
+
+/** One file of a source (most sources are one file; a publisher may split one, e.g. by province). */
+export interface SourcePart {
+  /** How errors name it: its path, or `name (url)`. */
+  readonly label: string;
+  readonly bytes: Uint8Array;
+  readonly provenance: SourceProvenance;
+}
+
+export interface LoadedSource extends SourcePart {
+  readonly name: SourceName;
+  /** Every file of the source; the source itself (label, bytes) is the first. */
+  readonly parts: readonly SourcePart[];
+}
+
+export type LoadedSources = Readonly<Record<SourceName, LoadedSource>>;
+
+export interface LoadEvent {
+  readonly name: SourceName;
+  readonly location: string;
+  readonly origin: "file" | "network" | "cache" | "stale";
+  readonly bytes: number;
+  readonly fetchedAt?: number;
+}
+
+/** Reads or downloads every source (downloads in parallel) and unpacks archives. */
+export async function loadSources(
+  locations: Readonly<Record<SourceName, SourceLocation>>,
+  root: string,
+  fetchOptions: FetchOptions,
+  onLoad?: (event: LoadEvent) => void,
+): Promise<LoadedSources> {
+  const loaded = await Promise.all(
+    SOURCE_NAMES.map(async (name): Promise<LoadedSource> => {
+      const location = locations[name];
+      const parts =
+        location.kind === "file"
+          ? [await readPart(name, location.path, root, onLoad)]
+          : await Promise.all(location.urls.map((url) => downloadPart(name, url, fetchOptions, onLoad)));
+      const [first] = parts;
+      if (first === undefined) throw new Error(`source ${name}: no location`);
+      return { name, ...first, parts };
+    }),
+  );
+  return Object.fromEntries(loaded.map((source) => [source.name, source])) as Record<SourceName, LoadedSource>;
+}
+
+async function readPart(name: SourceName, path: string, root: string, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+  const where = relative(root, path) || path;
+  const raw = await readSource(path);
+  onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength });
+  return unpack(name, raw, { where, label: (entry) => (entry === undefined ? where : `${where} → ${entry}`), fail: (reason) => new Error(`${where}: ${reason}`) });
+}
+
+async function downloadPart(name: SourceName, url: string, fetchOptions: FetchOptions, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+  const fail = (reason: string) => new Error(`source ${name} (${url}): ${reason}`);
+  const got = await download(url, fetchOptions).catch((error: unknown) => {
+    throw fail(`download failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  onLoad?.({ name, location: url, origin: got.origin, bytes: got.bytes.byteLength, fetchedAt: got.fetchedAt });
+  if (sourceSpec(name).archiveEntry !== undefined && !isZip(got.bytes)) throw fail("expected a zip archive (the publisher ships this source zipped)");
+  return unpack(name, got.bytes, { where: url, label: (entry) => `${name} (${url}${entry === undefined ? "" : ` → ${entry}`})`, fail, ...(got.lastModified === undefined ? {} : { lastModified: got.lastModified }) });
+}
+
+/** A zip is recognised by its bytes: the one entry the source names is read from it. */
+function unpack(name: SourceName, raw: Uint8Array, how: { where: string; label: (entry?: string) => string; fail: (reason: string) => Error; lastModified?: string }): SourcePart {
+  const pattern = sourceSpec(name).archiveEntry;
+  let bytes = raw;
+  let entry: string | undefined;
+  if (isZip(raw)) {
+    if (pattern === undefined) throw how.fail("is a zip archive, but this source is a plain file");
+    try {
+      ({ name: entry, bytes } = unzipEntry(raw, pattern));
+    } catch (error) {
+      throw how.fail(error instanceof Error ? error.message : String(error));
+    }
+  }
+  const provenance: SourceProvenance = {
+    location: how.where,
+    ...(entry === undefined ? {} : { entry }),
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    bytes: bytes.byteLength,
+    ...(how.lastModified === undefined ? {} : { lastModified: how.lastModified }),
+  };
+  return { label: how.label(entry), bytes, provenance };
+}

