@@ -18,6 +18,9 @@ export interface SwissStreet {
   readonly status: string;
 }
 
+/** The data file inside swisstopo's zip (`amtliches-strassenverzeichnis_ch_2056.csv.zip`, `…_li_…`). */
+export const SWISS_STREETS_ENTRY = /(^|\/)amtliches-strassenverzeichnis_(ch|li)_2056\.csv$/i;
+
 const HEADER = ["STR_ESID", "STN_LABEL", "ZIP_LABEL", "COM_FOSNR", "COM_NAME", "COM_CANTON", "STR_TYPE", "STR_STATUS", "STR_OFFICIAL", "STR_VALID", "STR_MODIFIED", "STR_EASTING", "STR_NORTHING"];
 
 /**
