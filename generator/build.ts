@@ -10,8 +10,8 @@ import { CountingSink, teeSink, type FileSink } from "./write/sink.ts";
 export interface BuildOptions {
   /** Project root: sources are resolved against it. */
   readonly root: string;
-  /** Per-source overrides: a path (relative to `root`) or a URL. */
-  readonly sources: Readonly<Partial<Record<SourceName, string>>>;
+  /** Per-source overrides: a path (relative to `root`), a URL, or several URLs (one per part). */
+  readonly sources: Readonly<Partial<Record<SourceName, string | readonly string[]>>>;
   /** Fetch every source not overridden from its publisher instead of the embedded copy. */
   readonly remote?: boolean;
   readonly fetch?: Partial<FetchOptions>;

@@ -87,7 +87,7 @@ export function isUrl(value: string): boolean {
  * Every source's location: an override (`--source NAME=PATH|URL`) wins, then the publisher's URL
  * when `remote`, else the embedded copy. Paths are relative to `root`.
  */
-export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string>>>, remote = false): Record<SourceName, SourceLocation> {
+export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string | readonly string[]>>>, remote = false): Record<SourceName, SourceLocation> {
   const locations = {} as Record<SourceName, SourceLocation>;
   for (const name of SOURCE_NAMES) {
     const spec: SourceSpec = SOURCES[name];

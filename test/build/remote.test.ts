@@ -101,6 +101,29 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     expect(gv?.sha256).toBe((JSON.parse(local.text("/downloads/index.json") ?? "") as typeof manifest).sources.find((s) => s.name === "de-gv100ad")?.sha256);
   });
 
+  it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer), a source in several parts", async () => {
+    const fixture = (name: string) => readFileSync(dataFile(`at/upstream-format/${name}`));
+    const paths = { districts: "/statistik/polbezirke.csv", municipalities: "/statistik/gemliste_knz.csv", burgenland: "/statistik/gemplzstr_1.csv", vorarlberg: "/statistik/gemplzstr_8.csv" };
+    upstream.files.set(paths.districts, fixture("districts-fixture.csv"));
+    upstream.files.set(paths.municipalities, fixture("municipalities-fixture.csv"));
+    upstream.files.set(paths.burgenland, fixture("streets-fixture.csv"));
+    upstream.files.set(paths.vorarlberg, readFileSync(dataFile("at/gemplzstr_8-vorarlberg-sample.csv")));
+    const sink = new MemorySink();
+    const summary = await buildInto(
+      options(join(tempDir("cache"), "c"), {
+        sources: { ...remoteSources(), "at-districts": upstream.url(paths.districts), "at-municipalities": upstream.url(paths.municipalities), "at-streets": [upstream.url(paths.burgenland), upstream.url(paths.vorarlberg)] },
+      }),
+      sink,
+    );
+    const provinces = JSON.parse(sink.text("/downloads/at.federalprovinces.json") ?? "") as { key: string; name: string }[];
+    expect(provinces.map((p) => `${p.key} ${p.name}`)).toEqual(["1 Burgenland", "9 Wien"]);
+    const streets = JSON.parse(sink.text("/downloads/at.streets.json") ?? "") as { name: string }[];
+    expect(streets.map((s) => s.name)).toContain("Josef Stanislaus Albach-Gasse");
+    const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as { sources: { name: string; location: string }[] };
+    expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual([upstream.url(paths.burgenland), upstream.url(paths.vorarlberg)]);
+    expect(summary.notes.join("\n")).not.toMatch(/Quelle|Erstellt/); // the title and footer lines are no records
+  });
+
   it("fails naming the source when a download fails, and keeps the last good output", async () => {
     const out = join(tempDir("remote-out"), "dist");
     const cacheDir = join(tempDir("cache"), "c");
