@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { buildInto, buildToDirectory, DEFAULT_FETCH, type BuildOptions, type BuildSummary, type DirectoryBuildSummary } from "../build.ts";
 import { CACHE_DURATION, type FetchOptions } from "../sources/fetch.ts";
 import type { LoadEvent } from "../sources/load.ts";
-import { isSourceName, SOURCE_NAMES, SOURCES, type SourceName, type SourceSpec } from "../sources/registry.ts";
+import { isSourceName, isUrl, SOURCE_NAMES, SOURCES, sourceSpec, type SourceName } from "../sources/registry.ts";
 import { CountingSink } from "../write/sink.ts";
 import { progressReporter } from "./progress.ts";
 
@@ -85,7 +85,7 @@ function buildOptions(flags: SourceFlags, maxFiles: number, onProgress?: BuildOp
   const remote = flags.remote === true;
   if (remote) {
     for (const name of SOURCE_NAMES) {
-      const spec: SourceSpec = SOURCES[name];
+      const spec = sourceSpec(name);
       if (spec.upstream === undefined && flags.source[name] === undefined) process.stderr.write(`${name}: the embedded ${spec.embedded}: ${spec.noUpstream ?? "no upstream"}\n`);
     }
   }
@@ -97,7 +97,7 @@ function buildOptions(flags: SourceFlags, maxFiles: number, onProgress?: BuildOp
     onSource: reportSource,
     maxFiles,
     headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    stamp: { fingerprint: fingerprint ?? (remote || Object.values(flags.source).some(isUrlValue) ? "remote" : projectFingerprint(flags.source)) },
+    stamp: { fingerprint: fingerprint ?? (remote || Object.values(flags.source).some(isUrl) ? "remote" : projectFingerprint(flags.source)) },
     ...(onProgress === undefined ? {} : { onProgress }),
   };
 }
@@ -112,8 +112,6 @@ function reportSource(event: LoadEvent): void {
   }[event.origin];
   process.stderr.write(`${event.name}: ${event.location}, ${mib} MiB, ${how}\n`);
 }
-
-const isUrlValue = (value: string | undefined) => value !== undefined && /^https?:\/\//i.test(value);
 
 /** Sources, generator code, `_headers` and the version: everything a build's output depends on. */
 function projectFingerprint(sources: Partial<Record<SourceName, string>> = {}): string {

@@ -90,7 +90,7 @@ export function isUrl(value: string): boolean {
 export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string | readonly string[]>>>, remote = false): Record<SourceName, SourceLocation> {
   const locations = {} as Record<SourceName, SourceLocation>;
   for (const name of SOURCE_NAMES) {
-    const spec: SourceSpec = SOURCES[name];
+    const spec = sourceSpec(name);
     const value = overrides[name] ?? (remote ? (spec.upstream ?? spec.embedded) : spec.embedded);
     if (typeof value !== "string") locations[name] = { kind: "url", urls: value };
     else locations[name] = isUrl(value) ? { kind: "url", urls: [value] } : { kind: "file", path: resolve(root, value) };

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { csvHeader } from "../render/csv.ts";
+import { jsonArray } from "../render/json.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { datasetPath, DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath } from "../routes/downloads.ts";
 import { CONTENT_TYPES } from "../routes/headers.ts";
@@ -64,7 +65,7 @@ export class DownloadWriter {
   /** One view's complete records (e.g. every street of one locality), in both formats. */
   async view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, json: readonly string[], csv: readonly string[]): Promise<void> {
     const base = { endpoint: resource.path, filter, records: json.length, credits: creditsOf(resource) };
-    await this.file({ ...base, path: viewDownloadPath(resource.id, slug, "json"), format: "json" }, `[${json.join(",")}]`);
+    await this.file({ ...base, path: viewDownloadPath(resource.id, slug, "json"), format: "json" }, jsonArray(json));
     await this.file({ ...base, path: viewDownloadPath(resource.id, slug, "csv"), format: "csv" }, csvHeader(resource.columns) + csv.join(""));
   }
 
@@ -198,7 +199,7 @@ export class DatasetWriter {
   }
 
   private async write(format: Format, rows: readonly string[], part: number | undefined): Promise<void> {
-    const text = format === "json" ? `[${rows.join(",")}]` : this.header + rows.join("");
+    const text = format === "json" ? jsonArray(rows) : this.header + rows.join("");
     const file = await this.writer.file(
       {
         path: datasetPath(this.resource.id, format, part),

@@ -31,6 +31,8 @@ export interface PreparedView {
    */
   readonly inDataset: boolean;
   render(): { json: string[]; csv: string[] };
+  /** The JSON records alone (what sizing a view needs, without its CSV). */
+  renderJson(): string[];
 }
 
 export function prepare<R>(resource: Resource<R>, records: readonly R[]): PreparedResource {
@@ -48,6 +50,7 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
       ...(given.length === 0 ? {} : { filter: Object.fromEntries(given) }),
       inDataset: selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined),
       render: () => ({ json: view.records.map(jsonRecord), csv: view.records.map((r) => csvRow(resource.columns, r)) }),
+      renderJson: () => view.records.map(jsonRecord),
     };
   });
   return { resource: resource as unknown as AnyResource, records: records.length, views };
@@ -93,7 +96,7 @@ export function chooseInlined(views: readonly PreparedView[], budget: number): S
   const byShard = new Map<number, { key: string; bytes: number }[]>();
   for (const view of views) {
     if (view.count > CANONICAL_PAGE_SIZE || budget <= 0) continue;
-    const bytes = view.render().json.reduce((sum, record) => sum + record.length + 1, 0);
+    const bytes = view.renderJson().reduce((sum, record) => sum + record.length + 1, 0);
     const list = byShard.get(shardOf(view.key)) ?? [];
     list.push({ key: view.key, bytes });
     byShard.set(shardOf(view.key), list);

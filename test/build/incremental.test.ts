@@ -45,7 +45,7 @@ describe("an incremental rebuild", () => {
 
     // One real street renamed, one dropped: Berlin's pages shift, other localities stay as they were.
     const rows = readFileSync(streets, "utf8").split("\n");
-    const berlin = rows.findIndex((row) => row.endsWith(",Berlin,11000000,Mitte,Mitte") || row.includes(",Berlin,11000000,"));
+    const berlin = rows.findIndex((row) => row.includes(",Berlin,11000000,"));
     rows[berlin] = rows[berlin]?.replace(/^[^,]+/, "Aalweg") ?? "";
     rows.splice(berlin + 1, 1);
     writeFileSync(streets, rows.join("\n"));
