@@ -11,8 +11,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { buildToDirectory } from "../generator/build.ts";
-import { startServer } from "../test/support/server.ts";
+import { buildToDirectory } from "../generator/build/build.ts";
+import { startWranglerDev as startServer } from "../generator/serve/wrangler-dev.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "30" }, connections: { type: "string", default: "10" } } });

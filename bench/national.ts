@@ -10,11 +10,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createHandler, type Assets } from "../generator/edge/handler.ts";
-import { RESOURCES } from "../generator/resources/index.ts";
-import { hasPageFiles, type IndexShard } from "../generator/routes/files.ts";
-import { commonHeaders } from "../generator/routes/headers.ts";
-import { startServer } from "../test/support/server.ts";
+import { hasPageFiles } from "../generator/contract/address.ts";
+import { decodeShard } from "../generator/contract/shard.ts";
+import type { Assets } from "../generator/edge/assets.ts";
+import { createHandler } from "../generator/edge/handler.ts";
+import { startWranglerDev as startServer } from "../generator/serve/wrangler-dev.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -80,9 +80,9 @@ rmSync(floorDir, { recursive: true, force: true });
 row("write phase / write floor", `${((t["write"] ?? 0) / 1000).toFixed(1)} s / ${(floorMs / 1000).toFixed(1)} s = ${((t["write"] ?? 0) / floorMs).toFixed(2)}×`);
 
 // 5. The Worker in-process, with a fake ASSETS binding serving the built files from memory.
-const shards = readdirSync(join(out, "_i/de.streets")).map((name) => JSON.parse(readFileSync(join(out, "_i/de.streets", name), "utf8")) as IndexShard);
-const sizes = new Set(shards[0]?.sizes ?? []);
-const entries = shards.flatMap((shard) => shard.entries).sort((a, b) => b[2] - a[2]);
+const shards = readdirSync(join(out, "_i/de.streets")).map((name) => decodeShard(readFileSync(join(out, "_i/de.streets", name), "utf8")));
+const sizes = shards[0]?.sizes ?? new Set<number>();
+const entries = shards.flatMap((shard) => [...shard.entries].map(([key, entry]) => [key, entry.total] as const)).sort((a, b) => b[1] - a[1]);
 const slicedSize = [10, 20, 25, 7, 1].find((size) => !sizes.has(size)) ?? 10;
 const cache = new Map<string, Uint8Array>();
 const assets: Assets = {
@@ -98,12 +98,12 @@ const assets: Assets = {
     return new Response(body, { headers: { "content-type": "application/json" } });
   },
 };
-const handler = createHandler(RESOURCES, commonHeaders(readFileSync(join(ROOT, "_headers"), "utf8")), assets);
+const handler = createHandler(assets);
 let seed = 42;
 const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
 const sample = (materialised: boolean) =>
   Array.from({ length: 500 }, () => {
-    const [key = "", , total = 0] = entries[Math.floor(random() * Math.min(entries.length, 2000))] ?? [];
+    const [key = "", total = 0] = entries[Math.floor(random() * Math.min(entries.length, 2000))] ?? [];
     const size = materialised ? 50 : slicedSize;
     if (hasPageFiles(sizes, size, total) !== materialised) return `/de/Streets?locality=${encodeURIComponent(key)}&pageSize=50`;
     const page = 1 + Math.floor(random() * Math.ceil(total / size));
@@ -126,7 +126,7 @@ row(`Worker CPU / request, page of size ${slicedSize} cut from size 50 (${reques
 // 6. End to end through wrangler dev (workerd), sequential requests on loopback.
 const server = await startServer(out);
 try {
-  const [biggest = "", , biggestTotal = 0] = entries[0] ?? [];
+  const [biggest = "", biggestTotal = 0] = entries[0] ?? [];
   const locality = encodeURIComponent(biggest);
   const kinds: [string, string][] = [
     ["page 1, size 50 (file)", `/de/Streets?locality=${locality}&pageSize=50&page=1`],

@@ -1,8 +1,8 @@
-import { csvHeader, csvRow } from "../render/csv.ts";
-import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../routes/headers.ts";
-import { internalErrorProblem, validationProblem } from "../routes/problem.ts";
-import { exampleTarget, type AnyResource } from "../resources/resource.ts";
-import { countryOf, sizeOf, slugOf, type DocsInput, type DocsResource } from "./model.ts";
+import { csvHeader, csvRow } from "../contract/csv.ts";
+import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
+import { internalErrorProblem, validationProblem } from "../contract/problem.ts";
+import { exampleTarget } from "../resources/resource.ts";
+import { countryOf, sizeOf, slugOf, type DocsInput, type DocsResource } from "./input.ts";
 import { PAGING_HEADER_DOCS, parametersOf, REJECTED_NOTE } from "./parameters.ts";
 
 type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json | undefined };
@@ -88,8 +88,8 @@ function operation({ resource, records, views, sample }: DocsResource): Json {
             ...(sample === undefined ? {} : { example: [sample as Json] }),
           },
           [mime(CONTENT_TYPES.csv)]: {
-            schema: { type: "string", description: `RFC 4180 CSV, CRLF line ends, header row: ${resource.columns.map((c) => c.header).join(",")}` },
-            example: csvHeader(resource.columns) + (sample === undefined ? "" : csvRow(resource.columns as AnyResource["columns"], sample as never)),
+            schema: { type: "string", description: `RFC 4180 CSV, CRLF line ends, header row: ${resource.record.columns.map((c) => c.header).join(",")}` },
+            example: csvHeader(resource.record.columns) + (sample === undefined ? "" : csvRow(resource.record.columns, sample)),
           },
         },
       },

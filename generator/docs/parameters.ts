@@ -1,5 +1,6 @@
-import { PAGING_HEADERS } from "../routes/headers.ts";
-import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../routes/paging.ts";
+import { PAGING_HEADERS } from "../contract/headers.ts";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
+import { FORMATS } from "../contract/query.ts";
 import type { AnyResource } from "../resources/resource.ts";
 
 /**
@@ -24,8 +25,6 @@ export interface StringParameter {
   readonly enum?: readonly string[];
   readonly minLength?: number;
 }
-
-export const FORMATS = ["json", "csv"] as const;
 
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
   const filters: ParameterDoc[] = (resource.selectors ?? []).map((s) => ({

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import type { DocsFile } from "../routes/files.ts";
-import type { DocsInput } from "./model.ts";
+import type { DocsFile } from "../contract/address.ts";
+import type { DocsSiteInput } from "./input.ts";
 import { openApiDocument } from "./openapi.ts";
 import { docsPage } from "./page.ts";
 import { DOCS_CSS } from "./style.ts";
@@ -14,11 +13,11 @@ export interface DocsBuild {
 }
 
 /** The docs page, its script and the OpenAPI document, all from the resource definitions. */
-export function buildDocs(input: DocsInput): DocsBuild {
+export function buildDocs(input: DocsSiteInput): DocsBuild {
   return {
     files: {
       "/index.html": docsPage(input, DOCS_CSS),
-      "/docs.js": readFileSync(new URL("./client.js", import.meta.url), "utf8"),
+      "/docs.js": input.script,
       "/openapi.json": `${JSON.stringify(openApiDocument(input), null, 2)}\n`,
     },
     headerRules: docsHeaderRules(DOCS_CSS),
@@ -44,10 +43,4 @@ function docsHeaderRules(css: string): string {
   return Object.entries(rules)
     .map(([path, lines]) => [path, ...lines.map((line) => `  ${line}`)].join("\n"))
     .join("\n\n");
-}
-
-/** The package version: the version of the API description. */
-export function packageVersion(): string {
-  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(text) as { version: string }).version;
 }

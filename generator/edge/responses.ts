@@ -1,5 +1,5 @@
-import { PROBLEM_CONTENT_TYPE } from "../routes/headers.ts";
-import type { Problem } from "../routes/problem.ts";
+import { PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
+import type { Problem } from "../contract/problem.ts";
 
 const encoder = new TextEncoder();
 
@@ -56,4 +56,12 @@ export class ResponseFactory {
   empty(status: number, extra: HeaderList): Response {
     return new Response(null, { status, headers: this.headers(extra) });
   }
+}
+
+/** Whether the request's `If-None-Match` matches the response's ETag (weak comparison, as for GET). */
+export function ifNoneMatch(request: Request, headers: HeaderList): boolean {
+  const condition = request.headers.get("If-None-Match");
+  const etag = headers.find(([name]) => name === "ETag")?.[1];
+  if (condition === null || etag === undefined) return false;
+  return condition.trim() === "*" || condition.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 }

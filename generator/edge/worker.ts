@@ -1,18 +1,15 @@
-import headersTemplate from "../../_headers";
-import { commonHeaders } from "../routes/headers.ts";
-import { RESOURCES } from "../resources/index.ts";
-import { createHandler, type Assets } from "./handler.ts";
+import { createHandler, type Handler } from "./handler.ts";
+import type { Assets } from "./assets.ts";
 
 interface Env {
   readonly ASSETS: Assets;
 }
 
-const common = commonHeaders(headersTemplate);
-let handler: ((request: Request) => Promise<Response>) | undefined;
+let handler: Handler | undefined;
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    handler ??= createHandler(RESOURCES, common, env.ASSETS);
+    handler ??= createHandler(env.ASSETS);
     return handler(request);
   },
 };

@@ -1,6 +1,6 @@
 import type { ChCommune, ChDistrict, ChLocality, KeyNameShort, LiLocality } from "../resources/ch-li.ts";
 import type { ChCommuneRow, ChDistrictRow, LocalityRow } from "../sources/ch.ts";
-import type { ChCanton, LiCommune } from "../sources/lists.ts";
+import type { ChCantonRow, LiCommuneRow } from "../sources/lists.ts";
 
 /** Type number of a political commune in GDEHist (12 and 13 are areas without commune and lake shares). */
 export const POLITICAL_COMMUNE = 11;
@@ -13,7 +13,7 @@ export interface ChRegister {
 }
 
 /** Districts and political communes in force today, each with its canton (and district). */
-export function chRegisterOf(cantons: readonly ChCanton[], districtRows: readonly ChDistrictRow[], communeRows: readonly ChCommuneRow[]): ChRegister {
+export function chRegisterOf(cantons: readonly ChCantonRow[], districtRows: readonly ChDistrictRow[], communeRows: readonly ChCommuneRow[]): ChRegister {
   const cantonByKey = new Map(cantons.map((c) => [c.key, { key: c.key, name: c.name, shortName: c.shortName } satisfies KeyNameShort]));
   const cantonByShort = new Map(cantons.map((c) => [c.shortName, { key: c.key, name: c.name, shortName: c.shortName } satisfies KeyNameShort]));
   const districts: ChDistrict[] = [];
@@ -48,7 +48,7 @@ export interface LocalitiesJoin {
 }
 
 /** The locality register's rows, split into Switzerland and Liechtenstein, joined with their communes; one record per postal code, name and commune. */
-export function localitiesOf(rows: readonly LocalityRow[], communes: readonly ChCommune[], liCommunes: readonly LiCommune[]): LocalitiesJoin {
+export function localitiesOf(rows: readonly LocalityRow[], communes: readonly ChCommune[], liCommunes: readonly LiCommuneRow[]): LocalitiesJoin {
   const ch = new Map(communes.map((c) => [c.key, c]));
   const li = new Map(liCommunes.map((c) => [c.key, c]));
   const seen = new Set<string>();

@@ -1,4 +1,5 @@
-import { GOVERNMENT_REGION_KEY, type DeDistrict, type DeGovernmentRegion, type DeMunicipalAssociationRecord, type DeMunicipality, type KeyName, type KeyNameType } from "../resources/de.ts";
+import { GOVERNMENT_REGION_KEY, type DeDistrict, type DeGovernmentRegion, type DeMunicipalAssociationRecord, type DeMunicipality } from "../resources/de.ts";
+import type { KeyName, KeyNameType } from "../resources/summaries.ts";
 import type { Gv100ad } from "../sources/de-gv100ad.ts";
 import { ASSOCIATION_TYPES, DISTRICT_TYPES, MUNICIPALITY_TYPES } from "./de-types.ts";
 

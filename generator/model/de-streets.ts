@@ -1,4 +1,5 @@
-import type { FederalState, KeyName, KeyNameType, Street } from "../resources/de.ts";
+import type { FederalState, Street } from "../resources/de.ts";
+import type { KeyName, KeyNameType } from "../resources/summaries.ts";
 import type { Gv100ad } from "../sources/de-gv100ad.ts";
 import type { StreetRow } from "../sources/de-streets.ts";
 import { DISTRICT_TYPES, MUNICIPALITY_TYPES } from "./de-types.ts";

@@ -1,12 +1,22 @@
-import type { AtFederalProvince, ChCanton, LiCommune } from "../sources/lists.ts";
 import { BFS, OPENPLZ_DATA, STATISTIK_AUSTRIA } from "./credits.ts";
-import type { RequestExample, Resource } from "./resource.ts";
+import { numericKey } from "./collation.ts";
+import { UNPAGED, type RequestExample, type Resource } from "./resource.ts";
 import { recordSchema } from "./schema.ts";
 
-const unpaged = { paged: false, filters: [], unservedFilters: [] } as const;
-
-/** Numeric keys of different lengths ("2" < "10") sort by length first. */
-const numericKey = (key: string) => key.padStart(8, "0");
+export interface AtFederalProvince {
+  readonly key: string;
+  readonly name: string;
+}
+export interface ChCanton {
+  readonly key: string;
+  readonly name: string;
+  readonly shortName: string;
+}
+export interface LiCommune {
+  readonly key: string;
+  readonly name: string;
+  readonly electoralDistrict: string;
+}
 
 /** A whole list in either format. */
 const listExamples = (what: string): readonly RequestExample[] => [
@@ -19,12 +29,8 @@ export const atFederalProvinces: Resource<AtFederalProvince> = {
   path: "/at/FederalProvinces",
   title: "Austrian federal provinces",
   description: "The 9 federal provinces (Bundesländer) of Austria, ordered by key.",
-  query: unpaged,
+  query: UNPAGED,
   sortKey: (p) => numericKey(p.key),
-  columns: [
-    { header: "Key", value: (p) => p.key },
-    { header: "Name", value: (p) => p.name },
-  ],
   record: recordSchema<AtFederalProvince>("FederalProvince", "An Austrian federal province (Bundesland).", {
     key: { description: "Federal province key, one digit.", pattern: "^[1-9]$", example: "9" },
     name: { description: "Federal province name.", example: "Wien" },
@@ -38,13 +44,8 @@ export const chCantons: Resource<ChCanton> = {
   path: "/ch/Cantons",
   title: "Swiss cantons",
   description: "The 26 cantons of Switzerland with their two-letter abbreviation, ordered by canton number.",
-  query: unpaged,
+  query: UNPAGED,
   sortKey: (c) => numericKey(c.key),
-  columns: [
-    { header: "Key", value: (c) => c.key },
-    { header: "Name", value: (c) => c.name },
-    { header: "ShortName", value: (c) => c.shortName },
-  ],
   record: recordSchema<ChCanton>("Canton", "A Swiss canton.", {
     key: { description: "Canton number (BFS), one or two digits.", pattern: "^[0-9]{1,2}$", example: "1" },
     name: { description: "Canton name.", example: "Zürich" },
@@ -59,13 +60,8 @@ export const liCommunes: Resource<LiCommune> = {
   path: "/li/Communes",
   title: "Communes of Liechtenstein",
   description: "The 11 communes (Gemeinden) of Liechtenstein with their electoral district, ordered by key.",
-  query: unpaged,
+  query: UNPAGED,
   sortKey: (c) => numericKey(c.key),
-  columns: [
-    { header: "Key", value: (c) => c.key },
-    { header: "Name", value: (c) => c.name },
-    { header: "ElectoralDistrict", value: (c) => c.electoralDistrict },
-  ],
   record: recordSchema<LiCommune>("LiCommune", "A commune of Liechtenstein.", {
     key: { description: "Commune number (BFS), 7001 to 7011.", pattern: "^70[0-9]{2}$", example: "7001" },
     name: { description: "Commune name.", example: "Vaduz" },

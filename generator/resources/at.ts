@@ -1,14 +1,11 @@
-import { collationKey, compositeKey } from "../model/collation.ts";
+import { collationKey, compositeKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, type Resource, type Selector } from "./resource.ts";
 import { recordSchema, type Fields } from "./schema.ts";
+import type { KeyName } from "./summaries.ts";
 
-export interface KeyName {
-  readonly key: string;
-  readonly name: string;
-}
 export interface KeyCodeName {
   readonly key: string;
   readonly code: string;
@@ -89,14 +86,6 @@ const districts: ChildSpec<AtDistrict> = {
   title: "Austrian districts",
   description: "political districts (Bezirke) from the embedded district list of 2015 (see the README: it still has Wien-Umgebung, dissolved in 2017), ordered by key and code.",
   sortKey: (d) => compositeKey([d.key, d.code]),
-  columns: [
-    { header: "Key", value: (d) => d.key },
-    // The original's formatter writes the code under the header "PostalCode"; it is the code.
-    { header: "Code", value: (d) => d.code },
-    { header: "Name", value: (d) => d.name },
-    { header: "FederalProvince.Key", value: (d) => d.federalProvince.key },
-    { header: "FederalProvince.Name", value: (d) => d.federalProvince.name },
-  ],
   record: recordSchema<AtDistrict>("AtDistrict", "An Austrian political district (Bezirk).", { ...districtFields, federalProvince: { description: "The federal province.", properties: provinceFields } }),
   credits: [STATISTIK_AUSTRIA],
 };
@@ -107,19 +96,6 @@ const municipalities: ChildSpec<AtMunicipality> = {
   title: "Austrian municipalities",
   description: "every row of Statistik Austria's Gemeindeliste (Vienna as one row per Bezirk), ordered by key and code.",
   sortKey: (m) => compositeKey([m.key, m.code]),
-  columns: [
-    { header: "Key", value: (m) => m.key },
-    { header: "Code", value: (m) => m.code },
-    { header: "Name", value: (m) => m.name },
-    { header: "PostalCode", value: (m) => m.postalCode },
-    { header: "MultiplePostalCodes", value: (m) => String(m.multiplePostalCodes) },
-    { header: "Status", value: (m) => m.status },
-    { header: "District.Key", value: (m) => m.district.key },
-    { header: "District.Code", value: (m) => m.district.code },
-    { header: "District.Name", value: (m) => m.district.name },
-    { header: "FederalProvince.Key", value: (m) => m.federalProvince.key },
-    { header: "FederalProvince.Name", value: (m) => m.federalProvince.name },
-  ],
   record: recordSchema<AtMunicipality>("AtMunicipality", "An Austrian municipality (Gemeinde) as the Gemeindeliste lists it.", {
     ...municipalityFields,
     postalCode: { description: "Postal code of the municipal office.", pattern: "^[0-9]{4}$", example: "6900" },
@@ -137,19 +113,6 @@ const localities: ChildSpec<AtLocality> = {
   title: "Austrian localities",
   description: "localities (Ortschaften with a postal code) of the street directory — only the nine Vorarlberg municipalities of the embedded sample — ordered by postal code and name.",
   sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.key, l.municipality.code]),
-  columns: [
-    { header: "Key", value: (l) => l.key },
-    { header: "PostalCode", value: (l) => l.postalCode },
-    { header: "Name", value: (l) => l.name },
-    { header: "Municipality.Key", value: (l) => l.municipality.key },
-    { header: "Municipality.Code", value: (l) => l.municipality.code },
-    { header: "Municipality.Name", value: (l) => l.municipality.name },
-    { header: "District.Key", value: (l) => l.district.key },
-    { header: "District.Code", value: (l) => l.district.code },
-    { header: "District.Name", value: (l) => l.district.name },
-    { header: "FederalProvince.Key", value: (l) => l.federalProvince.key },
-    { header: "FederalProvince.Name", value: (l) => l.federalProvince.name },
-  ],
   record: recordSchema<AtLocality>("AtLocality", "An Austrian locality (Ortschaft) with a postal code.", {
     key: { description: "Locality key (Ortschaftskennziffer), five digits.", pattern: "^[0-9]{5}$", example: "17134" },
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "6900" },
@@ -177,7 +140,6 @@ export const atLocalities: Resource<AtLocality> = {
   query: pagedQuery(atLocalitySelectors),
   selectors: atLocalitySelectors,
   sortKey: localities.sortKey,
-  columns: localities.columns,
   record: localities.record,
   examples: [
     { summary: "The localities of postal code 6900", query: { postalCode: "6900" } },
@@ -206,20 +168,6 @@ export const atStreets: Resource<AtStreet> = {
   query: pagedQuery([localitySelector], ["name", "postalCode"]),
   selectors: [localitySelector],
   sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.locality), s.key]),
-  columns: [
-    { header: "Key", value: (s) => s.key },
-    { header: "Name", value: (s) => s.name },
-    { header: "PostalCode", value: (s) => s.postalCode },
-    { header: "Locality", value: (s) => s.locality },
-    { header: "Municipality.Key", value: (s) => s.municipality.key },
-    { header: "Municipality.Code", value: (s) => s.municipality.code },
-    { header: "Municipality.Name", value: (s) => s.municipality.name },
-    { header: "District.Key", value: (s) => s.district.key },
-    { header: "District.Code", value: (s) => s.district.code },
-    { header: "District.Name", value: (s) => s.district.name },
-    { header: "FederalProvince.Key", value: (s) => s.federalProvince.key },
-    { header: "FederalProvince.Name", value: (s) => s.federalProvince.name },
-  ],
   record: recordSchema<AtStreet>("AtStreet", "An Austrian street of a locality.", {
     key: { description: "Street key (Straßenkennziffer), six digits.", pattern: "^[0-9]{6}$", example: "042417" },
     name: { description: "Street name.", example: "Achgasse" },

@@ -1,4 +1,4 @@
-import { collationKey, compositeKey } from "../model/collation.ts";
+import { collationKey, compositeKey, numericKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
@@ -42,9 +42,6 @@ export interface LiLocality {
   readonly commune: { readonly key: string; readonly name: string };
 }
 
-/** Numeric keys of different lengths ("2" < "10") sort by length first. */
-const numericKey = (key: string) => key.padStart(8, "0");
-
 const cantonFields: Fields<KeyNameShort> = {
   key: { description: "Canton number (BFS).", pattern: "^[0-9]{1,2}$", example: "1" },
   name: { description: "Canton name.", example: "Zürich" },
@@ -83,15 +80,6 @@ const districts: ChildSpec<ChDistrict> = {
   title: "Swiss districts",
   description: "the districts (Bezirke; in cantons without districts the canton itself, as the BFS register has it) in force today, ordered by number.",
   sortKey: (d) => numericKey(d.key),
-  columns: [
-    { header: "Key", value: (d) => d.key },
-    { header: "HistoricalCode", value: (d) => d.historicalCode },
-    { header: "Name", value: (d) => d.name },
-    { header: "ShortName", value: (d) => d.shortName },
-    { header: "Canton.Key", value: (d) => d.canton.key },
-    { header: "Canton.Name", value: (d) => d.canton.name },
-    { header: "Canton.ShortName", value: (d) => d.canton.shortName },
-  ],
   record: recordSchema<ChDistrict>("ChDistrict", "A Swiss district (Bezirk) in force today.", {
     key: districtFields.key,
     historicalCode: historicalCode("district"),
@@ -108,18 +96,6 @@ const communes: ChildSpec<ChCommune> = {
   title: "Swiss communes",
   description: "the political communes (Gemeinden) in force today — abolished and merged ones are not listed — ordered by number.",
   sortKey: (c) => numericKey(c.key),
-  columns: [
-    { header: "Key", value: (c) => c.key },
-    { header: "HistoricalCode", value: (c) => c.historicalCode },
-    { header: "Name", value: (c) => c.name },
-    { header: "ShortName", value: (c) => c.shortName },
-    { header: "District.Key", value: (c) => c.district.key },
-    { header: "District.Name", value: (c) => c.district.name },
-    { header: "District.ShortName", value: (c) => c.district.shortName },
-    { header: "Canton.Key", value: (c) => c.canton.key },
-    { header: "Canton.Name", value: (c) => c.canton.name },
-    { header: "Canton.ShortName", value: (c) => c.canton.shortName },
-  ],
   record: recordSchema<ChCommune>("ChCommune", "A Swiss political commune (Gemeinde) in force today.", {
     key: communeFields.key,
     historicalCode: historicalCode("commune"),
@@ -146,21 +122,6 @@ export const chLocalities: Resource<ChLocality> = {
   query: pagedQuery(chLocalitySelectors),
   selectors: chLocalitySelectors,
   sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), numericKey(l.commune.key)]),
-  columns: [
-    { header: "PostalCode", value: (l) => l.postalCode },
-    { header: "Name", value: (l) => l.name },
-    // The original's formatter writes this column under the header "Commune.Code" but sets a
-    // value for "Commune.Key", which fails; the header here names what it holds.
-    { header: "Commune.Key", value: (l) => l.commune.key },
-    { header: "Commune.Name", value: (l) => l.commune.name },
-    { header: "Commune.ShortName", value: (l) => l.commune.shortName },
-    { header: "District.Key", value: (l) => l.district.key },
-    { header: "District.Name", value: (l) => l.district.name },
-    { header: "District.ShortName", value: (l) => l.district.shortName },
-    { header: "Canton.Key", value: (l) => l.canton.key },
-    { header: "Canton.Name", value: (l) => l.canton.name },
-    { header: "Canton.ShortName", value: (l) => l.canton.shortName },
-  ],
   record: recordSchema<ChLocality>("ChLocality", "A Swiss locality (Ortschaft) with its commune, district and canton.", {
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "8001" },
     name: { description: "Locality name: the value the name filter matches.", example: "Zürich" },
@@ -187,13 +148,6 @@ export const liLocalities: Resource<LiLocality> = {
   query: pagedQuery(liLocalitySelectors),
   selectors: liLocalitySelectors,
   sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.commune.key]),
-  columns: [
-    { header: "PostalCode", value: (l) => l.postalCode },
-    { header: "Name", value: (l) => l.name },
-    // "Commune.Key", not the original's failing "Commune.Code" header.
-    { header: "Commune.Key", value: (l) => l.commune.key },
-    { header: "Commune.Name", value: (l) => l.commune.name },
-  ],
   record: recordSchema<LiLocality>("LiLocality", "A locality of Liechtenstein with its commune.", {
     postalCode: { description: "Postal code, four digits.", pattern: "^94[0-9]{2}$", example: "9490" },
     name: { description: "Locality name: the value the name filter matches.", example: "Vaduz" },

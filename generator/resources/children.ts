@@ -1,5 +1,5 @@
 import type { Credit } from "./credits.ts";
-import { pagedQuery, type Column, type Resource, type Selector } from "./resource.ts";
+import { pagedQuery, type Resource, type Selector } from "./resource.ts";
 import type { RecordSchema } from "./schema.ts";
 
 /**
@@ -30,7 +30,6 @@ export interface ChildSpec<R> {
   /** What the records are and their order (completed with the parent). */
   readonly description: string;
   readonly sortKey: (record: R) => string;
-  readonly columns: readonly Column<R>[];
   readonly record: RecordSchema<R>;
   readonly credits: readonly Credit[];
 }
@@ -53,7 +52,6 @@ export function childResource<R>(child: ChildSpec<R>, parent: ParentSpec<R>): Re
     query: pagedQuery([selector]),
     selectors: [selector],
     sortKey: child.sortKey,
-    columns: child.columns,
     record: child.record,
     examples: [
       { summary: `The ${child.noun} of ${parent.noun} ${parent.exampleKey}`, path: { key: parent.exampleKey }, query: {} },

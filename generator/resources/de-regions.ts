@@ -1,6 +1,7 @@
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { DESTATIS } from "./credits.ts";
-import { DE_FIELDS, GOVERNMENT_REGION_KEY, type DeMunicipalAssociation, type DeMunicipalAssociationRecord, type DeDistrict, type DeGovernmentRegion, type DeMunicipality, type KeyName } from "./de.ts";
+import { DE_FIELDS, GOVERNMENT_REGION_KEY, type DeMunicipalAssociation, type DeMunicipalAssociationRecord, type DeDistrict, type DeGovernmentRegion, type DeMunicipality } from "./de.ts";
+import type { KeyName } from "./summaries.ts";
 import { recordSchema, type Fields } from "./schema.ts";
 
 /** GV100AD units within federal states, government regions and districts, ordered by regional key. */
@@ -47,13 +48,6 @@ const governmentRegions: ChildSpec<DeGovernmentRegion> = {
   title: "German government regions",
   description: "every GV100AD government region record (Regierungsbezirk; in some states a former one or a statistical region, as GV100AD names it), ordered by key.",
   sortKey: (r) => r.key,
-  columns: [
-    { header: "Key", value: (r) => r.key },
-    { header: "Name", value: (r) => r.name },
-    { header: "FederalState.Key", value: (r) => r.federalState.key },
-    { header: "FederalState.Name", value: (r) => r.federalState.name },
-    { header: "AdministrativeHeadquarters", value: (r) => r.administrativeHeadquarters },
-  ],
   record: recordSchema<DeGovernmentRegion>("GovernmentRegion", "A German government region (Regierungsbezirk).", {
     ...governmentRegionRef,
     federalState: { description: "The federal state.", properties: DE_FIELDS.federalState },
@@ -68,16 +62,6 @@ const districts: ChildSpec<DeDistrict> = {
   title: "German districts",
   description: "districts (Kreise) and district-free cities, ordered by key.",
   sortKey: (d) => d.key,
-  columns: [
-    { header: "Key", value: (d) => d.key },
-    { header: "Name", value: (d) => d.name },
-    { header: "Type", value: (d) => d.type },
-    { header: "GovernmentRegion.Key", value: (d) => d.governmentRegion?.key },
-    { header: "GovernmentRegion.Name", value: (d) => d.governmentRegion?.name },
-    { header: "FederalState.Key", value: (d) => d.federalState.key },
-    { header: "FederalState.Name", value: (d) => d.federalState.name },
-    { header: "AdministrativeHeadquarters", value: (d) => d.administrativeHeadquarters },
-  ],
   record: recordSchema<DeDistrict>("District", "A German district (Kreis) or district-free city.", {
     ...DE_FIELDS.district,
     governmentRegion: { description: "The government region; absent in states without one.", properties: governmentRegionRef, optional: true },
@@ -93,17 +77,6 @@ const associations: ChildSpec<DeMunicipalAssociationRecord> = {
   title: "German municipal associations",
   description: "municipal associations (Ämter, Samtgemeinden, Verbandsgemeinden, Verwaltungsgemeinschaften, …; GV100AD types 51–58, not the type-50 entries of municipalities without one), ordered by key.",
   sortKey: (a) => a.key,
-  columns: [
-    { header: "Key", value: (a) => a.key },
-    { header: "Name", value: (a) => a.name },
-    { header: "Type", value: (a) => a.type },
-    { header: "District.Key", value: (a) => a.district.key },
-    { header: "District.Name", value: (a) => a.district.name },
-    { header: "District.Type", value: (a) => a.district.type },
-    { header: "FederalState.Key", value: (a) => a.federalState.key },
-    { header: "FederalState.Name", value: (a) => a.federalState.name },
-    { header: "AdministrativeHeadquarters", value: (a) => a.administrativeHeadquarters },
-  ],
   record: recordSchema<DeMunicipalAssociation>("MunicipalAssociation", "A German municipal association (Gemeindeverband).", {
     key: { description: "Association key, nine digits (district key and four association digits).", pattern: "^[0-9]{9}$", example: "091895166" },
     name: { description: "Association name.", example: "Bergen (VGem)" },
@@ -127,23 +100,6 @@ const municipalities: ChildSpec<DeMunicipality> = {
   title: "German municipalities",
   description: "every GV100AD municipality (Gemeinde, including uninhabited areas with a key), ordered by key.",
   sortKey: (m) => m.key,
-  columns: [
-    { header: "Key", value: (m) => m.key },
-    { header: "Name", value: (m) => m.name },
-    { header: "Type", value: (m) => m.type },
-    { header: "PostalCode", value: (m) => m.postalCode },
-    { header: "MultiplePostalCodes", value: (m) => String(m.multiplePostalCodes) },
-    { header: "Association.Key", value: (m) => m.association?.key },
-    { header: "Association.Name", value: (m) => m.association?.name },
-    { header: "Association.Type", value: (m) => m.association?.type },
-    { header: "District.Key", value: (m) => m.district?.key },
-    { header: "District.Name", value: (m) => m.district?.name },
-    { header: "District.Type", value: (m) => m.district?.type },
-    { header: "GovernmentRegion.Key", value: (m) => m.governmentRegion?.key },
-    { header: "GovernmentRegion.Name", value: (m) => m.governmentRegion?.name },
-    { header: "FederalState.Key", value: (m) => m.federalState.key },
-    { header: "FederalState.Name", value: (m) => m.federalState.name },
-  ],
   record: recordSchema<DeMunicipality>("Municipality", "A German municipality (Gemeinde).", {
     ...DE_FIELDS.municipality,
     postalCode: { description: "Postal code of the administrative seat; absent for uninhabited areas.", pattern: "^[0-9]{5}$", example: "80331", optional: true },

@@ -1,16 +1,10 @@
-import { collationKey, compositeKey } from "../model/collation.ts";
+import { collationKey, compositeKey } from "./collation.ts";
 import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
-import { pagedQuery, type Resource } from "./resource.ts";
+import { pagedQuery, UNPAGED, type Resource, type Selector } from "./resource.ts";
 import { recordSchema, type Fields } from "./schema.ts";
+import type { KeyName, KeyNameType } from "./summaries.ts";
 
-export interface KeyName {
-  readonly key: string;
-  readonly name: string;
-}
-export interface KeyNameType extends KeyName {
-  readonly type: string;
-}
 
 export interface Street {
   readonly name: string;
@@ -44,42 +38,27 @@ const federalState: Fields<KeyName> = {
   name: { description: "Federal state name.", example: "Berlin" },
 };
 
+const localitySelector: Selector<Street> = {
+  param: "locality",
+  in: "query",
+  required: true,
+  match: "caseInsensitive",
+  description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
+  missing: "No locality given. Filter by locality, or download the whole street list: /downloads/index.json lists the files.",
+  value: (street) => street.locality,
+};
+
 export const streets: Resource<Street> = {
   id: "de.streets",
   path: "/de/Streets",
   title: "German streets",
   description:
     "Streets of one locality, each with its postal code and the municipality, district and federal state it belongs to, ordered by street name (German collation), postal code, borough and suburb.",
-  query: { paged: true, filters: ["locality"], unservedFilters: ["name", "postalCode"] },
-  selectors: [
-    {
-      param: "locality",
-      in: "query",
-      required: true,
-      match: "caseInsensitive",
-      description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
-      missing: "No locality given. Filter by locality, or download the whole street list: /downloads/index.json lists the files.",
-      value: (street) => street.locality,
-    },
-  ],
+  query: pagedQuery([localitySelector], ["name", "postalCode"]),
+  selectors: [localitySelector],
   downloadsPerView: true,
   // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
   sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key]),
-  columns: [
-    { header: "Name", value: (s) => s.name },
-    { header: "PostalCode", value: (s) => s.postalCode },
-    { header: "Locality", value: (s) => s.locality },
-    { header: "Borough", value: (s) => s.borough },
-    { header: "Suburb", value: (s) => s.suburb },
-    { header: "Municipality.Key", value: (s) => s.municipality.key },
-    { header: "Municipality.Name", value: (s) => s.municipality.name },
-    { header: "Municipality.Type", value: (s) => s.municipality.type },
-    { header: "District.Key", value: (s) => s.district?.key },
-    { header: "District.Name", value: (s) => s.district?.name },
-    { header: "District.Type", value: (s) => s.district?.type },
-    { header: "FederalState.Key", value: (s) => s.federalState.key },
-    { header: "FederalState.Name", value: (s) => s.federalState.name },
-  ],
   record: recordSchema<Street>("Street", "A street of a locality, with its postal code and administrative units.", {
     name: { description: "Street name.", example: "Pariser Platz" },
     postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
@@ -103,13 +82,8 @@ export const federalStates: Resource<FederalState> = {
   path: "/de/FederalStates",
   title: "German federal states",
   description: "The 16 federal states (Länder) of Germany with their seat of government, ordered by key.",
-  query: { paged: false, filters: [], unservedFilters: [] },
+  query: UNPAGED,
   sortKey: (s) => s.key,
-  columns: [
-    { header: "Key", value: (s) => s.key },
-    { header: "Name", value: (s) => s.name },
-    { header: "SeatOfGovernment", value: (s) => s.seatOfGovernment },
-  ],
   record: recordSchema<FederalState>("FederalState", "A German federal state (Land).", {
     key: federalState.key,
     name: federalState.name,
@@ -188,18 +162,6 @@ export const deLocalities: Resource<DeLocality> = {
   query: pagedQuery(localitySelectorsDe),
   selectors: localitySelectorsDe,
   sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.municipality.key]),
-  columns: [
-    { header: "PostalCode", value: (l) => l.postalCode },
-    { header: "Name", value: (l) => l.name },
-    { header: "Municipality.Key", value: (l) => l.municipality.key },
-    { header: "Municipality.Name", value: (l) => l.municipality.name },
-    { header: "Municipality.Type", value: (l) => l.municipality.type },
-    { header: "District.Key", value: (l) => l.district?.key },
-    { header: "District.Name", value: (l) => l.district?.name },
-    { header: "District.Type", value: (l) => l.district?.type },
-    { header: "FederalState.Key", value: (l) => l.federalState.key },
-    { header: "FederalState.Name", value: (l) => l.federalState.name },
-  ],
   record: recordSchema<DeLocality>("Locality", "A German locality: a postal code and a place it serves, with the municipality it lies in.", {
     postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
     name: { description: "Locality name: the value the name filter matches.", example: "Berlin" },

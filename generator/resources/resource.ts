@@ -1,18 +1,13 @@
-import type { MatchRule } from "../routes/files.ts";
-import type { QuerySpec } from "../routes/query.ts";
+import type { QuerySpec } from "../contract/query.ts";
+import type { RouteResource, SelectorSpec } from "../contract/routes.ts";
 import type { Credit } from "./credits.ts";
 import type { RecordSchema } from "./schema.ts";
 
-/** One CSV column: OpenPLZ's dotted header name and how to read it off a record. */
-export interface Column<R> {
-  readonly header: string;
-  readonly value: (record: R) => string | undefined;
-}
-
 /**
- * Everything about one API resource, in one place: the generator renders and sorts with it, the
- * Worker routes and validates with it, the docs describe it. Records are the JSON shapes
- * themselves (optional properties absent, so JSON omits them as the original omits nulls).
+ * Everything about one API resource, in one place: the generator groups, sorts and renders with
+ * it, the Worker routes and validates with what `routeOf` takes of it, the docs describe it.
+ * Records are the JSON shapes themselves (optional properties absent, so JSON omits them as the
+ * original omits nulls).
  */
 export interface Resource<R> {
   /** Name in the asset tree (`/_p/{id}/…`): lower case, no slash. */
@@ -31,8 +26,7 @@ export interface Resource<R> {
   readonly selectors?: readonly Selector<R>[];
   /** The record order (compare keys with `<`). */
   readonly sortKey: (record: R) => string;
-  readonly columns: readonly Column<R>[];
-  /** The JSON record, described and checked against `R` (docs and OpenAPI). */
+  /** The JSON record and its CSV columns, described and checked against `R` (docs and OpenAPI). */
   readonly record: RecordSchema<R>;
   /** Example requests shown in the docs and the OpenAPI document; tests run every one of them. */
   readonly examples: readonly RequestExample[];
@@ -42,21 +36,10 @@ export interface Resource<R> {
   readonly credits: readonly Credit[];
 }
 
-/**
- * One way to select records: a path parameter (`{key}` in the resource's path; always given) or a
- * query filter (required or optional). How values match is part of the contract (docs).
- */
-export interface Selector<R> {
-  readonly param: string;
-  readonly in: "path" | "query";
-  /** Query filters only: whether a request must give it (path parameters always are given). */
-  readonly required: boolean;
-  /** `exact`: the value as sent; `caseInsensitive`: NFC, trimmed, lower-cased on both sides. */
-  readonly match: MatchRule;
+/** A selector as the Worker matches it, plus what the docs say of it and how a record gives its value. */
+export interface Selector<R> extends SelectorSpec {
   /** What the value is and how it matches (docs and OpenAPI). */
   readonly description: string;
-  /** A required query filter: the problem's detail when it is missing. */
-  readonly missing?: string;
   /** The record's value; `undefined`: the record has none (it is only in views that do not select by it). */
   readonly value: (record: R) => string | undefined;
 }
@@ -67,6 +50,20 @@ export interface RequestExample {
   readonly path?: Readonly<Record<string, string>>;
   /** Query parameters, in the order shown. */
   readonly query: Readonly<Record<string, string>>;
+}
+
+/** A resource with its record type erased, for code that handles every resource alike. */
+export type AnyResource = Resource<never>;
+
+/** What the Worker needs of a resource (the route table's entry): plain data, no functions. */
+export function routeOf(resource: AnyResource): RouteResource {
+  return {
+    id: resource.id,
+    path: resource.path,
+    query: resource.query,
+    selectors: (resource.selectors ?? []).map(({ param, in: where, required, match, missing }) => ({ param, in: where, required, match, ...(missing === undefined ? {} : { missing }) })),
+    columns: resource.record.columns,
+  };
 }
 
 /** An example's request target, e.g. `/de/Streets?locality=Berlin&page=2` or `/de/FederalStates/09/Districts`. */
@@ -80,14 +77,14 @@ export function exampleTarget(resource: { readonly path: string }, example: Requ
 }
 
 /** A paged resource's query spec, derived from its selectors (the query filters) and the filters it refuses. */
-export function pagedQuery(selectors: readonly { readonly param: string; readonly in: "path" | "query" }[], unservedFilters: readonly string[] = []): QuerySpec {
+export function pagedQuery(selectors: readonly SelectorSpec[], unservedFilters: readonly string[] = []): QuerySpec {
   return { paged: true, filters: selectors.filter((s) => s.in === "query").map((s) => s.param), unservedFilters };
 }
+
+/** An unpaged list: the whole list in one response, no filters. */
+export const UNPAGED: QuerySpec = { paged: false, filters: [], unservedFilters: [] };
 
 /** The path parameters of a resource path, e.g. `["key"]` for `/de/FederalStates/{key}/Districts`. */
 export function pathParams(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => m[1] ?? "");
 }
-
-/** A resource with its record type erased, for code that only routes (the Worker). */
-export type AnyResource = Resource<never>;

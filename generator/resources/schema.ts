@@ -1,3 +1,5 @@
+import type { CsvColumn } from "../contract/csv.ts";
+
 /**
  * The JSON shape of a resource's records, written once next to the resource and checked against
  * its TypeScript record type: every property of the type must be described (nested objects too),
@@ -38,17 +40,20 @@ type Field<T> = T extends string ? StringField : T extends boolean ? BooleanFiel
 /** One description per property of `R`, no more, no less. */
 export type Fields<R> = { readonly [K in keyof R]-?: Field<Exclude<R[K], undefined>> & Optionality<R, K> };
 
-/** A record's JSON Schema, tagged with the record type it was checked against. */
+/** A record's JSON Schema and CSV columns, tagged with the record type it was checked against. */
 export interface RecordSchema<R> {
   /** The schema's name in the OpenAPI components, e.g. `Street`. */
   readonly name: string;
   readonly json: JsonSchema;
+  /** One CSV column per leaf property, in property order: `municipality.key` is `Municipality.Key`. */
+  readonly columns: readonly CsvColumn[];
   /** Type-level only: makes a `RecordSchema<FederalState>` unusable where a street's is expected. */
   readonly checkedAgainst?: (record: R) => void;
 }
 
 export function recordSchema<R>(name: string, description: string, fields: Fields<R>): RecordSchema<R> {
-  return { name, json: { title: name, ...objectSchema(description, fields as unknown as Readonly<Record<string, AnyField>>) } };
+  const anyFields = fields as unknown as Readonly<Record<string, AnyField>>;
+  return { name, json: { title: name, ...objectSchema(description, anyFields) }, columns: columnsOf(anyFields, []) };
 }
 
 interface AnyField {
@@ -58,6 +63,14 @@ interface AnyField {
   readonly pattern?: string;
   readonly example?: string;
   readonly properties?: Readonly<Record<string, AnyField>>;
+}
+
+function columnsOf(fields: Readonly<Record<string, AnyField>>, parent: readonly string[]): CsvColumn[] {
+  return Object.entries(fields).flatMap(([name, field]) => {
+    const path = [...parent, name];
+    if (field.properties !== undefined) return columnsOf(field.properties, path);
+    return [{ header: path.map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("."), path }];
+  });
 }
 
 function objectSchema(description: string, fields: Readonly<Record<string, AnyField>>): JsonSchema {

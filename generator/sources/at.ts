@@ -1,5 +1,4 @@
 import { SourceError } from "./errors.ts";
-import type { AtFederalProvince } from "./lists.ts";
 import { decodeUtf8 } from "./text.ts";
 
 /**
@@ -62,8 +61,13 @@ export interface AtDistrictRow {
   readonly provinceKey: string;
 }
 
+export interface AtProvinceRow {
+  readonly key: string;
+  readonly name: string;
+}
+
 export interface AtDistrictList {
-  readonly provinces: AtFederalProvince[];
+  readonly provinces: AtProvinceRow[];
   readonly districts: AtDistrictRow[];
 }
 

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { relative } from "node:path";
 import { download, type FetchOptions } from "./fetch.ts";
-import { readSource, SOURCE_NAMES, sourceSpec, type SourceLocation, type SourceName } from "./registry.ts";
+import { readSourceFile } from "../io/read.ts";
+import { SOURCE_NAMES, sourceSpec, type SourceLocation, type SourceName } from "./registry.ts";
 import { isZip, unzipEntry } from "./unzip.ts";
 
 /** Where a source's bytes came from, recorded in `_build.json` and the downloads manifest. */
@@ -64,7 +65,7 @@ export async function loadSources(
 
 async function readPart(name: SourceName, path: string, root: string, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
   const where = relative(root, path) || path;
-  const raw = await readSource(path);
+  const raw = await readSourceFile(path);
   onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength });
   return unpack(name, raw, { where, label: (entry) => (entry === undefined ? where : `${where} → ${entry}`), fail: (reason) => new Error(`${where}: ${reason}`) });
 }

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 
 /** A source a build reads: its embedded copy (the default) and where its publisher releases it. */
@@ -96,13 +95,4 @@ export function sourceLocations(root: string, overrides: Readonly<Partial<Record
     else locations[name] = isUrl(value) ? { kind: "url", urls: [value] } : { kind: "file", path: resolve(root, value) };
   }
   return locations;
-}
-
-/** The only code that reads source files. */
-export async function readSource(path: string): Promise<Uint8Array> {
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw new Error(`cannot read source ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { buildFixture } from "../support/fixture.ts";
 import { ROOT } from "../support/paths.ts";
-import { rawRequest, startServer, type RunningServer } from "../support/server.ts";
+import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
 
 /**
  * The docs page in a real browser: Debian's Chromium (never a downloaded one), driven by

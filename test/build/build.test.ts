@@ -1,10 +1,12 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build.ts";
-import { DOCS_FILES, INDEX_SHARDS, type IndexShard } from "../../generator/routes/files.ts";
-import { parseHeadersFile } from "../../generator/routes/headers.ts";
-import { CountingSink, MemorySink } from "../../generator/write/sink.ts";
+import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
+import { DOCS_FILES, INDEX_SHARDS } from "../../generator/contract/address.ts";
+import { ROUTE_TABLE_PATH, type RouteTable } from "../../generator/contract/routes.ts";
+import { decodeShard } from "../../generator/contract/shard.ts";
+import { parseHeadersFile } from "../../generator/contract/headers.ts";
+import { CountingSink, MemorySink } from "../../generator/io/sink.ts";
 import { fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
 import { ROOT } from "../support/paths.ts";
 
@@ -39,9 +41,18 @@ describe("build into memory", () => {
     }
     const shards = files.filter((f) => f.startsWith("/_i/de.streets/"));
     expect(shards.length).toBeLessThanOrEqual(INDEX_SHARDS);
-    const entries = shards.flatMap((f) => (JSON.parse(sink.text(f) ?? "") as IndexShard).entries);
-    expect(entries.length).toBe(summary.views.get("de.streets"));
-    expect(entries.find(([key]) => key === "berlin")?.slice(0, 3)).toEqual(["berlin", "berlin", 600]);
+    const entries = new Map(shards.flatMap((f) => [...decodeShard(sink.text(f) ?? "").entries]));
+    expect(entries.size).toBe(summary.views.get("de.streets"));
+    expect(entries.get("berlin")).toMatchObject({ slug: "berlin", total: 600, records: undefined });
+    const table = JSON.parse(sink.text(ROUTE_TABLE_PATH) ?? "") as RouteTable;
+    expect(table.resources.map((r) => r.id)).toEqual([...STREET_FIXTURE]);
+    expect(table.commonHeaders.map(([name]) => name)).toContain("Access-Control-Allow-Origin");
+  });
+
+  it("renders each view once, however many files it is written into", async () => {
+    const summary = await buildInto(options(streets), new CountingSink());
+    const views = [...summary.views.values()].reduce((sum, n) => sum + n, 0) + 4; // + the four unpaged lists
+    expect(summary.renders).toBe(views);
   });
 
   it("is deterministic: the same inputs give the same bytes", async () => {
@@ -60,7 +71,8 @@ describe("build into memory", () => {
   });
 
   it("counts every file it writes in the budget, the docs and downloads included: the smallest budget is met", async () => {
-    const { plan, downloads, downloadFilesReserved } = await buildInto(options(streets), new CountingSink());
+    const { plan, downloads } = await buildInto(options(streets), new CountingSink());
+    const { downloadFilesReserved } = plan;
     // Downloads are estimated before rendering, never under their real count (+1: the manifest).
     expect(downloadFilesReserved).toBeGreaterThanOrEqual(downloads.files.length + 1);
     expect(downloadFilesReserved).toBeLessThanOrEqual(downloads.files.length + 1 + 10);

@@ -2,10 +2,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build.ts";
+import { buildToDirectory } from "../../generator/build/build.ts";
 import { fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
-import { rawRequest, startServer } from "../support/server.ts";
+import { rawRequest, startServer } from "../support/http.ts";
 
 const cli = (args: string[]) => spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8" });
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");

@@ -209,12 +209,13 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(files).toContain("worker.js");
     const worker = readFileSync(join(outdir, "worker.js"), "utf8");
     expect(worker).toContain("// generator/edge/worker.ts");
-    expect(worker).toContain("createHandler(RESOURCES, common, env.ASSETS)");
-    // `_headers` is bundled as a text module beside the Worker, byte for byte
-    const headersModule = files.find((file) => file.endsWith("-_headers"));
-    expect(headersModule).toBeDefined();
-    expect(worker).toContain(`from "./${headersModule}"`);
-    expect(readFileSync(join(outdir, headersModule ?? ""), "utf8")).toBe(readFileSync(join(ROOT, "_headers"), "utf8"));
+    expect(worker).toContain("createHandler(env.ASSETS)");
+    // The Worker is the contract and the edge alone: it reads the resources from the build's route table.
+    expect(worker).toContain("// generator/contract/address.ts");
+    expect(worker.match(/^\/\/ generator\/[a-z]+\//gm)?.every((line) => /^\/\/ generator\/(contract|edge)\//.test(line))).toBe(true);
+    for (const definition of ["German streets", "collationKey", "Statistisches Bundesamt"]) expect(worker).not.toContain(definition);
+    expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
+    expect(Buffer.byteLength(worker)).toBeLessThan(40 * 1024);
   }, 120_000);
 
   it("refuses without a build: no assets directory, no bundle", () => {

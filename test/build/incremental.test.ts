@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildToDirectory, type BuildOptions } from "../../generator/build.ts";
+import { buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { ROOT } from "../support/paths.ts";
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import type { IndexShard } from "../../generator/routes/files.ts";
+import { decodeShard } from "../../generator/contract/shard.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
 import { ask, memoryBuild, parseCsvBody, RESOURCES, valueAt, viewTarget, type MemoryBuild } from "../support/memory-build.ts";
 
@@ -27,7 +27,7 @@ describe("every paged resource", () => {
     expect(json.length).toBeGreaterThan(0);
     expect(csv).toHaveLength(json.length);
     json.forEach((record, i) => {
-      for (const column of resource.columns) expect(csv[i]?.[column.header], `${target} #${i} ${column.header}`).toBe(valueAt(record, column.header));
+      for (const column of resource.record.columns) expect(csv[i]?.[column.header], `${target} #${i} ${column.header}`).toBe(valueAt(record, column.header));
     });
   });
 
@@ -42,7 +42,7 @@ describe("every paged resource", () => {
   });
 
   it("inlines small views and writes none of their page files", () => {
-    const count = (build: MemoryBuild) => [...build.summary.inlined.values()].reduce((a, b) => a + b, 0);
+    const count = (build: MemoryBuild) => [...build.summary.plan.inlined.values()].reduce((sum, keys) => sum + keys.size, 0);
     expect(count(inlined)).toBeGreaterThan(400);
     expect(count(files)).toBe(0);
     const pageFiles = (build: MemoryBuild) => [...build.files.keys()].filter((p) => p.startsWith("/_p/")).length;
@@ -55,26 +55,23 @@ describe("every paged resource", () => {
     let compared = 0;
     for (const resource of PAGED) {
       // Up to 80 inlined views per resource, spread over its shards.
-      const entries = [...inlined.files].filter(([path]) => path.startsWith(`/_i/${resource.id}/`)).flatMap(([, text]) => (JSON.parse(text) as IndexShard).entries.filter((e) => e[4] !== undefined));
+      const entries = [...inlined.files].filter(([path]) => path.startsWith(`/_i/${resource.id}/`)).flatMap(([, text]) => [...decodeShard(text).entries].filter(([, e]) => e.records !== undefined));
       const step = Math.max(1, Math.floor(entries.length / 80));
-      {
-        for (const entry of entries.filter((_, i) => i % step === 0)) {
-          const target = viewTarget(resource, entry[0]);
-          const total = entry[2];
-          for (const size of [1, 2, 3, 7, 10, 49, 50]) {
-            for (let page = 1; page <= Math.ceil(total / size) + 1; page += size === 1 ? 5 : 1) {
-              for (const format of ["json", "csv"]) {
-                const request = `${target}${target.includes("?") ? "&" : "?"}pageSize=${size}&page=${page}&format=${format}`;
-                const [a, b] = await Promise.all([ask(inlined.handler, request), ask(files.handler, request)]);
-                expect(a.status, request).toBe(200);
-                // In-process, an asset's length is a property of its body, not a header (workerd adds it on the wire).
-                const { "content-length": length, ...headers } = a.headers;
-                const { "content-length": _, ...others } = b.headers;
-                expect(length, request).toBe(String(Buffer.byteLength(a.text)));
-                expect(headers, request).toEqual(others);
-                expect(a.text, request).toBe(b.text);
-                compared++;
-              }
+      for (const [key, { total }] of entries.filter((_, i) => i % step === 0)) {
+        const target = viewTarget(resource, key);
+        for (const size of [1, 2, 3, 7, 10, 49, 50]) {
+          for (let page = 1; page <= Math.ceil(total / size) + 1; page += size === 1 ? 5 : 1) {
+            for (const format of ["json", "csv"]) {
+              const request = `${target}${target.includes("?") ? "&" : "?"}pageSize=${size}&page=${page}&format=${format}`;
+              const [a, b] = await Promise.all([ask(inlined.handler, request), ask(files.handler, request)]);
+              expect(a.status, request).toBe(200);
+              // In-process, an asset's length is a property of its body, not a header (workerd adds it on the wire).
+              const { "content-length": length, ...headers } = a.headers;
+              const { "content-length": _, ...others } = b.headers;
+              expect(length, request).toBe(String(Buffer.byteLength(a.text)));
+              expect(headers, request).toEqual(others);
+              expect(a.text, request).toBe(b.text);
+              compared++;
             }
           }
         }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture, fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
 import { readModelStreets } from "../support/model.ts";
-import { rawRequest, startServer, type RunningServer } from "../support/server.ts";
+import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
 
 /**
  * The same data built with every page size as files and with almost only the canonical size:

@@ -7,12 +7,12 @@ import { docsContentSecurityPolicy } from "../../generator/docs/site.ts";
 import { DOCS_CSS } from "../../generator/docs/style.ts";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { buildFixture } from "../support/fixture.ts";
-import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/server.ts";
+import { client, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 
 /** The docs page, its script and the OpenAPI document, through wrangler dev (real `_headers` semantics). */
 let server: RunningServer;
 let dir: string;
-const get = (path: string, headers: Record<string, string> = {}, method = "GET") => rawRequest(server.origin, path, { method, headers });
+const get = client(() => server);
 const SECURITY_HEADERS = ["strict-transport-security", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy"];
 const CATCH_ALL_CSP = "default-src 'none'; frame-ancestors 'none'";
 

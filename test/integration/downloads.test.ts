@@ -3,13 +3,13 @@ import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { SOURCE_NAMES } from "../../generator/sources/registry.ts";
-import type { DownloadsManifest } from "../../generator/write/downloads.ts";
+import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { buildFixture } from "../support/fixture.ts";
-import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/server.ts";
+import { client, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 
 let server: RunningServer;
 let manifest: DownloadsManifest;
-const get = (path: string) => rawRequest(server.origin, path);
+const get = client(() => server);
 const records = (response: RawResponse) => JSON.parse(response.text) as unknown[];
 
 beforeAll(async () => {

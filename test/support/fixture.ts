@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildToDirectory, type BuildSummary } from "../../generator/build.ts";
+import { buildToDirectory, type BuildSummary } from "../../generator/build/build.ts";
 import { dataFile, ROOT } from "./paths.ts";
 
 /**

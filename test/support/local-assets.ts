@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Assets } from "../../generator/edge/handler.ts";
-import { parseHeadersFile } from "../../generator/routes/headers.ts";
+import type { Assets } from "../../generator/edge/assets.ts";
+import { parseHeadersFile } from "../../generator/contract/headers.ts";
 
 /**
  * An in-process stand-in for the static-assets binding, for tests that need more requests than

@@ -1,16 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildInto, type BuildOptions, type BuildSummary } from "../../generator/build.ts";
-import { createHandler } from "../../generator/edge/handler.ts";
+import { buildInto, type BuildOptions, type BuildSummary } from "../../generator/build/build.ts";
+import { createHandler, type Handler } from "../../generator/edge/handler.ts";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
-import { commonHeaders } from "../../generator/routes/headers.ts";
-import { viewKey } from "../../generator/routes/files.ts";
-import { MemorySink } from "../../generator/write/sink.ts";
+import { viewKey } from "../../generator/contract/address.ts";
+import { MemorySink } from "../../generator/io/sink.ts";
 import { memoryAssets } from "./local-assets.ts";
 import { ROOT } from "./paths.ts";
 
-export type Handler = (request: Request) => Promise<Response>;
+export type { Handler };
 
 export interface MemoryBuild {
   /** The build's text files (binary ones, the gzip downloads, are left out). */
@@ -24,7 +23,7 @@ export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOpt
   const sink = new MemorySink();
   const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
   const summary = await buildInto({ root: ROOT, sources: {}, maxFiles, headersTemplate, builtAt: "2026-11-22T03:00:00.000Z", ...extra }, sink);
-  const handler = createHandler(RESOURCES, commonHeaders(headersTemplate), memoryAssets(sink.files));
+  const handler = createHandler(memoryAssets(sink.files));
   const files = new Map([...sink.files].flatMap(([path, data]) => (typeof data === "string" ? [[path, data] as const] : [])));
   return { files, summary, handler };
 }

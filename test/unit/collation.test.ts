@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { collationKey } from "../../generator/model/collation.ts";
-import { sortRecords } from "../../generator/model/views.ts";
+import { collationKey } from "../../generator/resources/collation.ts";
+import { sortRecords } from "../../generator/build/views.ts";
 import { dataFile } from "../support/paths.ts";
 
 const sorted = (names: string[]) => sortRecords(names, collationKey);

@@ -1,8 +1,8 @@
 import { parseString } from "fast-csv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { csvField, csvRow } from "../../generator/render/csv.ts";
-import { splitCsv } from "../../generator/routes/slice.ts";
+import { csvField, csvRow } from "../../generator/contract/csv.ts";
+import { splitCsv } from "../../generator/contract/page.ts";
 import { dataFile } from "../support/paths.ts";
 
 const parse = (text: string) =>
@@ -38,7 +38,7 @@ describe("the odd names of the OpenPLZ sample", () => {
     const rows = (await parse(text)).slice(1);
     const odd = rows.filter((row) => /[",]/.test(row[0] ?? ""));
     expect(odd.length).toBeGreaterThan(10);
-    const columns = [0, 1, 2, 3, 4, 5].map((i) => ({ header: String(i), value: (r: string[]) => r[i] }));
+    const columns = [0, 1, 2, 3, 4, 5].map((i) => ({ header: String(i), path: [String(i)] }));
     const rendered = odd.map((row) => csvRow(columns, row)).join("");
     expect(await parse(rendered)).toEqual(odd);
     expect(splitCsv(`h\r\n${rendered}`).rows).toHaveLength(odd.length);

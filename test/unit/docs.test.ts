@@ -2,9 +2,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { escapeHtml, html } from "../../generator/docs/html.ts";
-import { slugOf, type DocsInput } from "../../generator/docs/model.ts";
+import { slugOf, type DocsInput } from "../../generator/docs/input.ts";
 import { openApiDocument, REQUEST_EXAMPLES } from "../../generator/docs/openapi.ts";
-import { docsPage, flattenSchema } from "../../generator/docs/page.ts";
+import { flattenSchema } from "../../generator/docs/endpoints.ts";
+import { docsPage } from "../../generator/docs/page.ts";
 import { parametersOf } from "../../generator/docs/parameters.ts";
 import { buildDocs, docsContentSecurityPolicy } from "../../generator/docs/site.ts";
 import { DOCS_CSS } from "../../generator/docs/style.ts";
@@ -12,9 +13,9 @@ import { streets, type FederalState, type Street } from "../../generator/resourc
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
 import { recordSchema, type RecordSchema } from "../../generator/resources/schema.ts";
-import { DOCS_FILES } from "../../generator/routes/files.ts";
-import { parseHeadersFile } from "../../generator/routes/headers.ts";
-import { MAX_PAGE, MAX_PAGE_SIZE } from "../../generator/routes/paging.ts";
+import { DOCS_FILES } from "../../generator/contract/address.ts";
+import { parseHeadersFile } from "../../generator/contract/headers.ts";
+import { MAX_PAGE, MAX_PAGE_SIZE } from "../../generator/contract/paging.ts";
 
 const input: DocsInput = { version: "9.9.9", resources: RESOURCES.map((resource, i) => ({ resource, records: 100 + i, views: 1 + i })) };
 const page = docsPage(input, DOCS_CSS);
@@ -35,6 +36,37 @@ describe("html template", () => {
   });
 });
 
+/** The CSV columns are derived from the JSON schema: these are OpenPLZ's header names, pinned. */
+const CSV_HEADERS: readonly (readonly [string, string])[] = [
+  ["/de/Streets", "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name"],
+  ["/de/FederalStates", "Key,Name,SeatOfGovernment"],
+  ["/de/FederalStates/{key}/GovernmentRegions", "Key,Name,FederalState.Key,FederalState.Name,AdministrativeHeadquarters"],
+  ["/de/FederalStates/{key}/Districts", "Key,Name,Type,GovernmentRegion.Key,GovernmentRegion.Name,FederalState.Key,FederalState.Name,AdministrativeHeadquarters"],
+  ["/de/GovernmentRegions/{key}/Districts", "Key,Name,Type,GovernmentRegion.Key,GovernmentRegion.Name,FederalState.Key,FederalState.Name,AdministrativeHeadquarters"],
+  ["/de/FederalStates/{key}/MunicipalAssociations", "Key,Name,Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name,AdministrativeHeadquarters"],
+  ["/de/GovernmentRegions/{key}/MunicipalAssociations", "Key,Name,Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name,AdministrativeHeadquarters"],
+  ["/de/Districts/{key}/MunicipalAssociations", "Key,Name,Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name,AdministrativeHeadquarters"],
+  ["/de/FederalStates/{key}/Municipalities", "Key,Name,Type,PostalCode,MultiplePostalCodes,Association.Key,Association.Name,Association.Type,District.Key,District.Name,District.Type,GovernmentRegion.Key,GovernmentRegion.Name,FederalState.Key,FederalState.Name"],
+  ["/de/GovernmentRegions/{key}/Municipalities", "Key,Name,Type,PostalCode,MultiplePostalCodes,Association.Key,Association.Name,Association.Type,District.Key,District.Name,District.Type,GovernmentRegion.Key,GovernmentRegion.Name,FederalState.Key,FederalState.Name"],
+  ["/de/Districts/{key}/Municipalities", "Key,Name,Type,PostalCode,MultiplePostalCodes,Association.Key,Association.Name,Association.Type,District.Key,District.Name,District.Type,GovernmentRegion.Key,GovernmentRegion.Name,FederalState.Key,FederalState.Name"],
+  ["/de/Localities", "PostalCode,Name,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name"],
+  ["/at/FederalProvinces", "Key,Name"],
+  ["/at/FederalProvinces/{key}/Districts", "Key,Code,Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/at/FederalProvinces/{key}/Municipalities", "Key,Code,Name,PostalCode,MultiplePostalCodes,Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/at/Districts/{key}/Municipalities", "Key,Code,Name,PostalCode,MultiplePostalCodes,Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/at/Streets", "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/at/Localities", "Key,PostalCode,Name,Municipality.Key,Municipality.Code,Municipality.Name,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/at/FederalProvinces/{key}/Localities", "Key,PostalCode,Name,Municipality.Key,Municipality.Code,Municipality.Name,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/at/Districts/{key}/Localities", "Key,PostalCode,Name,Municipality.Key,Municipality.Code,Municipality.Name,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/ch/Cantons", "Key,Name,ShortName"],
+  ["/ch/Cantons/{key}/Districts", "Key,HistoricalCode,Name,ShortName,Canton.Key,Canton.Name,Canton.ShortName"],
+  ["/ch/Cantons/{key}/Communes", "Key,HistoricalCode,Name,ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName"],
+  ["/ch/Districts/{key}/Communes", "Key,HistoricalCode,Name,ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName"],
+  ["/ch/Localities", "PostalCode,Name,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName"],
+  ["/li/Communes", "Key,Name,ElectoralDistrict"],
+  ["/li/Localities", "PostalCode,Name,Commune.Key,Commune.Name"],
+];
+
 describe("record schemas", () => {
   it("mark exactly the optional properties of the record type as not required", () => {
     expect(streets.record.json.required).toEqual(["name", "postalCode", "locality", "municipality", "federalState"]);
@@ -42,7 +74,7 @@ describe("record schemas", () => {
     expect(streets.record.json.additionalProperties).toBe(false);
   });
 
-  it("are checked against the record type at compile time", () => {
+  it("are checked against the record type at compile time (the @ts-expect-error lines fail tsc if a mistake compiles)", () => {
     interface T {
       a: string;
       b?: string;
@@ -56,16 +88,24 @@ describe("record schemas", () => {
     // @ts-expect-error a property the type does not have
     recordSchema<T>("T", "", { a: { description: "" }, b: { description: "", optional: true }, c: { description: "", properties: { k: { description: "" } } }, d: { description: "" } });
     // @ts-expect-error a federal state's schema where a street's is expected
-    const wrong: RecordSchema<Street> = RESOURCES[1]?.record as RecordSchema<FederalState>;
-    expect(wrong).toBeDefined();
+    ((schema: RecordSchema<FederalState>): RecordSchema<Street> => schema)(RESOURCES[1]?.record as RecordSchema<FederalState>);
     expect(ok.json.required).toEqual(["a", "c"]);
+    expect(ok.columns).toEqual([
+      { header: "A", path: ["a"] },
+      { header: "B", path: ["b"] },
+      { header: "C.K", path: ["c", "k"] },
+    ]);
   });
 
-  it.each(RESOURCES.map((r) => [r.path, r] as const))("%s: every CSV column is a JSON property and every leaf property a column", (_, resource) => {
-    const leaves = flattenSchema(resource.record.json)
-      .filter((field) => field.schema.type !== "object")
-      .map((field) => field.path.toLowerCase());
-    expect(resource.columns.map((column) => column.header.toLowerCase())).toEqual(leaves);
+  it.each(CSV_HEADERS)("%s: CSV header %s", (path, header) => {
+    const resource = RESOURCES.find((r) => r.path === path);
+    expect(resource?.record.columns.map((column) => column.header).join(",")).toBe(header);
+    const leaves = flattenSchema(resource?.record.json ?? { type: "object" }).filter((field) => field.schema.type !== "object");
+    expect(resource?.record.columns.map((column) => column.path.join("."))).toEqual(leaves.map((field) => field.path));
+  });
+
+  it("pins the CSV header of every resource", () => {
+    expect(CSV_HEADERS.map(([path]) => path)).toEqual(RESOURCES.map((r) => r.path));
   });
 });
 
@@ -158,7 +198,7 @@ describe("the OpenAPI document", () => {
 });
 
 describe("the docs files", () => {
-  const docs = buildDocs(input);
+  const docs = buildDocs({ ...input, script: "// the docs page's script\n" });
 
   it("are all written, with a _headers rule each", () => {
     expect(Object.keys(docs.files).sort()).toEqual([...DOCS_FILES].sort());
@@ -169,7 +209,7 @@ describe("the docs files", () => {
   });
 
   it("include the browser script verbatim and valid JSON for OpenAPI", () => {
-    expect(docs.files["/docs.js"]).toContain('element("try-form", HTMLFormElement)');
+    expect(docs.files["/docs.js"]).toBe("// the docs page's script\n");
     expect(JSON.parse(docs.files["/openapi.json"])).toMatchObject({ openapi: "3.1.0", info: { version: "9.9.9" } });
   });
 });

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { listHeaderRules, pageHeaderRules, pagePath } from "../../generator/routes/files.ts";
-import { commonHeaders, CONTENT_TYPES, MAX_HEADER_RULES, parseHeadersFile } from "../../generator/routes/headers.ts";
+import { pagePath } from "../../generator/contract/address.ts";
+import { listHeaderRules, pageHeaderRules } from "../../generator/contract/header-rules.ts";
+import { commonHeaders, MAX_HEADER_RULES, parseHeadersFile } from "../../generator/contract/headers.ts";
 import { ROOT } from "../support/paths.ts";
 
 describe("_headers", () => {
@@ -13,7 +14,7 @@ describe("_headers", () => {
   });
 
   it("generated page rules use placeholders none of which is a prefix of another", () => {
-    const parsed = parseHeadersFile(`${pageHeaderRules(CONTENT_TYPES)}\n${listHeaderRules(CONTENT_TYPES)}`);
+    const parsed = parseHeadersFile(`${pageHeaderRules()}\n${listHeaderRules()}`);
     if (!parsed.ok) throw new Error(parsed.message);
     expect(parsed.rules.length).toBeLessThan(MAX_HEADER_RULES);
     for (const rule of parsed.rules.filter((r) => r.pattern.includes(":"))) {
@@ -26,7 +27,7 @@ describe("_headers", () => {
   it("a page path matches its rule's pattern segment for segment", () => {
     const path = pagePath({ resource: "de.streets", slug: "berlin", total: 11920, pageSize: 10, page: 2, format: "json" });
     expect(path).toBe("/_p/de.streets/berlin/11920/10/1192/2.json");
-    const pattern = pageHeaderRules(CONTENT_TYPES).split("\n")[0] ?? "";
+    const pattern = pageHeaderRules().split("\n")[0] ?? "";
     const regex = new RegExp(`^${pattern.replace(/\./g, "\\.").replace(/:[a-z]+/g, "([^/]+)")}$`);
     expect(regex.exec(path)?.slice(1)).toEqual(["de.streets", "berlin", "11920", "10", "1192", "2"]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatFromAccept } from "../../generator/routes/negotiate.ts";
+import { formatFromAccept } from "../../generator/contract/negotiate.ts";
 
 describe("formatFromAccept", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery, type QuerySpec } from "../../generator/routes/query.ts";
+import { parseQuery, type QuerySpec } from "../../generator/contract/query.ts";
 
 const streets: QuerySpec = { paged: true, filters: ["locality"], unservedFilters: ["name", "postalCode"] };
 const list: QuerySpec = { paged: false, filters: [], unservedFilters: [] };

@@ -1,0 +1,105 @@
+import { createHash } from "node:crypto";
+import { buildAtomically, DiskSink, previousBuild, type ChangeReport } from "../io/disk.ts";
+import { codeFingerprint } from "../io/read.ts";
+import { CountingSink, teeSink, type FileSink } from "../io/sink.ts";
+import { recordsOf } from "../model/records.ts";
+import type { FetchOptions } from "../sources/fetch.ts";
+import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load.ts";
+import { readRows } from "../sources/read.ts";
+import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
+import { emitBuild, type EmitResult } from "./emit.ts";
+import { PhaseTimer } from "./timing.ts";
+import { prepare } from "./views.ts";
+
+export interface BuildOptions {
+  /** Project root: sources are resolved against it. */
+  readonly root: string;
+  /** Per-source overrides: a path (relative to `root`), a URL, or several URLs (one per part). */
+  readonly sources: Readonly<Partial<Record<SourceName, string | readonly string[]>>>;
+  /** Fetch every source not overridden from its publisher instead of the embedded copy. */
+  readonly remote?: boolean;
+  readonly fetch?: Partial<FetchOptions>;
+  readonly onSource?: (event: LoadEvent) => void;
+  /** The sources, when the caller has loaded them already (`start`, to see whether to build at all). */
+  readonly loaded?: LoadedSources;
+  readonly maxFiles: number;
+  /** The project's `_headers` text. */
+  readonly headersTemplate: string;
+  /** The build time the downloads manifest states (ISO 8601); now by default. */
+  readonly builtAt?: string;
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Build only these resources (ids), e.g. a test fixture of one resource; default all. */
+  readonly only?: readonly string[];
+  /** Bytes of inlined records per index shard (see `PlanOptions`). */
+  readonly inlineShardBytes?: number;
+}
+
+export interface BuildSummary extends EmitResult {
+  readonly files: ReadonlyMap<string, { files: number; bytes: number }>;
+  readonly notes: readonly string[];
+  /** Milliseconds per phase: fetch (read or download the sources), read (parse and join), sort, render, write. */
+  readonly timings: ReadonlyMap<string, number>;
+}
+
+export interface DirectoryBuildSummary extends BuildSummary {
+  readonly changes: ChangeReport;
+}
+
+export const DEFAULT_FETCH: FetchOptions = { cacheDir: ".cache/sources", cacheDuration: "1d", allowStale: false, timeoutMs: 120_000 };
+
+/** Reads or downloads every source a build with these options reads. */
+export function loadBuildSources(options: Pick<BuildOptions, "root" | "sources" | "remote" | "fetch" | "onSource">): Promise<LoadedSources> {
+  const locations = sourceLocations(options.root, options.sources, options.remote ?? false);
+  return loadSources(locations, options.root, { ...DEFAULT_FETCH, ...options.fetch }, options.onSource);
+}
+
+/** What a build's output depends on: the generator, `_headers`, the package and every source's bytes. */
+export function buildFingerprint(loaded: LoadedSources): string {
+  const hash = createHash("sha256").update(codeFingerprint());
+  for (const { name, ...part } of provenanceOf(loaded)) hash.update(`${name}\u0000${part.sha256}\n`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** Builds into `sink` (memory, a counter for the plan, or a directory). */
+export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
+  const timer = new PhaseTimer();
+  const loaded = options.loaded ?? (await timer.measureAsync("fetch", () => loadBuildSources(options)));
+  const { datasets, notes } = await timer.measureAsync("read", async () => recordsOf(await readRows(loaded)));
+  const selected = options.only === undefined ? datasets : datasets.filter((d) => options.only?.includes(d.resource.id));
+  const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
+  const counter = new CountingSink();
+  const timedSink: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)) };
+  const sources = provenanceOf(loaded);
+  const started = performance.now();
+  const result = await emitBuild(
+    resources,
+    {
+      maxFiles: options.maxFiles,
+      headersTemplate: options.headersTemplate,
+      stamp: { fingerprint: buildFingerprint(loaded), sources },
+      builtAt: options.builtAt ?? new Date().toISOString(),
+      sources,
+      ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
+    },
+    teeSink(timedSink, counter),
+  );
+  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
+  return { ...result, files: counter.files, notes, timings: timer.totals };
+}
+
+/**
+ * Builds into `outDir`, swapping it in only when the whole build succeeded. Unless `full`, files
+ * whose bytes did not change are hard-linked from the previous build rather than written.
+ */
+export function buildToDirectory(options: BuildOptions, outDir: string, full = false): Promise<DirectoryBuildSummary> {
+  return buildAtomically(outDir, async (tmp) => {
+    const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
+    const summary = await buildInto(options, sink);
+    return { ...summary, changes: sink.finish() };
+  });
+}
+
+function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {
+  return SOURCE_NAMES.flatMap((name) => loaded[name].parts.map((part) => ({ name, ...part.provenance })));
+}

@@ -1,0 +1,72 @@
+import { selectView } from "../contract/address.ts";
+import type { DownloadsManifest } from "../contract/downloads.ts";
+import type { DocsResource } from "../docs/input.ts";
+import type { FileSink } from "../io/sink.ts";
+import type { AnyResource } from "../resources/resource.ts";
+import { DownloadWriter } from "./downloads.ts";
+import { emitList, emitPagedResource } from "./emit-records.ts";
+import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
+import { emitSite } from "./site.ts";
+import type { PreparedResource, PreparedView } from "./views.ts";
+
+export interface EmitOptions extends PlanOptions {
+  /** The project's `_headers` (common headers for every response); the build's rules are appended. */
+  readonly headersTemplate: string;
+  readonly onProgress?: (done: number, total: number) => void;
+  /** Facts about the inputs recorded in `/_build.json` (must be deterministic). */
+  readonly stamp: Readonly<Record<string, unknown>>;
+  /** When the data was built: the downloads manifest says so. */
+  readonly builtAt: string;
+  /** Where each source came from, for the downloads manifest. */
+  readonly sources: readonly unknown[];
+}
+
+export interface EmitResult {
+  readonly plan: BuildPlan;
+  readonly views: ReadonlyMap<string, number>;
+  readonly downloads: DownloadsManifest;
+  /** Views rendered, counted once per render: equal to the number of views when each is rendered once. */
+  readonly renders: number;
+}
+
+/**
+ * Writes a whole build into `sink`: the plan first (inlined views, page sizes within the file
+ * budget), then each resource's records (pages, index shards, lists, downloads), then the docs,
+ * `_headers`, the route table and `/_build.json`.
+ */
+export async function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): Promise<EmitResult> {
+  const plan = planBuild(resources, options);
+  let written = 0;
+  const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
+  const downloads = new DownloadWriter(counted);
+  const paged = resources.filter((r) => r.resource.query.paged);
+  const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
+  let doneViews = 0;
+  /** One real record per resource for the docs' examples: the first of the first example's view. */
+  const samples = new Map<string, string>();
+  for (const prepared of resources) {
+    const sample = prepared.resource.query.paged
+      ? await emitPagedResource(prepared, plan, counted, downloads, sampleView(prepared.resource, prepared.views)?.key, () => options.onProgress?.(++doneViews, totalViews))
+      : await emitList(prepared, counted, downloads);
+    if (sample !== undefined) samples.set(prepared.resource.id, sample);
+  }
+  const manifest = await downloads.finish(options.builtAt, options.sources);
+  const docsResources = resources.map(({ resource, records, views }): DocsResource => {
+    const sample = samples.get(resource.id);
+    return { resource, records, views: views.length, ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
+  });
+  emitSite(counted, { resources: docsResources, downloads: manifest, headersTemplate: options.headersTemplate, plan, stamp: options.stamp });
+  if (written > options.maxFiles) {
+    throw new Error(`the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`);
+  }
+  const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
+  const renders = resources.reduce((sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0), 0);
+  return { plan, views, downloads: manifest, renders };
+}
+
+/** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
+function sampleView(resource: AnyResource, views: readonly PreparedView[]): PreparedView | undefined {
+  const example = resource.examples[0];
+  const selection = selectView(resource.selectors ?? [], (s) => (s.in === "path" ? example?.path?.[s.param] : example?.query[s.param]));
+  return (selection.ok ? views.find((view) => view.key === selection.key) : undefined) ?? views[0];
+}

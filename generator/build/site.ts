@@ -1,0 +1,52 @@
+import { DOCS_FILES } from "../contract/address.ts";
+import { listHeaderRules, pageHeaderRules, downloadHeaderRules } from "../contract/header-rules.ts";
+import { commonHeaders, parseHeadersFile } from "../contract/headers.ts";
+import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
+import type { DownloadsManifest } from "../contract/downloads.ts";
+import { buildDocs } from "../docs/site.ts";
+import type { DocsResource } from "../docs/input.ts";
+import { packageVersion, readProjectText } from "../io/read.ts";
+import type { FileSink } from "../io/sink.ts";
+import { routeOf } from "../resources/resource.ts";
+import type { BuildPlan } from "./plan.ts";
+
+export interface SiteInput {
+  readonly resources: readonly DocsResource[];
+  readonly downloads: DownloadsManifest;
+  /** The project's `_headers`: the headers of every response; the build's rules are appended. */
+  readonly headersTemplate: string;
+  readonly plan: BuildPlan;
+  /** Deterministic facts about the inputs for `/_build.json`. */
+  readonly stamp: Readonly<Record<string, unknown>>;
+}
+
+/** The files around the records: the docs, `_headers`, the route table and `/_build.json`. */
+export function emitSite(sink: FileSink, input: SiteInput): void {
+  const docs = buildDocs({ resources: input.resources, downloads: input.downloads, version: packageVersion(), script: readProjectText("generator/docs/client.js") });
+  for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
+  sink.write("/_headers", headersFile(input.headersTemplate, docs.headerRules));
+  const table: RouteTable = { commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource)) };
+  sink.write(ROUTE_TABLE_PATH, JSON.stringify(table));
+  const paged = input.resources.filter((r) => r.resource.query.paged);
+  sink.write(
+    "/_build.json",
+    JSON.stringify(
+      {
+        ...input.stamp,
+        pageSizes: Object.fromEntries(input.plan.sizes),
+        views: Object.fromEntries(paged.map((r) => [r.resource.id, r.views])),
+        inlinedViews: Object.fromEntries([...input.plan.inlined].map(([id, keys]) => [id, keys.size])),
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+/** The project's `_headers` with the rules for the build's own files appended; checked against the CDN's limits. */
+function headersFile(template: string, docsRules: string): string {
+  const text = `${template.trimEnd()}\n\n# Generated: paging headers from the page file's path.\n${pageHeaderRules()}\n\n${listHeaderRules()}\n\n# Generated: the downloads.\n${downloadHeaderRules()}\n\n# Generated: the docs.\n${docsRules}\n`;
+  const parsed = parseHeadersFile(text);
+  if (!parsed.ok) throw new Error(`_headers line ${parsed.line}: ${parsed.message}`);
+  return text;
+}

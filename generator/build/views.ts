@@ -1,0 +1,171 @@
+import { createHash } from "node:crypto";
+import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../contract/address.ts";
+import { csvRow } from "../contract/csv.ts";
+import { jsonRecord } from "../contract/page.ts";
+import type { AnyResource, Resource } from "../resources/resource.ts";
+
+/** A resource's records grouped into views: what the build plans with and writes. */
+export interface PreparedResource {
+  readonly resource: AnyResource;
+  readonly records: number;
+  readonly views: readonly PreparedView[];
+}
+
+/** A view's records as the API serves them: each record's compact JSON and its CSV row. */
+export interface RenderedView {
+  readonly json: readonly string[];
+  readonly csv: readonly string[];
+}
+
+/** The records one tuple of selector values selects, in API order. */
+export interface PreparedView {
+  /** The index key (see `viewKey`): what the Worker looks up; "" for a resource without selectors. */
+  readonly key: string;
+  readonly slug: string;
+  readonly count: number;
+  /** The view's selector values as clients write them (the first record's spelling), for the downloads manifest. */
+  readonly filter?: Readonly<Record<string, string>>;
+  /**
+   * Whether the view's records go into the resource's whole dataset: the views that give every
+   * path key and required filter and no optional filter hold each record exactly once
+   * (`/de/Localities`: only the view of all localities).
+   */
+  readonly inDataset: boolean;
+  /** The rendered records: rendered on first use and kept until `release`, so the plan and the writing share one render. */
+  rendered(): RenderedView;
+  release(): void;
+  /** How often this view was rendered (once per build). */
+  readonly renders: number;
+}
+
+/** Groups a resource's records into views, each sorted in API order. */
+export function prepare<R>(resource: Resource<R>, records: readonly R[]): PreparedResource {
+  const selectors = resource.selectors ?? [];
+  const views = viewsOf(resource, records).map((view) => {
+    const first = view.records[0];
+    const given = selectors.flatMap((s, i) => {
+      const value = view.values[i] === undefined || first === undefined ? undefined : s.value(first);
+      return value === undefined ? [] : [[s.param, value] as const];
+    });
+    return new LazyView(resource, view, given.length === 0 ? undefined : Object.fromEntries(given), selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined));
+  });
+  return { resource: resource as unknown as AnyResource, records: records.length, views };
+}
+
+class LazyView<R> implements PreparedView {
+  readonly key: string;
+  readonly slug: string;
+  readonly count: number;
+  readonly filter?: Readonly<Record<string, string>>;
+  renders = 0;
+  private memo: RenderedView | undefined;
+
+  constructor(
+    private readonly resource: Resource<R>,
+    private readonly view: View<R>,
+    filter: Readonly<Record<string, string>> | undefined,
+    readonly inDataset: boolean,
+  ) {
+    this.key = view.key;
+    this.slug = view.slug;
+    this.count = view.records.length;
+    if (filter !== undefined) this.filter = filter;
+  }
+
+  rendered(): RenderedView {
+    if (this.memo === undefined) {
+      this.renders++;
+      const columns = this.resource.record.columns;
+      this.memo = { json: this.view.records.map(jsonRecord), csv: this.view.records.map((record) => csvRow(columns, record)) };
+    }
+    return this.memo;
+  }
+
+  release(): void {
+    this.memo = undefined;
+  }
+}
+
+/** The records one tuple of selector values selects, in API order, with the path segment they live under. */
+export interface View<R> {
+  readonly key: string;
+  readonly slug: string;
+  /** The normalised value of each selector, in selector order; `undefined`: not given in this view. */
+  readonly values: readonly (string | undefined)[];
+  readonly records: readonly R[];
+}
+
+/**
+ * Groups a resource's records into views and sorts each. Every record belongs to the view of its
+ * selector values; with optional selectors, also to the views where any of them is not given
+ * (`/de/Localities`: all, by postal code, by name, by both).
+ */
+export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R>[] {
+  const selectors = resource.selectors ?? [];
+  const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
+  const masks = Array.from({ length: 2 ** optional.length }, (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)));
+  const groups = new Map<string, { slugSource: string; values: (string | undefined)[]; records: R[] }>();
+  for (const record of records) {
+    const values = selectors.map((s) => {
+      const value = s.value(record);
+      return value === undefined ? undefined : normalizeSelectorValue(s.match, value);
+    });
+    for (const absent of masks) {
+      const given = values.map((value, i) => (absent.has(i) ? undefined : value));
+      // A record without a value for a selector the view selects by is not in that view.
+      if (given.some((value, i) => value === undefined && !absent.has(i))) continue;
+      const key = viewKey(given);
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { slugSource: given.filter((v) => v !== undefined).join(" "), values: given, records: [record] });
+      else group.records.push(record);
+    }
+  }
+  const keys = [...groups.keys()].sort();
+  const slugs = assignSlugs(keys.map((key) => groups.get(key)?.slugSource ?? ""));
+  return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, values: groups.get(key)?.values ?? [], records: sortRecords(groups.get(key)?.records ?? [], resource.sortKey) }));
+}
+
+export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => string): R[] {
+  const keyed = records.map((record) => ({ key: sortKey(record), record }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((entry) => entry.record);
+}
+
+/**
+ * Readable, path-safe, unique slugs from the views' values in key order: `Frankfurt (Oder)` →
+ * `frankfurt-oder`, "" → `_all`. Values that fold to the same slug get `-2`, `-3`, … in key order,
+ * so the mapping is deterministic; the index, not the slug, is what the Worker matches on.
+ */
+export function assignSlugs(sources: readonly string[]): string[] {
+  const used = new Set<string>();
+  return sources.map((key) => {
+    const base = key === "" ? ALL_SLUG : slugify(key);
+    let slug = base;
+    for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
+    used.add(slug);
+    return slug;
+  });
+}
+
+export function slugify(value: string): string {
+  const ascii = value
+    .toLowerCase()
+    .replace(/ä/g, "ae")
+    .replace(/ö/g, "oe")
+    .replace(/ü/g, "ue")
+    .replace(/ß/g, "ss")
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 80)
+    .replace(/-+$/, "");
+  return ascii === "" ? "x" : ascii;
+}
+
+/** A short content hash of a view's records: part of every page's ETag, so it changes when the data does. */
+export function contentHash(renderedRecords: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const record of renderedRecords) hash.update(record).update("\n");
+  return hash.digest("hex").slice(0, 16);
+}

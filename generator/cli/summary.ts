@@ -1,0 +1,53 @@
+import type { BuildSummary, DirectoryBuildSummary } from "../build/build.ts";
+
+/** The build summary as a table: files and bytes per group, page sizes, notes, changes, phases and resources used. */
+export function printSummary(summary: BuildSummary | DirectoryBuildSummary, title: string): void {
+  const rows = [...summary.files].sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  const totalFiles = rows.reduce((sum, [, v]) => sum + v.files, 0);
+  const totalBytes = rows.reduce((sum, [, v]) => sum + v.bytes, 0);
+  const lines = [title, ...summary.notes.map((note) => `note: ${note}`)];
+  lines.push(`${"group".padEnd(44)} ${"files".padStart(9)} ${"bytes".padStart(14)}  page sizes as files`);
+  for (const [group, { files, bytes }] of rows) {
+    const sizes = summary.plan.sizes.get(group);
+    lines.push(`${group.padEnd(44)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
+  }
+  lines.push(`${"total".padEnd(44)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
+  if ("changes" in summary) {
+    const { added, changed, removed, unchanged } = summary.changes;
+    lines.push(`changes against the previous build: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged`);
+  }
+  const phases = ["fetch", "read", "sort", "render", "write"].map((phase) => `${phase} ${((summary.timings.get(phase) ?? 0) / 1000).toFixed(1)} s`);
+  const cpu = process.cpuUsage();
+  lines.push(`${phases.join(", ")}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+/** The summary as one JSON object (for benchmarks). */
+export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
+  const cpu = process.cpuUsage();
+  const usage = {
+    files: Object.fromEntries(summary.files),
+    pageSizes: Object.fromEntries(summary.plan.sizes),
+    views: Object.fromEntries(summary.views),
+    renders: summary.renders,
+    timingsMs: Object.fromEntries(summary.timings),
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    notes: summary.notes,
+    ...("changes" in summary ? { changes: summary.changes } : {}),
+    downloads: { files: summary.downloads.files.length, reserved: summary.plan.downloadFilesReserved },
+  };
+  process.stdout.write(`${JSON.stringify(usage)}\n`);
+}
+
+/** `[1,2,3,5,50]` → `1-3, 5, 50`. */
+export function describeSizes(sizes: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < sizes.length; ) {
+    let j = i;
+    while (j + 1 < sizes.length && sizes[j + 1] === (sizes[j] ?? 0) + 1) j++;
+    parts.push(i === j ? `${sizes[i]}` : `${sizes[i]}-${sizes[j]}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}

@@ -1,0 +1,35 @@
+/** RFC 4180: comma-separated, CRLF after every record, fields quoted when they hold `,` `"` CR or LF. */
+export const CSV_NEWLINE = "\r\n";
+
+/**
+ * One CSV column: OpenPLZ's dotted header name (`Municipality.Key`) and the path of the JSON
+ * property it holds (`["municipality", "key"]`). Plain data, so the Worker can render CSV rows of
+ * records it holds as JSON.
+ */
+export interface CsvColumn {
+  readonly header: string;
+  readonly path: readonly string[];
+}
+
+export function csvField(value: string | undefined): string {
+  if (value === undefined) return "";
+  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+export function csvHeader(columns: readonly CsvColumn[]): string {
+  return columns.map((column) => csvField(column.header)).join(",") + CSV_NEWLINE;
+}
+
+/** A record's row: each column's value as text (`true`/`false` for booleans), empty when absent. */
+export function csvRow(columns: readonly CsvColumn[], record: unknown): string {
+  return columns.map((column) => csvField(textAt(record, column.path))).join(",") + CSV_NEWLINE;
+}
+
+function textAt(record: unknown, path: readonly string[]): string | undefined {
+  let value = record;
+  for (const name of path) {
+    if (typeof value !== "object" || value === null) return undefined;
+    value = (value as Readonly<Record<string, unknown>>)[name];
+  }
+  return value === undefined || value === null ? undefined : String(value);
+}

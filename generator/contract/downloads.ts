@@ -1,0 +1,66 @@
+import type { Format } from "./query.ts";
+
+/**
+ * Whole-dataset downloads, served as they are:
+ *
+ *   /downloads/index.json                       the manifest: every file, its hash, size and credits
+ *   /downloads/{resource}.{json|csv}            a complete dataset (in parts when larger than a file may be)
+ *   /downloads/{resource}.part-{n}.{json|csv}   part n of a complete dataset
+ *   /downloads/{resource}/{slug}.{json|csv}     one view (e.g. one locality's streets), complete
+ *   … .gz                                       a gzip copy of any file over GZIP_THRESHOLD bytes
+ */
+export const DOWNLOADS_PREFIX = "/downloads/";
+export const DOWNLOADS_INDEX = "/downloads/index.json";
+
+/** The CDN serves files up to 25 MiB; parts stay under this (a gzip copy is smaller still). */
+export const MAX_DOWNLOAD_BYTES = 24 * 1024 * 1024;
+export const GZIP_THRESHOLD = 1024 * 1024;
+
+export const GZIP_CONTENT_TYPE = "application/gzip";
+
+export function datasetPath(resource: string, format: Format, part?: number): string {
+  return `${DOWNLOADS_PREFIX}${resource}${part === undefined ? "" : `.part-${part}`}.${format}`;
+}
+
+export function viewDownloadPath(resource: string, slug: string, format: Format): string {
+  return `${DOWNLOADS_PREFIX}${resource}/${slug}.${format}`;
+}
+
+/** Whether a public path names a download file (the Worker passes those through as they are). */
+export function isDownloadPath(pathname: string): boolean {
+  return pathname.startsWith(DOWNLOADS_PREFIX) && /^\/downloads\/[a-z0-9._/-]+$/.test(pathname) && !pathname.includes("..");
+}
+
+/** The credit of a download's records: where they come from, how to attribute them, their licence. */
+export interface DownloadCredit {
+  readonly source: string;
+  readonly attribution: string;
+  readonly licence: string;
+  readonly licenceUrl?: string;
+  readonly asOf: string;
+}
+
+/** One entry of `/downloads/index.json`. */
+export interface DownloadFile {
+  readonly path: string;
+  readonly mediaType: string;
+  readonly bytes: number;
+  readonly sha256: string;
+  readonly records: number;
+  /** The endpoint whose records these are, and for one view the filter that selects it. */
+  readonly endpoint: string;
+  readonly filter?: Readonly<Record<string, string>>;
+  readonly format: Format;
+  readonly part?: number;
+  readonly parts?: number;
+  /** For a gzip copy: the file it compresses. */
+  readonly gzipOf?: string;
+  readonly credits: readonly DownloadCredit[];
+}
+
+/** `/downloads/index.json`: every download file, when the data was built, and from which sources. */
+export interface DownloadsManifest {
+  readonly builtAt: string;
+  readonly files: readonly DownloadFile[];
+  readonly sources: readonly unknown[];
+}

@@ -1,0 +1,66 @@
+import { pageCount } from "./paging.ts";
+import type { Format } from "./query.ts";
+
+/** The CDN's limits for a `_headers` file. */
+export const MAX_HEADER_RULES = 100;
+export const MAX_HEADER_LINE = 2000;
+
+export const CONTENT_TYPES: Readonly<Record<Format, string>> = {
+  json: "application/json; charset=utf-8",
+  csv: "text/csv; charset=utf-8",
+};
+export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
+
+export const PAGING_HEADERS = ["x-page", "x-page-size", "x-total-count", "x-total-pages"] as const;
+
+export interface HeaderRule {
+  readonly pattern: string;
+  readonly headers: readonly (readonly [name: string, value: string])[];
+}
+
+export type HeadersParse = { ok: true; rules: HeaderRule[] } | { ok: false; line: number; message: string };
+
+/** Parses a `_headers` file: a URL pattern line, then indented `Name: value` lines. */
+export function parseHeadersFile(text: string): HeadersParse {
+  const rules: { pattern: string; headers: [string, string][] }[] = [];
+  const lines = text.split(/\r?\n/);
+  for (const [index, line] of lines.entries()) {
+    const number = index + 1;
+    if (line.length > MAX_HEADER_LINE) return { ok: false, line: number, message: `longer than ${MAX_HEADER_LINE} characters` };
+    const content = line.trim();
+    if (content === "" || content.startsWith("#")) continue;
+    if (!/^\s/.test(line)) {
+      rules.push({ pattern: content, headers: [] });
+      continue;
+    }
+    const rule = rules.at(-1);
+    const colon = content.indexOf(":");
+    if (rule === undefined) return { ok: false, line: number, message: "header line before any URL pattern" };
+    if (content.startsWith("!")) continue; // detaching a header only matters to the CDN
+    if (colon <= 0) return { ok: false, line: number, message: `expected 'Name: value', got '${content}'` };
+    rule.headers.push([content.slice(0, colon).trim(), content.slice(colon + 1).trim()]);
+  }
+  if (rules.length > MAX_HEADER_RULES) return { ok: false, line: lines.length, message: `${rules.length} rules, the CDN takes at most ${MAX_HEADER_RULES}` };
+  return { ok: true, rules };
+}
+
+/** The headers of the catch-all `/*` rule: what every response carries, errors included. */
+export function commonHeaders(text: string): readonly (readonly [string, string])[] {
+  const parsed = parseHeadersFile(text);
+  if (!parsed.ok) throw new Error(`_headers line ${parsed.line}: ${parsed.message}`);
+  return parsed.rules.find((rule) => rule.pattern === "/*")?.headers ?? [];
+}
+
+export function pagingHeaders(page: number, pageSize: number, total: number): [string, string][] {
+  return [
+    ["x-page", String(page)],
+    ["x-page-size", String(pageSize)],
+    ["x-total-count", String(total)],
+    ["x-total-pages", String(pageCount(total, pageSize))],
+  ];
+}
+
+/** A page's ETag: the view's content hash, the page and the format (a strong validator: the bytes follow from these). */
+export function pageEtag(viewHash: string, pageSize: number, page: number, format: Format): string {
+  return `"${viewHash}.${pageSize}.${page}.${format}"`;
+}

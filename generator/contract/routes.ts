@@ -1,0 +1,46 @@
+import type { CsvColumn } from "./csv.ts";
+import type { QuerySpec } from "./query.ts";
+
+/**
+ * What the Worker knows of the API: the build derives it from the resource definitions and writes
+ * it to `ROUTE_TABLE_PATH`, and the Worker reads it once per isolate. So the Worker bundle holds no
+ * resource definitions, and a build decides what it serves.
+ */
+export interface RouteTable {
+  /** The headers of every response: the catch-all `/*` rule of `_headers`. */
+  readonly commonHeaders: readonly (readonly [name: string, value: string])[];
+  readonly resources: readonly RouteResource[];
+}
+
+export const ROUTE_TABLE_PATH = "/_routes.json";
+
+/** One served resource as the Worker sees it. */
+export interface RouteResource {
+  /** Name in the asset tree (`/_p/{id}/…`). */
+  readonly id: string;
+  /** The public path with `{name}` path parameters, e.g. `/de/Districts/{key}/Municipalities`. */
+  readonly path: string;
+  readonly query: QuerySpec;
+  /** What selects a view of the records, in order (paged resources); see `selectView`. */
+  readonly selectors: readonly SelectorSpec[];
+  /** The CSV columns (the header row, and rows of records the Worker renders itself). */
+  readonly columns: readonly CsvColumn[];
+}
+
+/** How a selector's value matches: exactly as sent, or case-insensitively after normalisation. */
+export type MatchRule = "exact" | "caseInsensitive";
+
+/**
+ * One way to select records: a path parameter (`{key}` in the resource's path; always given) or a
+ * query filter (required or optional).
+ */
+export interface SelectorSpec {
+  readonly param: string;
+  readonly in: "path" | "query";
+  /** Query filters only: whether a request must give it (path parameters always are given). */
+  readonly required: boolean;
+  /** `exact`: the value as sent; `caseInsensitive`: NFC, trimmed, lower-cased on both sides. */
+  readonly match: MatchRule;
+  /** A required query filter: the problem's detail when it is missing. */
+  readonly missing?: string;
+}

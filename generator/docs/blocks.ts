@@ -1,0 +1,27 @@
+import { html, trusted, type Markup } from "./html.ts";
+
+/** Building blocks of the docs page's sections. */
+
+export const count = (n: number) => n.toLocaleString("en");
+
+/** CSS is not HTML text: it goes in verbatim (its hash is in the CSP), but must not close the element. */
+export function inlineCss(css: string): Markup {
+  if (/<\/style/i.test(css)) throw new Error("the stylesheet must not contain </style");
+  return trusted(css);
+}
+
+export function section(id: string, title: string, body: Markup): Markup {
+  return html`<section id="${id}" aria-labelledby="${id}-h">
+<h2 id="${id}-h">${title}</h2>
+${body}
+</section>`;
+}
+
+export function scrollTable(label: string, table: Markup): Markup {
+  return html`<div class="scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
+}
+
+/** `a`, `a and b`, `a, b and c`, each as code. */
+export function codeList(items: readonly string[]): Markup {
+  return html`${items.map((item, i) => html`${i === 0 ? "" : i === items.length - 1 ? " and " : ", "}<code>${item}</code>`)}`;
+}

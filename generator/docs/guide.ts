@@ -1,0 +1,62 @@
+import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
+import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
+import { validationProblem } from "../contract/problem.ts";
+import { exampleTarget } from "../resources/resource.ts";
+import { codeList, count, section } from "./blocks.ts";
+import { html, type Markup } from "./html.ts";
+import type { DocsResource } from "./input.ts";
+import { PAGING_HEADER_DOCS } from "./parameters.ts";
+
+/** The sections on the contract every endpoint shares: paging, formats, errors. */
+
+export function pagingSection(resources: readonly DocsResource[]): Markup {
+  const paged = resources.filter((r) => r.resource.query.paged).map((r) => r.resource.path);
+  return section(
+    "paging",
+    "Paging",
+    html`<p>Paged endpoints (${codeList(paged)}) take two parameters; plain decimal digits only, anything else is a 400, never clamped.</p>
+<ul>
+<li><code>page</code>: ${DEFAULT_PAGE} to ${count(MAX_PAGE)} (2<sup>31</sup> − 1), default ${DEFAULT_PAGE}.</li>
+<li><code>pageSize</code>: 1 to ${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}. No parameters is the same request as <code>page=${DEFAULT_PAGE}&amp;pageSize=${DEFAULT_PAGE_SIZE}</code>.</li>
+<li>Every successful paged response, JSON or CSV, carries four headers (readable from other origins too: CORS exposes them):
+<dl class="headers">${PAGING_HEADERS.map((name) => html`<dt>${name}</dt><dd>${PAGING_HEADER_DOCS[name]}</dd>`)}</dl></li>
+<li><code>x-total-pages</code> = ⌈<code>x-total-count</code> / <code>pageSize</code>⌉, 0 for an empty result: 600 records in pages of 20 are 30 pages (the original API says one page more on exact multiples).</li>
+<li>A page past the end is a 200 with an empty list and the real totals. Pages are consecutive: for any page size, pages 1 to n together are the whole ordered result.</li>
+<li>Parameter names match case-insensitively; an empty value counts as absent; a repeated parameter is a 400; unknown parameters are ignored.</li>
+<li>Unpaged endpoints return the whole list at once, without paging headers, and ignore <code>page</code> and <code>pageSize</code>.</li>
+</ul>`,
+  );
+}
+
+export function formatsSection(resources: readonly DocsResource[]): Markup {
+  const paged = resources.find((r) => r.resource.query.paged)?.resource;
+  const csvExample = paged?.examples.find((e) => e.query["format"] === "csv");
+  return section(
+    "formats",
+    "Formats",
+    html`<ul>
+<li><strong>JSON</strong> (default): <code>${CONTENT_TYPES.json}</code>, the OpenPLZ record shapes in camelCase; absent values are omitted.</li>
+<li><strong>CSV</strong>: <code>${CONTENT_TYPES.csv}</code> when the <code>Accept</code> header asks for <code>text/csv</code> (and does not prefer JSON), or with <code>format=csv</code>. RFC 4180: comma-separated, a header row with the dotted column names, fields quoted when they hold a comma, quote or line break, CRLF after every row. Negotiated responses carry <code>Vary: Accept</code>.${
+      paged !== undefined && csvExample !== undefined ? html` Example: <a href="${exampleTarget(paged, csvExample)}"><code>${exampleTarget(paged, csvExample)}</code></a>.` : ""
+    }</li>
+<li>Responses carry an <code>ETag</code> and answer <code>If-None-Match</code> with 304, and <code>Cache-Control: public, max-age=3600</code>.</li>
+</ul>`,
+  );
+}
+
+export function errorsSection(resources: readonly DocsResource[]): Markup {
+  const required = resources.flatMap(({ resource }) => (resource.selectors ?? []).filter((s) => s.in === "query" && s.required).map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `));
+  const unserved = [...new Set(resources.flatMap(({ resource }) => resource.query.unservedFilters))];
+  const problem = validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors.");
+  return section(
+    "errors",
+    "Errors",
+    html`<p>Invalid input is a <strong>400</strong> with <code>Content-Type: ${PROBLEM_CONTENT_TYPE}</code>: an RFC 9457 problem with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code> and <code>errors</code> keyed by parameter. For example <code>pageSize=51</code> gives:</p>
+<pre><code>${JSON.stringify(problem, null, 2)}</code></pre>
+<ul>
+<li>400 as well: <code>page</code> or <code>pageSize</code> out of range or not plain digits (<code>1.5</code>, <code>10e1</code>, <code>-1</code>), a repeated parameter, <code>format</code> other than <code>json</code> or <code>csv</code>, ${required}and the filters this API does not serve (${codeList(unserved)}).</li>
+<li>An unknown key or filter value (a district key that does not exist, a locality with no streets) is not an error: 200 with an empty list, <code>x-total-count: 0</code> and <code>x-total-pages: 0</code>.</li>
+<li>Unknown paths are a 404 and methods other than <code>GET</code>, <code>HEAD</code> and <code>OPTIONS</code> a 405 with <code>Allow</code>, both as problems too.</li>
+</ul>`,
+  );
+}

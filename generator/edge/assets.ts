@@ -1,0 +1,48 @@
+import { indexPath } from "../contract/address.ts";
+import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
+import { decodeShard, EMPTY_SHARD, type ShardLookup } from "../contract/shard.ts";
+
+/** The static-assets binding: fetches a file of the build, with its `_headers` rules applied. */
+export interface Assets {
+  fetch(request: Request): Promise<Response>;
+}
+
+/**
+ * The build's files as the Worker reads them. Per isolate it keeps the route table and the index
+ * shards it has read, so a warm request fetches only page files. Only resolved data is kept: a
+ * promise started by one request must not be awaited by another (workerd cancels such a request
+ * as hung), so concurrent cold requests each read what they need.
+ */
+export class AssetStore {
+  private readonly shards = new Map<string, ShardLookup>();
+
+  constructor(private readonly assets: Assets) {}
+
+  fetch(origin: string, path: string): Promise<Response> {
+    return this.assets.fetch(new Request(new URL(path, origin)));
+  }
+
+  /** A file that must exist (a page or list the index points to): its response, or an error. */
+  async require(origin: string, path: string): Promise<Response> {
+    const response = await this.fetch(origin, path);
+    if (!response.ok) throw new Error(`${path} missing: HTTP ${response.status}`);
+    return response;
+  }
+
+  async routeTable(origin: string): Promise<RouteTable> {
+    return (await (await this.require(origin, ROUTE_TABLE_PATH)).json()) as RouteTable;
+  }
+
+  async shard(origin: string, resource: string, shard: number): Promise<ShardLookup> {
+    const path = indexPath(resource, shard);
+    const cached = this.shards.get(path);
+    if (cached !== undefined) return cached;
+    const response = await this.fetch(origin, path);
+    let lookup: ShardLookup;
+    if (response.status === 404) lookup = EMPTY_SHARD;
+    else if (!response.ok) throw new Error(`index ${path}: HTTP ${response.status}`);
+    else lookup = decodeShard(await response.text());
+    this.shards.set(path, lookup);
+    return lookup;
+  }
+}

@@ -1,0 +1,59 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+
+/**
+ * Reading from the disk: source files, the project's own files the build uses, and what the
+ * project's output depends on. With `disk.ts` the only code that touches the disk.
+ */
+
+/** The project root: sources and `_headers` are resolved against it. */
+export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
+
+export async function readSourceFile(path: string): Promise<Uint8Array> {
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (error) {
+    throw new Error(`cannot read source ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** A text file of the project, e.g. `_headers` or the docs page's script. */
+export function readProjectText(path: string): string {
+  return readFileSync(resolve(PROJECT_ROOT, path), "utf8");
+}
+
+/** The package version: the version of the API description. */
+export function packageVersion(): string {
+  return (JSON.parse(readProjectText("package.json")) as { version: string }).version;
+}
+
+/** A hash of everything of the project a build's output depends on besides its sources: the generator, `_headers`, `package.json`. */
+export function codeFingerprint(): string {
+  const hash = createHash("sha256");
+  const files = [join(PROJECT_ROOT, "_headers"), join(PROJECT_ROOT, "package.json"), ...listFiles(join(PROJECT_ROOT, "generator"))].sort();
+  for (const file of files) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(path).isDirectory() ? listFiles(path) : [path];
+  });
+}
+
+/** Whether `dir` holds a build (its `_headers` is the last thing a build writes before the swap). */
+export function isBuildDirectory(dir: string): boolean {
+  return existsSync(join(dir, "_headers"));
+}
+
+/** The fingerprint a build in `dir` was made from (`/_build.json`), if there is one. */
+export function builtFingerprint(dir: string): string | undefined {
+  try {
+    return (JSON.parse(readFileSync(join(dir, "_build.json"), "utf8")) as { fingerprint?: string }).fingerprint;
+  } catch {
+    return undefined;
+  }
+}

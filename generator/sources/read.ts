@@ -1,0 +1,45 @@
+import { readAtDistricts, readAtMunicipalities, readAtStreets, type AtDistrictList, type AtMunicipalityRow, type AtStreetRow } from "./at.ts";
+import { readChCommunes, readChDistricts, readLocalityRegister, type ChCommuneRow, type ChDistrictRow, type LocalityRow } from "./ch.ts";
+import { readGv100ad, type Gv100ad } from "./de-gv100ad.ts";
+import { readPostCodes, type PostCodeRow } from "./de-postcodes.ts";
+import { readStreets, type StreetRow } from "./de-streets.ts";
+import { readChCantons, readLiCommunes, type ChCantonRow, type LiCommuneRow } from "./lists.ts";
+import type { LoadedSources } from "./load.ts";
+import type { SourceName } from "./registry.ts";
+
+/** Every source's rows, and how each source is named in messages. */
+export interface SourceRows {
+  readonly labels: Readonly<Record<SourceName, string>>;
+  readonly gv: Gv100ad;
+  readonly streets: readonly StreetRow[];
+  readonly postCodes: readonly PostCodeRow[];
+  readonly atDistricts: AtDistrictList;
+  readonly atMunicipalities: readonly AtMunicipalityRow[];
+  readonly atStreets: readonly AtStreetRow[];
+  readonly chCantons: readonly ChCantonRow[];
+  readonly chDistricts: readonly ChDistrictRow[];
+  readonly chCommunes: readonly ChCommuneRow[];
+  readonly localityRegister: readonly LocalityRow[];
+  readonly liCommunes: readonly LiCommuneRow[];
+}
+
+/** Parses every loaded source with its reader; a defect fails with the source's file and line. */
+export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
+  const bytes = (name: SourceName) => loaded[name].bytes;
+  const label = (name: SourceName) => loaded[name].label;
+  return {
+    labels: Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>,
+    gv: readGv100ad(bytes("de-gv100ad"), label("de-gv100ad")),
+    streets: await readStreets(bytes("de-streets"), label("de-streets")),
+    postCodes: await readPostCodes(bytes("de-postcodes"), label("de-postcodes")),
+    atDistricts: readAtDistricts(bytes("at-districts"), label("at-districts")),
+    atMunicipalities: readAtMunicipalities(bytes("at-municipalities"), label("at-municipalities")),
+    // The street directory comes in one file per federal province: every part is read.
+    atStreets: loaded["at-streets"].parts.flatMap((part) => readAtStreets(part.bytes, part.label)),
+    chCantons: await readChCantons(bytes("ch-cantons"), label("ch-cantons")),
+    liCommunes: await readLiCommunes(bytes("li-communes"), label("li-communes")),
+    chDistricts: await readChDistricts(bytes("ch-districts"), label("ch-districts")),
+    chCommunes: await readChCommunes(bytes("ch-communes"), label("ch-communes")),
+    localityRegister: await readLocalityRegister(bytes("ch-localities"), label("ch-localities")),
+  };
+}

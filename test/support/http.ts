@@ -1,0 +1,55 @@
+import { request as httpRequest } from "node:http";
+import { startWranglerDev, type RunningServer } from "../../generator/serve/wrangler-dev.ts";
+
+export type { RunningServer };
+
+/** Serves a built directory the way the HTTP tests reach it: through the local Workers runtime, on loopback. */
+export function startServer(dir: string): Promise<RunningServer> {
+  return startWranglerDev(dir);
+}
+
+/** Requests against one server: `get(path, headers, method)`. */
+export function client(server: () => RunningServer): (path: string, headers?: Record<string, string>, method?: string) => Promise<RawResponse> {
+  return (path, headers = {}, method = "GET") => rawRequest(server().origin, path, { method, headers });
+}
+
+/** The four paging headers of a response, in contract order. */
+export function pagingOf(response: RawResponse): (string | undefined)[] {
+  return ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((name) => response.headers[name]);
+}
+
+
+export interface RawResponse {
+  readonly status: number;
+  /** Header lines exactly as sent (name case and order), without Date. */
+  readonly rawHeaders: readonly string[];
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  readonly text: string;
+}
+
+/** One HTTP request with node:http, which keeps header names and order as they came on the wire. */
+export function rawRequest(origin: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { method: init.method ?? "GET", headers: init.headers ?? {}, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const rawHeaders: string[] = [];
+        const headers: Record<string, string> = {};
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i] ?? "";
+          const value = res.rawHeaders[i + 1] ?? "";
+          if (name.toLowerCase() === "date") continue;
+          rawHeaders.push(`${name}: ${value}`);
+          headers[name.toLowerCase()] = value;
+        }
+        resolve({ status: res.statusCode ?? 0, rawHeaders, headers, body, text: body.toString("utf8") });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}

@@ -1,0 +1,125 @@
+import { expect } from "vitest";
+import { RESOURCES } from "../../generator/resources/index.ts";
+import type { AnyResource } from "../../generator/resources/resource.ts";
+
+/**
+ * The one test oracle: what the contract (README, spec, resource definitions) says a request must
+ * get, written independently of the Worker's code. Tests add what only their data can tell (the
+ * totals and records of a view).
+ */
+export type Verdict =
+  | { readonly status: 404 | 405 | 204 | 400 }
+  /** A docs page or file of the build, served as it is. */
+  | { readonly status: 200; readonly kind: "file" }
+  | { readonly status: 200; readonly kind: "list"; readonly resource: AnyResource }
+  | {
+      readonly status: 200;
+      readonly kind: "page";
+      readonly resource: AnyResource;
+      readonly page: number;
+      readonly size: number;
+      /** Each selector's value as sent (path keys decoded), by parameter name; absent when not given. */
+      readonly values: ReadonlyMap<string, string>;
+    };
+
+const DOCS = ["/", "/index.html", "/docs.js", "/openapi.json"];
+
+/** `resources`: what the build under test serves (all by default). */
+export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES): Verdict {
+  const url = new URL(target, "http://oracle");
+  const route = routeOf(url.pathname, resources);
+  const docs = DOCS.includes(url.pathname);
+  if (route === undefined && !docs) return { status: 404 };
+  if (method === "OPTIONS") return { status: 204 };
+  if (method !== "GET" && method !== "HEAD") return { status: 405 };
+  if (route === undefined) return { status: 200, kind: "file" };
+  const { resource, keys } = route;
+  const paged = resource.query.paged;
+  const names = [...(paged ? ["page", "pageSize"] : []), "format", ...resource.query.filters, ...resource.query.unservedFilters];
+  const seen = new Map<string, string>();
+  let bad = false;
+  for (const [name, value] of url.searchParams) {
+    const canonical = names.find((known) => known.toLowerCase() === name.toLowerCase());
+    if (canonical === undefined) continue;
+    if (seen.has(canonical)) bad = true;
+    seen.set(canonical, value);
+  }
+  if (!["", "json", "csv"].includes((seen.get("format") ?? "").toLowerCase())) bad = true;
+  if (!paged) return bad ? { status: 400 } : { status: 200, kind: "list", resource };
+  for (const name of resource.query.unservedFilters) if ((seen.get(name) ?? "") !== "") bad = true;
+  for (const selector of resource.selectors ?? []) {
+    if (selector.in === "query" && selector.required && (seen.get(selector.param) ?? "").normalize("NFC").trim() === "") bad = true;
+  }
+  const integer = (name: string, max: number, fallback: number) => {
+    const raw = seen.get(name) ?? "";
+    if (raw === "") return fallback;
+    if (!/^[0-9]+$/.test(raw) || BigInt(raw) < 1n || BigInt(raw) > BigInt(max)) bad = true;
+    return Number(raw);
+  };
+  const page = integer("page", 2147483647, 1);
+  const size = integer("pageSize", 50, 50);
+  if (bad) return { status: 400 };
+  const values = new Map(keys);
+  for (const name of resource.query.filters) {
+    const value = seen.get(name) ?? "";
+    if (value !== "") values.set(name, value);
+  }
+  return { status: 200, kind: "page", resource, page, size, values };
+}
+
+/** The resource a path routes to by the contract: literal segments case-insensitively, keys non-empty, one trailing slash allowed. */
+function routeOf(pathname: string, resources: readonly AnyResource[]): { resource: AnyResource; keys: [string, string][] } | undefined {
+  const segments = pathname.replace(/(.)\/$/, "$1").split("/");
+  for (const resource of resources) {
+    const parts = resource.path.split("/");
+    if (segments.length !== parts.length) continue;
+    const keys: [string, string][] = [];
+    const matches = parts.every((part, i) => {
+      const segment = segments[i] ?? "";
+      const param = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (param === undefined) return part.toLowerCase() === segment.toLowerCase();
+      keys.push([param, decode(segment)]);
+      return segment !== "";
+    });
+    if (matches) return { resource, keys };
+  }
+  return undefined;
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export interface Answered {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly text: string;
+}
+
+/**
+ * What every answer must show whatever the data: the status, the common headers, a problem body
+ * for errors, and for a page paging headers that agree with each other and with the records.
+ * Returns the page's total for the caller's own checks.
+ */
+export function expectVerdict(verdict: Verdict, answer: Answered, context: string, method = "GET"): number | undefined {
+  expect(answer.status, context).toBe(verdict.status);
+  expect(answer.headers["access-control-allow-origin"], context).toBe("*");
+  for (const name of ["content-security-policy", "strict-transport-security", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy"]) expect(answer.headers[name], `${context}: ${name}`).toBeTruthy();
+  if (verdict.status >= 400) {
+    expect(answer.headers["content-type"], context).toBe("application/problem+json; charset=utf-8");
+    if (method !== "HEAD") expect((JSON.parse(answer.text) as { status: number }).status, context).toBe(verdict.status);
+    return undefined;
+  }
+  if (!("kind" in verdict) || verdict.kind !== "page") return undefined;
+  const total = Number(answer.headers["x-total-count"]);
+  expect(Number.isInteger(total) && total >= 0, context).toBe(true);
+  expect([answer.headers["x-page"], answer.headers["x-page-size"], answer.headers["x-total-pages"]], context).toEqual([verdict.page, verdict.size, Math.ceil(total / verdict.size)].map(String));
+  if (method === "HEAD") return total;
+  const records = answer.headers["content-type"]?.startsWith("text/csv") ? answer.text.split("\r\n").length - 2 : (JSON.parse(answer.text) as unknown[]).length;
+  expect(records, context).toBe(Math.max(0, Math.min(verdict.size, total - (verdict.page - 1) * verdict.size)));
+  return total;
+}
