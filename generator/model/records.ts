@@ -34,7 +34,7 @@ export function recordsOf(rows: SourceRows): Records {
   const notes: string[] = [];
   const note = (count: number, text: string) => count > 0 && notes.push(text);
 
-  const street = joinStreets(rows.streets, rows.gv);
+  const street = joinStreets(rows.takeStreets(), rows.gv);
   note(street.unknownRegionalKeys, `${labels["de-streets"]}: skipped ${street.unknownRegionalKeys} rows whose RegionalKey is not a GV100AD municipality`);
   note(street.duplicateRows, `${labels["de-streets"]}: merged ${street.duplicateRows} duplicate rows`);
   const regions = regionsOf(rows.gv);

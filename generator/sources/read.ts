@@ -11,7 +11,8 @@ import type { SourceName } from "./registry.ts";
 export interface SourceRows {
   readonly labels: Readonly<Record<SourceName, string>>;
   readonly gv: Gv100ad;
-  readonly streets: readonly StreetRow[];
+  /** The street list, handed over once: it is the largest source (1.2 million rows nationally), and no one else keeps it. */
+  takeStreets(): readonly StreetRow[];
   readonly postCodes: readonly PostCodeRow[];
   readonly atDistricts: AtDistrictList;
   readonly atMunicipalities: readonly AtMunicipalityRow[];
@@ -27,10 +28,15 @@ export interface SourceRows {
 export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
   const bytes = (name: SourceName) => loaded[name].bytes;
   const label = (name: SourceName) => loaded[name].label;
+  let streets: readonly StreetRow[] | undefined = await readStreets(bytes("de-streets"), label("de-streets"));
   return {
     labels: Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>,
     gv: readGv100ad(bytes("de-gv100ad"), label("de-gv100ad")),
-    streets: await readStreets(bytes("de-streets"), label("de-streets")),
+    takeStreets: () => {
+      const rows = streets ?? [];
+      streets = undefined;
+      return rows;
+    },
     postCodes: await readPostCodes(bytes("de-postcodes"), label("de-postcodes")),
     atDistricts: readAtDistricts(bytes("at-districts"), label("at-districts")),
     atMunicipalities: readAtMunicipalities(bytes("at-municipalities"), label("at-municipalities")),
