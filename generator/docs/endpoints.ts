@@ -1,4 +1,5 @@
 import type { DocsFile } from "../contract/address.ts";
+import type { NotServedRoute } from "../contract/routes.ts";
 import { exampleTarget, type AnyResource } from "../resources/resource.ts";
 import type { JsonSchema } from "../resources/schema.ts";
 import { count, scrollTable, section } from "./blocks.ts";
@@ -25,6 +26,18 @@ ${scrollTable(
 </table>`,
 )}
 ${resources.map(endpointDetails)}`,
+  );
+}
+
+/** The original's endpoints this build does not serve: a 404 that says why, listed here with the same reasons. */
+export function notServedSection(notServed: readonly NotServedRoute[]): Markup {
+  return section(
+    "not-served",
+    "Not served",
+    notServed.length === 0
+      ? html`<p>This build serves every endpoint of the original OpenPLZ API.</p>`
+      : html`<p>These endpoints of the original OpenPLZ API answer with a 404 problem whose <code>detail</code> says that this build does not serve them, and why:</p>
+<ul>${notServed.map((route) => html`<li><code>GET ${route.path}</code>: ${route.reason}.</li>`)}</ul>`,
   );
 }
 

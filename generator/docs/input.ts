@@ -1,5 +1,6 @@
 import type { AnyResource } from "../resources/resource.ts";
 import type { DownloadsManifest } from "../contract/downloads.ts";
+import type { NotServedRoute } from "../contract/routes.ts";
 
 /** A served resource as the docs see it: its definition plus facts of the build. */
 export interface DocsResource {
@@ -14,6 +15,8 @@ export interface DocsResource {
 
 export interface DocsInput {
   readonly resources: readonly DocsResource[];
+  /** Endpoints of the original API this build does not serve, and why (the route table's list). */
+  readonly notServed: readonly NotServedRoute[];
   /** The build's downloads (the docs page links them). */
   readonly downloads?: DownloadsManifest;
   /** Version of the API description (the package version). */

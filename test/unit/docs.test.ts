@@ -11,13 +11,14 @@ import { buildDocs, docsContentSecurityPolicy } from "../../generator/docs/site.
 import { DOCS_CSS } from "../../generator/docs/style.ts";
 import { streets, type FederalState, type Street } from "../../generator/resources/de.ts";
 import { RESOURCES } from "../../generator/resources/index.ts";
+import { notServedRoutes } from "../../generator/resources/original.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
 import { recordSchema, type RecordSchema } from "../../generator/resources/schema.ts";
 import { DOCS_FILES } from "../../generator/contract/address.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../../generator/contract/paging.ts";
 
-const input: DocsInput = { version: "9.9.9", resources: RESOURCES.map((resource, i) => ({ resource, records: 100 + i, views: 1 + i })) };
+const input: DocsInput = { version: "9.9.9", resources: RESOURCES.map((resource, i) => ({ resource, records: 100 + i, views: 1 + i })), notServed: notServedRoutes(RESOURCES.map((r) => r.path)) };
 const page = docsPage(input, DOCS_CSS);
 
 describe("html template", () => {
