@@ -11,6 +11,8 @@ export interface DocsResource {
   readonly views: number;
   /** One real record of the build, for response examples (absent when the resource is empty). */
   readonly sample?: unknown;
+  /** A few real views of the build (selector values as clients write them), for parameter examples. */
+  readonly exampleViews?: readonly { readonly filter: Readonly<Record<string, string>>; readonly records: number }[];
 }
 
 export interface DocsInput {
