@@ -122,7 +122,7 @@ describe("published counts equal what the API serves", () => {
           : text("/index.html");
       const pattern =
         where === "docs page endpoint table"
-          ? new RegExp(`<code>GET ${escapeRegExp(path)}</code></a></td><td>[^<]*</td><td>([^<]*)</td>`)
+          ? new RegExp(`<code>GET ${escapeRegExp(path)}</code></a></td><td[^>]*>[^<]*</td><td data-label="Records">([^<]*)</td>`)
           : new RegExp(`${where === "OpenAPI operation" ? "" : `<code>GET ${escapeRegExp(path)}</code> <span[\\s\\S]*?`}This build serves ([\\d,]+ records?(?: in [\\d,]+ [a-z ]+)?)`);
       const size = pattern.exec(source)?.[1];
       expect(size, `${where} ${path}`).toBeDefined();
@@ -146,7 +146,7 @@ describe("published counts equal what the API serves", () => {
   });
 
   it("the docs page's downloads table: each dataset's records", () => {
-    const rows = [...text("/index.html").matchAll(/<tr><td><code>([^<]+)<\/code>(?: part \d+ of \d+)?<\/td><td>([\d,]+)<\/td>/g)];
+    const rows = [...text("/index.html").matchAll(/<tr><td data-label="Dataset"><code>([^<]+)<\/code>(?: part \d+ of \d+)?<\/td><td data-label="Records">([\d,]+)<\/td>/g)];
     const byEndpoint = new Map<string, number>();
     for (const [, endpoint = "", records = ""] of rows) byEndpoint.set(endpoint, (byEndpoint.get(endpoint) ?? 0) + Number(records.replaceAll(",", "")));
     expect([...byEndpoint.keys()].sort()).toEqual(table.resources.map((r) => r.path).sort());
