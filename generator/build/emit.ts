@@ -53,7 +53,7 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
   const manifest = await downloads.finish(options.builtAt, options.sources);
   const docsResources = resources.map(({ resource, records, views }): DocsResource => {
     const sample = samples.get(resource.id);
-    return { resource, records, views: views.length, ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
+    return { resource, records, views: views.length, exampleViews: spreadViews(views), ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
   });
   emitSite(counted, { resources: docsResources, downloads: manifest, headersTemplate: options.headersTemplate, plan, stamp: options.stamp });
   if (written > options.maxFiles) {
@@ -62,6 +62,15 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
   const renders = resources.reduce((sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0), 0);
   return { plan, views, downloads: manifest, renders };
+}
+
+/** A few views spread over all of them (first, middle, last), with their selector values: the docs' parameter examples. */
+function spreadViews(views: readonly PreparedView[]): { filter: Readonly<Record<string, string>>; records: number }[] {
+  const chosen = new Set([0, Math.floor(views.length / 2), views.length - 1]);
+  return [...chosen].flatMap((i) => {
+    const view = views[i];
+    return view?.filter === undefined ? [] : [{ filter: view.filter, records: view.count }];
+  });
 }
 
 /** The view whose first record the docs show: the one the resource's first example asks for, else the first. */

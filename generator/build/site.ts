@@ -7,6 +7,7 @@ import { buildDocs } from "../docs/site.ts";
 import type { DocsResource } from "../docs/input.ts";
 import { packageVersion, readProjectText } from "../io/read.ts";
 import type { FileSink } from "../io/sink.ts";
+import { notServedRoutes } from "../resources/original.ts";
 import { routeOf } from "../resources/resource.ts";
 import type { BuildPlan } from "./plan.ts";
 
@@ -22,10 +23,11 @@ export interface SiteInput {
 
 /** The files around the records: the docs, `_headers`, the route table and `/_build.json`. */
 export function emitSite(sink: FileSink, input: SiteInput): void {
-  const docs = buildDocs({ resources: input.resources, downloads: input.downloads, version: packageVersion(), script: readProjectText("generator/docs/client.js") });
+  const notServed = notServedRoutes(input.resources.map((r) => r.resource.path));
+  const docs = buildDocs({ resources: input.resources, notServed, downloads: input.downloads, version: packageVersion(), script: readProjectText("generator/docs/client.js") });
   for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
   sink.write("/_headers", headersFile(input.headersTemplate, docs.headerRules));
-  const table: RouteTable = { commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource)) };
+  const table: RouteTable = { commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource)), notServed };
   sink.write(ROUTE_TABLE_PATH, JSON.stringify(table));
   const paged = input.resources.filter((r) => r.resource.query.paged);
   sink.write(

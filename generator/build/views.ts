@@ -7,6 +7,11 @@ import type { AnyResource, Resource } from "../resources/resource.ts";
 /** A resource's records grouped into views: what the build plans with and writes. */
 export interface PreparedResource {
   readonly resource: AnyResource;
+  /**
+   * Records the API serves, each counted once: the records of the views that make up the whole
+   * dataset (see `PreparedView.inDataset`). A record no view selects (a district outside any
+   * government region under `/de/GovernmentRegions/{key}/Districts`) is not served, so not counted.
+   */
   readonly records: number;
   readonly views: readonly PreparedView[];
 }
@@ -49,7 +54,8 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
     });
     return new LazyView(resource, view, given.length === 0 ? undefined : Object.fromEntries(given), selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined));
   });
-  return { resource: resource as unknown as AnyResource, records: records.length, views };
+  const served = views.reduce((sum, view) => sum + (view.inDataset ? view.count : 0), 0);
+  return { resource: resource as unknown as AnyResource, records: served, views };
 }
 
 class LazyView<R> implements PreparedView {

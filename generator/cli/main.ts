@@ -1,14 +1,17 @@
 import { Command } from "commander";
 import { join, resolve } from "node:path";
 import { buildFingerprint, buildInto, buildToDirectory, loadBuildSources } from "../build/build.ts";
-import { builtFingerprint, isBuildDirectory, PROJECT_ROOT } from "../io/read.ts";
+import { builtFingerprint, isBuildDirectory, packageVersion, PROJECT_ROOT } from "../io/read.ts";
 import { CountingSink } from "../io/sink.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
-import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, EMBEDDED, positiveInteger, withSourceOptions, type SourceFlags } from "./options.ts";
+import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, positiveInteger, withSourceOptions, type SourceFlags } from "./options.ts";
 import { progressReporter } from "./progress.ts";
 import { printJson, printSummary } from "./summary.ts";
 
-const program = new Command("plz").description("Builds and serves the static OpenPLZ-compatible API.");
+const program = new Command("plz")
+  .description("Builds and serves the static OpenPLZ-compatible API.")
+  .version(packageVersion())
+  .addHelpText("after", `\nEnvironment:\n  PORT  the port of serve and start when --port is not given (default ${DEFAULT_PORT})`);
 
 withSourceOptions(
   program
@@ -28,30 +31,33 @@ withSourceOptions(
   program
     .command("plan")
     .description("print files and bytes per resource and the materialised page sizes, writing nothing")
-    .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES),
-).action(async (opts: SourceFlags & { maxFiles: number }) => {
+    .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+    .option("--json", "print the summary as one JSON object"),
+).action(async (opts: SourceFlags & { maxFiles: number; json?: boolean }) => {
   const summary = await buildInto(buildOptions(opts, opts.maxFiles), new CountingSink());
-  printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
+  if (opts.json) printJson(summary);
+  else printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
 });
 
 program
   .command("serve")
   .description("serve a built directory with wrangler's local runtime (workerd)")
   .option("--dir <dir>", "built directory", "dist")
-  .option("--port <port>", "port", positiveInteger, Number(process.env["PORT"] ?? DEFAULT_PORT))
-  .action((opts: { dir: string; port: number }) => serve(resolve(opts.dir), opts.port));
+  .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
+  .action((opts: { dir: string; port?: number }) => serve(resolve(opts.dir), opts.port ?? defaultPort()));
 
 program
   .command("start")
   .description("build the embedded data into dist/ when it changed, then serve it")
-  .option("--port <port>", "port", positiveInteger, Number(process.env["PORT"] ?? DEFAULT_PORT))
-  .action(async (opts: { port: number }) => {
+  .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
+  .action(async (opts: { port?: number }) => {
+    const port = opts.port ?? defaultPort();
     const dist = join(PROJECT_ROOT, "dist");
     const options = buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages"));
     const loaded = await loadBuildSources(options);
     if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
     else printSummary(await buildToDirectory({ ...options, loaded }, dist), "built dist/");
-    await serve(dist, opts.port);
+    await serve(dist, port);
   });
 
 async function serve(dir: string, port: number): Promise<void> {

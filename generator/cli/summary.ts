@@ -16,7 +16,7 @@ export function printSummary(summary: BuildSummary | DirectoryBuildSummary, titl
     const { added, changed, removed, unchanged } = summary.changes;
     lines.push(`changes against the previous build: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged`);
   }
-  const phases = ["fetch", "read", "sort", "render", "write"].map((phase) => `${phase} ${((summary.timings.get(phase) ?? 0) / 1000).toFixed(1)} s`);
+  const phases = [...phaseTimes(summary)].map(([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`);
   const cpu = process.cpuUsage();
   lines.push(`${phases.join(", ")}; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s, peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB`);
   process.stdout.write(`${lines.join("\n")}\n`);
@@ -30,7 +30,7 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
     pageSizes: Object.fromEntries(summary.plan.sizes),
     views: Object.fromEntries(summary.views),
     renders: summary.renders,
-    timingsMs: Object.fromEntries(summary.timings),
+    timingsMs: Object.fromEntries(phaseTimes(summary)),
     cpuMs: (cpu.user + cpu.system) / 1000,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     notes: summary.notes,
@@ -38,6 +38,15 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
     downloads: { files: summary.downloads.files.length, reserved: summary.plan.downloadFilesReserved },
   };
   process.stdout.write(`${JSON.stringify(usage)}\n`);
+}
+
+/**
+ * Milliseconds per phase. Only a build into a directory writes files (and reports its changes); a
+ * plan counts them, which is no write phase.
+ */
+function phaseTimes(summary: BuildSummary | DirectoryBuildSummary): Map<string, number> {
+  const phases = "changes" in summary ? ["fetch", "read", "sort", "render", "write"] : ["fetch", "read", "sort", "render"];
+  return new Map(phases.map((phase) => [phase, summary.timings.get(phase) ?? 0]));
 }
 
 /** `[1,2,3,5,50]` → `1-3, 5, 50`. */

@@ -13,6 +13,21 @@ export const PROBLEM_CONTENT_TYPE = "application/problem+json; charset=utf-8";
 
 export const PAGING_HEADERS = ["x-page", "x-page-size", "x-total-count", "x-total-pages"] as const;
 
+/** The methods every path answers (`Allow` on a 405, and what a CORS preflight allows). */
+export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
+
+/**
+ * The answer to every CORS preflight, whatever the path: the request headers a read-only client
+ * sends besides the safelisted ones (content negotiation, revalidation, cache control), so that a
+ * browser's fetch with `If-None-Match` reaches the API and its answer (a 304, or a 404 problem)
+ * reaches the script. The headers a script may read are exposed by the catch-all rule of `_headers`.
+ */
+export const CORS_PREFLIGHT_HEADERS: readonly (readonly [string, string])[] = [
+  ["Access-Control-Allow-Methods", ALLOWED_METHODS],
+  ["Access-Control-Allow-Headers", "Accept, Accept-Language, Cache-Control, If-Modified-Since, If-None-Match, Pragma"],
+  ["Access-Control-Max-Age", "86400"],
+];
+
 export interface HeaderRule {
   readonly pattern: string;
   readonly headers: readonly (readonly [name: string, value: string])[];

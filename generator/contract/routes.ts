@@ -10,6 +10,20 @@ export interface RouteTable {
   /** The headers of every response: the catch-all `/*` rule of `_headers`. */
   readonly commonHeaders: readonly (readonly [name: string, value: string])[];
   readonly resources: readonly RouteResource[];
+  /**
+   * Endpoints of the original API this build does not serve, each with the reason: answered with a
+   * 404 that says so, unlike a path nobody serves. A resource in `resources` is served; the build
+   * lists here every other known endpoint.
+   */
+  readonly notServed: readonly NotServedRoute[];
+}
+
+/** An endpoint of the original API a build does not serve. */
+export interface NotServedRoute {
+  /** The public path with `{name}` path parameters, e.g. `/ch/Streets` or `/de/FederalStates/{key}/Localities`. */
+  readonly path: string;
+  /** Why, completing "This build does not serve …: ". */
+  readonly reason: string;
 }
 
 export const ROUTE_TABLE_PATH = "/_routes.json";

@@ -21,6 +21,28 @@ export function scrollTable(label: string, table: Markup): Markup {
   return html`<div class="scroll" role="region" aria-label="${label}" tabindex="0">${table}</div>`;
 }
 
+export type Cell = Markup | string | number;
+
+/**
+ * A table with column headings, in a scroll region. On a narrow screen (the stylesheet's `stack`
+ * rule) each row becomes a block and each cell is labelled with its column (`data-label`), so a
+ * phone shows every column without scrolling sideways. With `rowHeader`, a row's first cell heads it.
+ */
+export function dataTable(label: string, columns: readonly string[], rows: readonly (readonly Cell[])[], options: { readonly caption?: string; readonly rowHeader?: boolean } = {}): Markup {
+  const body = rows.map(
+    (cells) =>
+      html`<tr>${cells.map((cell, i) => (i === 0 && options.rowHeader === true ? html`<th scope="row">${cell}</th>` : html`<td data-label="${columns[i] ?? ""}">${cell}</td>`))}</tr>`,
+  );
+  return scrollTable(
+    label,
+    html`<table class="stack">
+${options.caption === undefined ? "" : html`<caption>${options.caption}</caption>
+`}<thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+<tbody>${body}</tbody>
+</table>`,
+  );
+}
+
 /** `a`, `a and b`, `a, b and c`, each as code. */
 export function codeList(items: readonly string[]): Markup {
   return html`${items.map((item, i) => html`${i === 0 ? "" : i === items.length - 1 ? " and " : ", "}<code>${item}</code>`)}`;

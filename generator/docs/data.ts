@@ -1,6 +1,6 @@
 import { DOWNLOADS_INDEX, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import type { Credit } from "../resources/credits.ts";
-import { codeList, count, scrollTable, section } from "./blocks.ts";
+import { codeList, count, dataTable, section } from "./blocks.ts";
 import { html, type Markup } from "./html.ts";
 import type { DocsResource } from "./input.ts";
 
@@ -18,8 +18,8 @@ export function downloadsSection(downloads: DownloadsManifest | undefined): Mark
     const parts = [...new Set(files.map((file) => file.part))];
     return parts.map((part) => {
       const of = (format: string, gz: boolean) => files.find((f) => f.part === part && f.format === format && (f.gzipOf !== undefined) === gz);
-      const records = of("json", false)?.records ?? 0;
-      return html`<tr><td><code>${endpoint}</code>${part === undefined ? "" : html` part ${part} of ${files.find((f) => f.part === part)?.parts ?? "?"}`}</td><td>${count(records)}</td><td>${link(of("json", false))}${of("json", true) === undefined ? "" : html`, ${link(of("json", true))}`}</td><td>${link(of("csv", false))}${of("csv", true) === undefined ? "" : html`, ${link(of("csv", true))}`}</td></tr>`;
+      const links = (format: string) => html`${link(of(format, false))}${of(format, true) === undefined ? "" : html`, ${link(of(format, true))}`}`;
+      return [html`<code>${endpoint}</code>${part === undefined ? "" : html` part ${part} of ${files.find((f) => f.part === part)?.parts ?? "?"}`}`, count(of("json", false)?.records ?? 0), links("json"), links("csv")];
     });
   });
   return section(
@@ -28,13 +28,7 @@ export function downloadsSection(downloads: DownloadsManifest | undefined): Mark
     downloads === undefined
       ? html`<p>This build has no downloads.</p>`
       : html`<p>Every dataset as whole files, in JSON (an array of the records above) and CSV (the same columns), with a gzip copy of anything over 1 MiB. A dataset too large for one file comes in parts of at most 24 MiB, each a complete JSON array or CSV file with its header. Built ${downloads.builtAt}.</p>
-${scrollTable(
-  "Whole-dataset downloads",
-  html`<table>
-<thead><tr><th scope="col">Dataset</th><th scope="col">Records</th><th scope="col">JSON</th><th scope="col">CSV</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`,
-)}
+${dataTable("Whole-dataset downloads", ["Dataset", "Records", "JSON", "CSV"], rows)}
 ${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, for ${codeList(perViewEndpoints)}: ${count(perView.length / 2)} ${perView.length === 2 ? "locality" : "localities"}, for example <a href="${perView[0]?.path ?? "#"}"><code>${perView[0]?.path ?? ""}</code></a>.</p>`}
 <p>The manifest <a href="${DOWNLOADS_INDEX}"><code>${DOWNLOADS_INDEX}</code></a> lists every file with its SHA-256, size, media type, record count, sources, licences and their dates, and the build time. Keep the attributions of <a href="#sources">the data sources</a> with the files.</p>`,
   );
@@ -43,20 +37,17 @@ ${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, fo
 export function sourcesSection(resources: readonly DocsResource[]): Markup {
   const credits = new Map<Credit, string[]>();
   for (const { resource } of resources) for (const credit of resource.credits) credits.set(credit, [...(credits.get(credit) ?? []), resource.path]);
-  const rows = [...credits].map(
-    ([credit, paths]) =>
-      html`<tr><td>${paths.map((path, i) => html`${i > 0 ? ", " : ""}<code>${path}</code>`)}</td><td>${credit.sourceUrl === undefined ? credit.source : html`<a href="${credit.sourceUrl}">${credit.source}</a>`}</td><td><strong>${credit.attribution}</strong></td><td>${credit.licenceUrl === undefined ? credit.licence : html`<a href="${credit.licenceUrl}">${credit.licence}</a>`}</td><td>${credit.asOf}</td></tr>`,
-  );
+  const rows = [...credits].map(([credit, paths]) => [
+    html`${paths.map((path, i) => html`${i > 0 ? ", " : ""}<code>${path}</code>`)}`,
+    credit.sourceUrl === undefined ? credit.source : html`<a href="${credit.sourceUrl}">${credit.source}</a>`,
+    html`<strong>${credit.attribution}</strong>`,
+    credit.licenceUrl === undefined ? credit.licence : html`<a href="${credit.licenceUrl}">${credit.licence}</a>`,
+    credit.asOf,
+  ]);
   return section(
     "sources",
     "Data sources and licences",
     html`<p>The data is real, from these publishers. Show the attribution wherever you show or pass on the data.</p>
-${scrollTable(
-  "Data sources",
-  html`<table>
-<thead><tr><th scope="col">Endpoints</th><th scope="col">Source</th><th scope="col">Attribution</th><th scope="col">Licence</th><th scope="col">As of</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`,
-)}`,
+${dataTable("Data sources", ["Endpoints", "Source", "Attribution", "Licence", "As of"], rows)}`,
   );
 }

@@ -56,7 +56,7 @@ export function errorsSection(resources: readonly DocsResource[]): Markup {
 <ul>
 <li>400 as well: <code>page</code> or <code>pageSize</code> out of range or not plain digits (<code>1.5</code>, <code>10e1</code>, <code>-1</code>), a repeated parameter, <code>format</code> other than <code>json</code> or <code>csv</code>, ${required}and the filters this API does not serve (${codeList(unserved)}).</li>
 <li>An unknown key or filter value (a district key that does not exist, a locality with no streets) is not an error: 200 with an empty list, <code>x-total-count: 0</code> and <code>x-total-pages: 0</code>.</li>
-<li>Unknown paths are a 404 and methods other than <code>GET</code>, <code>HEAD</code> and <code>OPTIONS</code> a 405 with <code>Allow</code>, both as problems too.</li>
+<li>Unknown paths are a 404 and methods other than <code>GET</code>, <code>HEAD</code> and <code>OPTIONS</code> a 405 with <code>Allow</code>, both as problems too. An endpoint of the original API that this build does not serve is a 404 whose <code>detail</code> says so and why (<a href="#not-served">not served</a>), unlike a misspelt path's.</li>
 </ul>`,
   );
 }

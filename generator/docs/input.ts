@@ -1,5 +1,6 @@
 import type { AnyResource } from "../resources/resource.ts";
 import type { DownloadsManifest } from "../contract/downloads.ts";
+import type { NotServedRoute } from "../contract/routes.ts";
 
 /** A served resource as the docs see it: its definition plus facts of the build. */
 export interface DocsResource {
@@ -10,10 +11,14 @@ export interface DocsResource {
   readonly views: number;
   /** One real record of the build, for response examples (absent when the resource is empty). */
   readonly sample?: unknown;
+  /** A few real views of the build (selector values as clients write them), for parameter examples. */
+  readonly exampleViews?: readonly { readonly filter: Readonly<Record<string, string>>; readonly records: number }[];
 }
 
 export interface DocsInput {
   readonly resources: readonly DocsResource[];
+  /** Endpoints of the original API this build does not serve, and why (the route table's list). */
+  readonly notServed: readonly NotServedRoute[];
   /** The build's downloads (the docs page links them). */
   readonly downloads?: DownloadsManifest;
   /** Version of the API description (the package version). */

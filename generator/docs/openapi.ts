@@ -1,16 +1,15 @@
 import { csvHeader, csvRow } from "../contract/csv.ts";
-import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
-import { internalErrorProblem, validationProblem } from "../contract/problem.ts";
-import { exampleTarget } from "../resources/resource.ts";
+import { ALLOWED_METHODS, CONTENT_TYPES, PAGING_HEADERS } from "../contract/headers.ts";
+import { exampleTarget, type AnyResource } from "../resources/resource.ts";
 import { countryOf, sizeOf, slugOf, type DocsInput, type DocsResource } from "./input.ts";
-import { PAGING_HEADER_DOCS, parametersOf, REJECTED_NOTE } from "./parameters.ts";
-
-type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json | undefined };
+import { componentSchemas, errorResponses, ETAG_HEADER, headerRef, IF_NONE_MATCH, mime, problemSchema, schemaRef, sharedHeaders, sharedParameters, sharedResponses, type Json } from "./openapi-components.ts";
+import { downloadsPaths, downloadsSchemas } from "./openapi-downloads.ts";
+import { parametersOf, REJECTED_NOTE, type ParameterDoc } from "./parameters.ts";
 
 /** The extension under which each operation lists its example requests (targets relative to the server). */
 export const REQUEST_EXAMPLES = "x-request-examples";
-
-const mime = (contentType: string) => contentType.split(";")[0] ?? contentType;
+/** The top-level extension listing the original API's endpoints this build does not serve, with the reason each. */
+export const NOT_SERVED = "x-not-served";
 
 /** The OpenAPI 3.1 document of every served resource, from the resource definitions. */
 export function openApiDocument(input: DocsInput): Json {
@@ -26,35 +25,35 @@ export function openApiDocument(input: DocsInput): Json {
         `- **Paging** (paged endpoints): \`page\` and \`pageSize\` as documented per parameter; every successful response, JSON or CSV, carries ${PAGING_HEADERS.map((h) => `\`${h}\``).join(", ")}, with \`x-total-pages = ceil(x-total-count / x-page-size)\`.`,
         "- **Formats**: JSON by default; CSV (RFC 4180, a header row with dotted column names) when `Accept` asks for `text/csv` or with `format=csv`.",
         "- **Parameters** match case-insensitively; an empty value counts as absent; a repeated parameter is a 400; unknown parameters are ignored.",
-        "- **Errors**: invalid input is a 400 `application/problem+json` (RFC 9457) with `errors` keyed by parameter; unknown paths 404, other methods 405.",
-        "- **HTTP**: `HEAD` works wherever `GET` does, `OPTIONS` answers CORS preflights; CORS allows any origin and exposes the paging headers; responses carry an `ETag` and answer `If-None-Match` with 304.",
+        `- **Errors** are \`application/problem+json\` (RFC 9457): invalid input is a 400 with \`errors\` keyed by parameter; a path this build does not serve is a 404 (for an endpoint of the original API listed in \`${NOT_SERVED}\`, the \`detail\` says so and why); methods other than ${ALLOWED_METHODS} are a 405 with \`Allow\`.`,
+        "- **Caching**: responses carry an `ETag`; send it as `If-None-Match` and an unchanged response is a 304 without a body.",
+        "- **CORS**: any origin; preflights allow `Accept`, `If-None-Match`, `If-Modified-Since` and `Cache-Control`; `ETag` and the paging headers are readable.",
+        "- **Downloads**: every dataset as whole files under `/downloads/`, listed with sizes and hashes in `/downloads/index.json`.",
         `- **Examples**: each operation lists example requests in \`${REQUEST_EXAMPLES}\` (targets relative to the server).`,
       ].join("\n"),
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/", description: "The deployment serving this document" }],
-    tags: [...new Set(input.resources.map((r) => countryOf(r.resource.path)))].map((name) => ({ name })),
-    paths: Object.fromEntries(input.resources.map((r) => [r.resource.path, { get: operation(r) }])),
+    tags: [...new Set(input.resources.map((r) => countryOf(r.resource.path))), ...(input.downloads === undefined ? [] : ["Downloads"])].map((name) => ({ name })),
+    paths: {
+      ...Object.fromEntries(input.resources.map((r) => [r.resource.path, { get: operation(r) }])),
+      ...(input.downloads === undefined ? {} : downloadsPaths(input.downloads)),
+    },
     components: {
       schemas: {
-        ...Object.fromEntries(input.resources.map(({ resource }) => [resource.record.name, resource.record.json as unknown as Json])),
+        ...componentSchemas(input.resources.map(({ resource }) => resource.record)),
         Problem: problemSchema(),
+        ...(input.downloads === undefined ? {} : downloadsSchemas()),
       },
-      headers: Object.fromEntries(
-        PAGING_HEADERS.map((name) => [name, { description: PAGING_HEADER_DOCS[name], required: true, schema: { type: "integer", minimum: name === "x-page" || name === "x-page-size" ? 1 : 0 } }]),
-      ),
-      responses: {
-        BadRequest: problemResponse(
-          "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, or a missing required filter.",
-          validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors."),
-        ),
-        InternalError: problemResponse("The request could not be served.", internalErrorProblem()),
-      },
+      headers: sharedHeaders(),
+      parameters: sharedParameters(),
+      responses: sharedResponses(input.notServed),
     },
+    [NOT_SERVED]: input.notServed.map(({ path, reason }) => ({ path, reason })),
   };
 }
 
-function operation({ resource, records, views, sample }: DocsResource): Json {
+function operation({ resource, records, views, sample, exampleViews }: DocsResource): Json {
   const paged = resource.query.paged;
   const counts = `This build serves ${sizeOf({ resource, records, views })}.`;
   return {
@@ -64,27 +63,14 @@ function operation({ resource, records, views, sample }: DocsResource): Json {
       .filter((line) => line !== "")
       .join(" "),
     tags: [countryOf(resource.path)],
-    parameters: parametersOf(resource).map((p) => {
-      const valueOf = (e: (typeof resource.examples)[number]) => (p.in === "path" ? e.path?.[p.name] : e.query[p.name]);
-      const examples = resource.examples.filter((e) => valueOf(e) !== undefined);
-      return {
-        name: p.name,
-        in: p.in,
-        required: p.required,
-        description: p.description,
-        schema: p.schema as unknown as Json,
-        ...(examples.length === 0
-          ? {}
-          : { examples: Object.fromEntries(examples.map((e) => [slugOf(e.summary), { summary: e.summary, value: p.schema.type === "integer" ? Number(valueOf(e)) : valueOf(e) }])) }),
-      };
-    }),
+    parameters: [...parametersOf(resource).map((p) => parameter(p, parameterExamples(p, resource, exampleViews))), { $ref: `#/components/parameters/${IF_NONE_MATCH}` }],
     responses: {
       "200": {
         description: paged ? "One page of records (an empty list past the last page or for an unknown filter value)." : "All records.",
-        ...(paged ? { headers: Object.fromEntries(PAGING_HEADERS.map((name) => [name, { $ref: `#/components/headers/${name}` }])) } : {}),
+        headers: Object.fromEntries([ETAG_HEADER, ...(paged ? PAGING_HEADERS : [])].map((name) => [name, headerRef(name)])),
         content: {
           [mime(CONTENT_TYPES.json)]: {
-            schema: { type: "array", items: { $ref: `#/components/schemas/${resource.record.name}` } },
+            schema: { type: "array", items: schemaRef(resource.record.name) },
             ...(sample === undefined ? {} : { example: [sample as Json] }),
           },
           [mime(CONTENT_TYPES.csv)]: {
@@ -93,34 +79,37 @@ function operation({ resource, records, views, sample }: DocsResource): Json {
           },
         },
       },
-      "304": { description: "Not Modified: If-None-Match matched the ETag." },
-      "400": { $ref: "#/components/responses/BadRequest" },
-      "500": { $ref: "#/components/responses/InternalError" },
+      ...errorResponses(true),
     },
     [REQUEST_EXAMPLES]: resource.examples.map((e) => ({ summary: e.summary, target: exampleTarget(resource, e) })),
   };
 }
 
-function problemSchema(): Json {
+function parameter(p: ParameterDoc, examples: ReadonlyMap<string, string>): Json {
+  const value = (text: string) => (p.schema.type === "integer" ? Number(text) : text);
   return {
-    type: "object",
-    title: "Problem",
-    description: "RFC 9457 problem details, in the shape ASP.NET (and so the OpenPLZ clients) use.",
-    required: ["type", "title", "status", "detail"],
-    properties: {
-      type: { type: "string", format: "uri", description: "The RFC 9110 section of the status code." },
-      title: { type: "string" },
-      status: { type: "integer", description: "The HTTP status code." },
-      detail: { type: "string", description: "What was wrong, in a sentence." },
-      errors: {
-        type: "object",
-        description: "For 400: messages keyed by parameter name.",
-        additionalProperties: { type: "array", items: { type: "string" } },
-      },
-    },
+    name: p.name,
+    in: p.in,
+    required: p.required,
+    description: p.description,
+    schema: p.schema as unknown as Json,
+    ...(examples.size === 0 ? {} : { examples: Object.fromEntries([...examples].map(([text, summary]) => [slugOf(`${summary} ${text}`), { summary, value: value(text) }])) }),
   };
 }
 
-function problemResponse(description: string, example: unknown): Json {
-  return { description, content: { [mime(PROBLEM_CONTENT_TYPE)]: { schema: { $ref: "#/components/schemas/Problem" }, example: example as Json } } };
+/**
+ * A parameter's examples, each value once: those of the resource's example requests, then real
+ * values of this build's views (a few spread over all of them), so a key is not shown three times.
+ */
+function parameterExamples(p: ParameterDoc, resource: AnyResource, exampleViews: DocsResource["exampleViews"]): Map<string, string> {
+  const examples = new Map<string, string>();
+  for (const e of resource.examples) {
+    const text = p.in === "path" ? e.path?.[p.name] : e.query[p.name];
+    if (text !== undefined && !examples.has(text)) examples.set(text, e.summary);
+  }
+  for (const view of exampleViews ?? []) {
+    const text = view.filter[p.name];
+    if (text !== undefined && !examples.has(text)) examples.set(text, `${view.records.toLocaleString("en")} ${view.records === 1 ? "record" : "records"} in this build`);
+  }
+  return examples;
 }

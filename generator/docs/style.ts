@@ -30,17 +30,35 @@ caption { text-align: left; color: var(--muted); padding-bottom: .25rem; }
 th, td { text-align: left; vertical-align: top; padding: .3rem .6rem; border-bottom: 1px solid var(--line); }
 thead th { border-bottom: 2px solid var(--line); }
 .muted { color: var(--muted); }
-form { display: grid; gap: 1rem; max-width: 40rem; }
-fieldset { border: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; }
-fieldset:disabled { opacity: .55; }
-.field { display: grid; gap: .2rem; }
-input, select, button { font: inherit; padding: .35rem .5rem; color: inherit; background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; }
+form { display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; max-width: 40rem; }
+fieldset { border: 1px solid var(--line); display: flex; flex-wrap: wrap; gap: .75rem 1.5rem; min-width: 0; }
+.field { display: grid; gap: .2rem; min-width: 0; }
+input, select, button { font: inherit; padding: .35rem .5rem; color: inherit; background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; max-width: 100%; }
+select { width: 100%; }
 input[type="number"] { width: 9rem; }
+input:disabled, select:disabled { background: var(--code); color: var(--muted); border-style: dashed; cursor: not-allowed; }
+.field:has(:disabled) label, fieldset:disabled legend { color: var(--muted); }
+.field:has(:disabled) label::after { content: " (not used by this endpoint)"; font-size: .85em; }
+#try { border: 1px solid var(--line); border-radius: 6px; padding: 0 1rem 1rem; }
+#try > h2 { margin-top: 1rem; }
+details > summary { cursor: pointer; }
+details > summary > h4 { display: inline; }
 input[type="radio"] { margin-right: .35rem; }
 button { justify-self: start; background: var(--accent); color: var(--bg); border-color: var(--accent); cursor: pointer; padding: .45rem 1.2rem; }
 dl.headers { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; }
 dl.headers dt { font-family: ui-monospace, monospace; }
 dl.headers dd { margin: 0; }
 dl.values dd { font-weight: bold; }
+@media (max-width: 40rem) {
+  body { padding: 0 .75rem 2rem; }
+  h1 { font-size: 1.6rem; }
+  table.stack, table.stack tbody, table.stack tr, table.stack th[scope="row"], table.stack td { display: block; }
+  table.stack thead { position: absolute; left: -999rem; }
+  table.stack caption { display: block; text-align: left; }
+  table.stack tr { border-bottom: 1px solid var(--line); padding: .4rem 0; }
+  table.stack th[scope="row"], table.stack td { border: 0; padding: .1rem 0; }
+  table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
+  table.stack code { white-space: normal; overflow-wrap: anywhere; }
+}
 footer { margin-top: 3rem; border-top: 1px solid var(--line); color: var(--muted); }
 `.trim();

@@ -21,7 +21,7 @@ export function tryItSection(resources: readonly DocsResource[]): Markup {
   return section(
     "try",
     "Try it",
-    html`<p id="try-nojs">The live form needs JavaScript; the example links above work without it.</p>
+    html`<p id="try-nojs">The live form needs JavaScript; the example requests of each endpoint below are links that work without it.</p>
 <form id="try-form" hidden novalidate>
 <div class="field"><label for="try-endpoint">Endpoint</label>
 <select id="try-endpoint" name="endpoint">${options}</select></div>

@@ -1,5 +1,6 @@
+import { ALLOWED_METHODS, CORS_PREFLIGHT_HEADERS } from "../contract/headers.ts";
 import { formatFromAccept } from "../contract/negotiate.ts";
-import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, validationProblem } from "../contract/problem.ts";
+import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, notServedProblem, validationProblem } from "../contract/problem.ts";
 import { parseQuery } from "../contract/query.ts";
 import type { RouteTable } from "../contract/routes.ts";
 import { AssetStore, type Assets } from "./assets.ts";
@@ -8,8 +9,6 @@ import { serveFile, serveList } from "./files.ts";
 import { servePaged } from "./paged.ts";
 import { ResponseFactory, type HeaderList } from "./responses.ts";
 import { createRouter, type Route } from "./router.ts";
-
-const ALLOW = "GET, HEAD, OPTIONS";
 
 export type Handler = (request: Request) => Promise<Response>;
 
@@ -42,22 +41,19 @@ export function createHandler(assets: Assets): Handler {
 }
 
 function compile(table: RouteTable): Api {
-  return { route: createRouter(table.resources), respond: new ResponseFactory(table.commonHeaders) };
+  return { route: createRouter(table), respond: new ResponseFactory(table.commonHeaders) };
 }
 
 async function handle({ route: routeOf, respond }: Api, store: AssetStore, request: Request, url: URL): Promise<Response> {
   const method = request.method;
   const route = routeOf(url.pathname);
   try {
+    // A preflight is answered alike for every path: the CORS policy is the API's, and a script
+    // must be able to read the 404 of a path that is not served as well as any other answer.
+    if (method === "OPTIONS") return respond.empty(204, CORS_PREFLIGHT_HEADERS);
     if (route === undefined) return respond.problem(notFoundProblem(url.pathname));
-    if (method === "OPTIONS") {
-      return respond.empty(204, [
-        ["Access-Control-Allow-Methods", ALLOW],
-        ["Access-Control-Allow-Headers", "Accept"],
-        ["Access-Control-Max-Age", "86400"],
-      ]);
-    }
-    if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOW), [["Allow", ALLOW]]);
+    if ("notServed" in route) return respond.problem(notServedProblem(route.notServed.path, route.notServed.reason));
+    if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOWED_METHODS), [["Allow", ALLOWED_METHODS]]);
     if ("file" in route) return await serveFile(request, url, store, respond, route.file);
     const { resource, params } = route;
     const parsed = parseQuery(url.searchParams, resource.query);

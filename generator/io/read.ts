@@ -15,9 +15,13 @@ export async function readSourceFile(path: string): Promise<Uint8Array> {
   try {
     return new Uint8Array(await readFile(path));
   } catch (error) {
-    throw new Error(`cannot read source ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === undefined ? String(error) : READ_ERRORS[code] === undefined ? code : `${READ_ERRORS[code]} (${code})`;
+    throw new Error(`cannot read ${path}: ${why}`);
   }
 }
+
+const READ_ERRORS: Readonly<Record<string, string>> = { ENOENT: "no such file", EISDIR: "a directory, not a file", EACCES: "permission denied" };
 
 /** A text file of the project, e.g. `_headers` or the docs page's script. */
 export function readProjectText(path: string): string {

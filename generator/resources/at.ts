@@ -3,7 +3,7 @@ import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, type Resource, type Selector } from "./resource.ts";
-import { recordSchema, type Fields } from "./schema.ts";
+import { recordSchema, summary, type Fields } from "./schema.ts";
 import type { KeyName } from "./summaries.ts";
 
 export interface KeyCodeName {
@@ -49,20 +49,20 @@ export interface AtLocality {
   readonly federalProvince: KeyName;
 }
 
-const provinceFields: Fields<KeyName> = {
+const provinceFields = summary<KeyName>("FederalProvinceSummary", {
   key: { description: "Federal province key, one digit.", pattern: "^[1-9]$", example: "8" },
   name: { description: "Federal province name.", example: "Vorarlberg" },
-};
-const districtFields: Fields<KeyCodeName> = {
+});
+const districtFields = summary<KeyCodeName>("AtDistrictSummary", {
   key: { description: "District key (Kennziffer pol. Bezirk), three digits; 900 for every district of Vienna.", pattern: "^[1-9][0-9]{2}$", example: "802" },
   code: { description: "District code (Politischer Bez. Code): the key, except in Vienna (901–923).", pattern: "^[1-9][0-9]{2}$", example: "802" },
   name: { description: "District name.", example: "Bregenz" },
-};
-const municipalityFields: Fields<KeyCodeName> = {
+});
+const municipalityFields = summary<KeyCodeName>("AtMunicipalitySummary", {
   key: { description: "Municipality key (Gemeindekennziffer), five digits; 90001 for every row of Vienna.", pattern: "^[1-9][0-9]{4}$", example: "80207" },
   code: { description: "Municipality code (Gemeindecode), five digits; its first three are the district code.", pattern: "^[1-9][0-9]{4}$", example: "80207" },
   name: { description: "Municipality name.", example: "Bregenz" },
-};
+});
 
 const byProvince = <R extends { readonly federalProvince: KeyName }>(): ParentSpec<R> => ({
   path: "/at/FederalProvinces",

@@ -3,7 +3,7 @@ import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, type Resource } from "./resource.ts";
-import { recordSchema, type Fields } from "./schema.ts";
+import { recordSchema, summary, type Fields } from "./schema.ts";
 
 export interface KeyNameShort {
   readonly key: string;
@@ -42,21 +42,21 @@ export interface LiLocality {
   readonly commune: { readonly key: string; readonly name: string };
 }
 
-const cantonFields: Fields<KeyNameShort> = {
+const cantonFields = summary<KeyNameShort>("CantonSummary", {
   key: { description: "Canton number (BFS).", pattern: "^[0-9]{1,2}$", example: "1" },
   name: { description: "Canton name.", example: "Zürich" },
   shortName: { description: "Two-letter canton abbreviation.", pattern: "^[A-Z]{2}$", example: "ZH" },
-};
-const districtFields: Fields<KeyNameShort> = {
+});
+const districtFields = summary<KeyNameShort>("ChDistrictSummary", {
   key: { description: "District number (BFS).", pattern: "^[0-9]{1,4}$", example: "101" },
   name: { description: "District name.", example: "Bezirk Affoltern" },
   shortName: { description: "Short district name.", example: "Affoltern" },
-};
-const communeFields: Fields<KeyNameShort> = {
+});
+const communeFields = summary<KeyNameShort>("ChCommuneSummary", {
   key: { description: "Commune number (BFS).", pattern: "^[0-9]{1,4}$", example: "2" },
   name: { description: "Official commune name.", example: "Affoltern am Albis" },
   shortName: { description: "Short commune name.", example: "Affoltern am Albis" },
-};
+});
 const historicalCode = (what: string) => ({ description: `The ${what}'s historical number in the BFS register (changes with every mutation).`, pattern: "^[0-9]+$", example: "10001" });
 
 const byCanton = <R extends { readonly canton: KeyNameShort }>(): ParentSpec<R> => ({
@@ -153,10 +153,10 @@ export const liLocalities: Resource<LiLocality> = {
     name: { description: "Locality name: the value the name filter matches.", example: "Vaduz" },
     commune: {
       description: "The commune.",
-      properties: {
+      properties: summary<LiLocality["commune"]>("LiCommuneSummary", {
         key: { description: "Commune number (BFS), 7001 to 7011.", pattern: "^70[0-9]{2}$", example: "7001" },
         name: { description: "Commune name.", example: "Vaduz" },
-      },
+      }),
     },
   }),
   examples: [

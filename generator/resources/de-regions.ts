@@ -1,15 +1,15 @@
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { DESTATIS } from "./credits.ts";
 import { DE_FIELDS, GOVERNMENT_REGION_KEY, type DeMunicipalAssociation, type DeMunicipalAssociationRecord, type DeDistrict, type DeGovernmentRegion, type DeMunicipality } from "./de.ts";
-import type { KeyName } from "./summaries.ts";
-import { recordSchema, type Fields } from "./schema.ts";
+import type { KeyName, KeyNameType } from "./summaries.ts";
+import { recordSchema, summary, type Fields } from "./schema.ts";
 
 /** GV100AD units within federal states, government regions and districts, ordered by regional key. */
 
-const governmentRegionRef: Fields<KeyName> = {
+const governmentRegionRef = summary<KeyName>("GovernmentRegionSummary", {
   key: { description: "Government region key, three digits (federal state and region).", pattern: "^[0-9]{3}$", example: "091" },
   name: { description: "Government region name, as GV100AD writes it.", example: "Oberbayern" },
-};
+});
 const headquarters = (what: string) => ({ description: `Seat of the ${what}'s administration, as GV100AD writes it (may be empty).`, example: "München" });
 
 interface HasState {
@@ -88,11 +88,11 @@ const associations: ChildSpec<DeMunicipalAssociationRecord> = {
   credits: [DESTATIS],
 };
 
-const associationRef = {
+const associationRef = summary<KeyNameType>("MunicipalAssociationSummary", {
   key: { description: "Association key, nine digits.", pattern: "^[0-9]{9}$", example: "091895166" },
   name: { description: "Association name.", example: "Bergen (VGem)" },
   type: { description: "Kind of association.", example: "Verwaltungsgemeinschaft" },
-} as const;
+});
 
 const municipalities: ChildSpec<DeMunicipality> = {
   segment: "Municipalities",

@@ -2,7 +2,7 @@ import { collationKey, compositeKey } from "./collation.ts";
 import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, UNPAGED, type Resource, type Selector } from "./resource.ts";
-import { recordSchema, type Fields } from "./schema.ts";
+import { recordSchema, summary } from "./schema.ts";
 import type { KeyName, KeyNameType } from "./summaries.ts";
 
 
@@ -23,20 +23,20 @@ export interface FederalState {
   readonly seatOfGovernment: string;
 }
 
-const municipality: Fields<KeyNameType> = {
+const municipality = summary<KeyNameType>("MunicipalitySummary", {
   key: { description: "Official municipality key (Amtlicher Gemeindeschlüssel), eight digits.", pattern: "^[0-9]{8}$", example: "11000000" },
   name: { description: "Official municipality name.", example: "Berlin, Stadt" },
   type: { description: "Kind of municipality, as GV100AD names it.", example: "Kreisfreie Stadt" },
-};
-const district: Fields<KeyNameType> = {
+});
+const district = summary<KeyNameType>("DistrictSummary", {
   key: { description: "District key: the first five digits of the municipality key.", pattern: "^[0-9]{5}$", example: "05978" },
   name: { description: "District name.", example: "Unna" },
   type: { description: "Kind of district, as GV100AD names it.", example: "Kreis" },
-};
-const federalState: Fields<KeyName> = {
+});
+const federalState = summary<KeyName>("FederalStateSummary", {
   key: { description: "Federal state key, two digits.", pattern: "^[0-9]{2}$", example: "11" },
   name: { description: "Federal state name.", example: "Berlin" },
-};
+});
 
 const localitySelector: Selector<Street> = {
   param: "locality",

@@ -51,6 +51,18 @@ export interface RecordSchema<R> {
   readonly checkedAgainst?: (record: R) => void;
 }
 
+/**
+ * Names a group of fields that records nest (OpenPLZ's `…Summary` DTOs, e.g. a street's
+ * `municipality`): the nested object's schema carries the name as its `title`, and the OpenAPI
+ * document gives it a schema of its own by that name, so generated client types have names. Use
+ * one group per name: two different schemas with one name fail the build.
+ */
+export function summary<T>(name: string, fields: Fields<T>): Fields<T> {
+  SUMMARY_NAMES.set(fields, name);
+  return fields;
+}
+const SUMMARY_NAMES = new WeakMap<object, string>();
+
 export function recordSchema<R>(name: string, description: string, fields: Fields<R>): RecordSchema<R> {
   const anyFields = fields as unknown as Readonly<Record<string, AnyField>>;
   return { name, json: { title: name, ...objectSchema(description, anyFields) }, columns: columnsOf(anyFields, []) };
@@ -85,7 +97,10 @@ function objectSchema(description: string, fields: Readonly<Record<string, AnyFi
 }
 
 function fieldSchema(field: AnyField): JsonSchema {
-  if (field.properties !== undefined) return objectSchema(field.description, field.properties);
+  if (field.properties !== undefined) {
+    const name = SUMMARY_NAMES.get(field.properties);
+    return { ...(name === undefined ? {} : { title: name }), ...objectSchema(field.description, field.properties) };
+  }
   if (field.boolean === true) return { type: "boolean", description: field.description };
   return {
     type: "string",

@@ -65,7 +65,9 @@ export async function loadSources(
 
 async function readPart(name: SourceName, path: string, root: string, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
   const where = relative(root, path) || path;
-  const raw = await readSourceFile(path);
+  const raw = await readSourceFile(path).catch((error: unknown) => {
+    throw new Error(`source ${name}: ${error instanceof Error ? error.message : String(error)}`);
+  });
   onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength });
   return unpack(name, raw, { where, label: (entry) => (entry === undefined ? where : `${where} → ${entry}`), fail: (reason) => new Error(`${where}: ${reason}`) });
 }

@@ -17,7 +17,9 @@ import { rawRequest, startServer, type RunningServer } from "../support/http.ts"
  */
 const CHROMIUM = process.env["PLZ_CHROMIUM"] || "/usr/bin/chromium";
 const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-const SCREENSHOT = join(ROOT, "test-results", "docs-page.png");
+const RESULTS = join(ROOT, "test-results");
+/** A phone (390 CSS px, as an iPhone 12 to 15) and a desktop window. */
+const WIDTHS = [390, 1280] as const;
 
 let api: RunningServer;
 let browser: Browser;
@@ -49,8 +51,10 @@ function otherOriginServer(): Promise<Server> {
 }
 
 /** A fresh page that records script errors and console errors (CSP violations are reported there). */
-async function openPage(options: { javaScriptEnabled?: boolean } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, ...options });
+async function openPage(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+  const { width = 1200, ...rest } = options;
+  const phone = width < 500;
+  const context = await browser.newContext({ viewport: { width, height: phone ? 844 : 900 }, isMobile: phone, hasTouch: phone, ...rest });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
@@ -93,9 +97,6 @@ describe("the docs page in Chromium", () => {
       const records = JSON.parse((await rawRequest(api.origin, "/de/Streets?locality=Berlin&page=3&pageSize=20")).text) as { name: string }[];
       expect(await page.locator("#try-table tbody tr td:first-child").allTextContents()).toEqual(records.map((r) => r.name));
 
-      mkdirSync(join(ROOT, "test-results"), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT, fullPage: true });
-      expect(statSync(SCREENSHOT).size).toBeGreaterThan(10_000);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -156,27 +157,106 @@ describe("the docs page in Chromium", () => {
     }
   });
 
-  it("a page of another origin reads the paging headers: CORS exposes them, and only them", async () => {
+  it("a page of another origin reads the paging headers and the ETag, and revalidates with If-None-Match", async () => {
     const { context, page } = await openPage();
     try {
       await page.goto(`${otherOrigin}/`);
       expect(new URL(page.url()).origin).not.toBe(api.origin);
       const seen = await page.evaluate(async (origin) => {
-        const response = await fetch(`${origin}/de/Streets?locality=Berlin&page=2&pageSize=10`);
+        const target = `${origin}/de/Streets?locality=Berlin&page=2&pageSize=10`;
+        const response = await fetch(target);
         const records = (await response.json()) as unknown[];
         const names = ["x-page", "x-page-size", "x-total-count", "x-total-pages"];
-        return { status: response.status, paging: names.map((name) => response.headers.get(name)), etag: response.headers.get("etag"), records: records.length };
+        const etag = response.headers.get("etag") ?? "";
+        // Headers that are not CORS-safelisted: the browser asks the API first (a preflight).
+        const again = await fetch(target, { headers: { "If-None-Match": etag, "Cache-Control": "no-cache" } });
+        const since = await fetch(target, { headers: { "If-Modified-Since": new Date(0).toUTCString(), Accept: "text/csv" } });
+        return {
+          status: response.status,
+          paging: names.map((name) => response.headers.get(name)),
+          etag: /^".+"$/.test(etag),
+          records: records.length,
+          revalidated: [again.status, again.headers.get("etag") === etag],
+          csv: [since.status, since.headers.get("x-total-count"), (await since.text()).split("\r\n")[0]?.split(",")[0]],
+          hidden: response.headers.get("content-security-policy"), // not exposed: a script reads only what CORS exposes
+        };
       }, api.origin);
-      expect(seen).toEqual({ status: 200, paging: ["2", "10", "600", "60"], etag: null, records: 10 }); // ETag is not exposed
+      expect(seen).toEqual({ status: 200, paging: ["2", "10", "600", "60"], etag: true, records: 10, revalidated: [304, true], csv: [200, "600", "Name"], hidden: null });
     } finally {
       await context.close();
     }
   });
 
-  it("without JavaScript: the endpoints, examples and sources are there, and the form is replaced by a note", async () => {
-    const { context, page } = await openPage({ javaScriptEnabled: false });
+  it("a page of another origin reads why an endpoint is not served, even with a revalidating request", async () => {
+    const { context, page } = await openPage();
+    try {
+      await page.goto(`${otherOrigin}/`);
+      const seen = await page.evaluate(async (origin) => {
+        const answers = [];
+        for (const path of ["/ch/Streets", "/ch/Strets"]) {
+          const response = await fetch(`${origin}${path}`, { headers: { "If-None-Match": '"x"' } });
+          answers.push([response.status, ((await response.json()) as { detail: string }).detail]);
+        }
+        return answers;
+      }, api.origin);
+      expect(seen).toEqual([
+        [404, expect.stringMatching(/^This build does not serve \/ch\/Streets: there is no street data/)],
+        [404, "There is no resource at '/ch/Strets'."],
+      ]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it.each(WIDTHS)("at %i px: no horizontal overflow, the form on the first screen, disabled fields marked; screenshot", async (width) => {
+    const { context, page, problems } = await openPage({ width });
     try {
       await page.goto(`${api.origin}/`);
+      const overflow = () => page.evaluate("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })");
+      expect(await overflow()).toEqual({ scroll: width, client: width });
+      const form = await page.locator("#try-form").boundingBox();
+      expect(form?.y ?? Infinity, "the try-it form starts on the first screen").toBeLessThan(page.viewportSize()?.height ?? 0);
+      expect(form?.x ?? -1).toBeGreaterThanOrEqual(0);
+      expect((form?.x ?? 0) + (form?.width ?? Infinity)).toBeLessThanOrEqual(width);
+
+      // /de/Streets takes a locality, not a key: the key field is disabled, and looks it.
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Streets");
+      /** How an input and its label look: the browser's computed style (the page's own stylesheet). */
+      const look = (id: string) =>
+        page.evaluate(`(() => {
+          const input = document.getElementById(${JSON.stringify(id)});
+          const label = document.querySelector('label[for="${id}"]');
+          return { border: getComputedStyle(input).borderTopStyle, background: getComputedStyle(input).backgroundColor, note: getComputedStyle(label, "::after").content };
+        })()`) as Promise<{ border: string; background: string; note: string }>;
+      const [enabled, disabled] = [await look("try-locality"), await look("try-key")];
+      expect(await page.locator("#try-key").isDisabled()).toBe(true);
+      expect(enabled.border).toBe("solid");
+      expect(disabled.border).toBe("dashed");
+      expect(disabled.background).not.toBe(enabled.background);
+      expect(enabled.note).toBe("none");
+      expect(disabled.note).toBe('" (not used by this endpoint)"');
+
+      // The records of a response, the widest part of the page, stay within it too.
+      await page.getByLabel("Locality", { exact: true }).fill("Berlin");
+      expect(await submit(page)).toMatch(/^HTTP 200/);
+      await page.evaluate('document.querySelector("#endpoints details").open = true');
+      expect(await overflow()).toEqual({ scroll: width, client: width });
+
+      mkdirSync(RESULTS, { recursive: true });
+      const file = join(RESULTS, `docs-${width}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      expect(statSync(file).size).toBeGreaterThan(10_000);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it.each(WIDTHS)("without JavaScript at %i px: the endpoints, examples and sources are there, and the form is replaced by a note", async (width) => {
+    const { context, page } = await openPage({ javaScriptEnabled: false, width });
+    try {
+      await page.goto(`${api.origin}/`);
+      expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(width);
       expect(await page.locator("#endpoints > .scroll > table > tbody > tr").count()).toBe(RESOURCES.length);
       // The heading is "GET {path} {title}": match the path exactly (/de/FederalStates is a prefix of other paths).
       for (const resource of RESOURCES) expect(await page.getByRole("heading", { name: new RegExp(`^GET ${resource.path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} `) }).count(), resource.path).toBe(1);

@@ -14,12 +14,36 @@ describe("the CLI", () => {
   it.each([
     [["build", "--max-files", "ten"], /--max-files.*expected a positive whole number/],
     [["build", "--source", "nope=x.csv"], /unknown source 'nope'/],
-    [["build", "--source", "de-streets=/does/not/exist.csv", "--out", "/tmp/plz-never"], /cannot read source \/does\/not\/exist\.csv: ENOENT/],
+    [["build", "--source", "de-streets=/does/not/exist.csv", "--out", "/tmp/plz-never"], /^error: source de-streets: cannot read \/does\/not\/exist\.csv: no such file \(ENOENT\)$/m],
   ])("fails with one clear line: %j", (args, message) => {
     const result = cli(args);
     expect(result.status).not.toBe(0);
     expect(result.stderr.trim().split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir"))).toHaveLength(1);
     expect(result.stderr).toMatch(message);
+  });
+
+  /** The rough edges a new user met (issue 17), one row each: what the CLI must print, and its exit code. */
+  const work = tempDir("cli-edges");
+  const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
+  it.each<{ edge: string; args: string[]; env?: Record<string, string>; status: number; stdout?: RegExp; notStdout?: RegExp; stderr?: RegExp }>([
+    { edge: "--source shows no '(default: {})'", args: ["build", "--help"], status: 0, stdout: /--source <name=path\|url>/, notStdout: /default: \{\}/ },
+    { edge: "--cache-duration names * (forever)", args: ["plan", "--help"], status: 0, stdout: /--cache-duration[\s\S]*0s \(always download\), \* \(forever\)/ },
+    { edge: "the help names the PORT variable", args: ["--help"], status: 0, stdout: /Environment:\n\s+PORT\s+the port of serve and start/ },
+    { edge: "--port says where its default comes from", args: ["serve", "--help"], status: 0, stdout: /--port <port>\s+port \(default: \$PORT, else 8788\)/ },
+    { edge: "--version", args: ["--version"], status: 0, stdout: new RegExp(`^${version.replaceAll(".", "\\.")}\n$`) },
+    { edge: "-V", args: ["-V"], status: 0, stdout: new RegExp(`^${version.replaceAll(".", "\\.")}\n$`) },
+    { edge: "--source given twice is an error", args: ["build", "--source", "de-streets=a.csv", "--source", "de-streets=b.csv", "--out", join(work, "never")], status: 1, stderr: /--source.*source 'de-streets' given twice \(a\.csv, then b\.csv\): give each source once/ },
+    { edge: "a directory as a source names the source", args: ["build", "--source", `de-gv100ad=${work}`, "--out", join(work, "never")], status: 1, stderr: /^error: source de-gv100ad: cannot read .*cli-edges-\w+: a directory, not a file \(EISDIR\)$/m },
+    { edge: "an invalid PORT is an error", args: ["serve", "--dir", work], env: { PORT: "80a" }, status: 1, stderr: /^error: PORT=80a: expected a positive whole number$/m },
+    { edge: "plan --json prints one JSON object, without a write phase", args: ["plan", "--json"], status: 0, stdout: /^\{"files":\{.*"timingsMs":\{"fetch":[\d.]+,"read":[\d.]+,"sort":[\d.]+,"render":[\d.]+\}.*\}\n$/ },
+    { edge: "plan reports no write time: it writes nothing", args: ["plan"], status: 0, stdout: /^fetch [\d.]+ s, read [\d.]+ s, sort [\d.]+ s, render [\d.]+ s; CPU/m, notStdout: /write/ },
+  ])("$edge", ({ args, env, status, stdout, notStdout, stderr }) => {
+    const result = spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
+    expect(result.status, result.stderr).toBe(status);
+    if (stdout !== undefined) expect(result.stdout).toMatch(stdout);
+    if (notStdout !== undefined) expect(result.stdout).not.toMatch(notStdout);
+    if (stderr !== undefined) expect(result.stderr).toMatch(stderr);
+    if (status !== 0) expect(result.stderr.split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir")), "one line").toHaveLength(1);
   });
 
   it("reports a malformed row with file and line, and writes nothing", () => {

@@ -117,6 +117,26 @@ describe("invalid requests", () => {
     }
   });
 
+  it.each([
+    ["/ch/Streets", "This build does not serve /ch/Streets: there is no street data: the swisstopo street directory"],
+    ["/li/Streets?locality=Vaduz", "This build does not serve /li/Streets: there is no street data"],
+    ["/de/FullTextSearch?searchTerm=Berlin", "This build does not serve /de/FullTextSearch: full-text search is not built"],
+    ["/CH/fulltextsearch/", "This build does not serve /ch/FullTextSearch: full-text search is not built"],
+    ["/ch/Cantons/1/Localities", "This build does not serve /ch/Cantons/{key}/Localities: localities within a parent unit are not built"],
+    // the fixture build is made of a few resources: the others are not served either, and say so
+    ["/de/Districts/09189/Municipalities", "This build does not serve /de/Districts/{key}/Municipalities: this build was made without it."],
+    ["/ch/Strets", "There is no resource at '/ch/Strets'."],
+    ["/de/FullTextSearches", "There is no resource at '/de/FullTextSearches'."],
+  ])("%s: a 404 problem whose detail tells a path not served from a mistyped one", async (path, detail) => {
+    for (const method of ["GET", "HEAD", "POST"]) {
+      const response = await get(path, {}, method);
+      expect(response.status, method).toBe(404);
+      expect(response.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+      expect(response.headers["access-control-allow-origin"]).toBe("*");
+      if (method !== "HEAD") expect((JSON.parse(response.text) as { detail: string }).detail).toContain(detail);
+    }
+  });
+
   it("never serves the internal files directly", async () => {
     for (const path of ["/_headers", "/_build.json", "/_l/de.federalstates.json", "/de/Streets/../_headers"]) {
       expect((await get(path)).status).toBe(404);
@@ -255,11 +275,14 @@ describe("HTTP semantics", () => {
     }
   });
 
-  it("answers CORS preflights", async () => {
-    const response = await get("/de/Streets?locality=Berlin", { Origin: "https://example.org", "Access-Control-Request-Method": "GET" }, "OPTIONS");
+  it.each(["/de/Streets?locality=Berlin", "/de/FederalStates", "/openapi.json", "/ch/Streets", "/nowhere"])("answers CORS preflights on %s, allowing the headers of revalidation and cache control", async (path) => {
+    const response = await get(path, { Origin: "https://example.org", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match, cache-control" }, "OPTIONS");
     expect(response.status).toBe(204);
     expect(response.headers["access-control-allow-origin"]).toBe("*");
     expect(response.headers["access-control-allow-methods"]).toBe("GET, HEAD, OPTIONS");
+    const allowed = (response.headers["access-control-allow-headers"] ?? "").split(",").map((h) => h.trim().toLowerCase());
+    for (const header of ["accept", "if-none-match", "if-modified-since", "cache-control"]) expect(allowed, header).toContain(header);
+    expect(Number(response.headers["access-control-max-age"])).toBeGreaterThan(0);
   });
 
   it.each([
@@ -273,7 +296,7 @@ describe("HTTP semantics", () => {
     for (const method of ["GET", "HEAD", "OPTIONS", "POST"]) {
       const response = await get(path, {}, method);
       expect(response.headers["access-control-allow-origin"]).toBe("*");
-      expect(response.headers["access-control-expose-headers"]).toBe("x-page, x-page-size, x-total-count, x-total-pages");
+      expect(response.headers["access-control-expose-headers"]).toBe("ETag, x-page, x-page-size, x-total-count, x-total-pages");
       for (const name of ["content-security-policy", "permissions-policy", "referrer-policy", "strict-transport-security", "x-content-type-options", "x-frame-options"]) {
         expect(response.headers[name], `${method} ${path} ${name}`).toBeTruthy();
       }

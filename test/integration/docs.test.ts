@@ -106,18 +106,25 @@ describe("the docs page", () => {
 });
 
 interface Operation {
+  parameters: { name?: string; in?: string; $ref?: string; examples?: Record<string, { value: unknown }> }[];
   responses: Record<string, { $ref?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { items?: { $ref?: string } }; example?: unknown }> }>;
-  "x-request-examples": { summary: string; target: string }[];
+  "x-request-examples"?: { summary: string; target: string }[];
+}
+interface Examples {
+  content: Record<string, { examples: Record<string, { value: { detail: string } }> }>;
 }
 interface OpenApi {
   paths: Record<string, { get: Operation }>;
-  components: { schemas: Record<string, object>; responses: Record<string, { content: Record<string, unknown> }> };
+  components: { schemas: Record<string, object>; responses: Record<string, Examples> };
+  "x-not-served": { path: string; reason: string }[];
 }
 
 describe("the OpenAPI document", () => {
   let doc: OpenApi;
-  const ajv = new Ajv2020({ allErrors: true, validateFormats: false });
-  const schemaOf = (ref: string | undefined) => doc.components.schemas[(ref ?? "").replace("#/components/schemas/", "")] ?? {};
+  const ajv = new Ajv2020({ allErrors: true, validateFormats: false, strict: false });
+  /** A validator of a component schema, its references to other components resolved. */
+  const validatorOf = (schema: object) => ajv.compile({ $id: `https://plz-static.test/${Math.random()}`, ...schema, components: doc.components });
+  const apiPaths = () => Object.entries(doc.paths).filter(([path]) => !path.startsWith("/downloads/"));
   beforeAll(async () => {
     doc = JSON.parse((await get("/openapi.json")).text) as OpenApi;
   });
@@ -130,24 +137,26 @@ describe("the OpenAPI document", () => {
     expect(validator.version).toBe("3.1");
   });
 
-  it("documents every served endpoint, and only those", () => {
-    expect(Object.keys(doc.paths).sort()).toEqual(RESOURCES.map((r) => r.path).sort());
+  it("documents every served endpoint and the downloads, and only those", () => {
+    expect(apiPaths().map(([path]) => path).sort()).toEqual(RESOURCES.map((r) => r.path).sort());
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith("/downloads/"))).toEqual(["/downloads/index.json", "/downloads/{file}", "/downloads/{resource}/{file}"]);
   });
 
   it("every example request answers 200 as documented: content type, paging headers, records matching the schema", async () => {
     let checked = 0;
-    for (const [path, { get: operation }] of Object.entries(doc.paths)) {
+    for (const [path, { get: operation }] of apiPaths()) {
       const ok = operation.responses["200"];
-      const examples = operation["x-request-examples"];
+      const examples = operation["x-request-examples"] ?? [];
       expect(examples.length, path).toBeGreaterThan(0);
       for (const { target } of examples) {
         const response = await get(target);
         expect(response.status, target).toBe(200);
         const type = (response.headers["content-type"] ?? "").split(";")[0] ?? "";
         expect(Object.keys(ok?.content ?? {}), target).toContain(type);
-        const paged = ok?.headers !== undefined;
+        const paged = ok?.headers?.["x-page"] !== undefined;
+        expect(response.headers["etag"], target).toMatch(/^".+"$/);
         if (paged) {
-          expect(Object.keys(ok.headers ?? {})).toEqual(["x-page", "x-page-size", "x-total-count", "x-total-pages"]);
+          expect(Object.keys(ok?.headers ?? {})).toEqual(["ETag", "x-page", "x-page-size", "x-total-count", "x-total-pages"]);
           const [page, size, total, pages] = ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((name) => Number(response.headers[name]));
           const query = new URL(target, "http://x").searchParams;
           expect(page, target).toBe(Number(query.get("page") ?? 1));
@@ -157,9 +166,8 @@ describe("the OpenAPI document", () => {
         } else {
           expect(response.headers["x-total-count"], target).toBeUndefined();
         }
-        const schema = schemaOf(ok?.content?.["application/json"]?.schema?.items?.$ref);
         if (type === "application/json") {
-          const validate = ajv.compile({ type: "array", items: schema });
+          const validate = validatorOf({ type: "array", items: ok?.content?.["application/json"]?.schema?.items });
           const records = JSON.parse(response.text) as unknown[];
           expect(validate(records) ? [] : validate.errors, target).toEqual([]);
           expect(records.length, target).toBeGreaterThan(0);
@@ -175,9 +183,9 @@ describe("the OpenAPI document", () => {
   });
 
   it("shows a real record as the example: the first one of the first example request", async () => {
-    for (const [path, { get: operation }] of Object.entries(doc.paths)) {
+    for (const [path, { get: operation }] of apiPaths()) {
       const example = operation.responses["200"]?.content?.["application/json"]?.example;
-      const first = operation["x-request-examples"][0]?.target ?? path;
+      const first = operation["x-request-examples"]?.[0]?.target ?? path;
       expect(example, path).toEqual([(JSON.parse((await get(first)).text) as unknown[])[0]]);
     }
   });
@@ -192,9 +200,63 @@ describe("the OpenAPI document", () => {
     expect(response.status).toBe(400);
     const documented = Object.keys(doc.components.responses["BadRequest"]?.content ?? {});
     expect(documented).toEqual([(response.headers["content-type"] ?? "").split(";")[0]]);
-    const validate = ajv.compile(doc.components.schemas["Problem"] ?? {});
+    const validate = validatorOf(doc.components.schemas["Problem"] ?? {});
     const problem = JSON.parse(response.text) as { errors: Record<string, string[]> };
     expect(validate(problem) ? [] : validate.errors).toEqual([]);
     expect(Object.keys(problem.errors)).toEqual([parameter]);
+  });
+
+  it("documents the answer to If-None-Match: every example request revalidates to a 304 with its ETag", async () => {
+    for (const [path, { get: operation }] of Object.entries(doc.paths)) {
+      expect(operation.parameters.map((p) => p.$ref).filter(Boolean), path).toEqual(["#/components/parameters/IfNoneMatch"]);
+      expect(operation.responses["304"]?.$ref, path).toBe("#/components/responses/NotModified");
+      for (const { target } of operation["x-request-examples"] ?? []) {
+        const etag = (await get(target)).headers["etag"] ?? "";
+        const again = await get(target, { "If-None-Match": etag });
+        expect(again.status, target).toBe(304);
+        expect(again.headers["etag"], target).toBe(etag);
+      }
+    }
+  });
+
+  it("documents the 404s as they are answered: an endpoint not served says why, a mistyped path that it is not there", async () => {
+    const examples = doc.components.responses["NotFound"]?.content["application/problem+json"]?.examples ?? {};
+    const notServed = doc["x-not-served"][0];
+    expect(notServed?.path).toBe("/de/FullTextSearch");
+    expect(JSON.parse((await get("/de/FullTextSearch")).text)).toEqual(examples["not-served"]?.value);
+    expect(JSON.parse((await get("/de/Strets")).text)).toEqual(examples["no-such-path"]?.value);
+    for (const { path, reason } of doc["x-not-served"]) {
+      const response = await get(path.replace("{key}", "1"));
+      expect(response.status, path).toBe(404);
+      expect((JSON.parse(response.text) as { detail: string }).detail).toBe(`This build does not serve ${path}: ${reason}.`);
+    }
+  });
+
+  it("documents the 405 as it is answered, with Allow", async () => {
+    const documented = doc.components.responses["MethodNotAllowed"]?.content["application/problem+json"]?.examples["post"]?.value;
+    const response = await get("/de/FederalStates", {}, "POST");
+    expect(response.status).toBe(405);
+    expect(response.headers["allow"]).toBe("GET, HEAD, OPTIONS");
+    expect(JSON.parse(response.text)).toEqual(documented);
+    for (const [path, { get: operation }] of Object.entries(doc.paths)) expect(operation.responses["405"]?.$ref, path).toBe("#/components/responses/MethodNotAllowed");
+  });
+
+  it("documents the downloads: the manifest matches its schema, and every example file is served as documented", async () => {
+    const validate = validatorOf(doc.components.schemas["DownloadsManifest"] ?? {});
+    const manifest = JSON.parse((await get("/downloads/index.json")).text) as unknown;
+    expect(validate(manifest) ? [] : validate.errors).toEqual([]);
+    let files = 0;
+    for (const template of ["/downloads/{file}", "/downloads/{resource}/{file}"]) {
+      const operation = doc.paths[template]?.get;
+      const values = (name: string) => Object.values(operation?.parameters.find((p) => p.name === name)?.examples ?? {}).map((e) => String(e.value));
+      const resource = values("resource")[0] ?? "";
+      for (const file of values("file")) {
+        const response = await get(template.replace("{resource}", resource).replace("{file}", file));
+        expect(response.status, file).toBe(200);
+        expect(Object.keys(operation?.responses["200"]?.content ?? {})).toContain((response.headers["content-type"] ?? "").split(";")[0]);
+        files++;
+      }
+    }
+    expect(files).toBeGreaterThanOrEqual(4);
   });
 });

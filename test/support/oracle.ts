@@ -29,8 +29,8 @@ export function verdictOf(method: string, target: string, resources: readonly An
   const url = new URL(target, "http://oracle");
   const route = routeOf(url.pathname, resources);
   const docs = DOCS.includes(url.pathname);
+  if (method === "OPTIONS") return { status: 204 }; // a CORS preflight, on every path
   if (route === undefined && !docs) return { status: 404 };
-  if (method === "OPTIONS") return { status: 204 };
   if (method !== "GET" && method !== "HEAD") return { status: 405 };
   if (route === undefined) return { status: 200, kind: "file" };
   const { resource, keys } = route;

@@ -11,13 +11,15 @@ import { buildDocs, docsContentSecurityPolicy } from "../../generator/docs/site.
 import { DOCS_CSS } from "../../generator/docs/style.ts";
 import { streets, type FederalState, type Street } from "../../generator/resources/de.ts";
 import { RESOURCES } from "../../generator/resources/index.ts";
+import { notServedRoutes } from "../../generator/resources/original.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
-import { recordSchema, type RecordSchema } from "../../generator/resources/schema.ts";
+import { recordSchema, summary, type RecordSchema } from "../../generator/resources/schema.ts";
+import { componentSchemas } from "../../generator/docs/openapi-components.ts";
 import { DOCS_FILES } from "../../generator/contract/address.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../../generator/contract/paging.ts";
 
-const input: DocsInput = { version: "9.9.9", resources: RESOURCES.map((resource, i) => ({ resource, records: 100 + i, views: 1 + i })) };
+const input: DocsInput = { version: "9.9.9", resources: RESOURCES.map((resource, i) => ({ resource, records: 100 + i, views: 1 + i })), notServed: notServedRoutes(RESOURCES.map((r) => r.path)) };
 const page = docsPage(input, DOCS_CSS);
 
 describe("html template", () => {
@@ -167,17 +169,23 @@ describe("the docs page", () => {
 });
 
 describe("the OpenAPI document", () => {
-  const doc = openApiDocument(input) as {
-    paths: Record<string, { get: { parameters: { name: string; schema: object; examples?: Record<string, { value: unknown }> }[]; [REQUEST_EXAMPLES]: { target: string }[]; responses: Record<string, { headers?: object }> } }>;
+  type Parameter = { name?: string; $ref?: string; schema?: object; examples?: Record<string, { value: unknown }> };
+  type Doc = {
+    paths: Record<string, { get: { parameters: Parameter[]; [REQUEST_EXAMPLES]: { target: string }[]; responses: Record<string, { headers?: object; $ref?: string }> } }>;
+    components: { schemas: Record<string, { properties?: Record<string, { type?: string; $ref?: string; properties?: object }> }> };
   };
+  const doc = openApiDocument(input) as Doc;
+  const ownParameters = (parameters: readonly Parameter[]) => parameters.filter((p) => p.$ref === undefined);
 
-  it("has every resource and nothing else, with its example requests", () => {
+  it("has every resource and nothing else, with its example requests, ETag and If-None-Match", () => {
     expect(Object.keys(doc.paths)).toEqual(RESOURCES.map((r) => r.path));
     for (const resource of RESOURCES) {
       const get = doc.paths[resource.path]?.get;
-      expect(get?.parameters.map((p) => p.name)).toEqual(parametersOf(resource).map((p) => p.name));
+      expect(ownParameters(get?.parameters ?? []).map((p) => p.name)).toEqual(parametersOf(resource).map((p) => p.name));
+      expect(get?.parameters.at(-1)).toEqual({ $ref: "#/components/parameters/IfNoneMatch" });
       expect(get?.[REQUEST_EXAMPLES].map((e) => e.target)).toEqual(resource.examples.map((e) => exampleTarget(resource, e)));
-      expect(get?.responses["200"]?.headers === undefined).toBe(!resource.query.paged);
+      expect(Object.keys(get?.responses["200"]?.headers ?? {})).toEqual(resource.query.paged ? ["ETag", "x-page", "x-page-size", "x-total-count", "x-total-pages"] : ["ETag"]);
+      expect(Object.keys(get?.responses ?? {}).sort()).toEqual(["200", "304", "400", "404", "405", "500"]);
     }
   });
 
@@ -185,8 +193,8 @@ describe("the OpenAPI document", () => {
     const ajv = new Ajv2020();
     let checked = 0;
     for (const { get } of Object.values(doc.paths)) {
-      for (const parameter of get.parameters) {
-        const validate = ajv.compile(parameter.schema);
+      for (const parameter of ownParameters(get.parameters)) {
+        const validate = ajv.compile(parameter.schema ?? {});
         for (const [name, example] of Object.entries(parameter.examples ?? {})) {
           expect(validate(example.value), `${parameter.name} ${name}: ${JSON.stringify(example.value)}`).toBe(true);
           checked++;
@@ -194,6 +202,48 @@ describe("the OpenAPI document", () => {
       }
     }
     expect(checked).toBeGreaterThan(5);
+  });
+
+  it("names every nested object: records refer to summaries (MunicipalitySummary, …) with the use's description", () => {
+    const records = new Set(RESOURCES.map((r) => r.record.name));
+    const refs = new Set<string>();
+    for (const [name, schema] of Object.entries(doc.components.schemas)) {
+      for (const [property, value] of Object.entries(schema.properties ?? {})) {
+        expect(value.properties, `${name}.${property} is an anonymous object`).toBeUndefined();
+        if (value.$ref !== undefined) refs.add(value.$ref.replace("#/components/schemas/", ""));
+      }
+    }
+    for (const ref of refs) expect(doc.components.schemas[ref], ref).toBeDefined();
+    expect([...refs].filter((ref) => !records.has(ref)).sort()).toEqual([
+      "AtDistrictSummary", "AtMunicipalitySummary", "CantonSummary", "ChCommuneSummary", "ChDistrictSummary", "DistrictSummary", "FederalProvinceSummary",
+      "FederalStateSummary", "GovernmentRegionSummary", "LiCommuneSummary", "MunicipalAssociationSummary", "MunicipalitySummary",
+    ]);
+    expect(doc.components.schemas["Street"]?.properties?.["municipality"]).toEqual({ $ref: "#/components/schemas/MunicipalitySummary", description: "The municipality (Gemeinde) from GV100AD." });
+  });
+
+  it.each([
+    ["the same group under one name", summary<{ k: string }>("KSummary", { k: { description: "k" } }), true],
+    ["another group under the same name", { k: { description: "another k" } }, false],
+  ] as const)("accepts %s: %s", (_, other, ok) => {
+    const shared = summary<{ k: string }>("KSummary", { k: { description: "k" } });
+    const a = recordSchema<{ x: { k: string } }>("A", "", { x: { description: "", properties: shared } });
+    const b = recordSchema<{ y: { k: string } }>("B", "", { y: { description: "", properties: summary<{ k: string }>("KSummary", other) } });
+    const hoist = () => componentSchemas([a, b]);
+    if (ok) expect(Object.keys(hoist())).toEqual(["A", "B", "KSummary"]);
+    else expect(hoist).toThrow("two different schemas are named KSummary");
+  });
+
+  it("varies the examples of a key: the example requests' key once, then keys of real views of the build", () => {
+    const resource = RESOURCES.find((r) => r.path === "/de/Districts/{key}/Municipalities");
+    if (resource === undefined) throw new Error("no resource");
+    const exampleViews = [{ filter: { key: "01001" }, records: 1 }, { filter: { key: "09189" }, records: 37 }, { filter: { key: "16077" }, records: 30 }];
+    const varied = openApiDocument({ ...input, resources: [{ resource, records: 68, views: 3, exampleViews }] }) as Doc;
+    const key = varied.paths[resource.path]?.get.parameters.find((p) => p.name === "key");
+    expect(Object.values(key?.examples ?? {}).map((e) => e.value)).toEqual(["09189", "01001", "16077"]);
+  });
+
+  it("lists the endpoints not served, with their reasons", () => {
+    expect((doc as unknown as Record<string, unknown>)["x-not-served"]).toEqual(input.notServed);
   });
 });
 

@@ -1,0 +1,67 @@
+import type { NotServedRoute } from "../contract/routes.ts";
+
+/**
+ * Every endpoint of the original OpenPLZ API (openpotato/openplzapi 1.2, its four controllers),
+ * each with what a build that does not serve it says. Whether a build serves an endpoint is
+ * decided by the build alone: one with a resource at that path serves it, and the rest are listed
+ * as not served in the route table, answered with a 404 that gives the reason.
+ */
+interface OriginalEndpoint {
+  readonly path: string;
+  /** Why this project does not serve it (yet); absent for an endpoint it has a resource for. */
+  readonly reason?: string;
+}
+
+const FULL_TEXT = "full-text search is not built: every answer of this API is a file prepared at build time, so it serves exact filters only (the Localities and Streets endpoints)";
+const localitiesWithin = (country: string) => `localities within a parent unit are not built; ${country}/Localities selects localities by postalCode or name`;
+const NO_STREETS = "there is no street data: the swisstopo street directory (Switzerland and Liechtenstein) is not among this build's sources";
+
+export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
+  { path: "/de/FullTextSearch", reason: FULL_TEXT },
+  { path: "/de/FederalStates" },
+  { path: "/de/FederalStates/{key}/GovernmentRegions" },
+  { path: "/de/FederalStates/{key}/Districts" },
+  { path: "/de/GovernmentRegions/{key}/Districts" },
+  { path: "/de/FederalStates/{key}/MunicipalAssociations" },
+  { path: "/de/GovernmentRegions/{key}/MunicipalAssociations" },
+  { path: "/de/Districts/{key}/MunicipalAssociations" },
+  { path: "/de/FederalStates/{key}/Municipalities" },
+  { path: "/de/GovernmentRegions/{key}/Municipalities" },
+  { path: "/de/Districts/{key}/Municipalities" },
+  { path: "/de/Localities" },
+  { path: "/de/FederalStates/{key}/Localities", reason: localitiesWithin("/de") },
+  { path: "/de/GovernmentRegions/{key}/Localities", reason: localitiesWithin("/de") },
+  { path: "/de/Districts/{key}/Localities", reason: localitiesWithin("/de") },
+  { path: "/de/Streets" },
+  { path: "/at/FullTextSearch", reason: FULL_TEXT },
+  { path: "/at/FederalProvinces" },
+  { path: "/at/FederalProvinces/{key}/Districts" },
+  { path: "/at/FederalProvinces/{key}/Municipalities" },
+  { path: "/at/Districts/{key}/Municipalities" },
+  { path: "/at/Localities" },
+  { path: "/at/FederalProvinces/{key}/Localities" },
+  { path: "/at/Districts/{key}/Localities" },
+  { path: "/at/Streets" },
+  { path: "/ch/FullTextSearch", reason: FULL_TEXT },
+  { path: "/ch/Cantons" },
+  { path: "/ch/Cantons/{key}/Districts" },
+  { path: "/ch/Cantons/{key}/Communes" },
+  { path: "/ch/Districts/{key}/Communes" },
+  { path: "/ch/Localities" },
+  { path: "/ch/Cantons/{key}/Localities", reason: localitiesWithin("/ch") },
+  { path: "/ch/Districts/{key}/Localities", reason: localitiesWithin("/ch") },
+  { path: "/ch/Streets", reason: NO_STREETS },
+  { path: "/li/FullTextSearch", reason: FULL_TEXT },
+  { path: "/li/Communes" },
+  { path: "/li/Localities" },
+  { path: "/li/Streets", reason: NO_STREETS },
+];
+
+/** Said of an endpoint this project has a resource for, in a build made without it (e.g. a test fixture). */
+const LEFT_OUT = "this build was made without it";
+
+/** The original's endpoints a build with resources at `servedPaths` does not serve, with the reason each. */
+export function notServedRoutes(servedPaths: readonly string[]): NotServedRoute[] {
+  const served = new Set(servedPaths.map((path) => path.toLowerCase()));
+  return ORIGINAL_ENDPOINTS.filter((e) => !served.has(e.path.toLowerCase())).map((e) => ({ path: e.path, reason: e.reason ?? LEFT_OUT }));
+}

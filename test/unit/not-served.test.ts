@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { notFoundProblem, notServedProblem } from "../../generator/contract/problem.ts";
+import { createRouter } from "../../generator/edge/router.ts";
+import { RESOURCES } from "../../generator/resources/index.ts";
+import { notServedRoutes, ORIGINAL_ENDPOINTS } from "../../generator/resources/original.ts";
+import { routeOf } from "../../generator/resources/resource.ts";
+
+const served = RESOURCES.map((r) => r.path);
+
+describe("the endpoints a build does not serve", () => {
+  it("are the original's endpoints without a resource in the build, each with its reason", () => {
+    expect(notServedRoutes(served).map((r) => r.path)).toEqual([
+      "/de/FullTextSearch",
+      "/de/FederalStates/{key}/Localities",
+      "/de/GovernmentRegions/{key}/Localities",
+      "/de/Districts/{key}/Localities",
+      "/at/FullTextSearch",
+      "/ch/FullTextSearch",
+      "/ch/Cantons/{key}/Localities",
+      "/ch/Districts/{key}/Localities",
+      "/ch/Streets",
+      "/li/FullTextSearch",
+      "/li/Streets",
+    ]);
+    for (const route of notServedRoutes(served)) expect(route.reason, route.path).toMatch(/^[a-z].{20,}[^.]$/);
+  });
+
+  it.each([
+    ["a resource for /ch/Streets (its source built)", [...served, "/ch/Streets"], "/ch/Streets", false],
+    ["a resource for /de/FullTextSearch", [...served, "/de/FullTextSearch"], "/de/FullTextSearch", false],
+    ["a build without /de/Districts/{key}/Municipalities", served.filter((p) => p !== "/de/Districts/{key}/Municipalities"), "/de/Districts/{key}/Municipalities", true],
+    ["all resources", served, "/li/Streets", true],
+  ])("with %s: %s is listed: %s", (_, paths, path, listed) => {
+    expect(notServedRoutes(paths).some((r) => r.path === path)).toBe(listed);
+  });
+
+  it("says why a build was made without a resource the project has", () => {
+    expect(notServedRoutes([]).find((r) => r.path === "/de/Streets")?.reason).toBe("this build was made without it");
+  });
+
+  it("has a reason for every original endpoint the project has no resource for", () => {
+    for (const endpoint of ORIGINAL_ENDPOINTS) if (endpoint.reason === undefined) expect(served, endpoint.path).toContain(endpoint.path);
+  });
+});
+
+describe("the Worker's router", () => {
+  const route = createRouter({ resources: RESOURCES.map(routeOf), notServed: notServedRoutes(served) });
+  const kindOf = (pathname: string) => {
+    const found = route(pathname);
+    return found === undefined ? "unknown" : "notServed" in found ? `not served: ${found.notServed.path}` : "file" in found ? `file: ${found.file}` : `resource: ${found.resource.path}`;
+  };
+
+  it.each([
+    ["/ch/Streets", "not served: /ch/Streets"],
+    ["/CH/streets/", "not served: /ch/Streets"],
+    ["/li/Streets", "not served: /li/Streets"],
+    ["/de/FullTextSearch", "not served: /de/FullTextSearch"],
+    ["/at/fulltextsearch", "not served: /at/FullTextSearch"],
+    ["/de/FederalStates/09/Localities", "not served: /de/FederalStates/{key}/Localities"],
+    ["/ch/Strets", "unknown"],
+    ["/ch/Streets/1", "unknown"],
+    ["/de/FederalStates//Localities", "unknown"],
+    ["/de/Streets", "resource: /de/Streets"],
+    ["/de/FederalStates/09/Districts", "resource: /de/FederalStates/{key}/Districts"],
+    ["/openapi.json", "file: /openapi.json"],
+  ])("%s → %s", (pathname, kind) => {
+    expect(kindOf(pathname)).toBe(kind);
+  });
+});
+
+describe("the problems", () => {
+  it("tell a path that is not served from one that does not exist", () => {
+    expect(notServedProblem("/ch/Streets", "there is no street data")).toEqual({ type: "https://tools.ietf.org/html/rfc9110#section-15.5.5", title: "Not Found", status: 404, detail: "This build does not serve /ch/Streets: there is no street data." });
+    expect(notFoundProblem("/ch/Strets").detail).toBe("There is no resource at '/ch/Strets'.");
+  });
+});
