@@ -4,8 +4,8 @@ import { csvHeader } from "../contract/csv.ts";
 import { datasetPath, DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath, type DownloadCredit, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import { CONTENT_TYPES } from "../contract/headers.ts";
 import { renderPage } from "../contract/page.ts";
-import type { Format } from "../contract/query.ts";
-import type { FileSink } from "../io/sink.ts";
+import { FORMATS, type Format } from "../contract/query.ts";
+import { sha256, type FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import type { RenderedView } from "./views.ts";
 
@@ -33,11 +33,15 @@ export class DownloadWriter {
     return new DatasetWriter(this, resource);
   }
 
-  /** One view's complete records (e.g. every street of one locality), in both formats. */
-  async view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, rendered: RenderedView): Promise<void> {
-    const base = { endpoint: resource.path, filter, records: rendered.json.length, credits: creditsOf(resource) };
-    for (const format of ["json", "csv"] as const) {
-      await this.file({ ...base, path: viewDownloadPath(resource.id, slug, format), format }, renderPage(format, csvHeader(resource.record.columns), rendered[format]));
+  /**
+   * One view's complete records (e.g. every street of one locality), in both formats: not a file,
+   * but assembled by the Worker from the packed records; the manifest gives its size and SHA-256.
+   */
+  view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, rendered: RenderedView): void {
+    for (const format of FORMATS) {
+      const text = renderPage(format, csvHeader(resource.record.columns), rendered[format]);
+      const path = viewDownloadPath(resource.id, slug, format);
+      this.files.push({ path, mediaType: CONTENT_TYPES[format], bytes: Buffer.byteLength(text), sha256: sha256(text).toString("hex"), records: rendered.json.length, endpoint: resource.path, filter, format, credits: creditsOf(resource) });
     }
   }
 

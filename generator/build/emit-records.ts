@@ -2,25 +2,30 @@ import { hasPageFiles, indexPath, listPath, pagePath, shardOf } from "../contrac
 import { csvHeader } from "../contract/csv.ts";
 import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
-import { encodeShard, encodeShardEntry } from "../contract/shard.ts";
+import { FORMATS } from "../contract/query.ts";
+import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
+import { PackWriter } from "./packs.ts";
 import type { BuildPlan } from "./plan.ts";
 import { contentHash, type PreparedResource } from "./views.ts";
 
 /**
- * Writes a paged resource: each view's page files of every materialised size (none for an
- * inlined view), its entry in its index shard, and its records into the downloads. Each view is
- * rendered once and released when written, so memory stays per view. Returns the first record of
- * the view `sampleKey` names (the docs show it).
+ * Writes a paged resource: each view's records into the packed streams (or inlined in its index
+ * shard), its page files of every materialised size, its index entry, and its records into the
+ * downloads. Each view is rendered once and released when written, so memory stays per view.
+ * Returns the first record of the view `sampleKey` names (the docs show it).
  */
 export async function emitPagedResource(prepared: PreparedResource, plan: BuildPlan, sink: FileSink, downloads: DownloadWriter, sampleKey: string | undefined, onView: () => void): Promise<string | undefined> {
   const { resource, views } = prepared;
   const sizes = plan.sizes.get(resource.id) ?? [];
   const sizeSet = new Set(sizes);
+  const shardCount = plan.shards.get(resource.id) ?? 1;
   const header = csvHeader(resource.record.columns);
   const inlined = plan.inlined.get(resource.id) ?? new Set<string>();
-  const shards = new Map<number, string[]>();
+  const packs = { json: new PackWriter(sink, resource.id, "json"), csv: new PackWriter(sink, resource.id, "csv") };
+  const shards = new Map<number, { entries: string[]; slugs: [string, string][] }>();
+  const shard = (number: number) => shards.get(number) ?? (shards.set(number, { entries: [], slugs: [] }).get(number) as { entries: string[]; slugs: [string, string][] });
   const dataset = downloads.dataset(resource);
   let sample: string | undefined;
   for (const view of views) {
@@ -32,20 +37,24 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
       for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
         const { start, end } = pageBounds(page, pageSize, view.count);
         const address = { resource: resource.id, slug: view.slug, total: view.count, pageSize, page };
-        for (const format of ["json", "csv"] as const) sink.write(pagePath({ ...address, format }), renderPage(format, header, rendered[format].slice(start, end)));
+        for (const format of FORMATS) sink.write(pagePath({ ...address, format }), renderPage(format, header, rendered[format].slice(start, end)));
       }
     }
-    const shard = shardOf(view.key);
-    const entries = shards.get(shard) ?? [];
-    entries.push(encodeShardEntry(view.key, { slug: view.slug, total: view.count, hash: contentHash(rendered.json) }, inline ? rendered.json : undefined));
-    shards.set(shard, entries);
+    const entry = { slug: view.slug, total: view.count, hash: contentHash(rendered.json) };
+    const where = inline ? { inline: rendered.json } : { packed: { json: packs.json.append(rendered.json), csv: packs.csv.append(rendered.csv) } };
+    shard(shardOf(view.key, shardCount)).entries.push(encodeShardEntry(view.key, entry, where));
     if (view.inDataset) await dataset.add(rendered);
-    if (resource.downloadsPerView === true && view.filter !== undefined) await downloads.view(resource, view.slug, view.filter, rendered);
+    if (resource.downloadsPerView === true && view.filter !== undefined) {
+      shard(shardOf(slugShardKey(view.slug), shardCount)).slugs.push([view.slug, view.key]);
+      downloads.view(resource, view.slug, view.filter, rendered);
+    }
     view.release();
     onView();
   }
+  packs.json.finish();
+  packs.csv.finish();
   await dataset.finish();
-  for (const [shard, entries] of [...shards].sort((a, b) => a[0] - b[0])) sink.write(indexPath(resource.id, shard), encodeShard(sizes, entries));
+  for (const [number, { entries, slugs }] of [...shards].sort((a, b) => a[0] - b[0])) sink.write(indexPath(resource.id, number), encodeShard(sizes, entries, slugs));
   return sample;
 }
 
@@ -55,7 +64,7 @@ export async function emitList(prepared: PreparedResource, sink: FileSink, downl
   const view = views[0];
   const rendered = view?.rendered() ?? { json: [], csv: [] };
   const header = csvHeader(resource.record.columns);
-  for (const format of ["json", "csv"] as const) sink.write(listPath(resource.id, format), renderPage(format, header, rendered[format]));
+  for (const format of FORMATS) sink.write(listPath(resource.id, format), renderPage(format, header, rendered[format]));
   const dataset = downloads.dataset(resource);
   await dataset.add(rendered);
   await dataset.finish();

@@ -1,15 +1,21 @@
-import { DOCS_FILES, shardOf } from "../contract/address.ts";
+import { DOCS_FILES, shardCount, shardOf } from "../contract/address.ts";
 import { GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES } from "../contract/downloads.ts";
+import { PACK_CHUNK_BYTES } from "../contract/pack.ts";
 import { CANONICAL_PAGE_SIZE } from "../contract/paging.ts";
+import { slugShardKey } from "../contract/shard.ts";
 import { choosePageSizes, type SizePlan } from "./budget.ts";
-import type { PreparedResource, PreparedView } from "./views.ts";
+import type { PreparedResource, PreparedView, RenderedView } from "./views.ts";
 
 /** What a build writes, decided before anything is written. */
 export interface BuildPlan extends SizePlan {
-  /** Per resource id, the keys of the views inlined in their index shard (no page files). */
+  /** Per paged resource id, how many index shards its views are spread over. */
+  readonly shards: ReadonlyMap<string, number>;
+  /** Per resource id, the keys of the views inlined in their index shard (not packed, no page files). */
   readonly inlined: ReadonlyMap<string, ReadonlySet<string>>;
   /** Files the downloads were estimated to need when the page sizes were chosen. */
   readonly downloadFilesReserved: number;
+  /** Chunk files the packed records were estimated to need. */
+  readonly packFilesReserved: number;
 }
 
 export interface PlanOptions {
@@ -24,23 +30,34 @@ export interface PlanOptions {
 /** Default bytes of inlined records per index shard: shards stay a few tens of KB. */
 export const INLINE_SHARD_BYTES = 32 * 1024;
 
-/** Files besides pages, shards, lists and downloads: `_headers`, `_build.json` and the route table. */
+/** Files besides pages, shards, packs, lists and downloads: `_headers`, `_build.json` and the route table. */
 const SITE_FILES = DOCS_FILES.length + 3;
 
+/** Estimates of bytes per record are taken with this margin, so that the budget is not overrun. */
+const MARGIN = 1.25;
+
 /**
- * Plans a build: which views are inlined, how many files the downloads take, and which page sizes
- * fill what the file budget leaves. Renders only what it sizes (small views, a sample), and those
- * renders are kept for the writing.
+ * Plans a build: how many shards each resource has, which views are inlined, how many files the
+ * packed records and the downloads take, and which page sizes fill what the file budget leaves.
+ * Renders only what it sizes (small views, a sample), and those renders are kept for the writing.
  */
 export function planBuild(resources: readonly PreparedResource[], options: PlanOptions): BuildPlan {
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.length - paged.length;
-  const shardFiles = paged.reduce((sum, r) => sum + new Set(r.views.map((v) => shardOf(v.key))).size, 0);
-  const downloadFilesReserved = resources.reduce((sum, r) => sum + estimateDownloadFiles(r), 1); // + index.json
-  const otherFiles = lists * 2 + shardFiles + SITE_FILES + downloadFilesReserved;
+  const shards = new Map(paged.map((r) => [r.resource.id, shardCount(r.views.length)]));
   const inlineBudget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
-  const inlined = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, inlineBudget)]));
-  const sizes = choosePageSizes(
+  const inlined = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, shards.get(r.resource.id) ?? 1, inlineBudget)]));
+  const shardFiles = paged.reduce((sum, r) => sum + shardFilesOf(r, shards.get(r.resource.id) ?? 1), 0);
+  const sizes = new Map(resources.map((r) => [r.resource.id, bytesPerRecord(r.views.slice(0, 20).map((view) => view.rendered()))]));
+  const downloadFilesReserved = resources.reduce((sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }), 1); // + index.json
+  const packFilesReserved = paged.reduce((sum, r) => {
+    const keys = inlined.get(r.resource.id);
+    const records = r.views.reduce((n, view) => n + (keys?.has(view.key) === true ? 0 : view.count), 0);
+    const perRecord = sizes.get(r.resource.id) ?? { json: 0, csv: 0 };
+    return sum + (records === 0 ? 0 : Math.ceil((records * perRecord.json) / PACK_CHUNK_BYTES) + Math.ceil((records * perRecord.csv) / PACK_CHUNK_BYTES));
+  }, 0);
+  const otherFiles = lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved;
+  const plan = choosePageSizes(
     paged.map((r) => {
       const keys = inlined.get(r.resource.id);
       return { resource: r.resource.id, viewSizes: r.views.filter((v) => !keys?.has(v.key)).map((v) => v.count) };
@@ -48,7 +65,14 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
     otherFiles,
     options.maxFiles,
   );
-  return { ...sizes, inlined, downloadFilesReserved };
+  return { ...plan, shards, inlined, downloadFilesReserved, packFilesReserved };
+}
+
+/** The shard files a resource writes: those its views and, for per-view downloads, its slugs hash to. */
+function shardFilesOf({ resource, views }: PreparedResource, shards: number): number {
+  const used = new Set(views.map((view) => shardOf(view.key, shards)));
+  if (resource.downloadsPerView === true) for (const view of views) used.add(shardOf(slugShardKey(view.slug), shards));
+  return used.size;
 }
 
 /**
@@ -56,14 +80,15 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
  * JSON bytes) first, while the shard's inlined bytes stay within `budget`. Independent of the file
  * budget, so a tight and a generous build inline the same views.
  */
-export function chooseInlined(views: readonly PreparedView[], budget: number): Set<string> {
+export function chooseInlined(views: readonly PreparedView[], shards: number, budget: number): Set<string> {
   const byShard = new Map<number, { key: string; bytes: number }[]>();
   for (const view of views) {
     if (view.count > CANONICAL_PAGE_SIZE || budget <= 0) continue;
     const bytes = view.rendered().json.reduce((sum, record) => sum + record.length + 1, 0);
-    const list = byShard.get(shardOf(view.key)) ?? [];
+    const shard = shardOf(view.key, shards);
+    const list = byShard.get(shard) ?? [];
     list.push({ key: view.key, bytes });
-    byShard.set(shardOf(view.key), list);
+    byShard.set(shard, list);
   }
   const inlined = new Set<string>();
   for (const list of byShard.values()) {
@@ -78,20 +103,15 @@ export function chooseInlined(views: readonly PreparedView[], budget: number): S
   return inlined;
 }
 
-/**
- * Files a resource's downloads will take, estimated before the page sizes are chosen: bytes per
- * record are measured on a sample of views, with a margin.
- */
-export function estimateDownloadFiles(prepared: PreparedResource): number {
-  const { resource, views } = prepared;
-  const sample = views.slice(0, 20).map((view) => view.rendered());
-  const sampled = sample.reduce((sum, { json }) => sum + json.length, 0);
-  const perRecord = (rows: (s: { json: readonly string[]; csv: readonly string[] }) => readonly string[]) =>
-    sampled === 0 ? 0 : (1.25 * sample.reduce((sum, s) => sum + rows(s).reduce((n, row) => n + Buffer.byteLength(row) + 1, 0), 0)) / sampled;
-  const jsonBytes = perRecord((s) => s.json);
-  const csvBytes = perRecord((s) => s.csv);
+/** Bytes a record takes in each format (a JSON record with its comma), measured on sample views, with a margin. */
+export function bytesPerRecord(sample: readonly RenderedView[]): { json: number; csv: number } {
+  const records = sample.reduce((sum, { json }) => sum + json.length, 0);
+  const bytes = (rows: (s: RenderedView) => readonly string[]) => sample.reduce((sum, s) => sum + rows(s).reduce((n, row) => n + Buffer.byteLength(row) + 1, 0), 0);
+  return records === 0 ? { json: 0, csv: 0 } : { json: (MARGIN * bytes((s) => s.json)) / records, csv: (MARGIN * bytes((s) => s.csv)) / records };
+}
+
+/** Files a resource's whole-dataset downloads take: parts under the size limit, each with a gzip copy when over the threshold. */
+function datasetFiles(prepared: PreparedResource, perRecord: { json: number; csv: number }): number {
   const filesFor = (bytes: number) => (bytes <= GZIP_THRESHOLD ? 1 : 2 * Math.ceil(bytes / MAX_DOWNLOAD_BYTES));
-  let files = filesFor(prepared.records * jsonBytes) + filesFor(prepared.records * csvBytes);
-  if (resource.downloadsPerView === true) for (const view of views) files += filesFor(view.count * jsonBytes) + filesFor(view.count * csvBytes);
-  return files;
+  return filesFor(prepared.records * perRecord.json) + filesFor(prepared.records * perRecord.csv);
 }

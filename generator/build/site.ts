@@ -27,7 +27,7 @@ export function emitSite(sink: FileSink, input: SiteInput): void {
   const docs = buildDocs({ resources: input.resources, notServed, downloads: input.downloads, version: packageVersion(), script: readProjectText("generator/docs/client.js") });
   for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
   sink.write("/_headers", headersFile(input.headersTemplate, docs.headerRules));
-  const table: RouteTable = { commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource)), notServed };
+  const table: RouteTable = { commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource, input.plan.shards.get(r.resource.id) ?? 1)), notServed };
   sink.write(ROUTE_TABLE_PATH, JSON.stringify(table));
   const paged = input.resources.filter((r) => r.resource.query.paged);
   sink.write(

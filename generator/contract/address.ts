@@ -8,14 +8,29 @@ import type { MatchRule, SelectorSpec } from "./routes.ts";
  * except through the index (a build-made slug).
  *
  *   /_p/{resource}/{slug}/{total}/{pageSize}/{pages}/{page}.{json|csv}   one page
- *   /_i/{resource}/{shard}.json                                         view index shard
+ *   /_i/{resource}/{shard}.json                                         view index shard (shard.ts)
+ *   /_c/{resource}/{json|csv}/{n}.bin                                   packed records (pack.ts)
  *   /_l/{resource}.{json|csv}                                           an unpaged list
  *   /_routes.json                                                       the route table (routes.ts)
  *   /index.html, /docs.js, /openapi.json                                the docs, served as they are
  */
 
-/** Number of index shards per resource: a cold request loads one shard, whatever the data size. */
-export const INDEX_SHARDS = 256;
+/**
+ * Most index shards a resource has: a cold request loads one shard, whatever the data size. A
+ * resource with fewer views has fewer shards (the route table says how many), so that small
+ * resources do not spend the file budget on shards of one view each.
+ */
+export const MAX_INDEX_SHARDS = 256;
+
+/** Views per shard the build aims at: shards stay a few tens of KB. */
+const VIEWS_PER_SHARD = 32;
+
+/** How many shards a resource with `views` views has: a power of two, at most `MAX_INDEX_SHARDS`. */
+export function shardCount(views: number): number {
+  let shards = 1;
+  while (shards < MAX_INDEX_SHARDS && shards * VIEWS_PER_SHARD < views) shards *= 2;
+  return shards;
+}
 
 /** Slug used for a paged resource that has no filter (its whole list is one view). */
 export const ALL_SLUG = "_all";
@@ -70,12 +85,12 @@ export function viewKey(values: readonly (string | undefined)[]): string {
   return JSON.stringify(values.map((value) => value ?? null));
 }
 
-export type ViewSelection = { readonly ok: true; readonly key: string; readonly shard: number } | { readonly ok: false; readonly missing: SelectorSpec };
+export type ViewSelection = { readonly ok: true; readonly key: string } | { readonly ok: false; readonly missing: SelectorSpec };
 
 /**
  * The view a request selects, from the value it gives each selector as sent (`undefined`: not
- * given): normalised, a value that is empty after normalisation counting as absent, then keyed and
- * sharded. A required selector without a value selects nothing.
+ * given): normalised, a value that is empty after normalisation counting as absent, then keyed
+ * (its shard is `shardOf(key, …)`). A required selector without a value selects nothing.
  */
 export function selectView(selectors: readonly SelectorSpec[], valueOf: (selector: SelectorSpec) => string | undefined): ViewSelection {
   const values: (string | undefined)[] = [];
@@ -85,25 +100,32 @@ export function selectView(selectors: readonly SelectorSpec[], valueOf: (selecto
     if (value === "" && selector.required) return { ok: false, missing: selector };
     values.push(value === "" ? undefined : value);
   }
-  const key = viewKey(values);
-  return { ok: true, key, shard: shardOf(key) };
+  return { ok: true, key: viewKey(values) };
 }
 
-/** FNV-1a over UTF-16 code units: cheap, and identical in Node and in the Worker. */
-export function shardOf(key: string): number {
+/** The shard of a key among `shards`: FNV-1a over UTF-16 code units, cheap and identical in Node and in the Worker. */
+export function shardOf(key: string, shards: number): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0) % INDEX_SHARDS;
+  return (hash >>> 0) % shards;
 }
 
 /**
- * Whether a view's pages of `pageSize` exist as files: the canonical size always; another
- * materialised size only when it splits the view (pageSize < total). For pageSize ≥ total the one
- * page holds every record, the same bytes as canonical page 1, so the Worker serves that instead.
+ * Whether a view has page files of `pageSize`: a materialised size has them when it splits the view
+ * (pageSize < total), and the canonical size always (its page 1 holds a small view whole).
  */
 export function hasPageFiles(materialisedSizes: ReadonlySet<number>, pageSize: number, total: number): boolean {
-  return pageSize === CANONICAL_PAGE_SIZE || (pageSize < total && materialisedSizes.has(pageSize));
+  return materialisedSizes.has(pageSize) && (pageSize < total || pageSize === CANONICAL_PAGE_SIZE);
+}
+
+/**
+ * The page file size that holds a page of `pageSize`, if any: the size itself when it has files,
+ * else for a page that holds every record (pageSize ≥ total) the canonical page 1, the same bytes.
+ */
+export function pageFileSize(materialisedSizes: ReadonlySet<number>, pageSize: number, total: number): number | undefined {
+  if (hasPageFiles(materialisedSizes, pageSize, total)) return pageSize;
+  return pageSize >= total && hasPageFiles(materialisedSizes, CANONICAL_PAGE_SIZE, total) ? CANONICAL_PAGE_SIZE : undefined;
 }

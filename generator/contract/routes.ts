@@ -39,6 +39,10 @@ export interface RouteResource {
   readonly selectors: readonly SelectorSpec[];
   /** The CSV columns (the header row, and rows of records the Worker renders itself). */
   readonly columns: readonly CsvColumn[];
+  /** How many index shards the resource's views are spread over (see `shardOf`). */
+  readonly shards: number;
+  /** Whether each view is a download of its own, `/downloads/{id}/{slug}.{json|csv}`, assembled by the Worker. */
+  readonly viewDownloads: boolean;
 }
 
 /** How a selector's value matches: exactly as sent, or case-insensitively after normalisation. */

@@ -1,46 +1,80 @@
+import { decodeOffsets, type PackRef } from "./pack.ts";
+import type { Format } from "./query.ts";
+
 /**
  * The index shard format: `/_i/{resource}/{shard}.json` maps the view keys that hash to the shard
  * to where their records are. The build encodes, the Worker decodes.
  *
- *   {"sizes":[…],"entries":[[key, slug, total, hash], [key, slug, total, hash, [record, …]], …]}
+ *   {"sizes":[…],
+ *    "entries":[[key, slug, total, hash, [record, …]],                                  inlined
+ *               [key, slug, total, hash, {"json":[start,"lengths"],"csv":[start,"lengths"]}], …],   packed
+ *    "slugs":[[slug, key], …]}
  *
- * `sizes` are the page sizes materialised as files for the resource. A view that fits in one
- * canonical page may be inlined: its records are the entry's fifth element and it has no page
- * files (the Worker renders its pages from them, byte-identical to page files).
+ * `sizes` are the page sizes materialised as files for the resource. A small view may be inlined:
+ * its records are in its entry (the Worker renders its pages from them, byte-identical to page
+ * files). Every other view is packed (pack.ts), and also a page file for each materialised size.
+ * `slugs` maps the slugs that hash to this shard (see `slugShardKey`) to their view keys, for the
+ * per-view downloads, whose paths name the slug.
  */
 export interface ShardEntry {
   readonly slug: string;
   readonly total: number;
   /** A short hash of the view's records: part of every page's ETag. */
   readonly hash: string;
-  /** An inlined view's records (it has no page files). */
+  /** An inlined view's records. */
   readonly records: readonly unknown[] | undefined;
+  /** Where a packed view's records are, in each format's stream. */
+  readonly packed: Readonly<Record<Format, PackedRecords>> | undefined;
+}
+
+/** A packed view's records in one format: where they start, and their offsets from there (decoded on first use). */
+export interface PackedRecords {
+  readonly start: number;
+  offsets(): Float64Array;
 }
 
 export interface ShardLookup {
   readonly sizes: ReadonlySet<number>;
   readonly entries: ReadonlyMap<string, ShardEntry>;
+  readonly slugs: ReadonlyMap<string, string>;
 }
 
 /** A shard that does not exist: no view hashes to it. */
-export const EMPTY_SHARD: ShardLookup = { sizes: new Set(), entries: new Map() };
+export const EMPTY_SHARD: ShardLookup = { sizes: new Set(), entries: new Map(), slugs: new Map() };
 
-type EntryTuple = readonly [key: string, slug: string, total: number, hash: string, records?: readonly unknown[]];
-
-/** One entry; an inlined view's records go in as rendered (`jsonRecords`), so the Worker re-renders them byte for byte. */
-export function encodeShardEntry(key: string, entry: Omit<ShardEntry, "records">, jsonRecords?: readonly string[]): string {
-  const tuple = JSON.stringify([key, entry.slug, entry.total, entry.hash] satisfies EntryTuple);
-  return jsonRecords === undefined ? tuple : `${tuple.slice(0, -1)},[${jsonRecords.join(",")}]]`;
+/** The key a slug is sharded by: no view key starts with a control character (readers reject them). */
+export function slugShardKey(slug: string): string {
+  return `\u0000${slug}`;
 }
 
-export function encodeShard(sizes: readonly number[], encodedEntries: readonly string[]): string {
-  return `{"sizes":${JSON.stringify(sizes)},"entries":[${encodedEntries.join(",")}]}`;
+type WirePacked = Readonly<Record<Format, readonly [start: number, lengths: string]>>;
+type WireEntry = readonly [key: string, slug: string, total: number, hash: string, where: readonly unknown[] | WirePacked];
+
+/** One entry: an inlined view's records go in as rendered (`jsonRecords`), so the Worker re-renders them byte for byte. */
+export function encodeShardEntry(key: string, entry: Pick<ShardEntry, "slug" | "total" | "hash">, where: { readonly inline: readonly string[] } | { readonly packed: Readonly<Record<Format, PackRef>> }): string {
+  const head = JSON.stringify([key, entry.slug, entry.total, entry.hash]).slice(0, -1);
+  if ("inline" in where) return `${head},[${where.inline.join(",")}]]`;
+  const packed: WirePacked = { json: [where.packed.json.start, where.packed.json.lengths], csv: [where.packed.csv.start, where.packed.csv.lengths] };
+  return `${head},${JSON.stringify(packed)}]`;
+}
+
+export function encodeShard(sizes: readonly number[], encodedEntries: readonly string[], slugs: readonly (readonly [slug: string, key: string])[]): string {
+  return `{"sizes":${JSON.stringify(sizes)},"entries":[${encodedEntries.join(",")}],"slugs":${JSON.stringify(slugs)}}`;
 }
 
 export function decodeShard(text: string): ShardLookup {
-  const shard = JSON.parse(text) as { sizes: number[]; entries: EntryTuple[] };
+  const shard = JSON.parse(text) as { sizes: number[]; entries: WireEntry[]; slugs: [string, string][] };
   return {
     sizes: new Set(shard.sizes),
-    entries: new Map(shard.entries.map(([key, slug, total, hash, records]) => [key, { slug, total, hash, records }])),
+    entries: new Map(shard.entries.map(([key, slug, total, hash, where]) => [key, Array.isArray(where) ? { slug, total, hash, records: where, packed: undefined } : { slug, total, hash, records: undefined, packed: packedOf(where as WirePacked, total) }])),
+    slugs: new Map(shard.slugs),
   };
+}
+
+function packedOf(wire: WirePacked, total: number): Record<Format, PackedRecords> {
+  const lazy = ([start, lengths]: readonly [number, string]): PackedRecords => {
+    let offsets: Float64Array | undefined;
+    return { start, offsets: () => (offsets ??= decodeOffsets(lengths, total)) };
+  };
+  return { json: lazy(wire.json), csv: lazy(wire.csv) };
 }

@@ -5,6 +5,7 @@ import { parseQuery } from "../contract/query.ts";
 import type { RouteTable } from "../contract/routes.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
+import { serveViewDownload } from "./downloads.ts";
 import { serveFile, serveList } from "./files.ts";
 import { servePaged } from "./paged.ts";
 import { ResponseFactory, type HeaderList } from "./responses.ts";
@@ -55,6 +56,7 @@ async function handle({ route: routeOf, respond }: Api, store: AssetStore, reque
     if ("notServed" in route) return respond.problem(notServedProblem(route.notServed.path, route.notServed.reason));
     if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOWED_METHODS), [["Allow", ALLOWED_METHODS]]);
     if ("file" in route) return await serveFile(request, url, store, respond, route.file);
+    if ("viewDownload" in route) return await serveViewDownload(request, url, store, respond, route.viewDownload.resource, route.viewDownload.slug, route.viewDownload.format);
     const { resource, params } = route;
     const parsed = parseQuery(url.searchParams, resource.query);
     if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));

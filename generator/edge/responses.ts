@@ -18,11 +18,18 @@ export class ResponseFactory {
   }
 
   /** A response built here. For HEAD the runtime drops the body but keeps its Content-Length. */
-  body(status: number, body: string, extra: HeaderList): Response {
+  body(status: number, body: string | Uint8Array, extra: HeaderList): Response {
     const headers = this.headers(extra);
-    const bytes = encoder.encode(body);
+    const bytes = typeof body === "string" ? encoder.encode(body) : body;
     headers.set("content-length", String(bytes.byteLength));
     return new Response(bytes, { status, headers });
+  }
+
+  /** A streamed response of known length (a download the Worker assembles). */
+  stream(status: number, body: ReadableStream<Uint8Array> | null, length: number, extra: HeaderList): Response {
+    const headers = this.headers(extra);
+    headers.set("content-length", String(length));
+    return new Response(body, { status, headers });
   }
 
   problem(problem: Problem, extra: HeaderList = []): Response {

@@ -1,12 +1,20 @@
 import { DOCS_ROUTES } from "../contract/address.ts";
 import { DOWNLOADS_INDEX, isDownloadPath } from "../contract/downloads.ts";
+import type { Format } from "../contract/query.ts";
 import type { NotServedRoute, RouteResource, RouteTable } from "../contract/routes.ts";
 
 /**
  * What a path serves: a resource with its path parameters, a file of the build served as it is
  * (docs, downloads), or an endpoint of the original API the build does not serve.
  */
-export type Route = { readonly resource: RouteResource; readonly params: ReadonlyMap<string, string> } | { readonly file: string } | { readonly notServed: NotServedRoute };
+export type Route =
+  | { readonly resource: RouteResource; readonly params: ReadonlyMap<string, string> }
+  | { readonly file: string }
+  | { readonly viewDownload: { readonly resource: RouteResource; readonly slug: string; readonly format: Format } }
+  | { readonly notServed: NotServedRoute };
+
+/** `/downloads/{resource}/{slug}.{json|csv}`: one view's records, assembled by the Worker. */
+const VIEW_DOWNLOAD = /^\/downloads\/([a-z0-9.]+)\/([a-z0-9_-]+)\.(json|csv)$/;
 
 /** An endpoint's path split into segments: literals lower-cased, `{name}` as parameters. */
 interface PathTemplate<T> {
@@ -22,12 +30,16 @@ interface PathTemplate<T> {
 export function createRouter(table: Pick<RouteTable, "resources" | "notServed">): (pathname: string) => Route | undefined {
   const resources = templateMatcher(table.resources);
   const notServed = templateMatcher(table.notServed);
+  const viewDownloads = new Map(table.resources.filter((r) => r.viewDownloads).map((r) => [r.id, r]));
   return (pathname) => {
     const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
     const segments = path.split("/").slice(1);
     const served = resources(segments);
     if (served !== undefined) return { resource: served.target, params: served.params };
     if (path === "/downloads") return { file: DOWNLOADS_INDEX };
+    const [, id = "", slug = "", format] = VIEW_DOWNLOAD.exec(pathname) ?? [];
+    const downloadable = viewDownloads.get(id);
+    if (downloadable !== undefined && (format === "json" || format === "csv")) return { viewDownload: { resource: downloadable, slug, format } };
     if (isDownloadPath(pathname)) return { file: pathname };
     const file = DOCS_ROUTES.get(pathname);
     if (file !== undefined) return { file };

@@ -100,5 +100,5 @@ export function teeSink(first: FileSink, ...others: FileSink[]): FileSink {
 export function groupOf(path: string): string {
   if ((DOCS_FILES as readonly string[]).includes(path)) return "docs";
   const [, top = "", second = ""] = path.split("/");
-  return top === "_p" || top === "_i" ? second : top === "_l" ? second.replace(/\.(json|csv)$/, "") : top;
+  return top === "_p" || top === "_i" || top === "_c" ? second : top === "_l" ? second.replace(/\.(json|csv)$/, "") : top;
 }

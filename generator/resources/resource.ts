@@ -55,14 +55,16 @@ export interface RequestExample {
 /** A resource with its record type erased, for code that handles every resource alike. */
 export type AnyResource = Resource<never>;
 
-/** What the Worker needs of a resource (the route table's entry): plain data, no functions. */
-export function routeOf(resource: AnyResource): RouteResource {
+/** What the Worker needs of a resource (the route table's entry): plain data, no functions; `shards` is the build's choice. */
+export function routeOf(resource: AnyResource, shards: number): RouteResource {
   return {
     id: resource.id,
     path: resource.path,
     query: resource.query,
     selectors: (resource.selectors ?? []).map(({ param, in: where, required, match, missing }) => ({ param, in: where, required, match, ...(missing === undefined ? {} : { missing }) })),
     columns: resource.record.columns,
+    shards,
+    viewDownloads: resource.downloadsPerView === true,
   };
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
-import { DOCS_FILES, INDEX_SHARDS } from "../../generator/contract/address.ts";
+import { DOCS_FILES, MAX_INDEX_SHARDS } from "../../generator/contract/address.ts";
 import { ROUTE_TABLE_PATH, type RouteTable } from "../../generator/contract/routes.ts";
 import { decodeShard } from "../../generator/contract/shard.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
@@ -40,12 +40,21 @@ describe("build into memory", () => {
       expect(sink.files.has(`/_l/${list}.json`) && sink.files.has(`/_l/${list}.csv`)).toBe(true);
     }
     const shards = files.filter((f) => f.startsWith("/_i/de.streets/"));
-    expect(shards.length).toBeLessThanOrEqual(INDEX_SHARDS);
-    const entries = new Map(shards.flatMap((f) => [...decodeShard(sink.text(f) ?? "").entries]));
-    expect(entries.size).toBe(summary.views.get("de.streets"));
-    expect(entries.get("berlin")).toMatchObject({ slug: "berlin", total: 600, records: undefined });
     const table = JSON.parse(sink.text(ROUTE_TABLE_PATH) ?? "") as RouteTable;
     expect(table.resources.map((r) => r.id)).toEqual([...STREET_FIXTURE]);
+    const streetShards = table.resources.find((r) => r.id === "de.streets")?.shards ?? 0;
+    expect(streetShards).toBeLessThanOrEqual(MAX_INDEX_SHARDS);
+    expect(shards.length).toBeLessThanOrEqual(streetShards);
+    const decoded = shards.map((f) => decodeShard(sink.text(f) ?? ""));
+    const entries = new Map(decoded.flatMap((shard) => [...shard.entries]));
+    expect(entries.size).toBe(summary.views.get("de.streets"));
+    expect(entries.get("berlin")).toMatchObject({ slug: "berlin", total: 600, records: undefined });
+    // Every view has a slug entry for its download, and every view is inlined or packed.
+    expect(decoded.reduce((sum, shard) => sum + shard.slugs.size, 0)).toBe(entries.size);
+    for (const [key, entry] of entries) expect(entry.records === undefined, key).toBe(entry.packed !== undefined);
+    const packedBytes = files.filter((f) => f.startsWith("/_c/de.streets/json/")).reduce((sum, f) => sum + (sink.files.get(f)?.length ?? 0), 0);
+    const berlin = entries.get("berlin")?.packed?.json;
+    expect((berlin?.start ?? 0) + (berlin?.offsets()[600] ?? 0)).toBeLessThanOrEqual(packedBytes);
     expect(table.commonHeaders.map(([name]) => name)).toContain("Access-Control-Allow-Origin");
   });
 
@@ -62,23 +71,28 @@ describe("build into memory", () => {
     expect(b.files).toEqual(a.files);
   });
 
-  it("keeps within the file budget", async () => {
+  it("keeps within the file budget, writing the default page size first", async () => {
     const sink = new MemorySink();
-    const summary = await buildInto(options(streets, 5_000), sink);
-    expect(sink.files.size).toBeLessThanOrEqual(5_000);
+    const summary = await buildInto(options(streets, 2_000), sink);
+    expect(sink.files.size).toBeLessThanOrEqual(2_000);
     expect(summary.plan.sizes.get("de.streets")).toContain(50);
-    await expect(buildInto(options(streets, 100), new MemorySink())).rejects.toThrow(/too small/);
+    await expect(buildInto(options(streets, 10), new MemorySink())).rejects.toThrow(/too small/);
   });
 
-  it("counts every file it writes in the budget, the docs and downloads included: the smallest budget is met", async () => {
-    const { plan, downloads } = await buildInto(options(streets), new CountingSink());
-    const { downloadFilesReserved } = plan;
-    // Downloads are estimated before rendering, never under their real count (+1: the manifest).
-    expect(downloadFilesReserved).toBeGreaterThanOrEqual(downloads.files.length + 1);
-    expect(downloadFilesReserved).toBeLessThanOrEqual(downloads.files.length + 1 + 10);
+  it("counts every file it writes in the budget: the smallest budget writes no page file, and the estimates never fall short", async () => {
+    const { plan } = await buildInto(options(streets), new CountingSink());
     const sink = new MemorySink();
     await buildInto(options(streets, plan.minimumFiles), sink);
-    expect(sink.files.size).toBe(plan.minimumFiles - (downloadFilesReserved - downloads.files.length - 1));
+    const paths = [...sink.files.keys()];
+    expect(paths.filter((path) => path.startsWith("/_p/"))).toEqual([]);
+    // Packs and downloads are estimated before rendering: never under their real count, not far over.
+    const packs = paths.filter((path) => path.startsWith("/_c/")).length;
+    const downloads = paths.filter((path) => path.startsWith("/downloads/")).length;
+    expect(plan.packFilesReserved).toBeGreaterThanOrEqual(packs);
+    expect(plan.packFilesReserved).toBeLessThanOrEqual(packs * 1.5 + 10);
+    expect(plan.downloadFilesReserved).toBeGreaterThanOrEqual(downloads);
+    expect(plan.downloadFilesReserved).toBeLessThanOrEqual(downloads + 10);
+    expect(sink.files.size).toBe(plan.minimumFiles - (plan.packFilesReserved - packs) - (plan.downloadFilesReserved - downloads));
     await expect(buildInto(options(streets, plan.minimumFiles - 1), new MemorySink())).rejects.toThrow(/too small/);
   });
 });

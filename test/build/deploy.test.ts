@@ -216,7 +216,7 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     for (const definition of ["German streets", "collationKey", "Statistisches Bundesamt"]) expect(worker).not.toContain(definition);
     expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
     expect(Buffer.byteLength(worker)).toBeLessThan(40 * 1024);
-  }, 120_000);
+  }, 300_000);
 
   it("refuses without a build: no assets directory, no bundle", () => {
     const work = tempDir("deploy-missing");

@@ -47,8 +47,14 @@ describe("every paged resource", () => {
     expect(count(files)).toBe(0);
     const pageFiles = (build: MemoryBuild) => [...build.files.keys()].filter((p) => p.startsWith("/_p/")).length;
     expect(pageFiles(inlined)).toBeLessThan(pageFiles(files));
-    const largestShard = Math.max(...[...inlined.files].filter(([p]) => p.startsWith("/_i/")).map(([, text]) => text.length));
-    expect(largestShard).toBeLessThan(64 * 1024);
+    // A shard holds at most 32 KiB of inlined records; a packed view adds its records' lengths (a few bytes each).
+    for (const [path, text] of [...inlined.files].filter(([p]) => p.startsWith("/_i/"))) {
+      const entries = [...decodeShard(text).entries.values()];
+      const inlinedBytes = entries.reduce((sum, e) => sum + (e.records ?? []).reduce((n: number, r) => n + JSON.stringify(r).length + 1, 0), 0);
+      const packedRecords = entries.reduce((sum, e) => sum + (e.packed === undefined ? 0 : e.total), 0);
+      expect(inlinedBytes, path).toBeLessThanOrEqual(32 * 1024);
+      expect(text.length, path).toBeLessThan(32 * 1024 + 8 * packedRecords + 256 * entries.length);
+    }
   });
 
   it("answers an inlined view exactly as page files would: every size, page and format, headers included", async () => {

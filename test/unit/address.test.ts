@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { INDEX_SHARDS, selectView, shardOf, viewKey } from "../../generator/contract/address.ts";
+import { MAX_INDEX_SHARDS, pageFileSize, selectView, shardCount, shardOf, viewKey } from "../../generator/contract/address.ts";
+import { chunkSpans, decodeOffsets, encodeLengths } from "../../generator/contract/pack.ts";
 import { renderPage } from "../../generator/contract/page.ts";
 import type { SelectorSpec } from "../../generator/contract/routes.ts";
 import { decodeShard, encodeShard, encodeShardEntry } from "../../generator/contract/shard.ts";
@@ -28,8 +29,7 @@ describe("the view a request selects", () => {
       expect(selection).toEqual({ ok: false, missing: locality });
       return;
     }
-    expect(selection).toEqual({ ok: true, key: expected, shard: shardOf(expected) });
-    expect(selection.ok && selection.shard).toBeLessThan(INDEX_SHARDS);
+    expect(selection).toEqual({ ok: true, key: expected });
   });
 
   it("keys one selector by its value and several by a JSON array", () => {
@@ -40,13 +40,61 @@ describe("the view a request selects", () => {
 });
 
 describe("index shards", () => {
-  it("decode what the build encodes, inlined records included", () => {
+  it("decode what the build encodes: inlined records, packed offsets and slugs", () => {
     const records = [{ name: "Pariser Platz", postalCode: "10117" }, { name: "Unter den Linden" }];
-    const text = encodeShard([7, 50], [encodeShardEntry("berlin", { slug: "berlin", total: 600, hash: "abc" }), encodeShardEntry("bonn", { slug: "bonn", total: 2, hash: "def" }, records.map((r) => JSON.stringify(r)))]);
+    const packed = { json: { start: 1_000_000, lengths: encodeLengths([120, 3, 200]) }, csv: { start: 7, lengths: encodeLengths([80, 80, 90]) } };
+    const text = encodeShard([7, 50], [encodeShardEntry("berlin", { slug: "berlin", total: 3, hash: "abc" }, { packed }), encodeShardEntry("bonn", { slug: "bonn", total: 2, hash: "def" }, { inline: records.map((r) => JSON.stringify(r)) })], [["berlin", "berlin"]]);
     const shard = decodeShard(text);
     expect([...shard.sizes]).toEqual([7, 50]);
-    expect(shard.entries.get("berlin")).toEqual({ slug: "berlin", total: 600, hash: "abc", records: undefined });
-    expect(shard.entries.get("bonn")).toEqual({ slug: "bonn", total: 2, hash: "def", records });
+    const berlin = shard.entries.get("berlin");
+    expect(berlin).toMatchObject({ slug: "berlin", total: 3, hash: "abc", records: undefined });
+    expect([berlin?.packed?.json.start, ...(berlin?.packed?.json.offsets() ?? [])]).toEqual([1_000_000, 0, 120, 123, 323]);
+    expect([berlin?.packed?.csv.start, ...(berlin?.packed?.csv.offsets() ?? [])]).toEqual([7, 0, 80, 160, 250]);
+    expect(shard.entries.get("bonn")).toEqual({ slug: "bonn", total: 2, hash: "def", records, packed: undefined });
+    expect([...shard.slugs]).toEqual([["berlin", "berlin"]]);
+  });
+
+  it.each([
+    [1, 1],
+    [32, 1],
+    [33, 2],
+    [10_257, 256],
+    [1_000_000, MAX_INDEX_SHARDS],
+  ])("spreads %i views over %i shards", (views, shards) => {
+    expect(shardCount(views)).toBe(shards);
+    expect(shardOf("berlin", shards)).toBeLessThan(shards);
+  });
+});
+
+describe("packed records", () => {
+  it.each([[[]], [[0, 1, 127, 128, 300, 16_383, 16_384, 2 ** 31]], [Array.from({ length: 40_000 }, (_, i) => (i * 7919) % 5000)]])("round-trip record lengths through the varint encoding (%#)", (lengths) => {
+    const offsets = decodeOffsets(encodeLengths(lengths), lengths.length);
+    expect(offsets.length).toBe(lengths.length + 1);
+    expect([...offsets].slice(1).map((o, i) => o - (offsets[i] ?? 0))).toEqual(lengths);
+  });
+
+  it.each([
+    [0, 10, 100, [{ chunk: 0, from: 0, to: 10 }]],
+    [95, 105, 100, [{ chunk: 0, from: 95, to: 100 }, { chunk: 1, from: 0, to: 5 }]],
+    [100, 200, 100, [{ chunk: 1, from: 0, to: 100 }]],
+    [150, 150, 100, []],
+    [50, 350, 100, [{ chunk: 0, from: 50, to: 100 }, { chunk: 1, from: 0, to: 100 }, { chunk: 2, from: 0, to: 100 }, { chunk: 3, from: 0, to: 50 }]],
+  ])("bytes [%i, %i) of chunks of %i are %j", (from, to, size, spans) => {
+    expect(chunkSpans(from, to, size)).toEqual(spans);
+  });
+});
+
+describe("page files", () => {
+  it.each<[number[], number, number, number | undefined]>([
+    [[50], 50, 600, 50],
+    [[50], 10, 600, undefined],
+    [[10, 50], 10, 600, 10],
+    [[10, 50], 10, 7, 50],
+    [[10], 10, 7, undefined],
+    [[7, 50], 7, 7, 50],
+    [[], 50, 30, undefined],
+  ])("sizes %j, a page of %i of %i records: the file of size %s", (sizes, pageSize, total, file) => {
+    expect(pageFileSize(new Set(sizes), pageSize, total)).toBe(file);
   });
 });
 

@@ -29,9 +29,12 @@ describe("choosePageSizes", () => {
     expect(plan.pageFiles + 10).toBeLessThanOrEqual(100_000);
   });
 
-  it("always keeps size 50, and fails clearly when even that does not fit", () => {
+  it("writes size 50 first when it fits, needs no page file at all, and fails clearly when not even the other files fit", () => {
     expect(choosePageSizes(berlin, 0, 478).sizes.get("de.streets")).toEqual([50]);
-    expect(choosePageSizes(berlin, 0, 478).minimumFiles).toBe(478);
-    expect(() => choosePageSizes(berlin, 0, 477)).toThrow(/needs at least 478/);
+    expect(choosePageSizes(berlin, 0, 477).sizes.get("de.streets")).toEqual([]); // size 49 alone takes 488
+    expect(choosePageSizes(berlin, 0, 478 + 488).sizes.get("de.streets")).toEqual([49, 50]);
+    expect(choosePageSizes(berlin, 10, 10)).toMatchObject({ pageFiles: 0, minimumFiles: 10 });
+    expect(choosePageSizes(berlin, 10, 10).sizes.get("de.streets")).toEqual([]);
+    expect(() => choosePageSizes(berlin, 11, 10)).toThrow(/needs at least 11/);
   });
 });

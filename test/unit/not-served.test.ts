@@ -44,10 +44,10 @@ describe("the endpoints a build does not serve", () => {
 });
 
 describe("the Worker's router", () => {
-  const route = createRouter({ resources: RESOURCES.map(routeOf), notServed: notServedRoutes(served) });
+  const route = createRouter({ resources: RESOURCES.map((r) => routeOf(r, 1)), notServed: notServedRoutes(served) });
   const kindOf = (pathname: string) => {
     const found = route(pathname);
-    return found === undefined ? "unknown" : "notServed" in found ? `not served: ${found.notServed.path}` : "file" in found ? `file: ${found.file}` : `resource: ${found.resource.path}`;
+    return found === undefined ? "unknown" : "notServed" in found ? `not served: ${found.notServed.path}` : "file" in found ? `file: ${found.file}` : "viewDownload" in found ? `download: ${found.viewDownload.slug}` : `resource: ${found.resource.path}`;
   };
 
   it.each([

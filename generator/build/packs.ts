@@ -1,0 +1,47 @@
+import { encodeLengths, PACK_CHUNK_BYTES, packPath, type PackRef } from "../contract/pack.ts";
+import type { Format } from "../contract/query.ts";
+import type { FileSink } from "../io/sink.ts";
+
+/**
+ * Writes one resource's stream of packed records in one format (pack.ts): views are appended in
+ * order, and every `PACK_CHUNK_BYTES` of the stream become a chunk file.
+ */
+export class PackWriter {
+  private chunk = 0;
+  private buffer = Buffer.allocUnsafe(PACK_CHUNK_BYTES);
+  private filled = 0;
+  private position = 0;
+
+  constructor(
+    private readonly sink: FileSink,
+    private readonly resource: string,
+    private readonly format: Format,
+  ) {}
+
+  /** Appends a view's rendered records (a JSON record gets its comma here) and says where they are. */
+  append(rows: readonly string[]): PackRef {
+    const start = this.position;
+    const comma = this.format === "json" ? 1 : 0;
+    const lengths = rows.map((row) => Buffer.byteLength(row) + comma);
+    const bytes = Buffer.from(comma === 1 ? `${rows.join(",")},` : rows.join(""), "utf8");
+    for (let at = 0; at < bytes.length; ) {
+      const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + PACK_CHUNK_BYTES - this.filled));
+      this.filled += taken;
+      at += taken;
+      if (this.filled === PACK_CHUNK_BYTES) this.flush();
+    }
+    this.position += bytes.length;
+    return { start, lengths: encodeLengths(lengths) };
+  }
+
+  /** Writes the last, partly filled chunk. */
+  finish(): void {
+    if (this.filled > 0) this.flush();
+  }
+
+  private flush(): void {
+    this.sink.write(packPath(this.resource, this.format, this.chunk++), this.buffer.subarray(0, this.filled));
+    this.buffer = Buffer.allocUnsafe(PACK_CHUNK_BYTES);
+    this.filled = 0;
+  }
+}
