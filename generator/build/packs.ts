@@ -4,11 +4,11 @@ import type { FileSink } from "../io/sink.ts";
 
 /**
  * Writes one resource's stream of packed records in one format (pack.ts): views are appended in
- * order, and every `PACK_CHUNK_BYTES` of the stream become a chunk file.
+ * order, and every `PACK_CHUNK_BYTES` of the stream become a chunk file (tests make them small).
  */
 export class PackWriter {
   private chunk = 0;
-  private buffer = Buffer.allocUnsafe(PACK_CHUNK_BYTES);
+  private buffer: Buffer;
   private filled = 0;
   private position = 0;
 
@@ -16,7 +16,10 @@ export class PackWriter {
     private readonly sink: FileSink,
     private readonly resource: string,
     private readonly format: Format,
-  ) {}
+    private readonly chunkBytes = PACK_CHUNK_BYTES,
+  ) {
+    this.buffer = Buffer.allocUnsafe(chunkBytes);
+  }
 
   /** Appends a view's rendered records (a JSON record gets its comma here) and says where they are. */
   append(rows: readonly string[]): PackRef {
@@ -25,10 +28,10 @@ export class PackWriter {
     const lengths = rows.map((row) => Buffer.byteLength(row) + comma);
     const bytes = Buffer.from(comma === 1 ? `${rows.join(",")},` : rows.join(""), "utf8");
     for (let at = 0; at < bytes.length; ) {
-      const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + PACK_CHUNK_BYTES - this.filled));
+      const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + this.chunkBytes - this.filled));
       this.filled += taken;
       at += taken;
-      if (this.filled === PACK_CHUNK_BYTES) this.flush();
+      if (this.filled === this.chunkBytes) this.flush();
     }
     this.position += bytes.length;
     return { start, lengths: encodeLengths(lengths) };
@@ -41,7 +44,7 @@ export class PackWriter {
 
   private flush(): void {
     this.sink.write(packPath(this.resource, this.format, this.chunk++), this.buffer.subarray(0, this.filled));
-    this.buffer = Buffer.allocUnsafe(PACK_CHUNK_BYTES);
+    this.buffer = Buffer.allocUnsafe(this.chunkBytes);
     this.filled = 0;
   }
 }

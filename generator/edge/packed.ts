@@ -1,4 +1,4 @@
-import { chunkSpans, packPath, type ChunkSpan } from "../contract/pack.ts";
+import { chunkSpans, PACK_CHUNK_BYTES, packPath, type ChunkSpan } from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
 import type { PackedRecords } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
@@ -18,12 +18,12 @@ export interface PackedSlice {
 }
 
 /** The slice of records [start, end) of a packed view, a JSON slice without its last record's comma. */
-export function packedSlice(packed: PackedRecords, format: Format, start: number, end: number, csvHeaderLine: Uint8Array): PackedSlice {
+export function packedSlice(packed: PackedRecords, format: Format, start: number, end: number, csvHeaderLine: Uint8Array, chunkBytes = PACK_CHUNK_BYTES): PackedSlice {
   const offsets = packed.offsets();
   const from = packed.start + (offsets[start] ?? 0);
   const to = packed.start + (offsets[end] ?? 0) - (format === "json" && end > start ? 1 : 0);
   const [prefix, suffix] = format === "json" ? [OPEN, CLOSE] : [csvHeaderLine, new Uint8Array()];
-  return { prefix, spans: chunkSpans(from, to), suffix, length: prefix.length + (to - from) + suffix.length };
+  return { prefix, spans: chunkSpans(from, to, chunkBytes), suffix, length: prefix.length + (to - from) + suffix.length };
 }
 
 /** A page's bytes: the slice copied out of the one or two chunk files that hold it, fetched in parallel. */

@@ -2,7 +2,6 @@ import { parseString } from "fast-csv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRow } from "../../generator/contract/csv.ts";
-import { splitCsv } from "../../generator/contract/page.ts";
 import { dataFile } from "../support/paths.ts";
 
 const parse = (text: string) =>
@@ -41,6 +40,6 @@ describe("the odd names of the OpenPLZ sample", () => {
     const columns = [0, 1, 2, 3, 4, 5].map((i) => ({ header: String(i), path: [String(i)] }));
     const rendered = odd.map((row) => csvRow(columns, row)).join("");
     expect(await parse(rendered)).toEqual(odd);
-    expect(splitCsv(`h\r\n${rendered}`).rows).toHaveLength(odd.length);
+    expect(rendered.split("\r\n")).toHaveLength(odd.length + 1);
   });
 });
