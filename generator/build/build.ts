@@ -92,12 +92,16 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
  * Builds into `outDir`, swapping it in only when the whole build succeeded. Unless `full`, files
  * whose bytes did not change are hard-linked from the previous build rather than written.
  */
-export function buildToDirectory(options: BuildOptions, outDir: string, full = false): Promise<DirectoryBuildSummary> {
-  return buildAtomically(outDir, async (tmp) => {
-    const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
-    const summary = await buildInto(options, sink);
-    return { ...summary, changes: sink.finish() };
-  });
+export function buildToDirectory(options: BuildOptions, outDir: string, full = false, removeOld: "wait" | "background" = "wait"): Promise<DirectoryBuildSummary> {
+  return buildAtomically(
+    outDir,
+    async (tmp) => {
+      const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
+      const summary = await buildInto(options, sink);
+      return { ...summary, changes: sink.finish() };
+    },
+    removeOld,
+  );
 }
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {

@@ -1,20 +1,20 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { csvHeader } from "../contract/csv.ts";
-import { datasetPath, DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath, type DownloadCredit, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
+import { DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath, type DownloadCredit, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import { CONTENT_TYPES } from "../contract/headers.ts";
-import { renderPage } from "../contract/page.ts";
-import { FORMATS, type Format } from "../contract/query.ts";
-import { sha256, type FileSink } from "../io/sink.ts";
+import { FORMATS } from "../contract/query.ts";
+import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
-import type { RenderedView } from "./views.ts";
+import { DatasetWriter } from "./datasets.ts";
+import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 
 const gzipAsync = promisify(gzip);
 /** Gzip runs on libuv's thread pool, beside the rendering; this bounds the parts held for it. */
 const MAX_PENDING_GZIPS = 4;
 
 /** A manifest entry while its dataset is written: the number of parts is known only at the end. */
-type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K] };
+export type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K] };
 
 /** Writes the whole-dataset downloads and their manifest. */
 export class DownloadWriter {
@@ -30,24 +30,26 @@ export class DownloadWriter {
 
   /** Starts one resource's complete dataset (both formats); feed it views in API order. */
   dataset(resource: AnyResource): DatasetWriter {
-    return new DatasetWriter(this, resource);
+    return new DatasetWriter(this, resource, this.limits.maxBytes);
   }
 
   /**
    * One view's complete records (e.g. every street of one locality), in both formats: not a file,
    * but assembled by the Worker from the packed records; the manifest gives its size and SHA-256.
    */
-  view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, rendered: RenderedView): void {
+  view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, encoded: EncodedRecords, jsonDigest: Buffer): void {
+    const header = Buffer.from(csvHeader(resource.record.columns));
     for (const format of FORMATS) {
-      const text = renderPage(format, csvHeader(resource.record.columns), rendered[format]);
+      const pieces = pagePieces(encoded, format, 0, encoded.count, header);
+      const bytes = pieces.reduce((sum, piece) => sum + piece.length, 0);
+      const digest = format === "json" ? jsonDigest : sha256Of(pieces);
       const path = viewDownloadPath(resource.id, slug, format);
-      this.files.push({ path, mediaType: CONTENT_TYPES[format], bytes: Buffer.byteLength(text), sha256: sha256(text).toString("hex"), records: rendered.json.length, endpoint: resource.path, filter, format, credits: creditsOf(resource) });
+      this.files.push({ path, mediaType: CONTENT_TYPES[format], bytes, sha256: digest.toString("hex"), records: encoded.count, endpoint: resource.path, filter, format, credits: creditsOf(resource) });
     }
   }
 
   /** Writes a file, and its gzip copy (in the background) when it is over the threshold. */
-  async file(entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">, text: string): Promise<PendingFile> {
-    const data = Buffer.from(text, "utf8");
+  async file(entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">, data: Buffer): Promise<PendingFile> {
     if (data.byteLength > this.limits.maxBytes) throw new Error(`download ${entry.path} would be ${data.byteLength} bytes, over the limit of ${this.limits.maxBytes}`);
     const written = this.sink.write(entry.path, data);
     const { path, records, endpoint, filter, format, part, gzipOf, credits } = entry;
@@ -102,95 +104,6 @@ export class DownloadWriter {
   }
 }
 
-interface PartBuffer {
-  /** Rows of the part being filled, and its size as written. */
-  rows: string[];
-  bytes: number;
-  /** The first full part, held back until a second one starts. */
-  held?: string[];
-  readonly parts: PendingFile[];
-}
-
-/**
- * A complete dataset in parts under the CDN's file size limit. The first part is held back until
- * it is clear whether there will be a second, so a dataset that fits is one plain file.
- */
-export class DatasetWriter {
-  private readonly buffers: Record<Format, PartBuffer>;
-  private readonly header: string;
-
-  constructor(
-    private readonly writer: DownloadWriter,
-    private readonly resource: AnyResource,
-  ) {
-    this.header = csvHeader(resource.record.columns);
-    this.buffers = { json: { rows: [], bytes: this.emptyBytes("json"), parts: [] }, csv: { rows: [], bytes: this.emptyBytes("csv"), parts: [] } };
-  }
-
-  async add(rendered: RenderedView): Promise<void> {
-    for (const row of rendered.json) await this.push("json", row);
-    for (const row of rendered.csv) await this.push("csv", row);
-  }
-
-  async finish(): Promise<void> {
-    for (const format of ["json", "csv"] as const) {
-      const buffer = this.buffers[format];
-      if (buffer.held === undefined && buffer.parts.length === 0) await this.write(format, buffer.rows, undefined);
-      else await this.completePart(format);
-      const parts = buffer.parts.length;
-      for (const file of buffer.parts) file.parts = parts;
-    }
-  }
-
-  private async push(format: Format, row: string): Promise<void> {
-    const buffer = this.buffers[format];
-    // JSON records are separated by a comma; CSV rows end in their own CRLF.
-    const size = Buffer.byteLength(row) + (format === "json" && buffer.rows.length > 0 ? 1 : 0);
-    if (buffer.rows.length > 0 && buffer.bytes + size > this.writer.limits.maxBytes) {
-      await this.completePart(format);
-      return this.push(format, row);
-    }
-    buffer.rows.push(row);
-    buffer.bytes += size;
-  }
-
-  private async completePart(format: Format): Promise<void> {
-    const buffer = this.buffers[format];
-    const rows = buffer.rows;
-    buffer.rows = [];
-    buffer.bytes = this.emptyBytes(format);
-    if (buffer.held === undefined && buffer.parts.length === 0) {
-      buffer.held = rows;
-      return;
-    }
-    if (buffer.held !== undefined) {
-      await this.write(format, buffer.held, 1);
-      delete buffer.held;
-    }
-    await this.write(format, rows, buffer.parts.length + 1);
-  }
-
-  private emptyBytes(format: Format): number {
-    return format === "json" ? 2 : Buffer.byteLength(this.header);
-  }
-
-  private async write(format: Format, rows: readonly string[], part: number | undefined): Promise<void> {
-    const text = renderPage(format, this.header, rows);
-    const file = await this.writer.file(
-      {
-        path: datasetPath(this.resource.id, format, part),
-        endpoint: this.resource.path,
-        format,
-        records: rows.length,
-        credits: creditsOf(this.resource),
-        ...(part === undefined ? {} : { part }),
-      },
-      text,
-    );
-    if (part !== undefined) this.buffers[format].parts.push(file);
-  }
-}
-
-function creditsOf(resource: AnyResource): DownloadCredit[] {
+export function creditsOf(resource: AnyResource): DownloadCredit[] {
   return resource.credits.map(({ source, attribution, licence, licenceUrl, asOf }) => ({ source, attribution, licence, ...(licenceUrl === undefined ? {} : { licenceUrl }), asOf }));
 }

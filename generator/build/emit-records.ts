@@ -1,14 +1,14 @@
 import { hasPageFiles, indexPath, listPath, pagePath, shardOf } from "../contract/address.ts";
 import { csvHeader } from "../contract/csv.ts";
-import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
 import { FORMATS } from "../contract/query.ts";
 import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
+import { encodeRecords, pagePieces, sha256Of } from "./encode.ts";
 import { PackWriter } from "./packs.ts";
 import type { BuildPlan } from "./plan.ts";
-import { contentHash, type PreparedResource } from "./views.ts";
+import type { PreparedResource } from "./views.ts";
 
 /**
  * Writes a paged resource: each view's records into the packed streams (or inlined in its index
@@ -21,32 +21,34 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
   const sizes = plan.sizes.get(resource.id) ?? [];
   const sizeSet = new Set(sizes);
   const shardCount = plan.shards.get(resource.id) ?? 1;
-  const header = csvHeader(resource.record.columns);
+  const header = Buffer.from(csvHeader(resource.record.columns));
   const inlined = plan.inlined.get(resource.id) ?? new Set<string>();
   const packs = { json: new PackWriter(sink, resource.id, "json"), csv: new PackWriter(sink, resource.id, "csv") };
-  const shards = new Map<number, { entries: string[]; slugs: [string, string][] }>();
-  const shard = (number: number) => shards.get(number) ?? (shards.set(number, { entries: [], slugs: [] }).get(number) as { entries: string[]; slugs: [string, string][] });
+  const shards = new ShardTexts();
   const dataset = downloads.dataset(resource);
   let sample: string | undefined;
   for (const view of views) {
     const rendered = view.rendered();
     if (view.key === sampleKey) sample = rendered.json[0];
+    const encoded = encodeRecords(rendered);
     const inline = inlined.has(view.key);
     for (const pageSize of inline ? [] : sizes) {
       if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
       for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
         const { start, end } = pageBounds(page, pageSize, view.count);
         const address = { resource: resource.id, slug: view.slug, total: view.count, pageSize, page };
-        for (const format of FORMATS) sink.write(pagePath({ ...address, format }), renderPage(format, header, rendered[format].slice(start, end)));
+        for (const format of FORMATS) sink.write(pagePath({ ...address, format }), Buffer.concat(pagePieces(encoded, format, start, end, header)));
       }
     }
-    const entry = { slug: view.slug, total: view.count, hash: contentHash(rendered.json) };
-    const where = inline ? { inline: rendered.json } : { packed: { json: packs.json.append(rendered.json), csv: packs.csv.append(rendered.csv) } };
-    shard(shardOf(view.key, shardCount)).entries.push(encodeShardEntry(view.key, entry, where));
-    if (view.inDataset) await dataset.add(rendered);
+    // The whole view's JSON, hashed once: its ETags and its download's SHA-256.
+    const digest = sha256Of(pagePieces(encoded, "json", 0, view.count, header));
+    const entry = { slug: view.slug, total: view.count, hash: digest.toString("hex").slice(0, 16) };
+    const where = inline ? { inline: rendered.json } : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
+    shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
+    if (view.inDataset) await dataset.add(encoded);
     if (resource.downloadsPerView === true && view.filter !== undefined) {
-      shard(shardOf(slugShardKey(view.slug), shardCount)).slugs.push([view.slug, view.key]);
-      downloads.view(resource, view.slug, view.filter, rendered);
+      shards.slug(shardOf(slugShardKey(view.slug), shardCount), view.slug, view.key);
+      downloads.view(resource, view.slug, view.filter, encoded, digest);
     }
     view.release();
     onView();
@@ -54,8 +56,35 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
   packs.json.finish();
   packs.csv.finish();
   await dataset.finish();
-  for (const [number, { entries, slugs }] of [...shards].sort((a, b) => a[0] - b[0])) sink.write(indexPath(resource.id, number), encodeShard(sizes, entries, slugs));
+  for (const [number, text] of shards.encode(sizes)) sink.write(indexPath(resource.id, number), text);
   return sample;
+}
+
+/** A resource's index shards as they fill: entries and slugs per shard number. */
+class ShardTexts {
+  private readonly shards = new Map<number, { entries: string[]; slugs: [string, string][] }>();
+
+  entry(shard: number, encoded: string): void {
+    this.of(shard).entries.push(encoded);
+  }
+
+  slug(shard: number, slug: string, key: string): void {
+    this.of(shard).slugs.push([slug, key]);
+  }
+
+  /** Every shard's text, in shard order. */
+  encode(sizes: readonly number[]): [number, string][] {
+    return [...this.shards].sort((a, b) => a[0] - b[0]).map(([shard, { entries, slugs }]) => [shard, encodeShard(sizes, entries, slugs)]);
+  }
+
+  private of(shard: number): { entries: string[]; slugs: [string, string][] } {
+    let found = this.shards.get(shard);
+    if (found === undefined) {
+      found = { entries: [], slugs: [] };
+      this.shards.set(shard, found);
+    }
+    return found;
+  }
 }
 
 /** An unpaged resource: its one view as a list file per format, and its download. */
@@ -63,10 +92,11 @@ export async function emitList(prepared: PreparedResource, sink: FileSink, downl
   const { resource, views } = prepared;
   const view = views[0];
   const rendered = view?.rendered() ?? { json: [], csv: [] };
-  const header = csvHeader(resource.record.columns);
-  for (const format of FORMATS) sink.write(listPath(resource.id, format), renderPage(format, header, rendered[format]));
+  const encoded = encodeRecords(rendered);
+  const header = Buffer.from(csvHeader(resource.record.columns));
+  for (const format of FORMATS) sink.write(listPath(resource.id, format), Buffer.concat(pagePieces(encoded, format, 0, encoded.count, header)));
   const dataset = downloads.dataset(resource);
-  await dataset.add(rendered);
+  await dataset.add(encoded);
   await dataset.finish();
   view?.release();
   return rendered.json[0];

@@ -1,6 +1,7 @@
 import { encodeLengths, PACK_CHUNK_BYTES, packPath, type PackRef } from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
 import type { FileSink } from "../io/sink.ts";
+import type { EncodedRecords } from "./encode.ts";
 
 /**
  * Writes one resource's stream of packed records in one format (pack.ts): views are appended in
@@ -21,12 +22,12 @@ export class PackWriter {
     this.buffer = Buffer.allocUnsafe(chunkBytes);
   }
 
-  /** Appends a view's rendered records (a JSON record gets its comma here) and says where they are. */
-  append(rows: readonly string[]): PackRef {
+  /** Appends a view's encoded records in this writer's format and says where they are. */
+  append(encoded: EncodedRecords): PackRef {
     const start = this.position;
-    const comma = this.format === "json" ? 1 : 0;
-    const lengths = rows.map((row) => Buffer.byteLength(row) + comma);
-    const bytes = Buffer.from(comma === 1 ? `${rows.join(",")},` : rows.join(""), "utf8");
+    const bytes = encoded.bytes[this.format];
+    const offsets = encoded.offsets[this.format];
+    const lengths = Array.from({ length: encoded.count }, (_, i) => (offsets[i + 1] ?? 0) - (offsets[i] ?? 0));
     for (let at = 0; at < bytes.length; ) {
       const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + this.chunkBytes - this.filled));
       this.filled += taken;

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../contract/address.ts";
 import { csvRow } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
@@ -167,11 +166,4 @@ export function slugify(value: string): string {
     .slice(0, 80)
     .replace(/-+$/, "");
   return ascii === "" ? "x" : ascii;
-}
-
-/** A short content hash of a view's records: part of every page's ETag, so it changes when the data does. */
-export function contentHash(renderedRecords: readonly string[]): string {
-  const hash = createHash("sha256");
-  for (const record of renderedRecords) hash.update(record).update("\n");
-  return hash.digest("hex").slice(0, 16);
 }

@@ -22,7 +22,7 @@ withSourceOptions(
     .option("--full", "write every file, even when the previous build has the same bytes")
     .option("--json", "print the summary as one JSON object (for benchmarks)"),
 ).action(async (opts: SourceFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
-  const summary = await buildToDirectory(buildOptions(opts, opts.maxFiles, progressReporter("pages")), resolve(opts.out), opts.full === true);
+  const summary = await buildToDirectory(buildOptions(opts, opts.maxFiles, progressReporter("pages")), resolve(opts.out), opts.full === true, "background");
   if (opts.json) printJson(summary);
   else printSummary(summary, `built ${resolve(opts.out)}`);
 });
@@ -56,7 +56,7 @@ program
     const options = buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages"));
     const loaded = await loadBuildSources(options);
     if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
-    else printSummary(await buildToDirectory({ ...options, loaded }, dist), "built dist/");
+    else printSummary(await buildToDirectory({ ...options, loaded }, dist, false, "background"), "built dist/");
     await serve(dist, port);
   });
 

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { PathGuard, sha256, WrittenFile, type FileSink } from "./sink.ts";
@@ -119,8 +120,12 @@ export class DiskSink implements FileSink {
  * Builds into a fresh sibling directory and swaps it in only when `build` succeeds, so a failed or
  * killed build never leaves a half-written output: the previous one stays. A swap interrupted
  * between its two renames is repaired by the next build (the old tree is put back first).
+ *
+ * The replaced tree is removed before returning, or with `removeOld: "background"` by a detached
+ * `rm` that outlives the process (deleting a national build takes the file system tens of
+ * seconds; whatever it leaves, the next build removes first).
  */
-export async function buildAtomically<T>(outDir: string, build: (tmpDir: string) => Promise<T>): Promise<T> {
+export async function buildAtomically<T>(outDir: string, build: (tmpDir: string) => Promise<T>, removeOld: "wait" | "background" = "wait"): Promise<T> {
   const out = resolve(outDir);
   const parent = dirname(out);
   const name = basename(out);
@@ -138,7 +143,8 @@ export async function buildAtomically<T>(outDir: string, build: (tmpDir: string)
     const hadOld = existsSync(out);
     if (hadOld) renameSync(out, old);
     renameSync(tmp, out);
-    if (hadOld) rmSync(old, { recursive: true, force: true });
+    if (hadOld && removeOld === "wait") rmSync(old, { recursive: true, force: true });
+    else if (hadOld) spawn("rm", ["-rf", old], { detached: true, stdio: "ignore" }).unref();
     return result;
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });

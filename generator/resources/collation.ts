@@ -5,6 +5,20 @@
  * unit, so the order is total. Compare keys with `<`, never with localeCompare.
  */
 export function collationKey(value: string): string {
+  let key = memo.get(value);
+  if (key === undefined) {
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    key = computeKey(value);
+    memo.set(value, key);
+  }
+  return key;
+}
+
+/** Names repeat (every town has a Hauptstraße): a key is computed once per distinct value, up to this many kept. */
+const MEMO_LIMIT = 200_000;
+const memo = new Map<string, string>();
+
+function computeKey(value: string): string {
   const nfd = value.normalize("NFD");
   const primary = foldPrimary(nfd.toLowerCase());
   const secondary = nfd.toLowerCase().normalize("NFC");

@@ -20,6 +20,20 @@ function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+/**
+ * One string per distinct value: a large source repeats its postal codes, localities and street
+ * names a million times, and the records keep them; this keeps each once.
+ */
+export function interner(): (value: string) => string {
+  const seen = new Map<string, string>();
+  return (value) => {
+    const known = seen.get(value);
+    if (known !== undefined) return known;
+    seen.set(value, value);
+    return value;
+  };
+}
+
 /** 1-based line number of a character offset. */
 export function lineAt(text: string, offset: number): number {
   let line = 1;

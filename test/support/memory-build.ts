@@ -12,7 +12,7 @@ import { ROOT } from "./paths.ts";
 export type { Handler };
 
 export interface MemoryBuild {
-  /** The build's text files (binary ones, the gzip downloads, are left out). */
+  /** The build's text files (not the packed chunks and gzip copies). */
   readonly files: ReadonlyMap<string, string>;
   readonly summary: BuildSummary;
   readonly handler: Handler;
@@ -24,7 +24,8 @@ export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOpt
   const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
   const summary = await buildInto({ root: ROOT, sources: {}, maxFiles, headersTemplate, builtAt: "2026-11-22T03:00:00.000Z", ...extra }, sink);
   const handler = createHandler(memoryAssets(sink.files));
-  const files = new Map([...sink.files].flatMap(([path, data]) => (typeof data === "string" ? [[path, data] as const] : [])));
+  // Chunks of packed records may end inside a character, and gzip copies are binary: those stay out.
+  const files = new Map([...sink.files].flatMap(([path, data]) => (path.startsWith("/_c/") || path.endsWith(".gz") ? [] : [[path, typeof data === "string" ? data : Buffer.from(data).toString("utf8")] as const])));
   return { files, summary, handler };
 }
 

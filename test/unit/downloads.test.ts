@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { liCommunes } from "../../generator/resources/at-ch-li.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { DownloadWriter } from "../../generator/build/downloads.ts";
+import { encodeRecords } from "../../generator/build/encode.ts";
 import type { DownloadFile } from "../../generator/contract/downloads.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
 import { dataFile } from "../support/paths.ts";
@@ -19,8 +20,8 @@ async function writeDataset(maxBytes: number, gzipOver = 1_000_000) {
   const sink = new MemorySink();
   const writer = new DownloadWriter(sink, { maxBytes, gzipOver });
   const dataset = writer.dataset(resource);
-  await dataset.add({ json: json.slice(0, 5), csv: csv.slice(0, 5) });
-  await dataset.add({ json: json.slice(5), csv: csv.slice(5) });
+  await dataset.add(encodeRecords({ json: json.slice(0, 5), csv: csv.slice(0, 5) }));
+  await dataset.add(encodeRecords({ json: json.slice(5), csv: csv.slice(5) }));
   await dataset.finish();
   const manifest = await writer.finish("2026-11-22T00:00:00.000Z", []);
   return { sink, manifest };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { encodeRecords } from "../../generator/build/encode.ts";
 import { PackWriter } from "../../generator/build/packs.ts";
 import { csvHeader, csvRow } from "../../generator/contract/csv.ts";
 import { jsonRecord, renderPage } from "../../generator/contract/page.ts";
@@ -26,7 +27,7 @@ async function packed(chunkBytes: number) {
   const sink = new MemorySink();
   const writers = { json: new PackWriter(sink, "t", "json", chunkBytes), csv: new PackWriter(sink, "t", "csv", chunkBytes) };
   const entries = views.map((records, i) =>
-    encodeShardEntry(`v${i}`, { slug: `v${i}`, total: records.length, hash: "h" }, { packed: { json: writers.json.append(records.map(jsonRecord)), csv: writers.csv.append(records.map((r) => csvRow(columns, r))) } }),
+    encodeShardEntry(`v${i}`, { slug: `v${i}`, total: records.length, hash: "h" }, { packed: ((encoded) => ({ json: writers.json.append(encoded), csv: writers.csv.append(encoded) }))(encodeRecords({ json: records.map(jsonRecord), csv: records.map((r) => csvRow(columns, r)) })) }),
   );
   writers.json.finish();
   writers.csv.finish();

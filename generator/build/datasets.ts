@@ -1,0 +1,111 @@
+import { csvHeader } from "../contract/csv.ts";
+import { datasetPath } from "../contract/downloads.ts";
+import { FORMATS, type Format } from "../contract/query.ts";
+import type { AnyResource } from "../resources/resource.ts";
+import { creditsOf, type DownloadWriter, type PendingFile } from "./downloads.ts";
+import type { EncodedRecords } from "./encode.ts";
+
+const OPEN = Buffer.from("[");
+const CLOSE = Buffer.from("]");
+
+/** The part being filled in one format: pieces of the views' encoded records, in packed form. */
+interface PartBuffer {
+  pieces: Buffer[];
+  records: number;
+  /** The part's size as written. */
+  bytes: number;
+  /** The first full part, held back until a second one starts. */
+  held: Part | undefined;
+  readonly parts: PendingFile[];
+}
+
+interface Part {
+  readonly pieces: readonly Buffer[];
+  readonly records: number;
+}
+
+/**
+ * A complete dataset in parts under the CDN's file size limit, cut at record boundaries out of the
+ * views' encoded records (no record is rendered or encoded again). The first part is held back
+ * until it is clear whether there will be a second, so a dataset that fits is one plain file.
+ */
+export class DatasetWriter {
+  private readonly buffers: Record<Format, PartBuffer>;
+  private readonly header: Buffer;
+
+  constructor(
+    private readonly writer: DownloadWriter,
+    private readonly resource: AnyResource,
+    private readonly maxBytes: number,
+  ) {
+    this.header = Buffer.from(csvHeader(resource.record.columns));
+    this.buffers = { json: { pieces: [], records: 0, bytes: this.emptyBytes("json"), held: undefined, parts: [] }, csv: { pieces: [], records: 0, bytes: this.emptyBytes("csv"), held: undefined, parts: [] } };
+  }
+
+  async add(encoded: EncodedRecords): Promise<void> {
+    for (const format of FORMATS) {
+      const buffer = this.buffers[format];
+      const offsets = encoded.offsets[format];
+      const bytes = encoded.bytes[format];
+      let from = 0;
+      for (let i = 0; i < encoded.count; i++) {
+        // A JSON record's size includes its comma, which the part's last record will not have.
+        const size = (offsets[i + 1] ?? 0) - (offsets[i] ?? 0) - (format === "json" && buffer.records === 0 ? 1 : 0);
+        if (buffer.records > 0 && buffer.bytes + size > this.maxBytes) {
+          if (i > from) buffer.pieces.push(bytes.subarray(offsets[from], offsets[i]));
+          from = i;
+          await this.completePart(format);
+          i--; // the record starts the next part
+          continue;
+        }
+        buffer.records++;
+        buffer.bytes += size;
+      }
+      if (from < encoded.count) buffer.pieces.push(bytes.subarray(offsets[from], offsets[encoded.count]));
+    }
+  }
+
+  async finish(): Promise<void> {
+    for (const format of FORMATS) {
+      const buffer = this.buffers[format];
+      if (buffer.held === undefined && buffer.parts.length === 0) await this.write(format, buffer, undefined);
+      else await this.completePart(format);
+      for (const file of buffer.parts) file.parts = buffer.parts.length;
+    }
+  }
+
+  private emptyBytes(format: Format): number {
+    return format === "json" ? OPEN.length + CLOSE.length : this.header.length;
+  }
+
+  private async completePart(format: Format): Promise<void> {
+    const buffer = this.buffers[format];
+    const part: Part = { pieces: buffer.pieces, records: buffer.records };
+    buffer.pieces = [];
+    buffer.records = 0;
+    buffer.bytes = this.emptyBytes(format);
+    if (buffer.held === undefined && buffer.parts.length === 0) {
+      buffer.held = part;
+      return;
+    }
+    if (buffer.held !== undefined) {
+      const held = buffer.held;
+      buffer.held = undefined;
+      await this.write(format, held, 1);
+    }
+    await this.write(format, part, buffer.parts.length + 1);
+  }
+
+  private async write(format: Format, part: Part, number: number | undefined): Promise<void> {
+    const pieces = [...part.pieces];
+    // The packed form ends each JSON record in a comma; the array's last one has none.
+    const last = pieces.at(-1);
+    if (format === "json" && last !== undefined) pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
+    const data = Buffer.concat(format === "csv" ? [this.header, ...pieces] : [OPEN, ...pieces, CLOSE]);
+    const file = await this.writer.file(
+      { path: datasetPath(this.resource.id, format, number), endpoint: this.resource.path, format, records: part.records, credits: creditsOf(this.resource), ...(number === undefined ? {} : { part: number }) },
+      data,
+    );
+    if (number !== undefined) this.buffers[format].parts.push(file);
+  }
+}

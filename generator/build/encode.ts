@@ -1,0 +1,54 @@
+import { createHash } from "node:crypto";
+import type { Format } from "../contract/query.ts";
+import type { RenderedView } from "./views.ts";
+
+/**
+ * A view's records as bytes, encoded once: its packed records, page files, download bytes and
+ * hashes are all cut from these. In each format the records follow each other as packs hold them
+ * (pack.ts): a JSON record with its comma, a CSV row with its CRLF.
+ */
+export interface EncodedRecords {
+  readonly count: number;
+  readonly bytes: Readonly<Record<Format, Buffer>>;
+  /** Where each record starts, per format: `count + 1` offsets, the last the end. */
+  readonly offsets: Readonly<Record<Format, Float64Array>>;
+}
+
+export function encodeRecords(rendered: RenderedView): EncodedRecords {
+  const json = encode(rendered.json, ",");
+  const csv = encode(rendered.csv, "");
+  return { count: rendered.json.length, bytes: { json: json.bytes, csv: csv.bytes }, offsets: { json: json.offsets, csv: csv.offsets } };
+}
+
+function encode(rows: readonly string[], separator: "," | ""): { bytes: Buffer; offsets: Float64Array } {
+  const offsets = new Float64Array(rows.length + 1);
+  const extra = separator.length;
+  for (let i = 0; i < rows.length; i++) offsets[i + 1] = (offsets[i] ?? 0) + Buffer.byteLength(rows[i] ?? "") + extra;
+  const bytes = Buffer.allocUnsafe(offsets[rows.length] ?? 0);
+  for (let i = 0; i < rows.length; i++) {
+    const at = bytes.write(rows[i] ?? "", offsets[i] ?? 0) + (offsets[i] ?? 0);
+    if (extra === 1) bytes[at] = 0x2c;
+  }
+  return { bytes, offsets };
+}
+
+const OPEN = Buffer.from("[");
+const CLOSE = Buffer.from("]");
+
+/**
+ * The pieces of the page (or download) of records [start, end) in a format: concatenated they
+ * are the bytes `renderPage` gives for the same records (a JSON slice drops its last comma).
+ */
+export function pagePieces(encoded: EncodedRecords, format: Format, start: number, end: number, csvHeaderLine: Buffer): Buffer[] {
+  const from = encoded.offsets[format][start] ?? 0;
+  const to = encoded.offsets[format][end] ?? 0;
+  if (format === "csv") return [csvHeaderLine, encoded.bytes.csv.subarray(from, to)];
+  return [OPEN, encoded.bytes.json.subarray(from, end > start ? to - 1 : to), CLOSE];
+}
+
+/** SHA-256 of a page's pieces, without joining them. */
+export function sha256Of(pieces: readonly Buffer[]): Buffer {
+  const hash = createHash("sha256");
+  for (const piece of pieces) hash.update(piece);
+  return hash.digest();
+}
