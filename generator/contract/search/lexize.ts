@@ -59,8 +59,8 @@ export function stem(word: string): string {
   return stemmed.replaceAll(placeholder, () => astral[i++] ?? "");
 }
 
-/** german_stem's lexize: null for a stop word (or an empty token). */
-function germanStem(token: string): string | null {
+/** german_stem's lexize (`ts_lexize('german_stem', token)`): null for a stop word (or an empty token). */
+export function germanStem(token: string): string | null {
   const lower = lowerCase(token);
   if (utf8Length(token) > MAX_STEM_BYTES) return lower;
   if (lower === "" || STOP_WORDS.has(lower)) return null;

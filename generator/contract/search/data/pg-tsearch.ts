@@ -5,8 +5,8 @@
 // unaccent.rules: PostgreSQL's contrib/unaccent, PostgreSQL License (Portions Copyright (c)
 // 1996-2024, PostgreSQL Global Development Group; Portions Copyright (c) 1994, The Regents of the
 // University of California).
-// german.stop: the Snowball project's German stop-word list (BSD-3-Clause, Copyright (c) 2001,
-// Dr Martin Porter; Copyright (c) 2002, Richard Boulton), as PostgreSQL ships it.
+// german.stop: the Snowball project's German stop-word list (snowballstem.org, BSD-style licence,
+// see PostgreSQL's src/backend/snowball/README), as PostgreSQL ships it.
 
 /** unaccent.rules in file order: source character, replacement (empty: the character is deleted). */
 export const UNACCENT_RULES: readonly string[] = [

@@ -1,0 +1,64 @@
+import type { PGlite } from "@electric-sql/pglite";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { germanStem, stem, unaccent } from "../../generator/contract/search/lexize.ts";
+import { deriveCtype, readVendoredFiles, renderCtypeModule, renderVendoredModule } from "../support/pg-tables.ts";
+import { ROOT } from "../support/paths.ts";
+import { column, startPostgres } from "../support/pglite.ts";
+import { dataWords } from "../support/search-data.ts";
+
+/**
+ * The search module's vendored tables are PostgreSQL 17's: regenerated from PGlite 0.4.6 here and
+ * compared with the committed files byte for byte (`npm run search-tables` rewrites them).
+ */
+let db: PGlite;
+beforeAll(async () => {
+  db = await startPostgres();
+});
+afterAll(async () => {
+  await db.close();
+});
+
+const committed = (name: string) => readFileSync(resolve(ROOT, "generator/contract/search/data", name), "utf8");
+
+describe("vendored PostgreSQL tables", () => {
+  it("character classes and case mappings are the server's, for every code point", async () => {
+    expect(renderCtypeModule(await deriveCtype(db))).toBe(committed("pg-ctype.ts"));
+  }, 120_000);
+
+  it("unaccent.rules and german.stop are the files PostgreSQL ships", async () => {
+    expect(renderVendoredModule(await readVendoredFiles(db))).toBe(committed("pg-tsearch.ts"));
+  });
+
+  it("unaccent() agrees with the map on every code point", async () => {
+    const separator = "\u0001";
+    for (let start = 1; start <= 0x10ffff; start += 0x10000) {
+      const chars: string[] = [];
+      for (let c = start; c < Math.min(start + 0x10000, 0x110000); c++) if (c !== 1 && (c < 0xd800 || c > 0xdfff)) chars.push(String.fromCodePoint(c));
+      const [pg] = await column<string>(db, "SELECT unaccent($1)", [chars.join(separator)]);
+      expect(pg?.split(separator)).toEqual(chars.map(unaccent));
+    }
+  }, 60_000);
+});
+
+describe("the Snowball German stemmer (@orama/stemmers) is PostgreSQL 17's german_stem", () => {
+  // ts_lexize('german_stem', w) on PostgreSQL 15 and 17; Snowball 3 (PostgreSQL 18) differs on several.
+  it.each([
+    ["mueller", "muell"], ["müller", "mull"], ["häuser", "haus"], ["haeuser", "haeus"], ["allee", "alle"], ["systemen", "system"],
+    ["kaiserin", "kaiserin"], ["lehrerinnen", "lehrerinn"], ["feuer", "feu"], ["aachener", "aach"], ["straße", "strass"],
+    ["strasse", "strass"], ["bauer", "bau"], ["wandeln", "wandeln"], ["aquae", "aqua"], ["schlüssel", "schlussel"], ["gasse", "gass"],
+    ["gassen", "gass"], ["wegen", "weg"], ["huegel", "huegel"], ["hügel", "hugel"], ["quelle", "quell"], ["treue", "treu"],
+    ["platz", "platz"], ["aero", "aero"], ["aeg", "aeg"], ["altonaer", "altona"], ["pariser", "paris"], ["republik", "republ"],
+  ])("%s → %s", (word, expected) => {
+    expect(stem(word)).toBe(expected);
+  });
+
+  it("with the stop words and lower-casing, agrees with ts_lexize('german_stem') on every word of the street data", async () => {
+    const words = [...dataWords()].map(unaccent);
+    const pg = await column<string | null>(db, "SELECT (ts_lexize('german_stem', w))[1] FROM unnest($1::text[]) WITH ORDINALITY x(w, o) ORDER BY o", [words]);
+    expect(words.length).toBeGreaterThan(10_000);
+    expect(pg.filter((lexeme) => lexeme === null).length).toBeGreaterThan(20);
+    expect(words.map(germanStem)).toEqual(pg);
+  });
+});
