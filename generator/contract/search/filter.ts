@@ -25,6 +25,8 @@ export interface StreetFilter {
   readonly anchoredEnd: boolean;
   /** `~*` (name, locality) rather than `~` (postalCode). */
   readonly ignoreCase: boolean;
+  /** The value characters each literal character accepts, two per position: {towlower(c), towupper(c)}, or c twice. */
+  readonly accepts: Int32Array;
 }
 
 /** A filter value outside the supported subset; `message` names the parameter and says what is supported. */
@@ -69,23 +71,29 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
     else if (SYNTAX.has(ch)) fail(`'${ch}' is regular-expression syntax`);
     else literal.push(ch.codePointAt(0) ?? 0);
   }
-  return { parameter, literal, anchoredStart, anchoredEnd, ignoreCase: parameter !== "postalCode" };
+  const ignoreCase = parameter !== "postalCode";
+  const accepts = Int32Array.from(literal.flatMap((c) => (ignoreCase ? [toLower(c), toUpper(c)] : [c, c])));
+  return { parameter, literal, anchoredStart, anchoredEnd, ignoreCase, accepts };
 }
 
 /** Does a value (a street's name, its postal code or its locality) match, as PostgreSQL's `~*` / `~` would? */
 export function filterMatches(filter: StreetFilter, value: string): boolean {
-  const text = Array.from(value, (ch) => ch.codePointAt(0) ?? 0);
-  const pattern = filter.literal;
-  const same = filter.ignoreCase ? (t: number, p: number) => t === toLower(p) || t === toUpper(p) : (t: number, p: number) => t === p;
-  const last = text.length - pattern.length;
-  // Where the literal may start: anywhere, or only at 0 (^), or only at the end (dollar sign), or both.
-  for (let start = filter.anchoredEnd ? last : 0; start <= (filter.anchoredStart ? 0 : last); start++) {
-    if (start < 0) return false;
-    let k = 0;
-    while (k < pattern.length && same(text[start + k] ?? -1, pattern[k] ?? -1)) k++;
-    if (k === pattern.length) return true;
+  if (filter.anchoredStart) return matchesAt(filter, value, 0);
+  for (let start = 0; start < value.length; start += (value.codePointAt(start) ?? 0) > 0xffff ? 2 : 1) if (matchesAt(filter, value, start)) return true;
+  return filter.literal.length === 0;
+}
+
+/** The literal at UTF-16 offset start of the value (and, if anchored, ending at its end). */
+function matchesAt(filter: StreetFilter, value: string, start: number): boolean {
+  const { accepts } = filter;
+  let i = start;
+  for (let k = 0; k < accepts.length; k += 2) {
+    if (i >= value.length) return false;
+    const c = value.codePointAt(i) ?? 0;
+    if (c !== accepts[k] && c !== accepts[k + 1]) return false;
+    i += c > 0xffff ? 2 : 1;
   }
-  return false;
+  return !filter.anchoredEnd || i === value.length;
 }
 
 /**

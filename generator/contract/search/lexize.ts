@@ -59,10 +59,13 @@ export function stem(word: string): string {
   return stemmed.replaceAll(placeholder, () => astral[i++] ?? "");
 }
 
+/** More than `bytes` UTF-8 bytes? (A UTF-16 unit is at most 3 bytes, so short strings need no count.) */
+const tooLong = (text: string, bytes: number) => text.length * 3 > bytes && utf8Length(text) > bytes;
+
 /** german_stem's lexize (`ts_lexize('german_stem', token)`): null for a stop word (or an empty token). */
 export function germanStem(token: string): string | null {
   const lower = lowerCase(token);
-  if (utf8Length(token) > MAX_STEM_BYTES) return lower;
+  if (tooLong(token, MAX_STEM_BYTES)) return lower;
   if (lower === "" || STOP_WORDS.has(lower)) return null;
   return stem(lower);
 }
@@ -73,28 +76,38 @@ const simple = (token: string): string | null => {
   return lower === "" ? null : lower;
 };
 
-const UNACCENT_STEM = new Set([T.WORD, T.HWORD, T.PARTHWORD]);
-const STEM = new Set([T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD]);
-const SIMPLE = new Set([T.NUMWORD, T.NUMHWORD, T.NUMPARTHWORD, T.EMAIL, T.URL, T.HOST, T.SCIENTIFIC, T.VERSION, T.URLPATH, T.FILEPATH, T.DECIMAL, T.SIGNEDINT, T.UNSIGNEDINT]);
+/** config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). */
+const DICTIONARIES: ReadonlyMap<number, (token: string) => string | null> = new Map([
+  ...[T.WORD, T.HWORD, T.PARTHWORD].map((type) => [type, (token: string) => germanStem(unaccent(token))] as const),
+  ...[T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD].map((type) => [type, germanStem] as const),
+  ...[T.NUMWORD, T.NUMHWORD, T.NUMPARTHWORD, T.EMAIL, T.URL, T.HOST, T.SCIENTIFIC, T.VERSION, T.URLPATH, T.FILEPATH, T.DECIMAL, T.SIGNEDINT, T.UNSIGNEDINT].map(
+    (type) => [type, simple] as const,
+  ),
+]);
+const hasDictionary = (type: number) => DICTIONARIES.has(type);
 
-/** One token through config_openplzapi's dictionaries; undefined if its type has none (no position). */
-function lexize(type: number, token: string): string | null | undefined {
-  if (UNACCENT_STEM.has(type)) return germanStem(unaccent(token));
-  if (STEM.has(type)) return germanStem(token);
-  if (SIMPLE.has(type)) return simple(token);
-  return undefined;
-}
+/** Street data repeats its words (every street of a town names the town): lexize each once per dictionary. */
+const memo = <K, V>(limit: number, compute: (key: K) => V) => {
+  const cache = new Map<K, V>();
+  return (key: K): V => {
+    if (cache.has(key)) return cache.get(key) as V;
+    const value = compute(key);
+    if (cache.size >= limit) cache.clear();
+    cache.set(key, value);
+    return value;
+  };
+};
+const LEXIZE = new Map([...DICTIONARIES].map(([type, dictionary]) => [type, memo(50_000, dictionary)]));
 
 /** parsetext: every token's lexeme (or stop word) with its position, in text order. */
 export function positionedLexemes(text: string): PositionedLexeme[] {
   const out: PositionedLexeme[] = [];
   let position = 0;
-  for (const token of parseTokens(text)) {
-    if (utf8Length(token.text) >= MAX_WORD_BYTES) continue;
-    const lexeme = lexize(token.type, token.text);
-    if (lexeme === undefined) continue;
+  for (const token of parseTokens(text, hasDictionary)) {
+    if (tooLong(token.text, MAX_WORD_BYTES - 1)) continue;
+    const lexeme = LEXIZE.get(token.type)?.(token.text) ?? null;
     position++;
-    out.push({ lexeme: lexeme !== null && utf8Length(lexeme) > MAX_WORD_BYTES ? null : lexeme, position: Math.min(position, MAX_POSITION) });
+    out.push({ lexeme: lexeme !== null && tooLong(lexeme, MAX_WORD_BYTES) ? null : lexeme, position: Math.min(position, MAX_POSITION) });
   }
   return out;
 }
@@ -102,11 +115,16 @@ export function positionedLexemes(text: string): PositionedLexeme[] {
 /**
  * A document's lexemes with their positions, as `to_tsvector('config_openplzapi', text)`. For a
  * street, text is `Name PostalCode Locality` joined by single spaces (streetDocument), tokenised
- * as one string: positions run on across the three fields.
+ * as one string: positions run on across the three fields (see streetLexemes).
  */
 export function lexemesOf(text: string): Map<string, number[]> {
+  return collect(positionedLexemes(text));
+}
+
+/** uniqueWORD: each lexeme's positions in order, without repeats, at most MAX_POSITIONS. */
+function collect(words: Iterable<PositionedLexeme>): Map<string, number[]> {
   const lexemes = new Map<string, number[]>();
-  for (const { lexeme, position } of positionedLexemes(text)) {
+  for (const { lexeme, position } of words) {
     if (lexeme === null) continue;
     const positions = lexemes.get(lexeme);
     if (positions === undefined) lexemes.set(lexeme, [position]);
@@ -117,3 +135,20 @@ export function lexemesOf(text: string): Map<string, number[]> {
 
 /** The text the original indexes for a street: `"Name" || ' ' || "PostalCode" || ' ' || "Locality"`. */
 export const streetDocument = (name: string, postalCode: string, locality: string) => `${name} ${postalCode} ${locality}`;
+
+const fieldLexemes = memo(200_000, positionedLexemes);
+
+/**
+ * lexemesOf(streetDocument(name, postalCode, locality)), fast for a build: the name and
+ * ` PostalCode Locality` are lexized once per distinct value and joined, the second's positions
+ * shifted by the name's. Exact because no token of the default parser spans a space, except XML
+ * tags and what a <script> or <style> tag hides: a name with `<` is lexized whole.
+ */
+export function streetLexemes(name: string, postalCode: string, locality: string): Map<string, number[]> {
+  if (name.includes("<")) return lexemesOf(streetDocument(name, postalCode, locality));
+  const head = fieldLexemes(name);
+  const shift = head.at(-1)?.position ?? 0;
+  if (shift >= MAX_POSITION) return lexemesOf(streetDocument(name, postalCode, locality));
+  const tail = fieldLexemes(` ${postalCode} ${locality}`).map(({ lexeme, position }) => ({ lexeme, position: Math.min(position + shift, MAX_POSITION) }));
+  return collect([...head, ...tail]);
+}

@@ -5,7 +5,7 @@
  *
  * Portions Copyright (c) 1996-2024, PostgreSQL Global Development Group. PostgreSQL License.
  */
-import { isAlnum, isAlpha, isAsciiLetter, isDigit, isHexDigit, isSpace, isSpecial } from "./ctype.ts";
+import { isAlpha, isAsciiLetter, isDigit, isHexDigit, isSpace, isSpecial } from "./ctype.ts";
 import { HOST, STATES, URLPATH, type Action, type Special } from "./parser-tables.ts";
 
 export interface Token {
@@ -39,11 +39,29 @@ interface Position {
   pushedAt: number;
 }
 
-interface Parser {
+/** Character classes per code point, as bits; the end of the text has none. */
+const ALPHA = 1, DIGIT = 2, ASCII_LETTER = 4, SPECIAL = 8, SPACE = 16, XDIGIT = 32, URLCHAR = 64;
+const ALNUM = ALPHA | DIGIT;
+
+function classify(c: number): number {
+  let bits = (isAlpha(c) ? ALPHA : 0) | (isDigit(c) ? DIGIT : 0) | (isAsciiLetter(c) ? ASCII_LETTER : 0) | (isSpace(c) ? SPACE : 0) | (isHexDigit(c) ? XDIGIT : 0);
+  if (c >= 0x80 && isSpecial(c)) bits |= SPECIAL;
+  // p_isurlchar: printable ASCII but space and the characters RFC 3986 disallows
+  if (c > 0x20 && c < 0x7f && !'"<>\\^`{|}'.includes(String.fromCharCode(c))) bits |= URLCHAR;
+  return bits;
+}
+const ASCII_CLASSES = Uint8Array.from({ length: 0x80 }, (_, c) => classify(c));
+
+interface Text {
+  readonly text: string;
   readonly chars: readonly number[];
   /** UTF-16 offset of each code point (and of the end), to slice token texts. */
   readonly offsets: readonly number[];
-  readonly text: string;
+  /** classify() of each code point, and 0 for the end. */
+  readonly classes: Uint8Array;
+}
+
+interface Parser extends Text {
   readonly len: number;
   state: Position;
   ignore: boolean;
@@ -53,24 +71,21 @@ interface Parser {
   type: number;
 }
 
-const current = (p: Parser) => p.chars[p.state.pos] ?? 0;
+const is = (bits: number): Test => (p) => ((p.classes[p.state.pos] ?? 0) & bits) !== 0;
 const slice = (p: Parser, from: number, to: number) => p.text.slice(p.offsets[from] ?? 0, p.offsets[to] ?? 0);
 const atEnd = (p: Parser) => p.state.pos === p.len || p.state.charlen === 0;
 
 const TESTS: Record<string, Test> = {
   isEOF: atEnd,
-  isalpha: (p) => !atEnd(p) && isAlpha(current(p)),
-  isasclet: (p) => !atEnd(p) && isAsciiLetter(current(p)),
-  isdigit: (p) => !atEnd(p) && isDigit(current(p)),
-  isalnum: (p) => !atEnd(p) && isAlnum(current(p)),
-  isnotalnum: (p) => atEnd(p) || !isAlnum(current(p)),
-  isspecial: (p) => !atEnd(p) && isSpecial(current(p)),
-  isspace: (p) => !atEnd(p) && isSpace(current(p)),
-  isxdigit: (p) => !atEnd(p) && isHexDigit(current(p)),
-  isurlchar: (p) => {
-    const c = current(p);
-    return !atEnd(p) && c > 0x20 && c < 0x7f && !'"<>\\^`{|}'.includes(String.fromCharCode(c));
-  },
+  isalpha: is(ALPHA),
+  isasclet: is(ASCII_LETTER),
+  isdigit: is(DIGIT),
+  isalnum: is(ALNUM),
+  isnotalnum: (p) => ((p.classes[p.state.pos] ?? 0) & ALNUM) === 0,
+  isspecial: is(SPECIAL),
+  isspace: is(SPACE),
+  isxdigit: is(XDIGIT),
+  isurlchar: is(URLCHAR),
   isstophost: (p) => {
     if (!p.wanthost) return false;
     p.wanthost = false;
@@ -104,12 +119,13 @@ const SPECIALS: Record<Special, (p: Parser) => void> = {
 const STATE_NAMES = Object.keys(STATES);
 const stateIndex = (name: string) => (name === "Null" ? -1 : STATE_NAMES.indexOf(name));
 const compile = ([test, flags, to, type = 0, special]: Action): CompiledAction => ({
-  test: test === "" ? null : test.length === 1 ? (p) => !atEnd(p) && current(p) === test.charCodeAt(0) : (TESTS[test] ?? fail(test)),
+  test: test === "" ? null : test.length === 1 ? equals(test.charCodeAt(0)) : (TESTS[test] ?? fail(test)),
   flags: flags.split("|").reduce((bits, flag) => bits | (FLAG_BITS[flag] ?? 0), 0),
   to: stateIndex(to),
   type,
   special: special === undefined ? null : SPECIALS[special],
 });
+const equals = (code: number): Test => (p) => p.state.pos < p.len && p.chars[p.state.pos] === code;
 const fail = (what: string): never => {
   throw new Error(`unknown parser test ${what}`);
 };
@@ -119,9 +135,9 @@ const URL_PATH_FIRST = stateIndex("InURLPathFirst");
 
 const position = (state: number, pos: number, prev: Position | null = null): Position => ({ pos, charlen: 0, lentoken: 0, state, prev, pushedAt: -1 });
 
-function newParser(from: Parser | string, start: number): Parser {
-  const { text, chars, offsets } = typeof from === "string" ? codePoints(from) : from;
-  return { text, chars, offsets, len: chars.length, state: position(BASE, start), ignore: false, wanthost: false, tokenStart: start, lentoken: 0, type: 0 };
+function newParser(from: Text | string, start: number): Parser {
+  const { text, chars, offsets, classes } = typeof from === "string" ? analyse(from) : from;
+  return { text, chars, offsets, classes, len: chars.length, state: position(BASE, start), ignore: false, wanthost: false, tokenStart: start, lentoken: 0, type: 0 };
 }
 
 /** p_ishost / p_isURLPath: a parser copy from the current position must find a host / URL path here. */
@@ -162,8 +178,8 @@ function next(p: Parser): boolean {
     }
     if (item.flags & POP) p.state = p.state.prev ?? p.state;
     else if (item.flags & PUSH) {
-      p.state.pushedAt = i;
-      p.state = { ...p.state, prev: p.state, pushedAt: -1 };
+      st.pushedAt = i;
+      p.state = { pos: st.pos, charlen: st.charlen, lentoken: st.lentoken, state: st.state, prev: st, pushedAt: -1 };
     } else if (item.flags & CLEAR) p.state.prev = p.state.prev?.prev ?? null;
     else if (item.flags & CLRALL) p.state.prev = null;
     else if (item.flags & MERGE) {
@@ -184,15 +200,15 @@ function next(p: Parser): boolean {
   return item !== undefined && (item.flags & BINGO) !== 0;
 }
 
-/** The tokens of a text as ts_parse('default', text) lists them, blanks included. */
-export function parseTokens(text: string): Token[] {
+/** The tokens of a text as ts_parse('default', text) lists them (blanks included), or only those of the types wanted. */
+export function parseTokens(text: string, wanted: (type: number) => boolean = () => true): Token[] {
   const p = newParser(text, 0);
   const tokens: Token[] = [];
-  while (next(p)) tokens.push({ type: p.type, text: slice(p, p.tokenStart, p.tokenStart + p.lentoken) });
+  while (next(p)) if (wanted(p.type)) tokens.push({ type: p.type, text: slice(p, p.tokenStart, p.tokenStart + p.lentoken) });
   return tokens;
 }
 
-function codePoints(text: string): { text: string; chars: number[]; offsets: number[] } {
+function analyse(text: string): Text {
   const chars: number[] = [];
   const offsets: number[] = [];
   for (let i = 0; i < text.length; ) {
@@ -202,5 +218,7 @@ function codePoints(text: string): { text: string; chars: number[]; offsets: num
     i += c > 0xffff ? 2 : 1;
   }
   offsets.push(text.length);
-  return { text, chars, offsets };
+  const classes = new Uint8Array(chars.length + 1);
+  chars.forEach((c, i) => (classes[i] = c < 0x80 ? (ASCII_CLASSES[c] ?? 0) : classify(c)));
+  return { text, chars, offsets, classes };
 }

@@ -54,7 +54,7 @@ type Item =
 type Raw =
   | { readonly kind: "value"; readonly lexeme: string; readonly prefix: boolean }
   | { readonly kind: "stop" }
-  | { readonly kind: "op"; readonly op: Operator | "phrase"; distance: number; left: Raw | null; right: Raw | null };
+  | { readonly kind: "op"; readonly op: Operator | "phrase"; readonly distance: number; readonly left: Raw | null; readonly right: Raw | null };
 
 const OPERATOR_CHARS = new Set(["!", "&", "|", "(", ")", "<"]);
 /** pushValue rejects lexemes this long ("word is too long in tsquery", MAXSTRLEN). */
@@ -66,13 +66,17 @@ type Token = { readonly kind: "operand"; readonly text: string; readonly quoted:
 export function parseSearchTerm(term: string, options: SearchOptions = {}): SearchQuery {
   if (term.includes("\0")) throw new SearchTermError("The search term must not contain the character U+0000.");
   const tokens = tokenize(Array.from(term));
-  const lastOperand = tokens.findLastIndex((t) => t.kind === "operand");
-  const prefixAt = options.lastWordPrefix === true && tokens[lastOperand]?.kind === "operand" && !(tokens[lastOperand] as { quoted: boolean }).quoted ? lastOperand : -1;
+  const last = tokens.findLast((t) => t.kind === "operand");
+  const prefixOperand = options.lastWordPrefix === true && last?.kind === "operand" && !last.quoted ? last : undefined;
 
   const items: Item[] = [];
   const stack: Operator[] = [];
-  tokens.forEach((token, index) => {
-    if (token.kind === "operand") return pushValue(items, token.text, index === prefixAt);
+  for (const token of tokens) {
+    if (token.kind === "operand") {
+      pushValue(items, token.text, token === prefixOperand);
+      continue;
+    }
+    // makepol's shunting-yard: pop what binds at least as tightly; NOT is right-associative.
     while (stack.length > 0) {
       const top = stack.at(-1) as Operator;
       if (token.op !== "not" ? PRIORITY[token.op] > PRIORITY[top] : PRIORITY[token.op] >= PRIORITY[top]) break;
@@ -80,7 +84,7 @@ export function parseSearchTerm(term: string, options: SearchOptions = {}): Sear
     }
     if (stack.length === STACK_DEPTH) throw new SearchTermError("The search term has too many operators in a row (at most 32, such as '-' signs).");
     stack.push(token.op);
-  });
+  }
   // The term ended where an operand was expected: a stop placeholder stands in (and is cleaned away).
   if (tokens.at(-1)?.kind !== "operand") items.push({ kind: "stop" });
   while (stack.length > 0) items.push({ kind: "op", op: stack.pop() as Operator, distance: 0 });
