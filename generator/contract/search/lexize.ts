@@ -76,17 +76,7 @@ const simple = (token: string): string | null => {
   return lower === "" ? null : lower;
 };
 
-/** config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). */
-const DICTIONARIES: ReadonlyMap<number, (token: string) => string | null> = new Map([
-  ...[T.WORD, T.HWORD, T.PARTHWORD].map((type) => [type, (token: string) => germanStem(unaccent(token))] as const),
-  ...[T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD].map((type) => [type, germanStem] as const),
-  ...[T.NUMWORD, T.NUMHWORD, T.NUMPARTHWORD, T.EMAIL, T.URL, T.HOST, T.SCIENTIFIC, T.VERSION, T.URLPATH, T.FILEPATH, T.DECIMAL, T.SIGNEDINT, T.UNSIGNEDINT].map(
-    (type) => [type, simple] as const,
-  ),
-]);
-const hasDictionary = (type: number) => DICTIONARIES.has(type);
-
-/** Street data repeats its words (every street of a town names the town): lexize each once per dictionary. */
+/** Street data repeats its words (every street of a town names the town): compute each once. */
 const memo = <K, V>(limit: number, compute: (key: K) => V) => {
   const cache = new Map<K, V>();
   return (key: K): V => {
@@ -97,7 +87,19 @@ const memo = <K, V>(limit: number, compute: (key: K) => V) => {
     return value;
   };
 };
-const LEXIZE = new Map([...DICTIONARIES].map(([type, dictionary]) => [type, memo(50_000, dictionary)]));
+
+/** config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). */
+const unaccentStem = memo(50_000, (token: string) => germanStem(unaccent(token)));
+const stemOnly = memo(50_000, germanStem);
+const simpleOnly = memo(50_000, simple);
+const DICTIONARIES: ReadonlyMap<number, (token: string) => string | null> = new Map([
+  ...[T.WORD, T.HWORD, T.PARTHWORD].map((type) => [type, unaccentStem] as const),
+  ...[T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD].map((type) => [type, stemOnly] as const),
+  ...[T.NUMWORD, T.NUMHWORD, T.NUMPARTHWORD, T.EMAIL, T.URL, T.HOST, T.SCIENTIFIC, T.VERSION, T.URLPATH, T.FILEPATH, T.DECIMAL, T.SIGNEDINT, T.UNSIGNEDINT].map(
+    (type) => [type, simpleOnly] as const,
+  ),
+]);
+const hasDictionary = (type: number) => DICTIONARIES.has(type);
 
 /** parsetext: every token's lexeme (or stop word) with its position, in text order. */
 export function positionedLexemes(text: string): PositionedLexeme[] {
@@ -105,7 +107,7 @@ export function positionedLexemes(text: string): PositionedLexeme[] {
   let position = 0;
   for (const token of parseTokens(text, hasDictionary)) {
     if (tooLong(token.text, MAX_WORD_BYTES - 1)) continue;
-    const lexeme = LEXIZE.get(token.type)?.(token.text) ?? null;
+    const lexeme = DICTIONARIES.get(token.type)?.(token.text) ?? null;
     position++;
     out.push({ lexeme: lexeme !== null && tooLong(lexeme, MAX_WORD_BYTES) ? null : lexeme, position: Math.min(position, MAX_POSITION) });
   }
