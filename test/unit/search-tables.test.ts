@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { casePairs, isAlpha, isSpace, isSpecial, toLower, toUpper } from "../../generator/contract/search/ctype.ts";
 import { germanStem, stem, unaccent } from "../../generator/contract/search/lexize.ts";
 import { deriveCtype, readVendoredFiles, renderCtypeModule, renderVendoredModule } from "../support/pg-tables.ts";
 import { ROOT } from "../support/paths.ts";
@@ -24,7 +25,19 @@ const committed = (name: string) => readFileSync(resolve(ROOT, "generator/contra
 
 describe("vendored PostgreSQL tables", () => {
   it("character classes and case mappings are the server's, for every code point", async () => {
-    expect(renderCtypeModule(await deriveCtype(db))).toBe(committed("pg-ctype.ts"));
+    const derived = await deriveCtype(db);
+    expect(renderCtypeModule(derived)).toBe(committed("pg-ctype.ts"));
+    // and ctype.ts decodes them back to exactly these
+    const [alpha, special, space] = [new Set(derived.alpha), new Set(derived.special), new Set(derived.space)];
+    const wrong: string[] = [];
+    for (let c = 0x80; c <= 0x10ffff; c++) {
+      if (isAlpha(c) !== alpha.has(c) || isSpecial(c) !== special.has(c) || isSpace(c) !== space.has(c)) wrong.push(c.toString(16));
+    }
+    expect(wrong).toEqual([]);
+    const lower = new Map(derived.lower);
+    const upper = new Map(derived.upper);
+    for (const [c] of casePairs()) expect([toLower(c), toUpper(c)]).toEqual([lower.get(c) ?? c, upper.get(c) ?? c]);
+    expect([...casePairs()].length).toBe(derived.lower.length + derived.upper.length);
   }, 120_000);
 
   it("unaccent.rules and german.stop are the files PostgreSQL ships", async () => {

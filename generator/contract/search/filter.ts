@@ -31,17 +31,18 @@ export interface StreetFilter {
 
 /** A filter value outside the supported subset; `message` names the parameter and says what is supported. */
 export class FilterSyntaxError extends Error {
-  constructor(
-    readonly parameter: FilterParameter,
-    readonly value: string,
-    reason: string,
-  ) {
+  readonly parameter: FilterParameter;
+  readonly value: string;
+
+  constructor(parameter: FilterParameter, value: string, reason: string) {
     super(
       `The value of ${parameter} is not supported: ${reason}. ${parameter} is matched like the original's regular expression ` +
         `${parameter === "postalCode" ? "(case-sensitive)" : "(ignoring case)"} anywhere in the value, but only plain text is supported here, ` +
         `with '^' at the start and '$' at the end to anchor it; put a backslash before a character to match it literally (e.g. 'Str\\.').`,
     );
     this.name = "FilterSyntaxError";
+    this.parameter = parameter;
+    this.value = value;
   }
 }
 
