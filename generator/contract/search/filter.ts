@@ -1,0 +1,131 @@
+/**
+ * The `/Streets` filters `name`, `postalCode` and `locality`. The original matches them as
+ * PostgreSQL regular expressions, found anywhere in the value: `"Name" ~* ('(?p)' || @name)`,
+ * `"PostalCode" ~ ('(?p)' || @postalCode)`, `"Locality" ~* ('(?p)' || @locality)`.
+ *
+ * This serves the part of that language users rely on, with exactly PostgreSQL's answers: plain
+ * text (found anywhere), `^` at the start and `$` at the end (anchors), and a backslash before
+ * any character but an ASCII letter or digit, which makes it literal (`Str\.`). `]` and `}` are
+ * literal as in PostgreSQL. Anything else a regular expression could mean (`. * + ? ( ) [ { |`,
+ * `\d`, anchors in the middle, …) is a FilterSyntaxError, never a silently different answer.
+ *
+ * `~*` compares each pattern character c with the value's characters in {towlower(c),
+ * towupper(c)} (regc_locale.c, allcases): per character, no multi-character folding (`STRASSE`
+ * does not find `Straße`), and a titlecase `ǅ` does not even find itself.
+ */
+import { casePairs, toLower, toUpper } from "./ctype.ts";
+
+export type FilterParameter = "name" | "postalCode" | "locality";
+
+export interface StreetFilter {
+  readonly parameter: FilterParameter;
+  /** The literal characters to find, in order (code points; escapes resolved). */
+  readonly literal: readonly number[];
+  readonly anchoredStart: boolean;
+  readonly anchoredEnd: boolean;
+  /** `~*` (name, locality) rather than `~` (postalCode). */
+  readonly ignoreCase: boolean;
+  /** The value characters each literal character accepts, two per position: {towlower(c), towupper(c)}, or c twice. */
+  readonly accepts: Int32Array;
+}
+
+/** A filter value outside the supported subset; `message` names the parameter and says what is supported. */
+export class FilterSyntaxError extends Error {
+  readonly parameter: FilterParameter;
+  readonly value: string;
+
+  constructor(parameter: FilterParameter, value: string, reason: string) {
+    super(
+      `The value of ${parameter} is not supported: ${reason}. ${parameter} is matched like the original's regular expression ` +
+        `${parameter === "postalCode" ? "(case-sensitive)" : "(ignoring case)"} anywhere in the value, but only plain text is supported here, ` +
+        `with '^' at the start and '$' at the end to anchor it; put a backslash before a character to match it literally (e.g. 'Str\\.').`,
+    );
+    this.name = "FilterSyntaxError";
+    this.parameter = parameter;
+    this.value = value;
+  }
+}
+
+const SYNTAX = new Set([".", "[", "(", ")", "*", "+", "?", "{", "|", "^", "$"]);
+const isAsciiAlnum = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
+
+/** Reads a filter value; throws FilterSyntaxError for anything but the supported subset. */
+export function parseStreetFilter(parameter: FilterParameter, value: string): StreetFilter {
+  const chars = Array.from(value);
+  const fail = (reason: string): never => {
+    throw new FilterSyntaxError(parameter, value, reason);
+  };
+  if (value.includes("\0")) fail("it contains the character U+0000");
+  let anchoredStart = false;
+  let anchoredEnd = false;
+  const literal: number[] = [];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i] ?? "";
+    if (ch === "\\") {
+      const next = chars[++i];
+      if (next === undefined) fail("it ends with a backslash");
+      else if (isAsciiAlnum(next)) fail(`'\\${next}' is a regular-expression escape`);
+      else literal.push(next.codePointAt(0) ?? 0);
+    } else if (ch === "^" && i === 0) anchoredStart = true;
+    else if (ch === "$" && i === chars.length - 1) anchoredEnd = true;
+    else if (ch === "^" || ch === "$") fail(`'${ch}' anchors only at the ${ch === "^" ? "start" : "end"}`);
+    else if (SYNTAX.has(ch)) fail(`'${ch}' is regular-expression syntax`);
+    else literal.push(ch.codePointAt(0) ?? 0);
+  }
+  const ignoreCase = parameter !== "postalCode";
+  const accepts = Int32Array.from(literal.flatMap((c) => (ignoreCase ? [toLower(c), toUpper(c)] : [c, c])));
+  return { parameter, literal, anchoredStart, anchoredEnd, ignoreCase, accepts };
+}
+
+/** Does a value (a street's name, its postal code or its locality) match, as PostgreSQL's `~*` / `~` would? */
+export function filterMatches(filter: StreetFilter, value: string): boolean {
+  if (filter.anchoredStart) return matchesAt(filter, value, 0);
+  for (let start = 0; start < value.length; start += (value.codePointAt(start) ?? 0) > 0xffff ? 2 : 1) if (matchesAt(filter, value, start)) return true;
+  return filter.literal.length === 0;
+}
+
+/** The literal at UTF-16 offset start of the value (and, if anchored, ending at its end). */
+function matchesAt(filter: StreetFilter, value: string, start: number): boolean {
+  const { accepts } = filter;
+  let i = start;
+  for (let k = 0; k < accepts.length; k += 2) {
+    if (i >= value.length) return false;
+    const c = value.codePointAt(i) ?? 0;
+    if (c !== accepts[k] && c !== accepts[k + 1]) return false;
+    i += c > 0xffff ? 2 : 1;
+  }
+  return !filter.anchoredEnd || i === value.length;
+}
+
+/**
+ * A case-insensitive key for candidate lookups (e.g. trigrams): characters that `~*` may match to
+ * each other map to one representative (the smallest code point of their {c, towlower(c),
+ * towupper(c)} closure). Sound, not exact: confirm candidates with filterMatches.
+ */
+export function caseFoldKey(text: string): string {
+  let out = "";
+  for (const ch of text) out += String.fromCodePoint(representative(ch.codePointAt(0) ?? 0));
+  return out;
+}
+
+/** Union-find over the case pairs, built on first use. */
+let parent: Map<number, number> | undefined;
+function representative(c: number): number {
+  parent ??= caseClosure();
+  let root = c;
+  for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root)) root = up;
+  return root;
+}
+function caseClosure(): Map<number, number> {
+  const links = new Map<number, number>();
+  const find = (c: number): number => {
+    let root = c;
+    for (let up = links.get(root); up !== undefined; up = links.get(root)) root = up;
+    return root;
+  };
+  for (const [a, b] of casePairs()) {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) links.set(Math.max(ra, rb), Math.min(ra, rb));
+  }
+  return links;
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { caseFoldKey, filterMatches, FilterSyntaxError, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
+
+const match = (parameter: FilterParameter, pattern: string, value: string) => filterMatches(parseStreetFilter(parameter, pattern), value);
+
+/** What PostgreSQL 17 answers for `value ~* ('(?p)' || pattern)` (name, locality) and `~` (postalCode). */
+describe("the /Streets filters select what the original's regular expressions select", () => {
+  it.each<[FilterParameter, string, string, boolean]>([
+    ["name", "pariser", "Pariser Platz", true],
+    ["name", "PLATZ", "Pariser Platz", true],
+    ["name", "^pariser", "Pariser Platz", true],
+    ["name", "^platz", "Pariser Platz", false],
+    ["name", "platz$", "Pariser Platz", true],
+    ["name", "pariser$", "Pariser Platz", false],
+    ["name", "^Pariser Platz$", "Pariser Platz", true],
+    ["name", "^Pariser Platz$", "Pariser Platz 2", false],
+    ["name", "^", "Pariser Platz", true],
+    ["name", "$", "Pariser Platz", true],
+    ["name", "^$", "", true],
+    ["name", "^$", "x", false],
+    ["name", "^Unter den", "Unter den Linden", true],
+    ["name", "Str\\.", "Schützenstr.", true],
+    ["name", "Str\\.", "Schützenstraße", false],
+    ["name", "\\^", "a^b", true],
+    ["name", "a\\$", "a$", true],
+    ["name", "\\\\", "a\\b", true],
+    ["name", "a]b}c", "a]b}c", true],
+    ["name", "\\ä", "Ärger", true],
+    // per character: no multi-character folding; both sides as written (no Unicode normalisation)
+    ["name", "STRAßE", "Straße", true],
+    ["name", "STRASSE", "Straße", false],
+    ["name", "straße", "STRASSE", false],
+    ["name", "ÄUSSERE", "Äußere", false],
+    ["name", "é", "É", true],
+    ["name", "Mu\u0308ller", "Müller", false],
+    ["name", "Mu\u0308ller", "MU\u0308LLER", true],
+    // a pattern character c finds {towlower(c), towupper(c)} (PGlite's musl: towupper(ß) = ẞ)
+    ["name", "ǅ", "ǆ", true],
+    ["name", "ǅ", "Ǆ", true],
+    ["name", "ǅ", "ǅ", false],
+    ["name", "ß", "ẞ", true],
+    ["name", "i", "İ", false],
+    ["name", "İ", "i", true],
+    ["name", "k", "\u212a", false], // Kelvin sign
+    ["locality", "berlin", "Berlin", true],
+    ["locality", "^Frankfurt \\(Oder\\)$", "Frankfurt (Oder)", true],
+    ["postalCode", "1011", "10115", true],
+    ["postalCode", "^1011", "01011", false],
+    ["postalCode", "17$", "10117", true],
+    ["postalCode", "ab", "AB1", false],
+  ])("%s=%j against %j: %s", (parameter, pattern, value, expected) => {
+    expect(match(parameter, pattern, value)).toBe(expected);
+  });
+
+  it.each([
+    "Schützenstr.", "Paris.*", "a+", "a?", "a*", "(ab)", "[ab]", "a{2}", "a|b", "\\d{5}", "\\y", "\\bPlatz", "(?i)abc", "***=a.b",
+    "a^b", "a$b", "$a", "^^a", "a$$", "x\\", "\\", "Frankfurt (Oder)", "a\0b",
+  ])("rejects %j, naming the parameter and what is supported", (pattern) => {
+    for (const parameter of ["name", "postalCode", "locality"] as const) {
+      let error: unknown;
+      try {
+        parseStreetFilter(parameter, pattern);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(FilterSyntaxError);
+      expect((error as FilterSyntaxError).parameter).toBe(parameter);
+      expect((error as Error).message).toMatch(new RegExp(`^The value of ${parameter} is not supported: .*plain text.*'\\^' at the start and '\\$' at the end`));
+    }
+  });
+
+  it("says what was wrong", () => {
+    expect(() => parseStreetFilter("name", "Paris.*")).toThrow(/'\.' is regular-expression syntax/);
+    expect(() => parseStreetFilter("name", "a^b")).toThrow(/'\^' anchors only at the start/);
+    expect(() => parseStreetFilter("postalCode", "\\d")).toThrow(/'\\d' is a regular-expression escape/);
+  });
+
+  it("folds case for candidate lookups so that every ~* match has equal keys", () => {
+    expect(caseFoldKey("Straße")).toBe(caseFoldKey("STRAẞE"));
+    expect(caseFoldKey("ǅ")).toBe(caseFoldKey("ǆ"));
+    expect(caseFoldKey("Pariser")).toBe(caseFoldKey("PARISER"));
+    expect(caseFoldKey("Pariser")).not.toBe(caseFoldKey("Parisor"));
+  });
+});
