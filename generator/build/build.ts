@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { buildAtomically, DiskSink, previousBuild, type ChangeReport } from "../io/disk.ts";
 import { codeFingerprint } from "../io/read.ts";
-import { CountingSink, teeSink, type FileSink } from "../io/sink.ts";
+import { CountingSink, type FileSink } from "../io/sink.ts";
 import { recordsOf } from "../model/records.ts";
 import type { FetchOptions } from "../sources/fetch.ts";
 import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load.ts";
@@ -63,29 +63,39 @@ export function buildFingerprint(loaded: LoadedSources): string {
 /** Builds into `sink` (memory, a counter for the plan, or a directory). */
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
   const timer = new PhaseTimer();
-  const loaded = options.loaded ?? (await timer.measureAsync("fetch", () => loadBuildSources(options)));
-  const { datasets, notes } = await timer.measureAsync("read", async () => recordsOf(await readRows(loaded)));
+  const { datasets, notes, sources, fingerprint } = await readInputs(options, timer);
   const selected = options.only === undefined ? datasets : datasets.filter((d) => options.only?.includes(d.resource.id));
   const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
-  const counter = new CountingSink();
-  const timedSink: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)) };
-  const sources = provenanceOf(loaded);
+  const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
+  const counter = new CountingSink(timed);
   const started = performance.now();
   const result = await emitBuild(
     resources,
     {
       maxFiles: options.maxFiles,
       headersTemplate: options.headersTemplate,
-      stamp: { fingerprint: buildFingerprint(loaded), sources },
+      stamp: { fingerprint, sources },
       builtAt: options.builtAt ?? new Date().toISOString(),
       sources,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
     },
-    teeSink(timedSink, counter),
+    counter,
   );
   timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
   return { ...result, files: counter.files, notes, timings: timer.totals };
+}
+
+/**
+ * The records of every resource from the sources, with what the build records of the sources.
+ * The sources' bytes are not kept beyond this (a national street list is 55 MB).
+ */
+async function readInputs(options: BuildOptions, timer: PhaseTimer) {
+  const loaded = options.loaded ?? (await timer.measureAsync("fetch", () => loadBuildSources(options)));
+  const sources = provenanceOf(loaded);
+  const fingerprint = buildFingerprint(loaded);
+  const records = await timer.measureAsync("read", async () => recordsOf(await readRows(loaded)));
+  return { ...records, sources, fingerprint };
 }
 
 /**

@@ -11,7 +11,7 @@ import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 
 const gzipAsync = promisify(gzip);
 /** Gzip runs on libuv's thread pool, beside the rendering; this bounds the parts held for it. */
-const MAX_PENDING_GZIPS = 4;
+const MAX_PENDING_GZIPS = 2;
 
 /** A manifest entry while its dataset is written: the number of parts is known only at the end. */
 export type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K] };
@@ -37,12 +37,12 @@ export class DownloadWriter {
    * One view's complete records (e.g. every street of one locality), in both formats: not a file,
    * but assembled by the Worker from the packed records; the manifest gives its size and SHA-256.
    */
-  view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, encoded: EncodedRecords, jsonDigest: Buffer): void {
+  view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, encoded: EncodedRecords): void {
     const header = Buffer.from(csvHeader(resource.record.columns));
     for (const format of FORMATS) {
       const pieces = pagePieces(encoded, format, 0, encoded.count, header);
       const bytes = pieces.reduce((sum, piece) => sum + piece.length, 0);
-      const digest = format === "json" ? jsonDigest : sha256Of(pieces);
+      const digest = sha256Of(pieces);
       const path = viewDownloadPath(resource.id, slug, format);
       this.files.push({ path, mediaType: CONTENT_TYPES[format], bytes, sha256: digest.toString("hex"), records: encoded.count, endpoint: resource.path, filter, format, credits: creditsOf(resource) });
     }

@@ -5,7 +5,7 @@ import { FORMATS } from "../contract/query.ts";
 import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
-import { encodeRecords, pagePieces, sha256Of } from "./encode.ts";
+import { encodeRecords, pagePieces, viewHash } from "./encode.ts";
 import { PackWriter } from "./packs.ts";
 import type { BuildPlan } from "./plan.ts";
 import type { PreparedResource } from "./views.ts";
@@ -40,15 +40,13 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
         for (const format of FORMATS) sink.write(pagePath({ ...address, format }), Buffer.concat(pagePieces(encoded, format, start, end, header)));
       }
     }
-    // The whole view's JSON, hashed once: its ETags and its download's SHA-256.
-    const digest = sha256Of(pagePieces(encoded, "json", 0, view.count, header));
-    const entry = { slug: view.slug, total: view.count, hash: digest.toString("hex").slice(0, 16) };
+    const entry = { slug: view.slug, total: view.count, hash: viewHash(encoded) };
     const where = inline ? { inline: rendered.json } : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
     shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
     if (view.inDataset) await dataset.add(encoded);
     if (resource.downloadsPerView === true && view.filter !== undefined) {
       shards.slug(shardOf(slugShardKey(view.slug), shardCount), view.slug, view.key);
-      downloads.view(resource, view.slug, view.filter, encoded, digest);
+      downloads.view(resource, view.slug, view.filter, encoded);
     }
     view.release();
     onView();

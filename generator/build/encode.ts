@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import type { Format } from "../contract/query.ts";
 import type { RenderedView } from "./views.ts";
 
@@ -44,6 +44,11 @@ export function pagePieces(encoded: EncodedRecords, format: Format, start: numbe
   const to = encoded.offsets[format][end] ?? 0;
   if (format === "csv") return [csvHeaderLine, encoded.bytes.csv.subarray(from, to)];
   return [OPEN, encoded.bytes.json.subarray(from, end > start ? to - 1 : to), CLOSE];
+}
+
+/** A short hash of a view's records: part of every page's ETag, so it changes when the records do. */
+export function viewHash(encoded: EncodedRecords): string {
+  return hash("sha256", encoded.bytes.json, "hex").slice(0, 16);
 }
 
 /** SHA-256 of a page's pieces, without joining them. */

@@ -110,10 +110,22 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
   const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
   const masks = Array.from({ length: 2 ** optional.length }, (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)));
   const groups = new Map<string, { slugSource: string; values: (string | undefined)[]; records: R[] }>();
+  // Values repeat (a locality's every street): each is normalised once.
+  const normalised = selectors.map((s) => {
+    const seen = new Map<string, string>();
+    return (value: string) => {
+      let result = seen.get(value);
+      if (result === undefined) {
+        result = normalizeSelectorValue(s.match, value);
+        seen.set(value, result);
+      }
+      return result;
+    };
+  });
   for (const record of records) {
-    const values = selectors.map((s) => {
+    const values = selectors.map((s, i) => {
       const value = s.value(record);
-      return value === undefined ? undefined : normalizeSelectorValue(s.match, value);
+      return value === undefined ? undefined : normalised[i]?.(value);
     });
     for (const absent of masks) {
       const given = values.map((value, i) => (absent.has(i) ? undefined : value));
@@ -130,10 +142,20 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
   return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, values: groups.get(key)?.values ?? [], records: sortRecords(groups.get(key)?.records ?? [], resource.sortKey) }));
 }
 
-export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => string): R[] {
+export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => readonly string[]): R[] {
   const keyed = records.map((record) => ({ key: sortKey(record), record }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  keyed.sort((a, b) => compareKeys(a.key, b.key));
   return keyed.map((entry) => entry.record);
+}
+
+/** Keys compare part by part; a part compares by code unit (`<`). */
+function compareKeys(a: readonly string[], b: readonly string[]): number {
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] ?? "";
+    const y = b[i] ?? "";
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
 }
 
 /**

@@ -11,9 +11,11 @@ export interface CsvColumn {
   readonly path: readonly string[];
 }
 
+const SPECIAL = /[",\r\n]/;
+
 export function csvField(value: string | undefined): string {
   if (value === undefined) return "";
-  return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+  return SPECIAL.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
 export function csvHeader(columns: readonly CsvColumn[]): string {
@@ -22,7 +24,12 @@ export function csvHeader(columns: readonly CsvColumn[]): string {
 
 /** A record's row: each column's value as text (`true`/`false` for booleans), empty when absent. */
 export function csvRow(columns: readonly CsvColumn[], record: unknown): string {
-  return columns.map((column) => csvField(textAt(record, column.path))).join(",") + CSV_NEWLINE;
+  let row = "";
+  for (let i = 0; i < columns.length; i++) {
+    if (i > 0) row += ",";
+    row += csvField(textAt(record, (columns[i] as CsvColumn).path));
+  }
+  return row + CSV_NEWLINE;
 }
 
 function textAt(record: unknown, path: readonly string[]): string | undefined {

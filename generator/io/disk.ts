@@ -11,10 +11,20 @@ export interface ChangeReport {
   readonly unchanged: number;
 }
 
-/** The previous build's files and content hashes, from its file list (`/_files.tsv`). */
+/** A file of the previous build: its SHA-256 (base64url) and size. */
+export interface PreviousFile {
+  readonly digest: string;
+  readonly bytes: number;
+}
+
+/** The previous build in `root`: its files, from its file list (`/_files.tsv`), and its state files. */
 export interface PreviousBuild {
   readonly root: string;
-  readonly hashes: ReadonlyMap<string, string>;
+  readonly files: ReadonlyMap<string, PreviousFile>;
+  /** A file of the previous build's tree (e.g. a chunk of packed records), if it lists it. */
+  read(path: string): Buffer | undefined;
+  /** One of the build's own state files (see `DiskSink.finish`), if the previous build wrote it. */
+  state(name: string): string | undefined;
 }
 
 /** The build's own records, kept out of the deployment by `.assetsignore`. */
@@ -30,7 +40,7 @@ function link(existing: string, target: string): boolean {
   }
 }
 
-/** Reads the file list of a previous build in `dir`; none (or unreadable) means a full write. */
+/** Reads the file list of a previous build in `dir`; none (or unreadable, or of an older format) means a full write. */
 export function previousBuild(dir: string): PreviousBuild | undefined {
   let text: string;
   try {
@@ -38,14 +48,26 @@ export function previousBuild(dir: string): PreviousBuild | undefined {
   } catch {
     return undefined;
   }
-  const hashes = new Map<string, string>();
+  const files = new Map<string, PreviousFile>();
   for (const line of text.split("\n")) {
     if (line === "") continue;
-    const tab = line.indexOf("\t");
-    if (tab <= 0) return undefined;
-    hashes.set(line.slice(0, tab), line.slice(tab + 1));
+    const [path = "", digest = "", bytes = ""] = line.split("\t");
+    if (path === "" || digest === "" || !/^[0-9]+$/.test(bytes)) return undefined;
+    files.set(path, { digest, bytes: Number(bytes) });
   }
-  return { root: dir, hashes };
+  const readListed = (path: string) => {
+    try {
+      return readFileSync(join(dir, path));
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    root: dir,
+    files,
+    read: (path) => (files.has(path) ? readListed(path) : undefined),
+    state: (name) => readListed(`/${name}`)?.toString("utf8"),
+  };
 }
 
 /**
@@ -56,7 +78,7 @@ export function previousBuild(dir: string): PreviousBuild | undefined {
 export class DiskSink implements FileSink {
   private readonly guard = new PathGuard();
   private readonly dirs = new Set<string>();
-  private readonly hashes = new Map<string, string>();
+  private readonly files = new Map<string, PreviousFile>();
   /** Content hash → a file of this build with those bytes. */
   private readonly written = new Map<string, string>();
   private added = 0;
@@ -74,8 +96,9 @@ export class DiskSink implements FileSink {
     this.ensureDir(dirname(target));
     const sum = sha256(data);
     const digest = sum.toString("base64url");
-    this.hashes.set(path, digest);
-    const before = this.previous?.hashes.get(path);
+    const bytes = typeof data === "string" ? Buffer.byteLength(data) : data.byteLength;
+    this.files.set(path, { digest, bytes });
+    const before = this.previous?.files.get(path)?.digest;
     if (before === undefined) this.added++;
     else if (before !== digest) this.changed++;
     else this.unchanged++;
@@ -90,18 +113,35 @@ export class DiskSink implements FileSink {
       }
     }
     if (!this.written.has(digest)) this.written.set(digest, target);
-    return new WrittenFile(data, sum);
+    return WrittenFile.of(data, sum);
   }
 
-  /** Writes the file list and `.assetsignore`; returns the changes against the previous build. */
-  finish(): ChangeReport {
-    const list = [...this.hashes]
+  keep(path: string): WrittenFile | undefined {
+    const before = this.previous?.files.get(path);
+    if (this.previous === undefined || before === undefined) return undefined;
+    const target = join(this.root, path);
+    this.ensureDir(dirname(target));
+    if (!link(join(this.previous.root, path), target)) return undefined;
+    this.guard.check(path);
+    this.files.set(path, before);
+    this.unchanged++;
+    return WrittenFile.known(before.bytes, Buffer.from(before.digest, "base64url"));
+  }
+
+  /**
+   * Writes the file list, the build's state files (`state`: name → text, for the next build) and
+   * `.assetsignore` (none of them is deployed); returns the changes against the previous build.
+   */
+  finish(state: Readonly<Record<string, string>> = {}): ChangeReport {
+    const list = [...this.files]
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) // gzip copies are written as they finish
-      .map(([path, digest]) => `${path}\t${digest}\n`).join("");
+      .map(([path, file]) => `${path}\t${file.digest}\t${file.bytes}\n`)
+      .join("");
     writeFileSync(join(this.root, FILE_LIST), list);
-    writeFileSync(join(this.root, ASSETS_IGNORE), `${FILE_LIST}\n`);
+    for (const [name, text] of Object.entries(state)) writeFileSync(join(this.root, name), text);
+    writeFileSync(join(this.root, ASSETS_IGNORE), [FILE_LIST, ...Object.keys(state).map((name) => `/${name}`)].map((path) => `${path}\n`).join(""));
     let removed = 0;
-    for (const path of this.previous?.hashes.keys() ?? []) if (!this.hashes.has(path)) removed++;
+    for (const path of this.previous?.files.keys() ?? []) if (!this.files.has(path)) removed++;
     return { added: this.added, changed: this.changed, removed, unchanged: this.unchanged };
   }
 

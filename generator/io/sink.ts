@@ -5,26 +5,35 @@ import { DOCS_FILES } from "../contract/address.ts";
 export interface FileSink {
   /** `path` is absolute within the output tree, e.g. `/_p/de.streets/berlin/…`. */
   write(path: string, data: string | Uint8Array): WrittenFile;
+  /**
+   * Keeps the previous build's file at `path`, which the caller knows has the bytes it would
+   * write (the same view's page, unchanged): nothing is rendered, read or written. Undefined when
+   * the sink has no such file; the caller writes it then.
+   */
+  keep?(path: string): WrittenFile | undefined;
 }
 
 /** A file as written: its size, and its SHA-256, computed at most once per file. */
 export class WrittenFile {
-  private digest: Buffer | undefined;
+  private constructor(
+    readonly bytes: number,
+    private readonly data: string | Uint8Array | undefined,
+    private digest: Buffer | undefined,
+  ) {}
 
-  constructor(
-    private readonly data: string | Uint8Array,
-    digest?: Buffer,
-  ) {
-    this.digest = digest;
+  /** A file of these bytes; hashed when its hash is asked for (or with `digest`, already hashed). */
+  static of(data: string | Uint8Array, digest?: Buffer): WrittenFile {
+    return new WrittenFile(typeof data === "string" ? Buffer.byteLength(data) : data.byteLength, data, digest);
   }
 
-  get bytes(): number {
-    return typeof this.data === "string" ? Buffer.byteLength(this.data) : this.data.byteLength;
+  /** A file known by its size and hash, not its bytes (kept from a previous build). */
+  static known(bytes: number, digest: Buffer): WrittenFile {
+    return new WrittenFile(bytes, undefined, digest);
   }
 
   /** The SHA-256 of the bytes (hashed here, the one place written bytes are hashed). */
   sha256(): Buffer {
-    this.digest ??= sha256(this.data);
+    this.digest ??= sha256(this.data ?? new Uint8Array());
     return this.digest;
   }
 
@@ -50,21 +59,37 @@ export class PathGuard {
   }
 }
 
-/** Counts files and bytes per top-level group (for `plan` and the build summary). */
+/**
+ * Counts files and bytes per top-level group (for `plan` and the build summary), passing every
+ * file on to `inner` when there is one.
+ */
 export class CountingSink implements FileSink {
   readonly files = new Map<string, { files: number; bytes: number }>();
   private readonly guard = new PathGuard();
 
-  constructor(private readonly group: (path: string) => string = groupOf) {}
+  constructor(private readonly inner?: FileSink) {}
 
   write(path: string, data: string | Uint8Array): WrittenFile {
     this.guard.check(path);
-    const written = new WrittenFile(data);
-    const entry = this.files.get(this.group(path)) ?? { files: 0, bytes: 0 };
+    return this.count(path, this.inner?.write(path, data) ?? WrittenFile.of(data));
+  }
+
+  keep(path: string): WrittenFile | undefined {
+    const kept = this.inner?.keep?.(path);
+    if (kept !== undefined) {
+      this.guard.check(path);
+      this.count(path, kept);
+    }
+    return kept;
+  }
+
+  private count(path: string, file: WrittenFile): WrittenFile {
+    const group = groupOf(path);
+    const entry = this.files.get(group) ?? { files: 0, bytes: 0 };
     entry.files++;
-    entry.bytes += written.bytes;
-    this.files.set(this.group(path), entry);
-    return written;
+    entry.bytes += file.bytes;
+    this.files.set(group, entry);
+    return file;
   }
 }
 
@@ -75,7 +100,7 @@ export class MemorySink implements FileSink {
   write(path: string, data: string | Uint8Array): WrittenFile {
     this.guard.check(path);
     this.files.set(path, data);
-    return new WrittenFile(data);
+    return WrittenFile.of(data);
   }
 
   /** A written file as text (binary files decoded as UTF-8). */
@@ -83,17 +108,6 @@ export class MemorySink implements FileSink {
     const data = this.files.get(path);
     return data === undefined || typeof data === "string" ? data : Buffer.from(data).toString("utf8");
   }
-}
-
-/** Fans one write out to several sinks (e.g. the disk and the counter); the first one's result is the file. */
-export function teeSink(first: FileSink, ...others: FileSink[]): FileSink {
-  return {
-    write: (path, data) => {
-      const written = first.write(path, data);
-      for (const sink of others) sink.write(path, data);
-      return written;
-    },
-  };
 }
 
 /** `/_p/de.streets/…` → `de.streets`; the docs files → `docs`; other files by their first segment. */

@@ -12,41 +12,55 @@ export interface StreetJoin {
   readonly duplicateRows: number;
 }
 
-/** Joins street rows with the municipality register the way OpenPLZ does. */
+/**
+ * Joins street rows with the municipality register the way OpenPLZ does. Rows are taken
+ * municipality by municipality (a duplicate row is always within one), so the set of rows seen
+ * stays small however large the list.
+ */
 export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin {
   const states = new Map(gv.federalStates.map((s) => [s.key, { key: s.key, name: s.name } satisfies KeyName]));
   const districts = new Map(gv.districts.map((d) => [d.key, { key: d.key, name: d.name, type: DISTRICT_TYPES[d.type] ?? "" } satisfies KeyNameType]));
   const municipalities = new Map(gv.municipalities.map((m) => [m.key, { key: m.key, name: m.name, type: MUNICIPALITY_TYPES[m.type] ?? "" } satisfies KeyNameType]));
+  const byMunicipality = new Map<string, StreetRow[]>();
+  for (const row of rows) {
+    const group = byMunicipality.get(row.regionalKey);
+    if (group === undefined) byMunicipality.set(row.regionalKey, [row]);
+    else group.push(row);
+  }
   const streets: Street[] = [];
-  const seen = new Set<string>();
   let unknownRegionalKeys = 0;
   let duplicateRows = 0;
-  for (const row of rows) {
-    const municipality = municipalities.get(row.regionalKey);
-    const federalState = states.get(row.regionalKey.slice(0, 2));
+  for (const [regionalKey, group] of byMunicipality) {
+    const municipality = municipalities.get(regionalKey);
+    const federalState = states.get(regionalKey.slice(0, 2));
     if (municipality === undefined || federalState === undefined) {
-      unknownRegionalKeys++;
+      unknownRegionalKeys += group.length;
       continue;
     }
-    const identity = [row.name, row.postalCode, row.locality, row.regionalKey, row.borough, row.suburb].join("\u0000");
-    if (seen.has(identity)) {
-      duplicateRows++;
-      continue;
+    const district = districtOf(regionalKey, districts);
+    const seen = new Set<string>();
+    for (const row of group) {
+      const identity = `${row.name}\u0000${row.postalCode}\u0000${row.locality}\u0000${row.borough ?? ""}\u0000${row.suburb ?? ""}`;
+      if (seen.has(identity)) {
+        duplicateRows++;
+        continue;
+      }
+      seen.add(identity);
+      streets.push(streetOf(row, municipality, district, federalState));
     }
-    seen.add(identity);
-    const district = districtOf(row.regionalKey, districts);
-    streets.push({
-      name: row.name,
-      postalCode: row.postalCode,
-      locality: row.locality,
-      ...(row.borough === undefined ? {} : { borough: row.borough }),
-      ...(row.suburb === undefined ? {} : { suburb: row.suburb }),
-      municipality,
-      ...(district === undefined ? {} : { district }),
-      federalState,
-    });
   }
   return { streets, unknownRegionalKeys, duplicateRows };
+}
+
+/** A street record with its properties in the JSON order, the optional ones only when present (assigned in turn: no spread objects per row). */
+function streetOf(row: StreetRow, municipality: KeyNameType, district: KeyNameType | undefined, federalState: KeyName): Street {
+  const street = { name: row.name, postalCode: row.postalCode, locality: row.locality } as { -readonly [K in keyof Street]: Street[K] };
+  if (row.borough !== undefined) street.borough = row.borough;
+  if (row.suburb !== undefined) street.suburb = row.suburb;
+  street.municipality = municipality;
+  if (district !== undefined) street.district = district;
+  street.federalState = federalState;
+  return street;
 }
 
 /** A municipality lies in a district unless its key's district digits are "00" (Berlin, Hamburg). */

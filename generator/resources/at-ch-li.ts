@@ -30,7 +30,7 @@ export const atFederalProvinces: Resource<AtFederalProvince> = {
   title: "Austrian federal provinces",
   description: "The 9 federal provinces (Bundesländer) of Austria, ordered by key.",
   query: UNPAGED,
-  sortKey: (p) => numericKey(p.key),
+  sortKey: (p) => [numericKey(p.key)],
   record: recordSchema<AtFederalProvince>("FederalProvince", "An Austrian federal province (Bundesland).", {
     key: { description: "Federal province key, one digit.", pattern: "^[1-9]$", example: "9" },
     name: { description: "Federal province name.", example: "Wien" },
@@ -45,7 +45,7 @@ export const chCantons: Resource<ChCanton> = {
   title: "Swiss cantons",
   description: "The 26 cantons of Switzerland with their two-letter abbreviation, ordered by canton number.",
   query: UNPAGED,
-  sortKey: (c) => numericKey(c.key),
+  sortKey: (c) => [numericKey(c.key)],
   record: recordSchema<ChCanton>("Canton", "A Swiss canton.", {
     key: { description: "Canton number (BFS), one or two digits.", pattern: "^[0-9]{1,2}$", example: "1" },
     name: { description: "Canton name.", example: "Zürich" },
@@ -61,7 +61,7 @@ export const liCommunes: Resource<LiCommune> = {
   title: "Communes of Liechtenstein",
   description: "The 11 communes (Gemeinden) of Liechtenstein with their electoral district, ordered by key.",
   query: UNPAGED,
-  sortKey: (c) => numericKey(c.key),
+  sortKey: (c) => [numericKey(c.key)],
   record: recordSchema<LiCommune>("LiCommune", "A commune of Liechtenstein.", {
     key: { description: "Commune number (BFS), 7001 to 7011.", pattern: "^70[0-9]{2}$", example: "7001" },
     name: { description: "Commune name.", example: "Vaduz" },

@@ -1,4 +1,4 @@
-import { collationKey, compositeKey } from "./collation.ts";
+import { collationKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
@@ -85,7 +85,7 @@ const districts: ChildSpec<AtDistrict> = {
   noun: "districts",
   title: "Austrian districts",
   description: "political districts (Bezirke) from the embedded district list of 2015 (see the README: it still has Wien-Umgebung, dissolved in 2017), ordered by key and code.",
-  sortKey: (d) => compositeKey([d.key, d.code]),
+  sortKey: (d) => [d.key, d.code],
   record: recordSchema<AtDistrict>("AtDistrict", "An Austrian political district (Bezirk).", { ...districtFields, federalProvince: { description: "The federal province.", properties: provinceFields } }),
   credits: [STATISTIK_AUSTRIA],
 };
@@ -95,7 +95,7 @@ const municipalities: ChildSpec<AtMunicipality> = {
   noun: "municipalities",
   title: "Austrian municipalities",
   description: "every row of Statistik Austria's Gemeindeliste (Vienna as one row per Bezirk), ordered by key and code.",
-  sortKey: (m) => compositeKey([m.key, m.code]),
+  sortKey: (m) => [m.key, m.code],
   record: recordSchema<AtMunicipality>("AtMunicipality", "An Austrian municipality (Gemeinde) as the Gemeindeliste lists it.", {
     ...municipalityFields,
     postalCode: { description: "Postal code of the municipal office.", pattern: "^[0-9]{4}$", example: "6900" },
@@ -112,7 +112,7 @@ const localities: ChildSpec<AtLocality> = {
   noun: "localities",
   title: "Austrian localities",
   description: "localities (Ortschaften with a postal code) of the street directory — only the nine Vorarlberg municipalities of the embedded sample — ordered by postal code and name.",
-  sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.key, l.municipality.code]),
+  sortKey: (l) => [l.postalCode, collationKey(l.name), l.key, l.municipality.code],
   record: recordSchema<AtLocality>("AtLocality", "An Austrian locality (Ortschaft) with a postal code.", {
     key: { description: "Locality key (Ortschaftskennziffer), five digits.", pattern: "^[0-9]{5}$", example: "17134" },
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "6900" },
@@ -167,7 +167,7 @@ export const atStreets: Resource<AtStreet> = {
     "Streets of one locality (Ortschaft) from Statistik Austria's street directory, with postal code, municipality, district and federal province, ordered by street name (German collation), postal code and locality. The embedded data is the directory's sample of nine Vorarlberg municipalities.",
   query: pagedQuery([localitySelector], ["name", "postalCode"]),
   selectors: [localitySelector],
-  sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.locality), s.key]),
+  sortKey: (s) => [collationKey(s.name), s.postalCode, collationKey(s.locality), s.key],
   record: recordSchema<AtStreet>("AtStreet", "An Austrian street of a locality.", {
     key: { description: "Street key (Straßenkennziffer), six digits.", pattern: "^[0-9]{6}$", example: "042417" },
     name: { description: "Street name.", example: "Achgasse" },

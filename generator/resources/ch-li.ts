@@ -1,4 +1,4 @@
-import { collationKey, compositeKey, numericKey } from "./collation.ts";
+import { collationKey, numericKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
@@ -79,7 +79,7 @@ const districts: ChildSpec<ChDistrict> = {
   noun: "districts",
   title: "Swiss districts",
   description: "the districts (Bezirke; in cantons without districts the canton itself, as the BFS register has it) in force today, ordered by number.",
-  sortKey: (d) => numericKey(d.key),
+  sortKey: (d) => [numericKey(d.key)],
   record: recordSchema<ChDistrict>("ChDistrict", "A Swiss district (Bezirk) in force today.", {
     key: districtFields.key,
     historicalCode: historicalCode("district"),
@@ -95,7 +95,7 @@ const communes: ChildSpec<ChCommune> = {
   noun: "communes",
   title: "Swiss communes",
   description: "the political communes (Gemeinden) in force today — abolished and merged ones are not listed — ordered by number.",
-  sortKey: (c) => numericKey(c.key),
+  sortKey: (c) => [numericKey(c.key)],
   record: recordSchema<ChCommune>("ChCommune", "A Swiss political commune (Gemeinde) in force today.", {
     key: communeFields.key,
     historicalCode: historicalCode("commune"),
@@ -121,7 +121,7 @@ export const chLocalities: Resource<ChLocality> = {
     "Localities (Ortschaften: postal code and name) of the official swisstopo register with their commune, district and canton, ordered by postal code and name. A locality spanning several communes is listed once per commune.",
   query: pagedQuery(chLocalitySelectors),
   selectors: chLocalitySelectors,
-  sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), numericKey(l.commune.key)]),
+  sortKey: (l) => [l.postalCode, collationKey(l.name), numericKey(l.commune.key)],
   record: recordSchema<ChLocality>("ChLocality", "A Swiss locality (Ortschaft) with its commune, district and canton.", {
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "8001" },
     name: { description: "Locality name: the value the name filter matches.", example: "Zürich" },
@@ -147,7 +147,7 @@ export const liLocalities: Resource<LiLocality> = {
   description: "The localities of Liechtenstein (postal code and name) from the swisstopo register, with their commune, ordered by postal code and name.",
   query: pagedQuery(liLocalitySelectors),
   selectors: liLocalitySelectors,
-  sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.commune.key]),
+  sortKey: (l) => [l.postalCode, collationKey(l.name), l.commune.key],
   record: recordSchema<LiLocality>("LiLocality", "A locality of Liechtenstein with its commune.", {
     postalCode: { description: "Postal code, four digits.", pattern: "^94[0-9]{2}$", example: "9490" },
     name: { description: "Locality name: the value the name filter matches.", example: "Vaduz" },

@@ -29,7 +29,7 @@ export interface ChildSpec<R> {
   readonly title: string;
   /** What the records are and their order (completed with the parent). */
   readonly description: string;
-  readonly sortKey: (record: R) => string;
+  readonly sortKey: (record: R) => readonly string[];
   readonly record: RecordSchema<R>;
   readonly credits: readonly Credit[];
 }

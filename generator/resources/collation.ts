@@ -31,14 +31,6 @@ function foldPrimary(lowerNfd: string): string {
   return lowerNfd.replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss").replace(/æ/g, "ae").replace(/œ/g, "oe").replace(/ø/g, "o").replace(/ł/g, "l");
 }
 
-/**
- * One key for a multi-field sort. "\u0000" sorts before every other character, so keys compare
- * field by field; source readers reject control characters, so no field contains it.
- */
-export function compositeKey(parts: readonly string[]): string {
-  return parts.join("\u0000");
-}
-
 /** Numeric keys of different lengths ("2" < "10") sort by length first. */
 export function numericKey(key: string): string {
   return key.padStart(8, "0");

@@ -47,7 +47,7 @@ const governmentRegions: ChildSpec<DeGovernmentRegion> = {
   noun: "government regions",
   title: "German government regions",
   description: "every GV100AD government region record (Regierungsbezirk; in some states a former one or a statistical region, as GV100AD names it), ordered by key.",
-  sortKey: (r) => r.key,
+  sortKey: (r) => [r.key],
   record: recordSchema<DeGovernmentRegion>("GovernmentRegion", "A German government region (Regierungsbezirk).", {
     ...governmentRegionRef,
     federalState: { description: "The federal state.", properties: DE_FIELDS.federalState },
@@ -61,7 +61,7 @@ const districts: ChildSpec<DeDistrict> = {
   noun: "districts",
   title: "German districts",
   description: "districts (Kreise) and district-free cities, ordered by key.",
-  sortKey: (d) => d.key,
+  sortKey: (d) => [d.key],
   record: recordSchema<DeDistrict>("District", "A German district (Kreis) or district-free city.", {
     ...DE_FIELDS.district,
     governmentRegion: { description: "The government region; absent in states without one.", properties: governmentRegionRef, optional: true },
@@ -76,7 +76,7 @@ const associations: ChildSpec<DeMunicipalAssociationRecord> = {
   noun: "municipal associations",
   title: "German municipal associations",
   description: "municipal associations (Ämter, Samtgemeinden, Verbandsgemeinden, Verwaltungsgemeinschaften, …; GV100AD types 51–58, not the type-50 entries of municipalities without one), ordered by key.",
-  sortKey: (a) => a.key,
+  sortKey: (a) => [a.key],
   record: recordSchema<DeMunicipalAssociation>("MunicipalAssociation", "A German municipal association (Gemeindeverband).", {
     key: { description: "Association key, nine digits (district key and four association digits).", pattern: "^[0-9]{9}$", example: "091895166" },
     name: { description: "Association name.", example: "Bergen (VGem)" },
@@ -99,7 +99,7 @@ const municipalities: ChildSpec<DeMunicipality> = {
   noun: "municipalities",
   title: "German municipalities",
   description: "every GV100AD municipality (Gemeinde, including uninhabited areas with a key), ordered by key.",
-  sortKey: (m) => m.key,
+  sortKey: (m) => [m.key],
   record: recordSchema<DeMunicipality>("Municipality", "A German municipality (Gemeinde).", {
     ...DE_FIELDS.municipality,
     postalCode: { description: "Postal code of the administrative seat; absent for uninhabited areas.", pattern: "^[0-9]{5}$", example: "80331", optional: true },

@@ -1,4 +1,4 @@
-import { collationKey, compositeKey } from "./collation.ts";
+import { collationKey } from "./collation.ts";
 import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, UNPAGED, type Resource, type Selector } from "./resource.ts";
@@ -58,7 +58,7 @@ export const streets: Resource<Street> = {
   selectors: [localitySelector],
   downloadsPerView: true,
   // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
-  sortKey: (s) => compositeKey([collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key]),
+  sortKey: (s) => [collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key],
   record: recordSchema<Street>("Street", "A street of a locality, with its postal code and administrative units.", {
     name: { description: "Street name.", example: "Pariser Platz" },
     postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
@@ -83,7 +83,7 @@ export const federalStates: Resource<FederalState> = {
   title: "German federal states",
   description: "The 16 federal states (Länder) of Germany with their seat of government, ordered by key.",
   query: UNPAGED,
-  sortKey: (s) => s.key,
+  sortKey: (s) => [s.key],
   record: recordSchema<FederalState>("FederalState", "A German federal state (Land).", {
     key: federalState.key,
     name: federalState.name,
@@ -161,7 +161,7 @@ export const deLocalities: Resource<DeLocality> = {
     "Localities (postal code and place name) with their municipality, district and federal state, ordered by postal code and name (German collation). Where the street list covers a postal code, its localities come from the streets; elsewhere from Open Postal Codes joined to GV100AD by name (see the README for the limits).",
   query: pagedQuery(localitySelectorsDe),
   selectors: localitySelectorsDe,
-  sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), l.municipality.key]),
+  sortKey: (l) => [l.postalCode, collationKey(l.name), l.municipality.key],
   record: recordSchema<DeLocality>("Locality", "A German locality: a postal code and a place it serves, with the municipality it lies in.", {
     postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
     name: { description: "Locality name: the value the name filter matches.", example: "Berlin" },

@@ -25,7 +25,7 @@ export interface Resource<R> {
    */
   readonly selectors?: readonly Selector<R>[];
   /** The record order (compare keys with `<`). */
-  readonly sortKey: (record: R) => string;
+  readonly sortKey: (record: R) => readonly string[];
   /** The JSON record and its CSV columns, described and checked against `R` (docs and OpenAPI). */
   readonly record: RecordSchema<R>;
   /** Example requests shown in the docs and the OpenAPI document; tests run every one of them. */

@@ -22,15 +22,18 @@ function stripBom(text: string): string {
 
 /**
  * One string per distinct value: a large source repeats its postal codes, localities and street
- * names a million times, and the records keep them; this keeps each once.
+ * names a million times, and the records keep them; this keeps each once. The kept string is a
+ * copy: a field split out of the file's text would keep the whole text alive (V8 slices strings).
  */
 export function interner(): (value: string) => string {
   const seen = new Map<string, string>();
   return (value) => {
-    const known = seen.get(value);
-    if (known !== undefined) return known;
-    seen.set(value, value);
-    return value;
+    let known = seen.get(value);
+    if (known === undefined) {
+      known = ` ${value}`.slice(1);
+      seen.set(known, known);
+    }
+    return known;
   };
 }
 

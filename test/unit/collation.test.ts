@@ -4,7 +4,7 @@ import { collationKey } from "../../generator/resources/collation.ts";
 import { sortRecords } from "../../generator/build/views.ts";
 import { dataFile } from "../support/paths.ts";
 
-const sorted = (names: string[]) => sortRecords(names, collationKey);
+const sorted = (names: string[]) => sortRecords(names, (name) => [collationKey(name)]);
 
 describe("German collation", () => {
   it.each([

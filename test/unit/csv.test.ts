@@ -1,7 +1,10 @@
+import fc from "fast-check";
 import { parseString } from "fast-csv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { csvField, csvRow } from "../../generator/contract/csv.ts";
+import { parseCsv } from "../../generator/sources/csv.ts";
+import { SourceError } from "../../generator/sources/errors.ts";
 import { dataFile } from "../support/paths.ts";
 
 const parse = (text: string) =>
@@ -41,5 +44,39 @@ describe("the odd names of the OpenPLZ sample", () => {
     const rendered = odd.map((row) => csvRow(columns, row)).join("");
     expect(await parse(rendered)).toEqual(odd);
     expect(rendered.split("\r\n")).toHaveLength(odd.length + 1);
+  });
+});
+
+describe("parseCsv reads what fast-csv reads", () => {
+  const viaFastCsv = (text: string) => parse(text).then(
+    (rows) => ({ ok: true as const, rows }),
+    () => ({ ok: false as const, rows: [] }),
+  );
+  /** What our validation refuses in fast-csv's rows: a wrong width, a field spanning lines or holding a control character. */
+  const refused = (rows: readonly string[][], columns: number) => rows.some((row) => row.length !== columns || row.some((field) => /[\u0000-\u001f\u007f]/.test(field)));
+  const agree = async (text: string, columns: number) => {
+    const theirs = await viaFastCsv(text);
+    const ours = await parseCsv(text, "t.csv", { header: undefined, columns }, (row) => row).then(
+      (rows) => ({ ok: true as const, rows }),
+      (error: unknown) => ({ ok: false as const, error }),
+    );
+    if (ours.ok) expect(theirs, JSON.stringify(text)).toEqual({ ok: true, rows: ours.rows });
+    else {
+      expect(ours.error, JSON.stringify(text)).toBeInstanceOf(SourceError);
+      expect(!theirs.ok || theirs.rows.length === 0 || refused(theirs.rows, columns), JSON.stringify(text)).toBe(true);
+    }
+  };
+
+  it("on generated files of quoted and plain fields", async () => {
+    const field = fc.oneof(fc.stringMatching(/^[a-zäß ]{0,6}$/), fc.stringMatching(/^[a-z ,"ä]{0,6}$/).map((f) => `"${f.replaceAll('"', '""')}"`));
+    const file = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.boolean()).chain(([columns, crlf]) =>
+      fc.array(fc.array(field, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 6 }).map((rows) => ({ columns, text: rows.map((row) => row.join(",")).join(crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n") })),
+    );
+    await fc.assert(fc.asyncProperty(file, ({ columns, text }) => agree(text, columns)), { numRuns: 2_000 });
+  });
+
+  it("on generated broken text", async () => {
+    const text = fc.array(fc.constantFrom("a", ",", '"', "\n", "\r", " ", "ä"), { maxLength: 30 }).map((chars) => chars.join(""));
+    await fc.assert(fc.asyncProperty(text, fc.integer({ min: 1, max: 3 }), (input, columns) => agree(input, columns)), { numRuns: 3_000 });
   });
 });

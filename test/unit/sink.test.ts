@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DiskSink } from "../../generator/io/disk.ts";
-import { CountingSink, MemorySink, PathGuard, teeSink } from "../../generator/io/sink.ts";
+import { CountingSink, MemorySink, PathGuard } from "../../generator/io/sink.ts";
 import { tempDir } from "../support/fixture.ts";
 
 describe("file sinks", () => {
@@ -30,12 +30,13 @@ describe("file sinks", () => {
     }
     disk.finish();
     expect(readFileSync(join(dir, "a/b.txt"))).toEqual(Buffer.from(data));
-    expect(readFileSync(join(dir, "_files.tsv"), "utf8")).toBe(`/a/b.txt\t${expected.toString("base64url")}\n`);
+    expect(readFileSync(join(dir, "_files.tsv"), "utf8")).toBe(`/a/b.txt\t${expected.toString("base64url")}\t${Buffer.byteLength(data)}\n`);
   });
 
-  it("tee the writes to every sink and answer with the first one's file", () => {
-    const [memory, counter] = [new MemorySink(), new CountingSink()];
-    const written = teeSink(memory, counter).write("/_l/x.json", "[]");
+  it("count what they pass on, per group", () => {
+    const memory = new MemorySink();
+    const counter = new CountingSink(memory);
+    const written = counter.write("/_l/x.json", "[]");
     expect(written.bytes).toBe(2);
     expect(memory.text("/_l/x.json")).toBe("[]");
     expect(counter.files.get("x")).toEqual({ files: 1, bytes: 2 });

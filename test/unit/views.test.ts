@@ -28,7 +28,7 @@ describe("views", () => {
     description: "",
     query: { paged: true, filters: ["locality"], unservedFilters: [] },
     selectors: [{ param: "locality", in: "query", required: true, match: "caseInsensitive", description: "", value: (r) => r.locality }],
-    sortKey: (r) => r.name,
+    sortKey: (r) => [r.name],
     record: recordSchema<{ locality: string; name: string }>("T", "", { locality: { description: "" }, name: { description: "" } }),
     examples: [],
     credits: [],
