@@ -39,7 +39,8 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
     const entries = shards.get(shard) ?? [];
     entries.push(encodeShardEntry(view.key, { slug: view.slug, total: view.count, hash: contentHash(rendered.json) }, inline ? rendered.json : undefined));
     shards.set(shard, entries);
-    if (view.inDataset) await dataset.add(rendered);
+    const datasetPart = view.datasetPart();
+    if (datasetPart !== undefined) await dataset.add(datasetPart);
     if (resource.downloadsPerView === true && view.filter !== undefined) await downloads.view(resource, view.slug, view.filter, rendered);
     view.release();
     onView();

@@ -2,14 +2,14 @@ import type { FederalState, Street } from "../resources/de.ts";
 import type { KeyName, KeyNameType } from "../resources/summaries.ts";
 import type { Gv100ad } from "../sources/de-gv100ad.ts";
 import type { StreetRow } from "../sources/de-streets.ts";
+import { districtKeyOf } from "./de-regions.ts";
+import { DUPLICATE, JoinCounter, type JoinReport } from "./join-report.ts";
 import { DISTRICT_TYPES, MUNICIPALITY_TYPES } from "./de-types.ts";
 
 export interface StreetJoin {
   readonly streets: Street[];
-  /** Rows whose regional key is not a GV100AD municipality: skipped, counted, and reported. */
-  readonly unknownRegionalKeys: number;
-  /** Rows identical to an earlier row: one record each. */
-  readonly duplicateRows: number;
+  /** Unmatched: rows whose regional key is not a GV100AD municipality; `duplicate`: rows identical to an earlier row (merged). */
+  readonly report: JoinReport;
 }
 
 /** Joins street rows with the municipality register the way OpenPLZ does. */
@@ -19,22 +19,22 @@ export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin
   const municipalities = new Map(gv.municipalities.map((m) => [m.key, { key: m.key, name: m.name, type: MUNICIPALITY_TYPES[m.type] ?? "" } satisfies KeyNameType]));
   const streets: Street[] = [];
   const seen = new Set<string>();
-  let unknownRegionalKeys = 0;
-  let duplicateRows = 0;
+  const counter = new JoinCounter("de-streets", "GV100AD municipalities by RegionalKey");
   for (const row of rows) {
     const municipality = municipalities.get(row.regionalKey);
     const federalState = states.get(row.regionalKey.slice(0, 2));
     if (municipality === undefined || federalState === undefined) {
-      unknownRegionalKeys++;
+      counter.skip("unmatched");
       continue;
     }
     const identity = [row.name, row.postalCode, row.locality, row.regionalKey, row.borough, row.suburb].join("\u0000");
     if (seen.has(identity)) {
-      duplicateRows++;
+      counter.skip(DUPLICATE);
       continue;
     }
     seen.add(identity);
-    const district = districtOf(row.regionalKey, districts);
+    counter.join();
+    const district = districts.get(districtKeyOf(row.regionalKey) ?? "");
     streets.push({
       name: row.name,
       postalCode: row.postalCode,
@@ -46,12 +46,7 @@ export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin
       federalState,
     });
   }
-  return { streets, unknownRegionalKeys, duplicateRows };
-}
-
-/** A municipality lies in a district unless its key's district digits are "00" (Berlin, Hamburg). */
-function districtOf(regionalKey: string, districts: ReadonlyMap<string, KeyNameType>): KeyNameType | undefined {
-  return regionalKey.slice(3, 5) === "00" ? undefined : districts.get(regionalKey.slice(0, 5));
+  return { streets, report: counter.report() };
 }
 
 export function federalStatesOf(gv: Gv100ad): FederalState[] {

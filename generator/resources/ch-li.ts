@@ -28,7 +28,7 @@ export interface ChCommune {
   readonly canton: KeyNameShort;
 }
 
-export interface ChLocality {
+export interface ChLocality extends Coordinates {
   readonly postalCode: string;
   readonly name: string;
   readonly commune: KeyNameShort;
@@ -36,7 +36,27 @@ export interface ChLocality {
   readonly canton: KeyNameShort;
 }
 
-export interface LiLocality {
+/** WGS84, beyond the original (additive: the last properties and CSV columns). */
+export interface Coordinates {
+  readonly latitude: number;
+  readonly longitude: number;
+}
+
+/**
+ * The historical number of a record's district (BFS `BZHISTID`), which `/ch/Districts/{key}/…`
+ * matches besides the district number, as the original does (`Key == key || HistoricalCode ==
+ * key`). The district summaries of the JSON shapes have no such field, so it is kept under a
+ * symbol (JSON.stringify skips symbol keys). A canton's historical code is its number (the
+ * register gives cantons no other), so canton keys need nothing of the kind.
+ */
+export const DISTRICT_HISTORICAL_CODE: unique symbol = Symbol("districtHistoricalCode");
+export interface InHistoricalDistrict {
+  readonly [DISTRICT_HISTORICAL_CODE]: string;
+}
+export type ChCommuneRecord = ChCommune & InHistoricalDistrict;
+export type ChLocalityRecord = ChLocality & InHistoricalDistrict;
+
+export interface LiLocality extends Coordinates {
   readonly postalCode: string;
   readonly name: string;
   readonly commune: { readonly key: string; readonly name: string };
@@ -62,16 +82,16 @@ const historicalCode = (what: string) => ({ description: `The ${what}'s historic
 const byCanton = <R extends { readonly canton: KeyNameShort }>(): ParentSpec<R> => ({
   path: "/ch/Cantons",
   noun: "canton",
-  keyDescription: "Canton number (BFS), one or two digits without leading zero (1 is Zürich).",
+  keyDescription: "Canton number (BFS), one or two digits without leading zero (1 is Zürich); a canton's historical code, which the original matches too, is the same number.",
   exampleKey: "1",
   value: (r) => r.canton.key,
 });
-const byDistrict = <R extends { readonly district: KeyNameShort }>(): ParentSpec<R> => ({
+const byDistrict = <R extends { readonly district: KeyNameShort } & InHistoricalDistrict>(): ParentSpec<R> => ({
   path: "/ch/Districts",
   noun: "district",
-  keyDescription: "District number (BFS), e.g. 101 (Bezirk Affoltern).",
+  keyDescription: "District number (BFS), e.g. 101 (Bezirk Affoltern), or its historical number (10053), as the original matches either.",
   exampleKey: "101",
-  value: (r) => r.district.key,
+  value: (r) => [r.district.key, r[DISTRICT_HISTORICAL_CODE]],
 });
 
 const districts: ChildSpec<ChDistrict> = {
@@ -90,7 +110,7 @@ const districts: ChildSpec<ChDistrict> = {
   credits: [BFS],
 };
 
-const communes: ChildSpec<ChCommune> = {
+const communes: ChildSpec<ChCommuneRecord> = {
   segment: "Communes",
   noun: "communes",
   title: "Swiss communes",
@@ -111,16 +131,17 @@ export const chDistrictsByCanton = childResource(districts, byCanton());
 export const chCommunesByCanton = childResource(communes, byCanton());
 export const chCommunesByDistrict = childResource(communes, byDistrict());
 
-const chLocalitySelectors = localitySelectors<ChLocality>({ postalCode: "8001", name: "Zürich" });
+/** WGS84 coordinates of a locality, from the register's LV95 point (see the README: swisstopo's approximation formulas, within 1 m). */
+const coordinates = {
+  latitude: { description: "WGS84 latitude in degrees (6 decimals) of the register's point for this locality, converted from its LV95 coordinates with swisstopo's approximation formulas (within about 1 m). Not in the original API.", number: true, minimum: 45.7, maximum: 47.9, example: 47.371784 },
+  longitude: { description: "WGS84 longitude in degrees (6 decimals), as latitude. Not in the original API.", number: true, minimum: 5.9, maximum: 10.6, example: 8.540342 },
+} as const;
 
-export const chLocalities: Resource<ChLocality> = {
-  id: "ch.localities",
-  path: "/ch/Localities",
+const localities: ChildSpec<ChLocalityRecord> = {
+  segment: "Localities",
+  noun: "localities",
   title: "Swiss localities",
-  description:
-    "Localities (Ortschaften: postal code and name) of the official swisstopo register with their commune, district and canton, ordered by postal code and name. A locality spanning several communes is listed once per commune.",
-  query: pagedQuery(chLocalitySelectors),
-  selectors: chLocalitySelectors,
+  description: "localities (Ortschaften: postal code and name) of the official swisstopo register, each with its commune, district and canton (a locality spanning several communes once per commune), ordered by postal code and name.",
   sortKey: (l) => compositeKey([l.postalCode, collationKey(l.name), numericKey(l.commune.key)]),
   record: recordSchema<ChLocality>("ChLocality", "A Swiss locality (Ortschaft) with its commune, district and canton.", {
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "8001" },
@@ -128,14 +149,32 @@ export const chLocalities: Resource<ChLocality> = {
     commune: { description: "The commune.", properties: communeFields },
     district: { description: "The district.", properties: districtFields },
     canton: { description: "The canton.", properties: cantonFields },
+    ...coordinates,
   }),
+  credits: [SWISSTOPO, BFS],
+};
+
+export const chLocalitiesByCanton = childResource(localities, byCanton());
+export const chLocalitiesByDistrict = childResource(localities, byDistrict());
+
+const chLocalitySelectors = localitySelectors<ChLocalityRecord>({ postalCode: "8001", name: "Zürich" });
+
+export const chLocalities: Resource<ChLocalityRecord> = {
+  id: "ch.localities",
+  path: "/ch/Localities",
+  title: "Swiss localities",
+  description: `Localities (Ortschaften: postal code and name) of the official swisstopo register with their commune, district and canton, ordered by postal code and name. A locality spanning several communes is listed once per commune.`,
+  query: pagedQuery(chLocalitySelectors),
+  selectors: chLocalitySelectors,
+  sortKey: localities.sortKey,
+  record: localities.record,
   examples: [
     { summary: "The localities of postal code 8001", query: { postalCode: "8001" } },
     { summary: "Localities named Zürich, page 2 with 2 per page", query: { name: "Zürich", page: "2", pageSize: "2" } },
     { summary: "Postal code and name, as CSV", query: { postalCode: "8001", name: "zürich", format: "csv" } },
     { summary: "All localities, first page", query: {} },
   ],
-  credits: [SWISSTOPO, BFS],
+  credits: localities.credits,
 };
 
 const liLocalitySelectors = localitySelectors<LiLocality>({ postalCode: "9490", name: "Vaduz" });
@@ -158,6 +197,7 @@ export const liLocalities: Resource<LiLocality> = {
         name: { description: "Commune name.", example: "Vaduz" },
       },
     },
+    ...coordinates,
   }),
   examples: [
     { summary: "All localities of Liechtenstein", query: {} },

@@ -16,6 +16,7 @@ const builtAt = "2026-11-22T03:00:00.000Z";
 const work = tempDir("remote");
 const streetsFile = fixtureStreets(work);
 const gv100ad = readFileSync(dataFile("de/GV100AD_30112025.txt"));
+const swissStreetsFixture = dataFile("ch/upstream-format/amtliches-strassenverzeichnis-fixture.csv");
 
 /** Each source at a loopback path, in the publisher's format (GV100AD zipped, as Destatis ships it). */
 const PATHS: Record<SourceName, string> = {
@@ -30,6 +31,7 @@ const PATHS: Record<SourceName, string> = {
   "ch-communes": "/bfs/GDEHist_GDE.txt",
   "ch-localities": "/swisstopo/AMTOVZ_CSV_LV95.csv",
   "li-communes": "/openplz/li/communes.csv",
+  "ch-streets": "/swisstopo/amtliches-strassenverzeichnis_ch_2056.csv.zip",
 };
 const publisherFiles = (): Upstream =>
   new Map<string, Uint8Array | number>([
@@ -44,6 +46,7 @@ const publisherFiles = (): Upstream =>
     [PATHS["ch-communes"], readFileSync(dataFile("ch/GDEHist_GDE.txt"))],
     [PATHS["ch-localities"], readFileSync(dataFile("ch/AMTOVZ_CSV_LV95.csv"))],
     [PATHS["li-communes"], readFileSync(dataFile("li/communes.csv"))],
+    [PATHS["ch-streets"], zipSync({ "amtliches-strassenverzeichnis_ch_2056.csv": readFileSync(swissStreetsFixture) })],
   ]);
 
 let upstream: UpstreamServer;
@@ -77,6 +80,9 @@ describe("--remote", () => {
     expect(locations["de-gv100ad"]).toEqual({ kind: "url", urls: [SOURCES["de-gv100ad"].upstream] });
     // A source without a reader for its publisher's format stays embedded, and the registry says why.
     expect(locations["ch-cantons"]).toEqual({ kind: "file", path: join(ROOT, SOURCES["ch-cantons"].embedded) });
+    // The street directory has no embedded copy: a build reads it only when it is given or fetched.
+    expect(locations["ch-streets"]).toEqual({ kind: "url", urls: SOURCES["ch-streets"].upstream });
+    expect(sourceLocations(ROOT, {}, false)["ch-streets"]).toBeUndefined();
     for (const spec of Object.values(SOURCES) as SourceSpec[]) {
       const urls = [spec.upstream ?? []].flat();
       expect(urls.length > 0 ? urls.every((url) => url.startsWith("https://")) : spec.noUpstream !== undefined).toBe(true);
@@ -90,7 +96,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     const [remote, local] = [new MemorySink(), new MemorySink()];
     const remoteOptions = options(cacheDir);
     await buildInto(remoteOptions, remote);
-    await buildInto({ ...options(cacheDir), sources: { "de-streets": streetsFile } }, local);
+    await buildInto({ ...options(cacheDir), sources: { "de-streets": streetsFile, "ch-streets": swissStreetsFixture } }, local);
     expect(remoteOptions.events.map((e) => [e.name, e.origin]).sort()).toEqual(Object.keys(PATHS).map((name) => [name, "network"]).sort());
     const differing = [...local.files.keys()].filter((path) => local.text(path) !== remote.text(path));
     expect(differing.sort()).toEqual(["/_build.json", "/downloads/index.json"]); // they name the sources' locations
