@@ -99,6 +99,8 @@ class Scopes {
   private readonly districts = new Map<string, GvTypedArea[]>();
   private readonly byDistrict = new Map<string, DeMunicipality[]>();
   private readonly byState = new Map<string, DeMunicipality[]>();
+  /** A county's districts, worked out once per state and county (a few hundred, for thousands of rows). */
+  private readonly counties = new Map<string, GvTypedArea[]>();
 
   constructor(gv: Gv100ad, municipalities: readonly DeMunicipality[]) {
     this.states = new Map(gv.federalStates.map((s) => [s.name, s.key]));
@@ -116,7 +118,9 @@ class Scopes {
     const state = this.states.get(row.state);
     if (state === undefined) return { cause: "unmatched", detail: `state '${row.state}' is no GV100AD federal state` };
     if (row.county === "") return { municipalities: this.byState.get(state) ?? [], where: `state ${state} ${row.state} (the row names no county)` };
-    const districts = this.countyDistricts(row.county, this.districts.get(state) ?? []);
+    const id = `${state}\u0000${row.county}`;
+    let districts = this.counties.get(id);
+    if (districts === undefined) this.counties.set(id, (districts = this.countyDistricts(row.county, this.districts.get(state) ?? [])));
     const [district] = districts;
     if (district === undefined) return { cause: "unmatched", detail: `county '${row.county}' is no GV100AD district of ${row.state}` };
     if (districts.length > 1) return { cause: "ambiguous", detail: `county '${row.county}' names ${districts.length} districts: ${districts.map((d) => d.key).join(", ")}` };

@@ -69,18 +69,40 @@ function baseWords(folded: string): string[] {
 
 /** How closely a source name matches an official one (see `Closeness`). */
 export function closeness(sourceName: string, officialName: string): Closeness {
-  const a = fold(sourceName);
-  const b = fold(officialShortName(officialName));
-  if (a === b) return 1;
-  const [sidesA, sidesB] = [sides(a), sides(b)];
-  if (sidesA.includes(b) || sidesB.includes(a)) return 2;
+  const a = formsOf(sourceName);
+  const b = formsOf(officialShortName(officialName));
+  if (a.folded === b.folded) return 1;
+  if (a.sides.includes(b.folded) || b.sides.includes(a.folded)) return 2;
   // A whole name against the other whole or one of its sides, never side against side (`Auerbach/Vogtl.` is no `Falkenstein/Vogtl.`).
-  const pairs = [[a, b], ...sidesB.map((side) => [a, side]), ...sidesA.map((side) => [side, b])] as const;
-  if (pairs.some(([x, y]) => sameWords(words(x), words(y)))) return 3;
+  if (sameWords(a.words, b.words) || b.sideWords.some((side) => sameWords(a.words, side)) || a.sideWords.some((side) => sameWords(side, b.words))) return 3;
   // Only one of them may be qualified: `Berka/Werra` is not `Berka v. d. Hainich`.
-  const [baseA, baseB] = [baseWords(a), baseWords(b)];
-  if ((baseA.length === words(a).length || baseB.length === words(b).length) && sameWords(baseA, baseB)) return 4;
+  if ((a.bare || b.bare) && sameWords(a.base, b.base)) return 4;
   return 0;
+}
+
+interface Forms {
+  readonly folded: string;
+  readonly sides: readonly string[];
+  readonly words: readonly string[];
+  readonly sideWords: readonly (readonly string[])[];
+  readonly base: readonly string[];
+  /** Without any qualifier: its base is all of it. */
+  readonly bare: boolean;
+}
+
+/** A name's forms, worked out once per name: a join compares each official name with thousands of rows. */
+const forms = new Map<string, Forms>();
+function formsOf(name: string): Forms {
+  let found = forms.get(name);
+  if (found === undefined) {
+    const folded = fold(name);
+    const sideList = sides(folded);
+    const wordList = words(folded);
+    const base = baseWords(folded);
+    found = { folded, sides: sideList, words: wordList, sideWords: sideList.map(words), base, bare: base.length === wordList.length };
+    forms.set(name, found);
+  }
+  return found;
 }
 
 /**
