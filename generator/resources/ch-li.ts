@@ -131,10 +131,10 @@ export const chDistrictsByCanton = childResource(districts, byCanton());
 export const chCommunesByCanton = childResource(communes, byCanton());
 export const chCommunesByDistrict = childResource(communes, byDistrict());
 
-/** WGS84 coordinates of a locality, from the register's LV95 point (see the README: swisstopo's approximation formulas, within 1 m). */
+/** WGS84 coordinates of a locality, from the register's LV95 point (see `model/lv95.ts`). */
 const coordinates = {
-  latitude: { description: "WGS84 latitude in degrees (6 decimals) of the register's point for this locality, converted from its LV95 coordinates with swisstopo's approximation formulas (within about 1 m). Not in the original API.", number: true, minimum: 45.7, maximum: 47.9, example: 47.371784 },
-  longitude: { description: "WGS84 longitude in degrees (6 decimals), as latitude. Not in the original API.", number: true, minimum: 5.9, maximum: 10.6, example: 8.540342 },
+  latitude: { description: "WGS84 latitude in degrees (6 decimals) of the register's point for this locality, converted from its LV95 coordinates with swisstopo's projection and datum shift (proj4, EPSG:2056). Not in the original API.", number: true, minimum: 45.7, maximum: 47.9, example: 47.372309 },
+  longitude: { description: "WGS84 longitude in degrees (6 decimals), as latitude. Not in the original API.", number: true, minimum: 5.9, maximum: 10.6, example: 8.542454 },
 } as const;
 
 const localities: ChildSpec<ChLocalityRecord> = {

@@ -47,7 +47,8 @@ export function fixtureSwissStreets(dir: string): string {
   return file;
 }
 
-export async function buildFixture(maxFiles: number, streetsFile?: string, options: FixtureOptions = {}): Promise<{ dir: string; summary: BuildSummary }> {
+/** Builds the fixture into a temporary `dist`; returns it with the build's summary and the source files it read besides the embedded ones. */
+export async function buildFixture(maxFiles: number, streetsFile?: string, options: FixtureOptions = {}): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
   const work = tempDir("fixture");
   const dir = join(work, "dist");
   const sources: Partial<Record<SourceName, string>> = { "de-streets": streetsFile ?? fixtureStreets(work) };
@@ -63,5 +64,5 @@ export async function buildFixture(maxFiles: number, streetsFile?: string, optio
     },
     dir,
   );
-  return { dir, summary };
+  return { dir, summary, sources };
 }

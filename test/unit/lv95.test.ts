@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lv95ToWgs84 } from "../../generator/model/lv95.ts";
+import { LOCALITY_REGISTER } from "../support/source-model.ts";
 
 const dms = (degrees: number, minutes: number, seconds: number) => degrees + minutes / 60 + seconds / 3600;
 
@@ -26,7 +27,7 @@ const REFERENCE_POINTS = [
   ["the formulas' worked example", 2_700_000, 1_100_000, dms(46, 2, 38.87), dms(8, 43, 49.79)],
 ] as const;
 
-describe("LV95 to WGS84 (swisstopo's approximation formulas)", () => {
+describe("LV95 to WGS84", () => {
   it.each(REFERENCE_POINTS)("meets swisstopo's reference point %s within 1 m", (_, east, north, latitude, longitude) => {
     const converted = lv95ToWgs84(east, north);
     expect(metres(converted, { latitude, longitude })).toBeLessThanOrEqual(1);
@@ -37,8 +38,16 @@ describe("LV95 to WGS84 (swisstopo's approximation formulas)", () => {
     for (const value of [latitude, longitude]) expect(String(value)).toMatch(/^\d{1,2}\.\d{1,6}$/);
   });
 
-  it("puts the projection's origin (the old observatory of Bern) where swisstopo's formulas do", () => {
-    // The formulas' constants at y = x = 0: 16.9023892 and 2.6779094 units of 10000″.
-    expect(lv95ToWgs84(2_600_000, 1_200_000)).toEqual({ latitude: 46.951081, longitude: 7.438637 });
+  it("agrees everywhere with swisstopo's approximation formulas within their stated accuracy at the edges (3 m)", () => {
+    // The approximation, as swisstopo publishes it; it errs most in the far west (Geneva).
+    const approximate = (east: number, north: number) => {
+      const [y, x] = [(east - 2_600_000) / 1e6, (north - 1_200_000) / 1e6];
+      const lambda = 2.6779094 + 4.728982 * y + 0.791484 * y * x + 0.1306 * y * x * x - 0.0436 * y ** 3;
+      const phi = 16.9023892 + 3.238272 * x - 0.270978 * y * y - 0.002528 * x * x - 0.0447 * y * y * x - 0.014 * x ** 3;
+      return { latitude: (phi * 100) / 36, longitude: (lambda * 100) / 36 };
+    };
+    const points = LOCALITY_REGISTER.map((row) => metres(lv95ToWgs84(row.east, row.north), approximate(row.east, row.north)));
+    expect(points.length).toBeGreaterThan(5_000);
+    expect(Math.max(...points)).toBeLessThan(3);
   });
 });
