@@ -128,18 +128,22 @@ class Scopes {
   }
 
   /**
-   * The district a county names: `Landkreis Rostock` as GV100AD writes it, else `Landkreis München`
-   * as the Landkreis `München` and a bare `München` as the city where both exist; either side of a
-   * bilingual `Cottbus - Chóśebuz`.
+   * The district a county names: `Landkreis …` (or `Kreis …`) a Landkreis, a bare name the city
+   * of that name where there is one, else the district of that name; either side of a bilingual
+   * `Cottbus - Chóśebuz`.
    */
   private countyDistricts(county: string, districts: readonly GvTypedArea[]): GvTypedArea[] {
     for (const variant of [county, ...county.split(" - ")]) {
-      const whole = closestMatches(variant, districts, (d) => d.name);
-      if (whole.length === 1) return whole;
-      const landkreis = LANDKREIS.test(variant);
-      const found = landkreis ? closestMatches(variant.replace(LANDKREIS, ""), districts.filter((d) => !CITY_TYPES.has(d.type)), (d) => d.name) : whole;
-      const cities = found.filter((d) => CITY_TYPES.has(d.type));
-      if (!landkreis && found.length > 1 && cities.length === 1) return cities;
+      if (LANDKREIS.test(variant)) {
+        // `Landkreis Rostock` is GV100AD's own name; `Landkreis München` is the Landkreis named `München`.
+        const whole = closestMatches(variant, districts, (d) => d.name);
+        const found = whole.length > 0 ? whole : closestMatches(variant.replace(LANDKREIS, ""), districts.filter((d) => !CITY_TYPES.has(d.type)), (d) => d.name);
+        if (found.length > 0) return found;
+        continue;
+      }
+      // A bare name is the city where a city has it, however GV100AD qualifies the city (`Oldenburg` is `Oldenburg (Oldb), Stadt`, not the Landkreis `Oldenburg`).
+      const cities = closestMatches(variant, districts.filter((d) => CITY_TYPES.has(d.type)), (d) => d.name);
+      const found = cities.length > 0 ? cities : closestMatches(variant, districts, (d) => d.name);
       if (found.length > 0) return found;
     }
     return [];

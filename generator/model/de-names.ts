@@ -8,7 +8,7 @@
 /**
  * How closely two names match: 1 exactly (after folding); 2 one is a side of the other's
  * bilingual or double name (`Bautzen` of `Bautzen/Budyšin`); 3 word by word, abbreviations
- * matching their words (`a.d.` = `an der`); 4 the same name without what qualifies it: a
+ * matching their words (`a.d.` = `an der`), or so once the prepositions are gone; 4 the same name without what qualifies it: a
  * parenthesis, a second side or a `bei …`, `am …` (`Frankfurt` of `Frankfurt (Oder)`, and of
  * `Frankfurt am Main`; `Wentorf` of `Wentorf bei Hamburg` and of `Wentorf (Amt Sandesneben)`,
  * which then cannot be told apart), when only one of the two is qualified; 0 not at all.
@@ -59,6 +59,9 @@ function sameWords(a: readonly string[], b: readonly string[]): boolean {
 /** Words that start a name's qualifier: `Wentorf bei Hamburg`, `Landsberg am Lech`, `Weiden i.d.OPf.`. */
 const QUALIFIERS = new Set(["bei", "b.", "am", "an", "a.", "im", "in", "i.", "ob", "o.", "vor", "v.", "auf", "unter", "u.", "zu", "z."]);
 
+/** The articles after a preposition: `an der`, `a.d.`. */
+const ARTICLES = new Set(["der", "dem", "den", "d."]);
+
 /** A name's words without its qualifiers: `frankfurt (oder)`, `frankfurt am main` → frankfurt. */
 function baseWords(folded: string): string[] {
   const [first = ""] = folded.replace(/\s*\([^)]*\)\s*/g, " ").trim().split(/\/|\s+-\s+/);
@@ -75,6 +78,8 @@ export function closeness(sourceName: string, officialName: string): Closeness {
   if (a.sides.includes(b.folded) || b.sides.includes(a.folded)) return 2;
   // A whole name against the other whole or one of its sides, never side against side (`Auerbach/Vogtl.` is no `Falkenstein/Vogtl.`).
   if (sameWords(a.words, b.words) || b.sideWords.some((side) => sameWords(a.words, side)) || a.sideWords.some((side) => sameWords(side, b.words))) return 3;
+  // The same words once the prepositions are gone: `Bergen/ Rügen` is `Bergen auf Rügen`, `Frankfurt/Oder` is `Frankfurt (Oder)`.
+  if (sameWords(a.content, b.content)) return 3;
   // Only one of them may be qualified: `Berka/Werra` is not `Berka v. d. Hainich`.
   if ((a.bare || b.bare) && sameWords(a.base, b.base)) return 4;
   return 0;
@@ -86,6 +91,8 @@ interface Forms {
   readonly words: readonly string[];
   readonly sideWords: readonly (readonly string[])[];
   readonly base: readonly string[];
+  /** Its words without prepositions (`an`, `a.`, `der`, `d.`, …). */
+  readonly content: readonly string[];
   /** Without any qualifier: its base is all of it. */
   readonly bare: boolean;
 }
@@ -99,7 +106,8 @@ function formsOf(name: string): Forms {
     const sideList = sides(folded);
     const wordList = words(folded);
     const base = baseWords(folded);
-    found = { folded, sides: sideList, words: wordList, sideWords: sideList.map(words), base, bare: base.length === wordList.length };
+    const content = wordList.filter((word, i) => i === 0 || !(QUALIFIERS.has(word) || ARTICLES.has(word)));
+    found = { folded, sides: sideList, words: wordList, sideWords: sideList.map(words), base, bare: base.length === wordList.length, content };
     forms.set(name, found);
   }
   return found;

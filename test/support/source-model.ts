@@ -57,7 +57,9 @@ export function countyDistrict(stateName: string, county: string): string | unde
   const name = (county.split(" - ")[0] ?? county).toLowerCase();
   const landkreis = /^(landkreis|kreis) /.test(name);
   const bare = name.replace(/^(landkreis|kreis) /, "");
-  const found = [...GV.districts].filter(([key, d]) => key.startsWith(state ?? "-") && (shortName(d.name).toLowerCase() === bare || d.name.toLowerCase() === name));
+  // GV100AD qualifies some cities in parentheses: `Oldenburg (Oldb), Stadt`.
+  const plain = (official: string) => shortName(official).replace(/\s*\(.*\)$/, "").toLowerCase();
+  const found = [...GV.districts].filter(([key, d]) => key.startsWith(state ?? "-") && [shortName(d.name).toLowerCase(), plain(d.name), d.name.toLowerCase()].some((n) => n === bare || n === name));
   const picked = found.length > 1 ? found.filter(([, d]) => (d.type === 41 || d.type === 42) !== landkreis) : found;
   return picked.length === 1 ? picked[0]?.[0] : undefined;
 }

@@ -13,6 +13,7 @@ describe("place and county names", () => {
     ["Weiden in der OPf.", "Weiden i.d.OPf.", 3],
     ["Sankt Wendel", "St. Wendel", 3],
     ["Forst/ Lausitz", "Forst (Lausitz)/Baršć (Łužyca), Stadt", 3],
+    ["Bergen/ Rügen", "Bergen auf Rügen, Stadt", 3],
     ["Frankfurt", "Frankfurt (Oder), Stadt", 4],
     ["Frankfurt", "Frankfurt am Main, Stadt", 4],
     ["Wentorf", "Wentorf bei Hamburg", 4],
