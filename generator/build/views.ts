@@ -35,6 +35,8 @@ export interface PreparedView {
    * (an Austrian municipality is in the views of its district's key and of its code).
    */
   datasetPart(): RenderedView | undefined;
+  /** How many records `datasetPart` holds, known without rendering. */
+  readonly datasetCount: number;
   release(): void;
   /** How often this view was rendered (once per build). */
   readonly renders: number;
@@ -66,6 +68,7 @@ class LazyView<R> implements PreparedView {
   readonly slug: string;
   readonly count: number;
   readonly filter?: Readonly<Record<string, string>>;
+  readonly datasetCount: number;
   renders = 0;
   private memo: RenderedView | undefined;
 
@@ -78,6 +81,7 @@ class LazyView<R> implements PreparedView {
     this.key = view.key;
     this.slug = view.slug;
     this.count = view.records.length;
+    this.datasetCount = inDataset ? this.count - view.secondary.size : 0;
     if (filter !== undefined) this.filter = filter;
   }
 

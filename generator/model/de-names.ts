@@ -6,12 +6,16 @@
  */
 
 /**
- * How closely two names match: 1 exactly (after folding); 2 one is a side of the other's
- * bilingual or double name (`Bautzen` of `Bautzen/Budyšin`); 3 word by word, abbreviations
- * matching their words (`a.d.` = `an der`), or so once the prepositions are gone; 4 the same name without what qualifies it: a
- * parenthesis, a second side or a `bei …`, `am …` (`Frankfurt` of `Frankfurt (Oder)`, and of
- * `Frankfurt am Main`; `Wentorf` of `Wentorf bei Hamburg` and of `Wentorf (Amt Sandesneben)`,
- * which then cannot be told apart), when only one of the two is qualified; 0 not at all.
+ * How closely two names match:
+ * 1 exactly (after folding);
+ * 2 one is a side of the other's bilingual or double name (`Bautzen` of `Bautzen / Budyšin`);
+ * 3 word by word, abbreviations matching their words (`a.d.` = `an der`), or so once the
+ *   prepositions are gone (`Bergen/ Rügen` = `Bergen auf Rügen`);
+ * 4 the same name without what qualifies it — a parenthesis, a second side, a `bei …`, `am …` —
+ *   when only one of the two is qualified (`Frankfurt` of `Frankfurt (Oder)` and of `Frankfurt am
+ *   Main`; `Wentorf` of `Wentorf bei Hamburg` and of `Wentorf (Amt Sandesneben)`, which then
+ *   cannot be told apart);
+ * 0 not at all.
  */
 export type Closeness = 0 | 1 | 2 | 3 | 4;
 

@@ -105,7 +105,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     const gv = manifest.sources.find((s) => s.name === "de-gv100ad");
     expect(gv).toMatchObject({ location: upstream.url(PATHS["de-gv100ad"]), entry: "GV100AD_30112025.txt", lastModified: "Sun, 30 Nov 2025 00:00:00 GMT" });
     expect(gv?.sha256).toBe((JSON.parse(local.text("/downloads/index.json") ?? "") as typeof manifest).sources.find((s) => s.name === "de-gv100ad")?.sha256);
-  });
+  }, 120_000);
 
   it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer), a source in several parts", async () => {
     const fixture = (name: string) => readFileSync(dataFile(`at/upstream-format/${name}`));
@@ -128,7 +128,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as { sources: { name: string; location: string }[] };
     expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual([upstream.url(paths.burgenland), upstream.url(paths.vorarlberg)]);
     expect(summary.notes.join("\n")).not.toMatch(/Quelle|Erstellt/); // the title and footer lines are no records
-  });
+  }, 120_000);
 
   it("fails naming the source when a download fails, and keeps the last good output", async () => {
     const out = join(tempDir("remote-out"), "dist");
@@ -143,7 +143,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     } finally {
       upstream.files.set(PATHS["li-communes"], readFileSync(dataFile("li/communes.csv")));
     }
-  });
+  }, 120_000);
 
   it.each([
     ["a zip without the data file", "de-gv100ad", zipSync({ "readme.txt": new Uint8Array([65]) }), /source de-gv100ad \(.*\): expected one zip entry matching .* found none \(entries: readme\.txt\)/],

@@ -221,7 +221,7 @@ describe("lists", () => {
   it.each([
     ["/de/FederalStates", 16, ["key", "name", "seatOfGovernment"], { key: "11", name: "Berlin", seatOfGovernment: "Berlin" }],
     ["/at/FederalProvinces", 9, ["key", "name"], { key: "9", name: "Wien" }],
-    ["/ch/Cantons", 26, ["key", "name", "shortName"], { key: "1", name: "Zürich", shortName: "ZH" }],
+    ["/ch/Cantons", 26, ["key", "historicalCode", "name", "shortName"], { key: "1", historicalCode: "1", name: "Zürich", shortName: "ZH" }],
     ["/li/Communes", 11, ["key", "name", "electoralDistrict"], { key: "7001", name: "Vaduz", electoralDistrict: "Oberland" }],
   ])("%s lists %i records, without paging headers", async (path, count, keys, sample) => {
     const response = await get(`${path}?page=2&pageSize=1`);

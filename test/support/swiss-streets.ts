@@ -5,7 +5,7 @@ import { dataFile } from "./paths.ts";
  * A street directory in swisstopo's upstream format (`amtliches-strassenverzeichnis_*_2056.csv`:
  * BOM, `;`, the 13 upstream columns), generated from the real register of localities: every
  * locality row gets a few streets named for test purposes (the same few names everywhere, so the
- * locality filter has work to do), with the row's postal code, locality, commune, canton and
+ * locality filter has work to do; a dozen in Liechtenstein), with the row's postal code, locality, commune, canton and
  * point. Every seventh street runs on into the next row's locality of the same commune (a
  * `ZIP_LABEL` list); statuses cycle through real, planned, outdated and empty. Liechtenstein's
  * rows are in it too, and so are the two rows whose commune is not in force. Written to a
@@ -35,7 +35,9 @@ export function generateSwissStreets(file: string): GeneratedStreet[] {
   const streets: (GeneratedStreet & { communeName: string; canton: string; east: string; north: string })[] = [];
   register.forEach(([name = "", postalCode = "", , , communeName = "", communeKey = "", canton = "", , east = "", north = ""], i) => {
     const next = register[i + 1];
-    for (let n = 0; n < 1 + (i % 4); n++) {
+    // Liechtenstein's few localities get a dozen streets each, so its example requests have a page 2.
+    const count = /^70(0[1-9]|1[01])$/.test(communeKey) ? 12 : 1 + (i % 4);
+    for (let n = 0; n < count; n++) {
       const key = String(10_000_000 + streets.length);
       const zipLabels = [`${postalCode} ${name}`];
       if (Number(key) % 7 === 0 && next !== undefined && next[5] === communeKey && next[0] !== name) zipLabels.push(`${next[1]} ${next[0]}`);

@@ -89,6 +89,7 @@ describe("a selector with several values per record (a parent matched by key or 
     const dataset = prepared.views.flatMap((view) => view.datasetPart()?.json ?? []);
     expect(dataset.map((json) => (JSON.parse(json) as M).name)).toEqual(["Bregenz", "Hard", "Wien 1", "Wien 2"]);
     expect(prepared.views.find((v) => v.key === "901")?.datasetPart()).toEqual({ json: [], csv: [] });
+    expect(prepared.views.map((v) => v.datasetCount)).toEqual([2, 2, 0, 0]);
   });
 
   it("leaves a record without a value out of every view", () => {
