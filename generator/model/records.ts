@@ -80,6 +80,11 @@ export function recordsOf(rows: SourceRows): Records {
     ...(swissStreets === undefined ? [] : [dataset(liStreets, swissStreets.li)]),
     dataset(liCommunes, rows.liCommunes),
   ];
-  const notes = swissStreets === undefined ? [] : (["ch", "li"] as const).filter((country) => swissStreets[country].length === 0).map((country) => `${rows.labels["ch-streets"] ?? "ch-streets"}: no street of ${country === "ch" ? "Switzerland" : "Liechtenstein"}, so /${country}/Streets serves none`);
-  return { datasets, joins: [street.report, localities.report, ...austria.reports, ch.report, chLiLocalities.report, ...(swissStreets === undefined ? [] : [swissStreets.report])], notes };
+  const joins = [street.report, localities.report, ...austria.reports, ch.report, chLiLocalities.report, ...(swissStreets === undefined ? [] : [swissStreets.report])];
+  const label = rows.labels["ch-streets"] ?? "ch-streets";
+  const notes = [
+    ...(swissStreets?.ch.length === 0 ? [`${label}: no street of Switzerland, so /ch/Streets serves none`] : []),
+    ...(swissStreets?.li.length === 0 ? [`${label}: no street of Liechtenstein, so /li/Streets serves none`] : []),
+  ];
+  return { datasets, joins, notes };
 }

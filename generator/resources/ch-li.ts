@@ -163,7 +163,7 @@ export const chLocalities: Resource<ChLocalityRecord> = {
   id: "ch.localities",
   path: "/ch/Localities",
   title: "Swiss localities",
-  description: `Localities (Ortschaften: postal code and name) of the official swisstopo register with their commune, district and canton, ordered by postal code and name. A locality spanning several communes is listed once per commune.`,
+  description: "Localities (Ortschaften: postal code and name) of the official swisstopo register with their commune, district and canton, ordered by postal code and name. A locality spanning several communes is listed once per commune.",
   query: pagedQuery(chLocalitySelectors),
   selectors: chLocalitySelectors,
   sortKey: localities.sortKey,
