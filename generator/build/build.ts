@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { buildAtomically, DiskSink, previousBuild, type ChangeReport } from "../io/disk.ts";
 import { codeFingerprint } from "../io/read.ts";
 import { CountingSink, type FileSink } from "../io/sink.ts";
+import type { JoinReport } from "../model/join-report.ts";
 import { recordsOf } from "../model/records.ts";
 import type { FetchOptions } from "../sources/fetch.ts";
 import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load.ts";
@@ -36,6 +37,8 @@ export interface BuildOptions {
 
 export interface BuildSummary extends EmitResult {
   readonly files: ReadonlyMap<string, { files: number; bytes: number }>;
+  /** Per joined source: rows joined and skipped by cause (also in the downloads manifest). */
+  readonly joins: readonly JoinReport[];
   readonly notes: readonly string[];
   /** Milliseconds per phase: fetch (read or download the sources), read (parse and join), sort, render, write. */
   readonly timings: ReadonlyMap<string, number>;
@@ -63,7 +66,7 @@ export function buildFingerprint(loaded: LoadedSources): string {
 /** Builds into `sink` (memory, a counter for the plan, or a directory). */
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
   const timer = new PhaseTimer();
-  const { datasets, notes, sources, fingerprint } = await readInputs(options, timer);
+  const { datasets, joins, notes, sources, fingerprint } = await readInputs(options, timer);
   const selected = options.only === undefined ? datasets : datasets.filter((d) => options.only?.includes(d.resource.id));
   const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
@@ -77,13 +80,14 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       stamp: { fingerprint, sources },
       builtAt: options.builtAt ?? new Date().toISOString(),
       sources,
+      joins,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
     },
     counter,
   );
   timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
-  return { ...result, files: counter.files, notes, timings: timer.totals };
+  return { ...result, files: counter.files, joins, notes, timings: timer.totals };
 }
 
 /**
@@ -115,5 +119,5 @@ export function buildToDirectory(options: BuildOptions, outDir: string, full = f
 }
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {
-  return SOURCE_NAMES.flatMap((name) => loaded[name].parts.map((part) => ({ name, ...part.provenance })));
+  return SOURCE_NAMES.flatMap((name) => (loaded[name]?.parts ?? []).map((part) => ({ name, ...part.provenance })));
 }

@@ -72,7 +72,7 @@ export class DownloadWriter {
   }
 
   /** Waits for the gzip copies, then writes the manifest. */
-  async finish(builtAt: string, sources: readonly unknown[]): Promise<DownloadsManifest> {
+  async finish(builtAt: string, sources: readonly unknown[], joins: readonly unknown[] = []): Promise<DownloadsManifest> {
     await Promise.all(this.pending);
     if (this.failure !== undefined) throw this.failure;
     const byPath = new Map(this.files.map((file) => [file.path, file]));
@@ -83,7 +83,7 @@ export class DownloadWriter {
         return original?.part === undefined || original.parts === undefined ? file : { ...file, part: original.part, parts: original.parts };
       })
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const manifest: DownloadsManifest = { builtAt, sources, files };
+    const manifest: DownloadsManifest = { builtAt, sources, joins, files };
     this.sink.write(DOWNLOADS_INDEX, `${JSON.stringify(manifest)}\n`);
     return manifest;
   }

@@ -43,7 +43,9 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
     const entry = { slug: view.slug, total: view.count, hash: viewHash(encoded) };
     const where = inline ? { inline: rendered.json } : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
     shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
-    if (view.inDataset) await dataset.add(encoded);
+    // Each record once in the dataset: most views give all theirs; a view under a second key gives those under their own.
+    const datasetPart = view.datasetPart();
+    if (datasetPart !== undefined) await dataset.add(datasetPart === rendered ? encoded : encodeRecords(datasetPart));
     if (resource.downloadsPerView === true && view.filter !== undefined) {
       shards.slug(shardOf(slugShardKey(view.slug), shardCount), view.slug, view.key);
       downloads.view(resource, view.slug, view.filter, encoded);

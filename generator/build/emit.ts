@@ -19,6 +19,8 @@ export interface EmitOptions extends PlanOptions {
   readonly builtAt: string;
   /** Where each source came from, for the downloads manifest. */
   readonly sources: readonly unknown[];
+  /** What the joins made of the sources' rows, for the downloads manifest. */
+  readonly joins: readonly unknown[];
 }
 
 export interface EmitResult {
@@ -50,7 +52,7 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
       : await emitList(prepared, counted, downloads);
     if (sample !== undefined) samples.set(prepared.resource.id, sample);
   }
-  const manifest = await downloads.finish(options.builtAt, options.sources);
+  const manifest = await downloads.finish(options.builtAt, options.sources, options.joins);
   const docsResources = resources.map(({ resource, records, views }): DocsResource => {
     const sample = samples.get(resource.id);
     return { resource, records, views: views.length, exampleViews: spreadViews(views), ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };

@@ -1,14 +1,14 @@
 import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../contract/address.ts";
 import { csvRow } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
-import type { AnyResource, Resource } from "../resources/resource.ts";
+import type { AnyResource, Resource, Selector } from "../resources/resource.ts";
 
 /** A resource's records grouped into views: what the build plans with and writes. */
 export interface PreparedResource {
   readonly resource: AnyResource;
   /**
    * Records the API serves, each counted once: the records of the views that make up the whole
-   * dataset (see `PreparedView.inDataset`). A record no view selects (a district outside any
+   * dataset (see `PreparedView.datasetPart`). A record no view selects (a district outside any
    * government region under `/de/GovernmentRegions/{key}/Districts`) is not served, so not counted.
    */
   readonly records: number;
@@ -29,14 +29,18 @@ export interface PreparedView {
   readonly count: number;
   /** The view's selector values as clients write them (the first record's spelling), for the downloads manifest. */
   readonly filter?: Readonly<Record<string, string>>;
-  /**
-   * Whether the view's records go into the resource's whole dataset: the views that give every
-   * path key and required filter and no optional filter hold each record exactly once
-   * (`/de/Localities`: only the view of all localities).
-   */
-  readonly inDataset: boolean;
   /** The rendered records: rendered on first use and kept until `release`, so the plan and the writing share one render. */
   rendered(): RenderedView;
+  /**
+   * The rendered records this view adds to the resource's whole dataset, so that the dataset holds
+   * each record exactly once: none for a view that gives an optional filter (`/de/Localities`:
+   * only the view of all localities counts); else the records the view holds under their own
+   * (first) value of each selector — all of them, unless a selector gives a record several values
+   * (an Austrian municipality is in the views of its district's key and of its code).
+   */
+  datasetPart(): RenderedView | undefined;
+  /** How many records `datasetPart` holds, known without rendering. */
+  readonly datasetCount: number;
   release(): void;
   /** How often this view was rendered (once per build). */
   readonly renders: number;
@@ -48,13 +52,21 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
   const views = viewsOf(resource, records).map((view) => {
     const first = view.records[0];
     const given = selectors.flatMap((s, i) => {
-      const value = view.values[i] === undefined || first === undefined ? undefined : s.value(first);
+      const wanted = view.values[i];
+      const value = wanted === undefined || first === undefined ? undefined : valuesOf(s, first).find((v) => normalizeSelectorValue(s.match, v) === wanted);
       return value === undefined ? [] : [[s.param, value] as const];
     });
     return new LazyView(resource, view, given.length === 0 ? undefined : Object.fromEntries(given), selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined));
   });
-  const served = views.reduce((sum, view) => sum + (view.inDataset ? view.count : 0), 0);
+  // The records the API serves, each once (a record no view selects is not served, so not counted).
+  const served = views.reduce((sum, view) => sum + view.datasetCount, 0);
   return { resource: resource as unknown as AnyResource, records: served, views };
+}
+
+/** A selector's values of a record, its own first; none when it has none. */
+function valuesOf<R>(selector: Selector<R>, record: R): readonly string[] {
+  const value = selector.value(record);
+  return value === undefined ? [] : typeof value === "string" ? [value] : value;
 }
 
 class LazyView<R> implements PreparedView {
@@ -62,6 +74,7 @@ class LazyView<R> implements PreparedView {
   readonly slug: string;
   readonly count: number;
   readonly filter?: Readonly<Record<string, string>>;
+  readonly datasetCount: number;
   renders = 0;
   private memo: RenderedView | undefined;
 
@@ -69,11 +82,12 @@ class LazyView<R> implements PreparedView {
     private readonly resource: Resource<R>,
     private readonly view: View<R>,
     filter: Readonly<Record<string, string>> | undefined,
-    readonly inDataset: boolean,
+    private readonly inDataset: boolean,
   ) {
     this.key = view.key;
     this.slug = view.slug;
     this.count = view.records.length;
+    this.datasetCount = inDataset ? this.count - view.secondary.size : 0;
     if (filter !== undefined) this.filter = filter;
   }
 
@@ -84,6 +98,15 @@ class LazyView<R> implements PreparedView {
       this.memo = { json: this.view.records.map(jsonRecord), csv: this.view.records.map((record) => csvRow(columns, record)) };
     }
     return this.memo;
+  }
+
+  datasetPart(): RenderedView | undefined {
+    if (!this.inDataset) return undefined;
+    const rendered = this.rendered();
+    const { records, secondary } = this.view;
+    if (secondary.size === 0) return rendered;
+    const own = (_: string, i: number) => !secondary.has(records[i] as R);
+    return { json: rendered.json.filter(own), csv: rendered.csv.filter(own) };
   }
 
   release(): void {
@@ -98,20 +121,23 @@ export interface View<R> {
   /** The normalised value of each selector, in selector order; `undefined`: not given in this view. */
   readonly values: readonly (string | undefined)[];
   readonly records: readonly R[];
+  /** The records the view holds under another than their own (first) value of a selector (see `datasetPart`); mostly none. */
+  readonly secondary: ReadonlySet<R>;
 }
 
 /**
  * Groups a resource's records into views and sorts each. Every record belongs to the view of its
- * selector values; with optional selectors, also to the views where any of them is not given
- * (`/de/Localities`: all, by postal code, by name, by both).
+ * selector values (of each of them, for a selector that gives several); with optional selectors,
+ * also to the views where any of them is not given (`/de/Localities`: all, by postal code, by
+ * name, by both).
  */
 export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R>[] {
   const selectors = resource.selectors ?? [];
   const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
   const masks = Array.from({ length: 2 ** optional.length }, (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)));
-  const groups = new Map<string, { slugSource: string; values: (string | undefined)[]; records: R[] }>();
+  const groups = new Map<string, { slugSource: string; values: (string | undefined)[]; records: R[]; secondary: Set<R> }>();
   // Values repeat (a locality's every street): each is normalised once.
-  const normalised = selectors.map((s) => {
+  const normalisers = selectors.map((s) => {
     const seen = new Map<string, string>();
     return (value: string) => {
       let result = seen.get(value);
@@ -123,23 +149,39 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
     };
   });
   for (const record of records) {
+    // Distinct normalised values per selector, the record's own first.
     const values = selectors.map((s, i) => {
-      const value = s.value(record);
-      return value === undefined ? undefined : normalised[i]?.(value);
+      const normalise = normalisers[i] ?? ((value: string) => value);
+      const normalised = valuesOf(s, record).map(normalise);
+      return normalised.length <= 1 ? normalised : [...new Set(normalised)];
     });
     for (const absent of masks) {
-      const given = values.map((value, i) => (absent.has(i) ? undefined : value));
       // A record without a value for a selector the view selects by is not in that view.
-      if (given.some((value, i) => value === undefined && !absent.has(i))) continue;
-      const key = viewKey(given);
-      const group = groups.get(key);
-      if (group === undefined) groups.set(key, { slugSource: given.filter((v) => v !== undefined).join(" "), values: given, records: [record] });
-      else group.records.push(record);
+      const choices = values.map((list, i) => (absent.has(i) ? [undefined] : list));
+      for (const { given, own } of combinations(choices)) {
+        const key = viewKey(given);
+        let group = groups.get(key);
+        if (group === undefined) groups.set(key, (group = { slugSource: given.filter((v) => v !== undefined).join(" "), values: given, records: [], secondary: new Set() }));
+        group.records.push(record);
+        if (!own) group.secondary.add(record);
+      }
     }
   }
   const keys = [...groups.keys()].sort();
   const slugs = assignSlugs(keys.map((key) => groups.get(key)?.slugSource ?? ""));
-  return keys.map((key, i) => ({ key, slug: slugs[i] ?? ALL_SLUG, values: groups.get(key)?.values ?? [], records: sortRecords(groups.get(key)?.records ?? [], resource.sortKey) }));
+  return keys.map((key, i) => {
+    const group = groups.get(key);
+    return { key, slug: slugs[i] ?? ALL_SLUG, values: group?.values ?? [], records: sortRecords(group?.records ?? [], resource.sortKey), secondary: group?.secondary ?? new Set() };
+  });
+}
+
+/** Every tuple taking one value per selector; `own` when each is the first (the record's own value). None when a selector has no value. */
+function combinations(choices: readonly (readonly (string | undefined)[])[]): { given: (string | undefined)[]; own: boolean }[] {
+  // The common case, on the hot path of a national street list: one value per selector.
+  if (choices.every((list) => list.length === 1)) return [{ given: choices.map((list) => list[0]), own: true }];
+  let tuples: { given: (string | undefined)[]; own: boolean }[] = [{ given: [], own: true }];
+  for (const list of choices) tuples = tuples.flatMap((tuple) => list.map((value, i) => ({ given: [...tuple.given, value], own: tuple.own && i === 0 })));
+  return tuples;
 }
 
 export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => readonly string[]): R[] {

@@ -38,7 +38,7 @@ export function buildOptions(flags: SourceFlags, maxFiles: number, onProgress?: 
   if (remote) {
     for (const name of SOURCE_NAMES) {
       const spec = sourceSpec(name);
-      if (spec.upstream === undefined && flags.source?.[name] === undefined) process.stderr.write(`${name}: the embedded ${spec.embedded}: ${spec.noUpstream ?? "no upstream"}\n`);
+      if (spec.upstream === undefined && flags.source?.[name] === undefined) process.stderr.write(`${name}: the embedded ${spec.embedded ?? "(none)"}: ${spec.noUpstream ?? "no upstream"}\n`);
     }
   }
   return {

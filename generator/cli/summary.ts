@@ -1,11 +1,12 @@
 import type { BuildSummary, DirectoryBuildSummary } from "../build/build.ts";
+import { describeJoin, type JoinReport } from "../model/join-report.ts";
 
 /** The build summary as a table: files and bytes per group, page sizes, notes, changes, phases and resources used. */
 export function printSummary(summary: BuildSummary | DirectoryBuildSummary, title: string): void {
   const rows = [...summary.files].sort((a, b) => (a[0] < b[0] ? -1 : 1));
   const totalFiles = rows.reduce((sum, [, v]) => sum + v.files, 0);
   const totalBytes = rows.reduce((sum, [, v]) => sum + v.bytes, 0);
-  const lines = [title, ...summary.notes.map((note) => `note: ${note}`)];
+  const lines = [title, ...summary.joins.flatMap(joinLines), ...summary.notes.map((note) => `note: ${note}`)];
   lines.push(`${"group".padEnd(44)} ${"files".padStart(9)} ${"bytes".padStart(14)}  page sizes as files`);
   for (const [group, { files, bytes }] of rows) {
     const sizes = summary.plan.sizes.get(group);
@@ -33,6 +34,7 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
     timingsMs: Object.fromEntries(phaseTimes(summary)),
     cpuMs: (cpu.user + cpu.system) / 1000,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    joins: summary.joins.map(({ renamed, skipped, ...counts }) => ({ ...counts, renamed: renamed.length, skipped: skipped.length })),
     notes: summary.notes,
     ...("changes" in summary ? { changes: summary.changes } : {}),
     downloads: { files: summary.downloads.files.length, reserved: summary.plan.downloadFilesReserved },
@@ -47,6 +49,15 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
 function phaseTimes(summary: BuildSummary | DirectoryBuildSummary): Map<string, number> {
   const phases = "changes" in summary ? ["fetch", "read", "sort", "render", "write"] : ["fetch", "read", "sort", "render"];
   return new Map(phases.map((phase) => [phase, summary.timings.get(phase) ?? 0]));
+}
+
+/** A join's counts, then each renaming and each ambiguous row (the unmatched ones are listed in the downloads manifest). */
+function joinLines(report: JoinReport): string[] {
+  return [
+    `join: ${describeJoin(report)}`,
+    ...report.renamed.map((r) => `  renamed: ${r.postalCode} ${r.from} → ${r.to} (${r.municipalityKey})`),
+    ...report.skipped.filter((r) => r.cause === "ambiguous").map((r) => `  ambiguous: ${r.postalCode} ${r.name} (${r.county}): ${r.detail}`),
+  ];
 }
 
 /** `[1,2,3,5,50]` → `1-3, 5, 50`. */

@@ -58,9 +58,11 @@ export interface DownloadFile {
   readonly credits: readonly DownloadCredit[];
 }
 
-/** `/downloads/index.json`: every download file, when the data was built, and from which sources. */
+/** `/downloads/index.json`: every download file, when the data was built, from which sources, and what the joins of the sources made of their rows. */
 export interface DownloadsManifest {
   readonly builtAt: string;
   readonly files: readonly DownloadFile[];
   readonly sources: readonly unknown[];
+  /** Per source joined to another: rows, joined, skipped (unmatched, ambiguous, other causes), renamings and the skipped rows. */
+  readonly joins: readonly unknown[];
 }

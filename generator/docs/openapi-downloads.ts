@@ -106,13 +106,46 @@ export function downloadsSchemas(): Record<string, Json> {
     DownloadsManifest: {
       type: "object",
       title: "DownloadsManifest",
-      description: "Every download file, when the data was built, and from which sources.",
-      required: ["builtAt", "files", "sources"],
+      description: "Every download file, when the data was built, from which sources, and what the joins of the sources made of their rows.",
+      required: ["builtAt", "files", "sources", "joins"],
       additionalProperties: false,
       properties: {
         builtAt: { type: "string", format: "date-time", description: "When the data was built." },
         files: { type: "array", items: schemaRef("DownloadFile") },
         sources: { type: "array", description: "Each source file read: its name, location, SHA-256, size and the publisher's Last-Modified.", items: { type: "object" } },
+        joins: { type: "array", description: "Per source joined to another: what became of its rows.", items: schemaRef("JoinReport") },
+      },
+    },
+    JoinReport: {
+      type: "object",
+      title: "JoinReport",
+      description: "What a join made of one source's rows: every row is joined or skipped, and every skip has a cause (rows = joined + unmatched + ambiguous + the other skips).",
+      required: ["source", "joinedTo", "rows", "joined", "unmatched", "ambiguous", "otherSkips", "renamed", "skipped"],
+      additionalProperties: false,
+      properties: {
+        source: text("The source whose rows were joined."),
+        joinedTo: text("What they were joined to."),
+        rows: count("Rows considered."),
+        joined: count("Rows joined."),
+        unmatched: count("Rows that match nothing: skipped."),
+        ambiguous: count("Rows that match several candidates that cannot be told apart: skipped, never guessed."),
+        otherSkips: { type: "object", description: "Rows skipped for other causes, by cause (e.g. duplicate).", additionalProperties: { type: "integer", minimum: 0 } },
+        crossDistrict: count("Joins that cross a district boundary the source states: 0 by construction, counted to prove it."),
+        renamed: {
+          type: "array",
+          description: "Joined rows whose name is served under another name.",
+          items: { type: "object", required: ["postalCode", "from", "to", "municipalityKey"], additionalProperties: false, properties: { postalCode: text("Postal code."), from: text("The source's name."), to: text("The name served."), municipalityKey: text("The municipality's key.") } },
+        },
+        skipped: {
+          type: "array",
+          description: "The unmatched and ambiguous rows themselves, where a row has more to it than a key.",
+          items: {
+            type: "object",
+            required: ["postalCode", "name", "county", "cause", "detail"],
+            additionalProperties: false,
+            properties: { postalCode: text("Postal code."), name: text("The source's name."), county: text("The source's county."), cause: { type: "string", enum: ["unmatched", "ambiguous"] }, detail: text("Why, in a phrase.") },
+          },
+        },
       },
     },
   };

@@ -9,16 +9,25 @@ export const NOT_AN_ASSOCIATION = 50;
 /**
  * The GV100AD hierarchy as the API serves it. A unit's parents come from its regional key:
  * federal state = digits 1–2, government region = digits 1–3 (when GV100AD has that type-20
- * record; states without government regions have none), district = digits 1–5 (when GV100AD has
- * that type-40 record: all municipalities but three uninhabited areas), association = digits 1–5
- * plus the municipality's four association digits, when that type-50 record is a real association
- * (type 51–58; type 50 "verbandsfreie Gemeinde" is not one).
+ * record; states without government regions have none), district = digits 1–5 unless digits 4–5
+ * are `00` (see `districtKeyOf`), association = digits 1–5 plus the municipality's four
+ * association digits, when that type-50 record is a real association (type 51–58; type 50
+ * "verbandsfreie Gemeinde" is not one).
  */
 export interface DeRegions {
   readonly governmentRegions: DeGovernmentRegion[];
   readonly districts: DeDistrict[];
   readonly associations: DeMunicipalAssociationRecord[];
   readonly municipalities: DeMunicipality[];
+}
+
+/**
+ * The district a regional key lies in, as the original has it (`GetDistrictUniqueId`): none when
+ * its district digits (4–5) are `00` — Berlin, Hamburg and three uninhabited areas — although
+ * GV100AD has district records 11000 and 02000. So every endpoint shows these without district.
+ */
+export function districtKeyOf(regionalKey: string): string | undefined {
+  return regionalKey.slice(3, 5) === "00" ? undefined : regionalKey.slice(0, 5);
 }
 
 export function regionsOf(gv: Gv100ad): DeRegions {
@@ -43,7 +52,7 @@ export function regionsOf(gv: Gv100ad): DeRegions {
       };
     }),
     associations: realAssociations.flatMap((a) => {
-      const district = districts.get(a.key.slice(0, 5));
+      const district = districts.get(districtKeyOf(a.key) ?? "");
       if (district === undefined) return [];
       const region = regions.get(a.key.slice(0, 3));
       return [
@@ -60,7 +69,7 @@ export function regionsOf(gv: Gv100ad): DeRegions {
     }),
     municipalities: gv.municipalities.map((m) => {
       const association = associations.get(m.key.slice(0, 5) + m.associationKey);
-      const district = districts.get(m.key.slice(0, 5));
+      const district = districts.get(districtKeyOf(m.key) ?? "");
       const region = district === undefined ? undefined : regions.get(m.key.slice(0, 3));
       return {
         key: m.key,

@@ -2,14 +2,14 @@ import type { FederalState, Street } from "../resources/de.ts";
 import type { KeyName, KeyNameType } from "../resources/summaries.ts";
 import type { Gv100ad } from "../sources/de-gv100ad.ts";
 import type { StreetRow } from "../sources/de-streets.ts";
+import { districtKeyOf } from "./de-regions.ts";
+import { DUPLICATE, JoinCounter, type JoinReport } from "./join-report.ts";
 import { DISTRICT_TYPES, MUNICIPALITY_TYPES } from "./de-types.ts";
 
 export interface StreetJoin {
   readonly streets: Street[];
-  /** Rows whose regional key is not a GV100AD municipality: skipped, counted, and reported. */
-  readonly unknownRegionalKeys: number;
-  /** Rows identical to an earlier row: one record each. */
-  readonly duplicateRows: number;
+  /** Unmatched: rows whose regional key is not a GV100AD municipality; `duplicate`: rows identical to an earlier row (merged). */
+  readonly report: JoinReport;
 }
 
 /**
@@ -28,28 +28,28 @@ export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin
     else group.push(row);
   }
   const streets: Street[] = [];
-  let unknownRegionalKeys = 0;
-  let duplicateRows = 0;
+  const counter = new JoinCounter("de-streets", "GV100AD municipalities by RegionalKey");
   for (const [regionalKey, group] of byMunicipality) {
     const municipality = municipalities.get(regionalKey);
     const federalState = states.get(regionalKey.slice(0, 2));
     if (municipality === undefined || federalState === undefined) {
-      unknownRegionalKeys += group.length;
+      for (let i = 0; i < group.length; i++) counter.skip("unmatched");
       continue;
     }
-    const district = districtOf(regionalKey, districts);
+    const district = districts.get(districtKeyOf(regionalKey) ?? "");
     const seen = new Set<string>();
     for (const row of group) {
       const identity = `${row.name}\u0000${row.postalCode}\u0000${row.locality}\u0000${row.borough ?? ""}\u0000${row.suburb ?? ""}`;
       if (seen.has(identity)) {
-        duplicateRows++;
+        counter.skip(DUPLICATE);
         continue;
       }
       seen.add(identity);
+      counter.join();
       streets.push(streetOf(row, municipality, district, federalState));
     }
   }
-  return { streets, unknownRegionalKeys, duplicateRows };
+  return { streets, report: counter.report() };
 }
 
 /** A street record with its properties in the JSON order, the optional ones only when present (assigned in turn: no spread objects per row). */
@@ -61,11 +61,6 @@ function streetOf(row: StreetRow, municipality: KeyNameType, district: KeyNameTy
   if (district !== undefined) street.district = district;
   street.federalState = federalState;
   return street;
-}
-
-/** A municipality lies in a district unless its key's district digits are "00" (Berlin, Hamburg). */
-function districtOf(regionalKey: string, districts: ReadonlyMap<string, KeyNameType>): KeyNameType | undefined {
-  return regionalKey.slice(3, 5) === "00" ? undefined : districts.get(regionalKey.slice(0, 5));
 }
 
 export function federalStatesOf(gv: Gv100ad): FederalState[] {

@@ -18,6 +18,9 @@ export const ASSOCIATION_TYPES: Readonly<Record<number, string>> = {
   58: "Erfüllende Gemeinde",
 };
 
+/** GV100AD type of an uninhabited area without municipality (Gemeindefreies Gebiet, unbewohnt). */
+export const UNINHABITED = 66;
+
 export const MUNICIPALITY_TYPES: Readonly<Record<number, string>> = {
   60: "Markt",
   61: "Kreisfreie Stadt",

@@ -9,6 +9,7 @@ export interface AtFederalProvince {
 }
 export interface ChCanton {
   readonly key: string;
+  readonly historicalCode: string;
   readonly name: string;
   readonly shortName: string;
 }
@@ -48,6 +49,7 @@ export const chCantons: Resource<ChCanton> = {
   sortKey: (c) => [numericKey(c.key)],
   record: recordSchema<ChCanton>("Canton", "A Swiss canton.", {
     key: { description: "Canton number (BFS), one or two digits.", pattern: "^[0-9]{1,2}$", example: "1" },
+    historicalCode: { description: "The canton's historical number in the BFS register: the canton number (the register gives cantons no other; districts refer to their canton by it).", pattern: "^[0-9]{1,2}$", example: "1" },
     name: { description: "Canton name.", example: "Zürich" },
     shortName: { description: "Two-letter canton abbreviation.", pattern: "^[A-Z]{2}$", example: "ZH" },
   }),

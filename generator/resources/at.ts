@@ -12,6 +12,11 @@ export interface KeyCodeName {
   readonly name: string;
 }
 
+/** A municipality inside a street or locality: the original's `MunicipalitySummary`, with the Gemeindeliste's status. */
+export interface AtMunicipalitySummary extends KeyCodeName {
+  readonly status?: string;
+}
+
 export interface AtDistrict {
   readonly key: string;
   readonly code: string;
@@ -35,7 +40,7 @@ export interface AtStreet {
   readonly name: string;
   readonly postalCode: string;
   readonly locality: string;
-  readonly municipality: KeyCodeName;
+  readonly municipality: AtMunicipalitySummary;
   readonly district: KeyCodeName;
   readonly federalProvince: KeyName;
 }
@@ -44,7 +49,7 @@ export interface AtLocality {
   readonly key: string;
   readonly postalCode: string;
   readonly name: string;
-  readonly municipality: KeyCodeName;
+  readonly municipality: AtMunicipalitySummary;
   readonly district: KeyCodeName;
   readonly federalProvince: KeyName;
 }
@@ -58,10 +63,16 @@ const districtFields = summary<KeyCodeName>("AtDistrictSummary", {
   code: { description: "District code (Politischer Bez. Code): the key, except in Vienna (901–923).", pattern: "^[1-9][0-9]{2}$", example: "802" },
   name: { description: "District name.", example: "Bregenz" },
 });
-const municipalityFields = summary<KeyCodeName>("AtMunicipalitySummary", {
+const municipalityFields: Fields<KeyCodeName> = {
   key: { description: "Municipality key (Gemeindekennziffer), five digits; 90001 for every row of Vienna.", pattern: "^[1-9][0-9]{4}$", example: "80207" },
   code: { description: "Municipality code (Gemeindecode), five digits; its first three are the district code.", pattern: "^[1-9][0-9]{4}$", example: "80207" },
   name: { description: "Municipality name.", example: "Bregenz" },
+};
+
+const statusField = { description: "Statutarstadt, Stadtgemeinde or Marktgemeinde; absent for other municipalities.", example: "Statutarstadt", optional: true } as const;
+const municipalitySummaryFields = summary<AtMunicipalitySummary>("AtMunicipalitySummary", {
+  ...municipalityFields,
+  status: { ...statusField, description: `The Gemeindeliste's status of the municipality with this code: ${statusField.description}` },
 });
 
 const byProvince = <R extends { readonly federalProvince: KeyName }>(): ParentSpec<R> => ({
@@ -74,9 +85,9 @@ const byProvince = <R extends { readonly federalProvince: KeyName }>(): ParentSp
 const byDistrict = <R extends { readonly district: KeyCodeName }>(): ParentSpec<R> => ({
   path: "/at/Districts",
   noun: "district",
-  keyDescription: "District key (Kennziffer pol. Bezirk), three digits (802 is Bregenz; 900 is all of Vienna).",
+  keyDescription: "District key (Kennziffer pol. Bezirk) or district code, three digits, as the original matches either (802 is Bregenz; the key 900 is all of Vienna, the codes 901–923 its Bezirke).",
   exampleKey: "802",
-  value: (r) => r.district.key,
+  value: (r) => [r.district.key, r.district.code],
 });
 
 
@@ -100,7 +111,7 @@ const municipalities: ChildSpec<AtMunicipality> = {
     ...municipalityFields,
     postalCode: { description: "Postal code of the municipal office.", pattern: "^[0-9]{4}$", example: "6900" },
     multiplePostalCodes: { description: "Whether the municipality has further postal codes.", boolean: true },
-    status: { description: "Statutarstadt, Stadtgemeinde or Marktgemeinde; absent for other municipalities.", example: "Statutarstadt", optional: true },
+    status: statusField,
     district: { description: "The district.", properties: districtFields },
     federalProvince: { description: "The federal province.", properties: provinceFields },
   }),
@@ -117,7 +128,7 @@ const localities: ChildSpec<AtLocality> = {
     key: { description: "Locality key (Ortschaftskennziffer), five digits.", pattern: "^[0-9]{5}$", example: "17134" },
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "6900" },
     name: { description: "Locality name: the value the name filter matches.", example: "Bregenz" },
-    municipality: { description: "The municipality.", properties: municipalityFields },
+    municipality: { description: "The municipality.", properties: municipalitySummaryFields },
     district: { description: "The district.", properties: districtFields },
     federalProvince: { description: "The federal province.", properties: provinceFields },
   }),
@@ -173,7 +184,7 @@ export const atStreets: Resource<AtStreet> = {
     name: { description: "Street name.", example: "Achgasse" },
     postalCode: { description: "Postal code, four digits.", pattern: "^[0-9]{4}$", example: "6900" },
     locality: { description: "Locality (Ortschaft): the value the locality filter matches.", example: "Bregenz" },
-    municipality: { description: "The municipality.", properties: municipalityFields },
+    municipality: { description: "The municipality.", properties: municipalitySummaryFields },
     district: { description: "The district.", properties: districtFields },
     federalProvince: { description: "The federal province.", properties: provinceFields },
   }),

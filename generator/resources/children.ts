@@ -1,5 +1,5 @@
 import type { Credit } from "./credits.ts";
-import { pagedQuery, type Resource, type Selector } from "./resource.ts";
+import { pagedQuery, type Resource, type Selector, type SelectorValue } from "./resource.ts";
 import type { RecordSchema } from "./schema.ts";
 
 /**
@@ -16,8 +16,8 @@ export interface ParentSpec<R> {
   readonly keyDescription: string;
   /** A real key for the examples. */
   readonly exampleKey: string;
-  /** The record's parent key; `undefined` when the record has no such parent. */
-  readonly value: (record: R) => string | undefined;
+  /** The record's parent key; `undefined` when the record has no such parent; several when the parent is matched by any of them (see `Selector.value`). */
+  readonly value: (record: R) => SelectorValue;
 }
 
 export interface ChildSpec<R> {

@@ -78,3 +78,11 @@ export const STATISTIK_AUSTRIA_REGISTERS: Credit = {
   sourceUrl: "https://www.statistik.at/verzeichnis/reglisten/gemliste_knz.csv",
   asOf: "2021 (Gemeindeliste), ≤2022 (streets)",
 };
+
+export const SWISSTOPO_STREETS: Credit = {
+  source: "swisstopo, official street directory (Amtliches Strassenverzeichnis) of Switzerland and Liechtenstein",
+  attribution: "© swisstopo",
+  licence: "Swiss open government data: free use, the source must be named",
+  sourceUrl: "https://data.geo.admin.ch/ch.swisstopo.amtliches-strassenverzeichnis/",
+  asOf: "the edition the build read (see the downloads manifest's sources)",
+};

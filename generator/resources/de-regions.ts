@@ -1,6 +1,6 @@
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { DESTATIS } from "./credits.ts";
-import { DE_FIELDS, GOVERNMENT_REGION_KEY, type DeMunicipalAssociation, type DeMunicipalAssociationRecord, type DeDistrict, type DeGovernmentRegion, type DeMunicipality } from "./de.ts";
+import { DE_FIELDS, deLocalities, GOVERNMENT_REGION_KEY, type DeDistrict, type DeGovernmentRegion, type DeLocalityRecord, type DeMunicipalAssociation, type DeMunicipalAssociationRecord, type DeMunicipality } from "./de.ts";
 import type { KeyName, KeyNameType } from "./summaries.ts";
 import { recordSchema, summary, type Fields } from "./schema.ts";
 
@@ -98,18 +98,29 @@ const municipalities: ChildSpec<DeMunicipality> = {
   segment: "Municipalities",
   noun: "municipalities",
   title: "German municipalities",
-  description: "every GV100AD municipality (Gemeinde, including uninhabited areas with a key), ordered by key.",
+  description: "every GV100AD municipality (Gemeinde, including uninhabited areas with a key), ordered by key. A state lists its municipalities without district (Berlin, Hamburg) too; a district or government region does not.",
   sortKey: (m) => [m.key],
   record: recordSchema<DeMunicipality>("Municipality", "A German municipality (Gemeinde).", {
     ...DE_FIELDS.municipality,
     postalCode: { description: "Postal code of the administrative seat; absent for uninhabited areas.", pattern: "^[0-9]{5}$", example: "80331", optional: true },
     multiplePostalCodes: { description: "Whether the municipality has more postal codes than this one.", boolean: true },
     association: { description: "The municipal association; absent for municipalities without one.", properties: associationRef, optional: true },
-    district: { description: "The district; absent only for three uninhabited areas outside any district.", properties: DE_FIELDS.district, optional: true },
+    district: { description: "The district; absent, as in the original, when the key has 00 as district digits: Berlin, Hamburg and three uninhabited areas.", properties: DE_FIELDS.district, optional: true },
     governmentRegion: { description: "The government region; absent in states without one.", properties: governmentRegionRef, optional: true },
     federalState: { description: "The federal state.", properties: DE_FIELDS.federalState },
   }),
   credits: [DESTATIS],
+};
+
+const localities: ChildSpec<DeLocalityRecord> = {
+  segment: "Localities",
+  noun: "localities",
+  title: "German localities",
+  description:
+    "localities (postal code and place name) with their municipality, district and federal state, ordered by postal code and name, as /de/Localities has them. A state lists its cities without district (Berlin, Hamburg) too; a district or government region does not.",
+  sortKey: deLocalities.sortKey,
+  record: deLocalities.record,
+  credits: deLocalities.credits,
 };
 
 export const deGovernmentRegionsByState = childResource(governmentRegions, byState());
@@ -121,3 +132,6 @@ export const deAssociationsByDistrict = childResource(associations, byDistrict()
 export const deMunicipalitiesByState = childResource(municipalities, byState());
 export const deMunicipalitiesByRegion = childResource(municipalities, byRegion(regionOf));
 export const deMunicipalitiesByDistrict = childResource(municipalities, byDistrict());
+export const deLocalitiesByState = childResource(localities, byState());
+export const deLocalitiesByRegion = childResource(localities, byRegion((l: DeLocalityRecord) => l[GOVERNMENT_REGION_KEY]));
+export const deLocalitiesByDistrict = childResource(localities, byDistrict());

@@ -122,8 +122,9 @@ export interface DeMunicipalAssociation {
 }
 
 /**
- * The government region of an association's district, for `/de/GovernmentRegions/{key}/…`: not
- * part of the JSON shape, so kept under a symbol (JSON.stringify skips symbol keys).
+ * The government region of an association's or a locality's district, for
+ * `/de/GovernmentRegions/{key}/…`: not part of their JSON shapes (the original's DTOs have none),
+ * so kept under a symbol (JSON.stringify skips symbol keys).
  */
 export const GOVERNMENT_REGION_KEY: unique symbol = Symbol("governmentRegionKey");
 export type DeMunicipalAssociationRecord = DeMunicipalAssociation & { readonly [GOVERNMENT_REGION_KEY]?: string };
@@ -147,18 +148,19 @@ export interface DeLocality {
   readonly district?: KeyNameType;
   readonly federalState: KeyName;
 }
+export type DeLocalityRecord = DeLocality & { readonly [GOVERNMENT_REGION_KEY]?: string };
 
 /** Field descriptions the DE records share. */
 export const DE_FIELDS = { municipality, district, federalState } as const;
 
-const localitySelectorsDe = localitySelectors<DeLocality>({ postalCode: "10117", name: "Berlin" });
+const localitySelectorsDe = localitySelectors<DeLocalityRecord>({ postalCode: "10117", name: "Berlin" });
 
-export const deLocalities: Resource<DeLocality> = {
+export const deLocalities: Resource<DeLocalityRecord> = {
   id: "de.localities",
   path: "/de/Localities",
   title: "German localities",
   description:
-    "Localities (postal code and place name) with their municipality, district and federal state, ordered by postal code and name (German collation). Where the street list covers a postal code, its localities come from the streets; elsewhere from Open Postal Codes joined to GV100AD by name (see the README for the limits).",
+    "Localities (postal code and place name) with their municipality, district and federal state, ordered by postal code and name (German collation). Where the street list covers a postal code, its localities come from the streets; elsewhere from Open Postal Codes joined to the GV100AD municipality of the same name in the row's county, under the municipality's official name (see the README for the limits).",
   query: pagedQuery(localitySelectorsDe),
   selectors: localitySelectorsDe,
   sortKey: (l) => [l.postalCode, collationKey(l.name), l.municipality.key],
@@ -166,7 +168,7 @@ export const deLocalities: Resource<DeLocality> = {
     postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
     name: { description: "Locality name: the value the name filter matches.", example: "Berlin" },
     municipality: { description: "The municipality (Gemeinde) from GV100AD.", properties: municipality },
-    district: { description: "The district (Kreis) from GV100AD; absent for the few areas outside any district.", properties: district, optional: true },
+    district: { description: "The district (Kreis) from GV100AD; absent for cities whose key has 00 as district digits (Berlin, Hamburg), as in the original.", properties: district, optional: true },
     federalState: { description: "The federal state (Land).", properties: federalState },
   }),
   examples: [

@@ -3,9 +3,10 @@ import { deLocalities, federalStates, streets } from "./de.ts";
 import * as de from "./de-regions.ts";
 import * as chLi from "./ch-li.ts";
 import * as at from "./at.ts";
+import { chStreets, liStreets } from "./ch-li-streets.ts";
 import type { AnyResource } from "./resource.ts";
 
-/** Every served resource; the Worker routes over this list and the generator renders it. */
+/** Every resource the API can serve; a build serves those it has records for (see `OPTIONAL_RESOURCES`), and writes them to the route table the Worker reads. */
 export const RESOURCES: readonly AnyResource[] = [
   streets,
   federalStates,
@@ -19,6 +20,9 @@ export const RESOURCES: readonly AnyResource[] = [
   de.deMunicipalitiesByRegion,
   de.deMunicipalitiesByDistrict,
   deLocalities,
+  de.deLocalitiesByState,
+  de.deLocalitiesByRegion,
+  de.deLocalitiesByDistrict,
   atFederalProvinces,
   at.atDistrictsByProvince,
   at.atMunicipalitiesByProvince,
@@ -32,6 +36,16 @@ export const RESOURCES: readonly AnyResource[] = [
   chLi.chCommunesByCanton,
   chLi.chCommunesByDistrict,
   chLi.chLocalities,
+  chLi.chLocalitiesByCanton,
+  chLi.chLocalitiesByDistrict,
+  chStreets,
   liCommunes,
   chLi.liLocalities,
+  liStreets,
 ];
+
+/** Served only when the build reads their optional source (swisstopo's street directory, `ch-streets`): 404 otherwise. */
+export const OPTIONAL_RESOURCES: readonly AnyResource[] = [chStreets, liStreets];
+
+/** What a build of the embedded data serves. */
+export const EMBEDDED_RESOURCES: readonly AnyResource[] = RESOURCES.filter((r) => !OPTIONAL_RESOURCES.includes(r));

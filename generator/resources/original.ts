@@ -8,13 +8,15 @@ import type { NotServedRoute } from "../contract/routes.ts";
  */
 interface OriginalEndpoint {
   readonly path: string;
-  /** Why this project does not serve it (yet); absent for an endpoint it has a resource for. */
+  /**
+   * What a build without it says: why this project does not serve it (yet), or why a build made
+   * without its optional source cannot. Absent for an endpoint every full build serves.
+   */
   readonly reason?: string;
 }
 
 const FULL_TEXT = "full-text search is not built: every answer of this API is a file prepared at build time, so it serves exact filters only (the Localities and Streets endpoints)";
-const localitiesWithin = (country: string) => `localities within a parent unit are not built; ${country}/Localities selects localities by postalCode or name`;
-const NO_STREETS = "there is no street data: the swisstopo street directory (Switzerland and Liechtenstein) is not among this build's sources";
+const NO_STREETS = "there is no street data: the swisstopo street directory (Switzerland and Liechtenstein), the optional source ch-streets, is not among this build's sources";
 
 export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/de/FullTextSearch", reason: FULL_TEXT },
@@ -29,9 +31,9 @@ export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/de/GovernmentRegions/{key}/Municipalities" },
   { path: "/de/Districts/{key}/Municipalities" },
   { path: "/de/Localities" },
-  { path: "/de/FederalStates/{key}/Localities", reason: localitiesWithin("/de") },
-  { path: "/de/GovernmentRegions/{key}/Localities", reason: localitiesWithin("/de") },
-  { path: "/de/Districts/{key}/Localities", reason: localitiesWithin("/de") },
+  { path: "/de/FederalStates/{key}/Localities" },
+  { path: "/de/GovernmentRegions/{key}/Localities" },
+  { path: "/de/Districts/{key}/Localities" },
   { path: "/de/Streets" },
   { path: "/at/FullTextSearch", reason: FULL_TEXT },
   { path: "/at/FederalProvinces" },
@@ -48,8 +50,8 @@ export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/ch/Cantons/{key}/Communes" },
   { path: "/ch/Districts/{key}/Communes" },
   { path: "/ch/Localities" },
-  { path: "/ch/Cantons/{key}/Localities", reason: localitiesWithin("/ch") },
-  { path: "/ch/Districts/{key}/Localities", reason: localitiesWithin("/ch") },
+  { path: "/ch/Cantons/{key}/Localities" },
+  { path: "/ch/Districts/{key}/Localities" },
   { path: "/ch/Streets", reason: NO_STREETS },
   { path: "/li/FullTextSearch", reason: FULL_TEXT },
   { path: "/li/Communes" },

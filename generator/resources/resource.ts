@@ -40,9 +40,16 @@ export interface Resource<R> {
 export interface Selector<R> extends SelectorSpec {
   /** What the value is and how it matches (docs and OpenAPI). */
   readonly description: string;
-  /** The record's value; `undefined`: the record has none (it is only in views that do not select by it). */
-  readonly value: (record: R) => string | undefined;
+  /**
+   * The record's value; `undefined`: the record has none (it is only in views that do not select
+   * by it). Several values: the record is in the view of each (an Austrian district's key or code,
+   * as the original matches `Key == key || Code == key`); the first is its own, the one it is
+   * listed under in the whole-dataset download.
+   */
+  readonly value: (record: R) => SelectorValue;
 }
+
+export type SelectorValue = string | readonly [string, ...string[]] | undefined;
 
 export interface RequestExample {
   readonly summary: string;

@@ -9,14 +9,16 @@ import type { CsvColumn } from "../contract/csv.ts";
 
 /** The JSON Schema subset the record schemas use (valid JSON Schema 2020-12, as OpenAPI 3.1 takes it). */
 export interface JsonSchema {
-  readonly type: "object" | "string" | "boolean";
+  readonly type: "object" | "string" | "boolean" | "number";
   readonly title?: string;
   readonly description?: string;
   readonly properties?: Readonly<Record<string, JsonSchema>>;
   readonly required?: readonly string[];
   readonly additionalProperties?: false;
   readonly pattern?: string;
-  readonly examples?: readonly string[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly examples?: readonly (string | number)[];
 }
 
 export interface StringField {
@@ -29,13 +31,20 @@ export interface BooleanField {
   readonly description: string;
   readonly boolean: true;
 }
+export interface NumberField {
+  readonly description: string;
+  readonly number: true;
+  readonly minimum: number;
+  readonly maximum: number;
+  readonly example?: number;
+}
 export interface ObjectField<T> {
   readonly description: string;
   readonly properties: Fields<T>;
 }
 
 type Optionality<R, K extends keyof R> = object extends Pick<R, K> ? { readonly optional: true } : { readonly optional?: false };
-type Field<T> = T extends string ? StringField : T extends boolean ? BooleanField : ObjectField<T>;
+type Field<T> = T extends string ? StringField : T extends boolean ? BooleanField : T extends number ? NumberField : ObjectField<T>;
 
 /** One description per property of `R`, no more, no less. */
 export type Fields<R> = { readonly [K in keyof R]-?: Field<Exclude<R[K], undefined>> & Optionality<R, K> };
@@ -71,9 +80,12 @@ export function recordSchema<R>(name: string, description: string, fields: Field
 interface AnyField {
   readonly description: string;
   readonly boolean?: true;
+  readonly number?: true;
+  readonly minimum?: number;
+  readonly maximum?: number;
   readonly optional?: boolean;
   readonly pattern?: string;
-  readonly example?: string;
+  readonly example?: string | number;
   readonly properties?: Readonly<Record<string, AnyField>>;
 }
 
@@ -102,6 +114,9 @@ function fieldSchema(field: AnyField): JsonSchema {
     return { ...(name === undefined ? {} : { title: name }), ...objectSchema(field.description, field.properties) };
   }
   if (field.boolean === true) return { type: "boolean", description: field.description };
+  if (field.number === true) {
+    return { type: "number", description: field.description, ...(field.minimum === undefined ? {} : { minimum: field.minimum }), ...(field.maximum === undefined ? {} : { maximum: field.maximum }), ...(field.example === undefined ? {} : { examples: [field.example] }) };
+  }
   return {
     type: "string",
     description: field.description,

@@ -14,9 +14,13 @@ export interface SwissStreet {
   readonly communeName: string;
   /** Canton abbreviation; empty for Liechtenstein. */
   readonly canton: string;
-  /** `real`, `planned` or `outdated`, as swisstopo says. */
-  readonly status: string;
+  /** `real`, `planned`, `outdated` or empty, as swisstopo writes it. */
+  readonly status: SwissStreetStatus;
 }
+
+export const SWISS_STREET_STATUSES = ["", "planned", "real", "outdated"] as const;
+export type SwissStreetStatus = (typeof SWISS_STREET_STATUSES)[number];
+const isStatus = (value: string): value is SwissStreetStatus => (SWISS_STREET_STATUSES as readonly string[]).includes(value);
 
 /** The data file inside swisstopo's zip (`amtliches-strassenverzeichnis_ch_2056.csv.zip`, `…_li_…`). */
 export const SWISS_STREETS_ENTRY = /(^|\/)amtliches-strassenverzeichnis_(ch|li)_2056\.csv$/i;
@@ -35,6 +39,8 @@ export async function readSwissStreets(bytes: Uint8Array, file: string): Promise
     if (!/^[0-9]+$/.test(key)) throw new SourceError(file, line, `STR_ESID '${key}' is not a number`);
     if (name.trim() === "") throw new SourceError(file, line, "STN_LABEL is empty");
     if (!/^[0-9]{1,5}$/.test(communeKey)) throw new SourceError(file, line, `COM_FOSNR '${communeKey}' is not a BFS number`);
+    const streetStatus = status.trim();
+    if (!isStatus(streetStatus)) throw new SourceError(file, line, `STR_STATUS '${status}' is not one of ${SWISS_STREET_STATUSES.filter((s) => s !== "").join(", ")} or empty`);
     return zipLabels(zipLabel, file, line).map(
       ({ postalCode, locality }): SwissStreet => ({
         key,
@@ -44,7 +50,7 @@ export async function readSwissStreets(bytes: Uint8Array, file: string): Promise
         communeKey,
         communeName: communeName.normalize("NFC").trim(),
         canton: canton.trim(),
-        status: status.trim(),
+        status: streetStatus,
       }),
     );
   });

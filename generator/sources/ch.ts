@@ -81,17 +81,27 @@ export interface LocalityRow {
   readonly communeKey: string;
   /** Canton abbreviation; empty in Liechtenstein. */
   readonly canton: string;
+  /** The locality's point in LV95 (metres). */
+  readonly east: number;
+  readonly north: number;
 }
 
 export const LOCALITY_REGISTER_HEADER = ["Ortschaftsname", "PLZ4", "Zusatzziffer", "ZIP_ID", "Gemeindename", "BFS-Nr", "Kantonskürzel", "Adressenanteil", "E", "N", "Sprache", "Validity"] as const;
 
+/** An LV95 coordinate in metres, within Switzerland's and Liechtenstein's range. */
+function coordinate(value: string, what: string, min: number, max: number, file: string, line: number): number {
+  const metres = Number(value);
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || metres < min || metres > max) throw new SourceError(file, line, `${what} '${value}' is no LV95 coordinate`);
+  return metres;
+}
+
 /** `AMTOVZ_CSV_LV95.csv`: UTF-8 (BOM), `;`-separated, with header. */
 export async function readLocalityRegister(bytes: Uint8Array, file: string): Promise<LocalityRow[]> {
   return parseCsv(decodeUtf8(bytes, file), file, { header: LOCALITY_REGISTER_HEADER, delimiter: ";" }, (row, line) => {
-    const [name = "", postalCode = "", , , , communeKey = "", canton = ""] = row.map((field) => field.normalize("NFC").trim());
+    const [name = "", postalCode = "", , , , communeKey = "", canton = "", , east = "", north = ""] = row.map((field) => field.normalize("NFC").trim());
     if (!/^[0-9]{4}$/.test(postalCode)) throw new SourceError(file, line, `PLZ4 '${postalCode}' is not four digits`);
     if (!/^[0-9]{1,4}$/.test(communeKey)) throw new SourceError(file, line, `BFS-Nr '${communeKey}' is not a number`);
     if (name === "") throw new SourceError(file, line, "Ortschaftsname is empty");
-    return { name, postalCode, communeKey, canton };
+    return { name, postalCode, communeKey, canton, east: coordinate(east, "E", 2_400_000, 2_900_000, file, line), north: coordinate(north, "N", 1_000_000, 1_350_000, file, line) };
   });
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { relative } from "node:path";
 import { download, type FetchOptions } from "./fetch.ts";
 import { readSourceFile } from "../io/read.ts";
-import { SOURCE_NAMES, sourceSpec, type SourceLocation, type SourceName } from "./registry.ts";
+import { SOURCE_NAMES, sourceSpec, type OptionalSourceName, type RequiredSourceName, type SourceLocation, type SourceName } from "./registry.ts";
 import { isZip, unzipEntry } from "./unzip.ts";
 
 /** Where a source's bytes came from, recorded in `_build.json` and the downloads manifest. */
@@ -31,7 +31,8 @@ export interface LoadedSource extends SourcePart {
   readonly parts: readonly SourcePart[];
 }
 
-export type LoadedSources = Readonly<Record<SourceName, LoadedSource>>;
+/** Every source a build reads: each required one, and each optional one that was given or fetched. */
+export type LoadedSources = { readonly [K in RequiredSourceName]: LoadedSource } & { readonly [K in OptionalSourceName]?: LoadedSource };
 
 export interface LoadEvent {
   readonly name: SourceName;
@@ -41,16 +42,18 @@ export interface LoadEvent {
   readonly fetchedAt?: number;
 }
 
-/** Reads or downloads every source (downloads in parallel) and unpacks archives. */
+/** Reads or downloads every source that has a location (downloads in parallel) and unpacks archives. */
 export async function loadSources(
-  locations: Readonly<Record<SourceName, SourceLocation>>,
+  locations: Readonly<Partial<Record<SourceName, SourceLocation>>>,
   root: string,
   fetchOptions: FetchOptions,
   onLoad?: (event: LoadEvent) => void,
 ): Promise<LoadedSources> {
   const loaded = await Promise.all(
-    SOURCE_NAMES.map(async (name): Promise<LoadedSource> => {
+    SOURCE_NAMES.flatMap((name) => {
       const location = locations[name];
+      return location === undefined ? [] : [{ name, location }];
+    }).map(async ({ name, location }): Promise<LoadedSource> => {
       const parts =
         location.kind === "file"
           ? [await readPart(name, location.path, root, onLoad)]
@@ -60,7 +63,10 @@ export async function loadSources(
       return { name, ...first, parts };
     }),
   );
-  return Object.fromEntries(loaded.map((source) => [source.name, source])) as Record<SourceName, LoadedSource>;
+  const byName = Object.fromEntries(loaded.map((source) => [source.name, source])) as Partial<Record<SourceName, LoadedSource>>;
+  const missing = SOURCE_NAMES.filter((name) => sourceSpec(name).embedded !== undefined && byName[name] === undefined);
+  if (missing.length > 0) throw new Error(`no location for the source${missing.length === 1 ? "" : "s"} ${missing.join(", ")}`);
+  return byName as LoadedSources;
 }
 
 async function readPart(name: SourceName, path: string, root: string, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {

@@ -5,11 +5,12 @@ import { readPostCodes, type PostCodeRow } from "./de-postcodes.ts";
 import { readStreets, type StreetRow } from "./de-streets.ts";
 import { readChCantons, readLiCommunes, type ChCantonRow, type LiCommuneRow } from "./lists.ts";
 import type { LoadedSources } from "./load.ts";
-import type { SourceName } from "./registry.ts";
+import { readSwissStreets, type SwissStreet } from "./ch-streets.ts";
+import type { RequiredSourceName, SourceName } from "./registry.ts";
 
 /** Every source's rows, and how each source is named in messages. */
 export interface SourceRows {
-  readonly labels: Readonly<Record<SourceName, string>>;
+  readonly labels: Readonly<Record<RequiredSourceName, string>> & Readonly<Partial<Record<SourceName, string>>>;
   readonly gv: Gv100ad;
   /** The street list, handed over once: it is the largest source (1.2 million rows nationally), and no one else keeps it. */
   takeStreets(): readonly StreetRow[];
@@ -22,12 +23,15 @@ export interface SourceRows {
   readonly chCommunes: readonly ChCommuneRow[];
   readonly localityRegister: readonly LocalityRow[];
   readonly liCommunes: readonly LiCommuneRow[];
+  /** swisstopo's street directory (CH and LI), when the build reads it (an optional source). */
+  readonly swissStreets?: readonly SwissStreet[];
 }
 
 /** Parses every loaded source with its reader; a defect fails with the source's file and line. */
 export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
-  const bytes = (name: SourceName) => loaded[name].bytes;
-  const label = (name: SourceName) => loaded[name].label;
+  const bytes = (name: RequiredSourceName) => loaded[name].bytes;
+  const label = (name: RequiredSourceName) => loaded[name].label;
+  const swissStreets = loaded["ch-streets"];
   let streets: readonly StreetRow[] | undefined = await readStreets(bytes("de-streets"), label("de-streets"));
   return {
     labels: Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>,
@@ -47,5 +51,7 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     chDistricts: await readChDistricts(bytes("ch-districts"), label("ch-districts")),
     chCommunes: await readChCommunes(bytes("ch-communes"), label("ch-communes")),
     localityRegister: await readLocalityRegister(bytes("ch-localities"), label("ch-localities")),
+    // The directory comes as two files, Switzerland's and Liechtenstein's: every part is read.
+    ...(swissStreets === undefined ? {} : { swissStreets: (await Promise.all(swissStreets.parts.map((part) => readSwissStreets(part.bytes, part.label)))).flat() }),
   };
 }

@@ -1,9 +1,14 @@
 import { resolve } from "node:path";
+import { SWISS_STREETS_ENTRY } from "./ch-streets.ts";
 
 /** A source a build reads: its embedded copy (the default) and where its publisher releases it. */
 export interface SourceSpec {
-  /** The embedded copy, relative to the project root. */
-  readonly embedded: string;
+  /**
+   * The embedded copy, relative to the project root. None for an optional source: a build reads
+   * it only when it is given (`--source`) or fetched (`--remote`), and serves the resources it
+   * feeds only then.
+   */
+  readonly embedded?: string;
   /**
    * The publisher's download location, fetched with `--remote`. Without one (no reader for the
    * publisher's format yet), `--remote` reads the embedded copy and says so.
@@ -62,10 +67,22 @@ export const SOURCES = {
     embedded: "data/li/communes.csv",
     upstream: "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/li/communes.csv",
   },
+  // swisstopo's official street directory, CH and LI: not on these machines, so not embedded.
+  "ch-streets": {
+    upstream: [
+      "https://data.geo.admin.ch/ch.swisstopo.amtliches-strassenverzeichnis/amtliches-strassenverzeichnis_ch/amtliches-strassenverzeichnis_ch_2056.csv.zip",
+      "https://data.geo.admin.ch/ch.swisstopo.amtliches-strassenverzeichnis/amtliches-strassenverzeichnis_li/amtliches-strassenverzeichnis_li_2056.csv.zip",
+    ],
+    archiveEntry: SWISS_STREETS_ENTRY,
+  },
 } as const satisfies Record<string, SourceSpec>;
 
 export type SourceName = keyof typeof SOURCES;
 export const SOURCE_NAMES = Object.keys(SOURCES) as SourceName[];
+
+/** The sources without an embedded copy (see `SourceSpec.embedded`). */
+export type OptionalSourceName = { [K in SourceName]: (typeof SOURCES)[K] extends { readonly embedded: string } ? never : K }[SourceName];
+export type RequiredSourceName = Exclude<SourceName, OptionalSourceName>;
 
 export function isSourceName(name: string): name is SourceName {
   return Object.hasOwn(SOURCES, name);
@@ -84,13 +101,15 @@ export function isUrl(value: string): boolean {
 
 /**
  * Every source's location: an override (`--source NAME=PATH|URL`) wins, then the publisher's URL
- * when `remote`, else the embedded copy. Paths are relative to `root`.
+ * when `remote`, else the embedded copy; none for an optional source neither given nor fetched.
+ * Paths are relative to `root`.
  */
-export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string | readonly string[]>>>, remote = false): Record<SourceName, SourceLocation> {
-  const locations = {} as Record<SourceName, SourceLocation>;
+export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string | readonly string[]>>>, remote = false): Partial<Record<SourceName, SourceLocation>> {
+  const locations: Partial<Record<SourceName, SourceLocation>> = {};
   for (const name of SOURCE_NAMES) {
     const spec = sourceSpec(name);
     const value = overrides[name] ?? (remote ? (spec.upstream ?? spec.embedded) : spec.embedded);
+    if (value === undefined) continue;
     if (typeof value !== "string") locations[name] = { kind: "url", urls: value };
     else locations[name] = isUrl(value) ? { kind: "url", urls: [value] } : { kind: "file", path: resolve(root, value) };
   }

@@ -90,10 +90,10 @@ describe("localities of Switzerland and Liechtenstein", () => {
     for (const code of ["%208001", "800", "8001x"]) expect((await ask(handler, `/ch/Localities?postalCode=${code}`)).headers["x-total-count"]).toBe("0");
   });
 
-  it("writes the commune key under 'Commune.Key' in CSV (the original's 'Commune.Code' header fails)", async () => {
-    expect((await ask(handler, "/li/Localities?format=csv")).text.split("\r\n")[0]).toBe("PostalCode,Name,Commune.Key,Commune.Name");
+  it("writes the commune key under 'Commune.Key' in CSV (the original's 'Commune.Code' header fails), the coordinates last", async () => {
+    expect((await ask(handler, "/li/Localities?format=csv")).text.split("\r\n")[0]).toBe("PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude");
     expect((await ask(handler, "/ch/Localities?format=csv&postalCode=8001")).text.split("\r\n")[0]).toBe(
-      "PostalCode,Name,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName",
+      "PostalCode,Name,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Latitude,Longitude",
     );
   });
 });

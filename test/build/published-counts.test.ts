@@ -36,6 +36,14 @@ const total = async (target: string) => {
 const fold = (value: string) => value.normalize("NFC").trim().toLowerCase();
 const unique = (values: readonly string[], same: (value: string) => string = (v) => v) => [...new Map(values.map((v) => [same(v), v])).values()];
 
+/** The record fields whose values a path key matches, where not the key alone (a table: add a row for a new one). */
+const KEY_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  // As the original: a district key (900 is all of Vienna) or a district code (901–923, its Bezirke).
+  "/at/Districts": ["key", "code"],
+  // As the original: a district number (101) or its historical number (10053).
+  "/ch/Districts": ["key", "historicalCode"],
+};
+
 /** The keys of a collection (`/de/Districts`), from its list or from the lists within its parents. */
 const keyCache = new Map<string, Promise<string[]>>();
 function keysOf(collection: string): Promise<string[]> {
@@ -48,7 +56,9 @@ function keysOf(collection: string): Promise<string[]> {
 }
 async function listKeys(collection: string): Promise<string[]> {
   const list = table.resources.find((r) => r.path === collection && !r.query.paged);
-  if (list !== undefined) return (JSON.parse((await ask(build.handler, collection)).text) as { key: string }[]).map((r) => r.key);
+  const fields = KEY_FIELDS[collection] ?? ["key"];
+  const keysOfRecord = (r: Record<string, unknown>) => fields.map((field) => String(r[field]));
+  if (list !== undefined) return unique((JSON.parse((await ask(build.handler, collection)).text) as Record<string, unknown>[]).flatMap(keysOfRecord));
   const [, country, segment] = collection.split("/");
   const parentOf = (r: RouteResource) => r.path.replace(/\/\{key\}\/[^/]+$/, "");
   // A list within a parent whose own keys are a plain list first: `/de/FederalStates/{key}/Districts`
@@ -58,7 +68,7 @@ async function listKeys(collection: string): Promise<string[]> {
     .sort((a, b) => Number(table.resources.some((r) => r.path === parentOf(b) && !r.query.paged)) - Number(table.resources.some((r) => r.path === parentOf(a) && !r.query.paged)))[0];
   if (within === undefined) throw new Error(`no endpoint lists the keys of ${collection}`);
   const keys: string[] = [];
-  for (const parent of await keysOf(parentOf(within))) keys.push(...(await allRecords(build.handler, within.path.replace("{key}", encodeURIComponent(parent)))).map((r) => String(r["key"])));
+  for (const parent of await keysOf(parentOf(within))) keys.push(...(await allRecords(build.handler, within.path.replace("{key}", encodeURIComponent(parent)))).flatMap(keysOfRecord));
   return unique(keys);
 }
 
@@ -83,12 +93,16 @@ async function servedCount(resource: RouteResource): Promise<Served> {
       : await (FILTER_VALUES[selector.param] ?? (() => Promise.reject(new Error(`no way to list the values of ${selector.param}`))))(resource).then((values) => values.map((v) => `${resource.path}?${selector.param}=${encodeURIComponent(v)}`));
   let records = 0;
   let keys = 0;
+  // Where one record answers more than one key (a Vienna municipality under 900 and under its 9xx), count it once.
+  const overlapping = selector.in === "path" && KEY_FIELDS[resource.path.slice(0, resource.path.indexOf("/{"))] !== undefined;
+  const seen = new Set<string>();
   for (const target of targets) {
     const n = await total(target);
-    records += n;
+    if (overlapping) for (const record of await allRecords(build.handler, target)) seen.add(JSON.stringify(record));
+    else records += n;
     if (n > 0) keys++;
   }
-  return { records, keys };
+  return { records: overlapping ? seen.size : records, keys };
 }
 
 /** `10,950 records in 400 keys` → {records, keys}. */

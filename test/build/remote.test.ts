@@ -16,6 +16,7 @@ const builtAt = "2026-11-22T03:00:00.000Z";
 const work = tempDir("remote");
 const streetsFile = fixtureStreets(work);
 const gv100ad = readFileSync(dataFile("de/GV100AD_30112025.txt"));
+const swissStreetsFixture = dataFile("ch/upstream-format/amtliches-strassenverzeichnis-fixture.csv");
 
 /** Each source at a loopback path, in the publisher's format (GV100AD zipped, as Destatis ships it). */
 const PATHS: Record<SourceName, string> = {
@@ -30,6 +31,7 @@ const PATHS: Record<SourceName, string> = {
   "ch-communes": "/bfs/GDEHist_GDE.txt",
   "ch-localities": "/swisstopo/AMTOVZ_CSV_LV95.csv",
   "li-communes": "/openplz/li/communes.csv",
+  "ch-streets": "/swisstopo/amtliches-strassenverzeichnis_ch_2056.csv.zip",
 };
 const publisherFiles = (): Upstream =>
   new Map<string, Uint8Array | number>([
@@ -44,6 +46,7 @@ const publisherFiles = (): Upstream =>
     [PATHS["ch-communes"], readFileSync(dataFile("ch/GDEHist_GDE.txt"))],
     [PATHS["ch-localities"], readFileSync(dataFile("ch/AMTOVZ_CSV_LV95.csv"))],
     [PATHS["li-communes"], readFileSync(dataFile("li/communes.csv"))],
+    [PATHS["ch-streets"], zipSync({ "amtliches-strassenverzeichnis_ch_2056.csv": readFileSync(swissStreetsFixture) })],
   ]);
 
 let upstream: UpstreamServer;
@@ -77,6 +80,9 @@ describe("--remote", () => {
     expect(locations["de-gv100ad"]).toEqual({ kind: "url", urls: [SOURCES["de-gv100ad"].upstream] });
     // A source without a reader for its publisher's format stays embedded, and the registry says why.
     expect(locations["ch-cantons"]).toEqual({ kind: "file", path: join(ROOT, SOURCES["ch-cantons"].embedded) });
+    // The street directory has no embedded copy: a build reads it only when it is given or fetched.
+    expect(locations["ch-streets"]).toEqual({ kind: "url", urls: SOURCES["ch-streets"].upstream });
+    expect(sourceLocations(ROOT, {}, false)["ch-streets"]).toBeUndefined();
     for (const spec of Object.values(SOURCES) as SourceSpec[]) {
       const urls = [spec.upstream ?? []].flat();
       expect(urls.length > 0 ? urls.every((url) => url.startsWith("https://")) : spec.noUpstream !== undefined).toBe(true);
@@ -90,7 +96,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     const [remote, local] = [new MemorySink(), new MemorySink()];
     const remoteOptions = options(cacheDir);
     await buildInto(remoteOptions, remote);
-    await buildInto({ ...options(cacheDir), sources: { "de-streets": streetsFile } }, local);
+    await buildInto({ ...options(cacheDir), sources: { "de-streets": streetsFile, "ch-streets": swissStreetsFixture } }, local);
     expect(remoteOptions.events.map((e) => [e.name, e.origin]).sort()).toEqual(Object.keys(PATHS).map((name) => [name, "network"]).sort());
     const differing = [...local.files.keys()].filter((path) => local.text(path) !== remote.text(path));
     expect(differing.sort()).toEqual(["/_build.json", "/downloads/index.json"]); // they name the sources' locations
@@ -99,7 +105,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     const gv = manifest.sources.find((s) => s.name === "de-gv100ad");
     expect(gv).toMatchObject({ location: upstream.url(PATHS["de-gv100ad"]), entry: "GV100AD_30112025.txt", lastModified: "Sun, 30 Nov 2025 00:00:00 GMT" });
     expect(gv?.sha256).toBe((JSON.parse(local.text("/downloads/index.json") ?? "") as typeof manifest).sources.find((s) => s.name === "de-gv100ad")?.sha256);
-  });
+  }, 120_000);
 
   it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer), a source in several parts", async () => {
     const fixture = (name: string) => readFileSync(dataFile(`at/upstream-format/${name}`));
@@ -122,7 +128,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as { sources: { name: string; location: string }[] };
     expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual([upstream.url(paths.burgenland), upstream.url(paths.vorarlberg)]);
     expect(summary.notes.join("\n")).not.toMatch(/Quelle|Erstellt/); // the title and footer lines are no records
-  });
+  }, 120_000);
 
   it("fails naming the source when a download fails, and keeps the last good output", async () => {
     const out = join(tempDir("remote-out"), "dist");
@@ -137,7 +143,7 @@ describe("a build from downloaded sources (loopback publishers)", () => {
     } finally {
       upstream.files.set(PATHS["li-communes"], readFileSync(dataFile("li/communes.csv")));
     }
-  });
+  }, 120_000);
 
   it.each([
     ["a zip without the data file", "de-gv100ad", zipSync({ "readme.txt": new Uint8Array([65]) }), /source de-gv100ad \(.*\): expected one zip entry matching .* found none \(entries: readme\.txt\)/],

@@ -4,8 +4,9 @@ import { exampleTarget } from "../../generator/resources/resource.ts";
 import { ask, memoryBuild, parseCsvBody, RESOURCES, valueAt, viewTarget, type MemoryBuild } from "../support/memory-build.ts";
 
 /**
- * Every resource, in-process over the embedded data: CSV and JSON carry the same values, and a
- * view inlined in its index shard answers byte for byte like the same view served from page files.
+ * Every resource, in-process over the embedded data and the generated Swiss street directory: CSV
+ * and JSON carry the same values, and a view inlined in its index shard answers byte for byte like
+ * the same view served from page files.
  */
 const PAGED = RESOURCES.filter((r) => r.query.paged && r.id !== "de.streets");
 let inlined: MemoryBuild;
@@ -13,7 +14,7 @@ let files: MemoryBuild;
 
 beforeAll(async () => {
   const only = PAGED.map((r) => r.id);
-  [inlined, files] = await Promise.all([memoryBuild(8_000, { only }), memoryBuild(90_000, { only, inlineShardBytes: 0 })]);
+  [inlined, files] = await Promise.all([memoryBuild(8_000, { only, swissStreets: true }), memoryBuild(90_000, { only, inlineShardBytes: 0, swissStreets: true })]);
 }, 180_000);
 
 describe("every paged resource", () => {
@@ -39,6 +40,15 @@ describe("every paged resource", () => {
         expect(records, resource.path).toBe(Number((await ask(inlined.handler, resource.path)).headers["x-total-count"]));
       } else expect(records, resource.path).toBeGreaterThan(0);
     }
+    // A parent matched by key or code (AT districts), or by number or historical number (CH districts), lists a record under each; the dataset once.
+    const datasetRecords = (id: string) => inlined.summary.downloads.files.filter((f) => f.path === `/downloads/${id}.json` || f.path.startsWith(`/downloads/${id}.part-`)).reduce((sum, f) => sum + (f.gzipOf === undefined && f.format === "json" ? f.records : 0), 0);
+    const total = async (path: string) => Number((await ask(inlined.handler, path)).headers["x-total-count"]);
+    expect(datasetRecords("at.districts.municipalities")).toBe(2117);
+    expect(datasetRecords("at.federalprovinces.municipalities")).toBe(2117);
+    expect(datasetRecords("at.districts.localities")).toBe(await total("/at/Localities"));
+    expect(datasetRecords("ch.districts.communes")).toBe(datasetRecords("ch.cantons.communes"));
+    for (const id of ["ch.districts.localities", "ch.cantons.localities"]) expect(datasetRecords(id), id).toBe(await total("/ch/Localities"));
+    expect(datasetRecords("de.federalstates.localities")).toBe(await total("/de/Localities"));
   });
 
   it("inlines small views and writes none of their page files", () => {

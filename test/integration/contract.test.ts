@@ -122,7 +122,7 @@ describe("invalid requests", () => {
     ["/li/Streets?locality=Vaduz", "This build does not serve /li/Streets: there is no street data"],
     ["/de/FullTextSearch?searchTerm=Berlin", "This build does not serve /de/FullTextSearch: full-text search is not built"],
     ["/CH/fulltextsearch/", "This build does not serve /ch/FullTextSearch: full-text search is not built"],
-    ["/ch/Cantons/1/Localities", "This build does not serve /ch/Cantons/{key}/Localities: localities within a parent unit are not built"],
+    ["/ch/Cantons/1/Localities", "This build does not serve /ch/Cantons/{key}/Localities: this build was made without it."],
     // the fixture build is made of a few resources: the others are not served either, and say so
     ["/de/Districts/09189/Municipalities", "This build does not serve /de/Districts/{key}/Municipalities: this build was made without it."],
     ["/ch/Strets", "There is no resource at '/ch/Strets'."],
@@ -241,7 +241,7 @@ describe("lists", () => {
   it.each([
     ["/de/FederalStates", 16, ["key", "name", "seatOfGovernment"], { key: "11", name: "Berlin", seatOfGovernment: "Berlin" }],
     ["/at/FederalProvinces", 9, ["key", "name"], { key: "9", name: "Wien" }],
-    ["/ch/Cantons", 26, ["key", "name", "shortName"], { key: "1", name: "Zürich", shortName: "ZH" }],
+    ["/ch/Cantons", 26, ["key", "historicalCode", "name", "shortName"], { key: "1", historicalCode: "1", name: "Zürich", shortName: "ZH" }],
     ["/li/Communes", 11, ["key", "name", "electoralDistrict"], { key: "7001", name: "Vaduz", electoralDistrict: "Oberland" }],
   ])("%s lists %i records, without paging headers", async (path, count, keys, sample) => {
     const response = await get(`${path}?page=2&pageSize=1`);

@@ -14,8 +14,8 @@ let server: RunningServer;
 const get = client(() => server);
 
 beforeAll(async () => {
-  const { dir, summary } = await buildFixture(6_000);
-  expect(summary.plan.minimumFiles).toBeLessThan(6_000);
+  const { dir, summary } = await buildFixture(8_000);
+  expect(summary.plan.minimumFiles).toBeLessThan(8_000);
   server = await startServer(dir);
 }, 300_000);
 afterAll(async () => server?.stop());

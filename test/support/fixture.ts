@@ -2,7 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildToDirectory, type BuildSummary } from "../../generator/build/build.ts";
+import type { SourceName } from "../../generator/sources/registry.ts";
 import { dataFile, ROOT } from "./paths.ts";
+import { generateSwissStreets } from "./swiss-streets.ts";
 
 /**
  * A small street list cut from the real data: 595 Berlin streets (every 20th) plus the OpenPLZ
@@ -30,15 +32,31 @@ export interface FixtureOptions {
   /** Build only these resources (default all). */
   readonly only?: readonly string[];
   readonly inlineShardBytes?: number;
+  /**
+   * The optional source swisstopo's street directory (`ch-streets`): by default the directory
+   * generated from the register of localities (see swiss-streets.ts), so a fixture build serves
+   * every resource; a path to read instead; or `false` for a build without it.
+   */
+  readonly swissStreets?: string | false;
 }
 
-export async function buildFixture(maxFiles: number, streetsFile?: string, options: FixtureOptions = {}): Promise<{ dir: string; summary: BuildSummary }> {
+/** Writes the generated Swiss and Liechtenstein street directory into `dir`; returns its path. */
+export function fixtureSwissStreets(dir: string): string {
+  const file = join(dir, "amtliches-strassenverzeichnis_ch_2056.csv");
+  generateSwissStreets(file);
+  return file;
+}
+
+/** Builds the fixture into a temporary `dist`; returns it with the build's summary and the source files it read besides the embedded ones. */
+export async function buildFixture(maxFiles: number, streetsFile?: string, options: FixtureOptions = {}): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
   const work = tempDir("fixture");
   const dir = join(work, "dist");
+  const sources: Partial<Record<SourceName, string>> = { "de-streets": streetsFile ?? fixtureStreets(work) };
+  if (options.swissStreets !== false) sources["ch-streets"] = options.swissStreets ?? fixtureSwissStreets(work);
   const summary = await buildToDirectory(
     {
       root: ROOT,
-      sources: { "de-streets": streetsFile ?? fixtureStreets(work) },
+      sources,
       maxFiles,
       headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
       ...(options.only === undefined ? {} : { only: options.only }),
@@ -46,5 +64,5 @@ export async function buildFixture(maxFiles: number, streetsFile?: string, optio
     },
     dir,
   );
-  return { dir, summary };
+  return { dir, summary, sources };
 }

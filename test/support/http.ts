@@ -13,6 +13,33 @@ export function client(server: () => RunningServer): (path: string, headers?: Re
   return (path, headers = {}, method = "GET") => rawRequest(server().origin, path, { method, headers });
 }
 
+/** Every record of a paged request through `get`, page by page at size 50; fails on anything but a 200. */
+export async function allPages(get: (path: string) => Promise<RawResponse>, path: string): Promise<Record<string, unknown>[]> {
+  const records: Record<string, unknown>[] = [];
+  const separator = path.includes("?") ? "&" : "?";
+  for (let page = 1; ; page++) {
+    const response = await get(`${path}${separator}page=${page}`);
+    if (response.status !== 200) throw new Error(`${path} page ${page}: HTTP ${response.status} ${response.text}`);
+    records.push(...(JSON.parse(response.text) as Record<string, unknown>[]));
+    if (page >= Number(response.headers["x-total-pages"])) return records;
+  }
+}
+
+/** `work` over every item, at most `concurrency` at a time (requests to one local runtime). */
+export async function inParallel<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await work(items[i] as T);
+      }
+    }),
+  );
+  return results;
+}
+
 /** The four paging headers of a response, in contract order. */
 export function pagingOf(response: RawResponse): (string | undefined)[] {
   return ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((name) => response.headers[name]);

@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildInto, type BuildOptions, type BuildSummary } from "../../generator/build/build.ts";
 import { createHandler, type Handler } from "../../generator/edge/handler.ts";
-import { RESOURCES } from "../../generator/resources/index.ts";
+import { EMBEDDED_RESOURCES, RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { viewKey } from "../../generator/contract/address.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
+import { fixtureSwissStreets, tempDir } from "./fixture.ts";
 import { memoryAssets } from "./local-assets.ts";
 import { ROOT } from "./paths.ts";
 
@@ -18,11 +19,16 @@ export interface MemoryBuild {
   readonly handler: Handler;
 }
 
-/** Builds the embedded data (or `sources`) into memory and serves it with the Worker's handler in-process. */
-export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> = {}): Promise<MemoryBuild> {
+/**
+ * Builds the embedded data (or `sources`) into memory and serves it with the Worker's handler
+ * in-process; `swissStreets` adds the street directory generated from the register of localities.
+ */
+export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> & { swissStreets?: boolean } = {}): Promise<MemoryBuild> {
   const sink = new MemorySink();
   const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
-  const summary = await buildInto({ root: ROOT, sources: {}, maxFiles, headersTemplate, builtAt: "2026-11-22T03:00:00.000Z", ...extra }, sink);
+  const { swissStreets, ...options } = extra;
+  const sources = swissStreets === true ? { ...options.sources, "ch-streets": fixtureSwissStreets(tempDir("swiss-streets")) } : (options.sources ?? {});
+  const summary = await buildInto({ root: ROOT, maxFiles, headersTemplate, builtAt: "2026-11-22T03:00:00.000Z", ...options, sources }, sink);
   const handler = createHandler(memoryAssets(sink.files));
   // Chunks of packed records may end inside a character, and gzip copies are binary: those stay out.
   const files = new Map([...sink.files].flatMap(([path, data]) => (path.startsWith("/_c/") || path.endsWith(".gz") ? [] : [[path, typeof data === "string" ? data : Buffer.from(data).toString("utf8")] as const])));
@@ -109,4 +115,4 @@ export function valueAt(record: unknown, header: string): string {
   return value === undefined ? "" : String(value);
 }
 
-export { RESOURCES };
+export { EMBEDDED_RESOURCES, RESOURCES };

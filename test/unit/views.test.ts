@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assignSlugs, slugify, viewsOf } from "../../generator/build/views.ts";
+import { assignSlugs, prepare, slugify, viewsOf } from "../../generator/build/views.ts";
 import type { Resource } from "../../generator/resources/resource.ts";
 import { recordSchema } from "../../generator/resources/schema.ts";
 
@@ -45,5 +45,57 @@ describe("views", () => {
       ["berlin", "berlin", "z"],
       ["lünen", "luenen", "abc"],
     ]);
+  });
+});
+
+describe("a selector with several values per record (a parent matched by key or code)", () => {
+  interface M {
+    name: string;
+    key: string;
+    code: string;
+  }
+  const resource: Resource<M> = {
+    id: "m",
+    path: "/at/Districts/{key}/Municipalities",
+    title: "m",
+    description: "",
+    query: { paged: true, filters: [], unservedFilters: [] },
+    selectors: [{ param: "key", in: "path", required: true, match: "exact", description: "", value: (r) => [r.key, r.code] }],
+    sortKey: (r) => [r.name],
+    record: recordSchema<M>("M", "", { name: { description: "" }, key: { description: "" }, code: { description: "" } }),
+    examples: [],
+    credits: [],
+  };
+  // Vienna: one key (900) for 23 district codes; elsewhere key and code are the same.
+  const records: M[] = [
+    { name: "Wien 2", key: "900", code: "902" },
+    { name: "Wien 1", key: "900", code: "901" },
+    { name: "Bregenz", key: "802", code: "802" },
+    { name: "Hard", key: "802", code: "802" },
+  ];
+
+  it("puts a record in the view of each of its values, once where they are equal", () => {
+    const views = viewsOf(resource, records);
+    expect(views.map((v) => [v.key, v.records.map((r) => r.name)])).toEqual([
+      ["802", ["Bregenz", "Hard"]],
+      ["900", ["Wien 1", "Wien 2"]],
+      ["901", ["Wien 1"]],
+      ["902", ["Wien 2"]],
+    ]);
+  });
+
+  it("adds each record to the whole dataset once, from the view of its own (first) value", () => {
+    const prepared = prepare(resource, records);
+    const dataset = prepared.views.flatMap((view) => view.datasetPart()?.json ?? []);
+    expect(dataset.map((json) => (JSON.parse(json) as M).name)).toEqual(["Bregenz", "Hard", "Wien 1", "Wien 2"]);
+    expect(prepared.views.find((v) => v.key === "901")?.datasetPart()).toEqual({ json: [], csv: [] });
+    expect(prepared.views.map((v) => v.datasetCount)).toEqual([2, 2, 0, 0]);
+  });
+
+  it("leaves a record without a value out of every view", () => {
+    const [selector] = resource.selectors ?? [];
+    if (selector === undefined) throw new Error("no selector");
+    const optional: Resource<M> = { ...resource, selectors: [{ ...selector, value: (r) => (r.key === "900" ? undefined : [r.key]) }] };
+    expect(viewsOf(optional, records).map((v) => v.key)).toEqual(["802"]);
   });
 });
