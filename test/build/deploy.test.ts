@@ -120,7 +120,7 @@ describe("the nightly workflow", () => {
   it("installs, builds from the publishers, tests, then deploys with the two secrets, in one job", () => {
     expect(jobs).toHaveLength(1);
     const steps = jobs[0]?.steps ?? [];
-    const install = stepIndex(steps, (s) => s.run?.trim().startsWith("npm ci") === true, "runs npm ci");
+    const install = stepIndex(steps, (s) => s.run?.trim() === "bash .ci/install", "installs with .ci/install (npm ci, approved install scripts only)");
     const build = stepIndex(steps, (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""), "builds with --remote");
     const test = stepIndex(steps, (s) => s.run?.trim() === "npm test", "runs npm test");
     const deploy = stepIndex(steps, (s) => /\bwrangler deploy\b/.test(s.run ?? "") || /^cloudflare\/wrangler-action@/.test(s.uses ?? ""), "deploys");
