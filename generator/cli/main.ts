@@ -4,33 +4,42 @@ import { buildFingerprint, buildInto, buildToDirectory, loadBuildSources } from 
 import { builtFingerprint, isBuildDirectory, PROJECT_ROOT } from "../io/read.ts";
 import { CountingSink } from "../io/sink.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
-import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, EMBEDDED, positiveInteger, withSourceOptions, type SourceFlags } from "./options.ts";
+import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
 import { progressReporter } from "./progress.ts";
 import { printJson, printSummary } from "./summary.ts";
 
 const program = new Command("plz").description("Builds and serves the static OpenPLZ-compatible API.");
 
-withSourceOptions(
-  program
-    .command("build")
-    .description("build the page files, downloads, index and _headers into a directory (atomically; unchanged files are kept, not rewritten)")
-    .option("--out <dir>", "output directory", "dist")
-    .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
-    .option("--full", "write every file, even when the previous build has the same bytes")
-    .option("--json", "print the summary as one JSON object (for benchmarks)"),
-).action(async (opts: SourceFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
-  const summary = await buildToDirectory(buildOptions(opts, opts.maxFiles, progressReporter("pages")), resolve(opts.out), opts.full === true);
+withGuardOptions(
+  withSourceOptions(
+    program
+      .command("build")
+      .description("build the page files, downloads, index and _headers into a directory (atomically; unchanged files are kept, not rewritten)")
+      .option("--out <dir>", "output directory", "dist")
+      .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+      .option("--full", "write every file, even when the previous build has the same bytes")
+      .option("--json", "print the summary as one JSON object (for benchmarks)"),
+  ),
+  "the previous build in --out",
+).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
+  const out = resolve(opts.out);
+  const guards = await guardOptions(opts, out);
+  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards }, out, opts.full === true);
   if (opts.json) printJson(summary);
   else printSummary(summary, `built ${resolve(opts.out)}`);
 });
 
-withSourceOptions(
-  program
-    .command("plan")
-    .description("print files and bytes per resource and the materialised page sizes, writing nothing")
-    .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES),
-).action(async (opts: SourceFlags & { maxFiles: number }) => {
-  const summary = await buildInto(buildOptions(opts, opts.maxFiles), new CountingSink());
+withGuardOptions(
+  withSourceOptions(
+    program
+      .command("plan")
+      .description("print files and bytes per resource and the materialised page sizes, writing nothing")
+      .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES),
+  ),
+  "dist/",
+).action(async (opts: SourceFlags & GuardFlags & { maxFiles: number }) => {
+  const guards = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
+  const summary = await buildInto({ ...buildOptions(opts, opts.maxFiles), guards }, new CountingSink());
   printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
 });
 
@@ -47,7 +56,8 @@ program
   .option("--port <port>", "port", positiveInteger, Number(process.env["PORT"] ?? DEFAULT_PORT))
   .action(async (opts: { port: number }) => {
     const dist = join(PROJECT_ROOT, "dist");
-    const options = buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages"));
+    // The embedded data is the project's own: its counts are not compared with whatever dist/ held.
+    const options = { ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")), guards: { baseline: "none" } } as const;
     const loaded = await loadBuildSources(options);
     if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
     else printSummary(await buildToDirectory({ ...options, loaded }, dist), "built dist/");

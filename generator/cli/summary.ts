@@ -1,4 +1,5 @@
 import type { BuildSummary, DirectoryBuildSummary } from "../build/build.ts";
+import type { GuardReport } from "../build/guards.ts";
 
 /** The build summary as a table: files and bytes per group, page sizes, notes, changes, phases and resources used. */
 export function printSummary(summary: BuildSummary | DirectoryBuildSummary, title: string): void {
@@ -12,6 +13,7 @@ export function printSummary(summary: BuildSummary | DirectoryBuildSummary, titl
     lines.push(`${group.padEnd(44)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
   }
   lines.push(`${"total".padEnd(44)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
+  lines.push(guardLine(summary.guard));
   if ("changes" in summary) {
     const { added, changed, removed, unchanged } = summary.changes;
     lines.push(`changes against the previous build: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged`);
@@ -34,10 +36,21 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
     cpuMs: (cpu.user + cpu.system) / 1000,
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     notes: summary.notes,
+    guard: summary.guard,
     ...("changes" in summary ? { changes: summary.changes } : {}),
     downloads: { files: summary.downloads.files.length, reserved: summary.plan.downloadFilesReserved },
   };
   process.stdout.write(`${JSON.stringify(usage)}\n`);
+}
+
+/** What the data guards checked, in one line. */
+function guardLine(guard: GuardReport): string {
+  const counts =
+    guard.baseline === undefined
+      ? "no earlier build to compare record counts with"
+      : `${guard.compared} resources compared with ${guard.baseline}: ${guard.largestDrop === undefined ? "none has fewer records" : `at most ${guard.largestDrop.percent.toFixed(1)}% fewer (${guard.largestDrop.resource})`}, limit ${guard.maxDrop}%`;
+  const joins = guard.largestJoinLoss === undefined ? "no join skipped a row" : `joins skipped at most ${guard.largestJoinLoss.percent.toFixed(1)}% of a source's rows (${guard.largestJoinLoss.source}), limit ${guard.maxJoinLoss}%`;
+  return `guards: no resource empty; ${counts}; ${joins}`;
 }
 
 /** `[1,2,3,5,50]` → `1-3, 5, 50`. */

@@ -8,6 +8,10 @@ export const POLITICAL_COMMUNE = 11;
 export interface ChRegister {
   readonly districts: ChDistrict[];
   readonly communes: ChCommune[];
+  /** District rows whose canton is not in the canton list (none in a consistent register): skipped. */
+  readonly districtsWithoutCanton: number;
+  /** Political communes in force (the rows the commune join considers). */
+  readonly politicalCommunes: number;
   /** Communes in force whose district is not in force (none in a consistent register): skipped. */
   readonly orphans: number;
 }
@@ -18,17 +22,23 @@ export function chRegisterOf(cantons: readonly ChCantonRow[], districtRows: read
   const cantonByShort = new Map(cantons.map((c) => [c.shortName, { key: c.key, name: c.name, shortName: c.shortName } satisfies KeyNameShort]));
   const districts: ChDistrict[] = [];
   const districtByHistory = new Map<string, ChDistrict>();
+  let districtsWithoutCanton = 0;
   for (const row of districtRows) {
     const canton = cantonByKey.get(row.cantonKey);
-    if (canton === undefined) continue;
+    if (canton === undefined) {
+      districtsWithoutCanton++;
+      continue;
+    }
     const district = { key: row.key, historicalCode: row.historicalCode, name: row.name, shortName: row.shortName, canton };
     districts.push(district);
     districtByHistory.set(row.historicalCode, district);
   }
   const communes: ChCommune[] = [];
   let orphans = 0;
+  let politicalCommunes = 0;
   for (const row of communeRows) {
     if (row.type !== POLITICAL_COMMUNE) continue;
+    politicalCommunes++;
     const district = districtByHistory.get(row.districtHistoricalCode);
     const canton = cantonByShort.get(row.cantonShortName);
     if (district === undefined || canton === undefined) {
@@ -37,7 +47,7 @@ export function chRegisterOf(cantons: readonly ChCantonRow[], districtRows: read
     }
     communes.push({ key: row.key, historicalCode: row.historicalCode, name: row.name, shortName: row.shortName, district: { key: district.key, name: district.name, shortName: district.shortName }, canton });
   }
-  return { districts, communes, orphans };
+  return { districts, communes, districtsWithoutCanton, politicalCommunes, orphans };
 }
 
 export interface LocalitiesJoin {
