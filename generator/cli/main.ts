@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { buildFingerprint, buildInto, buildToDirectory, loadBuildSources } from "../build/build.ts";
 import { builtFingerprint, isBuildDirectory, PROJECT_ROOT } from "../io/read.ts";
 import { CountingSink } from "../io/sink.ts";
+import { verifyBuild } from "../serve/verify.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
 import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
 import { progressReporter } from "./progress.ts";
@@ -49,6 +50,27 @@ program
   .option("--dir <dir>", "built directory", "dist")
   .option("--port <port>", "port", positiveInteger, Number(process.env["PORT"] ?? DEFAULT_PORT))
   .action((opts: { dir: string; port: number }) => serve(resolve(opts.dir), opts.port));
+
+program
+  .command("verify")
+  .description("smoke-test a built directory through the local runtime: every endpoint against the build's downloads, the docs, a 400, and every download against its manifest")
+  .option("--dir <dir>", "built directory", "dist")
+  .action(async (opts: { dir: string }) => {
+    const dir = resolve(opts.dir);
+    if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
+    process.stderr.write(`verify: starting the local runtime for ${dir} …\n`);
+    const server = await startWranglerDev(dir);
+    let failed: number;
+    try {
+      const report = await verifyBuild(server.origin, (message) => process.stderr.write(`verify: ${message}\n`));
+      for (const failure of report.failures) process.stdout.write(`FAIL ${failure}\n`);
+      process.stdout.write(`verify: ${report.checks} checks, ${report.failures.length} failed\n`);
+      failed = report.failures.length;
+    } finally {
+      await server.stop();
+    }
+    process.exit(failed === 0 ? 0 : 1);
+  });
 
 program
   .command("start")
