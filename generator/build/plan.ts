@@ -24,8 +24,8 @@ export interface PlanOptions {
 /** Default bytes of inlined records per index shard: shards stay a few tens of KB. */
 export const INLINE_SHARD_BYTES = 32 * 1024;
 
-/** Files besides pages, shards, lists and downloads: `_headers`, `_build.json` and the route table. */
-const SITE_FILES = DOCS_FILES.length + 3;
+/** Files besides pages, shards, lists and downloads: `_headers`, `_redirects`, `_build.json` and the route table. */
+const SITE_FILES = DOCS_FILES.length + 4;
 
 /**
  * Plans a build: which views are inlined, how many files the downloads take, and which page sizes

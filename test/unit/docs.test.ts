@@ -13,7 +13,7 @@ import { streets, type FederalState, type Street } from "../../generator/resourc
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
 import { recordSchema, type RecordSchema } from "../../generator/resources/schema.ts";
-import { DOCS_FILES } from "../../generator/contract/address.ts";
+import { DOCS_FILES, DOCS_ROUTES } from "../../generator/contract/address.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../../generator/contract/paging.ts";
 
@@ -204,7 +204,9 @@ describe("the docs files", () => {
     expect(Object.keys(docs.files).sort()).toEqual([...DOCS_FILES].sort());
     const parsed = parseHeadersFile(docs.headerRules);
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(parsed.rules.map((r) => r.pattern).sort()).toEqual([...DOCS_FILES].sort());
+    // one rule per public path: the page is served at / too (see _redirects)
+    expect(parsed.rules.map((r) => r.pattern).sort()).toEqual([...DOCS_ROUTES.keys()].sort());
+    expect(parsed.rules.find((r) => r.pattern === "/")?.headers).toEqual(parsed.rules.find((r) => r.pattern === "/index.html")?.headers);
     expect(docs.headerRules).toMatch(/^\/index\.html\n {2}! Content-Security-Policy\n {2}Content-Security-Policy: default-src 'none'; script-src 'self';/m);
   });
 
