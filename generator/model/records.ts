@@ -78,7 +78,8 @@ export function recordsOf(rows: SourceRows): Records {
   const notInDistricts = `rows whose district code is not in ${labels["at-districts"]}`;
   const joins = [
     joinReport("de-streets", rows.streets.length, [{ cause: "unknown-key", rows: street.unknownRegionalKeys, what: "rows whose RegionalKey is not a GV100AD municipality" }]),
-    joinReport("de-postcodes", rows.postCodes.length - localities.coveredByStreets, [
+    // A row whose postal code the street list has is represented by the street list's localities: joined.
+    joinReport("de-postcodes", rows.postCodes.length, [
       { cause: "unmatched", rows: localities.unmatched, what: "places that match no GV100AD municipality by name" },
       { cause: "ambiguous", rows: localities.ambiguous, what: "that match several" },
     ]),
