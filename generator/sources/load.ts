@@ -110,12 +110,11 @@ async function downloadEdition(name: SourceName, location: Extract<SourceLocatio
   const { listing, today, mirror } = location;
   const page = mirror(listing.listing);
   const fail = (reason: string) => new Error(`source ${name} (${page}): ${reason}`);
-  const html = await fetchOnce(page).then(
-    (got) => new TextDecoder().decode(got.bytes),
-    (error: unknown) => {
-      throw fail(`download of the listing page failed: ${error instanceof Error ? error.message : String(error)}`);
-    },
-  );
+  const listed = await fetchOnce(page).catch((error: unknown) => {
+    throw fail(`download of the listing page failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  onLoad?.({ name, location: page, origin: listed.origin, bytes: listed.bytes.byteLength, fetchedAt: listed.fetchedAt });
+  const html = new TextDecoder().decode(listed.bytes);
   const newest = newestEdition(listing.editions(html, listing.listing), today);
   if (newest === undefined) throw fail(`the listing page names no ${listing.what} edition (links to the editions with their day DD.MM.YYYY); has the page changed?`);
   const url = mirror(newest.url);

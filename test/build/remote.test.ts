@@ -180,6 +180,7 @@ describe("the CLI with remote sources", () => {
     expect(first.status, first.stderr).toBe(0);
     for (const name of SOURCE_NAMES) expect(first.stderr, name).toMatch(new RegExp(`^${name}: ${upstream.mirror.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\S+, [0-9.]+ MiB, downloaded`, "m"));
     expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, 0.4 MiB, downloaded, edition 2025-11-30 (the newest on ${upstream.url(GV100AD_LISTING_PATH)})`);
+    expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(GV100AD_LISTING_PATH)}, 0.0 MiB, downloaded\n`); // the listing page is reported too
 
     const second = await build();
     expect(second.status).toBe(0);
