@@ -57,7 +57,7 @@ export interface DirectoryBuildSummary extends BuildSummary {
 export const DEFAULT_FETCH: FetchOptions = { cacheDir: ".cache/sources", cacheDuration: "1d", allowStale: false, timeoutMs: 120_000 };
 
 /** Reads or downloads every source a build with these options reads. */
-export async function loadBuildSources(options: Pick<BuildOptions, "root" | "sources" | "remote" | "allowEmbedded" | "mirror" | "builtAt" | "fetch" | "onSource">): Promise<LoadedSources> {
+export function loadBuildSources(options: Pick<BuildOptions, "root" | "sources" | "remote" | "allowEmbedded" | "mirror" | "builtAt" | "fetch" | "onSource">): Promise<LoadedSources> {
   const locations = sourceLocations(options.root, options.sources, {
     remote: options.remote ?? false,
     allowEmbedded: options.allowEmbedded ?? [],

@@ -27,7 +27,7 @@ withGuardOptions(
   const guards = await guardOptions(opts, out);
   const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards }, out, opts.full === true);
   if (opts.json) printJson(summary);
-  else printSummary(summary, `built ${resolve(opts.out)}`);
+  else printSummary(summary, `built ${out}`);
 });
 
 withGuardOptions(
