@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { buildAtomically, DiskSink, previousBuild, type ChangeReport } from "../io/disk.ts";
-import { codeFingerprint } from "../io/read.ts";
+import { codeFingerprint, readBuildManifest } from "../io/read.ts";
 import { CountingSink, type FileSink } from "../io/sink.ts";
 import type { JoinReport } from "../model/join-report.ts";
 import { recordsOf } from "../model/records.ts";
@@ -9,6 +9,7 @@ import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load
 import { readRows } from "../sources/read.ts";
 import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
 import { emitBuild, type EmitResult } from "./emit.ts";
+import { checkGuards, countsOfManifest, type Baseline, type GuardOptions, type GuardReport } from "./guards.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
 
@@ -19,6 +20,10 @@ export interface BuildOptions {
   readonly sources: Readonly<Partial<Record<SourceName, string | readonly string[]>>>;
   /** Fetch every source not overridden from its publisher instead of the embedded copy. */
   readonly remote?: boolean;
+  /** Sources a remote build reads from their embedded copy instead (reported, and marked in the manifest). */
+  readonly allowEmbedded?: readonly SourceName[];
+  /** A stand-in for every publisher (`https://host/path` is fetched as `{mirror}/host/path`). */
+  readonly mirror?: string;
   readonly fetch?: Partial<FetchOptions>;
   readonly onSource?: (event: LoadEvent) => void;
   /** The sources, when the caller has loaded them already (`start`, to see whether to build at all). */
@@ -33,6 +38,8 @@ export interface BuildOptions {
   readonly only?: readonly string[];
   /** Bytes of inlined records per index shard (see `PlanOptions`). */
   readonly inlineShardBytes?: number;
+  /** The data guards: thresholds, and what to compare the record counts with (a directory build: its previous output by default). */
+  readonly guards?: GuardOptions;
 }
 
 export interface BuildSummary extends EmitResult {
@@ -40,6 +47,8 @@ export interface BuildSummary extends EmitResult {
   /** Per joined source: rows joined and skipped by cause (also in the downloads manifest). */
   readonly joins: readonly JoinReport[];
   readonly notes: readonly string[];
+  /** What the data guards checked (a build that fails one throws instead). */
+  readonly guard: GuardReport;
   /** Milliseconds per phase: fetch (read or download the sources), read (parse and join), sort, render, write. */
   readonly timings: ReadonlyMap<string, number>;
 }
@@ -51,8 +60,13 @@ export interface DirectoryBuildSummary extends BuildSummary {
 export const DEFAULT_FETCH: FetchOptions = { cacheDir: ".cache/sources", cacheDuration: "1d", allowStale: false, timeoutMs: 120_000 };
 
 /** Reads or downloads every source a build with these options reads. */
-export function loadBuildSources(options: Pick<BuildOptions, "root" | "sources" | "remote" | "fetch" | "onSource">): Promise<LoadedSources> {
-  const locations = sourceLocations(options.root, options.sources, options.remote ?? false);
+export function loadBuildSources(options: Pick<BuildOptions, "root" | "sources" | "remote" | "allowEmbedded" | "mirror" | "builtAt" | "fetch" | "onSource">): Promise<LoadedSources> {
+  const locations = sourceLocations(options.root, options.sources, {
+    remote: options.remote ?? false,
+    allowEmbedded: options.allowEmbedded ?? [],
+    ...(options.mirror === undefined ? {} : { mirror: options.mirror }),
+    today: options.builtAt === undefined ? new Date() : new Date(options.builtAt),
+  });
   return loadSources(locations, options.root, { ...DEFAULT_FETCH, ...options.fetch }, options.onSource);
 }
 
@@ -66,9 +80,10 @@ export function buildFingerprint(loaded: LoadedSources): string {
 /** Builds into `sink` (memory, a counter for the plan, or a directory). */
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
   const timer = new PhaseTimer();
-  const { datasets, joins, notes, sources, fingerprint } = await readInputs(options, timer);
+  const { datasets, joins, notes, sources, fingerprint, labels } = await readInputs(options, timer);
   const selected = options.only === undefined ? datasets : datasets.filter((d) => options.only?.includes(d.resource.id));
   const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
+  const guard = checkGuards({ resources: resources.map((prepared, i) => ({ prepared, sources: selected[i]?.sources ?? [] })), joins, labels }, options.guards);
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
   const counter = new CountingSink(timed);
   const started = performance.now();
@@ -87,7 +102,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
     counter,
   );
   timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
-  return { ...result, files: counter.files, joins, notes, timings: timer.totals };
+  return { ...result, files: counter.files, joins, notes, guard, timings: timer.totals };
 }
 
 /**
@@ -98,24 +113,34 @@ async function readInputs(options: BuildOptions, timer: PhaseTimer) {
   const loaded = options.loaded ?? (await timer.measureAsync("fetch", () => loadBuildSources(options)));
   const sources = provenanceOf(loaded);
   const fingerprint = buildFingerprint(loaded);
+  const labels = Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>;
   const records = await timer.measureAsync("read", async () => recordsOf(await readRows(loaded)));
-  return { ...records, sources, fingerprint };
+  return { ...records, sources, fingerprint, labels };
 }
 
 /**
  * Builds into `outDir`, swapping it in only when the whole build succeeded. Unless `full`, files
- * whose bytes did not change are hard-linked from the previous build rather than written.
+ * whose bytes did not change are hard-linked from the previous build rather than written. The
+ * record counts are compared with the previous build's, unless the guards name another baseline.
  */
 export function buildToDirectory(options: BuildOptions, outDir: string, full = false, removeOld: "wait" | "background" = "wait"): Promise<DirectoryBuildSummary> {
+  const baseline = options.guards?.baseline ?? directoryBaseline(outDir);
+  const guards: GuardOptions = { ...options.guards, ...(baseline === undefined ? {} : { baseline }) };
   return buildAtomically(
     outDir,
     async (tmp) => {
       const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
-      const summary = await buildInto(options, sink);
+      const summary = await buildInto({ ...options, guards }, sink);
       return { ...summary, changes: sink.finish() };
     },
     removeOld,
   );
+}
+
+/** The record counts of the build in `dir` (its downloads manifest); none when `dir` holds no build. */
+export function directoryBaseline(dir: string): Baseline | undefined {
+  const manifest = readBuildManifest(dir);
+  return manifest === undefined ? undefined : { where: manifest.path, counts: countsOfManifest(manifest.json) };
 }
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {

@@ -30,8 +30,8 @@ export interface PlanOptions {
 /** Default bytes of inlined records per index shard: shards stay a few tens of KB. */
 export const INLINE_SHARD_BYTES = 32 * 1024;
 
-/** Files besides pages, shards, packs, lists and downloads: `_headers`, `_build.json` and the route table. */
-const SITE_FILES = DOCS_FILES.length + 3;
+/** Files besides pages, shards, packs, lists and downloads: `_headers`, `_redirects`, `_build.json` and the route table. */
+const SITE_FILES = DOCS_FILES.length + 4;
 
 /** Estimates of bytes per record are taken with this margin, so that the budget is not overrun. */
 const MARGIN = 1.25;

@@ -1,4 +1,4 @@
-import { DOCS_FILES } from "../contract/address.ts";
+import { DOCS_FILES, DOCS_ROUTES } from "../contract/address.ts";
 import { listHeaderRules, pageHeaderRules, downloadHeaderRules } from "../contract/header-rules.ts";
 import { commonHeaders, parseHeadersFile } from "../contract/headers.ts";
 import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
@@ -21,12 +21,13 @@ export interface SiteInput {
   readonly stamp: Readonly<Record<string, unknown>>;
 }
 
-/** The files around the records: the docs, `_headers`, the route table and `/_build.json`. */
+/** The files around the records: the docs, `_headers`, `_redirects`, the route table and `/_build.json`. */
 export function emitSite(sink: FileSink, input: SiteInput): void {
   const notServed = notServedRoutes(input.resources.map((r) => r.resource.path));
   const docs = buildDocs({ resources: input.resources, notServed, downloads: input.downloads, version: packageVersion(), script: readProjectText("generator/docs/client.js") });
   for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
   sink.write("/_headers", headersFile(input.headersTemplate, docs.headerRules));
+  sink.write("/_redirects", redirectsFile());
   const table: RouteTable = { commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource, input.plan.shards.get(r.resource.id) ?? 1)), notServed };
   sink.write(ROUTE_TABLE_PATH, JSON.stringify(table));
   const paged = input.resources.filter((r) => r.resource.query.paged);
@@ -43,6 +44,15 @@ export function emitSite(sink: FileSink, input: SiteInput): void {
       2,
     ),
   );
+}
+
+/**
+ * `_redirects`: the docs page at `/` too, served by the CDN as a plain asset (a rewrite, status
+ * 200), so that the page costs no Worker invocation (the Worker runs first only for the API).
+ */
+function redirectsFile(): string {
+  const aliases = [...DOCS_ROUTES].filter(([path, file]) => path !== file);
+  return `# Generated: public paths served as another file of the build.\n${aliases.map(([path, file]) => `${path} ${file} 200\n`).join("")}`;
 }
 
 /** The project's `_headers` with the rules for the build's own files appended; checked against the CDN's limits. */

@@ -3,8 +3,9 @@ import { join, resolve } from "node:path";
 import { buildFingerprint, buildInto, buildToDirectory, loadBuildSources } from "../build/build.ts";
 import { builtFingerprint, isBuildDirectory, packageVersion, PROJECT_ROOT } from "../io/read.ts";
 import { CountingSink } from "../io/sink.ts";
+import { verifyBuild } from "../serve/verify.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
-import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, positiveInteger, withSourceOptions, type SourceFlags } from "./options.ts";
+import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
 import { progressReporter } from "./progress.ts";
 import { printJson, printSummary } from "./summary.ts";
 
@@ -13,28 +14,37 @@ const program = new Command("plz")
   .version(packageVersion())
   .addHelpText("after", `\nEnvironment:\n  PORT  the port of serve and start when --port is not given (default ${DEFAULT_PORT})`);
 
-withSourceOptions(
-  program
-    .command("build")
-    .description("build the page files, downloads, index and _headers into a directory (atomically; unchanged files are kept, not rewritten)")
-    .option("--out <dir>", "output directory", "dist")
-    .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
-    .option("--full", "write every file, even when the previous build has the same bytes")
-    .option("--json", "print the summary as one JSON object (for benchmarks)"),
-).action(async (opts: SourceFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
-  const summary = await buildToDirectory(buildOptions(opts, opts.maxFiles, progressReporter("pages")), resolve(opts.out), opts.full === true, "background");
+withGuardOptions(
+  withSourceOptions(
+    program
+      .command("build")
+      .description("build the page files, downloads, index and _headers into a directory (atomically; unchanged files are kept, not rewritten)")
+      .option("--out <dir>", "output directory", "dist")
+      .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+      .option("--full", "write every file, even when the previous build has the same bytes")
+      .option("--json", "print the summary as one JSON object (for benchmarks)"),
+  ),
+  "the previous build in --out",
+).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
+  const out = resolve(opts.out);
+  const guards = await guardOptions(opts, out);
+  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards }, out, opts.full === true, "background");
   if (opts.json) printJson(summary);
-  else printSummary(summary, `built ${resolve(opts.out)}`);
+  else printSummary(summary, `built ${out}`);
 });
 
-withSourceOptions(
-  program
-    .command("plan")
-    .description("print files and bytes per resource and the materialised page sizes, writing nothing")
-    .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
-    .option("--json", "print the summary as one JSON object"),
-).action(async (opts: SourceFlags & { maxFiles: number; json?: boolean }) => {
-  const summary = await buildInto(buildOptions(opts, opts.maxFiles), new CountingSink());
+withGuardOptions(
+  withSourceOptions(
+    program
+      .command("plan")
+      .description("print files and bytes per resource and the materialised page sizes, writing nothing")
+      .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+      .option("--json", "print the summary as one JSON object"),
+  ),
+  "dist/",
+).action(async (opts: SourceFlags & GuardFlags & { maxFiles: number; json?: boolean }) => {
+  const guards = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
+  const summary = await buildInto({ ...buildOptions(opts, opts.maxFiles), guards }, new CountingSink());
   if (opts.json) printJson(summary);
   else printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
 });
@@ -47,13 +57,35 @@ program
   .action((opts: { dir: string; port?: number }) => serve(resolve(opts.dir), opts.port ?? defaultPort()));
 
 program
+  .command("verify")
+  .description("smoke-test a built directory through the local runtime: every endpoint against the build's downloads, the docs, a 400, and every download against its manifest")
+  .option("--dir <dir>", "built directory", "dist")
+  .action(async (opts: { dir: string }) => {
+    const dir = resolve(opts.dir);
+    if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
+    process.stderr.write(`verify: starting the local runtime for ${dir} …\n`);
+    const server = await startWranglerDev(dir);
+    let failed: number;
+    try {
+      const report = await verifyBuild(server.origin, (message) => process.stderr.write(`verify: ${message}\n`));
+      for (const failure of report.failures) process.stdout.write(`FAIL ${failure}\n`);
+      process.stdout.write(`verify: ${report.checks} checks, ${report.failures.length} failed\n`);
+      failed = report.failures.length;
+    } finally {
+      await server.stop();
+    }
+    process.exit(failed === 0 ? 0 : 1);
+  });
+
+program
   .command("start")
   .description("build the embedded data into dist/ when it changed, then serve it")
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .action(async (opts: { port?: number }) => {
     const port = opts.port ?? defaultPort();
     const dist = join(PROJECT_ROOT, "dist");
-    const options = buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages"));
+    // The embedded data is the project's own: its counts are not compared with whatever dist/ held.
+    const options = { ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")), guards: { baseline: "none" } } as const;
     const loaded = await loadBuildSources(options);
     if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
     else printSummary(await buildToDirectory({ ...options, loaded }, dist, false, "background"), "built dist/");

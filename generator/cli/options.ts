@@ -1,10 +1,11 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
-import { DEFAULT_FETCH, type BuildOptions } from "../build/build.ts";
+import { DEFAULT_FETCH, directoryBaseline, type BuildOptions } from "../build/build.ts";
+import { countsOfManifest, DEFAULT_MAX_DROP, DEFAULT_MAX_JOIN_LOSS, type Baseline, type GuardOptions } from "../build/guards.ts";
 import { PROJECT_ROOT, readProjectText } from "../io/read.ts";
-import { CACHE_DURATION, type FetchOptions } from "../sources/fetch.ts";
+import { CACHE_DURATION, fetchJson, type FetchOptions } from "../sources/fetch.ts";
 import type { LoadEvent } from "../sources/load.ts";
-import { isSourceName, SOURCE_NAMES, sourceSpec, type SourceName } from "../sources/registry.ts";
+import { isSourceName, isUrl, SOURCE_NAMES, type SourceName } from "../sources/registry.ts";
 
 export const DEFAULT_MAX_FILES = 100_000;
 export const DEFAULT_PORT = 8788;
@@ -13,6 +14,8 @@ export interface SourceFlags {
   /** Absent when no `--source` was given. */
   source?: Partial<Record<SourceName, string>>;
   remote?: boolean;
+  allowEmbedded?: SourceName[];
+  mirror?: string;
   cacheDir: string;
   cacheDuration: string;
   allowStale?: boolean;
@@ -26,25 +29,54 @@ export function withSourceOptions(command: Command): Command {
   return command
     .option("--source <name=path|url>", `read a source from another file or URL (${SOURCE_NAMES.join(", ")}); once per source, repeatable for others`, collectSource)
     .option("--remote", "fetch every source (not given with --source) from its publisher instead of the embedded data/")
+    .option("--allow-embedded <name>", "with --remote: build this source from its embedded copy in data/ (reported, and marked in the manifest); repeatable", collectSourceName, [])
+    .option("--mirror <url>", "with --remote: fetch https://host/path from <url>/host/path (a stand-in for every publisher)", httpUrl)
     .option("--cache-dir <dir>", "where downloads are cached", DEFAULT_FETCH.cacheDir)
     .option("--cache-duration <duration>", "how long a cached download is fresh: 30m, 12h, 1d, 0s (always download), * (forever)", cacheDuration, DEFAULT_FETCH.cacheDuration)
     .option("--allow-stale", "when a download fails, build from an expired cached copy (reported) instead of failing");
 }
 
-/** The build options the flags describe; says which sources `--remote` cannot fetch. */
+export interface GuardFlags {
+  maxDrop: number;
+  maxJoinLoss: number;
+  baseline?: string;
+}
+
+/** The options of the data guards (build and plan). */
+export function withGuardOptions(command: Command, defaultBaseline: string): Command {
+  return command
+    .option("--max-drop <percent>", "refuse a resource with more than this share fewer records than the baseline (a deliberate change: raise it)", percent, DEFAULT_MAX_DROP)
+    .option("--max-join-loss <percent>", "refuse a join that skips more than this share of a source's rows", percent, DEFAULT_MAX_JOIN_LOSS)
+    .option("--baseline <dir|url>", `the build to compare record counts with: a build directory, or a deployed downloads manifest (https://…/downloads/index.json) (default: ${defaultBaseline})`);
+}
+
+/** The guard options the flags describe; the baseline read from its directory or fetched from the deployment. */
+export async function guardOptions(flags: GuardFlags, defaultDir: string): Promise<GuardOptions> {
+  const thresholds = { maxDrop: flags.maxDrop, maxJoinLoss: flags.maxJoinLoss };
+  if (flags.baseline === undefined) {
+    const previous = directoryBaseline(defaultDir);
+    return previous === undefined ? thresholds : { ...thresholds, baseline: previous };
+  }
+  let baseline: Baseline | undefined;
+  try {
+    if (isUrl(flags.baseline)) baseline = { where: flags.baseline, counts: countsOfManifest(await fetchJson(flags.baseline, DEFAULT_FETCH.timeoutMs)) };
+    else baseline = directoryBaseline(resolve(flags.baseline));
+  } catch (error) {
+    throw new Error(`--baseline ${flags.baseline}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (baseline === undefined) throw new Error(`--baseline ${flags.baseline}: no build there (no downloads/index.json)`);
+  return { ...thresholds, baseline };
+}
+
+/** The build options the flags describe. */
 export function buildOptions(flags: SourceFlags, maxFiles: number, onProgress?: BuildOptions["onProgress"]): BuildOptions {
   const fetch: Partial<FetchOptions> = { cacheDir: resolve(flags.cacheDir), cacheDuration: flags.cacheDuration, allowStale: flags.allowStale === true };
-  const remote = flags.remote === true;
-  if (remote) {
-    for (const name of SOURCE_NAMES) {
-      const spec = sourceSpec(name);
-      if (spec.upstream === undefined && flags.source?.[name] === undefined) process.stderr.write(`${name}: the embedded ${spec.embedded ?? "(none)"}: ${spec.noUpstream ?? "no upstream"}\n`);
-    }
-  }
   return {
     root: PROJECT_ROOT,
     sources: flags.source ?? {},
-    remote,
+    remote: flags.remote === true,
+    allowEmbedded: flags.allowEmbedded ?? [],
+    ...(flags.mirror === undefined ? {} : { mirror: flags.mirror }),
     fetch,
     onSource: reportSource,
     maxFiles,
@@ -61,7 +93,9 @@ function reportSource(event: LoadEvent): void {
     cache: `from the cache (downloaded ${new Date(event.fetchedAt ?? 0).toISOString()})`,
     stale: `STALE: the download failed, using the cached copy downloaded ${new Date(event.fetchedAt ?? 0).toISOString()} (--allow-stale)`,
   }[event.origin];
-  process.stderr.write(`${event.name}: ${event.location}, ${mib} MiB, ${how}\n`);
+  const edition = event.edition === undefined ? "" : `, edition ${event.edition.date} (the newest on ${event.edition.listing})`;
+  const embedded = event.allowEmbedded === true ? " (EMBEDDED by --allow-embedded: not the publisher's current file)" : "";
+  process.stderr.write(`${event.name}: ${event.location}, ${mib} MiB, ${how}${edition}${embedded}\n`);
 }
 
 function collectSource(value: string, previous: Partial<Record<SourceName, string>> | undefined): Partial<Record<SourceName, string>> {
@@ -72,6 +106,16 @@ function collectSource(value: string, previous: Partial<Record<SourceName, strin
   const earlier = previous?.[name];
   if (earlier !== undefined) throw new InvalidArgumentError(`source '${name}' given twice (${earlier}, then ${value.slice(eq + 1)}): give each source once`);
   return { ...previous, [name]: value.slice(eq + 1) };
+}
+
+function collectSourceName(value: string, previous: SourceName[]): SourceName[] {
+  if (!isSourceName(value)) throw new InvalidArgumentError(`unknown source '${value}' (known: ${SOURCE_NAMES.join(", ")})`);
+  return [...previous, value];
+}
+
+function httpUrl(value: string): string {
+  if (!isUrl(value)) throw new InvalidArgumentError("expected an http:// or https:// URL");
+  return value;
 }
 
 function cacheDuration(value: string): string {
@@ -88,6 +132,11 @@ export function defaultPort(): number {
   } catch (error) {
     throw new Error(`PORT=${port}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+function percent(value: string): number {
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || Number(value) > 100) throw new InvalidArgumentError("expected a percentage from 0 to 100");
+  return Number(value);
 }
 
 export function positiveInteger(value: string): number {

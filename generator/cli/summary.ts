@@ -1,5 +1,6 @@
 import type { BuildSummary, DirectoryBuildSummary } from "../build/build.ts";
 import { describeJoin, type JoinReport } from "../model/join-report.ts";
+import type { GuardReport } from "../build/guards.ts";
 
 /** The build summary as a table: files and bytes per group, page sizes, notes, changes, phases and resources used. */
 export function printSummary(summary: BuildSummary | DirectoryBuildSummary, title: string): void {
@@ -13,6 +14,7 @@ export function printSummary(summary: BuildSummary | DirectoryBuildSummary, titl
     lines.push(`${group.padEnd(44)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
   }
   lines.push(`${"total".padEnd(44)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
+  lines.push(guardLine(summary.guard));
   if ("changes" in summary) {
     const { added, changed, removed, unchanged } = summary.changes;
     lines.push(`changes against the previous build: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged`);
@@ -36,6 +38,7 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
     peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     joins: summary.joins.map(({ renamed, skipped, ...counts }) => ({ ...counts, renamed: renamed.length, skipped: skipped.length })),
     notes: summary.notes,
+    guard: summary.guard,
     ...("changes" in summary ? { changes: summary.changes } : {}),
     downloads: { files: summary.downloads.files.length, reserved: summary.plan.downloadFilesReserved },
   };
@@ -58,6 +61,16 @@ function joinLines(report: JoinReport): string[] {
     ...report.renamed.map((r) => `  renamed: ${r.postalCode} ${r.from} → ${r.to} (${r.municipalityKey})`),
     ...report.skipped.filter((r) => r.cause === "ambiguous").map((r) => `  ambiguous: ${r.postalCode} ${r.name} (${r.county}): ${r.detail}`),
   ];
+}
+
+/** What the data guards checked, in one line. */
+function guardLine(guard: GuardReport): string {
+  const counts =
+    guard.baseline === undefined
+      ? "no earlier build to compare record counts with"
+      : `${guard.compared} resources compared with ${guard.baseline}: ${guard.largestDrop === undefined ? "none has fewer records" : `at most ${guard.largestDrop.percent.toFixed(1)}% fewer (${guard.largestDrop.resource})`}, limit ${guard.maxDrop}%`;
+  const joins = guard.largestJoinLoss === undefined ? "no join skipped a row" : `joins skipped at most ${guard.largestJoinLoss.percent.toFixed(1)}% of a source's rows (${guard.largestJoinLoss.source}), limit ${guard.maxJoinLoss}%`;
+  return `guards: no resource empty; ${counts}; ${joins}`;
 }
 
 /** `[1,2,3,5,50]` → `1-3, 5, 50`. */

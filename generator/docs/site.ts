@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { DocsFile } from "../contract/address.ts";
+import { DOCS_ROUTES, type DocsFile } from "../contract/address.ts";
 import type { DocsSiteInput } from "./input.ts";
 import { openApiDocument } from "./openapi.ts";
 import { docsPage } from "./page.ts";
@@ -33,6 +33,8 @@ export function docsContentSecurityPolicy(css: string): string {
 /**
  * The catch-all rule's CSP (`default-src 'none'`) would block the page's script and style, and the
  * CDN joins a header set by two matching rules with a comma: the page's rule detaches it first.
+ * The rules are per public path: the CDN serves `/` as the page too (`_redirects`), and matches
+ * the rules against the path requested.
  */
 function docsHeaderRules(css: string): string {
   const rules: Readonly<Record<DocsFile, readonly string[]>> = {
@@ -40,7 +42,7 @@ function docsHeaderRules(css: string): string {
     "/docs.js": ["Content-Type: text/javascript; charset=utf-8"],
     "/openapi.json": ["Content-Type: application/json; charset=utf-8"],
   };
-  return Object.entries(rules)
-    .map(([path, lines]) => [path, ...lines.map((line) => `  ${line}`)].join("\n"))
+  return [...DOCS_ROUTES]
+    .map(([path, file]) => [path, ...rules[file].map((line) => `  ${line}`)].join("\n"))
     .join("\n\n");
 }

@@ -53,6 +53,22 @@ export function isBuildDirectory(dir: string): boolean {
   return existsSync(join(dir, "_headers"));
 }
 
+/** The downloads manifest of the build in `dir` (`downloads/index.json`), if there is one. */
+export function readBuildManifest(dir: string): { path: string; json: unknown } | undefined {
+  const path = join(dir, "downloads", "index.json");
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    return { path, json: JSON.parse(text) as unknown };
+  } catch {
+    throw new Error(`${path}: not JSON; remove it or name another --baseline`);
+  }
+}
+
 /** The fingerprint a build in `dir` was made from (`/_build.json`), if there is one. */
 export function builtFingerprint(dir: string): string | undefined {
   try {

@@ -15,6 +15,8 @@ export interface ChRegister {
   readonly cantons: ChCanton[];
   readonly districts: ChDistrict[];
   readonly communes: ChCommuneRecord[];
+  /** The districts joined to their canton: unmatched when it is not in the canton list (none in a consistent register). */
+  readonly districtReport: JoinReport;
   /** The communes in force joined to their district and canton: unmatched when that is not in force (none in a consistent register). */
   readonly report: JoinReport;
 }
@@ -29,9 +31,14 @@ export function chRegisterOf(cantonRows: readonly ChCantonRow[], districtRows: r
   const cantonByShort = new Map([...cantonByKey.values()].map((c) => [c.shortName, c]));
   const districts: ChDistrict[] = [];
   const districtByHistory = new Map<string, ChDistrict>();
+  const districtJoin = new JoinCounter("ch-districts", "cantons by number");
   for (const row of districtRows) {
     const canton = cantonByKey.get(row.cantonKey);
-    if (canton === undefined) continue;
+    if (canton === undefined) {
+      districtJoin.skip("unmatched");
+      continue;
+    }
+    districtJoin.join();
     const district = { key: row.key, historicalCode: row.historicalCode, name: row.name, shortName: row.shortName, canton };
     districts.push(district);
     districtByHistory.set(row.historicalCode, district);
@@ -61,7 +68,7 @@ export function chRegisterOf(cantonRows: readonly ChCantonRow[], districtRows: r
     });
   }
   const cantons = cantonRows.map((c) => ({ key: c.key, historicalCode: c.key, name: c.name, shortName: c.shortName }));
-  return { cantons, districts, communes, report: counter.report() };
+  return { cantons, districts, communes, districtReport: districtJoin.report(), report: counter.report() };
 }
 
 export interface LocalitiesJoin {

@@ -20,6 +20,8 @@ export interface ServerOptions {
   readonly host?: string;
   /** Pass the server's output through (the CLI) instead of keeping it for errors (tests, benchmarks). */
   readonly inheritOutput?: boolean;
+  /** Another wrangler configuration than the project's `wrangler.jsonc` (tests of the configuration). */
+  readonly config?: string;
 }
 
 /** Serves a built directory with `wrangler dev` (workerd, real `_headers` and asset semantics); resolves when it answers. */
@@ -28,7 +30,7 @@ export async function startWranglerDev(dir: string, options: ServerOptions = {})
   const [port, inspectorPort] = [options.port ?? (await freePort()), await freePort()];
   const child = spawn(
     join(ROOT, "node_modules/.bin/wrangler"),
-    ["dev", "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", host, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", ...(options.inheritOutput === true ? [] : ["--log-level", "error"])],
+    ["dev", "--config", options.config ?? join(ROOT, "wrangler.jsonc"), "--assets", dir, "--port", String(port), "--ip", host, "--inspector-port", String(inspectorPort), "--show-interactive-dev-session=false", ...(options.inheritOutput === true ? [] : ["--log-level", "error"])],
     { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" }, stdio: ["ignore", options.inheritOutput === true ? "inherit" : "pipe", options.inheritOutput === true ? "inherit" : "pipe"], detached: true },
   );
   running.add(child);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { relative } from "node:path";
-import { download, type FetchOptions } from "./fetch.ts";
+import { newestEdition } from "./editions.ts";
+import { download, type Download, type FetchOptions } from "./fetch.ts";
 import { readSourceFile } from "../io/read.ts";
 import { SOURCE_NAMES, sourceSpec, type OptionalSourceName, type RequiredSourceName, type SourceLocation, type SourceName } from "./registry.ts";
 import { isZip, unzipEntry } from "./unzip.ts";
@@ -15,6 +16,11 @@ export interface SourceProvenance {
   readonly bytes: number;
   /** The publisher's `Last-Modified`, for a download that had one. */
   readonly lastModified?: string;
+  /** For a source released in editions: the edition's reference day, and the listing page it was found on. */
+  readonly edition?: string;
+  readonly listing?: string;
+  /** A remote build read the embedded copy instead of the publisher's file (`--allow-embedded`). */
+  readonly allowEmbedded?: true;
 }
 
 /** One file of a source (most sources are one file; a publisher may split one, e.g. by province). */
@@ -40,7 +46,14 @@ export interface LoadEvent {
   readonly origin: "file" | "network" | "cache" | "stale";
   readonly bytes: number;
   readonly fetchedAt?: number;
+  /** The embedded copy read by a remote build (`--allow-embedded`). */
+  readonly allowEmbedded?: true;
+  /** The edition found on the publisher's listing page. */
+  readonly edition?: { readonly date: string; readonly listing: string };
 }
+
+/** Downloads a URL once per build, however many sources it holds (the BFS snapshot holds three). */
+type Downloader = (url: string) => Promise<Download>;
 
 /** Reads or downloads every source that has a location (downloads in parallel) and unpacks archives. */
 export async function loadSources(
@@ -49,6 +62,12 @@ export async function loadSources(
   fetchOptions: FetchOptions,
   onLoad?: (event: LoadEvent) => void,
 ): Promise<LoadedSources> {
+  const downloads = new Map<string, Promise<Download>>();
+  const fetchOnce: Downloader = (url) => {
+    const pending = downloads.get(url) ?? download(url, fetchOptions);
+    downloads.set(url, pending);
+    return pending;
+  };
   const loaded = await Promise.all(
     SOURCE_NAMES.flatMap((name) => {
       const location = locations[name];
@@ -56,8 +75,10 @@ export async function loadSources(
     }).map(async ({ name, location }): Promise<LoadedSource> => {
       const parts =
         location.kind === "file"
-          ? [await readPart(name, location.path, root, onLoad)]
-          : await Promise.all(location.urls.map((url) => downloadPart(name, url, fetchOptions, onLoad)));
+          ? [await readPart(name, location.path, root, location.embedded === true, onLoad)]
+          : location.kind === "listing"
+            ? [await downloadEdition(name, location, fetchOnce, onLoad)]
+            : await Promise.all(location.urls.map((url) => downloadPart(name, url, fetchOnce, onLoad)));
       const [first] = parts;
       if (first === undefined) throw new Error(`source ${name}: no location`);
       return { name, ...first, parts };
@@ -69,23 +90,46 @@ export async function loadSources(
   return byName as LoadedSources;
 }
 
-async function readPart(name: SourceName, path: string, root: string, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+async function readPart(name: SourceName, path: string, root: string, allowEmbedded: boolean, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
   const where = relative(root, path) || path;
   const raw = await readSourceFile(path).catch((error: unknown) => {
     throw new Error(`source ${name}: ${error instanceof Error ? error.message : String(error)}`);
   });
-  onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength });
-  return unpack(name, raw, { where, label: (entry) => (entry === undefined ? where : `${where} → ${entry}`), fail: (reason) => new Error(`${where}: ${reason}`) });
+  onLoad?.({ name, location: where, origin: "file", bytes: raw.byteLength, ...(allowEmbedded ? { allowEmbedded } : {}) });
+  const part = unpack(name, raw, { where, label: (entry) => (entry === undefined ? where : `${where} → ${entry}`), fail: (reason) => new Error(`${where}: ${reason}`) });
+  return allowEmbedded ? { ...part, provenance: { ...part.provenance, allowEmbedded } } : part;
 }
 
-async function downloadPart(name: SourceName, url: string, fetchOptions: FetchOptions, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+async function downloadPart(name: SourceName, url: string, fetchOnce: Downloader, onLoad?: (event: LoadEvent) => void, edition?: LoadEvent["edition"]): Promise<SourcePart> {
   const fail = (reason: string) => new Error(`source ${name} (${url}): ${reason}`);
-  const got = await download(url, fetchOptions).catch((error: unknown) => {
+  const got = await fetchOnce(url).catch((error: unknown) => {
     throw fail(`download failed: ${error instanceof Error ? error.message : String(error)}`);
   });
-  onLoad?.({ name, location: url, origin: got.origin, bytes: got.bytes.byteLength, fetchedAt: got.fetchedAt });
+  onLoad?.({ name, location: url, origin: got.origin, bytes: got.bytes.byteLength, fetchedAt: got.fetchedAt, ...(edition === undefined ? {} : { edition }) });
   if (sourceSpec(name).archiveEntry !== undefined && !isZip(got.bytes)) throw fail("expected a zip archive (the publisher ships this source zipped)");
   return unpack(name, got.bytes, { where: url, label: (entry) => `${name} (${url}${entry === undefined ? "" : ` → ${entry}`})`, fail, ...(got.lastModified === undefined ? {} : { lastModified: got.lastModified }) });
+}
+
+/**
+ * The newest edition on the publisher's listing page: the page is read, the newest edition's file
+ * downloaded, and its data must be of that edition's day (never silently an older one).
+ */
+async function downloadEdition(name: SourceName, location: Extract<SourceLocation, { kind: "listing" }>, fetchOnce: Downloader, onLoad?: (event: LoadEvent) => void): Promise<SourcePart> {
+  const { listing, today, mirror } = location;
+  const page = mirror(listing.listing);
+  const fail = (reason: string) => new Error(`source ${name} (${page}): ${reason}`);
+  const listed = await fetchOnce(page).catch((error: unknown) => {
+    throw fail(`download of the listing page failed: ${error instanceof Error ? error.message : String(error)}`);
+  });
+  onLoad?.({ name, location: page, origin: listed.origin, bytes: listed.bytes.byteLength, fetchedAt: listed.fetchedAt });
+  const html = new TextDecoder().decode(listed.bytes);
+  const newest = newestEdition(listing.editions(html, listing.listing), today);
+  if (newest === undefined) throw fail(`the listing page names no ${listing.what} edition (links to the editions with their day DD.MM.YYYY); has the page changed?`);
+  const url = mirror(newest.url);
+  const part = await downloadPart(name, url, fetchOnce, onLoad, { date: newest.date, listing: page });
+  const held = listing.dateOf(part.bytes);
+  if (held !== newest.date) throw fail(`the newest ${listing.what} edition listed is ${newest.date}, but ${url} holds the edition of ${held ?? "an unknown day"}`);
+  return { ...part, provenance: { ...part.provenance, edition: newest.date, listing: page } };
 }
 
 /** A zip is recognised by its bytes: the one entry the source names is read from it. */

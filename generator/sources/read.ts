@@ -1,5 +1,6 @@
 import { readAtDistricts, readAtMunicipalities, readAtStreets, type AtDistrictList, type AtMunicipalityRow, type AtStreetRow } from "./at.ts";
 import { readChCommunes, readChDistricts, readLocalityRegister, type ChCommuneRow, type ChDistrictRow, type LocalityRow } from "./ch.ts";
+import { isAgvchSnapshot, readAgvchSnapshot, type AgvchSnapshot } from "./ch-agvch.ts";
 import { readGv100ad, type Gv100ad } from "./de-gv100ad.ts";
 import { readPostCodes, type PostCodeRow } from "./de-postcodes.ts";
 import { readStreets, type StreetRow } from "./de-streets.ts";
@@ -32,6 +33,9 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
   const bytes = (name: RequiredSourceName) => loaded[name].bytes;
   const label = (name: RequiredSourceName) => loaded[name].label;
   const swissStreets = loaded["ch-streets"];
+  /** A Swiss register from the BFS snapshot (one file for all three), or from its GDEHist file. */
+  const swiss = async <K extends keyof AgvchSnapshot>(name: RequiredSourceName, level: K, gdeHist: (bytes: Uint8Array, file: string) => Promise<AgvchSnapshot[K]>) =>
+    isAgvchSnapshot(bytes(name)) ? (await readAgvchSnapshot(bytes(name), label(name)))[level] : gdeHist(bytes(name), label(name));
   let streets: readonly StreetRow[] | undefined = await readStreets(bytes("de-streets"), label("de-streets"));
   return {
     labels: Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>,
@@ -46,10 +50,10 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     atMunicipalities: readAtMunicipalities(bytes("at-municipalities"), label("at-municipalities")),
     // The street directory comes in one file per federal province: every part is read.
     atStreets: loaded["at-streets"].parts.flatMap((part) => readAtStreets(part.bytes, part.label)),
-    chCantons: await readChCantons(bytes("ch-cantons"), label("ch-cantons")),
+    chCantons: await swiss("ch-cantons", "cantons", readChCantons),
     liCommunes: await readLiCommunes(bytes("li-communes"), label("li-communes")),
-    chDistricts: await readChDistricts(bytes("ch-districts"), label("ch-districts")),
-    chCommunes: await readChCommunes(bytes("ch-communes"), label("ch-communes")),
+    chDistricts: await swiss("ch-districts", "districts", readChDistricts),
+    chCommunes: await swiss("ch-communes", "communes", readChCommunes),
     localityRegister: await readLocalityRegister(bytes("ch-localities"), label("ch-localities")),
     // The directory comes as two files, Switzerland's and Liechtenstein's: every part is read.
     ...(swissStreets === undefined ? {} : { swissStreets: (await Promise.all(swissStreets.parts.map((part) => readSwissStreets(part.bytes, part.label)))).flat() }),

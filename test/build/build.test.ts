@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
-import { DOCS_FILES, MAX_INDEX_SHARDS } from "../../generator/contract/address.ts";
+import { DOCS_FILES, DOCS_ROUTES, MAX_INDEX_SHARDS } from "../../generator/contract/address.ts";
 import { ROUTE_TABLE_PATH, type RouteTable } from "../../generator/contract/routes.ts";
 import { decodeShard } from "../../generator/contract/shard.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
@@ -33,8 +33,9 @@ describe("build into memory", () => {
     expect(sink.text("/_p/de.streets/berlin/600/10/60/60.csv")?.split("\r\n")).toHaveLength(12);
     expect(files.filter((f) => f.startsWith("/_p/de.streets/berlin/600/7/")).length).toBe(2 * 86);
     const headers = parseHeadersFile(sink.text("/_headers") ?? "");
-    // the catch-all, two page rules and two list rules per format, one per docs file
-    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual(["/*", "/_p/:res/:sel/:total/:size/:pages/:num.json", "/_p/:res/:sel/:total/:size/:pages/:num.csv", "/_l/*.json", "/_l/*.csv", "/downloads/*.json", "/downloads/*.csv", "/downloads/*.gz", ...DOCS_FILES]);
+    // the catch-all, two page rules and two list rules per format, one per docs path (the page at / too)
+    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual(["/*", "/_p/:res/:sel/:total/:size/:pages/:num.json", "/_p/:res/:sel/:total/:size/:pages/:num.csv", "/_l/*.json", "/_l/*.csv", "/downloads/*.json", "/downloads/*.csv", "/downloads/*.gz", ...DOCS_ROUTES.keys()]);
+    expect(sink.text("/_redirects")).toBe("# Generated: public paths served as another file of the build.\n/ /index.html 200\n");
     for (const file of DOCS_FILES) expect(sink.text(file)?.length, file).toBeGreaterThan(1_000);
     expect(summary.files.get("docs")?.files).toBe(DOCS_FILES.length);
     for (const list of ["de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"]) {

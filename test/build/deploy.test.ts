@@ -117,15 +117,17 @@ describe("the nightly workflow", () => {
     expect(wf.concurrency).toEqual({ group: expect.any(String), "cancel-in-progress": false });
   });
 
-  it("installs, builds from the publishers, tests, then deploys with the two secrets, in one job", () => {
+  it("installs, builds from the publishers, verifies the build, tests, then deploys with the two secrets, in one job", () => {
     expect(jobs).toHaveLength(1);
     const steps = jobs[0]?.steps ?? [];
-    const install = stepIndex(steps, (s) => s.run?.trim().startsWith("npm ci") === true, "runs npm ci");
+    const install = stepIndex(steps, (s) => s.run?.trim() === "bash .ci/install", "installs with .ci/install (npm ci, approved install scripts only)");
     const build = stepIndex(steps, (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""), "builds with --remote");
+    const verify = stepIndex(steps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/ through the local runtime");
     const test = stepIndex(steps, (s) => s.run?.trim() === "npm test", "runs npm test");
     const deploy = stepIndex(steps, (s) => /\bwrangler deploy\b/.test(s.run ?? "") || /^cloudflare\/wrangler-action@/.test(s.uses ?? ""), "deploys");
     expect(install).toBeLessThan(build);
-    expect(build).toBeLessThan(test);
+    expect(build).toBeLessThan(verify);
+    expect(verify).toBeLessThan(test);
     expect(test).toBeLessThan(deploy);
     expect(deploy, "the deploy is the last step").toBe(steps.length - 1);
     expect(steps.filter((s) => /\bwrangler deploy\b/.test(s.run ?? ""))).toHaveLength(1);
@@ -136,6 +138,16 @@ describe("the nightly workflow", () => {
     // without an `if`, a step runs only when every step before it succeeded
     expect(step?.if).toBeUndefined();
     expect(jobs[0]?.if).toBeUndefined();
+  });
+
+  it("compares the record counts with the deployed manifest when the repository names it", () => {
+    const build = jobs[0]?.steps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
+    expect(build?.env).toEqual({ DEPLOYED_MANIFEST: "${{ vars.PLZ_DEPLOYED_MANIFEST }}" });
+    expect(build?.run?.trim()).toBe('npm run build -- --remote ${DEPLOYED_MANIFEST:+--baseline "$DEPLOYED_MANIFEST"}');
+    // What bash makes of it, with and without the variable.
+    const words = (value: string) => spawnSync("bash", ["-c", `DEPLOYED_MANIFEST='${value}'; printf '%s|' ${build?.run?.replace(/^npm run build -- /, "") ?? ""}`], { encoding: "utf8" }).stdout;
+    expect(words("https://api.example/downloads/index.json")).toBe("--remote|--baseline|https://api.example/downloads/index.json|");
+    expect(words("")).toBe("--remote|");
   });
 
   it("deploys what it built: the build writes dist/, the directory wrangler.jsonc deploys", () => {

@@ -5,63 +5,33 @@ import { zipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInto, buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
 import type { LoadEvent } from "../../generator/sources/load.ts";
-import { SOURCES, sourceLocations, type SourceName, type SourceSpec } from "../../generator/sources/registry.ts";
+import { SOURCE_NAMES } from "../../generator/sources/registry.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
-import { fixtureStreets, tempDir } from "../support/fixture.ts";
+import { tempDir } from "../support/fixture.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
-import { UpstreamServer, type Upstream } from "../support/upstream.ts";
+import { DESTATIS, GV100AD_LISTING_PATH, LI_STREETS_PATH, provinceStreets, PUBLISHED, publishers } from "../support/publishers.ts";
+import { UpstreamServer } from "../support/upstream.ts";
 
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
 const builtAt = "2026-11-22T03:00:00.000Z";
 const work = tempDir("remote");
-const streetsFile = fixtureStreets(work);
-const gv100ad = readFileSync(dataFile("de/GV100AD_30112025.txt"));
-const swissStreetsFixture = dataFile("ch/upstream-format/amtliches-strassenverzeichnis-fixture.csv");
-
-/** Each source at a loopback path, in the publisher's format (GV100AD zipped, as Destatis ships it). */
-const PATHS: Record<SourceName, string> = {
-  "de-streets": "/openplz/streets.updated.csv",
-  "de-gv100ad": "/destatis/GV100AD3107.zip",
-  "de-postcodes": "/opc/post_code.csv",
-  "at-districts": "/statistik/districts.txt",
-  "at-municipalities": "/statistik/gemliste_knz.csv",
-  "at-streets": "/statistik/gemplzstr_8.csv",
-  "ch-cantons": "/bfs/GDEHist_KT.txt",
-  "ch-districts": "/bfs/GDEHist_BEZ.txt",
-  "ch-communes": "/bfs/GDEHist_GDE.txt",
-  "ch-localities": "/swisstopo/AMTOVZ_CSV_LV95.csv",
-  "li-communes": "/openplz/li/communes.csv",
-  "ch-streets": "/swisstopo/amtliches-strassenverzeichnis_ch_2056.csv.zip",
-};
-const publisherFiles = (): Upstream =>
-  new Map<string, Uint8Array | number>([
-    [PATHS["de-streets"], readFileSync(streetsFile)],
-    [PATHS["de-gv100ad"], zipSync({ "GV100AD_30112025.txt": gv100ad, "Hinweise.pdf": new Uint8Array([37, 80, 68, 70]) })],
-    [PATHS["de-postcodes"], readFileSync(dataFile("de/post_code.csv"))],
-    [PATHS["at-districts"], readFileSync(dataFile("at/districts-2015.txt"))],
-    [PATHS["at-municipalities"], readFileSync(dataFile("at/gemliste_knz.csv"))],
-    [PATHS["at-streets"], readFileSync(dataFile("at/gemplzstr_8-vorarlberg-sample.csv"))],
-    [PATHS["ch-cantons"], readFileSync(dataFile("ch/GDEHist_KT.txt"))],
-    [PATHS["ch-districts"], readFileSync(dataFile("ch/GDEHist_BEZ.txt"))],
-    [PATHS["ch-communes"], readFileSync(dataFile("ch/GDEHist_GDE.txt"))],
-    [PATHS["ch-localities"], readFileSync(dataFile("ch/AMTOVZ_CSV_LV95.csv"))],
-    [PATHS["li-communes"], readFileSync(dataFile("li/communes.csv"))],
-    [PATHS["ch-streets"], zipSync({ "amtliches-strassenverzeichnis_ch_2056.csv": readFileSync(swissStreetsFixture) })],
-  ]);
+const { files: publisherFiles, local } = publishers(work);
+const gv100adZip = publisherFiles.get(PUBLISHED["de-gv100ad"]) as Uint8Array;
 
 let upstream: UpstreamServer;
 beforeAll(async () => {
-  upstream = await UpstreamServer.start(publisherFiles());
+  upstream = await UpstreamServer.start(new Map(publisherFiles));
 });
 afterAll(() => upstream.close());
 
-const remoteSources = () => Object.fromEntries(Object.entries(PATHS).map(([name, path]) => [name, upstream.url(path)])) as Record<SourceName, string>;
-
+/** A remote build through the loopback mirror of every publisher. */
 function options(cacheDir: string, extra: Partial<BuildOptions> = {}): BuildOptions & { events: LoadEvent[] } {
   const events: LoadEvent[] = [];
   return {
     root: ROOT,
-    sources: remoteSources(),
+    sources: {},
+    remote: true,
+    mirror: upstream.mirror,
     // Enough for every resource; a smaller output keeps the disk builds quick.
     maxFiles: 20_000,
     headersTemplate,
@@ -73,92 +43,115 @@ function options(cacheDir: string, extra: Partial<BuildOptions> = {}): BuildOpti
   };
 }
 
-describe("--remote", () => {
-  it("points every source at its publisher's URL, overrides first", () => {
-    const locations = sourceLocations(ROOT, { "de-streets": "local.csv" }, true);
-    expect(locations["de-streets"]).toEqual({ kind: "file", path: join(ROOT, "local.csv") });
-    expect(locations["de-gv100ad"]).toEqual({ kind: "url", urls: [SOURCES["de-gv100ad"].upstream] });
-    // A source without a reader for its publisher's format stays embedded, and the registry says why.
-    expect(locations["ch-cantons"]).toEqual({ kind: "file", path: join(ROOT, SOURCES["ch-cantons"].embedded) });
-    // The street directory has no embedded copy: a build reads it only when it is given or fetched.
-    expect(locations["ch-streets"]).toEqual({ kind: "url", urls: SOURCES["ch-streets"].upstream });
-    expect(sourceLocations(ROOT, {}, false)["ch-streets"]).toBeUndefined();
-    for (const spec of Object.values(SOURCES) as SourceSpec[]) {
-      const urls = [spec.upstream ?? []].flat();
-      expect(urls.length > 0 ? urls.every((url) => url.startsWith("https://")) : spec.noUpstream !== undefined).toBe(true);
-    }
-  });
-});
+/** Serves `body` at `path` for the duration of `run`. */
+async function serving<T>(path: string, body: Uint8Array | number, run: () => Promise<T>): Promise<T> {
+  const original = upstream.files.get(path);
+  upstream.files.set(path, body);
+  try {
+    return await run();
+  } finally {
+    if (original === undefined) upstream.files.delete(path);
+    else upstream.files.set(path, original);
+  }
+}
 
-describe("a build from downloaded sources (loopback publishers)", () => {
+type Manifest = { sources: { name: string; location: string; entry?: string; lastModified?: string; sha256: string; edition?: string; listing?: string; allowEmbedded?: boolean }[] };
+
+describe("a build from every publisher (loopback mirror)", () => {
+  it("reads all twelve sources from their publishers: the newest GV100AD edition, the BFS snapshot of the build's day, nine Austrian street files, both files of the Swiss street directory", async () => {
+    const sink = new MemorySink();
+    const remote = options(join(tempDir("cache"), "c"));
+    await buildInto(remote, sink);
+    expect(remote.events.filter((e) => e.origin !== "network")).toEqual([]);
+    expect([...new Set(remote.events.map((e) => e.name))].sort()).toEqual([...SOURCE_NAMES].sort());
+    const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest;
+    expect(manifest.sources.find((s) => s.name === "de-gv100ad")).toMatchObject({
+      location: upstream.url(`${PUBLISHED["de-gv100ad"]}?__blob=publicationFile`),
+      entry: "GV100AD_30112025.txt",
+      edition: "2025-11-30",
+      listing: upstream.url(GV100AD_LISTING_PATH),
+      lastModified: "Sun, 30 Nov 2025 00:00:00 GMT",
+    });
+    expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => upstream.url(provinceStreets(n))));
+    expect(manifest.sources.find((s) => s.name === "ch-localities")).toMatchObject({ entry: "AMTOVZ_CSV_LV95/AMTOVZ_CSV_LV95.csv" });
+    expect(manifest.sources.filter((s) => s.name === "ch-streets").map((s) => s.location)).toEqual([upstream.url(PUBLISHED["ch-streets"]), upstream.url(LI_STREETS_PATH)]);
+    const snapshot = upstream.url(`${PUBLISHED["ch-communes"]}?date=22-11-2026`);
+    expect(manifest.sources.filter((s) => ["ch-cantons", "ch-districts", "ch-communes"].includes(s.name)).map((s) => s.location)).toEqual([snapshot, snapshot, snapshot]);
+    expect(upstream.urls.filter((url) => url.startsWith(PUBLISHED["ch-communes"]))).toEqual([`${PUBLISHED["ch-communes"]}?date=22-11-2026`]); // once for the three
+    // The snapshot holds the 144 districts (no lake-only ones) and the 2,110 communes in force.
+    const count = (path: string) => (JSON.parse(sink.text(path) ?? "[]") as unknown[]).length;
+    expect([count("/downloads/ch.cantons.json"), count("/downloads/ch.cantons.districts.json"), count("/downloads/ch.cantons.communes.json")]).toEqual([26, 144, 2110]);
+  });
+
   it("serves the same API as a build from the same files on disk", async () => {
     const cacheDir = join(tempDir("cache"), "c");
-    const [remote, local] = [new MemorySink(), new MemorySink()];
-    const remoteOptions = options(cacheDir);
-    await buildInto(remoteOptions, remote);
-    await buildInto({ ...options(cacheDir), sources: { "de-streets": streetsFile, "ch-streets": swissStreetsFixture } }, local);
-    expect(remoteOptions.events.map((e) => [e.name, e.origin]).sort()).toEqual(Object.keys(PATHS).map((name) => [name, "network"]).sort());
-    const differing = [...local.files.keys()].filter((path) => local.text(path) !== remote.text(path));
+    const [remote, onDisk] = [new MemorySink(), new MemorySink()];
+    await buildInto(options(cacheDir), remote);
+    await buildInto({ ...options(cacheDir), remote: false, sources: local }, onDisk);
+    const differing = [...onDisk.files.keys()].filter((path) => onDisk.text(path) !== remote.text(path));
     expect(differing.sort()).toEqual(["/_build.json", "/downloads/index.json"]); // they name the sources' locations
-    expect([...remote.files.keys()].sort()).toEqual([...local.files.keys()].sort());
-    const manifest = JSON.parse(remote.text("/downloads/index.json") ?? "") as { sources: { name: string; location: string; entry?: string; lastModified?: string; sha256: string }[] };
-    const gv = manifest.sources.find((s) => s.name === "de-gv100ad");
-    expect(gv).toMatchObject({ location: upstream.url(PATHS["de-gv100ad"]), entry: "GV100AD_30112025.txt", lastModified: "Sun, 30 Nov 2025 00:00:00 GMT" });
-    expect(gv?.sha256).toBe((JSON.parse(local.text("/downloads/index.json") ?? "") as typeof manifest).sources.find((s) => s.name === "de-gv100ad")?.sha256);
-  }, 120_000);
+    expect([...remote.files.keys()].sort()).toEqual([...onDisk.files.keys()].sort());
+    const sha = (sink: MemorySink, name: string) => (JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest).sources.find((s) => s.name === name)?.sha256;
+    for (const name of ["de-gv100ad", "ch-localities", "ch-communes"]) expect(sha(remote, name), name).toBe(sha(onDisk, name));
+  });
 
-  it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer), a source in several parts", async () => {
+  it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer)", async () => {
     const fixture = (name: string) => readFileSync(dataFile(`at/upstream-format/${name}`));
-    const paths = { districts: "/statistik/polbezirke.csv", municipalities: "/statistik/gemliste_knz.csv", burgenland: "/statistik/gemplzstr_1.csv", vorarlberg: "/statistik/gemplzstr_8.csv" };
-    upstream.files.set(paths.districts, fixture("districts-fixture.csv"));
-    upstream.files.set(paths.municipalities, fixture("municipalities-fixture.csv"));
-    upstream.files.set(paths.burgenland, fixture("streets-fixture.csv"));
-    upstream.files.set(paths.vorarlberg, readFileSync(dataFile("at/gemplzstr_8-vorarlberg-sample.csv")));
     const sink = new MemorySink();
-    const summary = await buildInto(
-      options(join(tempDir("cache"), "c"), {
-        sources: { ...remoteSources(), "at-districts": upstream.url(paths.districts), "at-municipalities": upstream.url(paths.municipalities), "at-streets": [upstream.url(paths.burgenland), upstream.url(paths.vorarlberg)] },
-      }),
-      sink,
+    const summary = await serving(PUBLISHED["at-districts"], fixture("districts-fixture.csv"), () =>
+      serving(PUBLISHED["at-municipalities"], fixture("municipalities-fixture.csv"), () =>
+        // The fixtures are a few rows each: most streets have no district among them.
+        buildInto(options(join(tempDir("cache"), "c"), { guards: { maxJoinLoss: 100 } }), sink),
+      ),
     );
     const provinces = JSON.parse(sink.text("/downloads/at.federalprovinces.json") ?? "") as { key: string; name: string }[];
     expect(provinces.map((p) => `${p.key} ${p.name}`)).toEqual(["1 Burgenland", "9 Wien"]);
     const streets = JSON.parse(sink.text("/downloads/at.streets.json") ?? "") as { name: string }[];
     expect(streets.map((s) => s.name)).toContain("Josef Stanislaus Albach-Gasse");
-    const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as { sources: { name: string; location: string }[] };
-    expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual([upstream.url(paths.burgenland), upstream.url(paths.vorarlberg)]);
     expect(summary.notes.join("\n")).not.toMatch(/Quelle|Erstellt/); // the title and footer lines are no records
-  }, 120_000);
+  });
+
+  it("--allow-embedded reads a source from data/ instead, and the output and the manifest say so", async () => {
+    const sink = new MemorySink();
+    const remote = options(join(tempDir("cache"), "c"), { allowEmbedded: ["ch-localities"] });
+    const before = upstream.count(PUBLISHED["ch-localities"]);
+    await buildInto(remote, sink);
+    expect(upstream.count(PUBLISHED["ch-localities"])).toBe(before);
+    expect(remote.events.find((e) => e.name === "ch-localities")).toMatchObject({ origin: "file", location: "data/ch/AMTOVZ_CSV_LV95.csv", allowEmbedded: true });
+    const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest;
+    expect(manifest.sources.find((s) => s.name === "ch-localities")).toMatchObject({ location: "data/ch/AMTOVZ_CSV_LV95.csv", allowEmbedded: true });
+    expect(manifest.sources.filter((s) => s.allowEmbedded === true)).toHaveLength(1);
+  });
 
   it("fails naming the source when a download fails, and keeps the last good output", async () => {
     const out = join(tempDir("remote-out"), "dist");
     const cacheDir = join(tempDir("cache"), "c");
     await buildToDirectory(options(cacheDir), out);
     const good = readFileSync(join(out, "_files.tsv"), "utf8");
-    upstream.files.set(PATHS["li-communes"], 503);
-    try {
-      const noCache = join(tempDir("cache"), "c");
-      await expect(buildToDirectory(options(noCache), out)).rejects.toThrow(`source li-communes (${upstream.url(PATHS["li-communes"])}): download failed: Bad response for ${upstream.url(PATHS["li-communes"])} (503)`);
-      expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
-    } finally {
-      upstream.files.set(PATHS["li-communes"], readFileSync(dataFile("li/communes.csv")));
-    }
-  }, 120_000);
+    const url = upstream.url(PUBLISHED["li-communes"]);
+    await serving(PUBLISHED["li-communes"], 503, () => expect(buildToDirectory(options(join(tempDir("cache"), "c")), out)).rejects.toThrow(`source li-communes (${url}): download failed: Bad response for ${url} (503)`));
+    expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
+  });
 
+  const newerListing = readFileSync(dataFile("de/upstream-format/gemeindeverzeichnis-listing-fixture.html"), "utf8").replace(
+    "<li><a",
+    `<li><a href="/DE/Themen/Laender-Regionen/Regionales/Gemeindeverzeichnis/Administrativ/Archiv/GV100ADQ/GV100AD3112.html">31.12.2025</a></li>\n      <li><a`,
+  );
   it.each([
-    ["a zip without the data file", "de-gv100ad", zipSync({ "readme.txt": new Uint8Array([65]) }), /source de-gv100ad \(.*\): expected one zip entry matching .* found none \(entries: readme\.txt\)/],
-    ["a plain file where a zip is expected", "de-gv100ad", gv100ad, /source de-gv100ad \(.*\): expected a zip archive/],
-    ["a truncated zip", "de-gv100ad", zipSync({ "GV100AD_30112025.txt": gv100ad }).slice(0, 5000), /source de-gv100ad \(.*\): not a readable zip archive/],
-    ["an HTML error page instead of CSV", "li-communes", new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>\n"), /li-communes \(http:\/\/127\.0\.0\.1:\d+\/openplz\/li\/communes\.csv\):1: /],
-    ["a CSV row broken in transfer", "de-streets", new TextEncoder().encode(`${readFileSync(streetsFile, "utf8")}"Broken,10115\n`), new RegExp(`de-streets \\(http:.*streets\\.updated\\.csv\\):${readFileSync(streetsFile, "utf8").split("\n").length}: malformed CSV`)],
-  ] as const)("fails on %s, naming the source", async (_, name, body, message) => {
-    const original = upstream.files.get(PATHS[name]);
-    upstream.files.set(PATHS[name], body);
-    try {
-      await expect(buildInto(options(join(tempDir("cache"), "c")), new MemorySink())).rejects.toThrow(message);
-    } finally {
-      if (original !== undefined) upstream.files.set(PATHS[name], original);
-    }
+    ["a zip without the data file", PUBLISHED["de-gv100ad"], zipSync({ "readme.txt": new Uint8Array([65]) }), /source de-gv100ad \(.*\): expected one zip entry matching .* found none \(entries: readme\.txt\)/],
+    ["a plain file where a zip is expected", PUBLISHED["de-gv100ad"], readFileSync(dataFile("de/GV100AD_30112025.txt")), /source de-gv100ad \(.*\): expected a zip archive/],
+    ["a truncated zip", PUBLISHED["de-gv100ad"], gv100adZip.slice(0, 5000), /source de-gv100ad \(.*\): not a readable zip archive/],
+    ["a listing page without editions", GV100AD_LISTING_PATH, new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>"), /source de-gv100ad \(.*_inhalt\.html\): the listing page names no GV100AD edition/],
+    ["a listing page that is gone", GV100AD_LISTING_PATH, 404, /source de-gv100ad \(.*_inhalt\.html\): download of the listing page failed: Bad response .* \(404\)/],
+    // Last year's file under this year's name: never used silently.
+    ["an edition file that holds an older edition", `${DESTATIS}/Administrativ/Archiv/GV100ADQ/GV100AD3112.zip`, gv100adZip, /the newest GV100AD edition listed is 2025-12-31, but .*GV100AD3112\.zip\?__blob=publicationFile holds the edition of 2025-11-30/],
+    ["the BFS snapshot as an HTML page", PUBLISHED["ch-cantons"], new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>\n"), /ch-cantons \(http:\/\/127\.0\.0\.1:\d+\/www\.agvchapp\.bfs\.admin\.ch\/api\/communes\/snapshot\?date=22-11-2026\):1: expected 4 columns/],
+    ["a CSV row broken in transfer", PUBLISHED["de-streets"], new TextEncoder().encode(`${readFileSync(local["de-streets"], "utf8")}"Broken,10115\n`), new RegExp(`de-streets \\(http:.*streets\\.updated\\.csv\\):${readFileSync(local["de-streets"], "utf8").split("\n").length}: malformed CSV`)],
+  ] as const)("fails on %s, naming the source", async (_, path, body, message) => {
+    const listing = path.includes("GV100AD3112") ? newerListing : undefined;
+    const run = () => serving(path, body, () => expect(buildInto(options(join(tempDir("cache"), "c")), new MemorySink())).rejects.toThrow(message));
+    if (listing === undefined) await run();
+    else await serving(GV100AD_LISTING_PATH, new TextEncoder().encode(listing), run);
   });
 });
 
@@ -177,42 +170,51 @@ describe("the CLI with remote sources", () => {
     });
   const errors = (stderr: string) => stderr.split("\n").filter((line) => line.startsWith("error:"));
 
-  it("downloads once per cache duration, fails a bad download in one line, and uses an expired copy only when told", async () => {
+  it("npm run build -- --remote reads all twelve sources from the publishers (mirror), downloads once per cache duration, fails a bad download in one line, and uses an expired copy only when told", async () => {
     const out = join(tempDir("remote-cli"), "dist");
     const cacheDir = join(tempDir("cache"), "c");
-    const sources = Object.entries(remoteSources()).flatMap(([name, url]) => ["--source", `${name}=${url}`]);
-    const build = (...extra: string[]) => cli(["build", ...sources, "--cache-dir", cacheDir, "--out", out, "--max-files", "20000", ...extra]);
-    const gvPath = PATHS["de-gv100ad"];
+    const build = (...extra: string[]) => cli(["build", "--remote", "--mirror", upstream.mirror, "--cache-dir", cacheDir, "--out", out, "--max-files", "20000", ...extra]);
+    const gvPath = PUBLISHED["de-gv100ad"];
     const before = upstream.count(gvPath);
 
     const first = await build();
-    expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(gvPath)}, 0.4 MiB, downloaded`); // the zip
-    expect(first.status).toBe(0);
+    expect(first.status, first.stderr).toBe(0);
+    for (const name of SOURCE_NAMES) expect(first.stderr, name).toMatch(new RegExp(`^${name}: ${upstream.mirror.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\S+, [0-9.]+ MiB, downloaded`, "m"));
+    expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, 0.4 MiB, downloaded, edition 2025-11-30 (the newest on ${upstream.url(GV100AD_LISTING_PATH)})`);
+    expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(GV100AD_LISTING_PATH)}, 0.0 MiB, downloaded\n`); // the listing page is reported too
 
     const second = await build();
     expect(second.status).toBe(0);
-    const good = readFileSync(join(out, "_files.tsv"), "utf8");
     expect(second.stderr).toMatch(/de-gv100ad: .*, 0\.4 MiB, from the cache \(downloaded 20\d\d-/);
     expect(upstream.count(gvPath) - before).toBe(1);
+    const again = await build("--cache-duration", "0s");
+    expect(again.status).toBe(0);
+    expect(upstream.count(gvPath) - before).toBe(2); // 0s: downloaded again
+    const good = readFileSync(join(out, "_files.tsv"), "utf8");
 
-    upstream.files.set(PATHS["de-streets"], 404);
-    try {
+    await serving(PUBLISHED["de-streets"], 404, async () => {
       const failed = await build("--cache-duration", "0s");
       expect(failed.status).toBe(1);
-      const url = upstream.url(PATHS["de-streets"]);
+      const url = upstream.url(PUBLISHED["de-streets"]);
       expect(errors(failed.stderr)).toEqual([`error: source de-streets (${url}): download failed: Bad response for ${url} (404): Not Found (an expired cached copy exists: --allow-stale would use it)`]);
-      expect(upstream.count(gvPath) - before).toBe(2); // 0s: downloaded again
       expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
 
       const stale = await build("--cache-duration", "0s", "--allow-stale");
       expect(stale.status).toBe(0);
       expect(stale.stderr).toMatch(/de-streets: .*STALE: the download failed, using the cached copy downloaded 20\d\d-.* \(--allow-stale\)/);
       expect(readFileSync(join(out, "_files.tsv"), "utf8").replace(/\/downloads\/index\.json.*\n|\/index\.html.*\n/g, "")).toBe(good.replace(/\/downloads\/index\.json.*\n|\/index\.html.*\n/g, ""));
-    } finally {
-      upstream.files.set(PATHS["de-streets"], readFileSync(streetsFile));
+    });
+    const embedded = await build("--allow-embedded", "ch-localities");
+    expect(embedded.status).toBe(0);
+    expect(embedded.stderr).toMatch(/^ch-localities: data\/ch\/AMTOVZ_CSV_LV95\.csv, 0\.5 MiB, read \(EMBEDDED by --allow-embedded: not the publisher's current file\)$/m);
+    for (const [args, message] of [
+      [["--cache-duration", "soon"], /--cache-duration.*expected a number and a unit/],
+      [["--allow-embedded", "ch-nowhere"], /--allow-embedded.*unknown source 'ch-nowhere'/],
+      [["--mirror", "ftp://mirror"], /--mirror.*expected an http:\/\/ or https:\/\/ URL/],
+    ] as const) {
+      const bad = await cli(["build", ...args]);
+      expect(bad.status).toBe(1);
+      expect(errors(bad.stderr)).toEqual([expect.stringMatching(message)]);
     }
-    const badDuration = await cli(["build", "--cache-duration", "soon"]);
-    expect(badDuration.status).toBe(1);
-    expect(errors(badDuration.stderr)).toEqual([expect.stringMatching(/--cache-duration.*expected a number and a unit/)]);
-  }, 180_000);
+  }, 240_000);
 });

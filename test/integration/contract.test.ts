@@ -275,7 +275,13 @@ describe("HTTP semantics", () => {
     }
   });
 
-  it.each(["/de/Streets?locality=Berlin", "/de/FederalStates", "/openapi.json", "/ch/Streets", "/nowhere"])("answers CORS preflights on %s, allowing the headers of revalidation and cache control", async (path) => {
+  it("serves the docs files as plain assets: a cross-origin GET needs no preflight and is allowed, other methods get the CDN's 405", async () => {
+    const answer = await get("/openapi.json", { Origin: "https://example.org" });
+    expect([answer.status, answer.headers["access-control-allow-origin"]]).toEqual([200, "*"]);
+    expect((await get("/openapi.json", { Origin: "https://example.org", "Access-Control-Request-Method": "GET" }, "OPTIONS")).status).toBe(405);
+  });
+
+  it.each(["/de/Streets?locality=Berlin", "/de/FederalStates", "/ch/Streets", "/nowhere"])("answers CORS preflights on %s, allowing the headers of revalidation and cache control", async (path) => {
     const response = await get(path, { Origin: "https://example.org", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match, cache-control" }, "OPTIONS");
     expect(response.status).toBe(204);
     expect(response.headers["access-control-allow-origin"]).toBe("*");

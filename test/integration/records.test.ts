@@ -220,7 +220,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
 
   it("the join report in the downloads manifest: every row counted once, zero cross-district joins, every renaming served and from a source row", async () => {
     const manifest = JSON.parse((await get("/downloads/index.json")).text) as { joins: { source: string; rows: number; joined: number; unmatched: number; ambiguous: number; otherSkips: Record<string, number>; crossDistrict?: number; renamed: { postalCode: string; from: string; to: string; municipalityKey: string }[]; skipped: { postalCode: string; name: string; cause: string }[] }[] };
-    expect(manifest.joins.map((j) => j.source)).toEqual(["de-streets", "de-postcodes", "at-municipalities", "at-streets", "ch-communes", "ch-localities", "ch-streets"]);
+    expect(manifest.joins.map((j) => j.source)).toEqual(["de-streets", "de-postcodes", "at-municipalities", "at-streets", "ch-districts", "ch-communes", "ch-localities", "ch-streets"]);
     for (const join of manifest.joins) expect(join.joined + join.unmatched + join.ambiguous + Object.values(join.otherSkips).reduce((a, b) => a + b, 0), join.source).toBe(join.rows);
     const postCodes = manifest.joins.find((j) => j.source === "de-postcodes");
     expect(postCodes).toMatchObject({ rows: POST_CODES.length, crossDistrict: 0 });

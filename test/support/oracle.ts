@@ -9,6 +9,8 @@ import type { AnyResource } from "../../generator/resources/resource.ts";
  */
 export type Verdict =
   | { readonly status: 404 | 405 | 204 | 400 }
+  /** A method other than GET and HEAD on a static asset (the docs): the CDN's own 405, not the Worker's problem. */
+  | { readonly status: 405; readonly kind: "static" }
   /** A docs page or file of the build, served as it is. */
   | { readonly status: 200; readonly kind: "file" }
   | { readonly status: 200; readonly kind: "list"; readonly resource: AnyResource }
@@ -24,12 +26,18 @@ export type Verdict =
 
 const DOCS = ["/", "/index.html", "/docs.js", "/openapi.json"];
 
-/** `resources`: what the build under test serves (all by default). */
-export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES): Verdict {
+/**
+ * `resources`: what the build under test serves (all by default). `cdn`: the request goes through
+ * the CDN's routing (wrangler dev), where the docs are plain assets the Worker never sees; without
+ * it, the Worker's handler answers everything (in-process).
+ */
+export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES, cdn = false): Verdict {
   const url = new URL(target, "http://oracle");
   const route = routeOf(url.pathname, resources);
   const docs = DOCS.includes(url.pathname);
-  if (method === "OPTIONS") return { status: 204 }; // a CORS preflight, on every path
+  // The docs are plain assets (no Worker): the CDN answers other methods, a preflight included, with 405.
+  if (cdn && docs && method !== "GET" && method !== "HEAD") return { status: 405, kind: "static" };
+  if (method === "OPTIONS") return { status: 204 }; // a CORS preflight, on every path the Worker answers
   if (route === undefined && !docs) return { status: 404 };
   if (method !== "GET" && method !== "HEAD") return { status: 405 };
   if (route === undefined) return { status: 200, kind: "file" };
@@ -109,6 +117,7 @@ export function expectVerdict(verdict: Verdict, answer: Answered, context: strin
   expect(answer.status, context).toBe(verdict.status);
   expect(answer.headers["access-control-allow-origin"], context).toBe("*");
   for (const name of ["content-security-policy", "strict-transport-security", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy"]) expect(answer.headers[name], `${context}: ${name}`).toBeTruthy();
+  if ("kind" in verdict && verdict.kind === "static") return undefined;
   if (verdict.status >= 400) {
     expect(answer.headers["content-type"], context).toBe("application/problem+json; charset=utf-8");
     if (method !== "HEAD") expect((JSON.parse(answer.text) as { status: number }).status, context).toBe(verdict.status);

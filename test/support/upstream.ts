@@ -7,6 +7,8 @@ export type Upstream = Map<string, Uint8Array | number>;
 /** A loopback HTTP server standing in for the publishers; it counts the requests per path. */
 export class UpstreamServer {
   readonly requests = new Map<string, number>();
+  /** Every request's path and query, in order. */
+  readonly urls: string[] = [];
   private constructor(
     private readonly server: Server,
     readonly files: Upstream,
@@ -17,6 +19,7 @@ export class UpstreamServer {
     const server = createServer((request, response) => {
       const path = new URL(request.url ?? "/", "http://localhost").pathname;
       self?.requests.set(path, (self.requests.get(path) ?? 0) + 1);
+      self?.urls.push(request.url ?? "/");
       const body = self?.files.get(path) ?? 404;
       if (typeof body === "number") response.writeHead(body).end();
       else response.writeHead(200, { "Content-Type": "application/octet-stream", "Last-Modified": "Sun, 30 Nov 2025 00:00:00 GMT" }).end(body);
@@ -24,6 +27,11 @@ export class UpstreamServer {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     self = new UpstreamServer(server, files);
     return self;
+  }
+
+  /** The server as a mirror of every publisher: `https://host/path` is served at `/host/path`. */
+  get mirror(): string {
+    return this.url("");
   }
 
   url(path: string): string {

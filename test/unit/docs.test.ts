@@ -15,7 +15,7 @@ import { notServedRoutes } from "../../generator/resources/original.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
 import { recordSchema, summary, type RecordSchema } from "../../generator/resources/schema.ts";
 import { componentSchemas } from "../../generator/docs/openapi-components.ts";
-import { DOCS_FILES } from "../../generator/contract/address.ts";
+import { DOCS_FILES, DOCS_ROUTES } from "../../generator/contract/address.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
 import { MAX_PAGE, MAX_PAGE_SIZE } from "../../generator/contract/paging.ts";
 
@@ -261,7 +261,9 @@ describe("the docs files", () => {
     expect(Object.keys(docs.files).sort()).toEqual([...DOCS_FILES].sort());
     const parsed = parseHeadersFile(docs.headerRules);
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(parsed.rules.map((r) => r.pattern).sort()).toEqual([...DOCS_FILES].sort());
+    // one rule per public path: the page is served at / too (see _redirects)
+    expect(parsed.rules.map((r) => r.pattern).sort()).toEqual([...DOCS_ROUTES.keys()].sort());
+    expect(parsed.rules.find((r) => r.pattern === "/")?.headers).toEqual(parsed.rules.find((r) => r.pattern === "/index.html")?.headers);
     expect(docs.headerRules).toMatch(/^\/index\.html\n {2}! Content-Security-Policy\n {2}Content-Security-Policy: default-src 'none'; script-src 'self';/m);
   });
 
