@@ -48,6 +48,8 @@ function assetsFrom(headersText: string, read: (path: string) => Buffer | null):
         for (const [name, value] of rule.headers) headers.set(name.toLowerCase(), value.replace(/:([A-Za-z]\w*)/g, (all, key: string) => match.groups?.[key] ?? all));
       }
       if (body === null) return new Response(null, { status: 404, headers });
+      // As the CDN: a whole file is sent with its length.
+      headers.set("content-length", String(body.byteLength));
       return new Response(new Uint8Array(body), { status: 200, headers });
     },
   };
