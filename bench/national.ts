@@ -1,159 +1,54 @@
 /**
- * `npm run bench`: builds the synthetic national street list (../shared/bench) and prints one table:
- * build time, CPU, memory and phases; files and bytes; the machine's write floor for the same
- * files; the Worker's CPU per request in-process; end-to-end latency through wrangler dev.
+ * `npm run bench`: the synthetic national street list (../shared/bench) built three ways in one
+ * invocation, so that the ratios are measured on the same machine state, and one table:
  *
- *   npm run bench -- [--source FILE] [--out DIR] [--requests N] [--e2e N]
+ *   - today's layout: the project before packed storage (commit BASELINE_COMMIT, checked out into
+ *     a temporary git worktree with this checkout's node_modules), default budget;
+ *   - packed storage with the default budget (100,000 files, a paid account);
+ *   - packed storage with `--max-files 20000` (a free account).
+ *
+ * Per layout: build wall, CPU, peak RSS and phases (each build in its own process); files and
+ * bytes; the machine's write floor for the same files; the Worker's CPU per request in-process
+ * (≥ 10,000 requests each for a size-50 and a size-10 page of random localities), the asset
+ * fetches of a warm request and whether they were page files or packed chunks; the first request
+ * of a new isolate (cold start) on the largest and the smallest locality; and end to end through
+ * the local runtime for the free-account build.
+ *
+ *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { hasPageFiles } from "../generator/contract/address.ts";
-import { decodeShard } from "../generator/contract/shard.ts";
-import type { Assets } from "../generator/edge/assets.ts";
-import { createHandler } from "../generator/edge/handler.ts";
-import { startWranglerDev as startServer } from "../generator/serve/wrangler-dev.ts";
+import { parseFile } from "fast-csv";
+import { startWranglerDev } from "../generator/serve/wrangler-dev.ts";
 
+/** The last commit before packed storage (issue 12): the layout of one file per page and per locality download. */
+const BASELINE_COMMIT = "cd0ba45";
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
   options: {
     source: { type: "string", default: "/tmp/national-streets.csv" },
-    out: { type: "string", default: join(tmpdir(), "plz-bench-national") },
     requests: { type: "string", default: "10000" },
-    e2e: { type: "string", default: "400" },
+    e2e: { type: "string", default: "300" },
+    "skip-baseline": { type: "boolean", default: false },
   },
 });
 const source = resolve(args.source);
-const out = resolve(args.out);
 const requests = Number(args.requests);
 const e2eRequests = Number(args.e2e);
-const rows: [string, string][] = [];
-const row = (name: string, value: string) => {
-  rows.push([name, value]);
-  process.stderr.write(`${name}: ${value}\n`);
-};
+const work = mkdtempSync(join(tmpdir(), "plz-bench-national-"));
 
-// 1. Input: the synthetic national file (generated once; never shipped as data).
-if (!existsSync(source)) {
-  process.stderr.write(`generating ${source}…\n`);
-  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
+type Handler = (request: Request) => Promise<Response>;
+interface Layout {
+  readonly name: string;
+  /** The project checkout that builds it. */
+  readonly root: string;
+  readonly maxFiles: number;
+  /** The Worker's handler over an assets binding, as that checkout's worker.ts makes it. */
+  readonly handler: (assets: { fetch(request: Request): Promise<Response> }) => Promise<Handler>;
 }
-const inputLines = readFileSync(source, "utf8").split("\n").filter((line) => line !== "").length - 1;
-
-// 2. The build, in its own process (its peak RSS is its own).
-rmSync(out, { recursive: true, force: true });
-const started = performance.now();
-const summary = await runBuild();
-const wallMs = performance.now() - started;
-const streetViews = summary.views["de.streets"] ?? 0;
-row("input rows / localities", `${inputLines.toLocaleString("en")} / ${streetViews.toLocaleString("en")}`);
-row("build wall / CPU", `${(wallMs / 1000).toFixed(1)} s / ${(summary.cpuMs / 1000).toFixed(1)} s`);
-row("build peak RSS", `${summary.peakRssMiB} MiB`);
-const t = summary.timingsMs;
-row("phases read / sort / render / write", ["read", "sort", "render", "write"].map((p) => `${((t[p] ?? 0) / 1000).toFixed(1)} s`).join(" / "));
-
-// 3. What was written.
-const files = walk(out);
-const bytes = files.reduce((sum, f) => sum + f.size, 0);
-const largest = Math.max(...files.map((f) => f.size));
-row("files / bytes", `${files.length.toLocaleString("en")} / ${(bytes / 2 ** 20).toFixed(0)} MiB (largest file ${(largest / 1024).toFixed(0)} KiB)`);
-row("page sizes as files (de.streets)", describeSizes(summary.pageSizes["de.streets"] ?? []));
-
-// 4. The write floor: the same number of files of the same sizes in the same directories, written
-// as plainly as Node can (one mkdir per directory, writeFileSync per file).
-const floorDir = mkdtempSync(join(tmpdir(), "plz-floor-"));
-const floorStarted = performance.now();
-const made = new Set<string>();
-for (const file of files) {
-  const target = join(floorDir, file.path);
-  const dir = dirname(target);
-  if (!made.has(dir)) {
-    mkdirSync(dir, { recursive: true });
-    made.add(dir);
-  }
-  writeFileSync(target, Buffer.alloc(file.size, 97));
-}
-const floorMs = performance.now() - floorStarted;
-rmSync(floorDir, { recursive: true, force: true });
-row("write phase / write floor", `${((t["write"] ?? 0) / 1000).toFixed(1)} s / ${(floorMs / 1000).toFixed(1)} s = ${((t["write"] ?? 0) / floorMs).toFixed(2)}×`);
-
-// 5. The Worker in-process, with a fake ASSETS binding serving the built files from memory.
-const shards = readdirSync(join(out, "_i/de.streets")).map((name) => decodeShard(readFileSync(join(out, "_i/de.streets", name), "utf8")));
-const sizes = shards[0]?.sizes ?? new Set<number>();
-const entries = shards.flatMap((shard) => [...shard.entries].map(([key, entry]) => [key, entry.total] as const)).sort((a, b) => b[1] - a[1]);
-const slicedSize = [10, 20, 25, 7, 1].find((size) => !sizes.has(size)) ?? 10;
-const cache = new Map<string, Uint8Array>();
-const assets: Assets = {
-  fetch: async (request) => {
-    const path = new URL(request.url).pathname;
-    let body = cache.get(path);
-    if (body === undefined) {
-      const file = join(out, path);
-      if (!existsSync(file)) return new Response(null, { status: 404 });
-      body = readFileSync(file);
-      cache.set(path, body);
-    }
-    return new Response(body, { headers: { "content-type": "application/json" } });
-  },
-};
-const handler = createHandler(assets);
-let seed = 42;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-const sample = (materialised: boolean) =>
-  Array.from({ length: 500 }, () => {
-    const [key = "", total = 0] = entries[Math.floor(random() * Math.min(entries.length, 2000))] ?? [];
-    const size = materialised ? 50 : slicedSize;
-    if (hasPageFiles(sizes, size, total) !== materialised) return `/de/Streets?locality=${encodeURIComponent(key)}&pageSize=50`;
-    const page = 1 + Math.floor(random() * Math.ceil(total / size));
-    return `/de/Streets?locality=${encodeURIComponent(key)}&pageSize=${size}&page=${page}`;
-  });
-async function cpuPerRequest(paths: readonly string[]): Promise<number> {
-  for (const path of paths) await (await handler(new Request(`http://bench${path}`))).arrayBuffer(); // warm: files and shards cached
-  const before = process.cpuUsage();
-  for (let i = 0; i < requests; i++) {
-    const response = await handler(new Request(`http://bench${paths[i % paths.length]}`));
-    if (response.status !== 200) throw new Error(`${paths[i % paths.length]}: ${response.status}`);
-    await response.arrayBuffer();
-  }
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / requests;
-}
-row(`Worker CPU / request, materialised page (${requests})`, `${(await cpuPerRequest(sample(true))).toFixed(3)} ms`);
-row(`Worker CPU / request, page of size ${slicedSize} cut from size 50 (${requests})`, `${(await cpuPerRequest(sample(false))).toFixed(3)} ms`);
-
-// 6. End to end through wrangler dev (workerd), sequential requests on loopback.
-const server = await startServer(out);
-try {
-  const [biggest = "", biggestTotal = 0] = entries[0] ?? [];
-  const locality = encodeURIComponent(biggest);
-  const kinds: [string, string][] = [
-    ["page 1, size 50 (file)", `/de/Streets?locality=${locality}&pageSize=50&page=1`],
-    [`deep page, size 50 (file)`, `/de/Streets?locality=${locality}&pageSize=50&page=${Math.ceil(biggestTotal / 50)}`],
-    [`page 1, size ${slicedSize} (cut)`, `/de/Streets?locality=${locality}&pageSize=${slicedSize}&page=1`],
-    [`deep page, size ${slicedSize} (cut)`, `/de/Streets?locality=${locality}&pageSize=${slicedSize}&page=${Math.ceil(biggestTotal / slicedSize) - 1}`],
-  ];
-  for (const [name, path] of kinds) {
-    const latencies: number[] = [];
-    for (let i = 0; i < e2eRequests + 20; i++) {
-      const t0 = performance.now();
-      const response = await fetch(`${server.origin}${path}`);
-      await response.arrayBuffer();
-      if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
-      if (i >= 20) latencies.push(performance.now() - t0);
-    }
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-    row(`e2e ${name} p50 / p99 (${e2eRequests})`, `${at(0.5).toFixed(2)} ms / ${at(0.99).toFixed(2)} ms`);
-  }
-} finally {
-  await server.stop();
-}
-
-const width = Math.max(...rows.map(([name]) => name.length));
-process.stdout.write(`\n${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`);
-
 interface BuildJson {
   views: Record<string, number>;
   pageSizes: Record<string, number[]>;
@@ -162,17 +57,227 @@ interface BuildJson {
   peakRssMiB: number;
 }
 
-function runBuild(): Promise<BuildJson> {
+if (!existsSync(source)) {
+  process.stderr.write(`generating ${source}…\n`);
+  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
+}
+const localities = await readLocalities();
+const inputRows = localities.reduce((sum, l) => sum + l.total, 0);
+
+const layouts: Layout[] = [];
+if (!args["skip-baseline"]) layouts.push({ name: `today (${BASELINE_COMMIT})`, root: baselineCheckout(), maxFiles: 100_000, handler: baselineHandler });
+layouts.push({ name: "packed, 100,000 files", root: ROOT, maxFiles: 100_000, handler: currentHandler });
+layouts.push({ name: "packed, 20,000 files", root: ROOT, maxFiles: 20_000, handler: currentHandler });
+
+const table = new Map<string, string[]>();
+const cell = (row: string, column: number, value: string) => {
+  const cells = table.get(row) ?? layouts.map(() => "–");
+  cells[column] = value;
+  table.set(row, cells);
+  process.stderr.write(`${layouts[column]?.name}: ${row}: ${value}\n`);
+};
+
+let freeAccountOut: string | undefined;
+try {
+  for (const [column, layout] of layouts.entries()) {
+    const out = join(work, `dist-${column}`);
+    const started = performance.now();
+    const summary = await runBuild(layout, out);
+    const wallMs = performance.now() - started;
+    const t = summary.timingsMs;
+    cell("input rows / localities (views)", column, `${inputRows.toLocaleString("en")} / ${(summary.views["de.streets"] ?? 0).toLocaleString("en")}`);
+    cell("build wall / CPU", column, `${(wallMs / 1000).toFixed(1)} s / ${(summary.cpuMs / 1000).toFixed(1)} s`);
+    cell("build peak RSS", column, `${summary.peakRssMiB} MiB`);
+    cell("phases read / sort / render / write", column, ["read", "sort", "render", "write"].map((p) => `${((t[p] ?? 0) / 1000).toFixed(1)}`).join(" / ") + " s");
+
+    const files = walk(out);
+    const bytes = files.reduce((sum, f) => sum + f.size, 0);
+    cell("files / bytes", column, `${files.length.toLocaleString("en")} / ${(bytes / 2 ** 20).toFixed(0)} MiB`);
+    cell("largest file", column, `${(Math.max(...files.map((f) => f.size)) / 1024).toFixed(0)} KiB`);
+    cell("page sizes as files (de.streets)", column, describeSizes(summary.pageSizes["de.streets"] ?? []));
+    const floorMs = writeFloor(files);
+    cell("write phase / write floor", column, `${((t["write"] ?? 0) / 1000).toFixed(1)} s / ${(floorMs / 1000).toFixed(1)} s = ${((t["write"] ?? 0) / floorMs).toFixed(2)}×`);
+
+    const assets = memoryAssets(out);
+    const handler = await layout.handler(assets);
+    for (const size of [50, 10]) {
+      const cost = await workerCost(handler, assets, localities, size);
+      cell(`Worker CPU / request, size ${size} (${requests.toLocaleString("en")})`, column, `${cost.cpuMs.toFixed(3)} ms (${cost.kind})`);
+      cell(`asset fetches / warm request, size ${size}`, column, `${cost.fetches.toFixed(2)}`);
+    }
+    const largest = localities[0];
+    const smallest = localities.at(-1);
+    if (largest !== undefined && smallest !== undefined) {
+      const cold = await Promise.all([largest, smallest].map((l) => coldStart(layout, out, l.name)));
+      cell("cold start CPU, largest / smallest locality", column, cold.map((ms) => `${ms.toFixed(1)} ms`).join(" / "));
+    }
+    if (layout.maxFiles === 20_000 && layout.root === ROOT) freeAccountOut = out;
+    else if (column < layouts.length - 1) rmSync(out, { recursive: true, force: true });
+  }
+
+  if (freeAccountOut !== undefined && e2eRequests > 0) {
+    const column = layouts.length - 1;
+    const [biggest] = localities;
+    const server = await startWranglerDev(freeAccountOut);
+    try {
+      const name = encodeURIComponent(biggest?.name ?? "");
+      const total = biggest?.total ?? 0;
+      for (const [label, path] of [
+        ["page 1, size 50", `/de/Streets?locality=${name}&pageSize=50`],
+        ["last page, size 50", `/de/Streets?locality=${name}&pageSize=50&page=${Math.ceil(total / 50)}`],
+        ["deep page, size 10", `/de/Streets?locality=${name}&pageSize=10&page=${Math.ceil(total / 10) - 1}`],
+      ] as const) {
+        const latencies: number[] = [];
+        for (let i = 0; i < e2eRequests + 20; i++) {
+          const t0 = performance.now();
+          const response = await fetch(`${server.origin}${path}`);
+          await response.arrayBuffer();
+          if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+          if (i >= 20) latencies.push(performance.now() - t0);
+        }
+        latencies.sort((a, b) => a - b);
+        const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+        cell(`e2e wrangler dev, ${label}: p50 / p99 (${e2eRequests})`, column, `${at(0.5).toFixed(2)} / ${at(0.99).toFixed(2)} ms`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+const names = ["", ...layouts.map((l) => l.name)];
+const rows = [names, ...[...table].map(([name, cells]) => [name, ...cells])];
+const widths = names.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
+process.stdout.write(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")).join("\n")}\n`);
+process.exit(0);
+
+/** A git worktree of the baseline commit beside the temporary builds, sharing this checkout's node_modules. */
+function baselineCheckout(): string {
+  const dir = join(work, "baseline");
+  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", "--force", dir, BASELINE_COMMIT], { stdio: "ignore" });
+  process.on("exit", () => execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" }));
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return dir;
+}
+
+async function currentHandler(assets: { fetch(request: Request): Promise<Response> }): Promise<Handler> {
+  const { createHandler } = (await import("../generator/edge/handler.ts")) as { createHandler: (a: typeof assets) => Handler };
+  return createHandler(assets);
+}
+
+/** The baseline's worker.ts: the resources and common headers compiled in, the handler over them. */
+async function baselineHandler(assets: { fetch(request: Request): Promise<Response> }): Promise<Handler> {
+  const root = join(work, "baseline");
+  const { createHandler } = (await import(join(root, "generator/edge/handler.ts"))) as { createHandler: (resources: unknown, common: unknown, a: typeof assets) => Handler };
+  const { RESOURCES } = (await import(join(root, "generator/resources/index.ts"))) as { RESOURCES: unknown };
+  const { commonHeaders } = (await import(join(root, "generator/routes/headers.ts"))) as { commonHeaders: (template: string) => unknown };
+  return createHandler(RESOURCES, commonHeaders(readFileSync(join(root, "_headers"), "utf8")), assets);
+}
+
+function runBuild(layout: Layout, out: string): Promise<BuildJson> {
   return new Promise((resolvePromise, reject) => {
-    // The same heap limit as `npm run build` (package.json): it keeps the peak RSS of a national build near 1 GB.
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--source", `de-streets=${source}`, "--out", out, "--json"], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    // The same heap limit as `npm run build` (package.json).
+    const argv = ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--source", `de-streets=${source}`, "--out", out, "--max-files", String(layout.maxFiles), "--json"];
+    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), argv, { cwd: layout.root, stdio: ["ignore", "pipe", "inherit"] });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`build exited with ${code}`))));
+    child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`${layout.name}: build exited with ${code}`))));
   });
+}
+
+/** Every locality of the input with its number of streets, largest first (as the API folds names: NFC, trimmed, lower case). */
+async function readLocalities(): Promise<{ name: string; total: number }[]> {
+  const counts = new Map<string, { name: string; total: number }>();
+  await new Promise<void>((done, fail) => {
+    parseFile<Record<string, string>, Record<string, string>>(source, { headers: true })
+      .on("data", (row: Record<string, string>) => {
+        const name = row["Locality"] ?? "";
+        const key = name.normalize("NFC").trim().toLowerCase();
+        const entry = counts.get(key) ?? { name, total: 0 };
+        entry.total++;
+        counts.set(key, entry);
+      })
+      .on("error", fail)
+      .on("end", () => done());
+  });
+  return [...counts.values()].sort((a, b) => b.total - a.total);
+}
+
+/** The built files from memory, counting what is fetched: the asset server's work is not the Worker's. */
+function memoryAssets(out: string) {
+  const cache = new Map<string, Buffer | null>();
+  const fetched: string[] = [];
+  return {
+    fetched,
+    fetch: async (request: Request): Promise<Response> => {
+      const path = decodeURIComponent(new URL(request.url).pathname);
+      fetched.push(path);
+      let body = cache.get(path);
+      if (body === undefined) {
+        const file = join(out, path);
+        body = existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null;
+        cache.set(path, body);
+      }
+      return body === null ? new Response(null, { status: 404 }) : new Response(new Uint8Array(body), { headers: { "content-type": "application/octet-stream", "content-length": String(body.byteLength) } });
+    },
+  };
+}
+
+async function workerCost(handler: Handler, assets: ReturnType<typeof memoryAssets>, localities: readonly { name: string; total: number }[], size: number) {
+  let seed = 42;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const paths = Array.from({ length: 2000 }, () => {
+    const { name, total } = localities[Math.floor(random() * localities.length)] ?? { name: "", total: 0 };
+    return `/de/Streets?locality=${encodeURIComponent(name)}&pageSize=${size}&page=${1 + Math.floor(random() * Math.max(1, Math.ceil(total / size)))}`;
+  });
+  for (const path of paths) await (await handler(new Request(`http://bench${path}`))).arrayBuffer(); // warm: shards read once per isolate
+  assets.fetched.length = 0;
+  const before = process.cpuUsage();
+  for (let i = 0; i < requests; i++) {
+    const path = paths[i % paths.length] ?? "";
+    const response = await handler(new Request(`http://bench${path}`));
+    if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    await response.arrayBuffer();
+  }
+  const used = process.cpuUsage(before);
+  const packed = assets.fetched.filter((p) => p.startsWith("/_c/")).length;
+  const kind = packed === 0 ? "page files" : packed === assets.fetched.length ? "packed" : `${Math.round((100 * packed) / assets.fetched.length)}% packed`;
+  return { cpuMs: (used.user + used.system) / 1000 / requests, fetches: assets.fetched.length / requests, kind };
+}
+
+/** CPU of a new isolate's first request (route table and an index shard read, nothing cached), median of 20. */
+async function coldStart(layout: Layout, out: string, locality: string): Promise<number> {
+  const samples: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const handler = await layout.handler(memoryAssets(out));
+    const before = process.cpuUsage();
+    await (await handler(new Request(`http://bench/de/Streets?locality=${encodeURIComponent(locality)}`))).arrayBuffer();
+    const used = process.cpuUsage(before);
+    samples.push((used.user + used.system) / 1000);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[10] ?? NaN;
+}
+
+/** The same number of files of the same sizes in the same directories, written as plainly as Node can. */
+function writeFloor(files: readonly { path: string; size: number }[]): number {
+  const dir = mkdtempSync(join(tmpdir(), "plz-floor-"));
+  const started = performance.now();
+  const made = new Set<string>();
+  for (const file of files) {
+    const target = join(dir, file.path);
+    const parent = dirname(target);
+    if (!made.has(parent)) {
+      mkdirSync(parent, { recursive: true });
+      made.add(parent);
+    }
+    writeFileSync(target, Buffer.alloc(file.size, 97));
+  }
+  const ms = performance.now() - started;
+  rmSync(dir, { recursive: true, force: true });
+  return ms;
 }
 
 function walk(root: string): { path: string; size: number }[] {
@@ -189,5 +294,5 @@ function walk(root: string): { path: string; size: number }[] {
 }
 
 function describeSizes(list: readonly number[]): string {
-  return list.length === 50 ? "all 1-50" : list.join(", ");
+  return list.length === 50 ? "all 1–50" : list.length === 0 ? "none" : list.join(", ");
 }

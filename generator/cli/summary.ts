@@ -14,6 +14,7 @@ export function printSummary(summary: BuildSummary | DirectoryBuildSummary, titl
     lines.push(`${group.padEnd(44)} ${String(files).padStart(9)} ${String(bytes).padStart(14)}  ${sizes === undefined ? "" : describeSizes(sizes)}`);
   }
   lines.push(`${"total".padEnd(44)} ${String(totalFiles).padStart(9)} ${String(totalBytes).padStart(14)}`);
+  lines.push(budgetLine(summary));
   lines.push(guardLine(summary.guard));
   if ("changes" in summary) {
     const { added, changed, removed, unchanged } = summary.changes;
@@ -54,13 +55,28 @@ function phaseTimes(summary: BuildSummary | DirectoryBuildSummary): Map<string, 
   return new Map(phases.map((phase) => [phase, summary.timings.get(phase) ?? 0]));
 }
 
-/** A join's counts, then each renaming and each ambiguous row (the unmatched ones are listed in the downloads manifest). */
+/** Rows of a join report the summary shows; the downloads manifest (`joins`) lists them all. */
+const SHOWN_ROWS = 5;
+
+/** A join's counts, then the first renamings and ambiguous rows (all of them, and the unmatched ones, are in the downloads manifest). */
 function joinLines(report: JoinReport): string[] {
+  const ambiguous = report.skipped.filter((r) => r.cause === "ambiguous");
+  const more = (shown: number, all: number, what: string) => (all > shown ? [`  … and ${all - shown} more ${what} (the downloads manifest lists them all: joins)`] : []);
   return [
     `join: ${describeJoin(report)}`,
-    ...report.renamed.map((r) => `  renamed: ${r.postalCode} ${r.from} → ${r.to} (${r.municipalityKey})`),
-    ...report.skipped.filter((r) => r.cause === "ambiguous").map((r) => `  ambiguous: ${r.postalCode} ${r.name} (${r.county}): ${r.detail}`),
+    ...report.renamed.slice(0, SHOWN_ROWS).map((r) => `  renamed: ${r.postalCode} ${r.from} → ${r.to} (${r.municipalityKey})`),
+    ...more(SHOWN_ROWS, report.renamed.length, "renamed"),
+    ...ambiguous.slice(0, SHOWN_ROWS).map((r) => `  ambiguous: ${r.postalCode} ${r.name} (${r.county}): ${r.detail}`),
+    ...more(SHOWN_ROWS, ambiguous.length, "ambiguous"),
   ];
+}
+
+/** What the file budget bought beyond the minimum: page files (every other page is cut from the packed records). */
+function budgetLine({ plan }: BuildSummary): string {
+  const minimum = plan.minimumFiles.toLocaleString("en");
+  if (plan.pageFiles === 0) return `budget: the minimum is ${minimum} files; no page files (every page is cut from the packed records)`;
+  const written = [...plan.sizes.values()].filter((sizes) => sizes.length > 0).length;
+  return `budget: the minimum is ${minimum} files; the rest bought ${plan.pageFiles.toLocaleString("en")} page files (the sizes above, for ${written} resources); every other page is cut from the packed records`;
 }
 
 /** What the data guards checked, in one line. */

@@ -4,7 +4,9 @@ import type { Format } from "./query.ts";
  * Packed storage: a resource's views' records, pre-rendered, in shared files. Per resource and
  * format the build writes one stream of bytes, every view's records in API order (JSON records
  * each followed by a comma, CSV rows each ending in CRLF), cut into chunk files of exactly
- * `PACK_CHUNK_BYTES` (the last one shorter):
+ * `PACK_CHUNK_BYTES` (the last one shorter; 64 KiB: a page's request reads one such file, or two,
+and the Worker's CPU grows with the bytes it reads, so chunks stay small while their number stays
+well within the file budget):
  *
  *   /_c/{resource}/{json|csv}/{n}.bin
  *
@@ -13,7 +15,7 @@ import type { Format } from "./query.ts";
  * without parsing. A JSON page is `[` + the slice without its last comma + `]`; a CSV page is the
  * header line + the slice: byte for byte the page a file would hold.
  */
-export const PACK_CHUNK_BYTES = 512 * 1024;
+export const PACK_CHUNK_BYTES = 64 * 1024;
 
 export function packPath(resource: string, format: Format, chunk: number): string {
   return `/_c/${resource}/${format}/${chunk}.bin`;

@@ -2,6 +2,9 @@ import { indexPath } from "../contract/address.ts";
 import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
 import { decodeShard, EMPTY_SHARD, type ShardLookup } from "../contract/shard.ts";
 
+/** Bytes of packed chunks an isolate keeps (of its 128 MB): popular localities' pages then read no file. */
+export const CHUNK_CACHE_BYTES = 8 * 1024 * 1024;
+
 /** The static-assets binding: fetches a file of the build, with its `_headers` rules applied. */
 export interface Assets {
   fetch(request: Request): Promise<Response>;
@@ -15,8 +18,30 @@ export interface Assets {
  */
 export class AssetStore {
   private readonly shards = new Map<string, ShardLookup>();
+  /** Chunks of packed records read lately, least recently used first, within `CHUNK_CACHE_BYTES`. */
+  private readonly chunks = new Map<string, Uint8Array>();
+  private chunkBytes = 0;
 
   constructor(private readonly assets: Assets) {}
+
+  /** A chunk file of packed records (pack.ts), kept in the isolate while it is among the recently read. */
+  async chunk(origin: string, path: string): Promise<Uint8Array> {
+    const cached = this.chunks.get(path);
+    if (cached !== undefined) {
+      this.chunks.delete(path);
+      this.chunks.set(path, cached);
+      return cached;
+    }
+    const bytes = new Uint8Array(await (await this.require(origin, path)).arrayBuffer());
+    this.chunks.set(path, bytes);
+    this.chunkBytes += bytes.byteLength;
+    for (const [oldest, old] of this.chunks) {
+      if (this.chunkBytes <= CHUNK_CACHE_BYTES) break;
+      this.chunks.delete(oldest);
+      this.chunkBytes -= old.byteLength;
+    }
+    return bytes;
+  }
 
   fetch(origin: string, path: string): Promise<Response> {
     return this.assets.fetch(new Request(new URL(path, origin)));

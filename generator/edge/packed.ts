@@ -28,7 +28,7 @@ export function packedSlice(packed: PackedRecords, format: Format, start: number
 
 /** A page's bytes: the slice copied out of the one or two chunk files that hold it, fetched in parallel. */
 export async function readSlice(store: AssetStore, origin: string, resource: string, format: Format, slice: PackedSlice): Promise<Uint8Array> {
-  const chunks = await Promise.all(slice.spans.map(async (span) => new Uint8Array(await (await store.require(origin, packPath(resource, format, span.chunk))).arrayBuffer())));
+  const chunks = await Promise.all(slice.spans.map((span) => store.chunk(origin, packPath(resource, format, span.chunk))));
   const body = new Uint8Array(slice.length);
   body.set(slice.prefix, 0);
   let at = slice.prefix.length;
@@ -54,8 +54,9 @@ export function streamSlice(store: AssetStore, origin: string, resource: string,
         controller.close();
         return;
       }
-      const chunk = new Uint8Array(await (await store.require(origin, packPath(resource, format, span.chunk))).arrayBuffer());
-      controller.enqueue(chunk.subarray(span.from, span.to));
+      const chunk = await store.chunk(origin, packPath(resource, format, span.chunk));
+      // A copy: the chunk may stay in the isolate's cache, and a stream may take over what it is given.
+      controller.enqueue(chunk.slice(span.from, span.to));
     },
   });
 }
