@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { AssetStore, CHUNK_CACHE_BYTES } from "../../generator/edge/assets.ts";
 
-/** Chunks of 1 MiB, each filled with its number; counts what is fetched. */
+/** Chunks of an eighth of the cache, each filled with its number; counts what is fetched. */
 function store() {
   const fetched: string[] = [];
   const assets = {
     fetch: async (request: Request) => {
       const path = new URL(request.url).pathname;
       fetched.push(path);
-      return new Response(new Uint8Array(2 ** 20).fill(Number(/(\d+)\.bin$/.exec(path)?.[1] ?? 0)));
+      return new Response(new Uint8Array(CHUNK_CACHE_BYTES / 8).fill(Number(/(\d+)\.bin$/.exec(path)?.[1] ?? 0)));
     },
   };
   return { store: new AssetStore(assets), fetched };
@@ -18,7 +18,7 @@ const chunk = (n: number) => `/_c/de.streets/json/${n}.bin`;
 describe("the isolate's cache of packed chunks", () => {
   it("reads a chunk once while it is among the recently used, and forgets the least recently used beyond its bytes", async () => {
     const { store: s, fetched } = store();
-    const capacity = CHUNK_CACHE_BYTES / 2 ** 20;
+    const capacity = 8;
     expect((await s.chunk("http://x", chunk(1)))[0]).toBe(1);
     expect((await s.chunk("http://x", chunk(1)))[100]).toBe(1);
     expect(fetched).toEqual([chunk(1)]);
