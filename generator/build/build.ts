@@ -11,6 +11,8 @@ import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/regis
 import { emitBuild, type EmitResult } from "./emit.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
+import { writeSearchIndex } from "./search-index.ts";
+import { fullTextSearchOf } from "../resources/search.ts";
 
 export interface BuildOptions {
   /** Project root: sources are resolved against it. */
@@ -71,6 +73,10 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
   const counter = new CountingSink(timed);
+  const searchStarted = performance.now();
+  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" ? [{ resource: fullTextSearchOf(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter) }] : []));
+  const searchWrites = timer.totals.get("write") ?? 0;
+  timer.add("search", performance.now() - searchStarted - searchWrites);
   const started = performance.now();
   const result = await emitBuild(
     resources,
@@ -81,12 +87,14 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       builtAt: options.builtAt ?? new Date().toISOString(),
       sources,
       joins,
+      reservedFiles: search.reduce((sum, s) => sum + s.summary.files, 0),
+      searchResources: search.map((s) => ({ resource: s.resource, records: s.summary.streets })),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
     },
     counter,
   );
-  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
+  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0) + searchWrites);
   return { ...result, files: counter.files, joins, notes, timings: timer.totals };
 }
 

@@ -34,6 +34,13 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     description: s.description,
     schema: s.in === "path" || s.required ? { type: "string", minLength: 1 } : { type: "string" },
   }));
+  const extra: ParameterDoc[] = (resource.queryParameters ?? []).map((p) => ({
+    name: p.name,
+    in: "query",
+    required: p.required === true,
+    description: p.description,
+    schema: p.schema ?? (p.required === true ? { type: "string", minLength: 1 } : { type: "string" }),
+  }));
   const paging: ParameterDoc[] = resource.query.paged
     ? [
         {
@@ -59,7 +66,7 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     description: "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
     schema: { type: "string", enum: FORMATS },
   };
-  return [...filters, ...paging, format];
+  return [...filters, ...extra, ...paging, format];
 }
 
 /** Said of the filters the original API has and this one answers with 400 (a filter is never silently ignored). */

@@ -1,0 +1,113 @@
+/**
+ * How the Worker answers a search from the index (store.ts): pick the lists whose union holds
+ * every match (the drivers, as few entries as possible), read them, and keep the entries that
+ * match exactly, checked with the same semantics as everywhere else (`matches`, `filterMatches`).
+ * Pure: the Worker fetches what these functions ask for.
+ */
+import { filterMatches, type StreetFilter } from "./filter.ts";
+import { streetLexemes } from "./lexize.ts";
+import { matches, type LexemeMatch, type SearchNode, type SearchQuery } from "./query.ts";
+import { listCount, trigramsOf, type ListEntry, type ListRef, type Place } from "./store.ts";
+import { caseFoldKey } from "./filter.ts";
+
+/** Lists whose union holds every match, and how many entries they hold. */
+export interface Drivers {
+  readonly refs: readonly ListRef[];
+  readonly cost: number;
+}
+
+/** The lists of one query term: one lexeme's, or every lexeme's that starts with a prefix. */
+export type TermLists = (term: LexemeMatch) => readonly ListRef[];
+
+const cheaper = (a: Drivers | null, b: Drivers | null): Drivers | null => (a === null ? b : b === null ? a : b.cost < a.cost ? b : a);
+
+/**
+ * The cheapest drivers of a query tree: a match must contain a lexeme of every `and` operand and
+ * of every phrase term, and one of either side of an `or`; a `not` requires nothing. Null: the
+ * query requires no lexeme (`-berlin`), so every street is a candidate.
+ */
+export function queryDrivers(node: SearchNode, lists: TermLists): Drivers | null {
+  switch (node.op) {
+    case "lexeme":
+      return termDrivers(node, lists);
+    case "phrase":
+      return node.terms.reduce<Drivers | null>((best, term) => cheaper(best, termDrivers(term, lists)), null);
+    case "not":
+      return null;
+    case "and":
+      return cheaper(queryDrivers(node.left, lists), queryDrivers(node.right, lists));
+    case "or": {
+      const [left, right] = [queryDrivers(node.left, lists), queryDrivers(node.right, lists)];
+      return left === null || right === null ? null : { refs: [...left.refs, ...right.refs], cost: left.cost + right.cost };
+    }
+  }
+}
+
+function termDrivers(term: LexemeMatch, lists: TermLists): Drivers {
+  const refs = lists(term);
+  return { refs, cost: refs.reduce((sum, ref) => sum + listCount(ref), 0) };
+}
+
+/** A one-lexeme query needs no check: its list is the answer. */
+export function isSingleList(query: SearchQuery): boolean {
+  return query.root?.op === "lexeme" && !query.root.prefix;
+}
+
+/** Merges lists (each in position order) into one, without repeats. */
+export function mergeLists(lists: readonly (readonly ListEntry[])[]): readonly ListEntry[] {
+  const nonEmpty = lists.filter((list) => list.length > 0);
+  if (nonEmpty.length === 1) return nonEmpty[0] ?? [];
+  const all = nonEmpty.flat().sort((a, b) => a.position - b.position);
+  return all.filter((entry, i) => i === 0 || (all[i - 1] as ListEntry).position !== entry.position);
+}
+
+/** Where a street's name is among its head values. */
+export const nameOf = (entry: ListEntry) => entry.head[entry.head.length - 1] ?? "";
+
+/** The entries that match a full-text query, in order. */
+export function matchingEntries(query: SearchQuery, entries: readonly ListEntry[], places: readonly Place[]): ListEntry[] {
+  return entries.filter((entry) => {
+    const place = places[entry.place];
+    return place !== undefined && matches(query, streetLexemes(nameOf(entry), place[0], place[1]));
+  });
+}
+
+/** The parsed `/Streets` filters of one request (at least one). */
+export interface StreetFilters {
+  readonly name?: StreetFilter;
+  readonly postalCode?: StreetFilter;
+  readonly locality?: StreetFilter;
+}
+
+/** Does a place pass the postal code and locality filters? */
+export function placeMatches(filters: StreetFilters, place: Place): boolean {
+  return (filters.postalCode === undefined || filterMatches(filters.postalCode, place[0])) && (filters.locality === undefined || filterMatches(filters.locality, place[1]));
+}
+
+/** The trigrams a name filter's literal must contain (none when it is shorter than three characters). */
+export function filterTrigrams(filter: StreetFilter): string[] {
+  return trigramsOf(caseFoldKey(String.fromCodePoint(...filter.literal)));
+}
+
+/**
+ * The cheapest drivers of a filter request: the lists of the places that pass the postal code and
+ * locality filters, or the list of the name's rarest trigram; null when neither narrows (a name
+ * of one or two characters alone).
+ */
+export function filterDrivers(filters: StreetFilters, places: readonly Place[], trigramLists: readonly (ListRef | undefined)[]): Drivers | null {
+  let best: Drivers | null = null;
+  if (filters.postalCode !== undefined || filters.locality !== undefined) {
+    const refs = places.filter((place) => placeMatches(filters, place)).map((place) => place[2]);
+    best = { refs, cost: refs.reduce((sum, ref) => sum + listCount(ref), 0) };
+  }
+  for (const ref of trigramLists) best = cheaper(best, ref === undefined ? { refs: [], cost: 0 } : { refs: [ref], cost: listCount(ref) });
+  return best;
+}
+
+/** The entries that pass every filter, in order. */
+export function filteredEntries(filters: StreetFilters, entries: readonly ListEntry[], places: readonly Place[]): ListEntry[] {
+  return entries.filter((entry) => {
+    const place = places[entry.place];
+    return place !== undefined && placeMatches(filters, place) && (filters.name === undefined || filterMatches(filters.name, nameOf(entry)));
+  });
+}

@@ -1,0 +1,132 @@
+import { chunkSpans } from "../contract/pack.ts";
+import {
+  decodeBlocks,
+  lexiconKey,
+  lexiconPath,
+  listChunkPath,
+  SEARCH_CHUNK_BYTES,
+  searchMetaPath,
+  shardOfKey,
+  TAILS_PER_SHARD,
+  tailsPath,
+  trigramPath,
+  type LexiconShard,
+  type ListEntry,
+  type ListRef,
+  type SearchMeta,
+} from "../contract/search/store.ts";
+import type { LexemeMatch } from "../contract/search/query.ts";
+import type { AssetStore } from "./assets.ts";
+
+/** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
+const CHUNK_CACHE = 48;
+
+/**
+ * One country's search index as the Worker reads it. Per isolate it keeps what every request
+ * needs (the meta with its places, lexicon and trigram shards, the rendered tails) and the most
+ * recently read list chunks; only resolved data is kept (see AssetStore).
+ */
+export class SearchIndex {
+  private readonly shards = new Map<string, LexiconShard>();
+  private readonly tails = new Map<number, readonly (readonly [json: string, csv: string])[]>();
+  private readonly chunks = new Map<number, Uint8Array>();
+
+  private constructor(
+    private readonly store: AssetStore,
+    private readonly origin: string,
+    readonly country: string,
+    readonly meta: SearchMeta,
+  ) {}
+
+  static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
+    const meta = (await (await store.require(origin, searchMetaPath(country))).json()) as SearchMeta;
+    return new SearchIndex(store, origin, country, meta);
+  }
+
+  /** The lists of query terms: a lexeme's own, or for a prefix every lexeme's that starts with it. */
+  async termLists(terms: readonly LexemeMatch[]): Promise<(term: LexemeMatch) => readonly ListRef[]> {
+    const shards = new Map<string, LexiconShard>();
+    await Promise.all(
+      terms.map(async ({ lexeme }) => {
+        const path = lexiconPath(this.country, shardOfKey(lexiconKey(lexeme), this.meta.lexiconShards));
+        shards.set(lexeme, await this.shard(path));
+      }),
+    );
+    return (term) => {
+      const shard = shards.get(term.lexeme) ?? {};
+      if (!term.prefix) {
+        return Object.hasOwn(shard, term.lexeme) ? [shard[term.lexeme] as ListRef] : [];
+      }
+      const refs: ListRef[] = [];
+      for (const lexeme of Object.keys(shard)) if (lexeme.startsWith(term.lexeme)) refs.push(shard[lexeme] as ListRef);
+      return refs;
+    };
+  }
+
+  /** The list of each trigram (undefined: no name has it). */
+  async trigramLists(trigrams: readonly string[]): Promise<(ListRef | undefined)[]> {
+    return await Promise.all(
+      trigrams.map(async (trigram) => {
+        const shard = await this.shard(trigramPath(this.country, shardOfKey(trigram, this.meta.trigramShards)));
+        return Object.hasOwn(shard, trigram) ? shard[trigram] : undefined;
+      }),
+    );
+  }
+
+  /** The entries of whole lists. */
+  async entries(refs: readonly ListRef[]): Promise<ListEntry[][]> {
+    return await Promise.all(refs.map(async (ref) => decodeBlocks(await this.read(ref[1] ?? 0, ref.at(-1) ?? 0))));
+  }
+
+  /** Entries [start, end) of one list: only the blocks that hold them are read. */
+  async slice(ref: ListRef, start: number, end: number, blockEntries: number): Promise<ListEntry[]> {
+    if (end <= start) return [];
+    const first = Math.floor(start / blockEntries);
+    const last = Math.floor((end - 1) / blockEntries);
+    const entries = decodeBlocks(await this.read(ref[1 + first] ?? 0, ref[2 + last] ?? 0));
+    return entries.slice(start - first * blockEntries, end - first * blockEntries);
+  }
+
+  /** The rendered tails (JSON and CSV) of places. */
+  async tailsOf(places: readonly number[]): Promise<(place: number) => readonly [string, string]> {
+    const needed = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))].filter((shard) => !this.tails.has(shard));
+    const loaded = await Promise.all(needed.map(async (shard) => [shard, (await (await this.store.require(this.origin, tailsPath(this.country, shard))).json()) as [string, string][]] as const));
+    for (const [shard, tails] of loaded) this.tails.set(shard, tails);
+    return (place) => this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.[place % TAILS_PER_SHARD] ?? ["}", "\r\n"];
+  }
+
+  private async shard(path: string): Promise<LexiconShard> {
+    const cached = this.shards.get(path);
+    if (cached !== undefined) return cached;
+    const shard = (await (await this.store.require(this.origin, path)).json()) as LexiconShard;
+    this.shards.set(path, shard);
+    return shard;
+  }
+
+  /** Bytes [from, to) of the list stream. */
+  private async read(from: number, to: number): Promise<Uint8Array> {
+    const spans = chunkSpans(from, to, SEARCH_CHUNK_BYTES);
+    const chunks = await Promise.all(spans.map((span) => this.chunk(span.chunk)));
+    if (spans.length === 1 && spans[0] !== undefined) return (chunks[0] as Uint8Array).subarray(spans[0].from, spans[0].to);
+    const out = new Uint8Array(to - from);
+    let at = 0;
+    spans.forEach((span, i) => {
+      out.set((chunks[i] as Uint8Array).subarray(span.from, span.to), at);
+      at += span.to - span.from;
+    });
+    return out;
+  }
+
+  private async chunk(number: number): Promise<Uint8Array> {
+    const cached = this.chunks.get(number);
+    if (cached !== undefined) {
+      this.chunks.delete(number);
+      this.chunks.set(number, cached);
+      return cached;
+    }
+    const bytes = new Uint8Array(await (await this.store.require(this.origin, listChunkPath(this.country, number))).arrayBuffer());
+    this.chunks.set(number, bytes);
+    if (this.chunks.size > CHUNK_CACHE) this.chunks.delete(this.chunks.keys().next().value as number);
+    return bytes;
+  }
+}
