@@ -12,7 +12,8 @@ import { emitBuild, type EmitResult } from "./emit.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
 import { writeSearchIndex } from "./search-index.ts";
-import { fullTextSearchOf } from "../resources/search.ts";
+import { FULL_TEXT_SEARCH } from "../resources/index.ts";
+import type { AnyResource } from "../resources/resource.ts";
 
 export interface BuildOptions {
   /** Project root: sources are resolved against it. */
@@ -33,6 +34,8 @@ export interface BuildOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Build only these resources (ids), e.g. a test fixture of one resource; default all. */
   readonly only?: readonly string[];
+  /** Write the street search indexes (default true; false only to measure what they cost). */
+  readonly searchIndex?: boolean;
   /** Bytes of inlined records per index shard (see `PlanOptions`). */
   readonly inlineShardBytes?: number;
 }
@@ -74,7 +77,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
   const counter = new CountingSink(timed);
   const searchStarted = performance.now();
-  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" ? [{ resource: fullTextSearchOf(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter) }] : []));
+  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" && options.searchIndex !== false ? [{ resource: fullTextSearchFor(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter) }] : []));
   const searchWrites = timer.totals.get("write") ?? 0;
   timer.add("search", performance.now() - searchStarted - searchWrites);
   const started = performance.now();
@@ -128,4 +131,10 @@ export function buildToDirectory(options: BuildOptions, outDir: string, full = f
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {
   return SOURCE_NAMES.flatMap((name) => (loaded[name]?.parts ?? []).map((part) => ({ name, ...part.provenance })));
+}
+
+function fullTextSearchFor(streets: AnyResource): AnyResource {
+  const search = FULL_TEXT_SEARCH.find((r) => r.search?.country === streets.search?.country);
+  if (search === undefined) throw new Error(`no FullTextSearch resource for ${streets.id}`);
+  return search;
 }

@@ -59,23 +59,25 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
   placeOrder.forEach((tail, place) => (placeId[tail] = place));
   for (let i = 0; i < tailOf.length; i++) tailOf[i] = placeId[tailOf[i]!]!;
 
-  const writer = new ListWriter(heads.values, headOf, tailOf);
-  const lexemes = lexemePairs(streets, tailOf, placeOrder.map((tail) => tailPlace[tail]!));
-  const lexicon = new Map<string, ListRef>();
-  for (const [lexeme, positions] of lexemes) lexicon.set(lexeme, writer.list(positions));
-  const trigrams = new Map<string, ListRef>();
-  for (const [trigram, positions] of trigramPositions(streets)) trigrams.set(trigram, writer.list(positions));
-  const placeLists = groupBy(streets.length, (i) => tailOf[i]!, placeOrder.length).map((positions) => writer.list(positions));
-  const all = writer.list(Int32Array.from(streets.keys()));
-  const stream = writer.finish();
-
   let files = 0;
   let bytes = 0;
   const write = (path: string, data: string | Uint8Array) => {
     files++;
     bytes += sink.write(path, data).bytes;
   };
-  for (let at = 0, chunk = 0; at < stream.length; at += SEARCH_CHUNK_BYTES) write(listChunkPath(country, chunk++), stream.subarray(at, at + SEARCH_CHUNK_BYTES));
+  const hash = createHash("sha256");
+  const writer = new ListWriter(heads.values, headOf, tailOf, (chunk, data) => {
+    hash.update(data);
+    write(listChunkPath(country, chunk), data);
+  });
+  const lexemes = lexemePairs(streets, tailOf, placeOrder.map((tail) => tailPlace[tail]!));
+  const lexicon = new Map<string, ListRef>();
+  for (const [lexeme, positions] of lexemes) lexicon.set(lexeme, writer.list(positions));
+  const trigrams = new Map<string, ListRef>();
+  for (const [trigram, positions] of trigramPositions(streets)) trigrams.set(trigram, writer.list(positions));
+  const placeLists = groupBy(streets.length, (i) => tailOf[i]!, placeOrder.length).map((positions) => writer.list(positions));
+  writer.finish();
+
   const lexiconShards = writeShards(lexicon, lexiconKey, (n) => lexiconPath(country, n), write);
   const trigramShards = writeShards(trigrams, (t) => t, (n) => trigramPath(country, n), write);
   for (let shard = 0; shard * TAILS_PER_SHARD < placeOrder.length; shard++) {
@@ -83,8 +85,7 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
     write(tailsPath(country, shard), JSON.stringify(slice.map((tail) => [tails.values[tail], tailCsv[tail]])));
   }
   const places: Place[] = placeOrder.map((tail, place) => [...tailPlace[tail]!, placeLists[place]!]);
-  const hash = createHash("sha256").update(stream).digest("hex").slice(0, 16);
-  const meta: SearchMeta = { count: streets.length, hash, headKeys, lexiconShards, trigramShards, all, places };
+  const meta: SearchMeta = { count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys, lexiconShards, trigramShards, places };
   write(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }

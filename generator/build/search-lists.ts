@@ -1,12 +1,17 @@
-import { BLOCK_ENTRIES, type ListRef } from "../contract/search/store.ts";
+import { BLOCK_ENTRIES, SEARCH_CHUNK_BYTES, type ListRef } from "../contract/search/store.ts";
 
 /**
- * Encodes the search index's lists (contract/search/store.ts) into one growing byte stream: each
- * list in blocks of BLOCK_ENTRIES, each block with its own head table, so a block reads alone.
+ * Encodes the search index's lists (contract/search/store.ts) into one byte stream: each list in
+ * blocks of BLOCK_ENTRIES, each block with its own head table, so a block reads alone. Every
+ * SEARCH_CHUNK_BYTES of the stream go to `writeChunk` as soon as they are full, so memory stays
+ * one chunk and one block.
  */
 export class ListWriter {
-  private bytes = Buffer.allocUnsafe(1 << 20);
+  private bytes = Buffer.allocUnsafe(2 * SEARCH_CHUNK_BYTES);
   private length = 0;
+  /** Stream offset of `bytes[0]`. */
+  private flushed = 0;
+  private chunks = 0;
 
   /**
    * @param heads each head's values as a JSON array (its text in a block's head table)
@@ -17,21 +22,42 @@ export class ListWriter {
     private readonly heads: readonly string[],
     private readonly headOf: Int32Array,
     private readonly placeOf: Int32Array,
+    private readonly writeChunk: (chunk: number, bytes: Buffer) => void,
   ) {}
 
   /** Appends the list of these positions (increasing) and says where its blocks are. */
   list(positions: Int32Array): ListRef {
-    const ref = [positions.length, this.length];
+    const ref = [positions.length, this.offset];
     for (let start = 0; start < positions.length; start += BLOCK_ENTRIES) {
       this.block(positions.subarray(start, start + BLOCK_ENTRIES));
-      ref.push(this.length);
+      ref.push(this.offset);
+      this.flushFull();
     }
     return ref;
   }
 
-  /** The stream: every list appended so far. */
-  finish(): Buffer {
-    return this.bytes.subarray(0, this.length);
+  /** Writes the last chunk; returns how many chunks were written. */
+  finish(): number {
+    if (this.length > 0) this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(0, this.length)));
+    this.flushed += this.length;
+    this.length = 0;
+    return this.chunks;
+  }
+
+  private get offset(): number {
+    return this.flushed + this.length;
+  }
+
+  private flushFull(): void {
+    let at = 0;
+    while (this.length - at >= SEARCH_CHUNK_BYTES) {
+      this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(at, at + SEARCH_CHUNK_BYTES)));
+      at += SEARCH_CHUNK_BYTES;
+    }
+    if (at === 0) return;
+    this.bytes.copy(this.bytes, 0, at, this.length);
+    this.length -= at;
+    this.flushed += at;
   }
 
   private block(positions: Int32Array): void {

@@ -20,9 +20,10 @@ withSourceOptions(
     .option("--out <dir>", "output directory", "dist")
     .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
     .option("--full", "write every file, even when the previous build has the same bytes")
-    .option("--json", "print the summary as one JSON object (for benchmarks)"),
-).action(async (opts: SourceFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
-  const summary = await buildToDirectory(buildOptions(opts, opts.maxFiles, progressReporter("pages")), resolve(opts.out), opts.full === true, "background");
+    .option("--json", "print the summary as one JSON object (for benchmarks)")
+    .option("--no-search-index", "leave out street search (FullTextSearch, the Streets name and postalCode filters): for measuring what the index costs"),
+).action(async (opts: SourceFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean; searchIndex: boolean }) => {
+  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), searchIndex: opts.searchIndex }, resolve(opts.out), opts.full === true, "background");
   if (opts.json) printJson(summary);
   else printSummary(summary, `built ${resolve(opts.out)}`);
 });

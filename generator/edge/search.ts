@@ -35,7 +35,7 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
     found = ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), BLOCK_ENTRIES) };
   } else {
     const lists = await index.termLists(lexemesOfQuery(search));
-    const drivers = queryDrivers(search.root, lists) ?? { refs: [index.meta.all], cost: index.meta.count };
+    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index);
     const matched = matchingEntries(search, await candidates(index, drivers), index.meta.places);
     found = { total: matched.length, page: matched.slice(start, end) };
   }
@@ -56,7 +56,7 @@ export async function serveStreets(ctx: ServeContext, resource: RouteResource, p
   const filters = parsed.value;
   const index = await indexOf(ctx, resource);
   const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name));
-  const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? { refs: [index.meta.all], cost: index.meta.count };
+  const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? everyStreet(index);
   const matched = filteredEntries(filters, await candidates(index, drivers), index.meta.places);
   const { start, end } = pageBounds(query.page, query.pageSize, matched.length);
   const key = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
@@ -69,6 +69,9 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
   const shard = await store.shard(origin, resource.id, shardOf(selection.key, resource.shards));
   return shard.entries.has(selection.key);
 }
+
+/** What a query that narrows nothing (`-berlin`, `name=a`) reads: every place's list, so every street. */
+const everyStreet = (index: SearchIndex): Drivers => ({ refs: index.meta.places.map((place) => place[2]), cost: index.meta.count });
 
 async function candidates(index: SearchIndex, drivers: Drivers): Promise<readonly ListEntry[]> {
   return mergeLists(await index.entries(drivers.refs));

@@ -120,8 +120,9 @@ describe("invalid requests", () => {
   it.each([
     ["/ch/Streets", "This build does not serve /ch/Streets: there is no street data: the swisstopo street directory"],
     ["/li/Streets?locality=Vaduz", "This build does not serve /li/Streets: there is no street data"],
-    ["/de/FullTextSearch?searchTerm=Berlin", "This build does not serve /de/FullTextSearch: full-text search is not built"],
-    ["/CH/fulltextsearch/", "This build does not serve /ch/FullTextSearch: full-text search is not built"],
+    ["/ch/FullTextSearch?searchTerm=Zürich", "This build does not serve /ch/FullTextSearch: there is no street data"],
+    ["/CH/fulltextsearch/", "This build does not serve /ch/FullTextSearch: there is no street data"],
+    ["/at/FullTextSearch?searchTerm=Bregenz", "This build does not serve /at/FullTextSearch: this build was made without it."],
     ["/ch/Cantons/1/Localities", "This build does not serve /ch/Cantons/{key}/Localities: this build was made without it."],
     // the fixture build is made of a few resources: the others are not served either, and say so
     ["/de/Districts/09189/Municipalities", "This build does not serve /de/Districts/{key}/Municipalities: this build was made without it."],

@@ -3,7 +3,7 @@
  * read by the Worker. A street is addressed by its position in the country's street order (the
  * Streets order: name, postal code, locality, …), which is also the order of every answer.
  *
- *   /_s/{cc}/meta.json        SearchMeta: the places (one per distinct "tail", below) and list refs
+ *   /_s/{cc}/meta.json        SearchMeta: the places (one per distinct "tail", below) with their lists
  *   /_s/{cc}/l/{n}.json       lexicon shard: lexeme → ListRef, by the lexeme's first two characters
  *   /_s/{cc}/g/{n}.json       trigram shard: case-folded trigram of street names → ListRef
  *   /_s/{cc}/t/{n}.json       tails: [json, csv] of TAILS_PER_SHARD places each
@@ -49,8 +49,6 @@ export interface SearchMeta {
   readonly headKeys: readonly string[];
   readonly lexiconShards: number;
   readonly trigramShards: number;
-  /** Every street: the list a query with no word to look up (`-berlin`) or a filter without a usable trigram reads. */
-  readonly all: ListRef;
   readonly places: readonly Place[];
 }
 
