@@ -4,6 +4,8 @@ import {
   lexiconKey,
   lexiconPath,
   listChunkPath,
+  RECORD_CHUNK_STREETS,
+  recordsPath,
   SEARCH_CHUNK_BYTES,
   searchMetaPath,
   shardOfKey,
@@ -14,6 +16,7 @@ import {
   type ListEntry,
   type ListRef,
   type SearchMeta,
+  type TrigramShard,
 } from "../contract/search/store.ts";
 import type { LexemeMatch } from "../contract/search/query.ts";
 import type { AssetStore } from "./assets.ts";
@@ -30,6 +33,8 @@ export class SearchIndex {
   private readonly shards = new Map<string, LexiconShard>();
   private readonly tails = new Map<number, readonly (readonly [json: string, csv: string])[]>();
   private readonly chunks = new Map<number, Uint8Array>();
+  /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list), kept once read. */
+  private readonly records = new Map<number, Uint8Array>();
 
   private constructor(
     private readonly store: AssetStore,
@@ -63,11 +68,11 @@ export class SearchIndex {
     };
   }
 
-  /** The list of each trigram (undefined: no name has it). */
-  async trigramLists(trigrams: readonly string[]): Promise<(ListRef | undefined)[]> {
+  /** The list of each trigram with its number of streets (undefined: no name has it). */
+  async trigramLists(trigrams: readonly string[]): Promise<(readonly [number, ListRef] | undefined)[]> {
     return await Promise.all(
       trigrams.map(async (trigram) => {
-        const shard = await this.shard(trigramPath(this.country, shardOfKey(trigram, this.meta.trigramShards)));
+        const shard = (await this.shard(trigramPath(this.country, shardOfKey(trigram, this.meta.trigramShards)))) as unknown as TrigramShard;
         return Object.hasOwn(shard, trigram) ? shard[trigram] : undefined;
       }),
     );
@@ -85,6 +90,22 @@ export class SearchIndex {
     const last = Math.floor((end - 1) / blockEntries);
     const entries = decodeBlocks(await this.read(ref[1 + first] ?? 0, ref[2 + last] ?? 0));
     return entries.slice(start - first * blockEntries, end - first * blockEntries);
+  }
+
+  /** The place of each street (positions in increasing order), from the record table. */
+  async placesAt(positions: readonly number[]): Promise<Int32Array> {
+    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
+    const missing = chunks.filter((chunk) => !this.records.has(chunk));
+    const loaded = await Promise.all(missing.map(async (chunk) => [chunk, new Uint8Array(await (await this.store.require(this.origin, recordsPath(this.country, chunk))).arrayBuffer())] as const));
+    for (const [chunk, bytes] of loaded) this.records.set(chunk, bytes);
+    const width = this.meta.placeWidth;
+    return Int32Array.from(positions, (position) => {
+      const table = this.records.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? new Uint8Array();
+      const at = (position % RECORD_CHUNK_STREETS) * width;
+      let place = 0;
+      for (let k = width - 1; k >= 0; k--) place = place * 256 + (table[at + k] ?? 0);
+      return place;
+    });
   }
 
   /** The rendered tails (JSON and CSV) of places. */

@@ -5,7 +5,7 @@ import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
-import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, mergeLists, queryDrivers, type Drivers } from "../contract/search/evaluate.ts";
+import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, mergeLists, queryDrivers, streetsOfRuns, type Drivers, type StreetFilters } from "../contract/search/evaluate.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
 import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
 import { BLOCK_ENTRIES, headCsv, headJson, listCount, type ListEntry } from "../contract/search/store.ts";
@@ -56,8 +56,8 @@ export async function serveStreets(ctx: ServeContext, resource: RouteResource, p
   const filters = parsed.value;
   const index = await indexOf(ctx, resource);
   const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name));
-  const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? everyStreet(index);
-  const matched = filteredEntries(filters, await candidates(index, drivers), index.meta.places);
+  const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? { ...everyStreet(index), kind: "places" };
+  const matched = filteredEntries(filters, drivers.kind === "places" ? await candidates(index, drivers) : await runCandidates(index, filters, drivers), index.meta.places);
   const { start, end } = pageBounds(query.page, query.pageSize, matched.length);
   const key = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
   return await answer(ctx, resource, index, { total: matched.length, page: matched.slice(start, end) }, query, key);
@@ -72,6 +72,13 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
 
 /** What a query that narrows nothing (`-berlin`, `name=a`) reads: every place's list, so every street. */
 const everyStreet = (index: SearchIndex): Drivers => ({ refs: index.meta.places.map((place) => place[2]), cost: index.meta.count });
+
+/** The streets of a trigram's name runs whose name passes, with their places from the record table. */
+async function runCandidates(index: SearchIndex, filters: StreetFilters, drivers: Drivers): Promise<ListEntry[]> {
+  const { positions, heads } = streetsOfRuns(filters, (await index.entries(drivers.refs)).flat());
+  const places = await index.placesAt(positions);
+  return positions.map((position, i) => ({ position, place: places[i] ?? 0, head: heads[i] ?? [] }));
+}
 
 async function candidates(index: SearchIndex, drivers: Drivers): Promise<readonly ListEntry[]> {
   return mergeLists(await index.entries(drivers.refs));

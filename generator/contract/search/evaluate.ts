@@ -89,19 +89,39 @@ export function filterTrigrams(filter: StreetFilter): string[] {
   return trigramsOf(caseFoldKey(String.fromCodePoint(...filter.literal)));
 }
 
+/** What a filter request reads: the lists of places, or one trigram's list of name runs. */
+export type FilterDrivers = (Drivers & { readonly kind: "places" }) | (Drivers & { readonly kind: "runs" });
+
 /**
  * The cheapest drivers of a filter request: the lists of the places that pass the postal code and
- * locality filters, or the list of the name's rarest trigram; null when neither narrows (a name
+ * locality filters, or the runs of the name's rarest trigram; null when neither narrows (a name
  * of one or two characters alone).
  */
-export function filterDrivers(filters: StreetFilters, places: readonly Place[], trigramLists: readonly (ListRef | undefined)[]): Drivers | null {
-  let best: Drivers | null = null;
+export function filterDrivers(filters: StreetFilters, places: readonly Place[], trigramLists: readonly (readonly [number, ListRef] | undefined)[]): FilterDrivers | null {
+  let best: FilterDrivers | null = null;
   if (filters.postalCode !== undefined || filters.locality !== undefined) {
     const refs = places.filter((place) => placeMatches(filters, place)).map((place) => place[2]);
-    best = { refs, cost: refs.reduce((sum, ref) => sum + listCount(ref), 0) };
+    best = { kind: "places", refs, cost: refs.reduce((sum, ref) => sum + listCount(ref), 0) };
   }
-  for (const ref of trigramLists) best = cheaper(best, ref === undefined ? { refs: [], cost: 0 } : { refs: [ref], cost: listCount(ref) });
+  for (const trigram of trigramLists) {
+    const [cost, ref] = trigram ?? [0, undefined];
+    if (best === null || cost < best.cost) best = { kind: "runs", refs: ref === undefined ? [] : [ref], cost };
+  }
   return best;
+}
+
+/** The streets of the runs (trigram list entries: position, length, head) whose name passes the name filter, in order. */
+export function streetsOfRuns(filters: StreetFilters, runs: readonly ListEntry[]): { readonly positions: number[]; readonly heads: (readonly string[])[] } {
+  const positions: number[] = [];
+  const heads: (readonly string[])[] = [];
+  for (const run of runs) {
+    if (filters.name !== undefined && !filterMatches(filters.name, nameOf(run))) continue;
+    for (let position = run.position; position < run.position + run.place; position++) {
+      positions.push(position);
+      heads.push(run.head);
+    }
+  }
+  return { positions, heads };
 }
 
 /** The entries that pass every filter, in order. */

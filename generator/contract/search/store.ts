@@ -5,9 +5,11 @@
  *
  *   /_s/{cc}/meta.json        SearchMeta: the places (one per distinct "tail", below) with their lists
  *   /_s/{cc}/l/{n}.json       lexicon shard: lexeme → ListRef, by the lexeme's first two characters
- *   /_s/{cc}/g/{n}.json       trigram shard: case-folded trigram of street names → ListRef
+ *   /_s/{cc}/g/{n}.json       trigram shard: case-folded trigram of street names → [streets, ListRef]
  *   /_s/{cc}/t/{n}.json       tails: [json, csv] of TAILS_PER_SHARD places each
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
+ *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
+ *                             RECORD_CHUNK_STREETS streets a file
  *
  * A record is rendered as head + tail. The head is the record's properties up to and including
  * `name` (`{"name":"Pariser Platz"` in Germany, `{"key":"042417","name":"Achgasse"` in Austria),
@@ -19,6 +21,11 @@
  * and its entry count, the head table (UTF-8 JSON: an array of head value arrays), then per entry three varints: position
  * delta (the first from -1), place id, index into the head table. A ListRef is the list's length
  * and the stream offsets of its block boundaries, so a page of a one-word search reads one block.
+ *
+ * Lexeme and place lists have an entry per street (position, place, head). A trigram list has an
+ * entry per run of streets with one head (a name's streets follow each other in the order): the
+ * run's first position, its length in the place's stead, and its head; the places of its streets
+ * are in the record table.
  */
 import { csvField } from "../csv.ts";
 
@@ -31,6 +38,8 @@ export const lexiconPath = (cc: string, shard: number) => `/_s/${cc}/l/${shard}.
 export const trigramPath = (cc: string, shard: number) => `/_s/${cc}/g/${shard}.json`;
 export const tailsPath = (cc: string, shard: number) => `/_s/${cc}/t/${shard}.json`;
 export const listChunkPath = (cc: string, chunk: number) => `/_s/${cc}/p/${chunk}.bin`;
+export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.bin`;
+export const RECORD_CHUNK_STREETS = 65_536;
 
 /** `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream. */
 export type ListRef = readonly number[];
@@ -47,12 +56,16 @@ export interface SearchMeta {
   readonly hash: string;
   /** The record properties that make the head, in order; the last is `name`. */
   readonly headKeys: readonly string[];
+  /** Bytes per street in the record table: 2, or 3 for more than 65,536 places. */
+  readonly placeWidth: number;
   readonly lexiconShards: number;
   readonly trigramShards: number;
   readonly places: readonly Place[];
 }
 
 export type LexiconShard = Readonly<Record<string, ListRef>>;
+/** A trigram's list of name runs, with the number of streets in them. */
+export type TrigramShard = Readonly<Record<string, readonly [streets: number, runs: ListRef]>>;
 
 /** The shard key of a lexeme: its first two characters (a prefix search needs at least two). */
 export function lexiconKey(lexeme: string): string {
