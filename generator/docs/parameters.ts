@@ -27,12 +27,14 @@ export interface StringParameter {
 }
 
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
+  // On a Streets resource with search, locality is one of three filters (at least one), not required.
+  const required = (s: { readonly in: string; readonly required: boolean }) => s.in === "path" || (s.required && resource.search?.role !== "streets");
   const filters: ParameterDoc[] = (resource.selectors ?? []).map((s) => ({
     name: s.param,
     in: s.in,
-    required: s.in === "path" || s.required,
+    required: required(s),
     description: s.description,
-    schema: s.in === "path" || s.required ? { type: "string", minLength: 1 } : { type: "string" },
+    schema: required(s) ? { type: "string", minLength: 1 } : { type: "string" },
   }));
   const extra: ParameterDoc[] = (resource.queryParameters ?? []).map((p) => ({
     name: p.name,
