@@ -78,9 +78,11 @@ export class SearchIndex {
     );
   }
 
-  /** The entries of whole lists. */
+  /** The entries of whole lists (each chunk they lie in fetched once). */
   async entries(refs: readonly ListRef[]): Promise<ListEntry[][]> {
-    return await Promise.all(refs.map(async (ref) => decodeBlocks(await this.read(ref[1] ?? 0, ref.at(-1) ?? 0))));
+    const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
+    const chunks = await this.chunksOf(ranges);
+    return ranges.map(([from, to]) => decodeBlocks(bytesOf(chunks, from, to)));
   }
 
   /** Entries [start, end) of one list: only the blocks that hold them are read. */
@@ -88,7 +90,8 @@ export class SearchIndex {
     if (end <= start) return [];
     const first = Math.floor(start / blockEntries);
     const last = Math.floor((end - 1) / blockEntries);
-    const entries = decodeBlocks(await this.read(ref[1 + first] ?? 0, ref[2 + last] ?? 0));
+    const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
+    const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
     return entries.slice(start - first * blockEntries, end - first * blockEntries);
   }
 
@@ -124,18 +127,11 @@ export class SearchIndex {
     return shard;
   }
 
-  /** Bytes [from, to) of the list stream. */
-  private async read(from: number, to: number): Promise<Uint8Array> {
-    const spans = chunkSpans(from, to, SEARCH_CHUNK_BYTES);
-    const chunks = await Promise.all(spans.map((span) => this.chunk(span.chunk)));
-    if (spans.length === 1 && spans[0] !== undefined) return (chunks[0] as Uint8Array).subarray(spans[0].from, spans[0].to);
-    const out = new Uint8Array(to - from);
-    let at = 0;
-    spans.forEach((span, i) => {
-      out.set((chunks[i] as Uint8Array).subarray(span.from, span.to), at);
-      at += span.to - span.from;
-    });
-    return out;
+  /** The list-stream chunks that byte ranges lie in, each fetched once (kept for this request even when the cache drops them). */
+  private async chunksOf(ranges: readonly (readonly [number, number])[]): Promise<ReadonlyMap<number, Uint8Array>> {
+    const numbers = new Set<number>();
+    for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) numbers.add(span.chunk);
+    return new Map(await Promise.all([...numbers].map(async (number) => [number, await this.chunk(number)] as const)));
   }
 
   private async chunk(number: number): Promise<Uint8Array> {
@@ -150,4 +146,18 @@ export class SearchIndex {
     if (this.chunks.size > CHUNK_CACHE) this.chunks.delete(this.chunks.keys().next().value as number);
     return bytes;
   }
+}
+
+/** Bytes [from, to) of the list stream, out of its chunks. */
+function bytesOf(chunks: ReadonlyMap<number, Uint8Array>, from: number, to: number): Uint8Array {
+  const spans = chunkSpans(from, to, SEARCH_CHUNK_BYTES);
+  const [only] = spans;
+  if (spans.length === 1 && only !== undefined) return (chunks.get(only.chunk) ?? new Uint8Array()).subarray(only.from, only.to);
+  const out = new Uint8Array(to - from);
+  let at = 0;
+  for (const span of spans) {
+    out.set((chunks.get(span.chunk) ?? new Uint8Array()).subarray(span.from, span.to), at);
+    at += span.to - span.from;
+  }
+  return out;
 }

@@ -5,7 +5,7 @@ import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
-import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, mergeLists, queryDrivers, streetsOfRuns, type Drivers, type StreetFilters } from "../contract/search/evaluate.ts";
+import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
 import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
 import { BLOCK_ENTRIES, headCsv, headJson, listCount, type ListEntry } from "../contract/search/store.ts";
@@ -57,10 +57,19 @@ export async function serveStreets(ctx: ServeContext, resource: RouteResource, p
   const index = await indexOf(ctx, resource);
   const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name));
   const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? { ...everyStreet(index), kind: "places" };
-  const matched = filteredEntries(filters, drivers.kind === "places" ? await candidates(index, drivers) : await runCandidates(index, filters, drivers), index.meta.places);
-  const { start, end } = pageBounds(query.page, query.pageSize, matched.length);
+  const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
+  let found: Found;
+  if (drivers.kind === "runs" && filters.postalCode === undefined && filters.locality === undefined) {
+    // A name alone: the matching runs give the count; only the page's streets are looked up.
+    const runs = matchingRuns(filters, (await index.entries(drivers.refs)).flat());
+    found = { total: runs.reduce((sum, run) => sum + run.place, 0), page: await streetsOf(index, streetsOfRuns(runs, start, end)) };
+  } else {
+    const streets = drivers.kind === "runs" ? await streetsOf(index, streetsOfRuns(matchingRuns(filters, (await index.entries(drivers.refs)).flat()))) : await candidates(index, drivers);
+    const matched = filteredEntries(filters, streets, index.meta.places);
+    found = { total: matched.length, page: matched.slice(start, end) };
+  }
   const key = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
-  return await answer(ctx, resource, index, { total: matched.length, page: matched.slice(start, end) }, query, key);
+  return await answer(ctx, resource, index, found, query, key);
 }
 
 async function hasView(store: AssetStore, origin: string, resource: RouteResource, query: ParsedQuery): Promise<boolean> {
@@ -73,9 +82,8 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
 /** What a query that narrows nothing (`-berlin`, `name=a`) reads: every place's list, so every street. */
 const everyStreet = (index: SearchIndex): Drivers => ({ refs: index.meta.places.map((place) => place[2]), cost: index.meta.count });
 
-/** The streets of a trigram's name runs whose name passes, with their places from the record table. */
-async function runCandidates(index: SearchIndex, filters: StreetFilters, drivers: Drivers): Promise<ListEntry[]> {
-  const { positions, heads } = streetsOfRuns(filters, (await index.entries(drivers.refs)).flat());
+/** Streets of name runs as list entries, with their places from the record table. */
+async function streetsOf(index: SearchIndex, { positions, heads }: { readonly positions: readonly number[]; readonly heads: readonly (readonly string[])[] }): Promise<ListEntry[]> {
   const places = await index.placesAt(positions);
   return positions.map((position, i) => ({ position, place: places[i] ?? 0, head: heads[i] ?? [] }));
 }

@@ -5,7 +5,7 @@
  * Pure: the Worker fetches what these functions ask for.
  */
 import { filterMatches, type StreetFilter } from "./filter.ts";
-import { streetLexemes } from "./lexize.ts";
+import { lexemesOf, streetLexemes, type DocumentLexemes } from "./lexize.ts";
 import { matches, type LexemeMatch, type SearchNode, type SearchQuery } from "./query.ts";
 import { listCount, trigramsOf, type ListEntry, type ListRef, type Place } from "./store.ts";
 import { caseFoldKey } from "./filter.ts";
@@ -64,12 +64,61 @@ export function mergeLists(lists: readonly (readonly ListEntry[])[]): readonly L
 /** Where a street's name is among its head values. */
 export const nameOf = (entry: ListEntry) => entry.head[entry.head.length - 1] ?? "";
 
-/** The entries that match a full-text query, in order. */
+/**
+ * The entries that match a full-text query, in order. Without phrases only which lexemes a street
+ * has matters, not where: its name's and its place's lexemes, each worked out once per isolate,
+ * are looked up side by side. With phrases, positions count: each street's document is lexized.
+ */
 export function matchingEntries(query: SearchQuery, entries: readonly ListEntry[], places: readonly Place[]): ListEntry[] {
+  const positional = query.root !== null && hasPhrase(query.root);
+  const union = new LexemeUnion();
   return entries.filter((entry) => {
     const place = places[entry.place];
-    return place !== undefined && matches(query, streetLexemes(nameOf(entry), place[0], place[1]));
+    if (place === undefined) return false;
+    const name = nameOf(entry);
+    if (positional || name.includes("<")) return matches(query, streetLexemes(name, place[0], place[1]));
+    union.of(nameLexemes(name), placeLexemes(places, entry.place));
+    return matches(query, union as unknown as DocumentLexemes);
   });
+}
+
+const hasPhrase = (node: SearchNode): boolean =>
+  node.op === "phrase" || (node.op === "not" ? hasPhrase(node.operand) : node.op === "and" || node.op === "or" ? hasPhrase(node.left) || hasPhrase(node.right) : false);
+
+/** The lexemes of two documents as one, for `matches` without phrases (which asks only `has` and `keys`). */
+class LexemeUnion {
+  private first: ReadonlySet<string> = new Set();
+  private second: ReadonlySet<string> = new Set();
+  of(first: ReadonlySet<string>, second: ReadonlySet<string>): void {
+    this.first = first;
+    this.second = second;
+  }
+  has(lexeme: string): boolean {
+    return this.first.has(lexeme) || this.second.has(lexeme);
+  }
+  *keys(): IterableIterator<string> {
+    yield* this.first;
+    yield* this.second;
+  }
+}
+
+/** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
+const NAMES_KEPT = 100_000;
+const byName = new Map<string, ReadonlySet<string>>();
+function nameLexemes(name: string): ReadonlySet<string> {
+  let lexemes = byName.get(name);
+  if (lexemes === undefined) {
+    if (byName.size >= NAMES_KEPT) byName.clear();
+    byName.set(name, (lexemes = new Set(lexemesOf(name).keys())));
+  }
+  return lexemes;
+}
+const byPlace = new WeakMap<readonly Place[], (ReadonlySet<string> | undefined)[]>();
+function placeLexemes(places: readonly Place[], id: number): ReadonlySet<string> {
+  let cache = byPlace.get(places);
+  if (cache === undefined) byPlace.set(places, (cache = []));
+  const place = places[id];
+  return (cache[id] ??= new Set(place === undefined ? [] : lexemesOf(` ${place[0]} ${place[1]}`).keys()));
 }
 
 /** The parsed `/Streets` filters of one request (at least one). */
@@ -110,16 +159,25 @@ export function filterDrivers(filters: StreetFilters, places: readonly Place[], 
   return best;
 }
 
-/** The streets of the runs (trigram list entries: position, length, head) whose name passes the name filter, in order. */
-export function streetsOfRuns(filters: StreetFilters, runs: readonly ListEntry[]): { readonly positions: number[]; readonly heads: (readonly string[])[] } {
+/** The runs (trigram list entries: first position, length, head) whose name passes the name filter. */
+export function matchingRuns(filters: StreetFilters, runs: readonly ListEntry[]): ListEntry[] {
+  return filters.name === undefined ? [...runs] : runs.filter((run) => filterMatches(filters.name as StreetFilter, nameOf(run)));
+}
+
+/** Streets [start, end) of runs, in order: their positions and heads (a run's length is its entry's `place`). */
+export function streetsOfRuns(runs: readonly ListEntry[], start = 0, end = Infinity): { readonly positions: number[]; readonly heads: (readonly string[])[] } {
   const positions: number[] = [];
   const heads: (readonly string[])[] = [];
+  let at = 0;
   for (const run of runs) {
-    if (filters.name !== undefined && !filterMatches(filters.name, nameOf(run))) continue;
-    for (let position = run.position; position < run.position + run.place; position++) {
-      positions.push(position);
+    if (at >= end) break;
+    const from = Math.max(0, start - at);
+    const to = Math.min(run.place, end - at);
+    for (let k = from; k < to; k++) {
+      positions.push(run.position + k);
       heads.push(run.head);
     }
+    at += run.place;
   }
   return { positions, heads };
 }

@@ -104,6 +104,28 @@ export function headCsv(values: readonly string[]): string {
   return out;
 }
 
+/** A block's head table, parsed when a head is first asked for (a page needs a few of a block's heads, a count none). */
+class HeadTable {
+  private parsed: readonly (readonly string[])[] | undefined;
+  constructor(private readonly bytes: Uint8Array) {}
+  get(index: number): readonly string[] {
+    this.parsed ??= JSON.parse(decoder.decode(this.bytes)) as string[][];
+    return this.parsed[index] ?? [];
+  }
+}
+
+class BlockEntry implements ListEntry {
+  constructor(
+    readonly position: number,
+    readonly place: number,
+    private readonly table: HeadTable,
+    private readonly index: number,
+  ) {}
+  get head(): readonly string[] {
+    return this.table.get(this.index);
+  }
+}
+
 /** The entries of the blocks held in `bytes` (whole blocks, back to back), appended to `out` in order. */
 export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntry[] {
   let at = 0;
@@ -120,19 +142,19 @@ export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntr
   while (at < bytes.length) {
     const tableLength = varint();
     const count = varint();
-    const heads = JSON.parse(decoder.decode(bytes.subarray(at, at + tableLength))) as string[][];
+    const heads = new HeadTable(bytes.subarray(at, at + tableLength));
     at += tableLength;
     let position = -1;
     for (let i = 0; i < count; i++) {
       position += varint();
       const place = varint();
-      out.push({ position, place, head: heads[varint()] ?? [] });
+      out.push(new BlockEntry(position, place, heads, varint()));
     }
   }
   return out;
 }
 
-/** A head as JSON (the record's opening up to its name) and as CSV cells (with the comma before the tail). */
+/** A head as JSON: the record's opening up to its name (headCsv: its CSV cells). */
 export function headJson(keys: readonly string[], values: readonly string[]): string {
   let out = "{";
   for (let i = 0; i < keys.length; i++) out += `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:${JSON.stringify(values[i] ?? "")}`;
