@@ -23,6 +23,9 @@ import type { AssetStore } from "./assets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
 const CHUNK_CACHE = 48;
+/** Lists of at least this many entries are kept decoded (a city's, a common word's), up to DECODED_ENTRIES entries in all. */
+const KEEP_DECODED_FROM = 2_000;
+const DECODED_ENTRIES = 300_000;
 
 /**
  * One country's search index as the Worker reads it. Per isolate it keeps what every request
@@ -33,6 +36,8 @@ export class SearchIndex {
   private readonly shards = new Map<string, LexiconShard>();
   private readonly tails = new Map<number, readonly (readonly [json: string, csv: string])[]>();
   private readonly chunks = new Map<number, Uint8Array>();
+  private readonly decoded = new Map<number, readonly ListEntry[]>();
+  private decodedEntries = 0;
   /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list), kept once read. */
   private readonly records = new Map<number, Uint8Array>();
 
@@ -78,11 +83,29 @@ export class SearchIndex {
     );
   }
 
-  /** The entries of whole lists (each chunk they lie in fetched once). */
-  async entries(refs: readonly ListRef[]): Promise<ListEntry[][]> {
+  /** The entries of whole lists (each chunk they lie in fetched once; long lists kept decoded). */
+  async entries(refs: readonly ListRef[]): Promise<(readonly ListEntry[])[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
-    const chunks = await this.chunksOf(ranges);
-    return ranges.map(([from, to]) => decodeBlocks(bytesOf(chunks, from, to)));
+    const missing = ranges.filter(([from]) => !this.decoded.has(from));
+    const chunks = await this.chunksOf(missing);
+    return ranges.map(([from, to]) => {
+      const kept = this.decoded.get(from);
+      if (kept !== undefined) return kept;
+      const entries = decodeBlocks(bytesOf(chunks, from, to));
+      if (entries.length >= KEEP_DECODED_FROM) this.keepDecoded(from, entries);
+      return entries;
+    });
+  }
+
+  /** Keeps a decoded list, dropping the oldest while more than DECODED_ENTRIES entries are kept. */
+  private keepDecoded(from: number, entries: readonly ListEntry[]): void {
+    this.decoded.set(from, entries);
+    this.decodedEntries += entries.length;
+    for (const [key, old] of this.decoded) {
+      if (this.decodedEntries <= DECODED_ENTRIES || key === from) break;
+      this.decoded.delete(key);
+      this.decodedEntries -= old.length;
+    }
   }
 
   /** Entries [start, end) of one list: only the blocks that hold them are read. */

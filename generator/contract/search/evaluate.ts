@@ -55,6 +55,7 @@ export function isSingleList(query: SearchQuery): boolean {
 
 /** Merges lists (each in position order) into one, without repeats. */
 export function mergeLists(lists: readonly (readonly ListEntry[])[]): readonly ListEntry[] {
+  // (A list may be kept decoded by the Worker: never modified here.)
   const nonEmpty = lists.filter((list) => list.length > 0);
   if (nonEmpty.length === 1) return nonEmpty[0] ?? [];
   const all = nonEmpty.flat().sort((a, b) => a.position - b.position);
@@ -85,40 +86,49 @@ export function matchingEntries(query: SearchQuery, entries: readonly ListEntry[
 const hasPhrase = (node: SearchNode): boolean =>
   node.op === "phrase" || (node.op === "not" ? hasPhrase(node.operand) : node.op === "and" || node.op === "or" ? hasPhrase(node.left) || hasPhrase(node.right) : false);
 
+/** A document's lexemes, to look up and to list. */
+interface Lexemes {
+  readonly set: ReadonlySet<string>;
+  readonly list: readonly string[];
+}
+const lexemesFrom = (text: string): Lexemes => {
+  const list = [...lexemesOf(text).keys()];
+  return { set: new Set(list), list };
+};
+
 /** The lexemes of two documents as one, for `matches` without phrases (which asks only `has` and `keys`). */
 class LexemeUnion {
-  private first: ReadonlySet<string> = new Set();
-  private second: ReadonlySet<string> = new Set();
-  of(first: ReadonlySet<string>, second: ReadonlySet<string>): void {
+  private first: Lexemes = { set: new Set(), list: [] };
+  private second: Lexemes = { set: new Set(), list: [] };
+  of(first: Lexemes, second: Lexemes): void {
     this.first = first;
     this.second = second;
   }
   has(lexeme: string): boolean {
-    return this.first.has(lexeme) || this.second.has(lexeme);
+    return this.first.set.has(lexeme) || this.second.set.has(lexeme);
   }
-  *keys(): IterableIterator<string> {
-    yield* this.first;
-    yield* this.second;
+  keys(): readonly string[] {
+    return this.first.list.concat(this.second.list);
   }
 }
 
 /** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
 const NAMES_KEPT = 100_000;
-const byName = new Map<string, ReadonlySet<string>>();
-function nameLexemes(name: string): ReadonlySet<string> {
+const byName = new Map<string, Lexemes>();
+function nameLexemes(name: string): Lexemes {
   let lexemes = byName.get(name);
   if (lexemes === undefined) {
     if (byName.size >= NAMES_KEPT) byName.clear();
-    byName.set(name, (lexemes = new Set(lexemesOf(name).keys())));
+    byName.set(name, (lexemes = lexemesFrom(name)));
   }
   return lexemes;
 }
-const byPlace = new WeakMap<readonly Place[], (ReadonlySet<string> | undefined)[]>();
-function placeLexemes(places: readonly Place[], id: number): ReadonlySet<string> {
+const byPlace = new WeakMap<readonly Place[], (Lexemes | undefined)[]>();
+function placeLexemes(places: readonly Place[], id: number): Lexemes {
   let cache = byPlace.get(places);
   if (cache === undefined) byPlace.set(places, (cache = []));
   const place = places[id];
-  return (cache[id] ??= new Set(place === undefined ? [] : lexemesOf(` ${place[0]} ${place[1]}`).keys()));
+  return (cache[id] ??= lexemesFrom(place === undefined ? "" : ` ${place[0]} ${place[1]}`));
 }
 
 /** The parsed `/Streets` filters of one request (at least one). */
