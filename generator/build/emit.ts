@@ -59,11 +59,10 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
     const sample = samples.get(resource.id);
     return { resource, records, views: views.length, exampleViews: spreadViews(views), ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
   });
-  // Each FullTextSearch follows its Streets, and shows the same sample record.
+  // Each FullTextSearch follows its Streets (no sample record: the build does not run searches).
   for (const search of options.searchResources ?? []) {
     const at = docsResources.findIndex((r) => r.resource.search?.role === "streets" && r.resource.search.country === search.resource.search?.country);
-    const streets = docsResources[at];
-    docsResources.splice(at + 1, 0, { resource: search.resource, records: search.records, views: 1, ...(streets?.sample === undefined ? {} : { sample: streets.sample }) });
+    docsResources.splice(at + 1, 0, { resource: search.resource, records: search.records, views: 1 });
   }
   emitSite(counted, { resources: docsResources, downloads: manifest, headersTemplate: options.headersTemplate, plan, stamp: options.stamp });
   if (written + (options.reservedFiles ?? 0) > options.maxFiles) {

@@ -33,10 +33,10 @@ export interface IndexedStreets {
 /** Orders a Streets resource's records and splits each into its head and its place. */
 export function indexStreets(resource: AnyResource, records: readonly Street[]): IndexedStreets {
   const streets = sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
-  const keys = streets[0] === undefined ? ["name"] : Object.keys(streets[0]);
-  const headKeys = keys.slice(0, keys.indexOf("name") + 1);
+  // The head: the leading columns up to the name (each record is checked to start with them, see tailIds).
   const columns = resource.record.columns;
-  if (headKeys.at(-1) !== "name" || headKeys.some((key, i) => columns[i]?.path.join(".") !== key)) throw new Error(`${resource.id}: the record and its CSV columns must start with the head ${headKeys.join(", ")}`);
+  const headKeys = columns.slice(0, columns.findIndex((c) => c.path.join(".") === "name") + 1).map((c) => c.path.join("."));
+  if (headKeys.at(-1) !== "name" || headKeys.some((key) => key.includes("."))) throw new Error(`${resource.id}: the CSV columns must start with plain properties up to the name`);
 
   const heads = new Interner();
   const found: IndexPlace[] = [];

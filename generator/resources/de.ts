@@ -76,8 +76,8 @@ export const streets: Resource<Street> = {
     { summary: "First page of Berlin's streets (50 per page)", query: { locality: "Berlin" } },
     { summary: "Page 2 with 10 streets per page", query: { locality: "Berlin", page: "2", pageSize: "10" } },
     { summary: "Three streets as CSV", query: { locality: "Berlin", pageSize: "3", format: "csv" } },
-    { summary: "By name and postal code", query: { postalCode: "10117", name: "pariser" } },
-    { summary: "Names starting with Unter den", query: { name: "^Unter den" } },
+    { summary: "By name and postal code", query: { postalCode: "10963", name: "askanisch" } },
+    { summary: "Names starting with Am", query: { name: "^Am " } },
   ],
   credits: [GEOPORTAL_BERLIN, DESTATIS],
 };

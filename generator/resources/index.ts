@@ -13,7 +13,6 @@ const [deSearch, atSearch, chSearch, liSearch] = FULL_TEXT_SEARCH as [AnyResourc
 
 /** Every resource the API can serve; a build serves those it has records for (see `OPTIONAL_RESOURCES`), and writes them to the route table the Worker reads. */
 export const RESOURCES: readonly AnyResource[] = [
-  deSearch,
   streets,
   federalStates,
   de.deGovernmentRegionsByState,
@@ -33,7 +32,6 @@ export const RESOURCES: readonly AnyResource[] = [
   at.atDistrictsByProvince,
   at.atMunicipalitiesByProvince,
   at.atMunicipalitiesByDistrict,
-  atSearch,
   at.atStreets,
   at.atLocalities,
   at.atLocalitiesByProvince,
@@ -45,12 +43,14 @@ export const RESOURCES: readonly AnyResource[] = [
   chLi.chLocalities,
   chLi.chLocalitiesByCanton,
   chLi.chLocalitiesByDistrict,
-  chSearch,
   chStreets,
   liCommunes,
   chLi.liLocalities,
-  liSearch,
   liStreets,
+  deSearch,
+  atSearch,
+  chSearch,
+  liSearch,
 ];
 
 /** Served only when the build reads their optional source (swisstopo's street directory, `ch-streets`): 404 otherwise. */

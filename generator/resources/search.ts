@@ -40,21 +40,21 @@ const SEARCH_PARAMETERS: readonly QueryParameter[] = [
 
 const COUNTRY_EXAMPLES: Readonly<Record<string, readonly RequestExample[]>> = {
   de: [
-    { summary: "Pariser Platz in Berlin", query: { searchTerm: "Berlin Pariser Platz" } },
-    { summary: "Search as you type", query: { searchTerm: "berlin pariser pl", [PREFIX_PARAMETER]: "true" } },
     { summary: "Every Berlin street with the word Platz, 10 per page", query: { searchTerm: "Berlin Platz", pageSize: "10" } },
+    { summary: "Askanischer Platz in Berlin", query: { searchTerm: "Berlin Askanischer Platz" } },
+    { summary: "Search as you type", query: { searchTerm: "berlin askanischer pl", [PREFIX_PARAMETER]: "true" } },
   ],
   at: [
     { summary: "A street in Bregenz", query: { searchTerm: "6900 Bregenz Achgasse" } },
     { summary: "Search as you type", query: { searchTerm: "bregenz ach", [PREFIX_PARAMETER]: "true" } },
   ],
   ch: [
-    { summary: "A street in Zürich", query: { searchTerm: "Zürich Bahnhofstrasse" } },
-    { summary: "Search as you type", query: { searchTerm: "zürich bahnhofs", [PREFIX_PARAMETER]: "true" } },
+    { summary: "Streets of Zürich", query: { searchTerm: "Zürich" } },
+    { summary: "Search as you type", query: { searchTerm: "zür", [PREFIX_PARAMETER]: "true" } },
   ],
   li: [
-    { summary: "A street in Vaduz", query: { searchTerm: "Vaduz Aeulestrasse" } },
-    { summary: "Search as you type", query: { searchTerm: "vaduz aeule", [PREFIX_PARAMETER]: "true" } },
+    { summary: "Streets of Vaduz", query: { searchTerm: "Vaduz" } },
+    { summary: "Search as you type", query: { searchTerm: "vad", [PREFIX_PARAMETER]: "true" } },
   ],
 };
 

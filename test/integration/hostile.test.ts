@@ -29,7 +29,8 @@ let allStreets: ModelStreet[];
 beforeAll(async () => {
   const streetsFile = fixtureStreets(tempDir("hostile"));
   model = modelByLocality(await readModelStreets(streetsFile));
-  allStreets = await readModelStreets(streetsFile);
+  // The build merges rows that are identical (the OpenPLZ sample has some): the model does too.
+  allStreets = [...new Map((await readModelStreets(streetsFile)).map((s) => [JSON.stringify(s), s])).values()];
   localityNames = [...new Set(allStreets.map((s) => s.locality))];
   // A budget between the minimum and everything: some sizes are files, the others are cut.
   const { dir } = await buildFixture(9_000, streetsFile);
