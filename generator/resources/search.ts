@@ -50,7 +50,7 @@ const COUNTRY_EXAMPLES: Readonly<Record<string, readonly RequestExample[]>> = {
   ],
   ch: [
     { summary: "Streets of Zürich", query: { searchTerm: "Zürich" } },
-    { summary: "Search as you type", query: { searchTerm: "zür", [PREFIX_PARAMETER]: "true" } },
+    { summary: "Search as you type", query: { searchTerm: "züri", [PREFIX_PARAMETER]: "true" } },
   ],
   li: [
     { summary: "Streets of Vaduz", query: { searchTerm: "Vaduz" } },
