@@ -12,6 +12,9 @@ import { emitBuild, type EmitResult } from "./emit.ts";
 import { checkGuards, countsOfManifest, type Baseline, type GuardOptions, type GuardReport } from "./guards.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
+import { writeSearchIndex } from "./search-index.ts";
+import { FULL_TEXT_SEARCH } from "../resources/index.ts";
+import type { AnyResource } from "../resources/resource.ts";
 
 export interface BuildOptions {
   /** Project root: sources are resolved against it. */
@@ -36,6 +39,8 @@ export interface BuildOptions {
   readonly onProgress?: (done: number, total: number) => void;
   /** Build only these resources (ids), e.g. a test fixture of one resource; default all. */
   readonly only?: readonly string[];
+  /** Write the street search indexes (default true; false only to measure what they cost). */
+  readonly searchIndex?: boolean;
   /** Bytes of inlined records per index shard (see `PlanOptions`). */
   readonly inlineShardBytes?: number;
   /** The data guards: thresholds, and what to compare the record counts with (a directory build: its previous output by default). */
@@ -86,6 +91,10 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const guard = checkGuards({ resources: resources.map((prepared, i) => ({ prepared, sources: selected[i]?.sources ?? [] })), joins, labels }, options.guards);
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
   const counter = new CountingSink(timed);
+  const searchStarted = performance.now();
+  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" && options.searchIndex !== false ? [{ resource: fullTextSearchFor(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter) }] : []));
+  const searchWrites = timer.totals.get("write") ?? 0;
+  timer.add("search", performance.now() - searchStarted - searchWrites);
   const started = performance.now();
   const result = await emitBuild(
     resources,
@@ -96,12 +105,14 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       builtAt: options.builtAt ?? new Date().toISOString(),
       sources,
       joins,
+      reservedFiles: search.reduce((sum, s) => sum + s.summary.files, 0),
+      searchResources: search.map((s) => ({ resource: s.resource, records: s.summary.streets })),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
     },
     counter,
   );
-  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0));
+  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0) + searchWrites);
   return { ...result, files: counter.files, joins, notes, guard, timings: timer.totals };
 }
 
@@ -145,4 +156,10 @@ export function directoryBaseline(dir: string): Baseline | undefined {
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {
   return SOURCE_NAMES.flatMap((name) => (loaded[name]?.parts ?? []).map((part) => ({ name, ...part.provenance })));
+}
+
+function fullTextSearchFor(streets: AnyResource): AnyResource {
+  const search = FULL_TEXT_SEARCH.find((r) => r.search?.country === streets.search?.country);
+  if (search === undefined) throw new Error(`no FullTextSearch resource for ${streets.id}`);
+  return search;
 }

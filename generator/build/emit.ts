@@ -21,6 +21,8 @@ export interface EmitOptions extends PlanOptions {
   readonly sources: readonly unknown[];
   /** What the joins made of the sources' rows, for the downloads manifest. */
   readonly joins: readonly unknown[];
+  /** Resources answered from search indexes written before (FullTextSearch): served and documented, no files of their own. */
+  readonly searchResources?: readonly { readonly resource: AnyResource; readonly records: number }[];
 }
 
 export interface EmitResult {
@@ -57,9 +59,14 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
     const sample = samples.get(resource.id);
     return { resource, records, views: views.length, exampleViews: spreadViews(views), ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
   });
+  // Each FullTextSearch follows its Streets (no sample record: the build does not run searches).
+  for (const search of options.searchResources ?? []) {
+    const at = docsResources.findIndex((r) => r.resource.search?.role === "streets" && r.resource.search.country === search.resource.search?.country);
+    docsResources.splice(at + 1, 0, { resource: search.resource, records: search.records, views: 1 });
+  }
   emitSite(counted, { resources: docsResources, downloads: manifest, headersTemplate: options.headersTemplate, plan, stamp: options.stamp });
-  if (written > options.maxFiles) {
-    throw new Error(`the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`);
+  if (written + (options.reservedFiles ?? 0) > options.maxFiles) {
+    throw new Error(`the build came to ${written + (options.reservedFiles ?? 0)} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`);
   }
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
   const renders = resources.reduce((sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0), 0);

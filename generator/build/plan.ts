@@ -25,6 +25,8 @@ export interface PlanOptions {
    * Views of at most one canonical page are inlined smallest first while the shard stays within it.
    */
   readonly inlineShardBytes?: number;
+  /** Files already written outside the plan (the search indexes), counted against the budget. */
+  readonly reservedFiles?: number;
 }
 
 /** Default bytes of inlined records per index shard: shards stay a few tens of KB. */
@@ -56,7 +58,7 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
     const perRecord = sizes.get(r.resource.id) ?? { json: 0, csv: 0 };
     return sum + (records === 0 ? 0 : Math.ceil((records * perRecord.json) / PACK_CHUNK_BYTES) + Math.ceil((records * perRecord.csv) / PACK_CHUNK_BYTES));
   }, 0);
-  const otherFiles = lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved;
+  const otherFiles = lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved + (options.reservedFiles ?? 0);
   const plan = choosePageSizes(
     paged.map((r) => {
       const keys = inlined.get(r.resource.id);

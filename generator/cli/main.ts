@@ -22,13 +22,14 @@ withGuardOptions(
       .option("--out <dir>", "output directory", "dist")
       .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
       .option("--full", "write every file, even when the previous build has the same bytes")
-      .option("--json", "print the summary as one JSON object (for benchmarks)"),
+      .option("--json", "print the summary as one JSON object (for benchmarks)")
+      .option("--no-search-index", "leave out street search (FullTextSearch, the Streets name and postalCode filters): for measuring what the index costs"),
   ),
   "the previous build in --out",
-).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean }) => {
+).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean; searchIndex: boolean }) => {
   const out = resolve(opts.out);
   const guards = await guardOptions(opts, out);
-  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards }, out, opts.full === true, "background");
+  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards, searchIndex: opts.searchIndex }, out, opts.full === true, "background");
   if (opts.json) printJson(summary);
   else printSummary(summary, `built ${out}`);
 });

@@ -51,7 +51,7 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
  * plan counts them, which is no write phase.
  */
 function phaseTimes(summary: BuildSummary | DirectoryBuildSummary): Map<string, number> {
-  const phases = "changes" in summary ? ["fetch", "read", "sort", "render", "write"] : ["fetch", "read", "sort", "render"];
+  const phases = "changes" in summary ? ["fetch", "read", "sort", "search", "render", "write"] : ["fetch", "read", "sort", "search", "render"];
   return new Map(phases.map((phase) => [phase, summary.timings.get(phase) ?? 0]));
 }
 

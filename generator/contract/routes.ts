@@ -43,6 +43,14 @@ export interface RouteResource {
   readonly shards: number;
   /** Whether each view is a download of its own, `/downloads/{id}/{slug}.{json|csv}`, assembled by the Worker. */
   readonly viewDownloads: boolean;
+  /** Answered from a country's search index: full-text search, or the filters of its Streets. */
+  readonly search?: SearchSpec;
+}
+
+/** Which country's search index a resource answers from, and how. */
+export interface SearchSpec {
+  readonly country: string;
+  readonly role: "streets" | "fullText";
 }
 
 /** How a selector's value matches: exactly as sent, or case-insensitively after normalisation. */

@@ -41,6 +41,8 @@ export function notServedSection(notServed: readonly NotServedRoute[]): Markup {
 /** `locality (required)`, `key (path)`, `postalCode, name`: a resource's selectors in a table cell. */
 function filterSummary(resource: AnyResource): Markup | string {
   const selectors = resource.selectors ?? [];
+  if (resource.search?.role === "streets") return html`<code>locality</code>, <code>name</code>, <code>postalCode</code> (at least one)`;
+  if (resource.search?.role === "fullText") return html`<code>searchTerm</code> (required), <code>lastWordPrefix</code>`;
   if (selectors.length === 0) return "–";
   return html`${selectors.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s.param}</code>${s.in === "path" ? " (path)" : s.required ? " (required)" : ""}`)}`;
 }

@@ -1,5 +1,6 @@
 import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
+import { MAX_SEARCH_TERM_LENGTH } from "../contract/search/request.ts";
 import { validationProblem } from "../contract/problem.ts";
 import { exampleTarget } from "../resources/resource.ts";
 import { codeList, count, section } from "./blocks.ts";
@@ -45,7 +46,12 @@ export function formatsSection(resources: readonly DocsResource[]): Markup {
 }
 
 export function errorsSection(resources: readonly DocsResource[]): Markup {
-  const required = resources.flatMap(({ resource }) => (resource.selectors ?? []).filter((s) => s.in === "query" && s.required).map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `));
+  const required = resources.flatMap(({ resource }) => {
+    if (resource.search?.role === "streets") return [html`none of <code>name</code>, <code>postalCode</code>, <code>locality</code> on <code>${resource.path}</code> ("No name, postal code or locality given."), `];
+    if (resource.search?.role === "fullText") return [html`a missing or blank <code>searchTerm</code> on <code>${resource.path}</code>, or one over ${MAX_SEARCH_TERM_LENGTH} characters, `];
+    return (resource.selectors ?? []).filter((s) => s.in === "query" && s.required).map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `);
+  });
+  const search = resources.some(({ resource }) => resource.search?.role === "streets");
   const unserved = [...new Set(resources.flatMap(({ resource }) => resource.query.unservedFilters))];
   const problem = validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors.");
   return section(
@@ -54,7 +60,7 @@ export function errorsSection(resources: readonly DocsResource[]): Markup {
     html`<p>Invalid input is a <strong>400</strong> with <code>Content-Type: ${PROBLEM_CONTENT_TYPE}</code>: an RFC 9457 problem with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code> and <code>errors</code> keyed by parameter. For example <code>pageSize=51</code> gives:</p>
 <pre><code>${JSON.stringify(problem, null, 2)}</code></pre>
 <ul>
-<li>400 as well: <code>page</code> or <code>pageSize</code> out of range or not plain digits (<code>1.5</code>, <code>10e1</code>, <code>-1</code>), a repeated parameter, <code>format</code> other than <code>json</code> or <code>csv</code>, ${required}and the filters this API does not serve (${codeList(unserved)}).</li>
+<li>400 as well: <code>page</code> or <code>pageSize</code> out of range or not plain digits (<code>1.5</code>, <code>10e1</code>, <code>-1</code>), a repeated parameter, <code>format</code> other than <code>json</code> or <code>csv</code>, ${required}${search ? html`a <code>name</code>, <code>postalCode</code> or <code>locality</code> on the Streets endpoints with regular-expression syntax beyond plain text, <code>^</code> and <code>$</code> (the problem names the parameter and says what is supported), ` : ""}and the filters this API does not serve (${codeList(unserved)}).</li>
 <li>An unknown key or filter value (a district key that does not exist, a locality with no streets) is not an error: 200 with an empty list, <code>x-total-count: 0</code> and <code>x-total-pages: 0</code>.</li>
 <li>Unknown paths are a 404 and methods other than <code>GET</code>, <code>HEAD</code> and <code>OPTIONS</code> a 405 with <code>Allow</code>, both as problems too. An endpoint of the original API that this build does not serve is a 404 whose <code>detail</code> says so and why (<a href="#not-served">not served</a>), unlike a misspelt path's.</li>
 </ul>`,

@@ -1,5 +1,6 @@
 import { ALLOWED_METHODS, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
 import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, notServedProblem, validationProblem } from "../contract/problem.ts";
+import { MAX_SEARCH_TERM_LENGTH, parseSearchRequest, parseStreetFilters, type Parsed } from "../contract/search/request.ts";
 import type { NotServedRoute } from "../contract/routes.ts";
 import type { JsonSchema } from "../resources/schema.ts";
 import { PAGING_HEADER_DOCS } from "./parameters.ts";
@@ -75,8 +76,11 @@ export function sharedResponses(notServed: readonly NotServedRoute[]): Record<st
   return {
     NotModified: { description: "Not Modified: If-None-Match matched the ETag; no body.", headers: { [ETAG_HEADER]: headerRef(ETAG_HEADER) } },
     BadRequest: problemResponse(
-      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, or a missing required filter.",
-      { "page-size-out-of-range": validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors.") },
+      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, or a Streets filter with unsupported regular-expression syntax.",
+      {
+        "page-size-out-of-range": validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors."),
+        ...searchProblems(),
+      },
     ),
     NotFound: problemResponse(
       "Not Found: the path is not one this build serves. For an endpoint of the original API that this build does not serve (listed under x-not-served), the detail says so and why; for any other path, that there is no resource there.",
@@ -134,4 +138,17 @@ function problemResponse(description: string, examples: Readonly<Record<string, 
       },
     },
   };
+}
+
+/** The search endpoints' 400s, as the Worker words them. */
+function searchProblems(): Record<string, Json> {
+  const examples: Record<string, Json> = {};
+  const add = (name: string, parsed: Parsed<unknown>) => {
+    if (!parsed.ok) examples[name] = validationProblem(parsed.errors, parsed.detail) as unknown as Json;
+  };
+  add("missing-search-term", parseSearchRequest(undefined, undefined));
+  add("search-term-too-long", parseSearchRequest("x".repeat(MAX_SEARCH_TERM_LENGTH + 1), undefined));
+  add("no-street-filter", parseStreetFilters(new Map(), "No name, postal code or locality given."));
+  add("unsupported-filter-syntax", parseStreetFilters(new Map([["name", "Haupt(str|weg)"]]), ""));
+  return examples;
 }

@@ -27,12 +27,21 @@ export interface StringParameter {
 }
 
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
+  // On a Streets resource with search, locality is one of three filters (at least one), not required.
+  const required = (s: { readonly in: string; readonly required: boolean }) => s.in === "path" || (s.required && resource.search?.role !== "streets");
   const filters: ParameterDoc[] = (resource.selectors ?? []).map((s) => ({
     name: s.param,
     in: s.in,
-    required: s.in === "path" || s.required,
+    required: required(s),
     description: s.description,
-    schema: s.in === "path" || s.required ? { type: "string", minLength: 1 } : { type: "string" },
+    schema: required(s) ? { type: "string", minLength: 1 } : { type: "string" },
+  }));
+  const extra: ParameterDoc[] = (resource.queryParameters ?? []).map((p) => ({
+    name: p.name,
+    in: "query",
+    required: p.required === true,
+    description: p.description,
+    schema: p.schema ?? (p.required === true ? { type: "string", minLength: 1 } : { type: "string" }),
   }));
   const paging: ParameterDoc[] = resource.query.paged
     ? [
@@ -59,7 +68,7 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     description: "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
     schema: { type: "string", enum: FORMATS },
   };
-  return [...filters, ...paging, format];
+  return [...filters, ...extra, ...paging, format];
 }
 
 /** Said of the filters the original API has and this one answers with 400 (a filter is never silently ignored). */

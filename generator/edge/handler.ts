@@ -8,6 +8,7 @@ import type { ServeContext } from "./context.ts";
 import { serveViewDownload } from "./downloads.ts";
 import { serveFile, serveList } from "./files.ts";
 import { servePaged } from "./paged.ts";
+import { serveFullText, serveStreets } from "./search.ts";
 import { ResponseFactory, type HeaderList } from "./responses.ts";
 import { createRouter, type Route } from "./router.ts";
 
@@ -62,6 +63,8 @@ async function handle({ route: routeOf, respond }: Api, store: AssetStore, reque
     if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
     const vary: HeaderList = parsed.query.format === undefined ? [["Vary", "Accept"]] : [];
     const ctx: ServeContext = { request, origin: url.origin, store, respond, format: parsed.query.format ?? formatFromAccept(request.headers.get("Accept")), vary };
+    if (resource.search?.role === "fullText") return await serveFullText(ctx, resource, parsed.query);
+    if (resource.search?.role === "streets") return await serveStreets(ctx, resource, params, parsed.query);
     return resource.query.paged ? await servePaged(ctx, resource, params, parsed.query) : await serveList(ctx, resource);
   } catch (error) {
     console.error(error);

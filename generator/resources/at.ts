@@ -4,6 +4,7 @@ import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, type Resource, type Selector } from "./resource.ts";
 import { recordSchema, summary, type Fields } from "./schema.ts";
+import { LOCALITY_FILTER, NO_FILTER, STREET_FILTER_PARAMETERS, STREETS_QUERY } from "./search.ts";
 import type { KeyName } from "./summaries.ts";
 
 export interface KeyCodeName {
@@ -165,8 +166,8 @@ const localitySelector: Selector<AtStreet> = {
   in: "query",
   required: true,
   match: "caseInsensitive",
-  description: "Locality (Ortschaft) name. Exact match after Unicode NFC normalisation, trimming and lower-casing.",
-  missing: "No locality given. Filter by locality (Ortschaft), or download the whole street list: /downloads/index.json lists the files.",
+  description: LOCALITY_FILTER,
+  missing: NO_FILTER,
   value: (s) => s.locality,
 };
 
@@ -176,8 +177,10 @@ export const atStreets: Resource<AtStreet> = {
   title: "Austrian streets",
   description:
     "Streets of one locality (Ortschaft) from Statistik Austria's street directory, with postal code, municipality, district and federal province, ordered by street name (German collation), postal code and locality. The embedded data is the directory's sample of nine Vorarlberg municipalities.",
-  query: pagedQuery([localitySelector], ["name", "postalCode"]),
+  query: STREETS_QUERY,
   selectors: [localitySelector],
+  queryParameters: STREET_FILTER_PARAMETERS,
+  search: { country: "at", role: "streets" },
   sortKey: (s) => [collationKey(s.name), s.postalCode, collationKey(s.locality), s.key],
   record: recordSchema<AtStreet>("AtStreet", "An Austrian street of a locality.", {
     key: { description: "Street key (Straßenkennziffer), six digits.", pattern: "^[0-9]{6}$", example: "042417" },
@@ -192,6 +195,7 @@ export const atStreets: Resource<AtStreet> = {
     { summary: "First page of Bregenz's streets", query: { locality: "Bregenz" } },
     { summary: "Page 2 with 10 streets per page", query: { locality: "Bregenz", page: "2", pageSize: "10" } },
     { summary: "Three streets as CSV", query: { locality: "Bregenz", pageSize: "3", format: "csv" } },
+    { summary: "By name and postal code", query: { postalCode: "6900", name: "^ach" } },
   ],
   credits: [STATISTIK_AUSTRIA_REGISTERS, STATISTIK_AUSTRIA],
 };

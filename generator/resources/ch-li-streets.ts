@@ -1,7 +1,8 @@
 import { collationKey, numericKey } from "./collation.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO_STREETS } from "./credits.ts";
 import { cantonFields, communeFields, districtFields, liCommuneFields, type KeyNameShort } from "./ch-li.ts";
-import { pagedQuery, type Resource, type Selector } from "./resource.ts";
+import type { Resource, Selector } from "./resource.ts";
+import { LOCALITY_FILTER, NO_FILTER, STREET_FILTER_PARAMETERS, STREETS_QUERY } from "./search.ts";
 import { recordSchema } from "./schema.ts";
 import type { KeyName } from "./summaries.ts";
 
@@ -46,8 +47,8 @@ const localitySelector = <R extends { readonly locality: string }>(): Selector<R
   in: "query",
   required: true,
   match: "caseInsensitive",
-  description: "Locality (Ortschaft) name. Exact match after Unicode NFC normalisation, trimming and lower-casing.",
-  missing: "No locality given. Filter by locality (Ortschaft), or download the whole street list: /downloads/index.json lists the files.",
+  description: LOCALITY_FILTER,
+  missing: NO_FILTER,
   value: (s) => s.locality,
 });
 const streetOrder = (s: ChStreet | LiStreet) => [collationKey(s.name), s.postalCode, collationKey(s.locality), numericKey(s.key), numericKey(s.commune.key)];
@@ -60,7 +61,9 @@ export const chStreets: Resource<ChStreet> = {
   path: "/ch/Streets",
   title: "Swiss streets",
   description: `Streets of one locality (Ortschaft) from swisstopo's official street directory, with postal code, commune, district, canton and status, ${ORDER}. Served only when the build reads the street directory (the source ch-streets).`,
-  query: pagedQuery([chSelector], ["name", "postalCode"]),
+  query: STREETS_QUERY,
+  queryParameters: STREET_FILTER_PARAMETERS,
+  search: { country: "ch", role: "streets" },
   selectors: [chSelector],
   sortKey: streetOrder,
   record: recordSchema<ChStreet>("ChStreet", "A Swiss street of a locality.", {
@@ -86,7 +89,9 @@ export const liStreets: Resource<LiStreet> = {
   path: "/li/Streets",
   title: "Streets of Liechtenstein",
   description: `Streets of one locality of Liechtenstein from swisstopo's official street directory, with postal code, commune and status, ${ORDER}. Served only when the build reads the street directory (the source ch-streets).`,
-  query: pagedQuery([liSelector], ["name", "postalCode"]),
+  query: STREETS_QUERY,
+  queryParameters: STREET_FILTER_PARAMETERS,
+  search: { country: "li", role: "streets" },
   selectors: [liSelector],
   sortKey: streetOrder,
   record: recordSchema<LiStreet>("LiStreet", "A street of a locality of Liechtenstein.", {

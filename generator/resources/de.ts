@@ -3,6 +3,7 @@ import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
 import { pagedQuery, UNPAGED, type Resource, type Selector } from "./resource.ts";
 import { recordSchema, summary } from "./schema.ts";
+import { LOCALITY_FILTER, NO_FILTER, STREET_FILTER_PARAMETERS, STREETS_QUERY } from "./search.ts";
 import type { KeyName, KeyNameType } from "./summaries.ts";
 
 
@@ -43,8 +44,8 @@ const localitySelector: Selector<Street> = {
   in: "query",
   required: true,
   match: "caseInsensitive",
-  description: "Locality name. Exact match after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request.",
-  missing: "No locality given. Filter by locality, or download the whole street list: /downloads/index.json lists the files.",
+  description: LOCALITY_FILTER,
+  missing: NO_FILTER,
   value: (street) => street.locality,
 };
 
@@ -53,9 +54,11 @@ export const streets: Resource<Street> = {
   path: "/de/Streets",
   title: "German streets",
   description:
-    "Streets of one locality, each with its postal code and the municipality, district and federal state it belongs to, ordered by street name (German collation), postal code, borough and suburb.",
-  query: pagedQuery([localitySelector], ["name", "postalCode"]),
+    "Streets, each with its postal code and the municipality, district and federal state it belongs to, ordered by street name (German collation), postal code, borough and suburb: by locality, name, postal code or any combination of them (at least one).",
+  query: STREETS_QUERY,
   selectors: [localitySelector],
+  queryParameters: STREET_FILTER_PARAMETERS,
+  search: { country: "de", role: "streets" },
   downloadsPerView: true,
   // Name, postal code, borough, suburb; then locality spelling and municipality, so the order is total.
   sortKey: (s) => [collationKey(s.name), s.postalCode, collationKey(s.borough ?? ""), collationKey(s.suburb ?? ""), s.locality, s.municipality.key],
@@ -73,6 +76,8 @@ export const streets: Resource<Street> = {
     { summary: "First page of Berlin's streets (50 per page)", query: { locality: "Berlin" } },
     { summary: "Page 2 with 10 streets per page", query: { locality: "Berlin", page: "2", pageSize: "10" } },
     { summary: "Three streets as CSV", query: { locality: "Berlin", pageSize: "3", format: "csv" } },
+    { summary: "By name and postal code", query: { postalCode: "10963", name: "askanisch" } },
+    { summary: "Names starting with Am", query: { name: "^Am " } },
   ],
   credits: [GEOPORTAL_BERLIN, DESTATIS],
 };

@@ -15,11 +15,10 @@ interface OriginalEndpoint {
   readonly reason?: string;
 }
 
-const FULL_TEXT = "full-text search is not built: every answer of this API is a file prepared at build time, so it serves exact filters only (the Localities and Streets endpoints)";
 const NO_STREETS = "there is no street data: the swisstopo street directory (Switzerland and Liechtenstein), the optional source ch-streets, is not among this build's sources";
 
 export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
-  { path: "/de/FullTextSearch", reason: FULL_TEXT },
+  { path: "/de/FullTextSearch" },
   { path: "/de/FederalStates" },
   { path: "/de/FederalStates/{key}/GovernmentRegions" },
   { path: "/de/FederalStates/{key}/Districts" },
@@ -35,7 +34,7 @@ export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/de/GovernmentRegions/{key}/Localities" },
   { path: "/de/Districts/{key}/Localities" },
   { path: "/de/Streets" },
-  { path: "/at/FullTextSearch", reason: FULL_TEXT },
+  { path: "/at/FullTextSearch" },
   { path: "/at/FederalProvinces" },
   { path: "/at/FederalProvinces/{key}/Districts" },
   { path: "/at/FederalProvinces/{key}/Municipalities" },
@@ -44,7 +43,7 @@ export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/at/FederalProvinces/{key}/Localities" },
   { path: "/at/Districts/{key}/Localities" },
   { path: "/at/Streets" },
-  { path: "/ch/FullTextSearch", reason: FULL_TEXT },
+  { path: "/ch/FullTextSearch", reason: NO_STREETS },
   { path: "/ch/Cantons" },
   { path: "/ch/Cantons/{key}/Districts" },
   { path: "/ch/Cantons/{key}/Communes" },
@@ -53,7 +52,7 @@ export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/ch/Cantons/{key}/Localities" },
   { path: "/ch/Districts/{key}/Localities" },
   { path: "/ch/Streets", reason: NO_STREETS },
-  { path: "/li/FullTextSearch", reason: FULL_TEXT },
+  { path: "/li/FullTextSearch", reason: NO_STREETS },
   { path: "/li/Communes" },
   { path: "/li/Localities" },
   { path: "/li/Streets", reason: NO_STREETS },

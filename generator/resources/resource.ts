@@ -1,5 +1,5 @@
 import type { QuerySpec } from "../contract/query.ts";
-import type { RouteResource, SelectorSpec } from "../contract/routes.ts";
+import type { RouteResource, SearchSpec, SelectorSpec } from "../contract/routes.ts";
 import type { Credit } from "./credits.ts";
 import type { RecordSchema } from "./schema.ts";
 
@@ -32,6 +32,10 @@ export interface Resource<R> {
   readonly examples: readonly RequestExample[];
   /** Whether each view (e.g. each locality's streets) is also a download file of its own. */
   readonly downloadsPerView?: boolean;
+  /** Query parameters besides the selectors and paging (search terms, search filters), for the docs. */
+  readonly queryParameters?: readonly QueryParameter[];
+  /** A street resource with a search index, or the full-text search over one (see search.ts). */
+  readonly search?: SearchSpec;
   /** Where the records come from, with attribution and licence. */
   readonly credits: readonly Credit[];
 }
@@ -47,6 +51,14 @@ export interface Selector<R> extends SelectorSpec {
    * listed under in the whole-dataset download.
    */
   readonly value: (record: R) => SelectorValue;
+}
+
+/** A documented query parameter that is not a selector. */
+export interface QueryParameter {
+  readonly name: string;
+  readonly required?: boolean;
+  readonly description: string;
+  readonly schema?: { readonly type: "string"; readonly enum?: readonly string[] };
 }
 
 export type SelectorValue = string | readonly [string, ...string[]] | undefined;
@@ -72,6 +84,7 @@ export function routeOf(resource: AnyResource, shards: number): RouteResource {
     columns: resource.record.columns,
     shards,
     viewDownloads: resource.downloadsPerView === true,
+    ...(resource.search === undefined ? {} : { search: resource.search }),
   };
 }
 

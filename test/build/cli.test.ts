@@ -35,8 +35,8 @@ describe("the CLI", () => {
     { edge: "--source given twice is an error", args: ["build", "--source", "de-streets=a.csv", "--source", "de-streets=b.csv", "--out", join(work, "never")], status: 1, stderr: /--source.*source 'de-streets' given twice \(a\.csv, then b\.csv\): give each source once/ },
     { edge: "a directory as a source names the source", args: ["build", "--source", `de-gv100ad=${work}`, "--out", join(work, "never")], status: 1, stderr: /^error: source de-gv100ad: cannot read .*cli-edges-\w+: a directory, not a file \(EISDIR\)$/m },
     { edge: "an invalid PORT is an error", args: ["serve", "--dir", work], env: { PORT: "80a" }, status: 1, stderr: /^error: PORT=80a: expected a positive whole number$/m },
-    { edge: "plan --json prints one JSON object, without a write phase", args: ["plan", "--json"], status: 0, stdout: /^\{"files":\{.*"timingsMs":\{"fetch":[\d.]+,"read":[\d.]+,"sort":[\d.]+,"render":[\d.]+\}.*\}\n$/ },
-    { edge: "plan reports no write time: it writes nothing", args: ["plan"], status: 0, stdout: /^fetch [\d.]+ s, read [\d.]+ s, sort [\d.]+ s, render [\d.]+ s; CPU/m, notStdout: /write/ },
+    { edge: "plan --json prints one JSON object, without a write phase", args: ["plan", "--json"], status: 0, stdout: /^\{"files":\{.*"timingsMs":\{"fetch":[\d.]+,"read":[\d.]+,"sort":[\d.]+,"search":[\d.]+,"render":[\d.]+\}.*\}\n$/ },
+    { edge: "plan reports no write time: it writes nothing", args: ["plan"], status: 0, stdout: /^fetch [\d.]+ s, read [\d.]+ s, sort [\d.]+ s, search [\d.]+ s, render [\d.]+ s; CPU/m, notStdout: /write/ },
   ])("$edge", ({ args, env, status, stdout, notStdout, stderr }) => {
     const result = spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], { cwd: ROOT, encoding: "utf8", env: { ...process.env, ...env } });
     expect(result.status, result.stderr).toBe(status);

@@ -8,7 +8,8 @@ import { ask, memoryBuild, parseCsvBody, RESOURCES, valueAt, viewTarget, type Me
  * and JSON carry the same values, and a view inlined in its index shard answers byte for byte like
  * the same view served from page files.
  */
-const PAGED = RESOURCES.filter((r) => r.query.paged && r.id !== "de.streets");
+// FullTextSearch serves the Streets' records from their index (test/unit/search-index.test.ts, test/integration/search.test.ts).
+const PAGED = RESOURCES.filter((r) => r.query.paged && r.id !== "de.streets" && r.search?.role !== "fullText");
 let inlined: MemoryBuild;
 let files: MemoryBuild;
 

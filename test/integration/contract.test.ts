@@ -82,8 +82,8 @@ describe("invalid requests", () => {
     ["page=2147483648", "page"],
     ["page=1&page=2", "page"],
     ["pageSize=5&PageSize=5", "pageSize"],
-    ["name=Allee", "name"],
-    ["postalCode=10117", "postalCode"],
+    ["name=Alle(e)", "name"],
+    ["postalCode=1011.", "postalCode"],
     ["format=xml", "format"],
   ])("%s → 400 problem naming %s", async (query, parameter) => {
     const response = await get(`/de/Streets?locality=Berlin&${query}`);
@@ -96,12 +96,12 @@ describe("invalid requests", () => {
     expect(response.headers["x-page"]).toBeUndefined();
   });
 
-  it.each(["/de/Streets", "/de/Streets?locality=", "/de/Streets?locality=%20%20", "/de/Streets?page=2"])("%s without a locality → 400 pointing at the downloads", async (path) => {
+  it.each(["/de/Streets", "/de/Streets?locality=", "/de/Streets?name=&postalCode=", "/de/Streets?page=2"])("%s without a filter → 400 as the original words it", async (path) => {
     const response = await get(path);
     expect(response.status).toBe(400);
     const problem = JSON.parse(response.text) as { detail: string; errors: Record<string, string[]> };
-    expect(problem.detail).toContain("/downloads/");
-    expect(Object.keys(problem.errors)).toEqual(["locality"]);
+    expect(problem.detail).toBe("No name, postal code or locality given.");
+    expect(Object.keys(problem.errors)).toEqual(["locality", "name", "postalCode"]);
   });
 
   it("answers unknown paths with 404 and other methods with 405, as problems", async () => {
@@ -120,8 +120,9 @@ describe("invalid requests", () => {
   it.each([
     ["/ch/Streets", "This build does not serve /ch/Streets: there is no street data: the swisstopo street directory"],
     ["/li/Streets?locality=Vaduz", "This build does not serve /li/Streets: there is no street data"],
-    ["/de/FullTextSearch?searchTerm=Berlin", "This build does not serve /de/FullTextSearch: full-text search is not built"],
-    ["/CH/fulltextsearch/", "This build does not serve /ch/FullTextSearch: full-text search is not built"],
+    ["/ch/FullTextSearch?searchTerm=Zürich", "This build does not serve /ch/FullTextSearch: there is no street data"],
+    ["/CH/fulltextsearch/", "This build does not serve /ch/FullTextSearch: there is no street data"],
+    ["/at/FullTextSearch?searchTerm=Bregenz", "This build does not serve /at/FullTextSearch: this build was made without it."],
     ["/ch/Cantons/1/Localities", "This build does not serve /ch/Cantons/{key}/Localities: this build was made without it."],
     // the fixture build is made of a few resources: the others are not served either, and say so
     ["/de/Districts/09189/Municipalities", "This build does not serve /de/Districts/{key}/Municipalities: this build was made without it."],
@@ -165,10 +166,16 @@ describe("localities", () => {
     expect(paging(response)).toEqual(["3", "10", "0", "0"]);
   });
 
-  it.each(["__proto__", "constructor", "../../_headers", "..%2F..%2F_headers", "%00", "a\\b"])("treats %s as just an unknown name", async (value) => {
+  it.each(["__proto__", "constructor", "%20%20"])("treats %s as just an unknown name", async (value) => {
     const response = await get(`/de/Streets?locality=${value}`);
     expect(response.status).toBe(200);
     expect(response.text).toBe("[]");
+  });
+
+  it.each(["../../_headers", "..%2F..%2F_headers", "%00", "a\\b"])("refuses %s, which names no locality and is not plain text, with a 400 naming locality", async (value) => {
+    const response = await get(`/de/Streets?locality=${value}`);
+    expect(response.status).toBe(400);
+    expect(Object.keys((JSON.parse(response.text) as { errors: Record<string, string[]> }).errors)).toEqual(["locality"]);
   });
 
   it("joins the register: Berlin is the Kreisfreie Stadt 11000000 in federal state 11, with no district", async () => {

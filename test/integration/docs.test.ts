@@ -191,16 +191,19 @@ describe("the OpenAPI document", () => {
     for (const [path, { get: operation }] of apiPaths()) {
       const example = operation.responses["200"]?.content?.["application/json"]?.example;
       const first = operation["x-request-examples"]?.[0]?.target ?? path;
-      expect(example, path).toEqual([(JSON.parse((await get(first)).text) as unknown[])[0]]);
+      // FullTextSearch shows none: the build does not run searches.
+      if (path.endsWith("/FullTextSearch")) expect(example, path).toBeUndefined();
+      else expect(example, path).toEqual([(JSON.parse((await get(first)).text) as unknown[])[0]]);
     }
   });
 
   it.each([
-    ["/de/Streets?locality=Berlin&pageSize=51", "pageSize"],
-    ["/de/Streets?pageSize=5", "locality"],
-    ["/de/Streets?locality=Berlin&name=Allee", "name"],
-    ["/ch/Cantons?format=xml", "format"],
-  ])("%s: the 400 problem matches the documented Problem schema", async (target, parameter) => {
+    ["/de/Streets?locality=Berlin&pageSize=51", ["pageSize"]],
+    ["/de/Streets?pageSize=5", ["locality", "name", "postalCode"]],
+    ["/de/Streets?locality=Berlin&name=Alle(e)", ["name"]],
+    ["/de/FullTextSearch?searchTerm=", ["searchTerm"]],
+    ["/ch/Cantons?format=xml", ["format"]],
+  ])("%s: the 400 problem matches the documented Problem schema", async (target, parameters) => {
     const response: RawResponse = await get(target);
     expect(response.status).toBe(400);
     const documented = Object.keys(doc.components.responses["BadRequest"]?.content ?? {});
@@ -208,7 +211,7 @@ describe("the OpenAPI document", () => {
     const validate = validatorOf(doc.components.schemas["Problem"] ?? {});
     const problem = JSON.parse(response.text) as { errors: Record<string, string[]> };
     expect(validate(problem) ? [] : validate.errors).toEqual([]);
-    expect(Object.keys(problem.errors)).toEqual([parameter]);
+    expect(Object.keys(problem.errors)).toEqual(parameters);
   });
 
   it("documents the answer to If-None-Match: every example request revalidates to a 304 with its ETag", async () => {
@@ -226,9 +229,9 @@ describe("the OpenAPI document", () => {
 
   it("documents the 404s as they are answered: an endpoint not served says why, a mistyped path that it is not there", async () => {
     const examples = doc.components.responses["NotFound"]?.content["application/problem+json"]?.examples ?? {};
-    const notServed = doc["x-not-served"][0];
-    expect(notServed?.path).toBe("/de/FullTextSearch");
-    expect(JSON.parse((await get("/de/FullTextSearch")).text)).toEqual(examples["not-served"]?.value);
+    // This build (every resource, the Swiss street directory too) serves every endpoint of the original.
+    expect(doc["x-not-served"]).toEqual([]);
+    expect(examples["not-served"]).toBeUndefined();
     expect(JSON.parse((await get("/de/Strets")).text)).toEqual(examples["no-such-path"]?.value);
     for (const { path, reason } of doc["x-not-served"]) {
       const response = await get(path.replace("{key}", "1"));

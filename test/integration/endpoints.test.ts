@@ -61,7 +61,8 @@ describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
 
   it("answers an unknown key or filter value with 200 [] and zero totals, in both formats", async () => {
     const path = resource.path.replace(/\{[A-Za-z]+\}/g, "99999");
-    const filters = resource.query.filters.map((name) => `${name}=no-such-${name}`).join("&");
+    // (The prefix switch of FullTextSearch takes true or false only.)
+    const filters = resource.query.filters.filter((name) => name !== "lastWordPrefix").map((name) => `${name}=no-such-${name}`).join("&");
     const target = filters === "" ? path : `${path}?${filters}`;
     const [json, csv] = await Promise.all([get(target), get(withQuery(target, "format=csv"))]);
     expect([json.status, json.text, ...paging(json).slice(2)]).toEqual([200, "[]", "0", "0"]);

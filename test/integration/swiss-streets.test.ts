@@ -47,12 +47,15 @@ describe("with the street directory", () => {
     }
   });
 
-  it("pages and filters like every street list: locality required (400 pointing at the downloads), name and postalCode refused", async () => {
+  it("pages and filters like every street list: name, postalCode or locality (at least one), and full-text search", async () => {
     expect(parseCsvBody((await get("/ch/Streets?locality=Bowil&format=csv")).text)).toEqual([expect.objectContaining({ Key: "10112650", Name: "Gerbe", "Canton.ShortName": "BE" })]);
     const missing = await get("/ch/Streets");
     expect([missing.status, missing.headers["content-type"]]).toEqual([400, "application/problem+json; charset=utf-8"]);
-    expect(missing.text).toContain("/downloads/index.json");
-    expect((await get("/li/Streets?locality=Vaduz&name=St%C3%A4dtle")).status).toBe(400);
+    expect((JSON.parse(missing.text) as { detail: string }).detail).toBe("No name, postal code or locality given.");
+    expect(JSON.parse((await get("/ch/Streets?name=%5Eaesch&postalCode=875")).text)).toEqual([expect.objectContaining({ key: "10061643", name: "Aeschen", locality: "Näfels" })]);
+    expect(JSON.parse((await get("/ch/FullTextSearch?searchTerm=N%C3%A4fels%20Aeschen")).text)).toEqual([expect.objectContaining({ key: "10061643", name: "Aeschen", status: "Real" })]);
+    const li = await get("/li/Streets?locality=Vaduz&name=St%C3%A4dtle");
+    expect([li.status, li.text, li.headers["x-total-count"]]).toEqual([200, "[]", "0"]);
     expect((await get("/li/Streets")).status).toBe(400);
   });
 

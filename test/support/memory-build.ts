@@ -31,7 +31,7 @@ export async function memoryBuild(maxFiles: number, extra: Partial<Pick<BuildOpt
   const summary = await buildInto({ root: ROOT, maxFiles, headersTemplate, builtAt: "2026-11-22T03:00:00.000Z", ...options, sources }, sink);
   const handler = createHandler(memoryAssets(sink.files));
   // Chunks of packed records may end inside a character, and gzip copies are binary: those stay out.
-  const files = new Map([...sink.files].flatMap(([path, data]) => (path.startsWith("/_c/") || path.endsWith(".gz") ? [] : [[path, typeof data === "string" ? data : Buffer.from(data).toString("utf8")] as const])));
+  const files = new Map([...sink.files].flatMap(([path, data]) => (path.startsWith("/_c/") || path.endsWith(".bin") || path.endsWith(".gz") ? [] : [[path, typeof data === "string" ? data : Buffer.from(data).toString("utf8")] as const])));
   return { files, summary, handler };
 }
 

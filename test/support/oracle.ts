@@ -1,6 +1,8 @@
 import { expect } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
+import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
+import { FilterSyntaxError, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
 
 /**
  * The one test oracle: what the contract (README, spec, resource definitions) says a request must
@@ -29,9 +31,11 @@ const DOCS = ["/", "/index.html", "/docs.js", "/openapi.json"];
 /**
  * `resources`: what the build under test serves (all by default). `cdn`: the request goes through
  * the CDN's routing (wrangler dev), where the docs are plain assets the Worker never sees; without
- * it, the Worker's handler answers everything (in-process).
+ * it, the Worker's handler answers everything (in-process). `isLocality`: whether a value of
+ * `locality` names a locality of the build's data (then `locality` alone selects its streets,
+ * whatever regular-expression syntax it holds).
  */
-export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES, cdn = false): Verdict {
+export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES, cdn = false, isLocality: (value: string) => boolean = () => false): Verdict {
   const url = new URL(target, "http://oracle");
   const route = routeOf(url.pathname, resources);
   const docs = DOCS.includes(url.pathname);
@@ -55,8 +59,19 @@ export function verdictOf(method: string, target: string, resources: readonly An
   if (!["", "json", "csv"].includes((seen.get("format") ?? "").toLowerCase())) bad = true;
   if (!paged) return bad ? { status: 400 } : { status: 200, kind: "list", resource };
   for (const name of resource.query.unservedFilters) if ((seen.get(name) ?? "") !== "") bad = true;
-  for (const selector of resource.selectors ?? []) {
-    if (selector.in === "query" && selector.required && (seen.get(selector.param) ?? "").normalize("NFC").trim() === "") bad = true;
+  if (resource.search?.role === "streets") {
+    // Streets with search: name, postalCode and locality in any combination, at least one, each in the supported subset.
+    const given = ["locality", "name", "postalCode"].filter((name) => (seen.get(name) ?? "") !== "");
+    const view = given.length === 1 && given[0] === "locality" && isLocality(seen.get("locality") ?? "");
+    if (given.length === 0 || (!view && !given.every((name) => supportedFilter(name as FilterParameter, seen.get(name) ?? "")))) bad = true;
+  } else if (resource.search?.role === "fullText") {
+    const term = seen.get("searchTerm") ?? "";
+    const prefix = (seen.get("lastWordPrefix") ?? "").toLowerCase();
+    if (/^[\s\u0085\u180e]*$/u.test(term) || Array.from(term).length > 200 || !["", "true", "false"].includes(prefix) || !supportedTerm(term, prefix === "true")) bad = true;
+  } else {
+    for (const selector of resource.selectors ?? []) {
+      if (selector.in === "query" && selector.required && (seen.get(selector.param) ?? "").normalize("NFC").trim() === "") bad = true;
+    }
   }
   const integer = (name: string, max: number, fallback: number) => {
     const raw = seen.get(name) ?? "";
@@ -92,6 +107,26 @@ function routeOf(pathname: string, resources: readonly AnyResource[]): { resourc
     if (matches) return { resource, keys };
   }
   return undefined;
+}
+
+function supportedTerm(term: string, lastWordPrefix: boolean): boolean {
+  try {
+    parseSearchTerm(term.normalize("NFC"), { lastWordPrefix });
+    return true;
+  } catch (error) {
+    if (error instanceof SearchTermError) return false;
+    throw error;
+  }
+}
+
+function supportedFilter(parameter: FilterParameter, value: string): boolean {
+  try {
+    parseStreetFilter(parameter, value.normalize("NFC"));
+    return true;
+  } catch (error) {
+    if (error instanceof FilterSyntaxError) return false;
+    throw error;
+  }
 }
 
 function decode(segment: string): string {

@@ -74,6 +74,10 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
   ["/li/Communes", "Key,Name,ElectoralDistrict"],
   ["/li/Localities", "PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude"],
   ["/li/Streets", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
+  ["/de/FullTextSearch", "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name"],
+  ["/at/FullTextSearch", "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name"],
+  ["/ch/FullTextSearch", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Status"],
+  ["/li/FullTextSearch", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
 ];
 
 describe("record schemas", () => {
@@ -121,10 +125,11 @@ describe("record schemas", () => {
 describe("parameters", () => {
   it("take their bounds and defaults from the paging rules the Worker validates with", () => {
     const byName = new Map(parametersOf(streets).map((p) => [p.name, p]));
-    expect([...byName.keys()]).toEqual(["locality", "page", "pageSize", "format"]);
+    expect([...byName.keys()]).toEqual(["locality", "name", "postalCode", "page", "pageSize", "format"]);
     expect(byName.get("page")?.schema).toEqual({ type: "integer", minimum: 1, maximum: MAX_PAGE, default: 1 });
     expect(byName.get("pageSize")?.schema).toEqual({ type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: 50 });
-    expect(byName.get("locality")?.required).toBe(true);
+    // Streets take locality, name and postalCode in any combination, at least one.
+    expect([byName.get("locality")?.required, byName.get("name")?.required, byName.get("postalCode")?.required]).toEqual([false, false, false]);
     expect(byName.get("format")?.schema).toEqual({ type: "string", enum: ["json", "csv"] });
   });
 

@@ -41,7 +41,7 @@ const CH_COMMUNE: Shape = [...fields("key historicalCode name shortName"), ["dis
 
 /** Each DTO and the resources that answer with it. */
 const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shape])[] = [
-  ["de/StreetResponse", ["de.streets"], [...fields("name postalCode locality borough? suburb?"), ["municipality", DE_KNT()], ["district", DE_KNT(true)], ["federalState", DE_STATE]]],
+  ["de/StreetResponse", ["de.streets", "de.fulltextsearch"], [...fields("name postalCode locality borough? suburb?"), ["municipality", DE_KNT()], ["district", DE_KNT(true)], ["federalState", DE_STATE]]],
   ["de/FederalStateResponse", ["de.federalstates"], fields("key name seatOfGovernment")],
   ["de/GovernmentRegionResponse", ["de.federalstates.governmentregions"], [...fields("key name"), ["federalState", DE_STATE], ...fields("administrativeHeadquarters")]],
   [
@@ -59,16 +59,16 @@ const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shap
   ["at/FederalProvinceResponse", ["at.federalprovinces"], fields("key name")],
   ["at/DistrictResponse", ["at.federalprovinces.districts"], [...fields("key code name"), ["federalProvince", AT_PROVINCE]]],
   ["at/MunicipalityResponse", ["at.federalprovinces.municipalities", "at.districts.municipalities"], AT_MUNICIPALITY_ORIGINAL],
-  ["at/StreetResponse", ["at.streets"], [...fields("key name postalCode locality"), ["municipality", AT_MUNICIPALITY_SUMMARY], ["district", AT_DISTRICT], ["federalProvince", AT_PROVINCE]]],
+  ["at/StreetResponse", ["at.streets", "at.fulltextsearch"], [...fields("key name postalCode locality"), ["municipality", AT_MUNICIPALITY_SUMMARY], ["district", AT_DISTRICT], ["federalProvince", AT_PROVINCE]]],
   ["at/LocalityResponse", ["at.localities", "at.federalprovinces.localities", "at.districts.localities"], AT_LOCALITY],
   ["ch/CantonResponse", ["ch.cantons"], fields("key historicalCode name shortName")],
   ["ch/DistrictResponse", ["ch.cantons.districts"], [...fields("key historicalCode name shortName"), ["canton", CH_SUMMARY]]],
   ["ch/CommuneResponse", ["ch.cantons.communes", "ch.districts.communes"], CH_COMMUNE],
   ["ch/LocalityResponse", ["ch.localities", "ch.cantons.localities", "ch.districts.localities"], CH_LOCALITY],
-  ["ch/StreetResponse", ["ch.streets"], [...fields("key name postalCode locality"), ["commune", CH_SUMMARY], ["district", CH_SUMMARY], ["canton", CH_SUMMARY], ...fields("status")]],
+  ["ch/StreetResponse", ["ch.streets", "ch.fulltextsearch"], [...fields("key name postalCode locality"), ["commune", CH_SUMMARY], ["district", CH_SUMMARY], ["canton", CH_SUMMARY], ...fields("status")]],
   ["li/CommuneResponse", ["li.communes"], fields("key name electoralDistrict")],
   ["li/LocalityResponse", ["li.localities"], [...fields("postalCode name"), ["commune", LI_COMMUNE]]],
-  ["li/StreetResponse", ["li.streets"], [...fields("key name postalCode locality"), ["commune", LI_COMMUNE], ...fields("status")]],
+  ["li/StreetResponse", ["li.streets", "li.fulltextsearch"], [...fields("key name postalCode locality"), ["commune", LI_COMMUNE], ...fields("status")]],
 ];
 
 /** Where we differ on purpose (README, "Differences from OpenPLZ"): the shape we serve instead. */

@@ -1,0 +1,153 @@
+import { createHash } from "node:crypto";
+import { caseFoldKey } from "../contract/search/filter.ts";
+import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
+import {
+  lexiconKey,
+  lexiconPath,
+  listChunkPath,
+  RECORD_CHUNK_STREETS,
+  recordsPath,
+  searchMetaPath,
+  shardOfKey,
+  TAILS_PER_SHARD,
+  tailsPath,
+  trigramPath,
+  trigramsOf,
+  type ListRef,
+  type SearchMeta,
+} from "../contract/search/store.ts";
+import type { FileSink } from "../io/sink.ts";
+import type { AnyResource } from "../resources/resource.ts";
+import { Interner, ListWriter, PairList } from "./search-lists.ts";
+import { compareText, indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
+
+/** Lexicon and trigram shards are kept about this size, so a lookup reads little. */
+const SHARD_TARGET_BYTES = 48 * 1024;
+
+export interface SearchIndexSummary {
+  readonly country: string;
+  readonly streets: number;
+  readonly files: number;
+  readonly bytes: number;
+}
+
+/**
+ * Writes a country's street-search index (contract/search/store.ts) from its Streets resource's
+ * records. Words are lexized once per distinct name and per place; the lists are built from flat
+ * arrays of (word, position) pairs, so memory stays a few bytes per pair.
+ */
+export function writeSearchIndex(country: string, resource: AnyResource, records: readonly unknown[], sink: FileSink): SearchIndexSummary {
+  const indexed = indexStreets(resource, records as readonly Street[]);
+  const { streets, headOf, placeOf, places } = indexed;
+  let files = 0;
+  let bytes = 0;
+  const write = (path: string, data: string | Uint8Array) => {
+    files++;
+    bytes += sink.write(path, data).bytes;
+  };
+  const hash = createHash("sha256");
+  const writer = new ListWriter(indexed.heads, (chunk, data) => {
+    hash.update(data);
+    write(listChunkPath(country, chunk), data);
+  });
+  const ofStreet = { place: (_: number, position: number) => placeOf[position] ?? 0, head: (_: number, position: number) => headOf[position] ?? 0 };
+
+  const lexicon = new Map<string, ListRef>();
+  for (const [lexeme, positions] of lexemePositions(indexed)) lexicon.set(lexeme, writer.list(positions, ofStreet.place, ofStreet.head));
+  const runs = headRuns(headOf);
+  const trigrams = new Map<string, readonly [number, ListRef]>();
+  for (const [trigram, ofRuns] of trigramRuns(indexed, runs)) {
+    const starts = ofRuns.map((run) => runs.start[run] ?? 0);
+    const streetsIn = ofRuns.reduce((sum, run) => sum + (runs.length[run] ?? 0), 0);
+    trigrams.set(trigram, [streetsIn, writer.list(starts, (i) => runs.length[ofRuns[i] ?? 0] ?? 0, (i) => headOf[starts[i] ?? 0] ?? 0)]);
+  }
+  const placeLists = new PairList();
+  for (let position = 0; position < streets.length; position++) placeLists.push(placeOf[position] ?? 0, position);
+  const placeRefs = placeLists.group(places.length).map((positions) => writer.list(positions, ofStreet.place, ofStreet.head));
+  writer.finish();
+
+  const placeWidth = places.length <= 0x10000 ? 2 : 3;
+  for (let start = 0, chunk = 0; start < streets.length; start += RECORD_CHUNK_STREETS, chunk++) {
+    const end = Math.min(streets.length, start + RECORD_CHUNK_STREETS);
+    const table = Buffer.alloc((end - start) * placeWidth);
+    for (let position = start; position < end; position++) table.writeUIntLE(placeOf[position] ?? 0, (position - start) * placeWidth, placeWidth);
+    write(recordsPath(country, chunk), table);
+  }
+  const lexiconShards = writeShards(lexicon, lexiconKey, (n) => lexiconPath(country, n), write);
+  const trigramShards = writeShards(trigrams, (t) => t, (n) => trigramPath(country, n), write);
+  for (let shard = 0; shard * TAILS_PER_SHARD < places.length; shard++) {
+    write(tailsPath(country, shard), JSON.stringify(places.slice(shard * TAILS_PER_SHARD, (shard + 1) * TAILS_PER_SHARD).map((place) => [place.json, place.csv])));
+  }
+  const meta: SearchMeta = {
+    count: streets.length,
+    hash: hash.digest("hex").slice(0, 16),
+    headKeys: indexed.headKeys,
+    placeWidth,
+    lexiconShards,
+    trigramShards,
+    places: places.map((place, i) => [place.postalCode, place.locality, placeRefs[i] ?? [0]]),
+  };
+  write(searchMetaPath(country), JSON.stringify(meta));
+  return { country, streets: streets.length, files, bytes };
+}
+
+/** Every lexeme's positions, by lexeme: a street has its name's lexemes and its place's (`Name PostalCode Locality` is one document). */
+function lexemePositions({ streets, places, placeOf }: IndexedStreets): [string, Int32Array][] {
+  const ids = new Interner();
+  const lexemeIds = (text: string) => [...lexemesOf(text).keys()].map((lexeme) => ids.id(lexeme));
+  const placeLexemes = places.map((place) => lexemeIds(` ${place.postalCode} ${place.locality}`));
+  const nameLexemes = new Map<string, number[]>();
+  const pairs = new PairList();
+  streets.forEach((street, position) => {
+    if (street.name.includes("<")) {
+      // A tag could span the fields: the document is lexized whole.
+      for (const id of lexemeIds(streetDocument(street.name, street.postalCode, street.locality))) pairs.push(id, position);
+      return;
+    }
+    let name = nameLexemes.get(street.name);
+    if (name === undefined) nameLexemes.set(street.name, (name = lexemeIds(street.name)));
+    for (const id of name) pairs.push(id, position);
+    for (const id of placeLexemes[placeOf[position] ?? 0] ?? []) if (!name.includes(id)) pairs.push(id, position);
+  });
+  const grouped = pairs.group(ids.values.length);
+  return ids.values.map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
+}
+
+interface Runs {
+  readonly start: Int32Array;
+  readonly length: Int32Array;
+}
+
+/** Runs of neighbouring streets with the same head. */
+function headRuns(headOf: Int32Array): Runs {
+  const starts: number[] = [];
+  for (let position = 0; position < headOf.length; position++) if (position === 0 || headOf[position] !== headOf[position - 1]) starts.push(position);
+  const start = Int32Array.from(starts);
+  const length = start.map((first, run) => (start[run + 1] ?? headOf.length) - first);
+  return { start, length };
+}
+
+/** Every case-folded trigram of the names, with the runs of streets of those names, by trigram. */
+function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
+  const ids = new Interner();
+  const byName = new Map<string, number[]>();
+  const pairs = new PairList();
+  runs.start.forEach((position, run) => {
+    const name = streets[position]?.name ?? "";
+    let own = byName.get(name);
+    if (own === undefined) byName.set(name, (own = trigramsOf(caseFoldKey(name)).map((t) => ids.id(t))));
+    for (const id of own) pairs.push(id, run);
+  });
+  const grouped = pairs.group(ids.values.length);
+  return ids.values.map((trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
+}
+
+/** Shards a map of entries by key, each shard a JSON object; returns how many. */
+function writeShards(entries: ReadonlyMap<string, unknown>, keyOf: (key: string) => string, pathOf: (shard: number) => string, write: (path: string, data: string) => void): number {
+  const texts = [...entries].map(([key, value]) => [key, `${JSON.stringify(key)}:${JSON.stringify(value)}`] as const);
+  const shards = Math.max(1, Math.ceil(texts.reduce((sum, [, text]) => sum + text.length, 0) / SHARD_TARGET_BYTES));
+  const byShard: string[][] = Array.from({ length: shards }, () => []);
+  for (const [key, text] of texts) byShard[shardOfKey(keyOf(key), shards)]?.push(text);
+  byShard.forEach((shard, n) => write(pathOf(n), `{${shard.join(",")}}`));
+  return shards;
+}

@@ -1,0 +1,140 @@
+import { BLOCK_ENTRIES, SEARCH_CHUNK_BYTES, type ListRef } from "../contract/search/store.ts";
+
+/**
+ * Encodes the search index's lists (contract/search/store.ts) into one byte stream: each list in
+ * blocks of BLOCK_ENTRIES, each block with its own head table, so a block reads alone. Every
+ * SEARCH_CHUNK_BYTES of the stream go to `writeChunk` as soon as they are full, so memory stays
+ * one chunk and one block.
+ */
+export class ListWriter {
+  private bytes = Buffer.allocUnsafe(2 * SEARCH_CHUNK_BYTES);
+  private length = 0;
+  /** Stream offset of `bytes[0]`. */
+  private flushed = 0;
+  private chunks = 0;
+
+  /** @param heads each head's values as a JSON array (its text in a block's head table) */
+  constructor(
+    private readonly heads: readonly string[],
+    private readonly writeChunk: (chunk: number, bytes: Buffer) => void,
+  ) {}
+
+  /**
+   * Appends a list: per entry its position (increasing), a second number (a street's place, a
+   * run's length) and its head, and says where the list's blocks are.
+   */
+  list(positions: Int32Array, second: (i: number, position: number) => number, head: (i: number, position: number) => number): ListRef {
+    const ref = [positions.length, this.offset];
+    for (let start = 0; start < positions.length; start += BLOCK_ENTRIES) {
+      this.block(positions, start, Math.min(positions.length, start + BLOCK_ENTRIES), second, head);
+      ref.push(this.offset);
+      this.flushFull();
+    }
+    return ref;
+  }
+
+  /** Writes the last chunk; returns how many chunks were written. */
+  finish(): number {
+    if (this.length > 0) this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(0, this.length)));
+    this.flushed += this.length;
+    this.length = 0;
+    return this.chunks;
+  }
+
+  private get offset(): number {
+    return this.flushed + this.length;
+  }
+
+  private flushFull(): void {
+    let at = 0;
+    while (this.length - at >= SEARCH_CHUNK_BYTES) {
+      this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(at, at + SEARCH_CHUNK_BYTES)));
+      at += SEARCH_CHUNK_BYTES;
+    }
+    if (at === 0) return;
+    this.bytes.copy(this.bytes, 0, at, this.length);
+    this.length -= at;
+    this.flushed += at;
+  }
+
+  private block(positions: Int32Array, from: number, to: number, second: (i: number, position: number) => number, head: (i: number, position: number) => number): void {
+    const local = new Map<number, number>();
+    const heads = new Int32Array(to - from);
+    for (let i = from; i < to; i++) {
+      const id = head(i, positions[i] ?? 0);
+      let index = local.get(id);
+      if (index === undefined) local.set(id, (index = local.size));
+      heads[i - from] = index;
+    }
+    const table = Buffer.from(`[${[...local.keys()].map((id) => this.heads[id]).join(",")}]`);
+    this.reserve(table.length + 20 + (to - from) * 15);
+    this.varint(table.length);
+    this.varint(to - from);
+    this.length += table.copy(this.bytes, this.length);
+    let previous = -1;
+    for (let i = from; i < to; i++) {
+      const position = positions[i] ?? 0;
+      this.varint(position - previous);
+      previous = position;
+      this.varint(second(i, position));
+      this.varint(heads[i - from] ?? 0);
+    }
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + extra));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+
+  private varint(value: number): void {
+    while (value >= 0x80) {
+      this.bytes[this.length++] = (value & 0x7f) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.bytes[this.length++] = value;
+  }
+}
+
+/** Strings numbered in order of first appearance. */
+export class Interner {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  id(value: string): number {
+    let id = this.ids.get(value);
+    if (id === undefined) this.ids.set(value, (id = this.values.push(value) - 1));
+    return id;
+  }
+}
+
+/** (key, value) pairs in growable typed arrays, grouped by key with a counting sort (values keep their order). */
+export class PairList {
+  private keys = new Int32Array(1 << 16);
+  private values = new Int32Array(1 << 16);
+  private length = 0;
+
+  push(key: number, value: number): void {
+    if (this.length === this.keys.length) {
+      const grow = (a: Int32Array) => {
+        const b = new Int32Array(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.keys = grow(this.keys);
+      this.values = grow(this.values);
+    }
+    this.keys[this.length] = key;
+    this.values[this.length++] = value;
+  }
+
+  group(groups: number): Int32Array[] {
+    const starts = new Int32Array(groups + 1);
+    for (let i = 0; i < this.length; i++) starts[this.keys[i]! + 1]!++;
+    for (let g = 0; g < groups; g++) starts[g + 1]! += starts[g]!;
+    const sorted = new Int32Array(this.length);
+    const fill = starts.slice(0, groups);
+    for (let i = 0; i < this.length; i++) sorted[fill[this.keys[i]!]!++] = this.values[i]!;
+    return Array.from({ length: groups }, (_, g) => sorted.subarray(starts[g]!, starts[g + 1]!));
+  }
+}

@@ -1,0 +1,127 @@
+import { csvRow } from "../contract/csv.ts";
+import { jsonRecord } from "../contract/page.ts";
+import { headJson } from "../contract/search/store.ts";
+import { collationKey } from "../resources/collation.ts";
+import type { AnyResource } from "../resources/resource.ts";
+import { Interner } from "./search-lists.ts";
+import { sortRecords } from "./views.ts";
+
+export type Street = Readonly<Record<string, unknown>> & { readonly name: string; readonly postalCode: string; readonly locality: string };
+
+/** A place: the tail (the record after the head) that streets share, with its postal code and locality. */
+export interface IndexPlace {
+  readonly postalCode: string;
+  readonly locality: string;
+  readonly json: string;
+  readonly csv: string;
+}
+
+/** A country's streets as the index numbers them: positions, heads, places. */
+export interface IndexedStreets {
+  /** In the resource's order: a street's position is its index here. */
+  readonly streets: readonly Street[];
+  /** The record properties of the head, the last `name`. */
+  readonly headKeys: readonly string[];
+  /** Each head's values as a JSON array. */
+  readonly heads: readonly string[];
+  readonly headOf: Int32Array;
+  /** Sorted by postal code, locality and tail, so that places of a postal-code prefix are neighbours. */
+  readonly places: readonly IndexPlace[];
+  readonly placeOf: Int32Array;
+}
+
+/** Orders a Streets resource's records and splits each into its head and its place. */
+export function indexStreets(resource: AnyResource, records: readonly Street[]): IndexedStreets {
+  const streets = sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
+  // The head: the leading columns up to the name (each record is checked to start with them, see tailIds).
+  const columns = resource.record.columns;
+  const headKeys = columns.slice(0, columns.findIndex((c) => c.path.join(".") === "name") + 1).map((c) => c.path.join("."));
+  if (headKeys.at(-1) !== "name" || headKeys.some((key) => key.includes("."))) throw new Error(`${resource.id}: the CSV columns must start with plain properties up to the name`);
+
+  const heads = new Interner();
+  const found: IndexPlace[] = [];
+  const headOf = new Int32Array(streets.length);
+  const tailOf = new Int32Array(streets.length);
+  const tailOfStreet = tailIds(headKeys, resource.id);
+  const valuesOf = (street: Street) => headKeys.map((key) => String(street[key] ?? ""));
+  let previousName: string | undefined;
+  let previousHead = 0;
+  streets.forEach((street, i) => {
+    // Heads repeat in runs (a name's streets follow each other); Germany's head is the name alone.
+    if (headKeys.length > 1 || street.name !== previousName) {
+      previousHead = heads.id(JSON.stringify(valuesOf(street)));
+      previousName = street.name;
+    }
+    headOf[i] = previousHead;
+    const tail = tailOfStreet(street);
+    if (tail === found.length) {
+      const head = headJson(headKeys, valuesOf(street));
+      const json = jsonRecord(street);
+      if (!json.startsWith(head)) throw new Error(`${resource.id}: record ${i} does not start with its head ${head}`);
+      found.push({ postalCode: street.postalCode, locality: street.locality, json: json.slice(head.length), csv: csvRow(columns.slice(headKeys.length), street) });
+    }
+    tailOf[i] = tail;
+  });
+  const order = found.map((_, i) => i).sort((a, b) => comparePlaces(found[a] as IndexPlace, found[b] as IndexPlace));
+  const placeId = new Int32Array(order.length);
+  order.forEach((tail, place) => (placeId[tail] = place));
+  const placeOf = tailOf.map((tail) => placeId[tail] ?? 0);
+  return { streets, headKeys, heads: heads.values, headOf, places: order.map((tail) => found[tail] as IndexPlace), placeOf };
+}
+
+/**
+ * The streets in the resource's order. Street orders start with the name's collation key, so the
+ * distinct names are sorted once and only streets of one name are compared by their whole key
+ * (a plain sort of a national list takes seconds); checked, with a plain sort where it does not hold.
+ */
+function sortStreets(streets: readonly Street[], sortKey: (street: Street) => readonly string[]): Street[] {
+  const byName = new Map<string, Street[]>();
+  for (const street of streets) {
+    const group = byName.get(street.name);
+    if (group === undefined) byName.set(street.name, [street]);
+    else group.push(street);
+  }
+  const names = [...byName].map(([name, group]) => ({ name, key: sortKey(group[0] as Street)[0] ?? "" }));
+  if (names.some(({ name, key }) => key !== collationKey(name))) return sortRecords(streets, sortKey);
+  names.sort((a, b) => compareText(a.key, b.key));
+  return names.flatMap(({ name }) => {
+    const group = byName.get(name) as Street[];
+    return group.length === 1 ? group : sortRecords(group, sortKey);
+  });
+}
+
+/**
+ * A street's tail as a number: streets of one postal code and locality mostly share one, so each
+ * street is compared, property by property (nested objects by identity: the model shares one
+ * object per municipality, district, state), with the tails seen there before. A tail is rendered
+ * once, not once per street.
+ */
+function tailIds(headKeys: readonly string[], resource: string): (street: Street) => number {
+  const seen = new Map<string, { readonly street: Street; readonly id: number }[]>();
+  let count = 0;
+  const sameTail = (a: Street, b: Street): boolean => {
+    let properties = 0;
+    for (const name in a) {
+      properties++;
+      if (!headKeys.includes(name) && a[name] !== b[name]) return false;
+    }
+    for (const _ in b) properties--;
+    return properties === 0;
+  };
+  return (street) => {
+    let i = 0;
+    for (const name in street) {
+      if (i === headKeys.length) break;
+      if (name !== headKeys[i++]) throw new Error(`${resource}: a record does not start with ${headKeys.join(", ")}`);
+    }
+    const key = `${street.postalCode}\u0000${street.locality}`;
+    let tails = seen.get(key);
+    if (tails === undefined) seen.set(key, (tails = []));
+    for (const tail of tails) if (sameTail(tail.street, street)) return tail.id;
+    tails.push({ street, id: count });
+    return count++;
+  };
+}
+
+export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const comparePlaces = (a: IndexPlace, b: IndexPlace) => compareText(a.postalCode, b.postalCode) || compareText(a.locality, b.locality) || compareText(a.json, b.json);

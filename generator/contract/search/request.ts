@@ -1,0 +1,55 @@
+/**
+ * A search request's parameters as the Worker reads them: `searchTerm` and the prefix switch of
+ * FullTextSearch, the `name`, `postalCode` and `locality` filters of Streets. Bad input is an
+ * error listing per parameter, answered with a 400 problem.
+ */
+import type { StreetFilters } from "./evaluate.ts";
+import { FilterSyntaxError, parseStreetFilter, type FilterParameter } from "./filter.ts";
+import type { SearchQuery } from "./query.ts";
+import { parseSearchTerm, SearchTermError } from "./websearch.ts";
+
+export const SEARCH_TERM_PARAMETER = "searchTerm";
+/** Opt-in search as you type (not in the original API). */
+export const PREFIX_PARAMETER = "lastWordPrefix";
+/** Longer terms are refused: no street's name, postal code and locality together come near it. */
+export const MAX_SEARCH_TERM_LENGTH = 200;
+export const STREET_FILTERS: readonly FilterParameter[] = ["locality", "name", "postalCode"];
+
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: Record<string, string[]>; readonly detail: string };
+
+const fail = (parameter: string, message: string, detail = message): Parsed<never> => ({ ok: false, errors: { [parameter]: [message] }, detail });
+
+/** .NET's char.IsWhiteSpace, which the original's [Required] trims with. */
+const BLANK = /^[\s\u0085\u180e]*$/u;
+
+/** A FullTextSearch request's term (as sent; empty counts as absent) and prefix switch. */
+export function parseSearchRequest(term: string | undefined, prefix: string | undefined): Parsed<SearchQuery> {
+  if (term === undefined || BLANK.test(term)) return fail(SEARCH_TERM_PARAMETER, `The ${SEARCH_TERM_PARAMETER} field is required.`, `No ${SEARCH_TERM_PARAMETER} given.`);
+  const length = Array.from(term).length;
+  if (length > MAX_SEARCH_TERM_LENGTH) return fail(SEARCH_TERM_PARAMETER, `The ${SEARCH_TERM_PARAMETER} has ${length} characters; at most ${MAX_SEARCH_TERM_LENGTH} are allowed.`);
+  const lastWordPrefix = (prefix ?? "false").toLowerCase();
+  if (lastWordPrefix !== "true" && lastWordPrefix !== "false") return fail(PREFIX_PARAMETER, `The value '${prefix?.slice(0, 40) ?? ""}' is not valid for ${PREFIX_PARAMETER}: use true or false.`);
+  try {
+    return { ok: true, value: parseSearchTerm(term.normalize("NFC"), { lastWordPrefix: lastWordPrefix === "true" }) };
+  } catch (error) {
+    if (error instanceof SearchTermError) return fail(SEARCH_TERM_PARAMETER, error.message);
+    throw error;
+  }
+}
+
+/** A Streets request's filters (given ones only, at least one); `given` maps each parameter to its value as sent. */
+export function parseStreetFilters(given: ReadonlyMap<string, string>, noFilter: string): Parsed<StreetFilters> {
+  const filters: { -readonly [K in FilterParameter]?: ReturnType<typeof parseStreetFilter> } = {};
+  for (const parameter of STREET_FILTERS) {
+    const value = given.get(parameter);
+    if (value === undefined || value === "") continue;
+    try {
+      filters[parameter] = parseStreetFilter(parameter, value.normalize("NFC"));
+    } catch (error) {
+      if (error instanceof FilterSyntaxError) return fail(parameter, error.message);
+      throw error;
+    }
+  }
+  if (Object.keys(filters).length === 0) return { ok: false, errors: Object.fromEntries(STREET_FILTERS.map((p) => [p, [noFilter]])), detail: noFilter };
+  return { ok: true, value: filters };
+}

@@ -1,0 +1,186 @@
+import { chunkSpans } from "../contract/pack.ts";
+import {
+  decodeBlocks,
+  lexiconKey,
+  lexiconPath,
+  listChunkPath,
+  RECORD_CHUNK_STREETS,
+  recordsPath,
+  SEARCH_CHUNK_BYTES,
+  searchMetaPath,
+  shardOfKey,
+  TAILS_PER_SHARD,
+  tailsPath,
+  trigramPath,
+  type LexiconShard,
+  type ListEntry,
+  type ListRef,
+  type SearchMeta,
+  type TrigramShard,
+} from "../contract/search/store.ts";
+import type { LexemeMatch } from "../contract/search/query.ts";
+import type { AssetStore } from "./assets.ts";
+
+/** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
+const CHUNK_CACHE = 48;
+/** Lists of at least this many entries are kept decoded (a city's, a common word's), up to DECODED_ENTRIES entries in all. */
+const KEEP_DECODED_FROM = 2_000;
+const DECODED_ENTRIES = 300_000;
+
+/**
+ * One country's search index as the Worker reads it. Per isolate it keeps what every request
+ * needs (the meta with its places, lexicon and trigram shards, the rendered tails) and the most
+ * recently read list chunks; only resolved data is kept (see AssetStore).
+ */
+export class SearchIndex {
+  private readonly shards = new Map<string, LexiconShard>();
+  private readonly tails = new Map<number, readonly (readonly [json: string, csv: string])[]>();
+  private readonly chunks = new Map<number, Uint8Array>();
+  private readonly decoded = new Map<number, readonly ListEntry[]>();
+  private decodedEntries = 0;
+  /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list), kept once read. */
+  private readonly records = new Map<number, Uint8Array>();
+
+  private constructor(
+    private readonly store: AssetStore,
+    private readonly origin: string,
+    readonly country: string,
+    readonly meta: SearchMeta,
+  ) {}
+
+  static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
+    const meta = (await (await store.require(origin, searchMetaPath(country))).json()) as SearchMeta;
+    return new SearchIndex(store, origin, country, meta);
+  }
+
+  /** The lists of query terms: a lexeme's own, or for a prefix every lexeme's that starts with it. */
+  async termLists(terms: readonly LexemeMatch[]): Promise<(term: LexemeMatch) => readonly ListRef[]> {
+    const shards = new Map<string, LexiconShard>();
+    await Promise.all(
+      terms.map(async ({ lexeme }) => {
+        const path = lexiconPath(this.country, shardOfKey(lexiconKey(lexeme), this.meta.lexiconShards));
+        shards.set(lexeme, await this.shard(path));
+      }),
+    );
+    return (term) => {
+      const shard = shards.get(term.lexeme) ?? {};
+      if (!term.prefix) {
+        return Object.hasOwn(shard, term.lexeme) ? [shard[term.lexeme] as ListRef] : [];
+      }
+      const refs: ListRef[] = [];
+      for (const lexeme of Object.keys(shard)) if (lexeme.startsWith(term.lexeme)) refs.push(shard[lexeme] as ListRef);
+      return refs;
+    };
+  }
+
+  /** The list of each trigram with its number of streets (undefined: no name has it). */
+  async trigramLists(trigrams: readonly string[]): Promise<(readonly [number, ListRef] | undefined)[]> {
+    return await Promise.all(
+      trigrams.map(async (trigram) => {
+        const shard = (await this.shard(trigramPath(this.country, shardOfKey(trigram, this.meta.trigramShards)))) as unknown as TrigramShard;
+        return Object.hasOwn(shard, trigram) ? shard[trigram] : undefined;
+      }),
+    );
+  }
+
+  /** The entries of whole lists (each chunk they lie in fetched once; long lists kept decoded). */
+  async entries(refs: readonly ListRef[]): Promise<(readonly ListEntry[])[]> {
+    const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
+    const missing = ranges.filter(([from]) => !this.decoded.has(from));
+    const chunks = await this.chunksOf(missing);
+    return ranges.map(([from, to]) => {
+      const kept = this.decoded.get(from);
+      if (kept !== undefined) return kept;
+      const entries = decodeBlocks(bytesOf(chunks, from, to));
+      if (entries.length >= KEEP_DECODED_FROM) this.keepDecoded(from, entries);
+      return entries;
+    });
+  }
+
+  /** Keeps a decoded list, dropping the oldest while more than DECODED_ENTRIES entries are kept. */
+  private keepDecoded(from: number, entries: readonly ListEntry[]): void {
+    this.decoded.set(from, entries);
+    this.decodedEntries += entries.length;
+    for (const [key, old] of this.decoded) {
+      if (this.decodedEntries <= DECODED_ENTRIES || key === from) break;
+      this.decoded.delete(key);
+      this.decodedEntries -= old.length;
+    }
+  }
+
+  /** Entries [start, end) of one list: only the blocks that hold them are read. */
+  async slice(ref: ListRef, start: number, end: number, blockEntries: number): Promise<ListEntry[]> {
+    if (end <= start) return [];
+    const first = Math.floor(start / blockEntries);
+    const last = Math.floor((end - 1) / blockEntries);
+    const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
+    const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
+    return entries.slice(start - first * blockEntries, end - first * blockEntries);
+  }
+
+  /** The place of each street (positions in increasing order), from the record table. */
+  async placesAt(positions: readonly number[]): Promise<Int32Array> {
+    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
+    const missing = chunks.filter((chunk) => !this.records.has(chunk));
+    const loaded = await Promise.all(missing.map(async (chunk) => [chunk, new Uint8Array(await (await this.store.require(this.origin, recordsPath(this.country, chunk))).arrayBuffer())] as const));
+    for (const [chunk, bytes] of loaded) this.records.set(chunk, bytes);
+    const width = this.meta.placeWidth;
+    return Int32Array.from(positions, (position) => {
+      const table = this.records.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? new Uint8Array();
+      const at = (position % RECORD_CHUNK_STREETS) * width;
+      let place = 0;
+      for (let k = width - 1; k >= 0; k--) place = place * 256 + (table[at + k] ?? 0);
+      return place;
+    });
+  }
+
+  /** The rendered tails (JSON and CSV) of places. */
+  async tailsOf(places: readonly number[]): Promise<(place: number) => readonly [string, string]> {
+    const needed = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))].filter((shard) => !this.tails.has(shard));
+    const loaded = await Promise.all(needed.map(async (shard) => [shard, (await (await this.store.require(this.origin, tailsPath(this.country, shard))).json()) as [string, string][]] as const));
+    for (const [shard, tails] of loaded) this.tails.set(shard, tails);
+    return (place) => this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.[place % TAILS_PER_SHARD] ?? ["}", "\r\n"];
+  }
+
+  private async shard(path: string): Promise<LexiconShard> {
+    const cached = this.shards.get(path);
+    if (cached !== undefined) return cached;
+    const shard = (await (await this.store.require(this.origin, path)).json()) as LexiconShard;
+    this.shards.set(path, shard);
+    return shard;
+  }
+
+  /** The list-stream chunks that byte ranges lie in, each fetched once (kept for this request even when the cache drops them). */
+  private async chunksOf(ranges: readonly (readonly [number, number])[]): Promise<ReadonlyMap<number, Uint8Array>> {
+    const numbers = new Set<number>();
+    for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) numbers.add(span.chunk);
+    return new Map(await Promise.all([...numbers].map(async (number) => [number, await this.chunk(number)] as const)));
+  }
+
+  private async chunk(number: number): Promise<Uint8Array> {
+    const cached = this.chunks.get(number);
+    if (cached !== undefined) {
+      this.chunks.delete(number);
+      this.chunks.set(number, cached);
+      return cached;
+    }
+    const bytes = new Uint8Array(await (await this.store.require(this.origin, listChunkPath(this.country, number))).arrayBuffer());
+    this.chunks.set(number, bytes);
+    if (this.chunks.size > CHUNK_CACHE) this.chunks.delete(this.chunks.keys().next().value as number);
+    return bytes;
+  }
+}
+
+/** Bytes [from, to) of the list stream, out of its chunks. */
+function bytesOf(chunks: ReadonlyMap<number, Uint8Array>, from: number, to: number): Uint8Array {
+  const spans = chunkSpans(from, to, SEARCH_CHUNK_BYTES);
+  const [only] = spans;
+  if (spans.length === 1 && only !== undefined) return (chunks.get(only.chunk) ?? new Uint8Array()).subarray(only.from, only.to);
+  const out = new Uint8Array(to - from);
+  let at = 0;
+  for (const span of spans) {
+    out.set((chunks.get(span.chunk) ?? new Uint8Array()).subarray(span.from, span.to), at);
+    at += span.to - span.from;
+  }
+  return out;
+}

@@ -1,0 +1,126 @@
+import { selectView, shardOf } from "../contract/address.ts";
+import { CONTENT_TYPES, pageEtag, pagingHeaders } from "../contract/headers.ts";
+import { renderPage } from "../contract/page.ts";
+import { pageBounds, pageCount } from "../contract/paging.ts";
+import { validationProblem } from "../contract/problem.ts";
+import type { ParsedQuery } from "../contract/query.ts";
+import type { RouteResource } from "../contract/routes.ts";
+import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
+import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
+import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
+import { BLOCK_ENTRIES, headCsv, headJson, listCount, type ListEntry } from "../contract/search/store.ts";
+import type { AssetStore } from "./assets.ts";
+import type { ServeContext } from "./context.ts";
+import { headerLine, servePaged } from "./paged.ts";
+import { ifNoneMatch, type HeaderList } from "./responses.ts";
+import { SearchIndex } from "./search-index.ts";
+
+/** What a search found: the number of matches and the page's entries. */
+interface Found {
+  readonly total: number;
+  readonly page: readonly ListEntry[];
+}
+
+/** `/{country}/FullTextSearch`: the page of streets that match the search term. */
+export async function serveFullText(ctx: ServeContext, resource: RouteResource, query: ParsedQuery): Promise<Response> {
+  const parsed = parseSearchRequest(query.filters.get(SEARCH_TERM_PARAMETER), query.filters.get(PREFIX_PARAMETER));
+  if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
+  const index = await indexOf(ctx, resource);
+  const search = parsed.value;
+  const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
+  let found: Found;
+  if (search.root === null) found = { total: 0, page: [] };
+  else if (isSingleList(search)) {
+    const [ref] = (await index.termLists(lexemesOfQuery(search)))(search.root as LexemeMatch);
+    found = ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), BLOCK_ENTRIES) };
+  } else {
+    const lists = await index.termLists(lexemesOfQuery(search));
+    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index);
+    const matched = matchingEntries(search, await candidates(index, drivers), index.meta.places);
+    found = { total: matched.length, page: matched.slice(start, end) };
+  }
+  const key = `${search.root === null ? "" : JSON.stringify(search.root)}`;
+  return await answer(ctx, resource, index, found, query, key);
+}
+
+/**
+ * `/{country}/Streets` with search: a value of `locality` alone that names a locality is its view
+ * (as without search); any other combination of `name`, `postalCode` and `locality` is answered
+ * from the index.
+ */
+export async function serveStreets(ctx: ServeContext, resource: RouteResource, params: ReadonlyMap<string, string>, query: ParsedQuery): Promise<Response> {
+  const given = STREET_FILTERS.filter((p) => query.filters.has(p));
+  if (given.length === 1 && given[0] === "locality" && (await hasView(ctx.store, ctx.origin, resource, query))) return await servePaged(ctx, resource, params, query);
+  const parsed = parseStreetFilters(query.filters, resource.selectors.find((s) => s.param === "locality")?.missing ?? "No name, postal code or locality given.");
+  if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
+  const filters = parsed.value;
+  const index = await indexOf(ctx, resource);
+  const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name));
+  const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? { ...everyStreet(index), kind: "places" };
+  const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
+  let found: Found;
+  if (drivers.kind === "runs" && filters.postalCode === undefined && filters.locality === undefined) {
+    // A name alone: the matching runs give the count; only the page's streets are looked up.
+    const runs = matchingRuns(filters, (await index.entries(drivers.refs)).flat());
+    found = { total: runs.reduce((sum, run) => sum + run.place, 0), page: await streetsOf(index, streetsOfRuns(runs, start, end)) };
+  } else {
+    const streets = drivers.kind === "runs" ? await streetsOf(index, streetsOfRuns(matchingRuns(filters, (await index.entries(drivers.refs)).flat()))) : await candidates(index, drivers);
+    const matched = filteredEntries(filters, streets, index.meta.places);
+    found = { total: matched.length, page: matched.slice(start, end) };
+  }
+  const key = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
+  return await answer(ctx, resource, index, found, query, key);
+}
+
+async function hasView(store: AssetStore, origin: string, resource: RouteResource, query: ParsedQuery): Promise<boolean> {
+  const selection = selectView(resource.selectors, (s) => query.filters.get(s.param));
+  if (!selection.ok) return false;
+  const shard = await store.shard(origin, resource.id, shardOf(selection.key, resource.shards));
+  return shard.entries.has(selection.key);
+}
+
+/** What a query that narrows nothing (`-berlin`, `name=a`) reads: every place's list, so every street. */
+const everyStreet = (index: SearchIndex): Drivers => ({ refs: index.meta.places.map((place) => place[2]), cost: index.meta.count });
+
+/** Streets of name runs as list entries, with their places from the record table. */
+async function streetsOf(index: SearchIndex, { positions, heads }: { readonly positions: readonly number[]; readonly heads: readonly (readonly string[])[] }): Promise<ListEntry[]> {
+  const places = await index.placesAt(positions);
+  return positions.map((position, i) => ({ position, place: places[i] ?? 0, head: heads[i] ?? [] }));
+}
+
+async function candidates(index: SearchIndex, drivers: Drivers): Promise<readonly ListEntry[]> {
+  return mergeLists(await index.entries(drivers.refs));
+}
+
+/** Indexes opened per isolate, by store and country (resolved ones only; see AssetStore). */
+const opened = new WeakMap<AssetStore, Map<string, SearchIndex>>();
+async function indexOf(ctx: ServeContext, resource: RouteResource): Promise<SearchIndex> {
+  const country = resource.search?.country ?? "";
+  let byCountry = opened.get(ctx.store);
+  if (byCountry === undefined) opened.set(ctx.store, (byCountry = new Map()));
+  const cached = byCountry.get(country);
+  if (cached !== undefined) return cached;
+  const index = await SearchIndex.open(ctx.store, ctx.origin, country);
+  byCountry.set(country, index);
+  return index;
+}
+
+/** The page as JSON or CSV, with the paging headers and an ETag of the index and the question. */
+async function answer(ctx: ServeContext, resource: RouteResource, index: SearchIndex, found: Found, query: ParsedQuery, question: string): Promise<Response> {
+  const { request, respond, format } = ctx;
+  const { page, pageSize } = query;
+  const etag = pageEtag(`${index.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`, pageSize, page, format);
+  const headers: HeaderList = [["Content-Type", CONTENT_TYPES[format]], ["ETag", etag], ...pagingHeaders(page, pageSize, found.total), ...ctx.vary];
+  if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
+  const rows = page > pageCount(found.total, pageSize) ? [] : found.page;
+  const tailOf = await index.tailsOf(rows.map((entry) => entry.place));
+  const keys = index.meta.headKeys;
+  const rendered = format === "json" ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place)[0]) : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place)[1]);
+  return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
+}
+
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
