@@ -62,13 +62,17 @@ export interface AssetManifest {
   /** "content hash (hex) \t path \t content type" lines: what the KV shim serves for a content hash. */
   readonly reverse: Uint8Array;
   readonly count: number;
+  /** Files the list names that are not in the directory (not served: a 404, as after a deploy of the directory). */
+  readonly missing: number;
 }
 
 /**
- * The manifest from `_files.tsv` (path, SHA-256 in base64url, bytes), without touching the files.
- * Like Cloudflare's upload, the content hash is the file's digest plus its extension, so the same
- * bytes are one asset and one ETag, stable across rebuilds. Flat buffers, no object per file: this
- * keeps Node's memory low after the start.
+ * The manifest from `_files.tsv` (path, SHA-256 in base64url, bytes), without reading the files; a
+ * listed file that is gone is left out (one stat each, ≈0.5 s for 100,000 files).
+ * The content hash (the asset's key and its ETag) is the file's digest with its path: stable across
+ * rebuilds of the same bytes, like Cloudflare's (which is the digest with the extension), but one
+ * key per file, so that a file changed after the build is served as it is now, not as a twin that
+ * had its bytes. Flat buffers, no object per file: this keeps Node's memory low after the start.
  */
 export async function manifestFromFileList(dir: string): Promise<AssetManifest> {
   const text = readFileSync(join(dir, "_files.tsv"), "utf8");
@@ -78,11 +82,16 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
   const ignored = new Set([...NOT_ASSETS, ...ignore]);
   const paths: string[] = [];
   const digests: string[] = [];
+  let missing = 0;
   for (const line of text.split("\n")) {
     if (line === "") continue;
     const [path = "", digest = ""] = line.split("\t", 2);
     if (path === "" || digest === "") throw new Error(`${join(dir, "_files.tsv")}: not a file list (line "${line.slice(0, 80)}")`);
     if (ignored.has(path)) continue;
+    if (!existsSync(join(dir, path))) {
+      missing++;
+      continue;
+    }
     paths.push(path);
     digests.push(digest);
   }
@@ -93,23 +102,19 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
   for (let i = 0; i < n; i++) {
     const path = paths[i] ?? "";
     hash("sha256", path, "buffer").copy(pathHashes, i * HASH_SIZE, 0, HASH_SIZE);
-    hash("sha256", (digests[i] ?? "") + extname(path), "buffer").copy(contentHashes, i * HASH_SIZE, 0, HASH_SIZE);
+    hash("sha256", `${digests[i] ?? ""}\t${path}`, "buffer").copy(contentHashes, i * HASH_SIZE, 0, HASH_SIZE);
   }
   const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => pathHashes.compare(pathHashes, b * HASH_SIZE, (b + 1) * HASH_SIZE, a * HASH_SIZE, (a + 1) * HASH_SIZE));
   const manifest = new Uint8Array(HEADER_SIZE + n * ENTRY_SIZE); // header and padding: zeros
   const reverse: string[] = [];
-  const seen = new Set<string>();
   order.forEach((i, k) => {
     const at = HEADER_SIZE + k * ENTRY_SIZE;
     pathHashes.copy(manifest, at, i * HASH_SIZE, (i + 1) * HASH_SIZE);
     contentHashes.copy(manifest, at + HASH_SIZE, i * HASH_SIZE, (i + 1) * HASH_SIZE);
-    const hex = contentHashes.toString("hex", i * HASH_SIZE, (i + 1) * HASH_SIZE);
-    if (seen.has(hex)) return;
-    seen.add(hex);
     const path = paths[i] ?? "";
-    reverse.push(`${hex}\t${path}\t${types.get(extname(path)) ?? ""}\n`);
+    reverse.push(`${contentHashes.toString("hex", i * HASH_SIZE, (i + 1) * HASH_SIZE)}\t${path}\t${types.get(extname(path)) ?? ""}\n`);
   });
-  return { manifest, reverse: new Uint8Array(Buffer.from(reverse.join(""))), count: n };
+  return { manifest, reverse: new Uint8Array(Buffer.from(reverse.join(""))), count: n, missing };
 }
 
 /**

@@ -54,6 +54,7 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
     assetConfigFor(dir, assetOptions, config.compatibility_date, log),
     manifestFromFileList(dir),
   ]);
+  if (manifest.missing > 0) process.stderr.write(`warning: ${manifest.missing} files of ${join(dir, "_files.tsv")} are not in the directory (not served)\n`);
   if (manifest.count > MAX_ASSETS) process.stderr.write(`warning: ${manifest.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`);
   const mf = new Miniflare({
     // Miniflare's own entry (it imitates the edge: compression, request.cf) listens on a spare
