@@ -1,6 +1,6 @@
 /**
  * `npm run load`: a bounded 30-second load test on loopback. It serves the embedded build (built
- * into a temporary directory) with wrangler dev and sends a mix of first pages, deep pages, pages
+ * into a temporary directory) with the local server (npm run serve) and sends a mix of first pages, deep pages, pages
  * cut from size 50, CSV, unknown localities and invalid requests with autocannon. It fails on any
  * connection error, timeout or 5xx, and prints throughput, latency and the runtime's memory.
  *
@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildToDirectory } from "../generator/build/build.ts";
-import { startWranglerDev as startServer } from "../generator/serve/wrangler-dev.ts";
+import { startLocalServer as startServer } from "../generator/serve/local.ts";
+import { LOAD_REQUESTS } from "./load-requests.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({ options: { duration: { type: "string", default: "30" }, connections: { type: "string", default: "10" } } });
@@ -23,21 +24,7 @@ const dir = join(work, "dist");
 await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 100_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8") }, dir);
 const server = await startServer(dir);
 try {
-  const requests = [
-    { path: "/de/Streets?locality=Berlin" },
-    { path: "/de/Streets?locality=Berlin&page=2&pageSize=10" },
-    { path: "/de/Streets?locality=Berlin&page=239&pageSize=50" },
-    { path: "/de/Streets?locality=Berlin&page=1192&pageSize=10" },
-    { path: "/de/Streets?locality=Berlin&page=11000&pageSize=1" },
-    { path: "/de/Streets?locality=berlin&page=77&pageSize=13", headers: { accept: "text/csv" } },
-    { path: "/de/Streets?locality=Berlin&page=400&pageSize=3&format=csv" },
-    { path: "/de/Streets?locality=Atlantis" },
-    { path: "/de/Streets?locality=Berlin&pageSize=51" },
-    { path: "/de/Streets?locality=Berlin&page=0" },
-    { path: "/de/Streets" },
-    { path: "/ch/Cantons" },
-    { path: "/nowhere" },
-  ];
+  const requests = [...LOAD_REQUESTS];
   for (const request of requests) await fetch(`${server.origin}${request.path}`, { headers: request.headers ?? {} }).then((r) => r.arrayBuffer()); // warm
   const rssBefore = server.rssKiB();
   const result = await autocannon({ url: server.origin, connections: Number(args.connections), duration, requests });
@@ -49,7 +36,7 @@ try {
     `requests ${result.requests.total} (${result.requests.average.toFixed(0)}/s), status ${statuses.join(", ")}`,
     `latency p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
     `errors ${result.errors}, timeouts ${result.timeouts}, 5xx ${serverErrors}`,
-    `runtime RSS (wrangler + workerd) before ${Math.round(rssBefore / 1024)} MiB, after ${Math.round(rssAfter / 1024)} MiB`,
+    `server RSS (node + workerd) before ${Math.round(rssBefore / 1024)} MiB, after ${Math.round(rssAfter / 1024)} MiB`,
   ];
   process.stdout.write(`${lines.join("\n")}\n`);
   if (result.errors > 0 || result.timeouts > 0 || serverErrors > 0) process.exitCode = 1;

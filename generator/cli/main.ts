@@ -4,8 +4,11 @@ import { buildFingerprint, buildInto, buildToDirectory, loadBuildSources } from 
 import { builtFingerprint, isBuildDirectory, packageVersion, PROJECT_ROOT } from "../io/read.ts";
 import { CountingSink } from "../io/sink.ts";
 import { verifyBuild } from "../serve/verify.ts";
+import { HEALTH_PATH } from "../serve/child.ts";
+import { serveBuild, ServeError } from "../serve/server.ts";
+import { startLocalServer } from "../serve/local.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
-import { buildOptions, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
+import { buildOptions, DEFAULT_HOST, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
 import { progressReporter } from "./progress.ts";
 import { printJson, printSummary } from "./summary.ts";
 
@@ -52,10 +55,11 @@ withGuardOptions(
 
 program
   .command("serve")
-  .description("serve a built directory with wrangler's local runtime (workerd)")
+  .description("serve a built directory on workerd as Cloudflare serves it (no dev proxy, no file watching; restart after a build)")
   .option("--dir <dir>", "built directory", "dist")
+  .option("--host <address>", "address to listen on (0.0.0.0 or :: for every interface)", DEFAULT_HOST)
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
-  .action((opts: { dir: string; port?: number }) => serve(resolve(opts.dir), opts.port ?? defaultPort()));
+  .action((opts: { dir: string; host: string; port?: number }) => serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort()));
 
 program
   .command("verify")
@@ -65,7 +69,7 @@ program
     const dir = resolve(opts.dir);
     if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
     process.stderr.write(`verify: starting the local runtime for ${dir} …\n`);
-    const server = await startWranglerDev(dir);
+    const server = await startLocalServer(dir);
     let failed: number;
     try {
       const report = await verifyBuild(server.origin, (message) => process.stderr.write(`verify: ${message}\n`));
@@ -80,26 +84,46 @@ program
 
 program
   .command("start")
-  .description("build the embedded data into dist/ when it changed, then serve it")
+  .description("build the embedded data into dist/ when it changed, then serve it (like serve)")
+  .option("--host <address>", "address to listen on (0.0.0.0 or :: for every interface)", DEFAULT_HOST)
+  .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
+  .action(async (opts: { host: string; port?: number }) => serve(await buildEmbedded(), opts.host, opts.port ?? defaultPort()));
+
+program
+  .command("dev")
+  .description("build the embedded data into dist/ when it changed, then run wrangler dev (hot reload of the Worker, for changing it)")
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .action(async (opts: { port?: number }) => {
+    const dist = await buildEmbedded();
     const port = opts.port ?? defaultPort();
-    const dist = join(PROJECT_ROOT, "dist");
-    // The embedded data is the project's own: its counts are not compared with whatever dist/ held.
-    const options = { ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")), guards: { baseline: "none" } } as const;
-    const loaded = await loadBuildSources(options);
-    if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
-    else printSummary(await buildToDirectory({ ...options, loaded }, dist, false, "background"), "built dist/");
-    await serve(dist, port);
+    process.stderr.write(`starting wrangler dev for ${dist} on http://localhost:${port}/ …\n`);
+    const server = await startWranglerDev(dist, { port, host: "localhost", inheritOutput: true });
+    process.stderr.write(`wrangler dev serves ${dist} on ${server.origin}/\n`);
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void server.stop());
+    process.exit((await server.exited) ?? 1);
   });
 
-async function serve(dir: string, port: number): Promise<void> {
+/** Builds the embedded data into dist/ unless it already holds that build; returns dist/. */
+async function buildEmbedded(): Promise<string> {
+  const dist = join(PROJECT_ROOT, "dist");
+  // The embedded data is the project's own: its counts are not compared with whatever dist/ held.
+  const options = { ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")), guards: { baseline: "none" } } as const;
+  const loaded = await loadBuildSources(options);
+  if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
+  else printSummary(await buildToDirectory({ ...options, loaded }, dist, false, "background"), "built dist/");
+  return dist;
+}
+
+/** Serves until SIGINT or SIGTERM (Miniflare's exit hooks stop workerd and exit). */
+async function serve(dir: string, host: string, port: number): Promise<void> {
   if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
-  process.stderr.write(`starting the local runtime for ${dir} on http://localhost:${port}/ …\n`);
-  const server = await startWranglerDev(dir, { port, host: "localhost", inheritOutput: true });
-  process.stderr.write(`serving ${dir} on http://localhost:${port}/ (try /de/Streets?locality=Berlin&page=2&pageSize=10)\n`);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void server.stop());
-  process.exit((await server.exited) ?? 1);
+  const started = performance.now();
+  try {
+    const server = await serveBuild(dir, host, port);
+    process.stderr.write(`serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`);
+  } catch (error) {
+    fail(error instanceof ServeError ? error.message : `cannot serve ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function fail(message: string): never {

@@ -9,6 +9,8 @@ import { isSourceName, isUrl, SOURCE_NAMES, type SourceName } from "../sources/r
 
 export const DEFAULT_MAX_FILES = 100_000;
 export const DEFAULT_PORT = 8788;
+/** The address `serve` and `start` listen on without `--host`: loopback only. */
+export const DEFAULT_HOST = "127.0.0.1";
 
 export interface SourceFlags {
   /** Absent when no `--source` was given. */

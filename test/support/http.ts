@@ -1,11 +1,15 @@
 import { request as httpRequest } from "node:http";
-import { startWranglerDev, type RunningServer } from "../../generator/serve/wrangler-dev.ts";
+import { startLocalServer, type RunningServer } from "../../generator/serve/local.ts";
 
 export type { RunningServer };
 
-/** Serves a built directory the way the HTTP tests reach it: through the local Workers runtime, on loopback. */
+/**
+ * Serves a built directory the way the HTTP tests reach it: the project's server on workerd
+ * (`npm run serve`, Cloudflare's asset semantics), on loopback. runtimes.test.ts keeps it
+ * equivalent to `wrangler dev`.
+ */
 export function startServer(dir: string): Promise<RunningServer> {
-  return startWranglerDev(dir);
+  return startLocalServer(dir);
 }
 
 /** Requests against one server: `get(path, headers, method)`. */

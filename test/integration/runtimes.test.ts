@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
+import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
+import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
+import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
+
+/**
+ * The two local runtimes of one build answer alike: `wrangler dev` (the development proxy, `npm run
+ * dev`) and the project's server on workerd (`npm start`, `npm run serve`, every other HTTP suite).
+ * Same status, header lines as sent (names, case, order) and bytes, for GET, HEAD and revalidations.
+ */
+let dev: RunningServer;
+let local: RunningServer;
+let dir: string;
+
+beforeAll(async () => {
+  ({ dir } = await buildFixture(20_000, undefined, { only: STREET_FIXTURE, swissStreets: false }));
+  [dev, local] = await Promise.all([startWranglerDev(dir), startServer(dir)]);
+}, 180_000);
+afterAll(async () => Promise.all([dev?.stop(), local?.stop()]));
+
+/**
+ * The wire, but the date, the asset server's cache marker (a miss whenever a read takes long), a
+ * file's ETag value (wrangler dev hashes the file's path and modification time, the server the
+ * file's bytes as Cloudflare's upload does; the Worker's own ETags, `"<hash>.<size>.<page>.<fmt>"`,
+ * are compared) and the framing of a body: wrangler's dev proxy streams some bodies chunked that
+ * workerd sends with their length (the bytes are compared).
+ */
+const wire = (response: RawResponse) => ({
+  status: response.status,
+  headers: response.rawHeaders
+    .filter((line) => !/^(cf-cache-status|content-length|transfer-encoding):/i.test(line))
+    .map((line) => line.replace(/^(etag: )"[0-9a-f]{32}"$/i, '$1"<file>"')),
+  body: `${response.body.length} bytes, sha256 ${createHash("sha256").update(response.body).digest("hex")}`,
+});
+
+/** Where the body has a length on both sides (neither chunked), the two lengths. */
+const lengths = (a: RawResponse, b: RawResponse) =>
+  a.headers["transfer-encoding"] === undefined && b.headers["transfer-encoding"] === undefined ? [a.headers["content-length"], b.headers["content-length"]] : [];
+
+const API = [
+  "/de/Streets?locality=Berlin",
+  "/de/Streets?locality=Berlin&page=2&pageSize=10",
+  "/de/Streets?locality=Berlin&page=12&pageSize=50",
+  "/de/Streets?locality=Berlin&page=7&pageSize=13",
+  "/de/Streets?locality=berlin&page=3&pageSize=7&format=csv",
+  "/de/Streets?locality=Atlantis",
+  "/de/Streets?locality=Berlin&page=999",
+  "/de/Streets?locality=Berlin&pageSize=51",
+  "/de/Streets?locality=Berlin&page=0",
+  "/de/Streets?name=Aalstieg",
+  "/de/Streets",
+  "/de/FederalStates",
+  "/ch/Cantons?format=csv",
+  "/li/Communes",
+  "/de/Nowhere",
+  "/nowhere",
+  "/_build.json",
+  "/_routes.json",
+  "/_headers",
+  "/_files.tsv",
+  "/DE/streets?locality=Berlin",
+];
+const ASSETS = ["/", "/index.html", "/index", "/docs.js", "/openapi.json", "/downloads/", "/downloads/index.json", "/downloads/missing.json"];
+
+describe("wrangler dev and the server on workerd", () => {
+  it("answer every request alike: GET, HEAD, CSV by Accept, and a revalidation with each one's ETag", async () => {
+    const manifest = JSON.parse(readFileSync(join(dir, "downloads/index.json"), "utf8")) as DownloadsManifest;
+    const downloads = manifest.files.filter((_, i) => i % 97 === 0).map((f) => f.path);
+    const paths = [...API, ...ASSETS, ...downloads];
+    expect(downloads.length).toBeGreaterThan(5);
+    const kinds: { name: string; init: { method?: string; headers?: Record<string, string> } }[] = [
+      { name: "GET", init: {} },
+      { name: "HEAD", init: { method: "HEAD" } },
+      { name: "Accept: text/csv", init: { headers: { Accept: "text/csv" } } },
+    ];
+    const statuses = new Set<number>();
+    for (const path of paths) {
+      for (const { name, init } of kinds) {
+        const [before, now] = await Promise.all([rawRequest(dev.origin, path, init), rawRequest(local.origin, path, init)]);
+        expect(wire(now), `${name} ${path}`).toEqual(wire(before));
+        const [was, is] = lengths(before, now);
+        expect(is, `Content-Length of ${name} ${path}`).toBe(was);
+        statuses.add(now.status);
+        const etags = [before.headers["etag"], now.headers["etag"]];
+        if (etags[0] === undefined || etags[1] === undefined) continue;
+        const revalidate = (origin: string, etag: string) => rawRequest(origin, path, { ...init, headers: { ...init.headers, "If-None-Match": etag } });
+        const [before304, now304] = await Promise.all([revalidate(dev.origin, etags[0]), revalidate(local.origin, etags[1])]);
+        expect(now304.status, `If-None-Match ${name} ${path}`).toBe(304);
+        expect(wire(now304), `If-None-Match ${name} ${path}`).toEqual(wire(before304));
+      }
+    }
+    expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
+  }, 120_000);
+
+  it.each(["POST", "PUT", "DELETE", "OPTIONS"])("answer %s alike (405 or the CORS preflight)", async (method) => {
+    for (const path of ["/de/Streets?locality=Berlin", "/de/FederalStates", "/nowhere", "/openapi.json"]) {
+      const [before, now] = await Promise.all([rawRequest(dev.origin, path, { method }), rawRequest(local.origin, path, { method })]);
+      expect(wire(now), `${method} ${path}`).toEqual(wire(before));
+    }
+  });
+
+  it("differ in one thing: the server leaves compression to the reverse proxy in front of it (wrangler dev imitates the edge's)", async () => {
+    const path = "/de/Streets?locality=Berlin";
+    const [before, now] = await Promise.all([rawRequest(dev.origin, path, { headers: { "Accept-Encoding": "gzip" } }), rawRequest(local.origin, path, { headers: { "Accept-Encoding": "gzip" } })]);
+    expect(before.headers["content-encoding"]).toBe("gzip");
+    expect(now.headers["content-encoding"]).toBeUndefined();
+    expect(now.text).toBe((await rawRequest(dev.origin, path)).text);
+  });
+
+  it("only the server answers its health endpoint, with the build's time stamp and sources", async () => {
+    const health = await rawRequest(local.origin, "/_health");
+    const manifest = JSON.parse(readFileSync(join(dir, "downloads/index.json"), "utf8")) as DownloadsManifest;
+    expect(health.status).toBe(200);
+    const body = JSON.parse(health.text) as { status: string; builtAt: string; sources: { name: string }[] };
+    expect(body.status).toBe("ok");
+    expect(body.builtAt).toBe(manifest.builtAt);
+    expect(body.sources.map((s) => s.name)).toContain("de-streets");
+    expect((await rawRequest(dev.origin, "/_health")).status).toBe(404);
+  });
+});
