@@ -14,7 +14,7 @@
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -160,6 +160,7 @@ async function startNginx(root: string): Promise<RunningServer> {
     const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
     execFileSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length > 0 ? ["apt-get"] : []), "install", "-y", "--no-install-recommends", "nginx"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   }
+  chmodSync(work, 0o755); // nginx's workers run as www-data: the temporary build must be readable
   const port = await freePort();
   const prefix = mkdtempSync(join(work, "nginx-"));
   const conf = join(prefix, "nginx.conf");

@@ -161,8 +161,6 @@ function busy(host: string, port: number): ServeError {
 function passRuntimeOutput(stdout: Readable, stderr: Readable): void {
   stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
   stderr.on("data", (chunk: Buffer) => {
-    const text = chunk.toString();
-    if (/Address already in use|kj::Exception|^\s+at |stack:/m.test(text)) return;
-    process.stderr.write(chunk);
+    if (!chunk.toString().includes("Address already in use")) process.stderr.write(chunk);
   });
 }
