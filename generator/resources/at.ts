@@ -2,9 +2,9 @@ import { collationKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
-import { pagedQuery, type Resource, type Selector } from "./resource.ts";
+import { pagedQuery, type Resource } from "./resource.ts";
 import { recordSchema, summary, type Fields } from "./schema.ts";
-import { LOCALITY_FILTER, NO_FILTER, STREET_FILTER_PARAMETERS, STREETS_QUERY } from "./search.ts";
+import { STREET_FILTER_PARAMETERS, STREETS_QUERY, streetLocalitySelector } from "./search.ts";
 import type { KeyName } from "./summaries.ts";
 
 export interface KeyCodeName {
@@ -161,15 +161,7 @@ export const atLocalities: Resource<AtLocality> = {
   credits: localities.credits,
 };
 
-const localitySelector: Selector<AtStreet> = {
-  param: "locality",
-  in: "query",
-  required: true,
-  match: "caseInsensitive",
-  description: LOCALITY_FILTER,
-  missing: NO_FILTER,
-  value: (s) => s.locality,
-};
+const localitySelector = streetLocalitySelector<AtStreet>();
 
 export const atStreets: Resource<AtStreet> = {
   id: "at.streets",

@@ -1,8 +1,8 @@
 import { collationKey, numericKey } from "./collation.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO_STREETS } from "./credits.ts";
 import { cantonFields, communeFields, districtFields, liCommuneFields, type KeyNameShort } from "./ch-li.ts";
-import type { Resource, Selector } from "./resource.ts";
-import { LOCALITY_FILTER, NO_FILTER, STREET_FILTER_PARAMETERS, STREETS_QUERY } from "./search.ts";
+import type { Resource } from "./resource.ts";
+import { STREET_FILTER_PARAMETERS, STREETS_QUERY, streetLocalitySelector } from "./search.ts";
 import { recordSchema } from "./schema.ts";
 import type { KeyName } from "./summaries.ts";
 
@@ -42,19 +42,10 @@ const postalCodeField = { description: "Postal code of the locality, four digits
 const localityField = { description: "Locality (Ortschaft) of the street: the value the locality filter matches.", example: "Zürich" } as const;
 const statusField = { description: "Status of the street: Real, Planned or Outdated (swisstopo's real, planned, outdated), None where the directory gives none.", pattern: "^(None|Planned|Real|Outdated)$", example: "Real" } as const;
 
-const localitySelector = <R extends { readonly locality: string }>(): Selector<R> => ({
-  param: "locality",
-  in: "query",
-  required: true,
-  match: "caseInsensitive",
-  description: LOCALITY_FILTER,
-  missing: NO_FILTER,
-  value: (s) => s.locality,
-});
 const streetOrder = (s: ChStreet | LiStreet) => [collationKey(s.name), s.postalCode, collationKey(s.locality), numericKey(s.key), numericKey(s.commune.key)];
 const ORDER = "ordered by street name (German collation), postal code and locality";
-const chSelector = localitySelector<ChStreet>();
-const liSelector = localitySelector<LiStreet>();
+const chSelector = streetLocalitySelector<ChStreet>();
+const liSelector = streetLocalitySelector<LiStreet>();
 
 export const chStreets: Resource<ChStreet> = {
   id: "ch.streets",

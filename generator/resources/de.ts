@@ -1,9 +1,9 @@
 import { collationKey } from "./collation.ts";
 import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
 import { localitySelectors } from "./localities.ts";
-import { pagedQuery, UNPAGED, type Resource, type Selector } from "./resource.ts";
+import { pagedQuery, UNPAGED, type Resource } from "./resource.ts";
 import { recordSchema, summary } from "./schema.ts";
-import { LOCALITY_FILTER, NO_FILTER, STREET_FILTER_PARAMETERS, STREETS_QUERY } from "./search.ts";
+import { STREET_FILTER_PARAMETERS, STREETS_QUERY, streetLocalitySelector } from "./search.ts";
 import type { KeyName, KeyNameType } from "./summaries.ts";
 
 
@@ -39,15 +39,7 @@ const federalState = summary<KeyName>("FederalStateSummary", {
   name: { description: "Federal state name.", example: "Berlin" },
 });
 
-const localitySelector: Selector<Street> = {
-  param: "locality",
-  in: "query",
-  required: true,
-  match: "caseInsensitive",
-  description: LOCALITY_FILTER,
-  missing: NO_FILTER,
-  value: (street) => street.locality,
-};
+const localitySelector = streetLocalitySelector<Street>();
 
 export const streets: Resource<Street> = {
   id: "de.streets",

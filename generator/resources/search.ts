@@ -1,6 +1,6 @@
 import { MAX_SEARCH_TERM_LENGTH, PREFIX_PARAMETER, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
 import type { QuerySpec } from "../contract/query.ts";
-import type { AnyResource, QueryParameter, RequestExample, Resource } from "./resource.ts";
+import type { AnyResource, QueryParameter, RequestExample, Resource, Selector } from "./resource.ts";
 
 /**
  * Street search: `/{country}/FullTextSearch` for every country whose Streets resource a build
@@ -21,9 +21,14 @@ export const STREET_FILTER_PARAMETERS: readonly QueryParameter[] = [
 ];
 
 /** The locality filter's description on a Streets resource with search. */
-export const LOCALITY_FILTER =
+const LOCALITY_FILTER =
   "Locality name. A value that names a locality (after Unicode NFC normalisation, trimming and lower-casing: berlin, ' BERLIN ' and Berlin are the same request) selects its streets; any other value is matched ignoring case anywhere in the locality, like name.";
-export const NO_FILTER = "No name, postal code or locality given.";
+const NO_FILTER = "No name, postal code or locality given.";
+
+/** The locality selector of a country's Streets resource: a locality's name selects its view. */
+export function streetLocalitySelector<R extends { readonly locality: string }>(): Selector<R> {
+  return { param: "locality", in: "query", required: true, match: "caseInsensitive", description: LOCALITY_FILTER, missing: NO_FILTER, value: (s) => s.locality };
+}
 
 const SEARCH_PARAMETERS: readonly QueryParameter[] = [
   {
