@@ -123,6 +123,7 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
  */
 export const KV_SHIM = String.raw`
 import { WorkerEntrypoint } from "cloudflare:workers";
+const SMALL = 1 << 20;
 let byHash; // content hash → [path, content type]; immutable, built once per isolate
 function lookup(env, key) {
   if (byHash === undefined) {
@@ -141,7 +142,9 @@ export class Kv extends WorkerEntrypoint {
     if (entry === undefined) return { value: null, metadata: null };
     const response = await this.env.FILES.fetch(new URL(entry[0].split("/").map(encodeURIComponent).join("/"), "http://files"));
     if (!response.ok) { await response.body?.cancel(); return { value: null, metadata: null }; }
-    return { value: response.body, metadata: entry[1] === null ? null : { contentType: entry[1] } };
+    const length = Number(response.headers.get("content-length") ?? Infinity);
+    const value = length <= SMALL ? await response.arrayBuffer() : response.body;
+    return { value, metadata: entry[1] === null ? null : { contentType: entry[1] } };
   }
 }
 export default { fetch() { return new Response(null, { status: 404 }); } };

@@ -6,7 +6,9 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { PROJECT_ROOT as ROOT, readBuildManifest } from "../io/read.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
-import { ASSET_WORKER_SCRIPT, assetConfigFor, KV_SHIM, manifestFromFileList, MAX_ASSETS, ROUTER_WORKER_SCRIPT } from "./assets.ts";
+import type { RunWorkerFirst } from "./worker-first.ts";
+import { ASSET_WORKER_SCRIPT, assetConfigFor, KV_SHIM, MAX_ASSETS, ROUTER_WORKER_SCRIPT } from "./assets.ts";
+import { manifestInThread } from "./manifest-thread.ts";
 
 /**
  * Serves a build on workerd through Miniflare's API, as Cloudflare serves it: the Worker bundled
@@ -29,17 +31,26 @@ export interface Serving {
 interface WranglerConfig {
   readonly compatibility_date: string;
   readonly main: string;
-  readonly assets: { readonly run_worker_first?: boolean | readonly string[]; readonly html_handling?: string; readonly not_found_handling?: string };
+  readonly assets: { readonly run_worker_first?: RunWorkerFirst; readonly html_handling?: string; readonly not_found_handling?: string };
 }
 
-/** The Worker's entry: the health endpoint, everything else to the bundled Worker (same isolate, no extra hop). */
-const ENTRY = `import worker from "./worker.js";
+/**
+ * The Worker's entry, where the socket delivers requests: the health endpoint; a path that
+ * `run_worker_first` sends to the Worker goes to it directly (what Cloudflare's router would do
+ * for it, one isolate hop less); everything else to the router, whose user worker is
+ * `UserWorker` (the bundled Worker alone, so that nothing loops back here).
+ */
+const entry = (health: string, runWorkerFirst: RunWorkerFirst) => `import worker from "./worker.js";
+import { workerFirstMatcher } from "./worker-first.js";
+const workerFirst = workerFirstMatcher(${JSON.stringify(runWorkerFirst ?? false)});
 export default {
   fetch(request, env, ctx) {
-    if (new URL(request.url).pathname === ${JSON.stringify(HEALTH_PATH)}) return Response.json(env.HEALTH, { headers: { "Cache-Control": "no-store" } });
-    return worker.fetch(request, env, ctx);
+    const { pathname } = new URL(request.url);
+    if (pathname === ${JSON.stringify(health)}) return Response.json(env.HEALTH, { headers: { "Cache-Control": "no-store" } });
+    return workerFirst(pathname) ? worker.fetch(request, env, ctx) : env.ROUTER.fetch(request);
   },
 };
+export const UserWorker = { fetch: (request, env, ctx) => worker.fetch(request, env, ctx) };
 `;
 
 export async function serveBuild(dir: string, host: string, port: number): Promise<Serving> {
@@ -49,10 +60,10 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
   const routerConfig = { has_user_worker: true, ...staticRouting(config.assets.run_worker_first) };
   const assetOptions = { ...(config.assets.html_handling === undefined ? {} : { html_handling: config.assets.html_handling }), ...(config.assets.not_found_handling === undefined ? {} : { not_found_handling: config.assets.not_found_handling }) };
   const log = new Log(LogLevel.WARN); // Miniflare reports invalid _headers rules as warnings
-  const [code, assetConfig, manifest] = await Promise.all([
-    bundle(join(ROOT, config.main)),
+  const [[code = "", matcher = ""], assetConfig, manifest] = await Promise.all([
+    bundle([join(ROOT, config.main), join(import.meta.dirname, "worker-first.ts")]),
     assetConfigFor(dir, assetOptions, config.compatibility_date, log),
-    manifestFromFileList(dir),
+    manifestInThread(dir),
   ]);
   if (manifest.missing > 0) process.stderr.write(`warning: ${manifest.missing} files of ${join(dir, "_files.tsv")} are not in the directory (not served)\n`);
   if (manifest.count > MAX_ASSETS) process.stderr.write(`warning: ${manifest.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`);
@@ -73,18 +84,19 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
         compatibilityFlags: ["nodejs_compat", "no_nodejs_compat_v2"],
         modules: [{ type: "ESModule", path: "router.mjs", contents: readFileSync(ROUTER_WORKER_SCRIPT, "utf8") }],
         bindings: { CONFIG: routerConfig },
-        serviceBindings: { ASSET_WORKER: "assets", USER_WORKER: "worker" },
-        unsafeDirectSockets: [{ host, port }],
+        serviceBindings: { ASSET_WORKER: { name: "assets", entrypoint: "AssetWorkerInner" }, USER_WORKER: { name: "worker", entrypoint: "UserWorker" } },
       },
       {
         name: "worker",
         compatibilityDate: config.compatibility_date,
         modules: [
-          { type: "ESModule", path: "entry.js", contents: ENTRY },
+          { type: "ESModule", path: "entry.js", contents: entry(HEALTH_PATH, config.assets.run_worker_first) },
           { type: "ESModule", path: "worker.js", contents: code },
+          { type: "ESModule", path: "worker-first.js", contents: matcher },
         ],
         bindings: { HEALTH: health(dir, manifest.count) },
-        serviceBindings: { ASSETS: "assets" },
+        serviceBindings: { ASSETS: { name: "assets", entrypoint: "AssetWorkerInner" }, ROUTER: "router" },
+        unsafeDirectSockets: [{ host, port }],
       },
       {
         // Cloudflare's asset worker (workers-shared), as Miniflare ships it.
@@ -127,11 +139,11 @@ function staticRouting(rules: boolean | readonly string[] | undefined): Record<s
   };
 }
 
-/** Bundled like wrangler bundles it (ES module, es2024, the workerd export conditions). */
-async function bundle(entry: string): Promise<string> {
+/** Each entry bundled like wrangler bundles the Worker (ES module, es2024, the workerd export conditions). */
+async function bundle(entries: readonly string[]): Promise<string[]> {
   try {
-    const result = await esbuild.build({ entryPoints: [entry], bundle: true, write: false, format: "esm", target: "es2024", conditions: ["workerd", "worker", "browser"], logLevel: "silent" });
-    return result.outputFiles[0]?.text ?? "";
+    const result = await esbuild.build({ entryPoints: [...entries], outdir: "/bundle", bundle: true, write: false, format: "esm", target: "es2024", conditions: ["workerd", "worker", "browser"], logLevel: "silent" });
+    return result.outputFiles.map((file) => file.text);
   } finally {
     await esbuild.stop(); // else its service process stays
   }

@@ -5,6 +5,7 @@ import { DOCS_ROUTES } from "../../generator/contract/address.ts";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { pathParams } from "../../generator/resources/resource.ts";
 import { ROOT } from "../support/paths.ts";
+import { workerFirstMatcher, type RunWorkerFirst } from "../../generator/serve/worker-first.ts";
 
 /**
  * `run_worker_first` in wrangler.jsonc: the Worker runs first for the API's paths (and the build's
@@ -14,12 +15,7 @@ import { ROOT } from "../support/paths.ts";
 const config = JSON.parse(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as { assets: { run_worker_first: unknown; html_handling: string } };
 const rules = config.assets.run_worker_first as string[];
 
-/** Cloudflare's matching: the whole path, `*` any characters including `/`, `!` rules first and winning. */
-function workerFirst(path: string): boolean {
-  const matches = (rule: string) => new RegExp(`^${rule.replace(/^!/, "").replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`).test(path);
-  if (rules.filter((rule) => rule.startsWith("!")).some(matches)) return false;
-  return rules.filter((rule) => !rule.startsWith("!")).some(matches);
-}
+const workerFirst = workerFirstMatcher(rules);
 
 describe("run_worker_first", () => {
   it("is a list of at most 100 rules under 100 characters, none redundant", () => {
@@ -51,5 +47,31 @@ describe("run_worker_first", () => {
 
   it("serves files by their exact names: / is the page through _redirects, /index.html stays /index.html", () => {
     expect(config.assets.html_handling).toBe("none");
+  });
+});
+
+/** The matcher itself (the local server routes by it; the runtimes suite compares it with Cloudflare's router in wrangler dev). */
+describe("workerFirstMatcher", () => {
+  const cases: [RunWorkerFirst, string, boolean][] = [
+    [["/de/*"], "/de/Streets", true],
+    [["/de/*"], "/de", false],
+    [["/de/*"], "/dex/Streets", false],
+    [["/_*"], "/_p/de.streets/1.json", true],
+    [["/a.b/*"], "/a.b/c", true],
+    [["/a.b/*"], "/axb/c", false],
+    [["/x+y/*"], "/x+y/z", true],
+    [["/x+y/*"], "/xxy/z", false],
+    [["/api/*", "!/api/docs/*"], "/api/docs/index.html", false],
+    [["/api/*", "!/api/docs/*"], "/api/items", true],
+    [["/*"], "/cdn-cgi/trace", false],
+    [["/*"], "/_image", false],
+    [["/*"], "/shop/_next/image", false],
+    [true, "/anything/at/all", true],
+    [true, "/cdn-cgi/trace", false],
+    [false, "/de/Streets", false],
+    [undefined, "/de/Streets", false],
+  ];
+  it.each(cases)("%j: %s → %s", (rules, path, expected) => {
+    expect(workerFirstMatcher(rules)(path)).toBe(expected);
   });
 });
