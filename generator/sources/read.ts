@@ -33,9 +33,17 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
   const bytes = (name: RequiredSourceName) => loaded[name].bytes;
   const label = (name: RequiredSourceName) => loaded[name].label;
   const swissStreets = loaded["ch-streets"];
+  // The three Swiss registers usually come from one BFS snapshot: parsed once per distinct content.
+  const snapshots = new Map<string, Promise<AgvchSnapshot>>();
+  const snapshot = (name: RequiredSourceName) => {
+    const digest = loaded[name].provenance.sha256;
+    const parsed = snapshots.get(digest) ?? readAgvchSnapshot(bytes(name), label(name));
+    snapshots.set(digest, parsed);
+    return parsed;
+  };
   /** A Swiss register from the BFS snapshot (one file for all three), or from its GDEHist file. */
   const swiss = async <K extends keyof AgvchSnapshot>(name: RequiredSourceName, level: K, gdeHist: (bytes: Uint8Array, file: string) => Promise<AgvchSnapshot[K]>) =>
-    isAgvchSnapshot(bytes(name)) ? (await readAgvchSnapshot(bytes(name), label(name)))[level] : gdeHist(bytes(name), label(name));
+    isAgvchSnapshot(bytes(name)) ? (await snapshot(name))[level] : gdeHist(bytes(name), label(name));
   let streets: readonly StreetRow[] | undefined = await readStreets(bytes("de-streets"), label("de-streets"));
   return {
     labels: Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>,
