@@ -7,8 +7,7 @@ import type { Readable } from "node:stream";
 import { PROJECT_ROOT as ROOT, readBuildManifest } from "../io/read.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
 import type { RunWorkerFirst } from "./worker-first.ts";
-import { ASSET_WORKER_SCRIPT, assetConfigFor, KV_SHIM, MAX_ASSETS, ROUTER_WORKER_SCRIPT } from "./assets.ts";
-import { manifestInThread } from "./manifest-thread.ts";
+import { ASSET_WORKER_SCRIPT, assetConfigFor, KV_SHIM, manifestFromFileList, MAX_ASSETS, ROUTER_WORKER_SCRIPT } from "./assets.ts";
 
 /**
  * Serves a build on workerd through Miniflare's API, as Cloudflare serves it: the Worker bundled
@@ -63,7 +62,7 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
   const [[code = "", matcher = ""], assetConfig, manifest] = await Promise.all([
     bundle([join(ROOT, config.main), join(import.meta.dirname, "worker-first.ts")]),
     assetConfigFor(dir, assetOptions, config.compatibility_date, log),
-    manifestInThread(dir),
+    manifestFromFileList(dir),
   ]);
   if (manifest.missing > 0) process.stderr.write(`warning: ${manifest.missing} files of ${join(dir, "_files.tsv")} are not in the directory (not served)\n`);
   if (manifest.count > MAX_ASSETS) process.stderr.write(`warning: ${manifest.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`);
