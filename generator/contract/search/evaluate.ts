@@ -58,8 +58,18 @@ export function mergeLists(lists: readonly (readonly ListEntry[])[]): readonly L
   // (A list may be kept decoded by the Worker: never modified here.)
   const nonEmpty = lists.filter((list) => list.length > 0);
   if (nonEmpty.length === 1) return nonEmpty[0] ?? [];
-  const all = nonEmpty.flat().sort((a, b) => a.position - b.position);
-  return all.filter((entry, i) => i === 0 || (all[i - 1] as ListEntry).position !== entry.position);
+  const all = nonEmpty.flat();
+  // Sorted as numbers (position, then index: exact below 2^53), without a comparator: a prefix's lists can hold tens of thousands.
+  const scale = 2 ** Math.ceil(Math.log2(all.length + 1));
+  const keys = Float64Array.from(all, (entry, i) => entry.position * scale + i).sort();
+  const merged: ListEntry[] = [];
+  let last = -1;
+  for (const key of keys) {
+    const entry = all[key % scale] as ListEntry;
+    if (entry.position !== last) merged.push(entry);
+    last = entry.position;
+  }
+  return merged;
 }
 
 /** Where a street's name is among its head values. */
@@ -141,7 +151,12 @@ export interface StreetFilters {
  * is matched once, not once per place.
  */
 export function placesPassing(filters: StreetFilters, places: PlaceTable): (place: number) => boolean {
-  const passing = (filter: StreetFilter | undefined, values: readonly string[]) => (filter === undefined ? undefined : Uint8Array.from(values, (value) => (filterMatches(filter, value) ? 1 : 0)));
+  const passing = (filter: StreetFilter | undefined, values: readonly string[]) => {
+    if (filter === undefined) return undefined;
+    const pass = new Uint8Array(values.length);
+    for (let i = 0; i < values.length; i++) if (filterMatches(filter, values[i] as string)) pass[i] = 1;
+    return pass;
+  };
   const codes = passing(filters.postalCode, places.postalCodes);
   const localities = passing(filters.locality, places.localities);
   return (place) => place < places.size && (codes === undefined || codes[places.postalCodeOf[place] ?? 0] === 1) && (localities === undefined || localities[places.localityOf[place] ?? 0] === 1);
