@@ -14,7 +14,6 @@ export class ListWriter {
   private flushed = 0;
   private chunks = 0;
   private readonly block = new ByteWriter();
-  private readonly table = new ByteWriter();
   private readonly positions = new Int32Array(BLOCK_ENTRIES);
   private readonly seconds = new Int32Array(BLOCK_ENTRIES);
   private readonly headIndexes = new Int32Array(BLOCK_ENTRIES);
@@ -79,7 +78,7 @@ export class ListWriter {
       this.headIndexes[i - from] = index;
     }
     this.block.clear();
-    encodeBlock(this.block, this.table, heads, this.positions, this.seconds, this.headIndexes, to - from);
+    encodeBlock(this.block, heads, this.positions, this.seconds, this.headIndexes, to - from);
     const bytes = this.block.view();
     this.reserve(bytes.length);
     this.bytes.set(bytes, this.length);

@@ -54,7 +54,6 @@ describe("list blocks", () => {
     for (let block = 0; block < 2; block++) {
       encodeBlock(
         out,
-        new ByteWriter(),
         heads,
         entries.map((e) => e.position + block * 2_000_000),
         entries.map((e) => e.place),

@@ -33,7 +33,7 @@
  * are in the record table.
  */
 import { csvField } from "../csv.ts";
-import { ByteReader, sharedPrefix, type ByteWriter } from "./bytes.ts";
+import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 
 export const SEARCH_CHUNK_BYTES = 128 * 1024;
 export const BLOCK_ENTRIES = 1024;
@@ -80,32 +80,28 @@ export interface ListEntry {
   readonly head: readonly string[];
 }
 
+const textEncoder = new TextEncoder();
+const scratch = { table: new ByteWriter(), lengths: new ByteWriter() };
+
 /**
  * Appends one block to `out`: entries [0, count) of `positions` (increasing), `seconds` (a
  * street's place, a run's length) and `headIndexes` (into `heads`, the block's distinct heads in
- * the order of their first entry). The head table is front-coded column by column.
+ * the order of their first entry, so in name order). The head table holds the heads column by
+ * column, each column front-coded.
  */
-export function encodeBlock(out: ByteWriter, table: ByteWriter, heads: readonly (readonly string[])[], positions: ArrayLike<number>, seconds: ArrayLike<number>, headIndexes: ArrayLike<number>, count: number): void {
+export function encodeBlock(out: ByteWriter, heads: readonly (readonly string[])[], positions: ArrayLike<number>, seconds: ArrayLike<number>, headIndexes: ArrayLike<number>, count: number): void {
+  const { table, lengths } = scratch;
   const columns = heads[0]?.length ?? 0;
-  const previous: string[] = Array.from({ length: columns }, () => "");
+  lengths.clear();
   let text = "";
-  const lengths: number[] = [];
-  for (const head of heads) {
-    for (let c = 0; c < columns; c++) {
-      const value = head[c] ?? "";
-      const shared = sharedPrefix(previous[c] ?? "", value);
-      lengths.push(shared, value.length - shared);
-      text += value.slice(shared);
-      previous[c] = value;
-    }
-  }
+  for (let c = 0; c < columns; c++) text += frontCode(heads.map((head) => head[c] ?? ""), lengths);
+  const utf8 = textEncoder.encode(text);
   table.clear();
   table.varint(heads.length);
   table.varint(columns);
-  const utf8 = textEncoder.encode(text);
   table.varint(utf8.length);
   table.raw(utf8);
-  for (const length of lengths) table.varint(length);
+  table.raw(lengths.view());
   out.varint(table.length);
   out.varint(count);
   out.raw(table.view());
@@ -118,7 +114,6 @@ export function encodeBlock(out: ByteWriter, table: ByteWriter, heads: readonly 
     out.varint(headIndexes[i] ?? 0);
   }
 }
-const textEncoder = new TextEncoder();
 
 /** A block's head table, decoded when a head is first asked for (a page needs a few of a block's heads, a count none). */
 class HeadTable {
@@ -135,20 +130,12 @@ function decodeHeads(bytes: Uint8Array): (readonly string[])[] {
   const count = reader.varint();
   const columns = reader.varint();
   const text = reader.text(reader.varint());
-  const previous: string[] = Array.from({ length: columns }, () => "");
-  const heads: (readonly string[])[] = [];
-  let at = 0;
-  for (let h = 0; h < count; h++) {
-    const head: string[] = [];
-    for (let c = 0; c < columns; c++) {
-      const shared = reader.varint();
-      const rest = reader.varint();
-      const value = (shared === 0 ? "" : (previous[c] ?? "").slice(0, shared)) + text.slice(at, at + rest);
-      at += rest;
-      previous[c] = value;
-      head.push(value);
-    }
-    heads.push(head);
+  if (columns === 1) return readFrontCoded(count, reader, text).strings.map((value) => [value]);
+  const heads: string[][] = Array.from({ length: count }, () => []);
+  for (let c = 0, at = 0; c < columns; c++) {
+    const column = readFrontCoded(count, reader, text, at);
+    column.strings.forEach((value, h) => heads[h]?.push(value));
+    at = column.end;
   }
   return heads;
 }
