@@ -24,8 +24,9 @@
  *
  * PostgreSQL's figures come from `npm run bench:postgres` run here on the same file and seed
  * (or from --postgres-json, a file that command wrote). "Warm" means after one untimed pass over
- * the whole mix: the isolate then holds the route table, the index's meta, lexicon and trigram
- * shards, the rendered tails and its last 48 list chunks, as a Worker isolate serving traffic would.
+ * the whole mix: the isolate then holds the route table, the index's meta and places, lexicon and
+ * trigram shards, the rendered tails and its most recent list chunks (CHUNK_CACHE in
+ * generator/edge/search-index.ts), as a Worker isolate serving traffic would.
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
