@@ -20,7 +20,9 @@
  *
  * Cold: the first --cold requests of every class (in mix order), each on a fresh handler (a new
  * isolate's AssetStore and search index: nothing read before), after the timed passes: the asset
- * fetches and index bytes (`/_s/…`) that first request reads, and its main-thread CPU.
+ * fetches and index bytes (`/_s/…`) that first request reads, and its main-thread CPU (lower than
+ * a new isolate's: the code is compiled, and what contract/search/evaluate.ts keeps per module,
+ * the lexemes of names already seen, stays).
  *
  * PostgreSQL's figures come from `npm run bench:postgres` run here on the same file and seed
  * (or from --postgres-json, a file that command wrote). "Warm" means after one untimed pass over
