@@ -1,28 +1,31 @@
 import { createHash } from "node:crypto";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
+import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
+import { encodeListShard, type ShardEntry } from "../contract/search/shards.ts";
 import {
+  compareText,
   lexiconKey,
   lexiconPath,
+  listBytes,
   listChunkPath,
+  placesPath,
   RECORD_CHUNK_STREETS,
   recordsPath,
   searchMetaPath,
-  shardOfKey,
   TAILS_PER_SHARD,
   tailsPath,
   trigramPath,
   trigramsOf,
-  type ListRef,
-  type SearchMeta,
 } from "../contract/search/store.ts";
+import { encodeTailShard } from "../contract/search/tails.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { Interner, ListWriter, PairList } from "./search-lists.ts";
-import { compareText, indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
+import { indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
 
-/** Lexicon and trigram shards are kept about this size, so a lookup reads little. */
-const SHARD_TARGET_BYTES = 48 * 1024;
+/** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
+const SHARD_TARGET_BYTES = 16 * 1024;
 
 export interface SearchIndexSummary {
   readonly country: string;
@@ -41,26 +44,26 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
   const { streets, headOf, placeOf, places } = indexed;
   let files = 0;
   let bytes = 0;
-  const write = (path: string, data: string | Uint8Array) => {
+  // Every file but the meta goes into the hash, so an answer's ETag changes with anything it is made of.
+  const hash = createHash("sha256");
+  const put = (path: string, data: string | Uint8Array) => {
     files++;
     bytes += sink.write(path, data).bytes;
   };
-  const hash = createHash("sha256");
-  const writer = new ListWriter(indexed.heads, (chunk, data) => {
-    hash.update(data);
-    write(listChunkPath(country, chunk), data);
-  });
+  const write = (path: string, data: string | Uint8Array) => {
+    hash.update(path).update(data);
+    put(path, data);
+  };
+  const writer = new ListWriter(indexed.heads, (chunk, data) => write(listChunkPath(country, chunk), data));
   const ofStreet = { place: (_: number, position: number) => placeOf[position] ?? 0, head: (_: number, position: number) => headOf[position] ?? 0 };
 
-  const lexicon = new Map<string, ListRef>();
-  for (const [lexeme, positions] of lexemePositions(indexed)) lexicon.set(lexeme, writer.list(positions, ofStreet.place, ofStreet.head));
+  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => ({ key, ref: writer.list(positions, ofStreet.place, ofStreet.head) }));
   const runs = headRuns(headOf);
-  const trigrams = new Map<string, readonly [number, ListRef]>();
-  for (const [trigram, ofRuns] of trigramRuns(indexed, runs)) {
+  const trigrams: ShardEntry[] = trigramRuns(indexed, runs).map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);
     const streetsIn = ofRuns.reduce((sum, run) => sum + (runs.length[run] ?? 0), 0);
-    trigrams.set(trigram, [streetsIn, writer.list(starts, (i) => runs.length[ofRuns[i] ?? 0] ?? 0, (i) => headOf[starts[i] ?? 0] ?? 0)]);
-  }
+    return { key, streets: streetsIn, ref: writer.list(starts, (i) => runs.length[ofRuns[i] ?? 0] ?? 0, (i) => headOf[starts[i] ?? 0] ?? 0) };
+  });
   const placeLists = new PairList();
   for (let position = 0; position < streets.length; position++) placeLists.push(placeOf[position] ?? 0, position);
   const placeRefs = placeLists.group(places.length).map((positions) => writer.list(positions, ofStreet.place, ofStreet.head));
@@ -76,18 +79,16 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
   const lexiconShards = writeShards(lexicon, lexiconKey, (n) => lexiconPath(country, n), write);
   const trigramShards = writeShards(trigrams, (t) => t, (n) => trigramPath(country, n), write);
   for (let shard = 0; shard * TAILS_PER_SHARD < places.length; shard++) {
-    write(tailsPath(country, shard), JSON.stringify(places.slice(shard * TAILS_PER_SHARD, (shard + 1) * TAILS_PER_SHARD).map((place) => [place.json, place.csv])));
+    write(tailsPath(country, shard), encodeTailShard(places.slice(shard * TAILS_PER_SHARD, (shard + 1) * TAILS_PER_SHARD).map((place) => [place.json, place.csv] as const)));
   }
-  const meta: SearchMeta = {
-    count: streets.length,
-    hash: hash.digest("hex").slice(0, 16),
-    headKeys: indexed.headKeys,
-    placeWidth,
-    lexiconShards,
-    trigramShards,
-    places: places.map((place, i) => [place.postalCode, place.locality, placeRefs[i] ?? [0]]),
-  };
-  write(searchMetaPath(country), JSON.stringify(meta));
+  const placeTable = places.map((place, i) => {
+    const ref = placeRefs[i] ?? [0];
+    if (i > 0 && ref[1] !== placeRefs[i - 1]?.at(-1)) throw new Error(`${resource.id}: the search index's place lists are not back to back`);
+    return { postalCode: place.postalCode, locality: place.locality, count: ref[0] ?? 0, listBytes: listBytes(ref) };
+  });
+  write(placesPath(country), encodePlaceTable(placeTable, placeRefs[0]?.[1] ?? 0));
+  const meta: SearchMeta = { count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys: indexed.headKeys, placeWidth, lexiconShards, trigramShards };
+  put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }
 
@@ -142,12 +143,34 @@ function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Arr
   return ids.values.map((trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
 }
 
-/** Shards a map of entries by key, each shard a JSON object; returns how many. */
-function writeShards(entries: ReadonlyMap<string, unknown>, keyOf: (key: string) => string, pathOf: (shard: number) => string, write: (path: string, data: string) => void): number {
-  const texts = [...entries].map(([key, value]) => [key, `${JSON.stringify(key)}:${JSON.stringify(value)}`] as const);
-  const shards = Math.max(1, Math.ceil(texts.reduce((sum, [, text]) => sum + text.length, 0) / SHARD_TARGET_BYTES));
-  const byShard: string[][] = Array.from({ length: shards }, () => []);
-  for (const [key, text] of texts) byShard[shardOfKey(keyOf(key), shards)]?.push(text);
-  byShard.forEach((shard, n) => write(pathOf(n), `{${shard.join(",")}}`));
-  return shards;
+/**
+ * Cuts entries (in key order) into shards of about SHARD_TARGET_BYTES, never inside a group (the
+ * keys a lookup must find together), and writes them; returns each shard's first group key.
+ */
+function writeShards(entries: readonly ShardEntry[], groupOf: (key: string) => string, pathOf: (shard: number) => string, write: (path: string, data: string) => void): string[] {
+  const firstKeys: string[] = [];
+  let shard: ShardEntry[] = [];
+  let size = 0;
+  const flush = () => {
+    write(pathOf(firstKeys.length - 1), encodeListShard(shard));
+    [shard, size] = [[], 0];
+  };
+  let previous: string | undefined;
+  for (let i = 0; i < entries.length; ) {
+    const group = groupOf((entries[i] as ShardEntry).key);
+    // The Worker finds a key's shard by a binary search over the first keys.
+    if (previous !== undefined && compareText(previous, group) >= 0) throw new Error(`search index: key groups out of order at ${JSON.stringify(group)}`);
+    previous = group;
+    let end = i;
+    let groupSize = 0;
+    for (; end < entries.length && groupOf((entries[end] as ShardEntry).key) === group; end++) groupSize += (entries[end] as ShardEntry).key.length + 6 * (entries[end] as ShardEntry).ref.length + 8;
+    if (shard.length > 0 && size + groupSize > SHARD_TARGET_BYTES) flush();
+    if (shard.length === 0) firstKeys.push(group);
+    shard.push(...entries.slice(i, end));
+    size += groupSize;
+    i = end;
+  }
+  if (firstKeys.length === 0) firstKeys.push("");
+  flush();
+  return firstKeys;
 }

@@ -1,8 +1,9 @@
-import { BLOCK_ENTRIES, SEARCH_CHUNK_BYTES, type ListRef } from "../contract/search/store.ts";
+import { ByteWriter } from "../contract/search/bytes.ts";
+import { BLOCK_ENTRIES, encodeBlock, SEARCH_CHUNK_BYTES, type ListRef } from "../contract/search/store.ts";
 
 /**
- * Encodes the search index's lists (contract/search/store.ts) into one byte stream: each list in
- * blocks of BLOCK_ENTRIES, each block with its own head table, so a block reads alone. Every
+ * Writes the search index's lists (contract/search/store.ts) as one byte stream: each list in
+ * blocks of BLOCK_ENTRIES (encodeBlock), each with its own head table, so a block reads alone. Every
  * SEARCH_CHUNK_BYTES of the stream go to `writeChunk` as soon as they are full, so memory stays
  * one chunk and one block.
  */
@@ -12,10 +13,14 @@ export class ListWriter {
   /** Stream offset of `bytes[0]`. */
   private flushed = 0;
   private chunks = 0;
+  private readonly block = new ByteWriter();
+  private readonly positions = new Int32Array(BLOCK_ENTRIES);
+  private readonly seconds = new Int32Array(BLOCK_ENTRIES);
+  private readonly headIndexes = new Int32Array(BLOCK_ENTRIES);
 
-  /** @param heads each head's values as a JSON array (its text in a block's head table) */
+  /** @param heads each head's values, by head id */
   constructor(
-    private readonly heads: readonly string[],
+    private readonly heads: readonly (readonly string[])[],
     private readonly writeChunk: (chunk: number, bytes: Buffer) => void,
   ) {}
 
@@ -26,7 +31,7 @@ export class ListWriter {
   list(positions: Int32Array, second: (i: number, position: number) => number, head: (i: number, position: number) => number): ListRef {
     const ref = [positions.length, this.offset];
     for (let start = 0; start < positions.length; start += BLOCK_ENTRIES) {
-      this.block(positions, start, Math.min(positions.length, start + BLOCK_ENTRIES), second, head);
+      this.writeBlock(positions, start, Math.min(positions.length, start + BLOCK_ENTRIES), second, head);
       ref.push(this.offset);
       this.flushFull();
     }
@@ -57,28 +62,27 @@ export class ListWriter {
     this.flushed += at;
   }
 
-  private block(positions: Int32Array, from: number, to: number, second: (i: number, position: number) => number, head: (i: number, position: number) => number): void {
+  private writeBlock(positions: Int32Array, from: number, to: number, second: (i: number, position: number) => number, head: (i: number, position: number) => number): void {
     const local = new Map<number, number>();
-    const heads = new Int32Array(to - from);
-    for (let i = from; i < to; i++) {
-      const id = head(i, positions[i] ?? 0);
-      let index = local.get(id);
-      if (index === undefined) local.set(id, (index = local.size));
-      heads[i - from] = index;
-    }
-    const table = Buffer.from(`[${[...local.keys()].map((id) => this.heads[id]).join(",")}]`);
-    this.reserve(table.length + 20 + (to - from) * 15);
-    this.varint(table.length);
-    this.varint(to - from);
-    this.length += table.copy(this.bytes, this.length);
-    let previous = -1;
+    const heads: (readonly string[])[] = [];
     for (let i = from; i < to; i++) {
       const position = positions[i] ?? 0;
-      this.varint(position - previous);
-      previous = position;
-      this.varint(second(i, position));
-      this.varint(heads[i - from] ?? 0);
+      const id = head(i, position);
+      let index = local.get(id);
+      if (index === undefined) {
+        local.set(id, (index = heads.length));
+        heads.push(this.heads[id] ?? []);
+      }
+      this.positions[i - from] = position;
+      this.seconds[i - from] = second(i, position);
+      this.headIndexes[i - from] = index;
     }
+    this.block.clear();
+    encodeBlock(this.block, heads, this.positions, this.seconds, this.headIndexes, to - from);
+    const bytes = this.block.view();
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
   }
 
   private reserve(extra: number): void {
@@ -86,14 +90,6 @@ export class ListWriter {
     const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + extra));
     this.bytes.copy(grown, 0, 0, this.length);
     this.bytes = grown;
-  }
-
-  private varint(value: number): void {
-    while (value >= 0x80) {
-      this.bytes[this.length++] = (value & 0x7f) | 0x80;
-      value = Math.floor(value / 0x80);
-    }
-    this.bytes[this.length++] = value;
   }
 }
 

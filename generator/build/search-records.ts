@@ -1,6 +1,6 @@
 import { csvRow } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
-import { headJson } from "../contract/search/store.ts";
+import { compareText, headJson } from "../contract/search/store.ts";
 import { collationKey } from "../resources/collation.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { Interner } from "./search-lists.ts";
@@ -22,8 +22,8 @@ export interface IndexedStreets {
   readonly streets: readonly Street[];
   /** The record properties of the head, the last `name`. */
   readonly headKeys: readonly string[];
-  /** Each head's values as a JSON array. */
-  readonly heads: readonly string[];
+  /** Each head's values, by head id. */
+  readonly heads: readonly (readonly string[])[];
   readonly headOf: Int32Array;
   /** Sorted by postal code, locality and tail, so that places of a postal-code prefix are neighbours. */
   readonly places: readonly IndexPlace[];
@@ -39,6 +39,7 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
   if (headKeys.at(-1) !== "name" || headKeys.some((key) => key.includes("."))) throw new Error(`${resource.id}: the CSV columns must start with plain properties up to the name`);
 
   const heads = new Interner();
+  const headValues: (readonly string[])[] = [];
   const found: IndexPlace[] = [];
   const headOf = new Int32Array(streets.length);
   const tailOf = new Int32Array(streets.length);
@@ -49,7 +50,9 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
   streets.forEach((street, i) => {
     // Heads repeat in runs (a name's streets follow each other); Germany's head is the name alone.
     if (headKeys.length > 1 || street.name !== previousName) {
-      previousHead = heads.id(JSON.stringify(valuesOf(street)));
+      const values = valuesOf(street);
+      previousHead = heads.id(JSON.stringify(values));
+      if (previousHead === headValues.length) headValues.push(values);
       previousName = street.name;
     }
     headOf[i] = previousHead;
@@ -66,7 +69,7 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
   const placeId = new Int32Array(order.length);
   order.forEach((tail, place) => (placeId[tail] = place));
   const placeOf = tailOf.map((tail) => placeId[tail] ?? 0);
-  return { streets, headKeys, heads: heads.values, headOf, places: order.map((tail) => found[tail] as IndexPlace), placeOf };
+  return { streets, headKeys, heads: headValues, headOf, places: order.map((tail) => found[tail] as IndexPlace), placeOf };
 }
 
 /**
@@ -123,5 +126,4 @@ function tailIds(headKeys: readonly string[], resource: string): (street: Street
   };
 }
 
-export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const comparePlaces = (a: IndexPlace, b: IndexPlace) => compareText(a.postalCode, b.postalCode) || compareText(a.locality, b.locality) || compareText(a.json, b.json);

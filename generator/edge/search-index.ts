@@ -1,40 +1,43 @@
 import { chunkSpans } from "../contract/pack.ts";
+import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
+import type { LexemeMatch } from "../contract/search/query.ts";
+import { ListShard, shardFor } from "../contract/search/shards.ts";
 import {
+  BLOCK_ENTRIES,
   decodeBlocks,
   lexiconKey,
   lexiconPath,
   listChunkPath,
+  listCount,
+  placesPath,
   RECORD_CHUNK_STREETS,
   recordsPath,
   SEARCH_CHUNK_BYTES,
   searchMetaPath,
-  shardOfKey,
   TAILS_PER_SHARD,
   tailsPath,
   trigramPath,
-  type LexiconShard,
   type ListEntry,
   type ListRef,
-  type SearchMeta,
-  type TrigramShard,
 } from "../contract/search/store.ts";
-import type { LexemeMatch } from "../contract/search/query.ts";
+import { decodeTailShard, type Tail } from "../contract/search/tails.ts";
 import type { AssetStore } from "./assets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
-const CHUNK_CACHE = 48;
+const CHUNK_CACHE = 96;
 /** Lists of at least this many entries are kept decoded (a city's, a common word's), up to DECODED_ENTRIES entries in all. */
 const KEEP_DECODED_FROM = 2_000;
 const DECODED_ENTRIES = 300_000;
 
 /**
- * One country's search index as the Worker reads it. Per isolate it keeps what every request
- * needs (the meta with its places, lexicon and trigram shards, the rendered tails) and the most
- * recently read list chunks; only resolved data is kept (see AssetStore).
+ * One country's search index as the Worker reads it. Per isolate it keeps what requests share
+ * (the meta, the places once a request needed them, lexicon and trigram shards, the rendered
+ * tails) and the most recently read list chunks; only resolved data is kept (see AssetStore).
  */
 export class SearchIndex {
-  private readonly shards = new Map<string, LexiconShard>();
-  private readonly tails = new Map<number, readonly (readonly [json: string, csv: string])[]>();
+  private placeTable: PlaceTable | undefined;
+  private readonly shards = new Map<string, ListShard>();
+  private readonly tails = new Map<number, readonly Tail[]>();
   private readonly chunks = new Map<number, Uint8Array>();
   private readonly decoded = new Map<number, readonly ListEntry[]>();
   private decodedEntries = 0;
@@ -49,27 +52,29 @@ export class SearchIndex {
   ) {}
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
-    const meta = (await (await store.require(origin, searchMetaPath(country))).json()) as SearchMeta;
-    return new SearchIndex(store, origin, country, meta);
+    return new SearchIndex(store, origin, country, (await (await store.require(origin, searchMetaPath(country))).json()) as SearchMeta);
+  }
+
+  /** The places (read on first use: a one-word search or a name filter alone does without). */
+  async places(): Promise<PlaceTable> {
+    this.placeTable ??= decodePlaceTable(new Uint8Array(await (await this.store.require(this.origin, placesPath(this.country))).arrayBuffer()));
+    return this.placeTable;
   }
 
   /** The lists of query terms: a lexeme's own, or for a prefix every lexeme's that starts with it. */
   async termLists(terms: readonly LexemeMatch[]): Promise<(term: LexemeMatch) => readonly ListRef[]> {
-    const shards = new Map<string, LexiconShard>();
+    const shards = new Map<string, ListShard>();
     await Promise.all(
       terms.map(async ({ lexeme }) => {
-        const path = lexiconPath(this.country, shardOfKey(lexiconKey(lexeme), this.meta.lexiconShards));
-        shards.set(lexeme, await this.shard(path));
+        shards.set(lexeme, await this.shard(lexiconPath(this.country, shardFor(this.meta.lexiconShards, lexiconKey(lexeme)))));
       }),
     );
     return (term) => {
-      const shard = shards.get(term.lexeme) ?? {};
-      if (!term.prefix) {
-        return Object.hasOwn(shard, term.lexeme) ? [shard[term.lexeme] as ListRef] : [];
-      }
-      const refs: ListRef[] = [];
-      for (const lexeme of Object.keys(shard)) if (lexeme.startsWith(term.lexeme)) refs.push(shard[lexeme] as ListRef);
-      return refs;
+      const shard = shards.get(term.lexeme);
+      if (shard === undefined) return [];
+      if (term.prefix) return shard.withPrefix(term.lexeme);
+      const found = shard.get(term.lexeme);
+      return found === undefined ? [] : [found.ref];
     };
   }
 
@@ -77,8 +82,8 @@ export class SearchIndex {
   async trigramLists(trigrams: readonly string[]): Promise<(readonly [number, ListRef] | undefined)[]> {
     return await Promise.all(
       trigrams.map(async (trigram) => {
-        const shard = (await this.shard(trigramPath(this.country, shardOfKey(trigram, this.meta.trigramShards)))) as unknown as TrigramShard;
-        return Object.hasOwn(shard, trigram) ? shard[trigram] : undefined;
+        const found = (await this.shard(trigramPath(this.country, shardFor(this.meta.trigramShards, trigram)))).get(trigram);
+        return found === undefined ? undefined : ([found.streets, found.ref] as const);
       }),
     );
   }
@@ -108,14 +113,15 @@ export class SearchIndex {
     }
   }
 
-  /** Entries [start, end) of one list: only the blocks that hold them are read. */
-  async slice(ref: ListRef, start: number, end: number, blockEntries: number): Promise<ListEntry[]> {
+  /** Entries [start, end) of one list: only the blocks that hold them are read (a ref with every block's offset). */
+  async slice(ref: ListRef, start: number, end: number): Promise<readonly ListEntry[]> {
     if (end <= start) return [];
-    const first = Math.floor(start / blockEntries);
-    const last = Math.floor((end - 1) / blockEntries);
+    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) return ((await this.entries([ref]))[0] ?? []).slice(start, end);
+    const first = Math.floor(start / BLOCK_ENTRIES);
+    const last = Math.floor((end - 1) / BLOCK_ENTRIES);
     const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
     const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
-    return entries.slice(start - first * blockEntries, end - first * blockEntries);
+    return entries.slice(start - first * BLOCK_ENTRIES, end - first * BLOCK_ENTRIES);
   }
 
   /** The place of each street (positions in increasing order), from the record table. */
@@ -135,17 +141,17 @@ export class SearchIndex {
   }
 
   /** The rendered tails (JSON and CSV) of places. */
-  async tailsOf(places: readonly number[]): Promise<(place: number) => readonly [string, string]> {
+  async tailsOf(places: readonly number[]): Promise<(place: number) => Tail> {
     const needed = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))].filter((shard) => !this.tails.has(shard));
-    const loaded = await Promise.all(needed.map(async (shard) => [shard, (await (await this.store.require(this.origin, tailsPath(this.country, shard))).json()) as [string, string][]] as const));
+    const loaded = await Promise.all(needed.map(async (shard) => [shard, decodeTailShard(await (await this.store.require(this.origin, tailsPath(this.country, shard))).text())] as const));
     for (const [shard, tails] of loaded) this.tails.set(shard, tails);
     return (place) => this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.[place % TAILS_PER_SHARD] ?? ["}", "\r\n"];
   }
 
-  private async shard(path: string): Promise<LexiconShard> {
+  private async shard(path: string): Promise<ListShard> {
     const cached = this.shards.get(path);
     if (cached !== undefined) return cached;
-    const shard = (await (await this.store.require(this.origin, path)).json()) as LexiconShard;
+    const shard = ListShard.parse(await (await this.store.require(this.origin, path)).text());
     this.shards.set(path, shard);
     return shard;
   }

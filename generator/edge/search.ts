@@ -8,7 +8,8 @@ import type { RouteResource } from "../contract/routes.ts";
 import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
 import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
-import { BLOCK_ENTRIES, headCsv, headJson, listCount, type ListEntry } from "../contract/search/store.ts";
+import { placeList, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
+import { headCsv, headJson, listCount, type ListEntry } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { headerLine, servePaged } from "./paged.ts";
@@ -32,11 +33,12 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
   if (search.root === null) found = { total: 0, page: [] };
   else if (isSingleList(search)) {
     const [ref] = (await index.termLists(lexemesOfQuery(search)))(search.root as LexemeMatch);
-    found = ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), BLOCK_ENTRIES) };
+    found = ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref))) };
   } else {
     const lists = await index.termLists(lexemesOfQuery(search));
-    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index);
-    const matched = matchingEntries(search, await candidates(index, drivers), index.meta.places);
+    const places = await index.places();
+    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index.meta, places);
+    const matched = matchingEntries(search, await candidates(index, drivers), places);
     found = { total: matched.length, page: matched.slice(start, end) };
   }
   const key = `${search.root === null ? "" : JSON.stringify(search.root)}`;
@@ -56,16 +58,17 @@ export async function serveStreets(ctx: ServeContext, resource: RouteResource, p
   const filters = parsed.value;
   const index = await indexOf(ctx, resource);
   const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name));
-  const drivers = filterDrivers(filters, index.meta.places, trigrams) ?? { ...everyStreet(index), kind: "places" };
   const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
   let found: Found;
-  if (drivers.kind === "runs" && filters.postalCode === undefined && filters.locality === undefined) {
-    // A name alone: the matching runs give the count; only the page's streets are looked up.
-    const runs = matchingRuns(filters, (await index.entries(drivers.refs)).flat());
+  if (filters.postalCode === undefined && filters.locality === undefined && trigrams.length > 0) {
+    // A name alone: the runs of its rarest trigram that match give the count; only the page's streets are looked up.
+    const runs = matchingRuns(filters, (await index.entries(filterDrivers(filters, undefined, trigrams)?.refs ?? [])).flat());
     found = { total: runs.reduce((sum, run) => sum + run.place, 0), page: await streetsOf(index, streetsOfRuns(runs, start, end)) };
   } else {
+    const places = await index.places();
+    const drivers = filterDrivers(filters, places, trigrams) ?? { ...everyStreet(index.meta, places), kind: "places" };
     const streets = drivers.kind === "runs" ? await streetsOf(index, streetsOfRuns(matchingRuns(filters, (await index.entries(drivers.refs)).flat()))) : await candidates(index, drivers);
-    const matched = filteredEntries(filters, streets, index.meta.places);
+    const matched = filteredEntries(filters, streets, places);
     found = { total: matched.length, page: matched.slice(start, end) };
   }
   const key = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
@@ -80,7 +83,7 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
 }
 
 /** What a query that narrows nothing (`-berlin`, `name=a`) reads: every place's list, so every street. */
-const everyStreet = (index: SearchIndex): Drivers => ({ refs: index.meta.places.map((place) => place[2]), cost: index.meta.count });
+const everyStreet = (meta: SearchMeta, places: PlaceTable): Drivers => ({ refs: Array.from({ length: places.size }, (_, place) => placeList(places, place)), cost: meta.count });
 
 /** Streets of name runs as list entries, with their places from the record table. */
 async function streetsOf(index: SearchIndex, { positions, heads }: { readonly positions: readonly number[]; readonly heads: readonly (readonly string[])[] }): Promise<ListEntry[]> {

@@ -4,11 +4,11 @@
  * match exactly, checked with the same semantics as everywhere else (`matches`, `filterMatches`).
  * Pure: the Worker fetches what these functions ask for.
  */
-import { filterMatches, type StreetFilter } from "./filter.ts";
+import { caseFoldKey, filterMatches, type StreetFilter } from "./filter.ts";
 import { lexemesOf, streetLexemes, type DocumentLexemes } from "./lexize.ts";
+import { placeList, placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { matches, type LexemeMatch, type SearchNode, type SearchQuery } from "./query.ts";
-import { listCount, trigramsOf, type ListEntry, type ListRef, type Place } from "./store.ts";
-import { caseFoldKey } from "./filter.ts";
+import { listCount, trigramsOf, type ListEntry, type ListRef } from "./store.ts";
 
 /** Lists whose union holds every match, and how many entries they hold. */
 export interface Drivers {
@@ -58,8 +58,18 @@ export function mergeLists(lists: readonly (readonly ListEntry[])[]): readonly L
   // (A list may be kept decoded by the Worker: never modified here.)
   const nonEmpty = lists.filter((list) => list.length > 0);
   if (nonEmpty.length === 1) return nonEmpty[0] ?? [];
-  const all = nonEmpty.flat().sort((a, b) => a.position - b.position);
-  return all.filter((entry, i) => i === 0 || (all[i - 1] as ListEntry).position !== entry.position);
+  const all = nonEmpty.flat();
+  // Sorted as numbers (position, then index: exact below 2^53), without a comparator: a prefix's lists can hold tens of thousands.
+  const scale = 2 ** Math.ceil(Math.log2(all.length + 1));
+  const keys = Float64Array.from(all, (entry, i) => entry.position * scale + i).sort();
+  const merged: ListEntry[] = [];
+  let last = -1;
+  for (const key of keys) {
+    const entry = all[key % scale] as ListEntry;
+    if (entry.position !== last) merged.push(entry);
+    last = entry.position;
+  }
+  return merged;
 }
 
 /** Where a street's name is among its head values. */
@@ -70,14 +80,13 @@ export const nameOf = (entry: ListEntry) => entry.head[entry.head.length - 1] ??
  * has matters, not where: its name's and its place's lexemes, each worked out once per isolate,
  * are looked up side by side. With phrases, positions count: each street's document is lexized.
  */
-export function matchingEntries(query: SearchQuery, entries: readonly ListEntry[], places: readonly Place[]): ListEntry[] {
+export function matchingEntries(query: SearchQuery, entries: readonly ListEntry[], places: PlaceTable): ListEntry[] {
   const positional = query.root !== null && hasPhrase(query.root);
   const union = new LexemeUnion();
   return entries.filter((entry) => {
-    const place = places[entry.place];
-    if (place === undefined) return false;
+    if (entry.place >= places.size) return false;
     const name = nameOf(entry);
-    if (positional || name.includes("<")) return matches(query, streetLexemes(name, place[0], place[1]));
+    if (positional || name.includes("<")) return matches(query, streetLexemes(name, placePostalCode(places, entry.place), placeLocality(places, entry.place)));
     union.of(nameLexemes(name), placeLexemes(places, entry.place));
     return matches(query, union as unknown as DocumentLexemes);
   });
@@ -123,12 +132,11 @@ function nameLexemes(name: string): Lexemes {
   }
   return lexemes;
 }
-const byPlace = new WeakMap<readonly Place[], (Lexemes | undefined)[]>();
-function placeLexemes(places: readonly Place[], id: number): Lexemes {
+const byPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
+function placeLexemes(places: PlaceTable, id: number): Lexemes {
   let cache = byPlace.get(places);
   if (cache === undefined) byPlace.set(places, (cache = []));
-  const place = places[id];
-  return (cache[id] ??= lexemesFrom(place === undefined ? "" : ` ${place[0]} ${place[1]}`));
+  return (cache[id] ??= lexemesFrom(` ${placePostalCode(places, id)} ${placeLocality(places, id)}`));
 }
 
 /** The parsed `/Streets` filters of one request (at least one). */
@@ -138,9 +146,20 @@ export interface StreetFilters {
   readonly locality?: StreetFilter;
 }
 
-/** Does a place pass the postal code and locality filters? */
-export function placeMatches(filters: StreetFilters, place: Place): boolean {
-  return (filters.postalCode === undefined || filterMatches(filters.postalCode, place[0])) && (filters.locality === undefined || filterMatches(filters.locality, place[1]));
+/**
+ * Which places pass the postal code and locality filters: each distinct postal code and locality
+ * is matched once, not once per place.
+ */
+export function placesPassing(filters: StreetFilters, places: PlaceTable): (place: number) => boolean {
+  const passing = (filter: StreetFilter | undefined, values: readonly string[]) => {
+    if (filter === undefined) return undefined;
+    const pass = new Uint8Array(values.length);
+    for (let i = 0; i < values.length; i++) if (filterMatches(filter, values[i] as string)) pass[i] = 1;
+    return pass;
+  };
+  const codes = passing(filters.postalCode, places.postalCodes);
+  const localities = passing(filters.locality, places.localities);
+  return (place) => place < places.size && (codes === undefined || codes[places.postalCodeOf[place] ?? 0] === 1) && (localities === undefined || localities[places.localityOf[place] ?? 0] === 1);
 }
 
 /** The trigrams a name filter's literal must contain (none when it is shorter than three characters). */
@@ -156,11 +175,18 @@ export type FilterDrivers = (Drivers & { readonly kind: "places" }) | (Drivers &
  * locality filters, or the runs of the name's rarest trigram; null when neither narrows (a name
  * of one or two characters alone).
  */
-export function filterDrivers(filters: StreetFilters, places: readonly Place[], trigramLists: readonly (readonly [number, ListRef] | undefined)[]): FilterDrivers | null {
+export function filterDrivers(filters: StreetFilters, places: PlaceTable | undefined, trigramLists: readonly (readonly [number, ListRef] | undefined)[]): FilterDrivers | null {
   let best: FilterDrivers | null = null;
-  if (filters.postalCode !== undefined || filters.locality !== undefined) {
-    const refs = places.filter((place) => placeMatches(filters, place)).map((place) => place[2]);
-    best = { kind: "places", refs, cost: refs.reduce((sum, ref) => sum + listCount(ref), 0) };
+  if (places !== undefined && (filters.postalCode !== undefined || filters.locality !== undefined)) {
+    const pass = placesPassing(filters, places);
+    const refs: ListRef[] = [];
+    let cost = 0;
+    for (let place = 0; place < places.size; place++) {
+      if (!pass(place)) continue;
+      refs.push(placeList(places, place));
+      cost += places.counts[place] ?? 0;
+    }
+    best = { kind: "places", refs, cost };
   }
   for (const trigram of trigramLists) {
     const [cost, ref] = trigram ?? [0, undefined];
@@ -193,9 +219,7 @@ export function streetsOfRuns(runs: readonly ListEntry[], start = 0, end = Infin
 }
 
 /** The entries that pass every filter, in order. */
-export function filteredEntries(filters: StreetFilters, entries: readonly ListEntry[], places: readonly Place[]): ListEntry[] {
-  return entries.filter((entry) => {
-    const place = places[entry.place];
-    return place !== undefined && placeMatches(filters, place) && (filters.name === undefined || filterMatches(filters.name, nameOf(entry)));
-  });
+export function filteredEntries(filters: StreetFilters, entries: readonly ListEntry[], places: PlaceTable): ListEntry[] {
+  const pass = placesPassing(filters, places);
+  return entries.filter((entry) => pass(entry.place) && (filters.name === undefined || filterMatches(filters.name, nameOf(entry))));
 }

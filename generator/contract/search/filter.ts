@@ -27,6 +27,8 @@ export interface StreetFilter {
   readonly ignoreCase: boolean;
   /** The value characters each literal character accepts, two per position: {towlower(c), towupper(c)}, or c twice. */
   readonly accepts: Int32Array;
+  /** The same test by the engine's own string search, where that is exact (nativeTest). */
+  readonly native?: (value: string) => boolean;
 }
 
 /** A filter value outside the supported subset; `message` names the parameter and says what is supported. */
@@ -74,11 +76,36 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
   }
   const ignoreCase = parameter !== "postalCode";
   const accepts = Int32Array.from(literal.flatMap((c) => (ignoreCase ? [toLower(c), toUpper(c)] : [c, c])));
-  return { parameter, literal, anchoredStart, anchoredEnd, ignoreCase, accepts };
+  const filter = { parameter, literal, anchoredStart, anchoredEnd, ignoreCase, accepts };
+  const native = nativeTest(filter);
+  return native === undefined ? filter : { ...filter, native };
+}
+
+/**
+ * filterMatches by the engine's string search, for the literals where it gives the same answer:
+ * without case, any literal of BMP characters that are not surrogates (so a match never starts
+ * inside a pair); ignoring case, an ASCII literal whose characters accept exactly their ASCII
+ * lower and upper case, as a RegExp with the `i` flag and without `u`, which never lets a
+ * character beyond ASCII match an ASCII one (ECMA-262 Canonicalize).
+ */
+function nativeTest({ literal, anchoredStart, anchoredEnd, ignoreCase, accepts }: StreetFilter): ((value: string) => boolean) | undefined {
+  if (literal.some((c) => c > 0xffff || (c >= 0xd800 && c <= 0xdfff))) return undefined;
+  const text = String.fromCharCode(...literal);
+  if (!ignoreCase) {
+    if (anchoredStart && anchoredEnd) return (value) => value === text;
+    if (anchoredStart) return (value) => value.startsWith(text);
+    if (anchoredEnd) return (value) => value.endsWith(text);
+    return (value) => value.includes(text);
+  }
+  const asciiCase = literal.every((c, k) => c < 0x80 && accepts[2 * k] === String.fromCharCode(c).toLowerCase().charCodeAt(0) && accepts[2 * k + 1] === String.fromCharCode(c).toUpperCase().charCodeAt(0));
+  if (!asciiCase) return undefined;
+  const pattern = new RegExp(`${anchoredStart ? "^" : ""}${text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}${anchoredEnd ? "$" : ""}`, "i");
+  return (value) => pattern.test(value);
 }
 
 /** Does a value (a street's name, its postal code or its locality) match, as PostgreSQL's `~*` / `~` would? */
 export function filterMatches(filter: StreetFilter, value: string): boolean {
+  if (filter.native !== undefined) return filter.native(value);
   if (filter.anchoredStart) return matchesAt(filter, value, 0);
   for (let start = 0; start < value.length; start += (value.codePointAt(start) ?? 0) > 0xffff ? 2 : 1) if (matchesAt(filter, value, start)) return true;
   return filter.literal.length === 0;

@@ -1,12 +1,16 @@
 /**
  * The street-search index as files, per country (`de`, `at`, `ch`, `li`): written by the build,
- * read by the Worker. A street is addressed by its position in the country's street order (the
- * Streets order: name, postal code, locality, …), which is also the order of every answer.
+ * read by the Worker, through the codecs of this folder (one definition of every format). A
+ * street is addressed by its position in the country's street order (the Streets order: name,
+ * postal code, locality, …), which is also the order of every answer. Files are read whole (the
+ * asset store serves no byte ranges), so each is small: a cold request, which reads every file it
+ * needs, stays within 1 MiB of index.
  *
- *   /_s/{cc}/meta.json        SearchMeta: the places (one per distinct "tail", below) with their lists
- *   /_s/{cc}/l/{n}.json       lexicon shard: lexeme → ListRef, by the lexeme's first two characters
- *   /_s/{cc}/g/{n}.json       trigram shard: case-folded trigram of street names → [streets, ListRef]
- *   /_s/{cc}/t/{n}.json       tails: [json, csv] of TAILS_PER_SHARD places each
+ *   /_s/{cc}/meta.json        SearchMeta (meta.ts): counts, the head's keys, where the shards begin
+ *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
+ *   /_s/{cc}/l/{n}.json       lexicon shard (shards.ts): a range of lexemes in order, with their lists
+ *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names
+ *   /_s/{cc}/t/{n}.json       tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
  *                             RECORD_CHUNK_STREETS streets a file
@@ -17,10 +21,11 @@
  * code and locality shares one), so they are stored once as places; a list entry holds the head.
  *
  * A list is the streets that contain a lexeme (or a trigram, or belong to a place), in order, cut
- * into blocks of BLOCK_ENTRIES. A block stands alone: varints for the byte length of its head table
- * and its entry count, the head table (UTF-8 JSON: an array of head value arrays), then per entry three varints: position
- * delta (the first from -1), place id, index into the head table. A ListRef is the list's length
- * and the stream offsets of its block boundaries, so a page of a one-word search reads one block.
+ * into blocks of BLOCK_ENTRIES. A block stands alone (encodeBlock): its byte length and entry
+ * count, its head table (the distinct heads of its entries, front-coded: they are in name order),
+ * then per entry three varints: position delta (the first from -1), place id, index into the head
+ * table. A ListRef is the list's length and the stream offsets of its block boundaries, so a page
+ * of a one-word search reads one block.
  *
  * Lexeme and place lists have an entry per street (position, place, head). A trigram list has an
  * entry per run of streets with one head (a name's streets follow each other in the order): the
@@ -28,56 +33,36 @@
  * are in the record table.
  */
 import { csvField } from "../csv.ts";
+import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 
-export const SEARCH_CHUNK_BYTES = 256 * 1024;
+export const SEARCH_CHUNK_BYTES = 128 * 1024;
 export const BLOCK_ENTRIES = 1024;
-export const TAILS_PER_SHARD = 1024;
+export const TAILS_PER_SHARD = 16;
+export const RECORD_CHUNK_STREETS = 16_384;
 
 export const searchMetaPath = (cc: string) => `/_s/${cc}/meta.json`;
+export const placesPath = (cc: string) => `/_s/${cc}/places.bin`;
 export const lexiconPath = (cc: string, shard: number) => `/_s/${cc}/l/${shard}.json`;
 export const trigramPath = (cc: string, shard: number) => `/_s/${cc}/g/${shard}.json`;
 export const tailsPath = (cc: string, shard: number) => `/_s/${cc}/t/${shard}.json`;
 export const listChunkPath = (cc: string, chunk: number) => `/_s/${cc}/p/${chunk}.bin`;
 export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.bin`;
-export const RECORD_CHUNK_STREETS = 65_536;
 
-/** `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream. */
+/**
+ * `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream.
+ * A place's list is `[count, start, end]`: read whole, its blocks one after another.
+ */
 export type ListRef = readonly number[];
 export const listCount = (ref: ListRef) => ref[0] ?? 0;
 export const listBytes = (ref: ListRef) => (ref.at(-1) ?? 0) - (ref[1] ?? 0);
 
-/** One place: what a tail's streets share. */
-export type Place = readonly [postalCode: string, locality: string, list: ListRef];
+/** UTF-16 code unit order: the order of lexemes, trigrams and postal codes in the index. */
+export const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-export interface SearchMeta {
-  /** Streets in the country. */
-  readonly count: number;
-  /** A short hash of the index: part of every answer's ETag. */
-  readonly hash: string;
-  /** The record properties that make the head, in order; the last is `name`. */
-  readonly headKeys: readonly string[];
-  /** Bytes per street in the record table: 2, or 3 for more than 65,536 places. */
-  readonly placeWidth: number;
-  readonly lexiconShards: number;
-  readonly trigramShards: number;
-  readonly places: readonly Place[];
-}
-
-export type LexiconShard = Readonly<Record<string, ListRef>>;
-/** A trigram's list of name runs, with the number of streets in them. */
-export type TrigramShard = Readonly<Record<string, readonly [streets: number, runs: ListRef]>>;
-
-/** The shard key of a lexeme: its first two characters (a prefix search needs at least two). */
+/** The lexicon key of a lexeme: its first two characters (a prefix search needs at least two); a key's lexemes share a shard. */
 export function lexiconKey(lexeme: string): string {
   const [a = "", b = ""] = lexeme;
   return a + b;
-}
-
-/** FNV-1a over UTF-16 units, modulo shards. */
-export function shardOfKey(key: string, shards: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-  return (h >>> 0) % shards;
 }
 
 /** The distinct trigrams (three code points) of a case-folded text. */
@@ -95,23 +80,64 @@ export interface ListEntry {
   readonly head: readonly string[];
 }
 
-const decoder = new TextDecoder();
+const textEncoder = new TextEncoder();
+const scratch = { table: new ByteWriter(), lengths: new ByteWriter() };
 
-/** A head's CSV cells, with the comma that joins them to the tail. */
-export function headCsv(values: readonly string[]): string {
-  let out = "";
-  for (const value of values) out += `${csvField(value)},`;
-  return out;
+/**
+ * Appends one block to `out`: entries [0, count) of `positions` (increasing), `seconds` (a
+ * street's place, a run's length) and `headIndexes` (into `heads`, the block's distinct heads in
+ * the order of their first entry, so in name order). The head table holds the heads column by
+ * column, each column front-coded.
+ */
+export function encodeBlock(out: ByteWriter, heads: readonly (readonly string[])[], positions: ArrayLike<number>, seconds: ArrayLike<number>, headIndexes: ArrayLike<number>, count: number): void {
+  const { table, lengths } = scratch;
+  const columns = heads[0]?.length ?? 0;
+  lengths.clear();
+  let text = "";
+  for (let c = 0; c < columns; c++) text += frontCode(heads.map((head) => head[c] ?? ""), lengths);
+  const utf8 = textEncoder.encode(text);
+  table.clear();
+  table.varint(heads.length);
+  table.varint(columns);
+  table.varint(utf8.length);
+  table.raw(utf8);
+  table.raw(lengths.view());
+  out.varint(table.length);
+  out.varint(count);
+  out.raw(table.view());
+  let last = -1;
+  for (let i = 0; i < count; i++) {
+    const position = positions[i] ?? 0;
+    out.varint(position - last);
+    last = position;
+    out.varint(seconds[i] ?? 0);
+    out.varint(headIndexes[i] ?? 0);
+  }
 }
 
-/** A block's head table, parsed when a head is first asked for (a page needs a few of a block's heads, a count none). */
+/** A block's head table, decoded when a head is first asked for (a page needs a few of a block's heads, a count none). */
 class HeadTable {
-  private parsed: readonly (readonly string[])[] | undefined;
+  private heads: readonly (readonly string[])[] | undefined;
   constructor(private readonly bytes: Uint8Array) {}
   get(index: number): readonly string[] {
-    this.parsed ??= JSON.parse(decoder.decode(this.bytes)) as string[][];
-    return this.parsed[index] ?? [];
+    this.heads ??= decodeHeads(this.bytes);
+    return this.heads[index] ?? [];
   }
+}
+
+function decodeHeads(bytes: Uint8Array): (readonly string[])[] {
+  const reader = new ByteReader(bytes);
+  const count = reader.varint();
+  const columns = reader.varint();
+  const text = reader.text(reader.varint());
+  if (columns === 1) return readFrontCoded(count, reader, text).strings.map((value) => [value]);
+  const heads: string[][] = Array.from({ length: count }, () => []);
+  for (let c = 0, at = 0; c < columns; c++) {
+    const column = readFrontCoded(count, reader, text, at);
+    column.strings.forEach((value, h) => heads[h]?.push(value));
+    at = column.end;
+  }
+  return heads;
 }
 
 class BlockEntry implements ListEntry {
@@ -151,6 +177,13 @@ export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntr
       out.push(new BlockEntry(position, place, heads, varint()));
     }
   }
+  return out;
+}
+
+/** A head's CSV cells, with the comma that joins them to the tail. */
+export function headCsv(values: readonly string[]): string {
+  let out = "";
+  for (const value of values) out += `${csvField(value)},`;
   return out;
 }
 

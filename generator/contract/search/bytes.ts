@@ -1,0 +1,118 @@
+/**
+ * The search index's binary building blocks (store.ts, meta.ts): unsigned LEB128 varints and
+ * front-coded text, written by the build and read by the Worker with the same code.
+ */
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A growable byte buffer of varints and raw bytes. */
+export class ByteWriter {
+  private bytes = new Uint8Array(1024);
+  length = 0;
+
+  varint(value: number): void {
+    this.reserve(10);
+    while (value >= 0x80) {
+      this.bytes[this.length++] = (value & 0x7f) | 0x80;
+      value = Math.floor(value / 0x80);
+    }
+    this.bytes[this.length++] = value;
+  }
+
+  raw(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.bytes.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  text(text: string): void {
+    this.raw(encoder.encode(text));
+  }
+
+  /** The bytes written (a view: copy it before writing more). */
+  view(): Uint8Array {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  /** Forgets what was written, keeping the buffer. */
+  clear(): void {
+    this.length = 0;
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + extra));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+}
+
+/** Reads what a ByteWriter wrote, from `at` on. */
+export class ByteReader {
+  constructor(
+    readonly bytes: Uint8Array,
+    public at = 0,
+  ) {}
+
+  varint(): number {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      const byte = this.bytes[this.at++] ?? 0;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  }
+
+  /** The next `length` bytes as UTF-8 text. */
+  text(length: number): string {
+    const text = decoder.decode(this.bytes.subarray(this.at, this.at + length));
+    this.at += length;
+    return text;
+  }
+}
+
+/**
+ * How many leading UTF-16 units two strings share, never ending inside a surrogate pair (so that
+ * what follows is well-formed text of its own).
+ */
+export function sharedPrefix(a: string, b: string): number {
+  const limit = Math.min(a.length, b.length);
+  let shared = 0;
+  while (shared < limit && a.charCodeAt(shared) === b.charCodeAt(shared)) shared++;
+  if (shared > 0 && shared < b.length && (b.charCodeAt(shared - 1) & 0xfc00) === 0xd800) shared--;
+  return shared;
+}
+
+/**
+ * Front coding: each string as (units shared with the previous one, length of the rest) in
+ * `lengths`, the rests one after another in `text`. Strings in order share long prefixes.
+ */
+export function frontCode(strings: Iterable<string>, lengths: ByteWriter): string {
+  let previous = "";
+  let text = "";
+  for (const value of strings) {
+    const shared = sharedPrefix(previous, value);
+    lengths.varint(shared);
+    lengths.varint(value.length - shared);
+    text += value.slice(shared);
+    previous = value;
+  }
+  return text;
+}
+
+/** Reads `count` front-coded strings: their lengths from `lengths`, their rests from `text` (from `at`); returns them and where the text ends. */
+export function readFrontCoded(count: number, lengths: ByteReader, text: string, at = 0): { readonly strings: string[]; readonly end: number } {
+  const strings: string[] = [];
+  let previous = "";
+  for (let i = 0; i < count; i++) {
+    const shared = lengths.varint();
+    const rest = lengths.varint();
+    previous = previous.slice(0, shared) + text.slice(at, at + rest);
+    at += rest;
+    strings.push(previous);
+  }
+  return { strings, end: at };
+}

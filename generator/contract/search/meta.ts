@@ -1,0 +1,128 @@
+/**
+ * What a search request reads first: `/_s/{cc}/meta.json` (SearchMeta, a few hundred bytes),
+ * and, when it filters by place or checks candidates against their places, `/_s/{cc}/places.bin`:
+ * the places as columns, so a cold isolate reads a few hundred KiB, not a megabyte of JSON:
+ *
+ *   varints: places, distinct postal codes, distinct localities, listsAt, textBytes
+ *   text (UTF-8): the postal codes' front-coded rests, then the locality names
+ *   varints: per distinct postal code (in order of first use) units shared with the previous one
+ *            and the length of its rest; per distinct locality its length (UTF-16 units);
+ *            per place: its postal code and its locality as a step (0: the previous place's,
+ *            1: the next unused one, k + 2: number k), its street count, its list's bytes
+ *
+ * Place lists follow each other in the stream from `listsAt`, in place order, so a place's list
+ * is where the previous one ends: lengths, not offsets.
+ */
+import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
+import type { ListRef } from "./store.ts";
+
+export interface SearchMeta {
+  /** Streets in the country. */
+  readonly count: number;
+  /** A short hash of the index: part of every answer's ETag. */
+  readonly hash: string;
+  /** The record properties that make the head, in order; the last is `name`. */
+  readonly headKeys: readonly string[];
+  /** Bytes per street in the record table: 2, or 3 for more than 65,536 places. */
+  readonly placeWidth: number;
+  /** The first key (lexiconKey) of each lexicon shard, in order. */
+  readonly lexiconShards: readonly string[];
+  /** The first trigram of each trigram shard, in order. */
+  readonly trigramShards: readonly string[];
+}
+
+/** The places (a place: what the tails of its streets share), column by column. */
+export interface PlaceTable {
+  readonly size: number;
+  /** Distinct postal codes and localities; a place holds the number of its own. */
+  readonly postalCodes: readonly string[];
+  readonly localities: readonly string[];
+  readonly postalCodeOf: Int32Array;
+  readonly localityOf: Int32Array;
+  /** Streets per place. */
+  readonly counts: Int32Array;
+  /** Place p's list is bytes [listStarts[p], listStarts[p + 1]) of the stream. */
+  readonly listStarts: Float64Array;
+}
+
+/** One place as the build knows it. */
+export interface MetaPlace {
+  readonly postalCode: string;
+  readonly locality: string;
+  readonly count: number;
+  readonly listBytes: number;
+}
+
+export const placePostalCode = (places: PlaceTable, place: number) => places.postalCodes[places.postalCodeOf[place] ?? 0] ?? "";
+export const placeLocality = (places: PlaceTable, place: number) => places.localities[places.localityOf[place] ?? 0] ?? "";
+export const placeList = (places: PlaceTable, place: number): ListRef => [places.counts[place] ?? 0, places.listStarts[place] ?? 0, places.listStarts[place + 1] ?? 0];
+
+/** Numbers distinct values in order of first use, each use written as a step (see the file comment). */
+class Steps {
+  readonly values: string[] = [];
+  private readonly ids = new Map<string, number>();
+  private last = -1;
+  step(value: string): number {
+    const known = this.ids.get(value);
+    if (known === undefined) {
+      this.last = this.values.push(value) - 1;
+      this.ids.set(value, this.last);
+      return 1;
+    }
+    const step = known === this.last ? 0 : known + 2;
+    this.last = known;
+    return step;
+  }
+}
+
+export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number): Uint8Array {
+  const postalCodes = new Steps();
+  const localities = new Steps();
+  const perPlace = new ByteWriter();
+  for (const place of places) {
+    perPlace.varint(postalCodes.step(place.postalCode));
+    perPlace.varint(localities.step(place.locality));
+    perPlace.varint(place.count);
+    perPlace.varint(place.listBytes);
+  }
+  const lengths = new ByteWriter();
+  let text = frontCode(postalCodes.values, lengths);
+  for (const locality of localities.values) {
+    lengths.varint(locality.length);
+    text += locality;
+  }
+  const out = new ByteWriter();
+  const textBytes = new TextEncoder().encode(text);
+  for (const n of [places.length, postalCodes.values.length, localities.values.length, listsAt, textBytes.length]) out.varint(n);
+  out.raw(textBytes);
+  out.raw(lengths.view());
+  out.raw(perPlace.view());
+  return out.view().slice();
+}
+
+export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
+  const reader = new ByteReader(bytes);
+  const [size, codeCount, localityCount, listsAt, textBytes] = [reader.varint(), reader.varint(), reader.varint(), reader.varint(), reader.varint()];
+  const text = reader.text(textBytes);
+  const codes = readFrontCoded(codeCount, reader, text);
+  const localities: string[] = [];
+  for (let i = 0, at = codes.end; i < localityCount; i++) {
+    const length = reader.varint();
+    localities.push(text.slice(at, at + length));
+    at += length;
+  }
+  const postalCodeOf = new Int32Array(size);
+  const localityOf = new Int32Array(size);
+  const counts = new Int32Array(size);
+  const listStarts = new Float64Array(size + 1);
+  const next = { postalCode: 0, locality: 0 };
+  const fromStep = (step: number, previous: number, kind: keyof typeof next) => (step === 0 ? previous : step === 1 ? next[kind]++ : step - 2);
+  listStarts[0] = listsAt;
+  for (let p = 0; p < size; p++) {
+    postalCodeOf[p] = fromStep(reader.varint(), postalCodeOf[p - 1] ?? 0, "postalCode");
+    localityOf[p] = fromStep(reader.varint(), localityOf[p - 1] ?? 0, "locality");
+    counts[p] = reader.varint();
+    listStarts[p + 1] = (listStarts[p] ?? 0) + reader.varint();
+  }
+  return { size, postalCodes: codes.strings, localities, postalCodeOf, localityOf, counts, listStarts };
+}
