@@ -123,6 +123,8 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
  */
 export const KV_SHIM = String.raw`
 import { WorkerEntrypoint } from "cloudflare:workers";
+// Files up to 1 MiB are handed over as bytes: a stream passed from isolate to isolate cost workerd
+// more than the copy (written page under 64 connections: p99 about 1 s as a stream, 0.1–0.3 s as bytes).
 const SMALL = 1 << 20;
 let byHash; // content hash → [path, content type]; immutable, built once per isolate
 function lookup(env, key) {

@@ -8,7 +8,7 @@
 export type RunWorkerFirst = boolean | readonly string[] | undefined;
 
 /** The router's glob rule as a regular expression. */
-export function globSource(rule: string): string {
+function globSource(rule: string): string {
   return `^${rule
     .split("*")
     .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
