@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { PROJECT_ROOT as ROOT, readBuildManifest } from "../io/read.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
-import type { RunWorkerFirst } from "./worker-first.ts";
+import { routerRouting, type RunWorkerFirst } from "./worker-first.ts";
 import { ASSET_WORKER_SCRIPT, assetConfigFor, KV_SHIM, manifestFromFileList, MAX_ASSETS, ROUTER_WORKER_SCRIPT } from "./assets.ts";
 
 /**
@@ -56,7 +56,7 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
   for (const file of ["_headers", "_files.tsv"]) if (!existsSync(join(dir, file))) throw new ServeError(`${dir} is not a build (no ${file}); run npm run build first`);
   await probePort(host, port);
   const config = JSON.parse(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as WranglerConfig;
-  const routerConfig = { has_user_worker: true, ...staticRouting(config.assets.run_worker_first) };
+  const routerConfig = { has_user_worker: true, ...routerRouting(config.assets.run_worker_first) };
   const assetOptions = { ...(config.assets.html_handling === undefined ? {} : { html_handling: config.assets.html_handling }), ...(config.assets.not_found_handling === undefined ? {} : { not_found_handling: config.assets.not_found_handling }) };
   const log = new Log(LogLevel.WARN); // Miniflare reports invalid _headers rules as warnings
   const [[code = "", matcher = ""], assetConfig, manifest] = await Promise.all([
@@ -68,8 +68,8 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
   if (manifest.count > MAX_ASSETS) process.stderr.write(`warning: ${manifest.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`);
   const mf = new Miniflare({
     // Miniflare's own entry (it imitates the edge: compression, request.cf) listens on a spare
-    // loopback port; requests come straight to Cloudflare's router through a direct socket, which
-    // halves the work per request.
+    // loopback port; requests come straight to the Worker's entry through a direct socket (see
+    // `entry`), which halves the work per request.
     host: "127.0.0.1",
     port: 0,
     cf: false, // no fetch of Cloudflare's request metadata
@@ -124,18 +124,6 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
     throw error;
   }
   return { origin: originOf(host, port), assets: manifest.count, stop: () => mf.dispose() };
-}
-
-/** `run_worker_first` as the router's configuration (wrangler's parseStaticRouting, without its validation). */
-function staticRouting(rules: boolean | readonly string[] | undefined): Record<string, unknown> {
-  if (rules === true) return { invoke_user_worker_ahead_of_assets: true };
-  if (rules === undefined || rules === false) return {};
-  return {
-    static_routing: {
-      user_worker: rules.filter((rule) => rule.startsWith("/")),
-      asset_worker: rules.filter((rule) => rule.startsWith("!/")).map((rule) => rule.slice(1)),
-    },
-  };
 }
 
 /** Each entry bundled like wrangler bundles the Worker (ES module, es2024, the workerd export conditions). */

@@ -15,11 +15,25 @@ function globSource(rule: string): string {
     .join(".*")}$`;
 }
 
+/** The rules as the router's configuration splits them: paths for the Worker, and paths for the assets (without their `!`). */
+function split(rules: RunWorkerFirst): { readonly toWorker: readonly string[]; readonly toAssets: readonly string[] } {
+  const list = Array.isArray(rules) ? (rules as readonly string[]) : [];
+  return { toWorker: list.filter((rule) => rule.startsWith("/")), toAssets: list.filter((rule) => rule.startsWith("!/")).map((rule) => rule.slice(1)) };
+}
+
+/** `run_worker_first` as the router worker's CONFIG holds it (wrangler's parseStaticRouting, without its validation). */
+export function routerRouting(rules: RunWorkerFirst): Record<string, unknown> {
+  if (rules === true) return { invoke_user_worker_ahead_of_assets: true };
+  if (rules === undefined || rules === false) return {};
+  const { toWorker, toAssets } = split(rules);
+  return { static_routing: { user_worker: toWorker, asset_worker: toAssets } };
+}
+
 /** Whether a path goes to the Worker before any asset is looked up. */
 export function workerFirstMatcher(rules: RunWorkerFirst): (path: string) => boolean {
-  const list = Array.isArray(rules) ? (rules as readonly string[]) : [];
-  const toAssets = list.filter((rule) => rule.startsWith("!")).map((rule) => new RegExp(globSource(rule.slice(1))));
-  const toWorker = list.filter((rule) => !rule.startsWith("!")).map((rule) => new RegExp(globSource(rule)));
+  const { toWorker, toAssets } = split(rules);
+  const worker = toWorker.map((rule) => new RegExp(globSource(rule)));
+  const assets = toAssets.map((rule) => new RegExp(globSource(rule)));
   const special = (path: string) => path.startsWith("/cdn-cgi/") || path === "/_image" || path.endsWith("/_next/image");
-  return (path) => !special(path) && !toAssets.some((rule) => rule.test(path)) && (rules === true || toWorker.some((rule) => rule.test(path)));
+  return (path) => !special(path) && !assets.some((rule) => rule.test(path)) && (rules === true || worker.some((rule) => rule.test(path)));
 }
