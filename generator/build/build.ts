@@ -41,6 +41,8 @@ export interface BuildOptions {
   readonly only?: readonly string[];
   /** Write the street search indexes (default true; false only to measure what they cost). */
   readonly searchIndex?: boolean;
+  /** Bytes of index one search may read (default SEARCH_READ_BUDGET); broader searches get a 400. */
+  readonly searchReadBudget?: number;
   /** Bytes of inlined records per index shard (see `PlanOptions`). */
   readonly inlineShardBytes?: number;
   /** The data guards: thresholds, and what to compare the record counts with (a directory build: its previous output by default). */
@@ -92,7 +94,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
   const counter = new CountingSink(timed);
   const searchStarted = performance.now();
-  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" && options.searchIndex !== false ? [{ resource: fullTextSearchFor(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter) }] : []));
+  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" && options.searchIndex !== false ? [{ resource: fullTextSearchFor(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter, options.searchReadBudget) }] : []));
   const searchWrites = timer.totals.get("write") ?? 0;
   timer.add("search", performance.now() - searchStarted - searchWrites);
   const started = performance.now();

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
+import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import { encodeListShard, type ShardEntry } from "../contract/search/shards.ts";
 import {
   compareText,
+  EVERY_NAME,
   lexiconKey,
   lexiconPath,
   listBytes,
@@ -39,7 +41,7 @@ export interface SearchIndexSummary {
  * records. Words are lexized once per distinct name and per place; the lists are built from flat
  * arrays of (word, position) pairs, so memory stays a few bytes per pair.
  */
-export function writeSearchIndex(country: string, resource: AnyResource, records: readonly unknown[], sink: FileSink): SearchIndexSummary {
+export function writeSearchIndex(country: string, resource: AnyResource, records: readonly unknown[], sink: FileSink, readBudget = SEARCH_READ_BUDGET): SearchIndexSummary {
   const indexed = indexStreets(resource, records as readonly Street[]);
   const { streets, headOf, placeOf, places } = indexed;
   let files = 0;
@@ -87,7 +89,7 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
     return { postalCode: place.postalCode, locality: place.locality, count: ref[0] ?? 0, listBytes: listBytes(ref) };
   });
   write(placesPath(country), encodePlaceTable(placeTable, placeRefs[0]?.[1] ?? 0));
-  const meta: SearchMeta = { count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys: indexed.headKeys, placeWidth, lexiconShards, trigramShards };
+  const meta: SearchMeta = { count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys: indexed.headKeys, placeWidth, lexiconShards, trigramShards, readBudget };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }
@@ -128,12 +130,14 @@ function headRuns(headOf: Int32Array): Runs {
   return { start, length };
 }
 
-/** Every case-folded trigram of the names, with the runs of streets of those names, by trigram. */
+/** Every case-folded trigram of the names, with the runs of streets of those names, by trigram; EVERY_NAME with every run. */
 function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
   const ids = new Interner();
   const byName = new Map<string, number[]>();
   const pairs = new PairList();
+  const everyName = ids.id(EVERY_NAME);
   runs.start.forEach((position, run) => {
+    pairs.push(everyName, run);
     const name = streets[position]?.name ?? "";
     let own = byName.get(name);
     if (own === undefined) byName.set(name, (own = trigramsOf(caseFoldKey(name)).map((t) => ids.id(t))));

@@ -8,6 +8,7 @@ import { HEALTH_PATH } from "../serve/child.ts";
 import { serveBuild, ServeError } from "../serve/server.ts";
 import { startLocalServer } from "../serve/local.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
+import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
 import { buildOptions, DEFAULT_HOST, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
 import { progressReporter } from "./progress.ts";
 import { printJson, printSummary } from "./summary.ts";
@@ -26,13 +27,14 @@ withGuardOptions(
       .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
       .option("--full", "write every file, even when the previous build has the same bytes")
       .option("--json", "print the summary as one JSON object (for benchmarks)")
-      .option("--no-search-index", "leave out street search (FullTextSearch, the Streets name and postalCode filters): for measuring what the index costs"),
+      .option("--no-search-index", "leave out street search (FullTextSearch, the Streets name and postalCode filters): for measuring what the index costs")
+      .option("--search-read-budget <KiB>", "index one street search may read; broader searches get a 400 (raise it on a plan with more CPU per request)", positiveInteger, SEARCH_READ_BUDGET / 1024),
   ),
   "the previous build in --out",
-).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean; searchIndex: boolean }) => {
+).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean; searchIndex: boolean; searchReadBudget: number }) => {
   const out = resolve(opts.out);
   const guards = await guardOptions(opts, out);
-  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards, searchIndex: opts.searchIndex }, out, opts.full === true, "background");
+  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards, searchIndex: opts.searchIndex, searchReadBudget: opts.searchReadBudget * 1024 }, out, opts.full === true, "background");
   if (opts.json) printJson(summary);
   else printSummary(summary, `built ${out}`);
 });

@@ -76,7 +76,7 @@ export function sharedResponses(notServed: readonly NotServedRoute[]): Record<st
   return {
     NotModified: { description: "Not Modified: If-None-Match matched the ETag; no body.", headers: { [ETAG_HEADER]: headerRef(ETAG_HEADER) } },
     BadRequest: problemResponse(
-      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, or a Streets filter with unsupported regular-expression syntax.",
+      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, a Streets filter with unsupported regular-expression syntax, or a street search too broad to count within the index's read budget (the problem names the parameters and says how to narrow them).",
       {
         "page-size-out-of-range": validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors."),
         ...searchProblems(),

@@ -1,4 +1,5 @@
 import { chunkSpans } from "../contract/pack.ts";
+import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import type { LexemeMatch } from "../contract/search/query.ts";
 import { ListShard, shardFor } from "../contract/search/shards.ts";
@@ -35,9 +36,9 @@ const DECODED_ENTRIES = 300_000;
  * tails) and the most recently read list chunks; only resolved data is kept (see AssetStore).
  */
 export class SearchIndex {
-  private placeTable: PlaceTable | undefined;
-  private readonly shards = new Map<string, ListShard>();
-  private readonly tails = new Map<number, readonly Tail[]>();
+  private placeTable: { readonly table: PlaceTable; readonly bytes: number } | undefined;
+  private readonly shards = new Map<string, { readonly shard: ListShard; readonly bytes: number }>();
+  private readonly tails = new Map<number, { readonly tails: readonly Tail[]; readonly bytes: number }>();
   private readonly chunks = new Map<number, Uint8Array>();
   private readonly decoded = new Map<number, readonly ListEntry[]>();
   private decodedEntries = 0;
@@ -49,28 +50,37 @@ export class SearchIndex {
     private readonly origin: string,
     readonly country: string,
     readonly meta: SearchMeta,
+    private readonly metaBytes: number,
   ) {}
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
-    return new SearchIndex(store, origin, country, (await (await store.require(origin, searchMetaPath(country))).json()) as SearchMeta);
+    const bytes = new Uint8Array(await (await store.require(origin, searchMetaPath(country))).arrayBuffer());
+    return new SearchIndex(store, origin, country, JSON.parse(decoder.decode(bytes)) as SearchMeta, bytes.byteLength);
+  }
+
+  /** A request's budget (meta.readBudget), charged with the meta, which every request reads. */
+  budget(): ReadBudget {
+    const budget = new ReadBudget(this.meta.readBudget);
+    budget.charge(searchMetaPath(this.country), this.metaBytes);
+    return budget;
   }
 
   /** The places (read on first use: a one-word search or a name filter alone does without). */
-  async places(): Promise<PlaceTable> {
-    this.placeTable ??= decodePlaceTable(new Uint8Array(await (await this.store.require(this.origin, placesPath(this.country))).arrayBuffer()));
-    return this.placeTable;
+  async places(budget: ReadBudget): Promise<PlaceTable> {
+    if (this.placeTable === undefined) {
+      const bytes = new Uint8Array(await (await this.store.require(this.origin, placesPath(this.country))).arrayBuffer());
+      this.placeTable = { table: decodePlaceTable(bytes), bytes: bytes.byteLength };
+    }
+    budget.charge(placesPath(this.country), this.placeTable.bytes);
+    return this.placeTable.table;
   }
 
   /** The lists of query terms: a lexeme's own, or for a prefix every lexeme's that starts with it. */
-  async termLists(terms: readonly LexemeMatch[]): Promise<(term: LexemeMatch) => readonly ListRef[]> {
-    const shards = new Map<string, ListShard>();
-    await Promise.all(
-      terms.map(async ({ lexeme }) => {
-        shards.set(lexeme, await this.shard(lexiconPath(this.country, shardFor(this.meta.lexiconShards, lexiconKey(lexeme)))));
-      }),
-    );
+  async termLists(terms: readonly LexemeMatch[], budget: ReadBudget): Promise<(term: LexemeMatch) => readonly ListRef[]> {
+    const paths = new Map(terms.map(({ lexeme }) => [lexeme, lexiconPath(this.country, shardFor(this.meta.lexiconShards, lexiconKey(lexeme)))]));
+    const shards = await this.shardsAt(new Set(paths.values()), budget);
     return (term) => {
-      const shard = shards.get(term.lexeme);
+      const shard = shards.get(paths.get(term.lexeme) ?? "");
       if (shard === undefined) return [];
       if (term.prefix) return shard.withPrefix(term.lexeme);
       const found = shard.get(term.lexeme);
@@ -79,18 +89,19 @@ export class SearchIndex {
   }
 
   /** The list of each trigram with its number of streets (undefined: no name has it). */
-  async trigramLists(trigrams: readonly string[]): Promise<(readonly [number, ListRef] | undefined)[]> {
-    return await Promise.all(
-      trigrams.map(async (trigram) => {
-        const found = (await this.shard(trigramPath(this.country, shardFor(this.meta.trigramShards, trigram)))).get(trigram);
-        return found === undefined ? undefined : ([found.streets, found.ref] as const);
-      }),
-    );
+  async trigramLists(trigrams: readonly string[], budget: ReadBudget): Promise<(readonly [number, ListRef] | undefined)[]> {
+    const paths = trigrams.map((trigram) => trigramPath(this.country, shardFor(this.meta.trigramShards, trigram)));
+    const shards = await this.shardsAt(new Set(paths), budget);
+    return trigrams.map((trigram, i) => {
+      const found = shards.get(paths[i] ?? "")?.get(trigram);
+      return found === undefined ? undefined : ([found.streets, found.ref] as const);
+    });
   }
 
   /** The entries of whole lists (each chunk they lie in fetched once; long lists kept decoded). */
-  async entries(refs: readonly ListRef[]): Promise<(readonly ListEntry[])[]> {
+  async entries(refs: readonly ListRef[], budget: ReadBudget): Promise<(readonly ListEntry[])[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
+    this.chargeChunks(ranges, budget);
     const missing = ranges.filter(([from]) => !this.decoded.has(from));
     const chunks = await this.chunksOf(missing);
     return ranges.map(([from, to]) => {
@@ -114,19 +125,21 @@ export class SearchIndex {
   }
 
   /** Entries [start, end) of one list: only the blocks that hold them are read (a ref with every block's offset). */
-  async slice(ref: ListRef, start: number, end: number): Promise<readonly ListEntry[]> {
+  async slice(ref: ListRef, start: number, end: number, budget: ReadBudget): Promise<readonly ListEntry[]> {
     if (end <= start) return [];
-    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) return ((await this.entries([ref]))[0] ?? []).slice(start, end);
+    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) return ((await this.entries([ref], budget))[0] ?? []).slice(start, end);
     const first = Math.floor(start / BLOCK_ENTRIES);
     const last = Math.floor((end - 1) / BLOCK_ENTRIES);
     const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
+    this.chargeChunks([[from, to]], budget);
     const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
     return entries.slice(start - first * BLOCK_ENTRIES, end - first * BLOCK_ENTRIES);
   }
 
   /** The place of each street (positions in increasing order), from the record table. */
-  async placesAt(positions: readonly number[]): Promise<Int32Array> {
+  async placesAt(positions: readonly number[], budget: ReadBudget): Promise<Int32Array> {
     const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
+    for (const chunk of chunks) budget.charge(recordsPath(this.country, chunk), Math.min(RECORD_CHUNK_STREETS, this.meta.count - chunk * RECORD_CHUNK_STREETS) * this.meta.placeWidth);
     const missing = chunks.filter((chunk) => !this.records.has(chunk));
     const loaded = await Promise.all(missing.map(async (chunk) => [chunk, new Uint8Array(await (await this.store.require(this.origin, recordsPath(this.country, chunk))).arrayBuffer())] as const));
     for (const [chunk, bytes] of loaded) this.records.set(chunk, bytes);
@@ -141,19 +154,46 @@ export class SearchIndex {
   }
 
   /** The rendered tails (JSON and CSV) of places. */
-  async tailsOf(places: readonly number[]): Promise<(place: number) => Tail> {
-    const needed = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))].filter((shard) => !this.tails.has(shard));
-    const loaded = await Promise.all(needed.map(async (shard) => [shard, decodeTailShard(await (await this.store.require(this.origin, tailsPath(this.country, shard))).text())] as const));
+  async tailsOf(places: readonly number[], budget: ReadBudget): Promise<(place: number) => Tail> {
+    const shards = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))];
+    const loaded = await Promise.all(
+      shards
+        .filter((shard) => !this.tails.has(shard))
+        .map(async (shard) => {
+          const { text, bytes } = await this.text(tailsPath(this.country, shard));
+          return [shard, { tails: decodeTailShard(text), bytes }] as const;
+        }),
+    );
     for (const [shard, tails] of loaded) this.tails.set(shard, tails);
-    return (place) => this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.[place % TAILS_PER_SHARD] ?? ["}", "\r\n"];
+    for (const shard of shards) budget.charge(tailsPath(this.country, shard), this.tails.get(shard)?.bytes ?? 0);
+    return (place) => this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.tails[place % TAILS_PER_SHARD] ?? ["}", "\r\n"];
   }
 
-  private async shard(path: string): Promise<ListShard> {
+  /** Lexicon or trigram shards by path, each charged once to the budget. */
+  private async shardsAt(paths: ReadonlySet<string>, budget: ReadBudget): Promise<ReadonlyMap<string, ListShard>> {
+    const shards = await Promise.all([...paths].map(async (path) => [path, await this.shard(path)] as const));
+    for (const [path, { bytes }] of shards) budget.charge(path, bytes);
+    return new Map(shards.map(([path, { shard }]) => [path, shard]));
+  }
+
+  private async shard(path: string): Promise<{ readonly shard: ListShard; readonly bytes: number }> {
     const cached = this.shards.get(path);
     if (cached !== undefined) return cached;
-    const shard = ListShard.parse(await (await this.store.require(this.origin, path)).text());
-    this.shards.set(path, shard);
-    return shard;
+    const { text, bytes } = await this.text(path);
+    const parsed = { shard: ListShard.parse(text), bytes };
+    this.shards.set(path, parsed);
+    return parsed;
+  }
+
+  /** A file's text and its size in bytes. */
+  private async text(path: string): Promise<{ readonly text: string; readonly bytes: number }> {
+    const bytes = new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
+    return { text: decoder.decode(bytes), bytes: bytes.byteLength };
+  }
+
+  /** Charges the list-stream chunks that byte ranges lie in (whole: a chunk is one file), before they are read. */
+  private chargeChunks(ranges: readonly (readonly [number, number])[], budget: ReadBudget): void {
+    for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) budget.charge(listChunkPath(this.country, span.chunk), SEARCH_CHUNK_BYTES);
   }
 
   /** The list-stream chunks that byte ranges lie in, each fetched once (kept for this request even when the cache drops them). */
@@ -190,3 +230,5 @@ function bytesOf(chunks: ReadonlyMap<number, Uint8Array>, from: number, to: numb
   }
   return out;
 }
+
+const decoder = new TextDecoder();

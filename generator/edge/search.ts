@@ -5,7 +5,8 @@ import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
-import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
+import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
+import { filterDrivers, filteredEntries, filterTrigrams, isLonePrefix, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
 import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
 import { placeList, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
@@ -26,23 +27,21 @@ interface Found {
 export async function serveFullText(ctx: ServeContext, resource: RouteResource, query: ParsedQuery): Promise<Response> {
   const parsed = parseSearchRequest(query.filters.get(SEARCH_TERM_PARAMETER), query.filters.get(PREFIX_PARAMETER));
   if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
-  const index = await indexOf(ctx, resource);
   const search = parsed.value;
-  const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
-  let found: Found;
-  if (search.root === null) found = { total: 0, page: [] };
-  else if (isSingleList(search)) {
-    const [ref] = (await index.termLists(lexemesOfQuery(search)))(search.root as LexemeMatch);
-    found = ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref))) };
-  } else {
-    const lists = await index.termLists(lexemesOfQuery(search));
-    const places = await index.places();
-    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index.meta, places);
-    const matched = matchingEntries(search, await candidates(index, drivers), places);
-    found = { total: matched.length, page: matched.slice(start, end) };
-  }
-  const key = `${search.root === null ? "" : JSON.stringify(search.root)}`;
-  return await answer(ctx, resource, index, found, query, key);
+  const question = search.root === null ? "" : JSON.stringify(search.root);
+  return await withinBudget(ctx, resource, query, question, [SEARCH_TERM_PARAMETER], FULL_TEXT_NARROWER, async (index, budget, { start, end }) => {
+    if (search.root === null) return { total: 0, page: [] };
+    const lists = await index.termLists(lexemesOfQuery(search), budget);
+    if (isSingleList(search)) {
+      const [ref] = lists(search.root as LexemeMatch);
+      return ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget) };
+    }
+    const drivers = queryDrivers(search.root, lists);
+    const places = isLonePrefix(search) && drivers !== null ? undefined : await index.places(budget);
+    const entries = await candidates(index, drivers ?? everyStreet(index.meta, places as PlaceTable), budget);
+    const matched = places === undefined ? entries : matchingEntries(search, entries, places);
+    return { total: matched.length, page: matched.slice(start, end) };
+  });
 }
 
 /**
@@ -56,23 +55,46 @@ export async function serveStreets(ctx: ServeContext, resource: RouteResource, p
   const parsed = parseStreetFilters(query.filters, resource.selectors.find((s) => s.param === "locality")?.missing ?? "No name, postal code or locality given.");
   if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
   const filters = parsed.value;
-  const index = await indexOf(ctx, resource);
-  const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name));
-  const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
-  let found: Found;
-  if (filters.postalCode === undefined && filters.locality === undefined && trigrams.length > 0) {
-    // A name alone: the runs of its rarest trigram that match give the count; only the page's streets are looked up.
-    const runs = matchingRuns(filters, (await index.entries(filterDrivers(filters, undefined, trigrams)?.refs ?? [])).flat());
-    found = { total: runs.reduce((sum, run) => sum + run.place, 0), page: await streetsOf(index, streetsOfRuns(runs, start, end)) };
-  } else {
-    const places = await index.places();
+  const question = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
+  return await withinBudget(ctx, resource, query, question, given, STREETS_NARROWER, async (index, budget, { start, end }) => {
+    const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name), budget);
+    if (filters.postalCode === undefined && filters.locality === undefined && trigrams.length > 0) {
+      // A name alone: the runs of its rarest trigram that match give the count; only the page's streets are looked up.
+      const runs = matchingRuns(filters, (await index.entries(filterDrivers(filters, undefined, trigrams)?.refs ?? [], budget)).flat());
+      return { total: runs.reduce((sum, run) => sum + run.place, 0), page: await streetsOf(index, streetsOfRuns(runs, start, end), budget) };
+    }
+    const places = await index.places(budget);
     const drivers = filterDrivers(filters, places, trigrams) ?? { ...everyStreet(index.meta, places), kind: "places" };
-    const streets = drivers.kind === "runs" ? await streetsOf(index, streetsOfRuns(matchingRuns(filters, (await index.entries(drivers.refs)).flat()))) : await candidates(index, drivers);
+    const streets =
+      drivers.kind === "runs" ? await streetsOf(index, streetsOfRuns(matchingRuns(filters, (await index.entries(drivers.refs, budget)).flat())), budget) : await candidates(index, drivers, budget);
     const matched = filteredEntries(filters, streets, places);
-    found = { total: matched.length, page: matched.slice(start, end) };
+    return { total: matched.length, page: matched.slice(start, end) };
+  });
+}
+
+/**
+ * Finds the matches and answers with their page, everything read charged to one ReadBudget: a
+ * search that would read more is a 400 naming `parameters` and saying how to narrow them.
+ */
+async function withinBudget(
+  ctx: ServeContext,
+  resource: RouteResource,
+  query: ParsedQuery,
+  question: string,
+  parameters: readonly string[],
+  narrower: string,
+  find: (index: SearchIndex, budget: ReadBudget, bounds: { readonly start: number; readonly end: number }) => Promise<Found>,
+): Promise<Response> {
+  const index = await indexOf(ctx, resource);
+  const budget = index.budget();
+  try {
+    const found = await find(index, budget, pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER));
+    return await answer(ctx, resource, index, budget, found, query, question);
+  } catch (error) {
+    if (!(error instanceof SearchTooBroad)) throw error;
+    const message = `This search matches too broadly to be answered: it would read more than ${Math.floor(index.meta.readBudget / 1024)} KiB of the search index. To narrow it, ${narrower}.`;
+    return ctx.respond.problem(validationProblem(Object.fromEntries(parameters.map((p) => [p, [message]])), message));
   }
-  const key = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
-  return await answer(ctx, resource, index, found, query, key);
 }
 
 async function hasView(store: AssetStore, origin: string, resource: RouteResource, query: ParsedQuery): Promise<boolean> {
@@ -86,14 +108,17 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
 const everyStreet = (meta: SearchMeta, places: PlaceTable): Drivers => ({ refs: Array.from({ length: places.size }, (_, place) => placeList(places, place)), cost: meta.count });
 
 /** Streets of name runs as list entries, with their places from the record table. */
-async function streetsOf(index: SearchIndex, { positions, heads }: { readonly positions: readonly number[]; readonly heads: readonly (readonly string[])[] }): Promise<ListEntry[]> {
-  const places = await index.placesAt(positions);
+async function streetsOf(index: SearchIndex, { positions, heads }: { readonly positions: readonly number[]; readonly heads: readonly (readonly string[])[] }, budget: ReadBudget): Promise<ListEntry[]> {
+  const places = await index.placesAt(positions, budget);
   return positions.map((position, i) => ({ position, place: places[i] ?? 0, head: heads[i] ?? [] }));
 }
 
-async function candidates(index: SearchIndex, drivers: Drivers): Promise<readonly ListEntry[]> {
-  return mergeLists(await index.entries(drivers.refs));
+async function candidates(index: SearchIndex, drivers: Drivers, budget: ReadBudget): Promise<readonly ListEntry[]> {
+  return mergeLists(await index.entries(drivers.refs, budget));
 }
+
+const FULL_TEXT_NARROWER = "add a word, a postal code or a locality, or make the last word longer";
+const STREETS_NARROWER = "add postalCode or locality, or give a longer name";
 
 /** Indexes opened per isolate, by store and country (resolved ones only; see AssetStore). */
 const opened = new WeakMap<AssetStore, Map<string, SearchIndex>>();
@@ -109,14 +134,14 @@ async function indexOf(ctx: ServeContext, resource: RouteResource): Promise<Sear
 }
 
 /** The page as JSON or CSV, with the paging headers and an ETag of the index and the question. */
-async function answer(ctx: ServeContext, resource: RouteResource, index: SearchIndex, found: Found, query: ParsedQuery, question: string): Promise<Response> {
+async function answer(ctx: ServeContext, resource: RouteResource, index: SearchIndex, budget: ReadBudget, found: Found, query: ParsedQuery, question: string): Promise<Response> {
   const { request, respond, format } = ctx;
   const { page, pageSize } = query;
   const etag = pageEtag(`${index.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`, pageSize, page, format);
   const headers: HeaderList = [["Content-Type", CONTENT_TYPES[format]], ["ETag", etag], ...pagingHeaders(page, pageSize, found.total), ...ctx.vary];
   if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
   const rows = page > pageCount(found.total, pageSize) ? [] : found.page;
-  const tailOf = await index.tailsOf(rows.map((entry) => entry.place));
+  const tailOf = await index.tailsOf(rows.map((entry) => entry.place), budget);
   const keys = index.meta.headKeys;
   const rendered = format === "json" ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place)[0]) : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place)[1]);
   return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);

@@ -13,6 +13,7 @@ const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
 describe("the CLI", () => {
   it.each([
     [["build", "--max-files", "ten"], /--max-files.*expected a positive whole number/],
+    [["build", "--search-read-budget", "0"], /--search-read-budget.*expected a positive whole number/],
     [["build", "--source", "nope=x.csv"], /unknown source 'nope'/],
     [["build", "--source", "de-streets=/does/not/exist.csv", "--out", "/tmp/plz-never"], /^error: source de-streets: cannot read \/does\/not\/exist\.csv: no such file \(ENOENT\)$/m],
   ])("fails with one clear line: %j", (args, message) => {

@@ -191,3 +191,46 @@ describe("the Streets filters", () => {
     expect((await get("/de/Streets?name=M%C3%BCLLER")).text).toBe(nfc.text);
   });
 });
+
+describe("a search too broad for the read budget", () => {
+  // The embedded Berlin streets with a budget of 256 KiB, so that searches matching much of Berlin exceed it.
+  let narrow: RunningServer;
+  const ask = client(() => narrow);
+  beforeAll(async () => {
+    const { dir } = await buildFixture(20_000, dataFile("de/streets-berlin.csv"), { only: ["de.streets"], swissStreets: false, searchReadBudget: 256 * 1024 });
+    narrow = await startServer(dir);
+  }, 300_000);
+  afterAll(async () => narrow?.stop());
+
+  it.each([
+    ["/de/FullTextSearch?searchTerm=-pariser", ["searchTerm"], /add a word, a postal code or a locality/],
+    ["/de/FullTextSearch?searchTerm=be&lastWordPrefix=true", ["searchTerm"], /make the last word longer/],
+    ["/de/Streets?name=e", ["name"], /add postalCode or locality, or give a longer name/],
+    ["/de/Streets?postalCode=1", ["postalCode"], /add postalCode or locality/],
+    ["/de/Streets?locality=erli&name=a", ["locality", "name"], /give a longer name/],
+  ])("%s is a 400 naming %j, and says how to narrow it", async (target, parameters, narrower) => {
+    const answer = await ask(target);
+    expect(answer.status).toBe(400);
+    expect(answer.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+    const problem = JSON.parse(answer.text) as { status: number; detail: string; errors: Record<string, string[]> };
+    expect(problem.status).toBe(400);
+    expect(Object.keys(problem.errors).sort()).toEqual(parameters);
+    expect(problem.detail).toMatch(/matches too broadly to be answered: it would read more than 256 KiB of the search index/);
+    expect(problem.detail).toMatch(narrower);
+  });
+
+  it.each([`/de/FullTextSearch?searchTerm=${q("Berlin Pariser Platz")}`, `/de/Streets?name=${q("^Unter den")}`, "/de/Streets?postalCode=10117&name=pl&pageSize=5&page=2"])(
+    "answers %s as the build with the default budget does",
+    async (target) => {
+      const [small, usual] = [await ask(target), await get(target)];
+      expect([small.status, small.headers["x-total-count"]]).toEqual([200, usual.headers["x-total-count"]]);
+      expect(json(small.text).length).toBeGreaterThan(0);
+      expect(small.text).toBe(usual.text);
+    },
+  );
+
+  it("refuses a broad search after narrow ones warmed the isolate (the budget counts cached lists too)", async () => {
+    expect((await ask("/de/Streets?name=e&postalCode=10117")).status).toBe(200);
+    expect((await ask("/de/Streets?name=e")).status).toBe(400);
+  });
+});

@@ -32,6 +32,8 @@ export interface FixtureOptions {
   /** Build only these resources (default all). */
   readonly only?: readonly string[];
   readonly inlineShardBytes?: number;
+  /** Bytes of index one street search may read (default the build's). */
+  readonly searchReadBudget?: number;
   /**
    * The optional source swisstopo's street directory (`ch-streets`): by default the directory
    * generated from the register of localities (see swiss-streets.ts), so a fixture build serves
@@ -61,6 +63,7 @@ export async function buildFixture(maxFiles: number, streetsFile?: string, optio
       headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
       ...(options.only === undefined ? {} : { only: options.only }),
       ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
+      ...(options.searchReadBudget === undefined ? {} : { searchReadBudget: options.searchReadBudget }),
     },
     dir,
   );

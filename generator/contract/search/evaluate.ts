@@ -8,7 +8,7 @@ import { caseFoldKey, filterMatches, type StreetFilter } from "./filter.ts";
 import { lexemesOf, streetLexemes, type DocumentLexemes } from "./lexize.ts";
 import { placeList, placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { matches, type LexemeMatch, type SearchNode, type SearchQuery } from "./query.ts";
-import { listCount, trigramsOf, type ListEntry, type ListRef } from "./store.ts";
+import { EVERY_NAME, listCount, trigramsOf, type ListEntry, type ListRef } from "./store.ts";
 
 /** Lists whose union holds every match, and how many entries they hold. */
 export interface Drivers {
@@ -51,6 +51,11 @@ function termDrivers(term: LexemeMatch, lists: TermLists): Drivers {
 /** A one-lexeme query needs no check: its list is the answer. */
 export function isSingleList(query: SearchQuery): boolean {
   return query.root?.op === "lexeme" && !query.root.prefix;
+}
+
+/** Nor does a lone prefix (search as you type, one word): its lexemes' lists merged are the answer. */
+export function isLonePrefix(query: SearchQuery): boolean {
+  return query.root?.op === "lexeme" && query.root.prefix;
 }
 
 /** Merges lists (each in position order) into one, without repeats. */
@@ -162,9 +167,10 @@ export function placesPassing(filters: StreetFilters, places: PlaceTable): (plac
   return (place) => place < places.size && (codes === undefined || codes[places.postalCodeOf[place] ?? 0] === 1) && (localities === undefined || localities[places.localityOf[place] ?? 0] === 1);
 }
 
-/** The trigrams a name filter's literal must contain (none when it is shorter than three characters). */
+/** The trigrams a name filter's literal must contain; EVERY_NAME (every run) when it is shorter than three characters. */
 export function filterTrigrams(filter: StreetFilter): string[] {
-  return trigramsOf(caseFoldKey(String.fromCodePoint(...filter.literal)));
+  const trigrams = trigramsOf(caseFoldKey(String.fromCodePoint(...filter.literal)));
+  return trigrams.length > 0 ? trigrams : [EVERY_NAME];
 }
 
 /** What a filter request reads: the lists of places, or one trigram's list of name runs. */
@@ -172,8 +178,8 @@ export type FilterDrivers = (Drivers & { readonly kind: "places" }) | (Drivers &
 
 /**
  * The cheapest drivers of a filter request: the lists of the places that pass the postal code and
- * locality filters, or the runs of the name's rarest trigram; null when neither narrows (a name
- * of one or two characters alone).
+ * locality filters, or the runs of the name's rarest trigram (of a name of one or two characters:
+ * every run); null when there is no filter.
  */
 export function filterDrivers(filters: StreetFilters, places: PlaceTable | undefined, trigramLists: readonly (readonly [number, ListRef] | undefined)[]): FilterDrivers | null {
   let best: FilterDrivers | null = null;

@@ -29,6 +29,8 @@ export interface SearchMeta {
   readonly lexiconShards: readonly string[];
   /** The first trigram of each trigram shard, in order. */
   readonly trigramShards: readonly string[];
+  /** Bytes of lists and record table one search may read (budget.ts). */
+  readonly readBudget: number;
 }
 
 /** The places (a place: what the tails of its streets share), column by column. */

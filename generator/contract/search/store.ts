@@ -10,6 +10,7 @@
  *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
  *   /_s/{cc}/l/{n}.json       lexicon shard (shards.ts): a range of lexemes in order, with their lists
  *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names
+ *                             (and EVERY_NAME, the empty string, whose list is every run)
  *   /_s/{cc}/t/{n}.json       tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
@@ -64,6 +65,12 @@ export function lexiconKey(lexeme: string): string {
   const [a = "", b = ""] = lexeme;
   return a + b;
 }
+
+/**
+ * The trigram shards' key for every run of streets: the empty string is in every name. A name
+ * filter of fewer than three characters has no trigram and reads this list (if the budget allows).
+ */
+export const EVERY_NAME = "";
 
 /** The distinct trigrams (three code points) of a case-folded text. */
 export function trigramsOf(folded: string): string[] {
