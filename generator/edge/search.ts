@@ -36,10 +36,13 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
       const [ref] = lists(search.root as LexemeMatch);
       return ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget) };
     }
-    const drivers = queryDrivers(search.root, lists);
-    const places = isLonePrefix(search) && drivers !== null ? undefined : await index.places(budget);
-    const entries = await candidates(index, drivers ?? everyStreet(index.meta, places as PlaceTable), budget);
-    const matched = places === undefined ? entries : matchingEntries(search, entries, places);
+    if (isLonePrefix(search)) {
+      const merged = mergeLists(await index.entries(lists(search.root as LexemeMatch), budget));
+      return { total: merged.length, page: merged.slice(start, end) };
+    }
+    const places = await index.places(budget);
+    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index.meta, places);
+    const matched = matchingEntries(search, await candidates(index, drivers, budget), places);
     return { total: matched.length, page: matched.slice(start, end) };
   });
 }

@@ -229,8 +229,9 @@ describe("a search too broad for the read budget", () => {
     },
   );
 
-  it("refuses a broad search after narrow ones warmed the isolate (the budget counts cached lists too)", async () => {
-    expect((await ask("/de/Streets?name=e&postalCode=10117")).status).toBe(200);
-    expect((await ask("/de/Streets?name=e")).status).toBe(400);
+  it("refuses a broad search after a narrow one cached much of what it reads (the budget counts cached files too)", async () => {
+    // postalCode=10117 reads the meta, the places and one of the list chunks that postalCode=1 needs whole.
+    expect((await ask("/de/Streets?postalCode=10117")).status).toBe(200);
+    expect((await ask("/de/Streets?postalCode=1")).status).toBe(400);
   });
 });
