@@ -1,16 +1,20 @@
-import { encodeLengths, PACK_CHUNK_BYTES, packPath, type PackRef } from "../contract/pack.ts";
+import { encodeChunk, MAX_PACK_CHUNK_BYTES, PACK_CHUNK_BYTES, packPath, type PackRef } from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { EncodedRecords } from "./encode.ts";
 
 /**
  * Writes one resource's stream of packed records in one format (pack.ts): views are appended in
- * order, and every `PACK_CHUNK_BYTES` of the stream become a chunk file (tests make them small).
+ * order, and every `chunkBytes` of the stream become a chunk file with the boundary table of the
+ * records that start in it (tests make chunks small).
  */
 export class PackWriter {
+  /** The chunk being filled: its number, bytes and boundaries. */
   private chunk = 0;
   private buffer: Buffer;
   private filled = 0;
+  /** Boundary tables of the chunk being filled ([0]) and of those after it that records already start in. */
+  private tables: number[][] = [[]];
   private position = 0;
 
   constructor(
@@ -19,6 +23,7 @@ export class PackWriter {
     private readonly format: Format,
     private readonly chunkBytes = PACK_CHUNK_BYTES,
   ) {
+    if (!(chunkBytes > 0 && chunkBytes <= MAX_PACK_CHUNK_BYTES)) throw new RangeError(`pack chunks must be 1…${MAX_PACK_CHUNK_BYTES} bytes, not ${chunkBytes}`);
     this.buffer = Buffer.allocUnsafe(chunkBytes);
   }
 
@@ -27,15 +32,24 @@ export class PackWriter {
     const start = this.position;
     const bytes = encoded.bytes[this.format];
     const offsets = encoded.offsets[this.format];
-    const lengths = Array.from({ length: encoded.count }, (_, i) => (offsets[i + 1] ?? 0) - (offsets[i] ?? 0));
+    const size = this.chunkBytes;
+    const firstChunk = Math.floor(start / size);
+    const firstIndex = this.tables[0]?.length ?? 0;
+    const later: number[] = [];
+    for (let record = 0, next = firstChunk + 1; record <= encoded.count; record++) {
+      const at = start + (offsets[record] ?? 0);
+      // Every further chunk that starts at or before this boundary has it as its first.
+      for (; next * size <= at && next * size < start + bytes.length; next++) later.push(record, at - next * size);
+      if (record < encoded.count) (this.tables[Math.floor(at / size) - this.chunk] ??= []).push(at % size);
+    }
     for (let at = 0; at < bytes.length; ) {
-      const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + this.chunkBytes - this.filled));
+      const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + size - this.filled));
       this.filled += taken;
       at += taken;
-      if (this.filled === this.chunkBytes) this.flush();
+      if (this.filled === size) this.flush();
     }
     this.position += bytes.length;
-    return { start, lengths: encodeLengths(lengths) };
+    return { start, bytes: bytes.length, firstIndex, later };
   }
 
   /** Writes the last, partly filled chunk. */
@@ -44,8 +58,8 @@ export class PackWriter {
   }
 
   private flush(): void {
-    this.sink.write(packPath(this.resource, this.format, this.chunk++), this.buffer.subarray(0, this.filled));
-    this.buffer = Buffer.allocUnsafe(this.chunkBytes);
+    this.sink.write(packPath(this.resource, this.format, this.chunk++), encodeChunk(this.tables.shift() ?? [], this.buffer.subarray(0, this.filled)));
+    if (this.tables.length === 0) this.tables.push([]);
     this.filled = 0;
   }
 }

@@ -1,4 +1,4 @@
-import { decodeOffsets, type PackRef } from "./pack.ts";
+import type { PackRef } from "./pack.ts";
 import type { Format } from "./query.ts";
 
 /**
@@ -7,7 +7,7 @@ import type { Format } from "./query.ts";
  *
  *   {"sizes":[…],
  *    "entries":[[key, slug, total, hash, [record, …]],                                  inlined
- *               [key, slug, total, hash, {"json":[start,"lengths"],"csv":[start,"lengths"]}], …],   packed
+ *               [key, slug, total, hash, {"json":[start,bytes,first,[later…]],"csv":[…]}], …],   packed
  *    "slugs":[[slug, key], …]}
  *
  * `sizes` are the page sizes materialised as files for the resource. A small view may be inlined:
@@ -24,13 +24,7 @@ export interface ShardEntry {
   /** An inlined view's records. */
   readonly records: readonly unknown[] | undefined;
   /** Where a packed view's records are, in each format's stream. */
-  readonly packed: Readonly<Record<Format, PackedRecords>> | undefined;
-}
-
-/** A packed view's records in one format: where they start, and their offsets from there (decoded on first use). */
-export interface PackedRecords {
-  readonly start: number;
-  offsets(): Float64Array;
+  readonly packed: Readonly<Record<Format, PackRef>> | undefined;
 }
 
 export interface ShardLookup {
@@ -47,14 +41,15 @@ export function slugShardKey(slug: string): string {
   return `\u0000${slug}`;
 }
 
-type WirePacked = Readonly<Record<Format, readonly [start: number, lengths: string]>>;
+type WirePacked = Readonly<Record<Format, readonly [start: number, bytes: number, firstIndex: number, later: readonly number[]]>>;
 type WireEntry = readonly [key: string, slug: string, total: number, hash: string, where: readonly unknown[] | WirePacked];
 
 /** One entry: an inlined view's records go in as rendered (`jsonRecords`), so the Worker re-renders them byte for byte. */
 export function encodeShardEntry(key: string, entry: Pick<ShardEntry, "slug" | "total" | "hash">, where: { readonly inline: readonly string[] } | { readonly packed: Readonly<Record<Format, PackRef>> }): string {
   const head = JSON.stringify([key, entry.slug, entry.total, entry.hash]).slice(0, -1);
   if ("inline" in where) return `${head},[${where.inline.join(",")}]]`;
-  const packed: WirePacked = { json: [where.packed.json.start, where.packed.json.lengths], csv: [where.packed.csv.start, where.packed.csv.lengths] };
+  const wire = ({ start, bytes, firstIndex, later }: PackRef) => [start, bytes, firstIndex, later] as const;
+  const packed: WirePacked = { json: wire(where.packed.json), csv: wire(where.packed.csv) };
   return `${head},${JSON.stringify(packed)}]`;
 }
 
@@ -66,15 +61,12 @@ export function decodeShard(text: string): ShardLookup {
   const shard = JSON.parse(text) as { sizes: number[]; entries: WireEntry[]; slugs: [string, string][] };
   return {
     sizes: new Set(shard.sizes),
-    entries: new Map(shard.entries.map(([key, slug, total, hash, where]) => [key, Array.isArray(where) ? { slug, total, hash, records: where, packed: undefined } : { slug, total, hash, records: undefined, packed: packedOf(where as WirePacked, total) }])),
+    entries: new Map(shard.entries.map(([key, slug, total, hash, where]) => [key, Array.isArray(where) ? { slug, total, hash, records: where, packed: undefined } : { slug, total, hash, records: undefined, packed: packedOf(where as WirePacked) }])),
     slugs: new Map(shard.slugs),
   };
 }
 
-function packedOf(wire: WirePacked, total: number): Record<Format, PackedRecords> {
-  const lazy = ([start, lengths]: readonly [number, string]): PackedRecords => {
-    let offsets: Float64Array | undefined;
-    return { start, offsets: () => (offsets ??= decodeOffsets(lengths, total)) };
-  };
-  return { json: lazy(wire.json), csv: lazy(wire.csv) };
+function packedOf(wire: WirePacked): Record<Format, PackRef> {
+  const ref = ([start, bytes, firstIndex, later]: WirePacked[Format]): PackRef => ({ start, bytes, firstIndex, later });
+  return { json: ref(wire.json), csv: ref(wire.csv) };
 }

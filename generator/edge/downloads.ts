@@ -5,8 +5,8 @@ import type { Format } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import { slugShardKey } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
-import { packedSlice, streamSlice } from "./packed.ts";
-import { headerLine, inlinePage, packedOf } from "./paged.ts";
+import { streamPackedView } from "./packed.ts";
+import { inlinePage, packedOf, packedStream } from "./paged.ts";
 import { ifNoneMatch, type HeaderList, type ResponseFactory } from "./responses.ts";
 
 /**
@@ -25,6 +25,6 @@ export async function serveViewDownload(request: Request, url: URL, store: Asset
   ];
   if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
   if (entry.records !== undefined) return respond.body(200, inlinePage(resource, entry.records, format), headers);
-  const slice = packedSlice(packedOf(entry, format), format, 0, entry.total, headerLine(resource).bytes);
-  return respond.stream(200, request.method === "HEAD" ? null : streamSlice(store, origin, resource.id, format, slice), slice.length, headers);
+  const view = streamPackedView(packedStream({ store, origin }, resource, format), packedOf(entry, format));
+  return respond.stream(200, request.method === "HEAD" ? null : view.body(), view.length, headers);
 }

@@ -1,62 +1,81 @@
-import { chunkSpans, PACK_CHUNK_BYTES, packPath, type ChunkSpan } from "../contract/pack.ts";
+import { chunkBoundary, chunkBytesOf, chunkSpans, locateBoundary, PACK_CHUNK_BYTES, packPath, type Boundary, type PackRef } from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
-import type { PackedRecords } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
 
 const encoder = new TextEncoder();
 const OPEN = encoder.encode("[");
 const CLOSE = encoder.encode("]");
+const NOTHING = new Uint8Array();
 
-/** Bytes of a view's records [start, end) in a resource's packed stream, as a page is made of them. */
-export interface PackedSlice {
-  /** `[` for JSON, the header line for CSV. */
-  readonly prefix: Uint8Array;
-  readonly spans: readonly ChunkSpan[];
-  /** `]` for JSON. */
-  readonly suffix: Uint8Array;
-  readonly length: number;
+/** Where one format's packed stream of a resource is read from. */
+export interface PackedStream {
+  readonly store: AssetStore;
+  readonly origin: string;
+  readonly resource: string;
+  readonly format: Format;
+  /** The CSV header line (a CSV page starts with it). */
+  readonly csvHeaderLine: Uint8Array;
+  /** Tests make chunks small. */
+  readonly chunkBytes?: number;
 }
 
-/** The slice of records [start, end) of a packed view, a JSON slice without its last record's comma. */
-export function packedSlice(packed: PackedRecords, format: Format, start: number, end: number, csvHeaderLine: Uint8Array, chunkBytes = PACK_CHUNK_BYTES): PackedSlice {
-  const offsets = packed.offsets();
-  const from = packed.start + (offsets[start] ?? 0);
-  const to = packed.start + (offsets[end] ?? 0) - (format === "json" && end > start ? 1 : 0);
-  const [prefix, suffix] = format === "json" ? [OPEN, CLOSE] : [csvHeaderLine, new Uint8Array()];
-  return { prefix, spans: chunkSpans(from, to, chunkBytes), suffix, length: prefix.length + (to - from) + suffix.length };
-}
-
-/** A page's bytes: the slice copied out of the one or two chunk files that hold it, fetched in parallel. */
-export async function readSlice(store: AssetStore, origin: string, resource: string, format: Format, slice: PackedSlice): Promise<Uint8Array> {
-  const chunks = await Promise.all(slice.spans.map((span) => store.chunk(origin, packPath(resource, format, span.chunk))));
-  const body = new Uint8Array(slice.length);
-  body.set(slice.prefix, 0);
-  let at = slice.prefix.length;
-  slice.spans.forEach((span, i) => {
-    body.set((chunks[i] ?? new Uint8Array()).subarray(span.from, span.to), at);
+/**
+ * Records [start, end) of a packed view of `total` records, as a page: the chunks that hold them
+ * (one or two), fetched in parallel, and the slice between the two boundaries copied out of them.
+ */
+export async function readPackedPage(stream: PackedStream, ref: PackRef, total: number, start: number, end: number): Promise<Uint8Array> {
+  const { store, origin, resource, format } = stream;
+  const chunkBytes = stream.chunkBytes ?? PACK_CHUNK_BYTES;
+  const from = locateBoundary(ref, total, start, chunkBytes);
+  const to = locateBoundary(ref, total, end, chunkBytes);
+  // A JSON slice ends before its last record's comma: the last byte read is two before the boundary.
+  const trailing = format === "json" ? 1 : 0;
+  const first = "position" in from ? Math.floor(from.position / chunkBytes) : from.chunk;
+  const last = "position" in to ? Math.floor((to.position - 1 - trailing) / chunkBytes) : to.chunk;
+  const files = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => store.chunk(origin, packPath(resource, format, first + i))));
+  const positionOf = (boundary: Boundary) => ("position" in boundary ? boundary.position : boundary.chunk * chunkBytes + chunkBoundary(files[boundary.chunk - first] ?? NOTHING, boundary.index));
+  const [prefix, suffix] = frameOf(stream);
+  const sliceFrom = positionOf(from);
+  const sliceTo = positionOf(to) - trailing;
+  const body = new Uint8Array(prefix.length + (sliceTo - sliceFrom) + suffix.length);
+  body.set(prefix, 0);
+  let at = prefix.length;
+  for (const span of chunkSpans(sliceFrom, sliceTo, chunkBytes)) {
+    body.set(chunkBytesOf(files[span.chunk - first] ?? NOTHING).subarray(span.from, span.to), at);
     at += span.to - span.from;
-  });
-  body.set(slice.suffix, at);
+  }
+  body.set(suffix, at);
   return body;
 }
 
-/** A slice of any length (a whole view), streamed chunk by chunk. */
-export function streamSlice(store: AssetStore, origin: string, resource: string, format: Format, slice: PackedSlice): ReadableStream<Uint8Array> {
-  let next = 0;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (slice.prefix.length > 0) controller.enqueue(slice.prefix);
-    },
-    async pull(controller) {
-      const span = slice.spans[next++];
-      if (span === undefined) {
-        if (slice.suffix.length > 0) controller.enqueue(slice.suffix);
-        controller.close();
-        return;
-      }
-      const chunk = await store.chunk(origin, packPath(resource, format, span.chunk));
-      // A copy: the chunk may stay in the isolate's cache, and a stream may take over what it is given.
-      controller.enqueue(chunk.slice(span.from, span.to));
-    },
-  });
+/** A packed view's records, all of them (its download): the length, known from its index entry, and the bytes streamed chunk by chunk. */
+export function streamPackedView(stream: PackedStream, ref: PackRef): { readonly length: number; readonly body: () => ReadableStream<Uint8Array> } {
+  const { store, origin, resource, format } = stream;
+  const [prefix, suffix] = frameOf(stream);
+  const spans = chunkSpans(ref.start, ref.start + ref.bytes - (format === "json" && ref.bytes > 0 ? 1 : 0), stream.chunkBytes ?? PACK_CHUNK_BYTES);
+  const length = prefix.length + spans.reduce((sum, span) => sum + span.to - span.from, 0) + suffix.length;
+  const body = () => {
+    let next = 0;
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (prefix.length > 0) controller.enqueue(prefix);
+      },
+      async pull(controller) {
+        const span = spans[next++];
+        if (span === undefined) {
+          if (suffix.length > 0) controller.enqueue(suffix);
+          controller.close();
+          return;
+        }
+        const file = await store.chunk(origin, packPath(resource, format, span.chunk));
+        // A copy: the chunk may stay in the isolate's cache, and a stream may take over what it is given.
+        controller.enqueue(chunkBytesOf(file).slice(span.from, span.to));
+      },
+    });
+  };
+  return { length, body };
+}
+
+function frameOf(stream: PackedStream): readonly [prefix: Uint8Array, suffix: Uint8Array] {
+  return stream.format === "json" ? [OPEN, CLOSE] : [stream.csvHeaderLine, NOTHING];
 }

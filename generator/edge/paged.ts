@@ -8,7 +8,7 @@ import type { Format, ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import type { ShardEntry } from "../contract/shard.ts";
 import type { ServeContext } from "./context.ts";
-import { packedSlice, readSlice } from "./packed.ts";
+import { readPackedPage, type PackedStream } from "./packed.ts";
 import { ifNoneMatch, type HeaderList } from "./responses.ts";
 
 /** A resource's CSV header line, as text and as bytes: built once per resource. */
@@ -56,7 +56,12 @@ export async function servePaged(ctx: ServeContext, resource: RouteResource, par
     if (fileSize === pageSize) return await respond.asset(request.method, asset, headers.filter(([name]) => name === "ETag" || name === "Vary"));
     return respond.body(200, new Uint8Array(await asset.arrayBuffer()), headers);
   }
-  return respond.body(200, await readSlice(store, origin, resource.id, format, packedSlice(packedOf(entry, format), format, start, end, headerLine(resource).bytes)), headers);
+  return respond.body(200, await readPackedPage(packedStream(ctx, resource, format), packedOf(entry, format), total, start, end), headers);
+}
+
+/** A resource's packed stream in one format, as this request reads it. */
+export function packedStream(ctx: Pick<ServeContext, "store" | "origin">, resource: RouteResource, format: Format): PackedStream {
+  return { store: ctx.store, origin: ctx.origin, resource: resource.id, format, csvHeaderLine: headerLine(resource).bytes };
 }
 
 export function packedOf(entry: ShardEntry, format: Format) {

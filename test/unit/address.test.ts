@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_INDEX_SHARDS, pageFileSize, selectView, shardCount, shardOf, viewKey } from "../../generator/contract/address.ts";
-import { chunkSpans, decodeOffsets, encodeLengths } from "../../generator/contract/pack.ts";
+import { chunkBoundary, chunkBytesOf, chunkSpans, encodeChunk, locateBoundary, type PackRef } from "../../generator/contract/pack.ts";
 import { renderPage } from "../../generator/contract/page.ts";
 import type { SelectorSpec } from "../../generator/contract/routes.ts";
 import { decodeShard, encodeShard, encodeShardEntry } from "../../generator/contract/shard.ts";
@@ -42,14 +42,13 @@ describe("the view a request selects", () => {
 describe("index shards", () => {
   it("decode what the build encodes: inlined records, packed offsets and slugs", () => {
     const records = [{ name: "Pariser Platz", postalCode: "10117" }, { name: "Unter den Linden" }];
-    const packed = { json: { start: 1_000_000, lengths: encodeLengths([120, 3, 200]) }, csv: { start: 7, lengths: encodeLengths([80, 80, 90]) } };
+    const packed = { json: { start: 1_000_000, bytes: 323, firstIndex: 4, later: [2, 40] }, csv: { start: 7, bytes: 250, firstIndex: 0, later: [] } };
     const text = encodeShard([7, 50], [encodeShardEntry("berlin", { slug: "berlin", total: 3, hash: "abc" }, { packed }), encodeShardEntry("bonn", { slug: "bonn", total: 2, hash: "def" }, { inline: records.map((r) => JSON.stringify(r)) })], [["berlin", "berlin"]]);
     const shard = decodeShard(text);
     expect([...shard.sizes]).toEqual([7, 50]);
     const berlin = shard.entries.get("berlin");
     expect(berlin).toMatchObject({ slug: "berlin", total: 3, hash: "abc", records: undefined });
-    expect([berlin?.packed?.json.start, ...(berlin?.packed?.json.offsets() ?? [])]).toEqual([1_000_000, 0, 120, 123, 323]);
-    expect([berlin?.packed?.csv.start, ...(berlin?.packed?.csv.offsets() ?? [])]).toEqual([7, 0, 80, 160, 250]);
+    expect(berlin?.packed).toEqual(packed);
     expect(shard.entries.get("bonn")).toEqual({ slug: "bonn", total: 2, hash: "def", records, packed: undefined });
     expect([...shard.slugs]).toEqual([["berlin", "berlin"]]);
   });
@@ -67,10 +66,30 @@ describe("index shards", () => {
 });
 
 describe("packed records", () => {
-  it.each([[[]], [[0, 1, 127, 128, 300, 16_383, 16_384, 2 ** 31]], [Array.from({ length: 40_000 }, (_, i) => (i * 7919) % 5000)]])("round-trip record lengths through the varint encoding (%#)", (lengths) => {
-    const offsets = decodeOffsets(encodeLengths(lengths), lengths.length);
-    expect(offsets.length).toBe(lengths.length + 1);
-    expect([...offsets].slice(1).map((o, i) => o - (offsets[i] ?? 0))).toEqual(lengths);
+  // A view of five records from offset 25 of a stream in chunks of 10 bytes, at 25, 28, 32, 44
+  // and 46, ending at 55; an earlier view's record starts at 21, so the view's first is the second
+  // boundary of chunk 2. Then a view whose second record spans chunks 3 and 4 without a boundary.
+  const view: PackRef = { start: 25, bytes: 30, firstIndex: 1, later: [2, 2, 3, 4, 5, 5] };
+  const long: PackRef = { start: 25, bytes: 30, firstIndex: 0, later: [2, 23, 2, 13, 2, 3] };
+  it.each<[PackRef, number, number, ReturnType<typeof locateBoundary>]>([
+    [view, 5, 0, { position: 25 }],
+    [view, 5, 1, { chunk: 2, index: 2 }],
+    [view, 5, 2, { position: 32 }],
+    [view, 5, 3, { position: 44 }],
+    [view, 5, 4, { chunk: 4, index: 1 }],
+    [view, 5, 5, { position: 55 }],
+    [long, 3, 1, { chunk: 2, index: 1 }],
+    [long, 3, 2, { position: 53 }],
+    [long, 3, 3, { position: 55 }],
+  ])("locates a boundary in the index entry or in the table of the chunk it is in (%#)", (ref, total, record, boundary) => {
+    expect(locateBoundary(ref, total, record, 10)).toEqual(boundary);
+  });
+
+  it.each([[[]], [[0, 3, 255, 256, 65_535]]])("keep a chunk's boundary table apart from its bytes (%#)", (boundaries) => {
+    const bytes = new TextEncoder().encode("Straße,");
+    const file = encodeChunk(boundaries, bytes);
+    expect(boundaries.map((_, i) => chunkBoundary(file, i))).toEqual(boundaries);
+    expect(chunkBytesOf(file)).toEqual(bytes);
   });
 
   it.each([
