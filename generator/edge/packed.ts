@@ -29,10 +29,10 @@ export async function readPackedPage(stream: PackedStream, ref: PackRef, total: 
   const from = locateBoundary(ref, total, start, chunkBytes);
   const to = locateBoundary(ref, total, end, chunkBytes);
   // A JSON slice ends before its last record's comma: the last byte read is two before the boundary.
-  const trailing = format === "json" ? 1 : 0;
+  const trailing = format === "json" && end > start ? 1 : 0;
   const first = "position" in from ? Math.floor(from.position / chunkBytes) : from.chunk;
   const last = "position" in to ? Math.floor((to.position - 1 - trailing) / chunkBytes) : to.chunk;
-  const files = await Promise.all(Array.from({ length: last - first + 1 }, (_, i) => store.chunk(origin, packPath(resource, format, first + i))));
+  const files = await Promise.all(Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => store.chunk(origin, packPath(resource, format, first + i))));
   const positionOf = (boundary: Boundary) => ("position" in boundary ? boundary.position : boundary.chunk * chunkBytes + chunkBoundary(files[boundary.chunk - first] ?? NOTHING, boundary.index));
   const [prefix, suffix] = frameOf(stream);
   const sliceFrom = positionOf(from);

@@ -80,6 +80,15 @@ describe("packed records", () => {
     }
   });
 
+  it.each([0, 3, 137])("reads no records as an empty page (from record %i)", async (at) => {
+    const { shard, stream } = await packed(7);
+    for (const format of ["json", "csv"] as const) {
+      const ref = shard.entries.get("v4")?.packed?.[format];
+      if (ref === undefined) throw new Error("not packed");
+      expect(new TextDecoder().decode(await readPackedPage(stream(format), ref, 137, at, at))).toBe(renderPage(format, header, []));
+    }
+  });
+
   it("reads a page from the chunks that hold its bytes and no others", async () => {
     const { shard, stream, sink } = await packed(64);
     const records = views[4] ?? [];
