@@ -5,7 +5,7 @@ import { FORMATS } from "../contract/query.ts";
 import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
-import { encodeRecords, pagePieces, viewHash } from "./encode.ts";
+import { encodeRecords, jsonRecordAt, jsonRecordsOf, pagePieces, viewHash } from "./encode.ts";
 import { PackWriter } from "./packs.ts";
 import type { BuildPlan } from "./plan.ts";
 import type { PreparedResource } from "./views.ts";
@@ -28,9 +28,8 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
   const dataset = downloads.dataset(resource);
   let sample: string | undefined;
   for (const view of views) {
-    const rendered = view.rendered();
-    if (view.key === sampleKey) sample = rendered.json[0];
-    const encoded = encodeRecords(rendered);
+    const encoded = view.encoded();
+    if (view.key === sampleKey) sample = jsonRecordAt(encoded, 0);
     const inline = inlined.has(view.key);
     for (const pageSize of inline ? [] : sizes) {
       if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
@@ -41,11 +40,11 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
       }
     }
     const entry = { slug: view.slug, total: view.count, hash: viewHash(encoded) };
-    const where = inline ? { inline: rendered.json } : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
+    const where = inline ? { inline: jsonRecordsOf(encoded) } : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
     shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
     // Each record once in the dataset: most views give all theirs; a view under a second key gives those under their own.
     const datasetPart = view.datasetPart();
-    if (datasetPart !== undefined) await dataset.add(datasetPart === rendered ? encoded : encodeRecords(datasetPart));
+    if (datasetPart !== undefined) await dataset.add(datasetPart);
     if (resource.downloadsPerView === true && view.filter !== undefined) {
       shards.slug(shardOf(slugShardKey(view.slug), shardCount), view.slug, view.key);
       downloads.view(resource, view.slug, view.filter, encoded);
@@ -91,13 +90,12 @@ class ShardTexts {
 export async function emitList(prepared: PreparedResource, sink: FileSink, downloads: DownloadWriter): Promise<string | undefined> {
   const { resource, views } = prepared;
   const view = views[0];
-  const rendered = view?.rendered() ?? { json: [], csv: [] };
-  const encoded = encodeRecords(rendered);
+  const encoded = view?.encoded() ?? encodeRecords({ json: [], csv: [] });
   const header = Buffer.from(csvHeader(resource.record.columns));
   for (const format of FORMATS) sink.write(listPath(resource.id, format), Buffer.concat(pagePieces(encoded, format, 0, encoded.count, header)));
   const dataset = downloads.dataset(resource);
   await dataset.add(encoded);
   await dataset.finish();
   view?.release();
-  return rendered.json[0];
+  return jsonRecordAt(encoded, 0);
 }

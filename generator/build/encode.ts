@@ -1,6 +1,11 @@
 import { createHash, hash } from "node:crypto";
 import type { Format } from "../contract/query.ts";
-import type { RenderedView } from "./views.ts";
+
+/** A view's records as the API serves them: each record's compact JSON and its CSV row. */
+export interface RenderedView {
+  readonly json: readonly string[];
+  readonly csv: readonly string[];
+}
 
 /**
  * A view's records as bytes, encoded once: its packed records, page files, download bytes and
@@ -18,6 +23,33 @@ export function encodeRecords(rendered: RenderedView): EncodedRecords {
   const json = encode(rendered.json, ",");
   const csv = encode(rendered.csv, "");
   return { count: rendered.json.length, bytes: { json: json.bytes, csv: csv.bytes }, offsets: { json: json.offsets, csv: csv.offsets } };
+}
+
+/** The records `keep` chooses (by index), as bytes cut from the encoded ones: nothing is rendered again. */
+export function pickRecords(encoded: EncodedRecords, keep: (index: number) => boolean): EncodedRecords {
+  const chosen = Array.from({ length: encoded.count }, (_, i) => i).filter(keep);
+  const pick = (format: Format) => {
+    const from = encoded.offsets[format];
+    const offsets = new Float64Array(chosen.length + 1);
+    chosen.forEach((record, i) => (offsets[i + 1] = (offsets[i] ?? 0) + (from[record + 1] ?? 0) - (from[record] ?? 0)));
+    const bytes = Buffer.allocUnsafe(offsets[chosen.length] ?? 0);
+    chosen.forEach((record, i) => encoded.bytes[format].copy(bytes, offsets[i] ?? 0, from[record] ?? 0, from[record + 1] ?? 0));
+    return { bytes, offsets };
+  };
+  const json = pick("json");
+  const csv = pick("csv");
+  return { count: chosen.length, bytes: { json: json.bytes, csv: csv.bytes }, offsets: { json: json.offsets, csv: csv.offsets } };
+}
+
+/** The `index`th record's compact JSON, as rendered (without the comma packs put after it). */
+export function jsonRecordAt(encoded: EncodedRecords, index: number): string | undefined {
+  if (index < 0 || index >= encoded.count) return undefined;
+  return encoded.bytes.json.toString("utf8", encoded.offsets.json[index] ?? 0, (encoded.offsets.json[index + 1] ?? 0) - 1);
+}
+
+/** Every record's compact JSON, as rendered. */
+export function jsonRecordsOf(encoded: EncodedRecords): string[] {
+  return Array.from({ length: encoded.count }, (_, i) => jsonRecordAt(encoded, i) ?? "");
 }
 
 function encode(rows: readonly string[], separator: "," | ""): { bytes: Buffer; offsets: Float64Array } {

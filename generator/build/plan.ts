@@ -4,7 +4,8 @@ import { PACK_CHUNK_BYTES } from "../contract/pack.ts";
 import { CANONICAL_PAGE_SIZE } from "../contract/paging.ts";
 import { slugShardKey } from "../contract/shard.ts";
 import { choosePageSizes, type SizePlan } from "./budget.ts";
-import type { PreparedResource, PreparedView, RenderedView } from "./views.ts";
+import type { EncodedRecords } from "./encode.ts";
+import type { PreparedResource, PreparedView } from "./views.ts";
 
 /** What a build writes, decided before anything is written. */
 export interface BuildPlan extends SizePlan {
@@ -50,7 +51,7 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
   const inlineBudget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
   const inlined = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, shards.get(r.resource.id) ?? 1, inlineBudget)]));
   const shardFiles = paged.reduce((sum, r) => sum + shardFilesOf(r, shards.get(r.resource.id) ?? 1), 0);
-  const sizes = new Map(resources.map((r) => [r.resource.id, bytesPerRecord(r.views.slice(0, 20).map((view) => view.rendered()))]));
+  const sizes = new Map(resources.map((r) => [r.resource.id, bytesPerRecord(r.views.slice(0, 20).map((view) => view.encoded()))]));
   const downloadFilesReserved = resources.reduce((sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }), 1); // + index.json
   const packFilesReserved = paged.reduce((sum, r) => {
     const keys = inlined.get(r.resource.id);
@@ -86,7 +87,7 @@ export function chooseInlined(views: readonly PreparedView[], shards: number, bu
   const byShard = new Map<number, { key: string; bytes: number }[]>();
   for (const view of views) {
     if (view.count > CANONICAL_PAGE_SIZE || budget <= 0) continue;
-    const bytes = view.rendered().json.reduce((sum, record) => sum + record.length + 1, 0);
+    const bytes = view.encoded().bytes.json.length;
     const shard = shardOf(view.key, shards);
     const list = byShard.get(shard) ?? [];
     list.push({ key: view.key, bytes });
@@ -106,10 +107,12 @@ export function chooseInlined(views: readonly PreparedView[], shards: number, bu
 }
 
 /** Bytes a record takes in each format (a JSON record with its comma), measured on sample views, with a margin. */
-export function bytesPerRecord(sample: readonly RenderedView[]): { json: number; csv: number } {
-  const records = sample.reduce((sum, { json }) => sum + json.length, 0);
-  const bytes = (rows: (s: RenderedView) => readonly string[]) => sample.reduce((sum, s) => sum + rows(s).reduce((n, row) => n + Buffer.byteLength(row) + 1, 0), 0);
-  return records === 0 ? { json: 0, csv: 0 } : { json: (MARGIN * bytes((s) => s.json)) / records, csv: (MARGIN * bytes((s) => s.csv)) / records };
+export function bytesPerRecord(sample: readonly EncodedRecords[]): { json: number; csv: number } {
+  const records = sample.reduce((sum, { count }) => sum + count, 0);
+  // A JSON record's bytes include its comma; a CSV row is counted with one more byte, as a JSON record is.
+  const json = sample.reduce((sum, s) => sum + s.bytes.json.length, 0);
+  const csv = sample.reduce((sum, s) => sum + s.bytes.csv.length + s.count, 0);
+  return records === 0 ? { json: 0, csv: 0 } : { json: (MARGIN * json) / records, csv: (MARGIN * csv) / records };
 }
 
 /** Files a resource's whole-dataset downloads take: parts under the size limit, each with a gzip copy when over the threshold. */
