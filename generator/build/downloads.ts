@@ -12,8 +12,9 @@ import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 const gzipAsync = promisify(gzip);
 /**
  * Gzip runs on libuv's thread pool, beside the rendering; this bounds the parts (up to 24 MiB
- * each) held for it. One: on the national build, two raised the peak RSS by about 25–50 MiB and
- * did not make the build faster.
+ * each) held for it. One: on the national build two did not make the render faster, and each part
+ * held is memory at the peak (single runs: 864 and 888 MiB with one, 912 with two; within the
+ * spread between runs, so the saving is not proven).
  */
 const MAX_PENDING_GZIPS = 1;
 

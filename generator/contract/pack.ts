@@ -81,7 +81,7 @@ export function chunkBoundary(file: Uint8Array, index: number): number {
 }
 
 /** A chunk file's bytes of the stream, without its boundary table. */
-export function chunkBytesOf(file: Uint8Array): Uint8Array {
+export function chunkPayload(file: Uint8Array): Uint8Array {
   return file.subarray(2 + 2 * uint16At(file, 0));
 }
 

@@ -1,4 +1,4 @@
-import { chunkBoundary, chunkBytesOf, chunkSpans, locateBoundary, PACK_CHUNK_BYTES, packPath, type Boundary, type PackRef } from "../contract/pack.ts";
+import { chunkBoundary, chunkPayload, chunkSpans, locateBoundary, PACK_CHUNK_BYTES, packPath, type Boundary, type PackRef } from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
 import type { AssetStore } from "./assets.ts";
 
@@ -25,7 +25,7 @@ export interface PackedStream {
  */
 export async function readPackedPage(stream: PackedStream, ref: PackRef, total: number, start: number, end: number): Promise<Uint8Array> {
   const { store, origin, resource, format } = stream;
-  const chunkBytes = stream.chunkBytes ?? PACK_CHUNK_BYTES;
+  const chunkBytes = chunkSizeOf(stream);
   const from = locateBoundary(ref, total, start, chunkBytes);
   const to = locateBoundary(ref, total, end, chunkBytes);
   // A JSON slice ends before its last record's comma: the last byte read is two before the boundary.
@@ -41,7 +41,7 @@ export async function readPackedPage(stream: PackedStream, ref: PackRef, total: 
   body.set(prefix, 0);
   let at = prefix.length;
   for (const span of chunkSpans(sliceFrom, sliceTo, chunkBytes)) {
-    body.set(chunkBytesOf(files[span.chunk - first] ?? NOTHING).subarray(span.from, span.to), at);
+    body.set(chunkPayload(files[span.chunk - first] ?? NOTHING).subarray(span.from, span.to), at);
     at += span.to - span.from;
   }
   body.set(suffix, at);
@@ -52,7 +52,7 @@ export async function readPackedPage(stream: PackedStream, ref: PackRef, total: 
 export function streamPackedView(stream: PackedStream, ref: PackRef): { readonly length: number; readonly body: () => ReadableStream<Uint8Array> } {
   const { store, origin, resource, format } = stream;
   const [prefix, suffix] = frameOf(stream);
-  const spans = chunkSpans(ref.start, ref.start + ref.bytes - (format === "json" && ref.bytes > 0 ? 1 : 0), stream.chunkBytes ?? PACK_CHUNK_BYTES);
+  const spans = chunkSpans(ref.start, ref.start + ref.bytes - (format === "json" && ref.bytes > 0 ? 1 : 0), chunkSizeOf(stream));
   const length = prefix.length + spans.reduce((sum, span) => sum + span.to - span.from, 0) + suffix.length;
   const body = () => {
     let next = 0;
@@ -69,11 +69,15 @@ export function streamPackedView(stream: PackedStream, ref: PackRef): { readonly
         }
         const file = await store.chunk(origin, packPath(resource, format, span.chunk));
         // A copy: the chunk may stay in the isolate's cache, and a stream may take over what it is given.
-        controller.enqueue(chunkBytesOf(file).slice(span.from, span.to));
+        controller.enqueue(chunkPayload(file).slice(span.from, span.to));
       },
     });
   };
   return { length, body };
+}
+
+function chunkSizeOf(stream: PackedStream): number {
+  return stream.chunkBytes ?? PACK_CHUNK_BYTES;
 }
 
 function frameOf(stream: PackedStream): readonly [prefix: Uint8Array, suffix: Uint8Array] {

@@ -193,14 +193,12 @@ export class SearchIndex {
 
   /** Charges the list-stream chunks that byte ranges lie in (whole: a chunk is one file), before they are read. */
   private chargeChunks(ranges: readonly (readonly [number, number])[], budget: ReadBudget): void {
-    for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) budget.charge(listChunkPath(this.country, span.chunk), SEARCH_CHUNK_BYTES);
+    for (const number of chunkNumbers(ranges)) budget.charge(listChunkPath(this.country, number), SEARCH_CHUNK_BYTES);
   }
 
   /** The list-stream chunks that byte ranges lie in, each fetched once (kept for this request even when the cache drops them). */
   private async chunksOf(ranges: readonly (readonly [number, number])[]): Promise<ReadonlyMap<number, Uint8Array>> {
-    const numbers = new Set<number>();
-    for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) numbers.add(span.chunk);
-    return new Map(await Promise.all([...numbers].map(async (number) => [number, await this.chunk(number)] as const)));
+    return new Map(await Promise.all([...chunkNumbers(ranges)].map(async (number) => [number, await this.chunk(number)] as const)));
   }
 
   private async chunk(number: number): Promise<Uint8Array> {
@@ -215,6 +213,13 @@ export class SearchIndex {
     if (this.chunks.size > CHUNK_CACHE) this.chunks.delete(this.chunks.keys().next().value as number);
     return bytes;
   }
+}
+
+/** The numbers of the list-stream chunks that byte ranges lie in, each once. */
+function chunkNumbers(ranges: readonly (readonly [number, number])[]): Set<number> {
+  const numbers = new Set<number>();
+  for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) numbers.add(span.chunk);
+  return numbers;
 }
 
 /** Bytes [from, to) of the list stream, out of its chunks. */

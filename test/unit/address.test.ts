@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_INDEX_SHARDS, pageFileSize, selectView, shardCount, shardOf, viewKey } from "../../generator/contract/address.ts";
-import { chunkBoundary, chunkBytesOf, chunkSpans, encodeChunk, locateBoundary, type PackRef } from "../../generator/contract/pack.ts";
+import { chunkBoundary, chunkPayload, chunkSpans, encodeChunk, locateBoundary, type PackRef } from "../../generator/contract/pack.ts";
 import { renderPage } from "../../generator/contract/page.ts";
 import type { SelectorSpec } from "../../generator/contract/routes.ts";
 import { decodeShard, encodeShard, encodeShardEntry } from "../../generator/contract/shard.ts";
@@ -89,7 +89,7 @@ describe("packed records", () => {
     const bytes = new TextEncoder().encode("Straße,");
     const file = encodeChunk(boundaries, bytes);
     expect(boundaries.map((_, i) => chunkBoundary(file, i))).toEqual(boundaries);
-    expect(chunkBytesOf(file)).toEqual(bytes);
+    expect(chunkPayload(file)).toEqual(bytes);
   });
 
   it.each([

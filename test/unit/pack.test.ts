@@ -32,14 +32,20 @@ async function packed(chunkBytes: number) {
   writers.json.finish();
   writers.csv.finish();
   const shard = decodeShard(encodeShard([], entries, []));
-  const store = new AssetStore({
+  const stream = (format: "json" | "csv", store = storeOver(sink)): PackedStream => ({ store, origin: "http://t", resource: "t", format, csvHeaderLine: new TextEncoder().encode(header), chunkBytes });
+  return { shard, stream, sink, chunks: [...sink.files.keys()].length };
+}
+
+/** The written files as the Worker's asset store, noting in `fetched` each path it reads. */
+function storeOver(sink: MemorySink, fetched = new Set<string>()): AssetStore {
+  return new AssetStore({
     fetch: async (request) => {
-      const data = sink.files.get(new URL(request.url).pathname);
+      const path = new URL(request.url).pathname;
+      fetched.add(path);
+      const data = sink.files.get(path);
       return data === undefined ? new Response(null, { status: 404 }) : new Response(typeof data === "string" ? data : new Uint8Array(data));
     },
   });
-  const stream = (format: "json" | "csv"): PackedStream => ({ store, origin: "http://t", resource: "t", format, csvHeaderLine: new TextEncoder().encode(header), chunkBytes });
-  return { shard, store, stream, chunks: [...sink.files.keys()].length, sink };
 }
 
 describe("packed records", () => {
@@ -101,14 +107,7 @@ describe("packed records", () => {
         for (let page = 1; page <= pageCount(records.length, size); page++) {
           const { start, end } = pageBounds(page, size, records.length);
           const fetched = new Set<string>();
-          const store = new AssetStore({
-            fetch: async (request) => {
-              const path = new URL(request.url).pathname;
-              fetched.add(path);
-              return new Response(new Uint8Array(sink.files.get(path) as Uint8Array));
-            },
-          });
-          await readPackedPage({ ...stream(format), store }, ref, records.length, start, end);
+          await readPackedPage(stream(format, storeOver(sink, fetched)), ref, records.length, start, end);
           // The page's bytes, without a JSON page's last comma, are [from, to) of the stream.
           const from = ref.start + Buffer.byteLength(rendered(format).slice(0, start).join(""));
           const to = ref.start + Buffer.byteLength(rendered(format).slice(0, end).join("")) - (format === "json" ? 1 : 0);
