@@ -23,6 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseFile } from "fast-csv";
 import { startWranglerDev } from "../generator/serve/wrangler-dev.ts";
+import { buildInvocation } from "./build-invocation.ts";
 
 /** The last commit before packed storage (issue 12): the layout of one file per page and per locality download. */
 const BASELINE_COMMIT = "cd0ba45";
@@ -180,9 +181,9 @@ async function baselineHandler(assets: { fetch(request: Request): Promise<Respon
 
 function runBuild(layout: Layout, out: string): Promise<BuildJson> {
   return new Promise((resolvePromise, reject) => {
-    // The same heap limit as `npm run build` (package.json).
-    const argv = ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--source", `de-streets=${source}`, "--out", out, "--max-files", String(layout.maxFiles), "--json"];
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), argv, { cwd: layout.root, stdio: ["ignore", "pipe", "inherit"] });
+    // Both layouts run as this tree's `npm run build` runs (heap limits, malloc settings), from their own checkout.
+    const build = buildInvocation(["--source", `de-streets=${source}`, "--out", out, "--max-files", String(layout.maxFiles), "--json"]);
+    const child = spawn(build.command, build.args, { cwd: layout.root, env: build.env, stdio: ["ignore", "pipe", "inherit"] });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`${layout.name}: build exited with ${code}`))));

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildInvocation } from "./build-invocation.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -97,10 +98,8 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
 function build(streets: string, dir: string, extra: string[]): Promise<BuildJson> {
   process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")}\n`);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--source", `de-streets=${streets}`, "--out", dir, "--json", ...extra], {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const build = buildInvocation(["--source", `de-streets=${streets}`, "--out", dir, "--json", ...extra]);
+    const child = spawn(build.command, build.args, { cwd: ROOT, env: build.env, stdio: ["ignore", "pipe", "inherit"] });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`build exited with ${code}`))));

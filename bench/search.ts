@@ -38,6 +38,7 @@ import { parseArgs } from "node:util";
 import type { Assets } from "../generator/edge/assets.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
+import { buildInvocation } from "./build-invocation.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -72,8 +73,8 @@ interface BuildJson {
 function build(out: string, withIndex: boolean): { summary: BuildJson; wallMs: number } {
   rmSync(out, { recursive: true, force: true });
   const started = performance.now();
-  const flags = ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--source", `de-streets=${source}`, "--out", out, "--max-files", args["max-files"], "--full", "--json", ...(withIndex ? [] : ["--no-search-index"])];
-  const child = spawnSync(join(ROOT, "node_modules/.bin/tsx"), flags, { cwd: ROOT, encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "inherit"] });
+  const build = buildInvocation(["--source", `de-streets=${source}`, "--out", out, "--max-files", args["max-files"], "--full", "--json", ...(withIndex ? [] : ["--no-search-index"])]);
+  const child = spawnSync(build.command, build.args, { cwd: ROOT, env: build.env, encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "inherit"] });
   if (child.status !== 0) throw new Error(`build exited with ${child.status}`);
   return { summary: JSON.parse(child.stdout) as BuildJson, wallMs: performance.now() - started };
 }

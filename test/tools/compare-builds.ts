@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { fixtureStreets } from "../support/fixture.ts";
+import { buildInvocation } from "../../bench/build-invocation.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const { values: args } = parseArgs({
@@ -100,7 +101,8 @@ try {
     const trees = [ROOT, baseTree].map((tree, i) => {
       const out = join(work, `${build.name}-${i === 0 ? "new" : "base"}`);
       process.stderr.write(`building ${build.name} with ${i === 0 ? "this tree" : args.base}…\n`);
-      execFileSync(join(ROOT, "node_modules/.bin/tsx"), ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--full", "--out", out, ...build.args], { cwd: tree, stdio: ["ignore", "ignore", "inherit"] });
+      const invocation = buildInvocation(["--full", "--out", out, ...build.args]);
+      execFileSync(invocation.command, invocation.args, { cwd: tree, env: invocation.env, stdio: ["ignore", "ignore", "inherit"] });
       return out;
     });
     const [ours = "", theirs = ""] = trees;

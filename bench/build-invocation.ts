@@ -1,0 +1,26 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "..");
+
+/** A process to spawn: what `spawn(command, args, { env })` takes. */
+export interface Invocation {
+  readonly command: string;
+  readonly args: string[];
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The generator as `npm run build` starts it, with `args` after `build`: the environment and the
+ * Node flags of package.json's `build` script, read from it, so that a bench measures the time and
+ * memory of the process an operator runs (the heap limits and malloc's settings change both).
+ */
+export function buildInvocation(args: readonly string[]): Invocation {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+  const words = (pkg.scripts?.["build"] ?? "").split(/\s+/).filter((word) => word !== "");
+  const assignments = words.filter((word, i) => /^[A-Z_][A-Z0-9_]*=/.test(word) && words.slice(0, i).every((before) => before.includes("=")));
+  const [tsx, ...rest] = words.slice(assignments.length);
+  if (tsx !== "tsx" || rest.at(-1) !== "build") throw new Error(`package.json: the build script should be [NAME=value …] tsx [flags] generator/cli/main.ts build, not '${pkg.scripts?.["build"]}'`);
+  const env = { ...process.env, ...Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)])) };
+  return { command: join(ROOT, "node_modules/.bin/tsx"), args: [...rest, ...args], env };
+}

@@ -1,0 +1,27 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildInvocation } from "../../bench/build-invocation.ts";
+import { ROOT } from "../support/paths.ts";
+
+/**
+ * The generator's process settings live in package.json's scripts: the heap limits and glibc's
+ * malloc settings that keep a national build under 1 GB of peak RSS (see the README's Scale
+ * section). Every script that builds carries them, and the benches start the build with exactly
+ * what the `build` script gives.
+ */
+describe("the build process settings", () => {
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+
+  it.each(["start", "build", "plan", "dev"])("the %s script sets malloc and the heap limits", (name) => {
+    expect(scripts[name]).toMatch(/^MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 /);
+    expect(scripts[name]).toContain(" --max-old-space-size=1024 --max-semi-space-size=16 ");
+  });
+
+  it("the benches' build process has the build script's environment and flags", () => {
+    const invocation = buildInvocation(["--json"]);
+    expect([invocation.env["MALLOC_ARENA_MAX"], invocation.env["MALLOC_MMAP_THRESHOLD_"]]).toEqual(["2", "131072"]);
+    expect(invocation.command).toBe(join(ROOT, "node_modules/.bin/tsx"));
+    expect(invocation.args).toEqual(["--max-old-space-size=1024", "--max-semi-space-size=16", "generator/cli/main.ts", "build", "--json"]);
+  });
+});
