@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
 
@@ -12,8 +12,10 @@ export interface Invocation {
 
 /**
  * The generator as `npm run build` starts it, with `args` after `build`: the environment and the
- * Node flags of package.json's `build` script, read from it, so that a bench measures the time and
- * memory of the process an operator runs (the heap limits and malloc's settings change both).
+ * Node flags of package.json's `build` script, read from it, and the project's Node (npm puts
+ * `node_modules/.bin`, with the `node` devDependency, first in PATH; a bench started another way
+ * would otherwise build on the system's Node). So a bench measures the time and memory of the
+ * process an operator runs: the Node version, the heap limits and malloc's settings change both.
  */
 export function buildInvocation(args: readonly string[]): Invocation {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> };
@@ -21,6 +23,11 @@ export function buildInvocation(args: readonly string[]): Invocation {
   const assignments = words.filter((word, i) => /^[A-Z_][A-Z0-9_]*=/.test(word) && words.slice(0, i).every((before) => before.includes("=")));
   const [tsx, ...rest] = words.slice(assignments.length);
   if (tsx !== "tsx" || rest.at(-1) !== "build") throw new Error(`package.json: the build script should be [NAME=value …] tsx [flags] generator/cli/main.ts build, not '${pkg.scripts?.["build"]}'`);
-  const env = { ...process.env, ...Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)])) };
-  return { command: join(ROOT, "node_modules/.bin/tsx"), args: [...rest, ...args], env };
+  const bin = join(ROOT, "node_modules/.bin");
+  const env = {
+    ...process.env,
+    PATH: [bin, process.env["PATH"] ?? ""].join(delimiter),
+    ...Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)])),
+  };
+  return { command: join(bin, "tsx"), args: [...rest, ...args], env };
 }

@@ -12,8 +12,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "nod
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { fixtureStreets } from "../support/fixture.ts";
 import { buildInvocation } from "../../bench/build-invocation.ts";
+import { fixtureStreets } from "../support/fixture.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const { values: args } = parseArgs({

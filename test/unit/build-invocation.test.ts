@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildInvocation } from "../../bench/build-invocation.ts";
 import { ROOT } from "../support/paths.ts";
@@ -22,6 +22,8 @@ describe("the build process settings", () => {
     const invocation = buildInvocation(["--json"]);
     expect([invocation.env["MALLOC_ARENA_MAX"], invocation.env["MALLOC_MMAP_THRESHOLD_"]]).toEqual(["2", "131072"]);
     expect(invocation.command).toBe(join(ROOT, "node_modules/.bin/tsx"));
+    // The project's Node 24 (the `node` devDependency), as under `npm run`, not the system's.
+    expect(invocation.env["PATH"]?.split(delimiter)[0]).toBe(join(ROOT, "node_modules/.bin"));
     expect(invocation.args).toEqual(["--max-old-space-size=1024", "--max-semi-space-size=16", "generator/cli/main.ts", "build", "--json"]);
   });
 });
