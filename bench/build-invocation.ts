@@ -20,7 +20,7 @@ export interface Invocation {
 export function buildInvocation(args: readonly string[]): Invocation {
   const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> };
   const words = (pkg.scripts?.["build"] ?? "").split(/\s+/).filter((word) => word !== "");
-  const assignments = words.filter((word, i) => /^[A-Z_][A-Z0-9_]*=/.test(word) && words.slice(0, i).every((before) => before.includes("=")));
+  const assignments = words.slice(0, Math.max(0, words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word))));
   const [tsx, ...rest] = words.slice(assignments.length);
   if (tsx !== "tsx" || rest.at(-1) !== "build") throw new Error(`package.json: the build script should be [NAME=value …] tsx [flags] generator/cli/main.ts build, not '${pkg.scripts?.["build"]}'`);
   const bin = join(ROOT, "node_modules/.bin");
