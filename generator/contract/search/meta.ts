@@ -29,7 +29,7 @@ export interface SearchMeta {
   readonly lexiconShards: readonly string[];
   /** The first trigram of each trigram shard, in order. */
   readonly trigramShards: readonly string[];
-  /** Bytes of lists and record table one search may read (budget.ts). */
+  /** Bytes of index files one search may read, every file it reads counted (budget.ts). */
   readonly readBudget: number;
 }
 
