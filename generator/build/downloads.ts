@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { csvHeader } from "../contract/csv.ts";
+import { gzipPath } from "../contract/layout.ts";
 import { DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath, type DownloadCredit, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import { CONTENT_TYPES } from "../contract/headers.ts";
 import { FORMATS } from "../contract/query.ts";
@@ -97,7 +98,7 @@ export class DownloadWriter {
     while (this.pending.size >= MAX_PENDING_GZIPS) await Promise.race(this.pending);
     const job = gzipAsync(data, { level: 6 })
       .then((compressed) => {
-        const path = `${file.path}.gz`;
+        const path = gzipPath(file.path);
         const written = this.sink.write(path, compressed);
         this.files.push({ ...file, path, mediaType: GZIP_CONTENT_TYPE, bytes: compressed.byteLength, sha256: written.sha256Hex(), gzipOf: file.path });
       })
