@@ -13,9 +13,8 @@ import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 const gzipAsync = promisify(gzip);
 /**
  * Gzip runs on libuv's thread pool, beside the rendering; this bounds the parts (up to 24 MiB
- * each) held for it. One: on the national build two did not make the render faster, and each part
- * held is memory at the peak (single runs on Node 20, before package.json's process settings: 864
- * and 888 MiB with one, 912 with two; within the spread between runs, so the saving is not proven).
+ * each) held for it. One, because a second did not make the national build faster, while every
+ * part held waiting is memory at the build's peak.
  */
 const MAX_PENDING_GZIPS = 1;
 
