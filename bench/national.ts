@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the synthetic national street list (../shared/bench) built three ways in one
+ * `npm run bench`: the synthetic national street list (national-streets.ts) built three ways in one
  * invocation, so that the ratios are measured on the same machine state, and one table:
  *
  *   - today's layout: the project before packed storage (commit BASELINE_COMMIT, checked out into
@@ -24,6 +24,7 @@ import { parseArgs } from "node:util";
 import { parseFile } from "fast-csv";
 import { startWranglerDev } from "../generator/serve/wrangler-dev.ts";
 import { buildInvocation } from "./build-invocation.ts";
+import { ensureNationalStreets } from "./national-streets.ts";
 
 /** The last commit before packed storage (issue 12): the layout of one file per page and per locality download. */
 const BASELINE_COMMIT = "cd0ba45";
@@ -58,10 +59,7 @@ interface BuildJson {
   peakRssMiB: number;
 }
 
-if (!existsSync(source)) {
-  process.stderr.write(`generating ${source}…\n`);
-  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
-}
+await ensureNationalStreets(source);
 const localities = await readLocalities();
 const inputRows = localities.reduce((sum, l) => sum + l.total, 0);
 

@@ -23,16 +23,15 @@
  * connection, after 200 untimed warm-up requests. The municipality/district/state joins the
  * original adds for its response are left out, which favours PostgreSQL slightly.
  */
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
+import { ensureNationalStreets } from "./national-streets.ts";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
   options: {
     source: { type: "string", default: "/tmp/national-streets.csv" },
@@ -50,10 +49,7 @@ const connect = async (database: string) => {
 };
 
 const source = resolve(args.source);
-if (!existsSync(source)) {
-  log(`generating ${source}…`);
-  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
-}
+await ensureNationalStreets(source);
 const streets = await readStreets(readFileSync(source), source);
 
 const admin = await connect("postgres");

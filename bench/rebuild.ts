@@ -5,12 +5,13 @@
  *
  *   npm run bench:rebuild -- [--source FILE] [--out DIR] [--every N]
  */
-import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildInvocation } from "./build-invocation.ts";
+import { ensureNationalStreets } from "./national-streets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -33,10 +34,7 @@ interface BuildJson {
   downloads: { files: number };
 }
 
-if (!existsSync(source)) {
-  process.stderr.write(`generating ${source}…\n`);
-  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
-}
+await ensureNationalStreets(source);
 
 // 1% of the rows changed: every 100th street renamed (a real nightly diff is mostly renames,
 // new and removed streets; a rename moves the street within its locality's order).

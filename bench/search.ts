@@ -30,7 +30,7 @@
  * trigram shards, the rendered tails and its most recent list chunks (CHUNK_CACHE in
  * generator/edge/search-index.ts), as a Worker isolate serving traffic would.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -40,6 +40,7 @@ import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { buildInvocation } from "./build-invocation.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
+import { ensureNationalStreets } from "./national-streets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -59,10 +60,7 @@ const { values: args } = parseArgs({
 });
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const source = resolve(args.source);
-if (!existsSync(source)) {
-  log(`generating ${source}…`);
-  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
-}
+await ensureNationalStreets(source);
 
 interface BuildJson {
   timingsMs: Record<string, number>;

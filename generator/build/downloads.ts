@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { csvHeader } from "../contract/csv.ts";
+import { gzipPath } from "../contract/layout.ts";
 import { DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath, type DownloadCredit, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import { CONTENT_TYPES } from "../contract/headers.ts";
 import { FORMATS } from "../contract/query.ts";
@@ -12,9 +13,8 @@ import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 const gzipAsync = promisify(gzip);
 /**
  * Gzip runs on libuv's thread pool, beside the rendering; this bounds the parts (up to 24 MiB
- * each) held for it. One: on the national build two did not make the render faster, and each part
- * held is memory at the peak (single runs on Node 20, before package.json's process settings: 864
- * and 888 MiB with one, 912 with two; within the spread between runs, so the saving is not proven).
+ * each) held for it. One, because a second did not make the national build faster, while every
+ * part held waiting is memory at the build's peak.
  */
 const MAX_PENDING_GZIPS = 1;
 
@@ -97,7 +97,7 @@ export class DownloadWriter {
     while (this.pending.size >= MAX_PENDING_GZIPS) await Promise.race(this.pending);
     const job = gzipAsync(data, { level: 6 })
       .then((compressed) => {
-        const path = `${file.path}.gz`;
+        const path = gzipPath(file.path);
         const written = this.sink.write(path, compressed);
         this.files.push({ ...file, path, mediaType: GZIP_CONTENT_TYPE, bytes: compressed.byteLength, sha256: written.sha256Hex(), gzipOf: file.path });
       })

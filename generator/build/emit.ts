@@ -6,7 +6,7 @@ import type { AnyResource } from "../resources/resource.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
 import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
-import { emitSite } from "./site.ts";
+import { emitSite } from "./emit-site.ts";
 import type { PreparedResource, PreparedView } from "./views.ts";
 
 export interface EmitOptions extends PlanOptions {

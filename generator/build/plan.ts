@@ -3,7 +3,7 @@ import { GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES } from "../contract/downloads.ts";
 import { PACK_CHUNK_BYTES } from "../contract/pack.ts";
 import { CANONICAL_PAGE_SIZE } from "../contract/paging.ts";
 import { slugShardKey } from "../contract/shard.ts";
-import { choosePageSizes, type SizePlan } from "./budget.ts";
+import { choosePageSizes, type SizePlan } from "./file-budget.ts";
 import type { EncodedRecords } from "./encode.ts";
 import type { PreparedResource, PreparedView } from "./views.ts";
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
+import { FORMAT_VERSION } from "../contract/layout.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
@@ -89,7 +90,7 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
     return { postalCode: place.postalCode, locality: place.locality, count: ref[0] ?? 0, listBytes: listBytes(ref) };
   });
   write(placesPath(country), encodePlaceTable(placeTable, placeRefs[0]?.[1] ?? 0));
-  const meta: SearchMeta = { count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys: indexed.headKeys, placeWidth, lexiconShards, trigramShards, readBudget };
+  const meta: SearchMeta = { formatVersion: FORMAT_VERSION, count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys: indexed.headKeys, placeWidth, lexiconShards, trigramShards, readBudget };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }

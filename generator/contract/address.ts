@@ -1,19 +1,12 @@
-import { CANONICAL_PAGE_SIZE, pageCount } from "./paging.ts";
-import type { Format } from "./query.ts";
+import { CANONICAL_PAGE_SIZE } from "./paging.ts";
 import type { MatchRule, SelectorSpec } from "./routes.ts";
 
 /**
- * Where everything the Worker reads lives in the asset tree. The generator writes exactly these
- * paths and the Worker fetches exactly these paths; nothing a client sends ends up in a path
- * except through the index (a build-made slug).
- *
- *   /_p/{resource}/{slug}/{total}/{pageSize}/{pages}/{page}.{json|csv}   one page
- *   /_i/{resource}/{shard}.json                                         view index shard (shard.ts)
- *   /_c/{resource}/{json|csv}/{n}.bin                                   packed records (pack.ts)
- *   /_l/{resource}.{json|csv}                                           an unpaged list
- *   /_routes.json                                                       the route table (routes.ts)
- *   /index.html, /docs.js, /openapi.json                                the docs, served as they are
+ * The address of a view: selector values → view key → index shard. The paths themselves are made
+ * in layout.ts (re-exported here for the modules that import them from here); nothing a client
+ * sends ends up in a path except through the index (a build-made slug).
  */
+export { ALL_SLUG, DOCS_FILES, DOCS_ROUTES, indexPath, listPath, pagePath, type DocsFile, type PageAddress } from "./layout.ts";
 
 /**
  * Most index shards a resource has: a cold request loads one shard, whatever the data size. A
@@ -30,37 +23,6 @@ export function shardCount(views: number): number {
   let shards = 1;
   while (shards < MAX_INDEX_SHARDS && shards * VIEWS_PER_SHARD < views) shards *= 2;
   return shards;
-}
-
-/** Slug used for a paged resource that has no filter (its whole list is one view). */
-export const ALL_SLUG = "_all";
-
-export interface PageAddress {
-  readonly resource: string;
-  readonly slug: string;
-  readonly total: number;
-  readonly pageSize: number;
-  readonly page: number;
-  readonly format: Format;
-}
-
-/** The docs files of a build: the Worker passes them through with their `_headers` rules. */
-export const DOCS_FILES = ["/index.html", "/docs.js", "/openapi.json"] as const;
-export type DocsFile = (typeof DOCS_FILES)[number];
-
-/** Public path → docs file: each file at its own path, and the page at `/` too. */
-export const DOCS_ROUTES: ReadonlyMap<string, DocsFile> = new Map<string, DocsFile>([["/", "/index.html"], ...DOCS_FILES.map((file) => [file, file] as const)]);
-
-export function pagePath(a: PageAddress): string {
-  return `/_p/${a.resource}/${a.slug}/${a.total}/${a.pageSize}/${pageCount(a.total, a.pageSize)}/${a.page}.${a.format}`;
-}
-
-export function indexPath(resource: string, shard: number): string {
-  return `/_i/${resource}/${shard.toString(16).padStart(2, "0")}.json`;
-}
-
-export function listPath(resource: string, format: Format): string {
-  return `/_l/${resource}.${format}`;
 }
 
 /**

@@ -40,3 +40,44 @@ function textAt(record: unknown, path: readonly string[]): string | undefined {
   }
   return value === undefined || value === null ? undefined : String(value);
 }
+
+/**
+ * The one CSV reader of the project's own output (and of source lines in the same dialect): cuts
+ * `text` just after each `separator` that lies outside double quotes, so the pieces keep their
+ * separators and join back to `text`. With "\n" the pieces are records with their line ends
+ * (a field may hold a line break); with "," the fields of one record with their commas. The last
+ * piece is whatever follows the last cut ("" when `text` ends with a separator). A doubled quote
+ * inside a quoted field toggles twice, so it needs no case of its own.
+ */
+export function cutOutsideQuotes(text: string, separator: "," | "\n"): string[] {
+  const code = separator.charCodeAt(0);
+  const pieces: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) quoted = !quoted;
+    else if (c === code && !quoted) {
+      pieces.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  pieces.push(text.slice(start));
+  return pieces;
+}
+
+/** One record's values (its CRLF or LF, if any, dropped): quotes removed, doubled quotes made single. */
+export function parseCsvLine(line: string): string[] {
+  const record = line.endsWith("\n") ? line.slice(0, line.endsWith("\r\n") ? -2 : -1) : line;
+  return cutOutsideQuotes(record, ",").map((piece) => {
+    const field = piece.endsWith(",") ? piece.slice(0, -1) : piece;
+    return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1).replaceAll('""', '"') : field;
+  });
+}
+
+/** Every record of a CSV text as its values; nothing after the last line end is no record. */
+export function parseCsvRows(text: string): string[][] {
+  const records = cutOutsideQuotes(text, "\n");
+  if (records.at(-1) === "") records.pop();
+  return records.map(parseCsvLine);
+}

@@ -1,9 +1,10 @@
 import { GZIP_CONTENT_TYPE } from "./downloads.ts";
 import { CONTENT_TYPES, PAGING_HEADERS } from "./headers.ts";
+import { datasetPath, DOWNLOADS_PREFIX, gzipPath, listPath, pagePathPattern } from "./layout.ts";
 import { FORMATS } from "./query.ts";
 
 /**
- * The `_headers` rules the build appends for its own files (the asset layout of address.ts).
+ * The `_headers` rules the build appends for its own files, their patterns made from layout.ts.
  * Placeholder names are chosen so that none is a prefix of another (a rule with such names is
  * dropped silently by the CDN).
  */
@@ -18,7 +19,7 @@ const PAGE_PLACEHOLDERS: Readonly<Record<(typeof PAGING_HEADERS)[number], string
 export function pageHeaderRules(): string {
   return FORMATS.map((format) =>
     [
-      `/_p/:res/:sel/:total/:size/:pages/:num.${format}`,
+      pagePathPattern(format, { resource: "res", slug: "sel", total: PAGE_PLACEHOLDERS["x-total-count"], pageSize: PAGE_PLACEHOLDERS["x-page-size"], pages: PAGE_PLACEHOLDERS["x-total-pages"], page: PAGE_PLACEHOLDERS["x-page"] }),
       `  Content-Type: ${CONTENT_TYPES[format]}`,
       ...PAGING_HEADERS.map((name) => `  ${name}: :${PAGE_PLACEHOLDERS[name]}`),
     ].join("\n"),
@@ -26,13 +27,13 @@ export function pageHeaderRules(): string {
 }
 
 export function listHeaderRules(): string {
-  return FORMATS.map((format) => `/_l/*.${format}\n  Content-Type: ${CONTENT_TYPES[format]}`).join("\n\n");
+  return FORMATS.map((format) => `${listPath("*", format)}\n  Content-Type: ${CONTENT_TYPES[format]}`).join("\n\n");
 }
 
 /** The downloads: media types, and a file name for a browser's save dialog. */
 export function downloadHeaderRules(): string {
   return [
-    ...FORMATS.map((format) => `/downloads/*.${format}\n  Content-Type: ${CONTENT_TYPES[format]}`),
-    `/downloads/*.gz\n  Content-Type: ${GZIP_CONTENT_TYPE}\n  Content-Disposition: attachment`,
+    ...FORMATS.map((format) => `${datasetPath("*", format)}\n  Content-Type: ${CONTENT_TYPES[format]}`),
+    `${gzipPath(`${DOWNLOADS_PREFIX}*`)}\n  Content-Type: ${GZIP_CONTENT_TYPE}\n  Content-Disposition: attachment`,
   ].join("\n\n");
 }

@@ -24,9 +24,7 @@ export const PACK_CHUNK_BYTES = 64 * 1024;
 /** Boundaries are 16-bit offsets within a chunk. */
 export const MAX_PACK_CHUNK_BYTES = 0x10000;
 
-export function packPath(resource: string, format: Format, chunk: number): string {
-  return `/_c/${resource}/${format}/${chunk}.bin`;
-}
+export { packPath } from "./layout.ts";
 
 /** Where a view's records are in one format's stream. */
 export interface PackRef {

@@ -7,6 +7,8 @@ import type { QuerySpec } from "./query.ts";
  * resource definitions, and a build decides what it serves.
  */
 export interface RouteTable {
+  /** The layout the build wrote (layout.ts FORMAT_VERSION): a Worker of another one refuses it. */
+  readonly formatVersion: number;
   /** The headers of every response: the catch-all `/*` rule of `_headers`. */
   readonly commonHeaders: readonly (readonly [name: string, value: string])[];
   readonly resources: readonly RouteResource[];
@@ -26,7 +28,7 @@ export interface NotServedRoute {
   readonly reason: string;
 }
 
-export const ROUTE_TABLE_PATH = "/_routes.json";
+export { ROUTE_TABLE_PATH } from "./layout.ts";
 
 /** One served resource as the Worker sees it. */
 export interface RouteResource {

@@ -1,4 +1,5 @@
 import { ALLOWED_METHODS, CORS_PREFLIGHT_HEADERS } from "../contract/headers.ts";
+import { formatMismatch } from "../contract/layout.ts";
 import { formatFromAccept } from "../contract/negotiate.ts";
 import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, notServedProblem, validationProblem } from "../contract/problem.ts";
 import { parseQuery } from "../contract/query.ts";
@@ -32,6 +33,11 @@ export function createHandler(assets: Assets): Handler {
     try {
       if (api === undefined) {
         const table = await store.routeTable(url.origin);
+        const mismatch = formatMismatch("this deployment", table.formatVersion);
+        if (mismatch !== undefined) {
+          console.error(mismatch);
+          return new ResponseFactory([]).problem({ ...internalErrorProblem(), detail: mismatch });
+        }
         api ??= compile(table);
       }
     } catch (error) {

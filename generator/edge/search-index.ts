@@ -1,3 +1,4 @@
+import { formatMismatch } from "../contract/layout.ts";
 import { chunkSpans } from "../contract/pack.ts";
 import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
@@ -55,7 +56,10 @@ export class SearchIndex {
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
     const bytes = new Uint8Array(await (await store.require(origin, searchMetaPath(country))).arrayBuffer());
-    return new SearchIndex(store, origin, country, JSON.parse(decoder.decode(bytes)) as SearchMeta, bytes.byteLength);
+    const meta = JSON.parse(decoder.decode(bytes)) as SearchMeta;
+    const mismatch = formatMismatch(searchMetaPath(country), meta.formatVersion);
+    if (mismatch !== undefined) throw new Error(mismatch);
+    return new SearchIndex(store, origin, country, meta, bytes.byteLength);
   }
 
   /** A request's budget (meta.readBudget), charged with the meta, which every request reads. */

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
+import { ASSETS_IGNORE_PATH, FILE_LIST_PATH } from "../contract/layout.ts";
 import { PathGuard, sha256, WrittenFile, type FileSink } from "./sink.ts";
 
 /** What a build changed against the previous output. */
@@ -28,8 +29,8 @@ export interface PreviousBuild {
 }
 
 /** The build's own records, kept out of the deployment by `.assetsignore`. */
-const FILE_LIST = "/_files.tsv";
-const ASSETS_IGNORE = "/.assetsignore";
+const FILE_LIST = FILE_LIST_PATH;
+const ASSETS_IGNORE = ASSETS_IGNORE_PATH;
 
 function link(existing: string, target: string): boolean {
   try {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { BUILD_STAMP_PATH, HEADERS_PATH, ROUTE_TABLE_PATH } from "../contract/layout.ts";
 
 /**
  * Reading from the disk: source files, the project's own files the build uses, and what the
@@ -50,7 +51,7 @@ function listFiles(dir: string): string[] {
 
 /** Whether `dir` holds a build (its `_headers` is the last thing a build writes before the swap). */
 export function isBuildDirectory(dir: string): boolean {
-  return existsSync(join(dir, "_headers"));
+  return existsSync(join(dir, HEADERS_PATH));
 }
 
 /** The downloads manifest of the build in `dir` (`downloads/index.json`), if there is one. */
@@ -72,7 +73,20 @@ export function readBuildManifest(dir: string): { path: string; json: unknown } 
 /** The fingerprint a build in `dir` was made from (`/_build.json`), if there is one. */
 export function builtFingerprint(dir: string): string | undefined {
   try {
-    return (JSON.parse(readFileSync(join(dir, "_build.json"), "utf8")) as { fingerprint?: string }).fingerprint;
+    return (JSON.parse(readFileSync(join(dir, BUILD_STAMP_PATH), "utf8")) as { fingerprint?: string }).fingerprint;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The format version the build in `dir` states in its route table (undefined inside: a build from
+ * before versioning); no `found` when it has no readable route table, which is then not checked
+ * (the Worker answers such a build with 500s of its own).
+ */
+export function statedFormatVersion(dir: string): { readonly found: unknown } | undefined {
+  try {
+    return { found: (JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as { formatVersion?: unknown }).formatVersion };
   } catch {
     return undefined;
   }

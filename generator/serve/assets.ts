@@ -4,6 +4,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileS
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
+import { ASSETS_IGNORE_PATH, FILE_LIST_PATH, HEADERS_PATH, REDIRECTS_PATH } from "../contract/layout.ts";
 
 /**
  * Cloudflare's static-asset service as Miniflare runs it (the asset worker and the router worker of
@@ -27,7 +28,7 @@ export const MAX_ASSETS = 100_000;
 export async function assetConfigFor(dir: string, assetConfig: Record<string, unknown>, compatibilityDate: string, log: Log): Promise<Record<string, unknown>> {
   const scratch = mkdtempSync(join(tmpdir(), "plz-asset-config-"));
   try {
-    for (const name of ["_headers", "_redirects"]) if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(scratch, name));
+    for (const name of [HEADERS_PATH, REDIRECTS_PATH]) if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(scratch, name));
     const services = await ASSETS_PLUGIN.getServices({ options: { assets: { directory: scratch, workerName: "plz", assetConfig }, compatibilityDate }, log } as never);
     const list = (Array.isArray(services) ? services : (services as { services?: unknown[] } | undefined)?.services ?? []) as { name?: string; worker?: { bindings?: { name?: string; json?: string }[] } }[];
     const json = list.find((s) => s.name?.startsWith("assets:assets-service:"))?.worker?.bindings?.find((b) => b.name === "CONFIG")?.json;
@@ -54,7 +55,7 @@ const HEADER_SIZE = 20;
 const ENTRY_SIZE = 40;
 const HASH_SIZE = 16;
 /** Never assets (Cloudflare's rules), besides what `.assetsignore` lists. */
-const NOT_ASSETS = ["/_headers", "/_redirects", "/.assetsignore"];
+const NOT_ASSETS = [HEADERS_PATH, REDIRECTS_PATH, ASSETS_IGNORE_PATH];
 
 export interface AssetManifest {
   /** The asset worker's ASSETS_MANIFEST: a 20-byte header, then (path hash, content hash) entries sorted by path hash. */
@@ -75,10 +76,10 @@ export interface AssetManifest {
  * had its bytes. Flat buffers, no object per file: this keeps Node's memory low after the start.
  */
 export async function manifestFromFileList(dir: string): Promise<AssetManifest> {
-  const text = readFileSync(join(dir, "_files.tsv"), "utf8");
-  const ignore = existsSync(join(dir, ".assetsignore")) ? readFileSync(join(dir, ".assetsignore"), "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : [];
+  const text = readFileSync(join(dir, FILE_LIST_PATH), "utf8");
+  const ignore = existsSync(join(dir, ASSETS_IGNORE_PATH)) ? readFileSync(join(dir, ASSETS_IGNORE_PATH), "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : [];
   const glob = ignore.find((pattern) => !/^\/[^*?[!]+$/.test(pattern));
-  if (glob !== undefined) throw new Error(`${join(dir, ".assetsignore")}: only literal paths are supported by the local server, not ${glob}`);
+  if (glob !== undefined) throw new Error(`${join(dir, ASSETS_IGNORE_PATH)}: only literal paths are supported by the local server, not ${glob}`);
   const ignored = new Set([...NOT_ASSETS, ...ignore]);
   const paths: string[] = [];
   const digests: string[] = [];
@@ -86,7 +87,7 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
   for (const line of text.split("\n")) {
     if (line === "") continue;
     const [path = "", digest = ""] = line.split("\t", 2);
-    if (path === "" || digest === "") throw new Error(`${join(dir, "_files.tsv")}: not a file list (line "${line.slice(0, 80)}")`);
+    if (path === "" || digest === "") throw new Error(`${join(dir, FILE_LIST_PATH)}: not a file list (line "${line.slice(0, 80)}")`);
     if (ignored.has(path)) continue;
     if (!existsSync(join(dir, path))) {
       missing++;

@@ -1,10 +1,11 @@
 import * as esbuild from "esbuild";
 import { Log, LogLevel, Miniflare } from "miniflare";
 import { existsSync, readFileSync } from "node:fs";
+import { BUILD_STAMP_PATH, FILE_LIST_PATH, formatMismatch, HEADERS_PATH } from "../contract/layout.ts";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { PROJECT_ROOT as ROOT, readBuildManifest } from "../io/read.ts";
+import { PROJECT_ROOT as ROOT, readBuildManifest, statedFormatVersion } from "../io/read.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
 import { routerRouting, type RunWorkerFirst } from "./worker-first.ts";
 import { ASSET_WORKER_SCRIPT, assetConfigFor, KV_SHIM, manifestFromFileList, MAX_ASSETS, ROUTER_WORKER_SCRIPT } from "./assets.ts";
@@ -53,7 +54,10 @@ export const UserWorker = { fetch: (request, env, ctx) => worker.fetch(request, 
 `;
 
 export async function serveBuild(dir: string, host: string, port: number): Promise<Serving> {
-  for (const file of ["_headers", "_files.tsv"]) if (!existsSync(join(dir, file))) throw new ServeError(`${dir} is not a build (no ${file}); run npm run build first`);
+  for (const file of [HEADERS_PATH, FILE_LIST_PATH]) if (!existsSync(join(dir, file))) throw new ServeError(`${dir} is not a build (no ${file.slice(1)}); run npm run build first`);
+  const stated = statedFormatVersion(dir);
+  const mismatch = stated === undefined ? undefined : formatMismatch(dir, stated.found);
+  if (mismatch !== undefined) throw new ServeError(mismatch);
   await probePort(host, port);
   const config = JSON.parse(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as WranglerConfig;
   const routerConfig = { has_user_worker: true, ...routerRouting(config.assets.run_worker_first) };
@@ -64,7 +68,7 @@ export async function serveBuild(dir: string, host: string, port: number): Promi
     assetConfigFor(dir, assetOptions, config.compatibility_date, log),
     manifestFromFileList(dir),
   ]);
-  if (manifest.missing > 0) process.stderr.write(`warning: ${manifest.missing} files of ${join(dir, "_files.tsv")} are not in the directory (not served)\n`);
+  if (manifest.missing > 0) process.stderr.write(`warning: ${manifest.missing} files of ${join(dir, FILE_LIST_PATH)} are not in the directory (not served)\n`);
   if (manifest.count > MAX_ASSETS) process.stderr.write(`warning: ${manifest.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`);
   const mf = new Miniflare({
     // Miniflare's own entry (it imitates the edge: compression, request.cf) listens on a spare
@@ -138,7 +142,7 @@ async function bundle(entries: readonly string[]): Promise<string[]> {
 
 /** What the health endpoint reports: the build's time stamp, fingerprint and sources. */
 function health(dir: string, assets: number): Record<string, unknown> {
-  const stamp = JSON.parse(readFileSync(join(dir, "_build.json"), "utf8")) as { fingerprint?: unknown; sources?: unknown };
+  const stamp = JSON.parse(readFileSync(join(dir, BUILD_STAMP_PATH), "utf8")) as { fingerprint?: unknown; sources?: unknown };
   const downloads = readBuildManifest(dir)?.json as { builtAt?: unknown } | undefined;
   return { status: "ok", builtAt: downloads?.builtAt ?? null, fingerprint: stamp.fingerprint ?? null, sources: stamp.sources ?? [], assets, startedAt: new Date().toISOString() };
 }

@@ -1,5 +1,5 @@
 import { normalizeSelectorValue } from "../contract/address.ts";
-import { csvHeader } from "../contract/csv.ts";
+import { csvHeader, cutOutsideQuotes } from "../contract/csv.ts";
 import { datasetPath, type DownloadFile } from "../contract/downloads.ts";
 import { jsonRecord } from "../contract/page.ts";
 import { exampleTarget, type AnyResource, type SelectorValue } from "../resources/resource.ts";
@@ -100,17 +100,7 @@ function valuesOf(value: SelectorValue): readonly string[] {
 
 /** Splits a CSV body into its header line and its records, each with its CRLF. */
 function splitCsv(body: string): { header: string; rows: string[] } {
-  const lines: string[] = [];
-  let start = 0;
-  let quoted = false;
-  for (let i = 0; i < body.length; i++) {
-    const ch = body.charCodeAt(i);
-    if (ch === 34 /* " */) quoted = !quoted;
-    else if (!quoted && ch === 10 /* \n */) {
-      lines.push(body.slice(start, i + 1));
-      start = i + 1;
-    }
-  }
-  if (start < body.length) lines.push(body.slice(start));
+  const lines = cutOutsideQuotes(body, "\n");
+  if (lines.at(-1) === "") lines.pop();
   return { header: lines[0] ?? "", rows: lines.slice(1) };
 }

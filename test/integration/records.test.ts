@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCsvLine } from "../../generator/contract/csv.ts";
 import { buildFixture } from "../support/fixture.ts";
 import { allPages, client, inParallel, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 import { parseCsvBody } from "../support/memory-build.ts";
@@ -52,26 +53,12 @@ const q = encodeURIComponent;
 /** The problems of a list of records, at most 20 shown. */
 const problems = (records: readonly Json[], check: (record: Json) => string | undefined) => records.flatMap((r) => check(r) ?? []).slice(0, 20);
 
-/** One quote-aware CSV line (the OpenPLZ street export: commas and quotes in names). */
-function csvLine(line: string): string[] {
-  const fields: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted && ch === '"' && line[i + 1] === '"') (field += '"'), i++;
-    else if (ch === '"') quoted = !quoted;
-    else if (ch === "," && !quoted) fields.push(field), (field = "");
-    else field += ch;
-  }
-  return [...fields, field];
-}
 const streetRows = () =>
   readFileSync(streetFile, "utf8")
     .split(/\r?\n/)
     .slice(1)
     .filter((l) => l !== "")
-    .map(csvLine)
+    .map(parseCsvLine)
     .map(([name = "", postalCode = "", locality = "", regionalKey = "", borough = "", suburb = ""]) => ({ name, postalCode, locality, regionalKey, borough, suburb }))
     .filter((r) => GV.municipalities.has(r.regionalKey));
 

@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildToDirectory } from "../../generator/build/build.ts";
+import { FORMAT_VERSION, ROUTE_TABLE_PATH } from "../../generator/contract/layout.ts";
 import { freePort, groupRssKiB } from "../../generator/serve/child.ts";
 import { tempDir } from "../support/fixture.ts";
 import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
@@ -55,6 +56,18 @@ describe("npm run serve", () => {
     const result = serveCli(["--dir", work]);
     expect(result.status).toBe(1);
     expect(errorLines(result.stderr)).toEqual([`error: ${work} is not a build (no _headers); run npm run build first`]);
+  });
+
+  it.each([0, FORMAT_VERSION + 1])("says in one line that a build is of format %i, not its own, and exits 1", (version) => {
+    const other = join(work, `format-${version}`);
+    cpSync(dir, other, { recursive: true });
+    const table = JSON.parse(readFileSync(join(other, ROUTE_TABLE_PATH), "utf8")) as Record<string, unknown>;
+    if (version === 0) delete table["formatVersion"]; // as every build before the version was written
+    else table["formatVersion"] = version;
+    writeFileSync(join(other, ROUTE_TABLE_PATH), JSON.stringify(table));
+    const result = serveCli(["--dir", other]);
+    expect(result.status).toBe(1);
+    expect(errorLines(result.stderr)).toEqual([`error: ${other} is a build of format ${version}, this code reads format ${FORMAT_VERSION}; rebuild it with npm run build`]);
   });
 
   it("says in one line that the port is in use, and exits 1", () => {

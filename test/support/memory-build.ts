@@ -5,6 +5,7 @@ import { createHandler, type Handler } from "../../generator/edge/handler.ts";
 import { EMBEDDED_RESOURCES, RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { viewKey } from "../../generator/contract/address.ts";
+import { parseCsvRows } from "../../generator/contract/csv.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
 import { fixtureSwissStreets, tempDir } from "./fixture.ts";
 import { memoryAssets } from "./local-assets.ts";
@@ -77,31 +78,7 @@ export function viewTarget(resource: AnyResource, key: string): string {
 
 /** The CSV body's rows as objects keyed by header (RFC 4180 as the generator writes it). */
 export function parseCsvBody(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let field = "";
-  let row: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] ?? "";
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\r" && text[i + 1] === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-      i++;
-    } else field += ch;
-  }
-  const [header = [], ...data] = rows;
+  const [header = [], ...data] = parseCsvRows(text);
   return data.map((cells) => Object.fromEntries(header.map((name, i) => [name, cells[i] ?? ""])));
 }
 

@@ -6,8 +6,8 @@ import { ROOT } from "../support/paths.ts";
 
 /**
  * The generator's process settings live in package.json's scripts: the heap limits and glibc's
- * malloc settings that keep a national build under 1 GB of peak RSS (see the README's Scale
- * section). Every script that builds carries them, and the benches start the build with exactly
+ * malloc settings that keep a national build under 1 GB of peak RSS (see docs/OPERATIONS.md,
+ * Scale). Every script that builds carries them, and the benches start the build with exactly
  * what the `build` script gives.
  */
 describe("the build process settings", () => {

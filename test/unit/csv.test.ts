@@ -2,10 +2,10 @@ import fc from "fast-check";
 import { parseString } from "fast-csv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { csvField, csvRow } from "../../generator/contract/csv.ts";
+import { csvField, csvRow, cutOutsideQuotes, parseCsvLine, parseCsvRows } from "../../generator/contract/csv.ts";
 import { parseCsv } from "../../generator/sources/csv.ts";
 import { SourceError } from "../../generator/sources/errors.ts";
-import { dataFile } from "../support/paths.ts";
+import { dataFile, ROOT } from "../support/paths.ts";
 
 const parse = (text: string) =>
   new Promise<string[][]>((resolve, reject) => {
@@ -78,5 +78,56 @@ describe("parseCsv reads what fast-csv reads", () => {
   it("on generated broken text", async () => {
     const text = fc.array(fc.constantFrom("a", ",", '"', "\n", "\r", " ", "ä"), { maxLength: 30 }).map((chars) => chars.join(""));
     await fc.assert(fc.asyncProperty(text, fc.integer({ min: 1, max: 3 }), (input, columns) => agree(input, columns)), { numRuns: 3_000 });
+  });
+});
+
+describe("the CSV line parser (contract/csv.ts)", () => {
+  it.each<[string, "," | "\n", string[]]>([
+    ["a,b,c", ",", ["a,", "b,", "c"]],
+    ['"a,b",c', ",", ['"a,b",', "c"]],
+    ['"say ""hi"", then",x', ",", ['"say ""hi"", then",', "x"]],
+    ["a,", ",", ["a,", ""]],
+    ["", ",", [""]],
+    ['h\r\n"two\r\nlines",x\r\n', "\n", ["h\r\n", '"two\r\nlines",x\r\n', ""]],
+  ])("cuts %j after each %j outside quotes", (text, separator, pieces) => {
+    expect(cutOutsideQuotes(text, separator)).toEqual(pieces);
+    expect(cutOutsideQuotes(text, separator).join("")).toBe(text);
+  });
+
+  it.each<[string, string[]]>([
+    ["Pariser Platz,10117,Berlin", ["Pariser Platz", "10117", "Berlin"]],
+    ['"Straße ""Am Ring"", Nord",,x\r\n', ['Straße "Am Ring", Nord', "", "x"]],
+    ['"a\r\nb",c\n', ["a\r\nb", "c"]],
+    ['""', [""]],
+    ["", [""]],
+  ])("reads the values of %j", (line, values) => {
+    expect(parseCsvLine(line)).toEqual(values);
+  });
+
+  const value = fc.string({ unit: fc.constantFrom("a", "ä", " ", ",", '"', "\r", "\n", "ß", "1"), maxLength: 8 });
+  const table = fc.integer({ min: 1, max: 4 }).chain((columns) => fc.array(fc.array(value, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 5 }));
+  const render = (rows: readonly (readonly string[])[]) => rows.map((row) => `${row.map(csvField).join(",")}\r\n`).join("");
+
+  it("reads back every row csvField writes", () => {
+    fc.assert(
+      fc.property(table, (rows) => {
+        expect(parseCsvRows(render(rows))).toEqual(rows);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  /** The docs page's script is served as it is and cannot import the module: its copy must read alike. */
+  it("has a copy in the docs page's script that reads alike", () => {
+    const script = readFileSync(`${ROOT}/generator/docs/client.js`, "utf8");
+    const source = /\nfunction parseCsv\(text\) \{\n[\s\S]*?\n\}\n/.exec(script)?.[0];
+    expect(source).toBeDefined();
+    const clientParse = new Function(`${source ?? ""}\nreturn parseCsv;`)() as (text: string) => string[][];
+    fc.assert(
+      fc.property(table, (rows) => {
+        expect(clientParse(render(rows))).toEqual(parseCsvRows(render(rows)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

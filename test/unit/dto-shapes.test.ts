@@ -8,7 +8,7 @@ import type { JsonSchema } from "../../generator/resources/schema.ts";
  * serializer writes them), order (`JsonPropertyOrder`), nesting, and which properties may be
  * absent (the original omits nulls: a nested summary built as `x != null ? new … : null`, a
  * display name that is null). Written out here from the DTOs, not from our code; the deliberate
- * differences are listed below and in the README.
+ * differences are listed below and in docs/DIFFERENCES.md.
  */
 type Shape = readonly (readonly [name: string, field: Field])[];
 /** A scalar (`"1"` present, `"?"` may be absent) or a nested summary (`?` may be absent). */
@@ -71,7 +71,7 @@ const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shap
   ["li/StreetResponse", ["li.streets", "li.fulltextsearch"], [...fields("key name postalCode locality"), ["commune", LI_COMMUNE], ...fields("status")]],
 ];
 
-/** Where we differ on purpose (README, "Differences from OpenPLZ"): the shape we serve instead. */
+/** Where we differ on purpose (docs/DIFFERENCES.md): the shape we serve instead. */
 const DELIBERATE: Readonly<Record<string, (original: Shape) => Shape>> = {
   // The CSV column order the original's formatter writes (its JSON order is ambiguous: two properties have order 7).
   "at/MunicipalityResponse": () => [...fields("key code name postalCode multiplePostalCodes status?"), ["district", AT_DISTRICT], ["federalProvince", AT_PROVINCE]],

@@ -17,6 +17,8 @@ import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
 
 export interface SearchMeta {
+  /** The layout the build wrote (layout.ts FORMAT_VERSION): a Worker of another one refuses it. */
+  readonly formatVersion: number;
   /** Streets in the country. */
   readonly count: number;
   /** A short hash of the index: part of every answer's ETag. */

@@ -4,7 +4,7 @@
  * street is addressed by its position in the country's street order (the Streets order: name,
  * postal code, locality, …), which is also the order of every answer. Files are read whole (the
  * asset store serves no byte ranges), so each is small: a cold request, which reads every file it
- * needs, stays within 1 MiB of index.
+ * needs, stays within 1 MiB of index. The paths are made in layout.ts (docs/FORMAT.md § 7):
  *
  *   /_s/{cc}/meta.json        SearchMeta (meta.ts): counts, the head's keys, where the shards begin
  *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
@@ -41,13 +41,7 @@ export const BLOCK_ENTRIES = 1024;
 export const TAILS_PER_SHARD = 16;
 export const RECORD_CHUNK_STREETS = 16_384;
 
-export const searchMetaPath = (cc: string) => `/_s/${cc}/meta.json`;
-export const placesPath = (cc: string) => `/_s/${cc}/places.bin`;
-export const lexiconPath = (cc: string, shard: number) => `/_s/${cc}/l/${shard}.json`;
-export const trigramPath = (cc: string, shard: number) => `/_s/${cc}/g/${shard}.json`;
-export const tailsPath = (cc: string, shard: number) => `/_s/${cc}/t/${shard}.json`;
-export const listChunkPath = (cc: string, chunk: number) => `/_s/${cc}/p/${chunk}.bin`;
-export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.bin`;
+export { listChunkPath, lexiconPath, placesPath, recordsPath, searchMetaPath, tailsPath, trigramPath } from "../layout.ts";
 
 /**
  * `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream.

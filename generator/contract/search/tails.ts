@@ -1,3 +1,5 @@
+import { cutOutsideQuotes } from "../csv.ts";
+
 /**
  * Tail shards (`/_s/{cc}/t/{n}.json`): the rendered tails (store.ts) of TAILS_PER_SHARD places,
  * JSON and CSV. A page's streets can lie in as many shards as it has rows, so shards are small;
@@ -64,16 +66,5 @@ export function jsonPieces(tail: string): string[] {
 
 /** A CSV tail cut after each comma outside quotes. */
 export function csvPieces(tail: string): string[] {
-  const out: string[] = [];
-  let [quoted, start] = [false, 0];
-  for (let i = 0; i < tail.length; i++) {
-    const c = tail.charCodeAt(i);
-    if (c === 0x22) quoted = !quoted;
-    else if (c === 0x2c && !quoted) {
-      out.push(tail.slice(start, i + 1));
-      start = i + 1;
-    }
-  }
-  out.push(tail.slice(start));
-  return out;
+  return cutOutsideQuotes(tail, ",");
 }

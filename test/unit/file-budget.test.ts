@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { choosePageSizes, pageFilesFor } from "../../generator/build/budget.ts";
+import { choosePageSizes, pageFilesFor } from "../../generator/build/file-budget.ts";
 
 describe("pageFilesFor", () => {
   it.each([

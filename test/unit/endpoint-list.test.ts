@@ -1,8 +1,9 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import type { DocsInput } from "../../generator/docs/input.ts";
+import { docsPage } from "../../generator/docs/page.ts";
+import { DOCS_CSS } from "../../generator/docs/style.ts";
 import { EMBEDDED_RESOURCES, RESOURCES } from "../../generator/resources/index.ts";
-import { ROOT } from "../support/paths.ts";
+import { notServedRoutes } from "../../generator/resources/original.ts";
 
 /** The 38 routes of the original (openplzapi v1.2.0, `[HttpGet]` in Controllers/{AT,CH,DE,LI}Controller.cs). */
 const ORIGINAL_ROUTES = [
@@ -12,21 +13,31 @@ const ORIGINAL_ROUTES = [
   "/li/FullTextSearch", "/li/Communes", "/li/Localities", "/li/Streets",
 ];
 
-const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-const section = (from: string, to: string) => readme.slice(readme.indexOf(from), readme.indexOf(to, readme.indexOf(from)));
-const paths = (text: string) => [...new Set([...text.matchAll(/`GET (\/[^`?\s]+)`/g)].map((m) => m[1] ?? ""))].sort();
+/** The docs page a build of these resources generates (the endpoint reference lives there, not in the README). */
+function pageOf(resources: typeof RESOURCES): string {
+  const input: DocsInput = { version: "0.0.0", resources: resources.map((resource) => ({ resource, records: 1, views: 1 })), notServed: notServedRoutes(resources.map((r) => r.path)) };
+  return docsPage(input, DOCS_CSS);
+}
+const tableSection = (page: string) => {
+  const start = page.indexOf(`<section id="endpoints"`);
+  return page.slice(start, page.indexOf("</table>", start));
+};
+const paths = (text: string) => [...new Set([...text.matchAll(/<code>GET (\/[^<?\s]+)<\/code>/g)].map((m) => m[1] ?? ""))].sort();
 
-describe("the README", () => {
+describe("the docs page's endpoint list", () => {
   it("lists every resource in its endpoint table, and nothing else", () => {
     expect(ORIGINAL_ROUTES).toHaveLength(38);
-    expect(paths(section("| Path | Paged | Selection | Order | Records |", "### Not served"))).toEqual(RESOURCES.map((r) => r.path).sort());
+    expect(paths(tableSection(pageOf(RESOURCES)))).toEqual(RESOURCES.map((r) => r.path).sort());
+    expect(paths(tableSection(pageOf(EMBEDDED_RESOURCES)))).toEqual(EMBEDDED_RESOURCES.map((r) => r.path).sort());
   });
 
   it("lists as not served every route of the original that the embedded build does not serve, with a reason", () => {
-    const notServed = section("### Not served", "Partly served");
+    const page = pageOf(EMBEDDED_RESOURCES);
+    const start = page.indexOf(`<section id="not-served"`);
+    const notServed = page.slice(start, page.indexOf("</section>", start));
     const served = new Set(EMBEDDED_RESOURCES.map((r) => r.path));
     expect(paths(notServed)).toEqual(ORIGINAL_ROUTES.filter((path) => !served.has(path)).sort());
-    for (const row of notServed.split("\n").filter((line) => line.startsWith("| `GET"))) expect(row.split("|")[2]?.trim().length, row).toBeGreaterThan(20);
+    for (const item of notServed.split("<li>").slice(1)) expect(item.replace(/<[^>]+>/g, "").split(": ").slice(1).join(": ").trim().length, item).toBeGreaterThan(20);
   });
 
   it("serves no route the original does not have", () => {
