@@ -75,18 +75,27 @@ class BoundedAssetCache extends RemoteAssetCache {
       await response.body?.cancel();
       throw tooLarge(`the publisher announces ${describeBytes(declared)}`);
     }
-    const chunks: Uint8Array[] = [];
+    // With its size announced (and not of a compressed encoding, which fetch decodes), the body is
+    // read into one buffer of that size: no second copy at the end.
+    const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+    const whole = !encoded && Number.isSafeInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : Buffer.alloc(0);
+    let filled = 0;
+    const rest: Uint8Array[] = [];
     let received = 0;
     const reader = response.body?.getReader();
     for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) {
-      received += read.value.byteLength;
+      const chunk = read.value;
+      received += chunk.byteLength;
       if (received > this.maxBytes) {
         await reader?.cancel();
         throw tooLarge(`the download was stopped at ${describeBytes(received)}`);
       }
-      chunks.push(read.value);
+      if (rest.length === 0 && filled + chunk.byteLength <= whole.byteLength) {
+        whole.set(chunk, filled);
+        filled += chunk.byteLength;
+      } else rest.push(chunk);
     }
-    return Buffer.concat(chunks, received);
+    return filled === received ? whole.subarray(0, filled) : Buffer.concat([whole.subarray(0, filled), ...rest], received);
   }
 }
 

@@ -1,10 +1,12 @@
 import { closeSync, ftruncateSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { gzipSync } from "node:zlib";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildInto, loadBuildSources, type BuildOptions } from "../../generator/build/build.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
+import { download, type FetchOptions } from "../../generator/sources/fetch.ts";
 import type { LoadEvent } from "../../generator/sources/load.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
@@ -79,9 +81,19 @@ describe("remote sources: streamed, stopped at the limit; credentials never publ
       const path = new URL(request.url ?? "/", "http://localhost").pathname;
       const count = (bytes: number) => sent.set(path, (sent.get(path) ?? 0) + bytes);
       if (path === "/missing.csv") return void response.writeHead(404).end();
-      if (path === "/streets.csv") {
+      if (path === "/streets-gzip.csv") {
+        const body = gzipSync(streets);
+        count(body.byteLength);
+        response.writeHead(200, { "Content-Type": "text/csv", "Content-Encoding": "gzip", "Content-Length": String(body.byteLength) }).end(body);
+        return;
+      }
+      if (path === "/streets.csv" || path === "/streets-chunked.csv") {
         count(streets.byteLength);
-        response.writeHead(200, { "Content-Type": "text/csv" }).end(streets);
+        const length = path === "/streets.csv" ? { "Content-Length": String(streets.byteLength) } : {};
+        response.writeHead(200, { "Content-Type": "text/csv", ...length });
+        // in two writes, so that a chunked response is chunked
+        response.write(streets.subarray(0, 1000));
+        response.end(streets.subarray(1000));
         return;
       }
       // 2.5 GB, announced or not: sent in 64 KiB pieces for as long as the client reads.
@@ -104,6 +116,7 @@ describe("remote sources: streamed, stopped at the limit; credentials never publ
     server.closeAllConnections();
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
+  const fetching = (maxBytes?: number): FetchOptions => ({ cacheDir: join(tempDir("cache"), "c"), cacheDuration: "0s", allowStale: false, timeoutMs: 30_000, ...(maxBytes === undefined ? {} : { maxBytes }) });
   const url = (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
 
   it.each([
@@ -116,6 +129,23 @@ describe("remote sources: streamed, stopped at the limit; credentials never publ
     // What the server got out before the client stopped reading: the limit, plus what the sockets buffer.
     expect(sent.get(path) ?? 0).toBeLessThan(64 * MiB);
   }, 60_000);
+
+  it.each([
+    ["with its Content-Length", "/streets.csv", 0],
+    ["without a Content-Length", "/streets-chunked.csv", 0],
+    ["gzip-encoded (its Content-Length is of the compressed body)", "/streets-gzip.csv", 0],
+    ["exactly at the limit", "/streets.csv", streets.byteLength],
+  ])("a download within the limit arrives whole: %s", async (_, path, maxBytes) => {
+    const got = await download(url(path), fetching(maxBytes === 0 ? undefined : maxBytes));
+    expect(Buffer.from(got.bytes).equals(streets)).toBe(true);
+  });
+
+  it.each([
+    ["announced by its Content-Length: refused before its body is read", "/streets.csv", "the publisher announces"],
+    ["sent without a Content-Length: stopped there", "/streets-chunked.csv", "the download was stopped at"],
+  ])("one byte over the limit, %s", async (_, path, what) => {
+    await expect(download(url(path), fetching(streets.byteLength - 1))).rejects.toThrow(new RegExp(`^${what} ${streets.byteLength} bytes .*, more than the limit of ${streets.byteLength - 1} bytes`));
+  });
 
   it("a source URL's user, password and query string are published nowhere: manifest, build record, events, messages", async () => {
     const secret = "access_token=SECRET-29b&x=1";
