@@ -13,8 +13,22 @@ export interface CsvColumn {
 
 const SPECIAL = /[",\r\n]/;
 
+/**
+ * What a spreadsheet reads as the start of a formula (OWASP's list: `=`, `+`, `-`, `@`, tab and
+ * carriage return). The CSV downloads are meant to be opened in spreadsheets, and street names
+ * come from OpenStreetMap, which anyone can edit: a name like `=HYPERLINK(…)` must stay text.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * One field. A value a spreadsheet would take for a formula is written with a leading `'` (and
+ * quoted), which spreadsheets show as the text itself; no value of the publishers' files starts
+ * so, and the JSON keeps every value as it is. Every CSV the project writes, downloads and pages
+ * alike, goes through here.
+ */
 export function csvField(value: string | undefined): string {
   if (value === undefined) return "";
+  if (FORMULA_START.test(value)) return `"'${value.replaceAll('"', '""')}"`;
   return SPECIAL.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 

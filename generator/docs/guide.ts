@@ -37,7 +37,7 @@ export function formatsSection(resources: readonly DocsResource[]): Markup {
     "Formats",
     html`<ul>
 <li><strong>JSON</strong> (default): <code>${CONTENT_TYPES.json}</code>, the OpenPLZ record shapes in camelCase; absent values are omitted.</li>
-<li><strong>CSV</strong>: <code>${CONTENT_TYPES.csv}</code> when the <code>Accept</code> header asks for <code>text/csv</code> (and does not prefer JSON), or with <code>format=csv</code>. RFC 4180: comma-separated, a header row with the dotted column names, fields quoted when they hold a comma, quote or line break, CRLF after every row. Negotiated responses carry <code>Vary: Accept</code>.${
+<li><strong>CSV</strong>: <code>${CONTENT_TYPES.csv}</code> when the <code>Accept</code> header asks for <code>text/csv</code> (and does not prefer JSON), or with <code>format=csv</code>. RFC 4180: comma-separated, a header row with the dotted column names, fields quoted when they hold a comma, quote or line break, CRLF after every row. A value that starts with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return is written with a leading <code>'</code>, so that a spreadsheet shows it as text instead of running it as a formula (no value of the publishers' files starts so; the JSON keeps every value as it is). Negotiated responses carry <code>Vary: Accept</code>.${
       paged !== undefined && csvExample !== undefined ? html` Example: <a href="${exampleTarget(paged, csvExample)}"><code>${exampleTarget(paged, csvExample)}</code></a>.` : ""
     }</li>
 <li>Responses carry an <code>ETag</code> and answer <code>If-None-Match</code> with 304, and <code>Cache-Control: public, max-age=3600</code>.</li>

@@ -60,7 +60,7 @@ function fileOperation(operationId: string, summary: string, parameters: readonl
         headers: { [ETAG_HEADER]: headerRef(ETAG_HEADER) },
         content: {
           [mime(CONTENT_TYPES.json)]: { schema: { type: "array", description: "The records, as the endpoint the manifest names answers them.", items: { type: "object" } } },
-          [mime(CONTENT_TYPES.csv)]: { schema: { type: "string", description: "RFC 4180 CSV with a header row." } },
+          [mime(CONTENT_TYPES.csv)]: { schema: { type: "string", description: "RFC 4180 CSV with a header row; a value starting with =, +, -, @, tab or carriage return gets a leading ' (formula injection)." } },
           [GZIP_CONTENT_TYPE]: { schema: { type: "string", contentMediaType: GZIP_CONTENT_TYPE, description: "A gzip copy of the file of the same name without .gz." } },
         },
       },

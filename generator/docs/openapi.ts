@@ -23,7 +23,7 @@ export function openApiDocument(input: DocsInput): Json {
         "Every answer is a pre-rendered file on a CDN; a small Worker maps query strings onto the files.",
         "",
         `- **Paging** (paged endpoints): \`page\` and \`pageSize\` as documented per parameter; every successful response, JSON or CSV, carries ${PAGING_HEADERS.map((h) => `\`${h}\``).join(", ")}, with \`x-total-pages = ceil(x-total-count / x-page-size)\`.`,
-        "- **Formats**: JSON by default; CSV (RFC 4180, a header row with dotted column names) when `Accept` asks for `text/csv` or with `format=csv`.",
+        "- **Formats**: JSON by default; CSV (RFC 4180, a header row with dotted column names) when `Accept` asks for `text/csv` or with `format=csv`; a CSV value starting with `=`, `+`, `-`, `@`, tab or carriage return gets a leading `'` so spreadsheets do not run it as a formula (JSON keeps it as is).",
         "- **Parameters** match case-insensitively; an empty value counts as absent; a repeated parameter is a 400; unknown parameters are ignored.",
         `- **Errors** are \`application/problem+json\` (RFC 9457): invalid input is a 400 with \`errors\` keyed by parameter; a path this build does not serve is a 404 (for an endpoint of the original API listed in \`${NOT_SERVED}\`, the \`detail\` says so and why); methods other than ${ALLOWED_METHODS} are a 405 with \`Allow\`.`,
         "- **Caching**: responses carry an `ETag`; send it as `If-None-Match` and an unchanged response is a 304 without a body.",

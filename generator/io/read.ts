@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { BUILD_STAMP_PATH, HEADERS_PATH, ROUTE_TABLE_PATH } from "../contract/layout.ts";
 
@@ -12,15 +12,21 @@ import { BUILD_STAMP_PATH, HEADERS_PATH, ROUTE_TABLE_PATH } from "../contract/la
 /** The project root: sources and `_headers` are resolved against it. */
 export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
-export async function readSourceFile(path: string): Promise<Uint8Array> {
+/** A source file's bytes; a file larger than `maxBytes` fails by its size, before it is read. */
+export async function readSourceFile(path: string, maxBytes: number): Promise<Uint8Array> {
   try {
+    const size = (await stat(path)).size;
+    if (size > maxBytes) throw new TooLargeFile(`${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`);
     return new Uint8Array(await readFile(path));
   } catch (error) {
+    if (error instanceof TooLargeFile) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === undefined ? String(error) : READ_ERRORS[code] === undefined ? code : `${READ_ERRORS[code]} (${code})`;
     throw new Error(`cannot read ${path}: ${why}`);
   }
 }
+
+class TooLargeFile extends Error {}
 
 const READ_ERRORS: Readonly<Record<string, string>> = { ENOENT: "no such file", EISDIR: "a directory, not a file", EACCES: "permission denied" };
 

@@ -18,5 +18,7 @@ declare module "@11ty/eleventy-fetch" {
     getCachedValue(): CachedResponse;
     getCachedTimestamp(): number | undefined;
     fetch(): Promise<CachedResponse>;
+    /** Reads a fresh response's body (the cache's hook for its type): a subclass may bound it. */
+    getResponseValue(response: Response, type: string): Promise<Buffer>;
   }
 }

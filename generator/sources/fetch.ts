@@ -1,4 +1,6 @@
 import { RemoteAssetCache } from "@11ty/eleventy-fetch";
+import { describeBytes, READER_LIMIT_BYTES } from "./limits.ts";
+import { publicUrl } from "./public-url.ts";
 
 export interface FetchOptions {
   /** The on-disk cache of downloads. */
@@ -8,6 +10,8 @@ export interface FetchOptions {
   /** When a download fails: use an expired cached copy (reported), instead of failing the build. */
   readonly allowStale: boolean;
   readonly timeoutMs: number;
+  /** The most bytes one download may have (default: what the readers can take); a larger one is stopped there. */
+  readonly maxBytes?: number;
 }
 
 export interface Download {
@@ -29,32 +33,86 @@ export const CACHE_DURATION = /^(\d+[smhdwy]|\*)$/;
  * files exist, so a download is seen in the cache by the next build process, not the same one.)
  */
 export async function download(url: string, options: FetchOptions): Promise<Download> {
+  const maxBytes = options.maxBytes ?? READER_LIMIT_BYTES;
   const cached = asset(url, options, options.cacheDuration);
-  if (cached.isCacheValid()) return result(cached.getCachedValue(), "cache", cached.getCachedTimestamp());
+  if (cached.isCacheValid()) return result(cached.getCachedValue(), "cache", cached.getCachedTimestamp(), maxBytes);
   const fresh = asset(url, options, "0s"); // "0s": eleventy-fetch's own stale fallback is off
   try {
-    return result(await fresh.fetch(), "network", Date.now());
+    return result(await fresh.fetch(), "network", Date.now(), maxBytes);
   } catch (error) {
+    const tooLarge = causeOf(error, TooLargeError);
+    if (tooLarge !== undefined) throw tooLarge; // never replaced by a stale copy: the publisher's file has outgrown the limit
     const reason = describe(error);
     const stamp = cached.getCachedTimestamp();
     if (!options.allowStale || stamp === undefined) {
       throw new Error(`${reason}${stamp === undefined ? "" : " (an expired cached copy exists: --allow-stale would use it)"}`);
     }
-    return result(cached.getCachedValue(), "stale", stamp);
+    return result(cached.getCachedValue(), "stale", stamp, maxBytes);
+  }
+}
+
+/** A download larger than the limit: stopped there, and never cached. */
+export class TooLargeError extends Error {}
+
+/**
+ * eleventy-fetch's cache, reading a response body as a stream that stops at `maxBytes` (its own
+ * reading takes the whole body into memory first, however large).
+ */
+class BoundedAssetCache extends RemoteAssetCache {
+  constructor(
+    url: string,
+    cacheDir: string,
+    options: ConstructorParameters<typeof RemoteAssetCache>[2],
+    private readonly maxBytes: number,
+  ) {
+    super(url, cacheDir, options);
+  }
+
+  override async getResponseValue(response: Response): Promise<Buffer> {
+    const tooLarge = (what: string) => new TooLargeError(`${what}, more than the limit of ${describeBytes(this.maxBytes)} for one source`);
+    const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+    if (declared > this.maxBytes) {
+      await response.body?.cancel();
+      throw tooLarge(`the publisher announces ${describeBytes(declared)}`);
+    }
+    // With its size announced (and not of a compressed encoding, which fetch decodes), the body is
+    // read into one buffer of that size: no second copy at the end.
+    const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
+    const whole = !encoded && Number.isSafeInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : Buffer.alloc(0);
+    let filled = 0;
+    const rest: Uint8Array[] = [];
+    let received = 0;
+    const reader = response.body?.getReader();
+    for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) {
+      const chunk = read.value;
+      received += chunk.byteLength;
+      if (received > this.maxBytes) {
+        await reader?.cancel();
+        throw tooLarge(`the download was stopped at ${describeBytes(received)}`);
+      }
+      if (rest.length === 0 && filled + chunk.byteLength <= whole.byteLength) {
+        whole.set(chunk, filled);
+        filled += chunk.byteLength;
+      } else rest.push(chunk);
+    }
+    return filled === received ? whole.subarray(0, filled) : Buffer.concat([whole.subarray(0, filled), ...rest], received);
   }
 }
 
 function asset(url: string, options: FetchOptions, duration: string): RemoteAssetCache {
-  return new RemoteAssetCache(url, options.cacheDir, {
+  const settings = {
     type: "buffer",
     duration,
     returnType: "response",
     verbose: false,
     fetchOptions: { signal: AbortSignal.timeout(options.timeoutMs), redirect: "follow" },
-  });
+  } as const;
+  return new BoundedAssetCache(url, options.cacheDir, settings, options.maxBytes ?? READER_LIMIT_BYTES);
 }
 
-function result(response: { body: Buffer; headers?: Readonly<Record<string, string>> }, origin: Download["origin"], fetchedAt: number | undefined): Download {
+function result(response: { body: Buffer; headers?: Readonly<Record<string, string>> }, origin: Download["origin"], fetchedAt: number | undefined, maxBytes: number): Download {
+  // A cached copy from before the limit was lowered is held to it too.
+  if (response.body.byteLength > maxBytes) throw new TooLargeError(`the cached copy is ${describeBytes(response.body.byteLength)}, more than the limit of ${describeBytes(maxBytes)} for one source`);
   const lastModified = response.headers?.["last-modified"];
   return {
     bytes: new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength),
@@ -62,6 +120,12 @@ function result(response: { body: Buffer; headers?: Readonly<Record<string, stri
     fetchedAt: fetchedAt ?? Date.now(),
     ...(lastModified === undefined ? {} : { lastModified }),
   };
+}
+
+function causeOf<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+  let cause = error;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth++, cause = cause.cause) if (cause instanceof type) return cause;
+  return undefined;
 }
 
 /** eleventy-fetch's message plus the root cause's code (e.g. ECONNREFUSED) or timeout. */
@@ -82,12 +146,12 @@ export async function fetchJson(url: string, timeoutMs: number): Promise<unknown
   try {
     response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
   } catch (error) {
-    throw new Error(`cannot fetch ${url}: ${describe(error)}`);
+    throw new Error(`cannot fetch ${publicUrl(url)}: ${describe(error)}`);
   }
-  if (!response.ok) throw new Error(`cannot fetch ${url}: HTTP ${response.status}`);
+  if (!response.ok) throw new Error(`cannot fetch ${publicUrl(url)}: HTTP ${response.status}`);
   try {
     return (await response.json()) as unknown;
   } catch {
-    throw new Error(`${url} is not JSON`);
+    throw new Error(`${publicUrl(url)} is not JSON`);
   }
 }

