@@ -105,7 +105,7 @@ describe("a download the Worker assembles", () => {
   });
 
   it("breaks the connection when an asset fetch fails mid-stream: no short body that looks complete", async () => {
-    // A copy of the build whose view loses the second chunk it spans, served by a fresh server (no chunk kept in an isolate).
+    // A copy of the build whose view loses the second chunk it spans, served by fresh servers (no chunk kept in an isolate), both runtimes.
     const copy = join(tempDir("download-abort"), "dist");
     cpSync(dir, copy, { recursive: true });
     const table = JSON.parse(readFileSync(join(copy, "_routes.json"), "utf8")) as RouteTable;
@@ -117,16 +117,18 @@ describe("a download the Worker assembles", () => {
     const [, second] = chunkSpans(ref.start, ref.start + ref.bytes - 1, PACK_CHUNK_BYTES);
     if (second === undefined) throw new Error("Berlin's streets fit in one chunk");
     rmSync(join(copy, packPath("de.streets", "json", second.chunk)));
-    const server = await startServer(copy);
+    const servers = await Promise.all([startServer(copy), startWranglerDev(copy)]);
     try {
-      const response = await exchange(server.origin, `GET ${path} HTTP/1.1\r\nHost: localhost`);
-      expect(response.status).toBe(200);
-      expect(response.headers["transfer-encoding"]).toBeUndefined();
-      expect(Number(response.headers["content-length"])).toBeGreaterThan(response.body.length);
-      expect(response.body.length).toBeGreaterThan(0); // the first chunk was sent: it broke off mid-stream
-      expect(response.complete).toBe(false);
+      for (const server of servers) {
+        const response = await exchange(server.origin, `GET ${path} HTTP/1.1\r\nHost: localhost`);
+        expect(response.status).toBe(200);
+        expect(response.headers["transfer-encoding"]).toBeUndefined();
+        expect(Number(response.headers["content-length"])).toBeGreaterThan(response.body.length);
+        expect(response.body.length).toBeGreaterThan(0); // the first chunk was sent: it broke off mid-stream
+        expect(response.complete).toBe(false);
+      }
     } finally {
-      await server.stop();
+      await Promise.all(servers.map((server) => server.stop()));
     }
-  });
+  }, 120_000);
 });
