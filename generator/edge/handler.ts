@@ -72,6 +72,9 @@ async function handle({ route: routeOf, respond }: Api, store: AssetStore, reque
   }
 }
 
+/** Characters of a failure's description that reach the log. */
+const MAX_LOGGED = 1000;
+
 /**
  * Logs an unexpected failure, clipped: an error's message can quote the request (a regular
  * expression built from a parameter), and no request should write more than a line's worth to
@@ -81,4 +84,3 @@ function logFailure(error: unknown): void {
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
   console.error(text.length > MAX_LOGGED ? `${text.slice(0, MAX_LOGGED)}… (${text.length} characters)` : text);
 }
-const MAX_LOGGED = 1000;
