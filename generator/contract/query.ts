@@ -1,3 +1,4 @@
+import { exceedsLength, maxValueLength, tooLongMessage } from "./limits.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "./paging.ts";
 
 /** The response formats, in the order the docs list them. */
@@ -31,17 +32,29 @@ const PAGING = ["page", "pageSize"] as const;
 /**
  * Parses a query string against a resource's spec. Parameter names match case-insensitively (as
  * in the original's model binding); a parameter given twice is an error; unknown parameters are
- * ignored; an empty value counts as absent.
+ * ignored; an empty value counts as absent; a value over its length limit (limits.ts) is an error
+ * and is read no further. Each distinct message is listed once per parameter, however often the
+ * request repeats its cause.
  */
 export function parseQuery(params: URLSearchParams, spec: QuerySpec): QueryResult {
   const known = knownNames(spec);
   const errors: ValidationErrors = {};
-  const addError = (name: string, message: string) => (errors[name] ??= []).push(message);
+  const addError = (name: string, message: string) => {
+    const messages = (errors[name] ??= []);
+    if (!messages.includes(message)) messages.push(message);
+  };
+  const seen = new Set<string>();
   const values = new Map<string, string>();
   for (const [rawName, value] of params) {
     const name = known.get(rawName.toLowerCase());
     if (name === undefined) continue;
-    if (values.has(name)) addError(name, `The parameter '${name}' must not be given more than once.`);
+    if (seen.has(name)) {
+      addError(name, `The parameter '${name}' must not be given more than once.`);
+      continue;
+    }
+    seen.add(name);
+    const max = maxValueLength(name);
+    if (exceedsLength(value, max)) addError(name, tooLongMessage(name, max));
     else values.set(name, value);
   }
 

@@ -78,7 +78,9 @@ function parameterTable(path: string, parameters: readonly ParameterDoc[]): Mark
         ? html`integer, ${count(p.schema.minimum)} to ${count(p.schema.maximum)}`
         : p.schema.enum !== undefined
           ? html`${p.schema.enum.map((value, i) => html`${i > 0 ? " or " : ""}<code>${value}</code>`)}`
-          : "text";
+          : p.schema.maxLength === undefined
+            ? "text"
+            : html`text, at most ${count(p.schema.maxLength)} characters`;
     const fallback = p.schema.type === "integer" ? String(p.schema.default) : p.required ? "–" : "Accept header";
     return [html`<code>${p.name}</code>`, p.required ? "yes" : "no", type, fallback, p.description];
   });

@@ -1,4 +1,5 @@
 import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
+import { DEFAULT_MAX_VALUE_LENGTH, maxValueLength } from "../contract/limits.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
 import { MAX_SEARCH_TERM_LENGTH } from "../contract/search/request.ts";
 import { validationProblem } from "../contract/problem.ts";
@@ -24,6 +25,7 @@ export function pagingSection(resources: readonly DocsResource[]): Markup {
 <li><code>x-total-pages</code> = ⌈<code>x-total-count</code> / <code>pageSize</code>⌉, 0 for an empty result: 600 records in pages of 20 are 30 pages (the original API says one page more on exact multiples).</li>
 <li>A page past the end is a 200 with an empty list and the real totals. Pages are consecutive: for any page size, pages 1 to n together are the whole ordered result.</li>
 <li>Parameter names match case-insensitively; an empty value counts as absent; a repeated parameter is a 400; unknown parameters are ignored.</li>
+<li>Every value has a length limit, counted in characters (Unicode code points) and checked before anything else: ${DEFAULT_MAX_VALUE_LENGTH}, and ${maxValueLength("page")} for <code>page</code> and <code>pageSize</code> (leading zeros included). A longer value is a 400 that names the parameter and its limit without repeating the value.</li>
 <li>Unpaged endpoints return the whole list at once, without paging headers, and ignore <code>page</code> and <code>pageSize</code>.</li>
 </ul>`,
   );
@@ -60,9 +62,10 @@ export function errorsSection(resources: readonly DocsResource[]): Markup {
     html`<p>Invalid input is a <strong>400</strong> with <code>Content-Type: ${PROBLEM_CONTENT_TYPE}</code>: an RFC 9457 problem with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code> and <code>errors</code> keyed by parameter. For example <code>pageSize=51</code> gives:</p>
 <pre><code>${JSON.stringify(problem, null, 2)}</code></pre>
 <ul>
-<li>400 as well: <code>page</code> or <code>pageSize</code> out of range or not plain digits (<code>1.5</code>, <code>10e1</code>, <code>-1</code>), a repeated parameter, <code>format</code> other than <code>json</code> or <code>csv</code>, ${required}${search ? html`a <code>name</code>, <code>postalCode</code> or <code>locality</code> on the Streets endpoints with regular-expression syntax beyond plain text, <code>^</code> and <code>$</code> (the problem names the parameter and says what is supported), a street search too broad to count within the read budget (<code>postalCode=1</code>, <code>-berlin</code>: the problem says how to narrow it), ` : ""}and the filters this API does not serve (${codeList(unserved)}).</li>
+<li>400 as well: <code>page</code> or <code>pageSize</code> out of range or not plain digits (<code>1.5</code>, <code>10e1</code>, <code>-1</code>), a repeated parameter, a value over its length limit (<a href="#paging">paging</a>), <code>format</code> other than <code>json</code> or <code>csv</code>, ${required}${search ? html`a <code>name</code>, <code>postalCode</code> or <code>locality</code> on the Streets endpoints with regular-expression syntax beyond plain text, <code>^</code> and <code>$</code> (the problem names the parameter and says what is supported), a street search too broad to count within the read budget (<code>postalCode=1</code>, <code>-berlin</code>: the problem says how to narrow it), ` : ""}and the filters this API does not serve (${codeList(unserved)}).</li>
 <li>An unknown key or filter value (a district key that does not exist, a locality with no streets) is not an error: 200 with an empty list, <code>x-total-count: 0</code> and <code>x-total-pages: 0</code>.</li>
-<li>Unknown paths are a 404 and methods other than <code>GET</code>, <code>HEAD</code> and <code>OPTIONS</code> a 405 with <code>Allow</code>, both as problems too. An endpoint of the original API that this build does not serve is a 404 whose <code>detail</code> says so and why (<a href="#not-served">not served</a>), unlike a misspelt path's.</li>
+<li>A parameter's list in <code>errors</code> holds each distinct message once, however often the request repeats its cause (<code>page=1</code> sent 9,000 times is one message).</li>
+<li>Unknown paths are a 404 and methods other than <code>GET</code>, <code>HEAD</code> and <code>OPTIONS</code> a 405 with <code>Allow</code>, both as problems too. An endpoint of the original API that this build does not serve is a 404 whose <code>detail</code> says so and why (<a href="#not-served">not served</a>), unlike a misspelt path's. The build's internal files (paths starting with <code>/_</code>) are a 404 under any spelling (<code>/%5Fbuild.json</code>, <code>//_build.json</code>): never a redirect that would tell they exist.</li>
 </ul>`,
   );
 }

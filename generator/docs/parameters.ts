@@ -1,5 +1,6 @@
 import { PAGING_HEADERS } from "../contract/headers.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
+import { maxValueLength } from "../contract/limits.ts";
 import { FORMATS } from "../contract/query.ts";
 import type { AnyResource } from "../resources/resource.ts";
 
@@ -24,6 +25,8 @@ export interface StringParameter {
   readonly type: "string";
   readonly enum?: readonly string[];
   readonly minLength?: number;
+  /** In characters (code points), as the Worker counts them (contract/limits.ts). */
+  readonly maxLength?: number;
 }
 
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
@@ -34,14 +37,14 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     in: s.in,
     required: required(s),
     description: s.description,
-    schema: required(s) ? { type: "string", minLength: 1 } : { type: "string" },
+    schema: s.in === "query" ? textSchema(s.param, required(s)) : required(s) ? { type: "string", minLength: 1 } : { type: "string" },
   }));
   const extra: ParameterDoc[] = (resource.queryParameters ?? []).map((p) => ({
     name: p.name,
     in: "query",
     required: p.required === true,
     description: p.description,
-    schema: p.schema ?? (p.required === true ? { type: "string", minLength: 1 } : { type: "string" }),
+    schema: p.schema ?? textSchema(p.name, p.required === true),
   }));
   const paging: ParameterDoc[] = resource.query.paged
     ? [
@@ -49,14 +52,14 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
           name: "page",
           in: "query",
           required: false,
-          description: `Page number, ${DEFAULT_PAGE} to ${MAX_PAGE} in plain decimal digits. A page past the end is 200 with an empty list and the real totals.`,
+          description: `Page number, ${DEFAULT_PAGE} to ${MAX_PAGE} in plain decimal digits (at most ${maxValueLength("page")}, leading zeros included). A page past the end is 200 with an empty list and the real totals.`,
           schema: { type: "integer", minimum: 1, maximum: MAX_PAGE, default: DEFAULT_PAGE },
         },
         {
           name: "pageSize",
           in: "query",
           required: false,
-          description: `Records per page, 1 to ${MAX_PAGE_SIZE} in plain decimal digits.`,
+          description: `Records per page, 1 to ${MAX_PAGE_SIZE} in plain decimal digits (at most ${maxValueLength("pageSize")}, leading zeros included).`,
           schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
         },
       ]
@@ -69,6 +72,11 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     schema: { type: "string", enum: FORMATS },
   };
   return [...filters, ...extra, ...paging, format];
+}
+
+/** A free-text query parameter: its length limit, and for a required one at least a character. */
+function textSchema(name: string, required: boolean): StringParameter {
+  return required ? { type: "string", minLength: 1, maxLength: maxValueLength(name) } : { type: "string", maxLength: maxValueLength(name) };
 }
 
 /** Said of the filters the original API has and this one answers with 400 (a filter is never silently ignored). */

@@ -41,7 +41,7 @@ export function createHandler(assets: Assets): Handler {
         api ??= compile(table);
       }
     } catch (error) {
-      console.error(error);
+      logFailure(error);
       return new ResponseFactory([]).problem(internalErrorProblem());
     }
     return handle(api, store, request, url);
@@ -73,7 +73,20 @@ async function handle({ route: routeOf, respond }: Api, store: AssetStore, reque
     if (resource.search?.role === "streets") return await serveStreets(ctx, resource, params, parsed.query);
     return resource.query.paged ? await servePaged(ctx, resource, params, parsed.query) : await serveList(ctx, resource);
   } catch (error) {
-    console.error(error);
+    logFailure(error);
     return respond.problem(internalErrorProblem());
   }
+}
+
+/** Characters of a failure's description that reach the log. */
+const MAX_LOGGED = 1000;
+
+/**
+ * Logs an unexpected failure, clipped: an error's message can quote the request (a regular
+ * expression built from a parameter), and no request should write more than a line's worth to
+ * the log, however long its values.
+ */
+function logFailure(error: unknown): void {
+  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  console.error(text.length > MAX_LOGGED ? `${text.slice(0, MAX_LOGGED)}… (${text.length} characters)` : text);
 }

@@ -67,9 +67,12 @@ export function streamPackedView(stream: PackedStream, ref: PackRef): { readonly
           controller.close();
           return;
         }
-        const file = await store.chunk(origin, packPath(resource, format, span.chunk));
+        const path = packPath(resource, format, span.chunk);
         // A copy: the chunk may stay in the isolate's cache, and a stream may take over what it is given.
-        controller.enqueue(chunkPayload(file).slice(span.from, span.to));
+        const bytes = chunkPayload(await store.chunk(origin, path)).slice(span.from, span.to);
+        // A chunk shorter than the index says is of another build: fail now rather than send a short body.
+        if (bytes.length !== span.to - span.from) throw new Error(`${path} is shorter than the view's index entry says`);
+        controller.enqueue(bytes);
       },
     });
   };

@@ -1,5 +1,6 @@
 import { PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
 import type { Problem } from "../contract/problem.ts";
+import { exactlyOf } from "./fixed-length.ts";
 
 const encoder = new TextEncoder();
 
@@ -25,11 +26,14 @@ export class ResponseFactory {
     return new Response(bytes, { status, headers });
   }
 
-  /** A streamed response of known length (a download the Worker assembles). */
+  /**
+   * A streamed response of known length (a download the Worker assembles): sent with its
+   * Content-Length, and broken off when the body fails or its length comes out otherwise.
+   */
   stream(status: number, body: ReadableStream<Uint8Array> | null, length: number, extra: HeaderList): Response {
     const headers = this.headers(extra);
     headers.set("content-length", String(length));
-    return new Response(body, { status, headers });
+    return new Response(body === null ? null : exactlyOf(body, length), { status, headers });
   }
 
   problem(problem: Problem, extra: HeaderList = []): Response {

@@ -36,7 +36,8 @@ const DOCS = ["/", "/index.html", "/docs.js", "/openapi.json"];
  * whatever regular-expression syntax it holds).
  */
 export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES, cdn = false, isLocality: (value: string) => boolean = () => false): Verdict {
-  const url = new URL(target, "http://oracle");
+  // Not new URL(target, base): a target starting with `//` would name a host.
+  const url = new URL(`http://oracle${target}`);
   const route = routeOf(url.pathname, resources);
   const docs = DOCS.includes(url.pathname);
   // The docs are plain assets (no Worker): the CDN answers other methods, a preflight included, with 405.
@@ -54,6 +55,8 @@ export function verdictOf(method: string, target: string, resources: readonly An
     const canonical = names.find((known) => known.toLowerCase() === name.toLowerCase());
     if (canonical === undefined) continue;
     if (seen.has(canonical)) bad = true;
+    // The documented limits, in characters (code points): page and pageSize 20, every other parameter 200.
+    if (Array.from(value).length > (canonical === "page" || canonical === "pageSize" ? 20 : 200)) bad = true;
     seen.set(canonical, value);
   }
   if (!["", "json", "csv"].includes((seen.get("format") ?? "").toLowerCase())) bad = true;

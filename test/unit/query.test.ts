@@ -39,6 +39,14 @@ const cases: [query: string, expected: Expected][] = [
   ["postalCode=10117&locality=Berlin", { errors: ["postalCode"] }],
   ["format=xml", { errors: ["format"] }],
   ["page=0&pageSize=99", { errors: ["page", "pageSize"] }],
+  [`locality=${"x".repeat(200)}`, { page: 1, pageSize: 50, locality: "x".repeat(200) }],
+  [`locality=${"x".repeat(201)}`, { errors: ["locality"] }],
+  [`locality=${"x".repeat(32_767)}`, { errors: ["locality"] }],
+  [`name=${"x".repeat(201)}`, { errors: ["name"] }],
+  [`page=${"0".repeat(19)}2`, { page: 2, pageSize: 50 }],
+  [`page=${"0".repeat(20)}2`, { errors: ["page"] }],
+  [`pageSize=${"0".repeat(20)}2`, { errors: ["pageSize"] }],
+  [`format=${"x".repeat(201)}`, { errors: ["format"] }],
 ];
 
 describe("parseQuery on a paged resource", () => {
@@ -60,6 +68,25 @@ describe("parseQuery on a paged resource", () => {
   it("words errors as the original does", () => {
     const result = parseQuery(new URLSearchParams("pageSize=99"), streets);
     expect(result).toEqual({ ok: false, errors: { pageSize: ["The field pageSize must be between 1 and 50."] } });
+  });
+});
+
+describe("parseQuery on hostile query strings", () => {
+  it("lists each distinct message once, however often the request repeats its cause", () => {
+    const repeated = new URLSearchParams([...Array<[string, string]>(9_000).fill(["page", "1"]), ...Array<[string, string]>(50).fill(["locality", "y".repeat(300)])]);
+    expect(parseQuery(repeated, streets)).toEqual({
+      ok: false,
+      errors: {
+        page: ["The parameter 'page' must not be given more than once."],
+        locality: ["The value of locality is longer than 200 characters, the most it takes.", "The parameter 'locality' must not be given more than once."],
+      },
+    });
+  });
+
+  it("never quotes a value over its limit", () => {
+    const result = parseQuery(new URLSearchParams({ format: "q".repeat(5_000), page: "7".repeat(5_000) }), streets);
+    expect(JSON.stringify(result)).not.toContain("qqq");
+    expect(JSON.stringify(result)).not.toContain("777");
   });
 });
 

@@ -82,3 +82,12 @@ describe("the /Streets filters select what the original's regular expressions se
     expect(caseFoldKey("Pariser")).not.toBe(caseFoldKey("Parisor"));
   });
 });
+
+describe("a filter far longer than any request may send (the Worker refuses it first)", () => {
+  it("is read without overflowing the stack", () => {
+    const value = "1".repeat(200_000);
+    const filter = parseStreetFilter("postalCode", value);
+    expect(filter.literal).toHaveLength(200_000);
+    expect([filterMatches(filter, value), filterMatches(filter, value.slice(1))]).toEqual([true, false]);
+  });
+});

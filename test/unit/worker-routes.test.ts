@@ -26,9 +26,14 @@ describe("run_worker_first", () => {
     for (const rule of rules.filter((r) => r.endsWith("*"))) expect(rules.filter((other) => other !== rule && other.startsWith(rule.slice(0, -1)))).toEqual([]);
   });
 
-  it("names the first segment of every API path, and the build's own files", () => {
+  it("names the first segment of every API path, and the build's own files under any spelling", () => {
     const prefixes = [...new Set(RESOURCES.map((r) => `/${r.path.split("/")[1]}/*`))];
-    expect([...rules].sort()).toEqual([...prefixes, "/_*"].sort());
+    // The asset service decodes segments and merges slashes: a path starting encoded or with an empty segment could name an internal file.
+    expect([...rules].sort()).toEqual([...prefixes, "/_*", "/%*", "//*"].sort());
+  });
+
+  it.each(["/_build.json", "/%5Fbuild.json", "/%5fc/de.streets/json/0.bin", "//_build.json", "/%2F_build.json"])("runs the Worker first for the internal path %s", (path) => {
+    expect(workerFirst(path)).toBe(true);
   });
 
   it.each(RESOURCES.map((r) => r.path))("runs the Worker first for %s", (path) => {

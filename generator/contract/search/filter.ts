@@ -90,7 +90,8 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
  */
 function nativeTest({ literal, anchoredStart, anchoredEnd, ignoreCase, accepts }: StreetFilter): ((value: string) => boolean) | undefined {
   if (literal.some((c) => c > 0xffff || (c >= 0xd800 && c <= 0xdfff))) return undefined;
-  const text = String.fromCharCode(...literal);
+  // Not String.fromCharCode(...literal): a spread passes every character as an argument, and a long literal overflows the stack.
+  const text = literal.map((c) => String.fromCharCode(c)).join("");
   if (!ignoreCase) {
     if (anchoredStart && anchoredEnd) return (value) => value === text;
     if (anchoredStart) return (value) => value.startsWith(text);
