@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
+import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
@@ -14,6 +15,9 @@ import {
   placesPath,
   RECORD_CHUNK_STREETS,
   recordsPath,
+  headsPath,
+  BLOCK_ENTRIES,
+  encodeBlock,
   searchMetaPath,
   TAILS_PER_SHARD,
   tailsPath,
@@ -77,6 +81,7 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
     const table = Buffer.alloc((end - start) * placeWidth);
     for (let position = start; position < end; position++) table.writeUIntLE(placeOf[position] ?? 0, (position - start) * placeWidth, placeWidth);
     write(recordsPath(country, chunk), table);
+    write(headsPath(country, chunk), headChunk(indexed, start, end));
   }
   const lexiconShards = writeShards(lexicon, lexiconKey, (n) => lexiconPath(country, n), write);
   const trigramShards = writeShards(trigrams, (t) => t, (n) => trigramPath(country, n), write);
@@ -114,6 +119,19 @@ function lexemePositions({ streets, places, placeOf }: IndexedStreets): [string,
   });
   const grouped = pairs.group(ids.values.length);
   return ids.values.map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
+}
+
+/** The heads of streets [start, end): their runs (cut at start and end) in blocks of at most BLOCK_ENTRIES runs. */
+function headChunk({ heads, headOf }: IndexedStreets, start: number, end: number): Uint8Array {
+  const starts: number[] = [];
+  for (let position = start; position < end; position++) if (position === start || headOf[position] !== headOf[position - 1]) starts.push(position);
+  const out = new ByteWriter();
+  for (let from = 0; from < starts.length; from += BLOCK_ENTRIES) {
+    const block = starts.slice(from, from + BLOCK_ENTRIES);
+    const lengths = block.map((first, i) => (starts[from + i + 1] ?? end) - first);
+    encodeBlock(out, block.map((first) => heads[headOf[first] ?? 0] ?? []), block, lengths, block.map((_, i) => i), block.length);
+  }
+  return out.view().slice();
 }
 
 interface Runs {

@@ -1,6 +1,7 @@
 import { chunkSpans } from "../contract/pack.ts";
 import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
+import { decodePostings, lowerBound, Postings } from "../contract/search/postings.ts";
 import type { LexemeMatch } from "../contract/search/query.ts";
 import { ListShard, shardFor } from "../contract/search/shards.ts";
 import {
@@ -13,6 +14,7 @@ import {
   placesPath,
   RECORD_CHUNK_STREETS,
   recordsPath,
+  headsPath,
   SEARCH_CHUNK_BYTES,
   searchMetaPath,
   TAILS_PER_SHARD,
@@ -26,9 +28,8 @@ import type { AssetStore } from "./assets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
 const CHUNK_CACHE = 96;
-/** Lists of at least this many entries are kept decoded (a city's, a common word's), up to DECODED_ENTRIES entries in all. */
-const KEEP_DECODED_FROM = 2_000;
-const DECODED_ENTRIES = 300_000;
+/** Decoded lists kept per isolate, up to this many entries in all (12 bytes each: about 18 MB). */
+const DECODED_ENTRIES = 1_500_000;
 
 /**
  * One country's search index as the Worker reads it. Per isolate it keeps what requests share
@@ -40,10 +41,12 @@ export class SearchIndex {
   private readonly shards = new Map<string, { readonly shard: ListShard; readonly bytes: number }>();
   private readonly tails = new Map<number, { readonly tails: readonly Tail[]; readonly bytes: number }>();
   private readonly chunks = new Map<number, Uint8Array>();
-  private readonly decoded = new Map<number, readonly ListEntry[]>();
+  private readonly decoded = new Map<number, Postings>();
   private decodedEntries = 0;
   /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list), kept once read. */
   private readonly records = new Map<number, Uint8Array>();
+  /** The head table's chunks (the runs of one head in a record chunk), kept once read. */
+  private readonly headChunks = new Map<number, { readonly runs: Postings; readonly bytes: number }>();
 
   private constructor(
     private readonly store: AssetStore,
@@ -98,25 +101,34 @@ export class SearchIndex {
     });
   }
 
-  /** The entries of whole lists (each chunk they lie in fetched once; long lists kept decoded). */
+  /** The entries of whole lists, as objects (a filter's candidates). */
   async entries(refs: readonly ListRef[], budget: ReadBudget): Promise<(readonly ListEntry[])[]> {
+    return (await this.postings(refs, budget)).map((list) => Array.from({ length: list.length }, (_, i) => list.entry(i)));
+  }
+
+  /** Whole lists decoded as columns (each chunk they lie in fetched once; lists kept decoded per isolate). */
+  async postings(refs: readonly ListRef[], budget: ReadBudget): Promise<Postings[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
     this.chargeChunks(ranges, budget);
     const missing = ranges.filter(([from]) => !this.decoded.has(from));
     const chunks = await this.chunksOf(missing);
-    return ranges.map(([from, to]) => {
+    return ranges.map(([from, to], i) => {
       const kept = this.decoded.get(from);
-      if (kept !== undefined) return kept;
-      const entries = decodeBlocks(bytesOf(chunks, from, to));
-      if (entries.length >= KEEP_DECODED_FROM) this.keepDecoded(from, entries);
-      return entries;
+      if (kept !== undefined) {
+        this.decoded.delete(from);
+        this.decoded.set(from, kept);
+        return kept;
+      }
+      const list = decodePostings(bytesOf(chunks, from, to), listCount(refs[i] ?? []));
+      this.keepDecoded(from, list);
+      return list;
     });
   }
 
-  /** Keeps a decoded list, dropping the oldest while more than DECODED_ENTRIES entries are kept. */
-  private keepDecoded(from: number, entries: readonly ListEntry[]): void {
-    this.decoded.set(from, entries);
-    this.decodedEntries += entries.length;
+  /** Keeps a decoded list, dropping the least recently used while more than DECODED_ENTRIES entries are kept. */
+  private keepDecoded(from: number, list: Postings): void {
+    this.decoded.set(from, list);
+    this.decodedEntries += list.length;
     for (const [key, old] of this.decoded) {
       if (this.decodedEntries <= DECODED_ENTRIES || key === from) break;
       this.decoded.delete(key);
@@ -150,6 +162,29 @@ export class SearchIndex {
       let place = 0;
       for (let k = width - 1; k >= 0; k--) place = place * 256 + (table[at + k] ?? 0);
       return place;
+    });
+  }
+
+  /** Streets by position (increasing) as list entries: places from the record table, heads from the head table. */
+  async streetsAt(positions: readonly number[], budget: ReadBudget): Promise<ListEntry[]> {
+    const places = await this.placesAt(positions, budget);
+    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
+    const loaded = await Promise.all(
+      chunks.map(async (chunk) => {
+        let heads = this.headChunks.get(chunk);
+        if (heads === undefined) {
+          const bytes = new Uint8Array(await (await this.store.require(this.origin, headsPath(this.country, chunk))).arrayBuffer());
+          this.headChunks.set(chunk, (heads = { runs: decodePostings(bytes, RECORD_CHUNK_STREETS), bytes: bytes.byteLength }));
+        }
+        budget.charge(headsPath(this.country, chunk), heads.bytes);
+        return [chunk, heads.runs] as const;
+      }),
+    );
+    const runsOf = new Map(loaded);
+    return positions.map((position, i) => {
+      const runs = runsOf.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? Postings.EMPTY;
+      const run = lowerBound(runs.positions, position + 1) - 1;
+      return { position, place: places[i] ?? 0, head: run >= 0 ? runs.entry(run).head : [] };
     });
   }
 

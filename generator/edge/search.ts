@@ -6,7 +6,10 @@ import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
-import { filterDrivers, filteredEntries, filterTrigrams, isLonePrefix, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
+import { selectRange, setCount } from "../contract/search/algebra.ts";
+import { filterDrivers, filteredEntries, filterTrigrams, isSingleList, matchingRuns, mergeLists, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
+import { entryAt, evaluateQuery, planChecks, planQuery, planTerms, termKey } from "../contract/search/fulltext.ts";
+import type { Postings } from "../contract/search/postings.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
 import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
 import { placeList, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
@@ -36,14 +39,20 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
       const [ref] = lists(search.root as LexemeMatch);
       return ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget) };
     }
-    if (isLonePrefix(search)) {
-      const merged = mergeLists(await index.entries(lists(search.root as LexemeMatch), budget));
-      return { total: merged.length, page: merged.slice(start, end) };
-    }
-    const places = await index.places(budget);
-    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index.meta, places);
-    const matched = matchingEntries(search, await candidates(index, drivers, budget), places);
-    return { total: matched.length, page: matched.slice(start, end) };
+    const plan = planQuery(search.root, (term) => lists(term).reduce((sum, ref) => sum + listCount(ref), 0));
+    const terms = [...new Map(planTerms(plan).map((term) => [termKey(term), term])).values()];
+    const refs = terms.map((term) => lists(term));
+    const decoded = await index.postings(refs.flat(), budget);
+    const byTerm = new Map<string, Postings[]>();
+    terms.forEach((term, i) => byTerm.set(termKey(term), decoded.splice(0, refs[i]?.length ?? 0)));
+    const places = planChecks(plan) ? await index.places(budget) : undefined;
+    const found = evaluateQuery(plan, { postings: (term) => byTerm.get(termKey(term)) ?? [], places, size: index.meta.count });
+    const size = index.meta.count;
+    const positions = selectRange(found, size, start, end);
+    // Streets outside every list (`-berlin`) are looked up by position; the others are on a list already read.
+    const everyList = [...byTerm.values()].flat();
+    const page = found.negated ? await index.streetsAt([...positions], budget) : Array.from(positions, (position) => entryAt(everyList, position) ?? { position, place: 0, head: [] });
+    return { total: setCount(found, size), page };
   });
 }
 

@@ -117,7 +117,15 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
     const name = start === 0 && how === 0 ? `^${text}` : text;
     return how === 1 ? { name, postalCode: s.postalCode } : how === 2 ? { name, locality: s.locality.slice(0, 4) } : how === 3 ? { postalCode: `^${s.postalCode.slice(0, 3)}` } : { name };
   });
+  // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
+  const operators = fc.tuple(street, street, fc.nat(6), fc.boolean()).map(([s, t, how, prefix]) => {
+    const [w = s.name] = words(s);
+    const [u = t.name] = words(t);
+    const terms = [`-${w}`, `${w} -${s.locality}`, `"${s.locality}"`, `${w} or ${u}`, `"${s.name}" ${s.postalCode}`, `-${w} -${s.locality}`, `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`];
+    return { term: terms[how] ?? w, prefix };
+  });
   return fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(operators, page, size).map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)) },
     { weight: 4, arbitrary: fc.tuple(realistic, page, size).map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)) },
     { weight: 3, arbitrary: fc.tuple(nameSlice, page, size).map(([values, p, s]) => streetFilters(d, values, p, s)) },
     { weight: 5, arbitrary: fc.tuple(searchTerm(d.v), page, size).map(([t, p, s]) => fullText(d, t, false, p, s)) },

@@ -1,14 +1,13 @@
 /**
- * How the Worker answers a search from the index (store.ts): pick the lists whose union holds
- * every match (the drivers, as few entries as possible), read them, and keep the entries that
- * match exactly, checked with the same semantics as everywhere else (`matches`, `filterMatches`).
+ * How the Worker answers a `/Streets` filter request from the index (store.ts): pick the lists
+ * whose union holds every match (the drivers, as few entries as possible), read them, and keep
+ * the entries that match exactly (`filterMatches`). Full-text queries: fulltext.ts.
  * Pure: the Worker fetches what these functions ask for.
  */
 import { caseFoldKey, filterMatches, type StreetFilter } from "./filter.ts";
-import { lexemesOf, streetLexemes, type DocumentLexemes } from "./lexize.ts";
-import { placeList, placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import { matches, type LexemeMatch, type SearchNode, type SearchQuery } from "./query.ts";
-import { EVERY_NAME, listCount, trigramsOf, type ListEntry, type ListRef } from "./store.ts";
+import { placeList, type PlaceTable } from "./meta.ts";
+import type { SearchQuery } from "./query.ts";
+import { EVERY_NAME, trigramsOf, type ListEntry, type ListRef } from "./store.ts";
 
 /** Lists whose union holds every match, and how many entries they hold. */
 export interface Drivers {
@@ -16,46 +15,9 @@ export interface Drivers {
   readonly cost: number;
 }
 
-/** The lists of one query term: one lexeme's, or every lexeme's that starts with a prefix. */
-export type TermLists = (term: LexemeMatch) => readonly ListRef[];
-
-const cheaper = (a: Drivers | null, b: Drivers | null): Drivers | null => (a === null ? b : b === null ? a : b.cost < a.cost ? b : a);
-
-/**
- * The cheapest drivers of a query tree: a match must contain a lexeme of every `and` operand and
- * of every phrase term, and one of either side of an `or`; a `not` requires nothing. Null: the
- * query requires no lexeme (`-berlin`), so every street is a candidate.
- */
-export function queryDrivers(node: SearchNode, lists: TermLists): Drivers | null {
-  switch (node.op) {
-    case "lexeme":
-      return termDrivers(node, lists);
-    case "phrase":
-      return node.terms.reduce<Drivers | null>((best, term) => cheaper(best, termDrivers(term, lists)), null);
-    case "not":
-      return null;
-    case "and":
-      return cheaper(queryDrivers(node.left, lists), queryDrivers(node.right, lists));
-    case "or": {
-      const [left, right] = [queryDrivers(node.left, lists), queryDrivers(node.right, lists)];
-      return left === null || right === null ? null : { refs: [...left.refs, ...right.refs], cost: left.cost + right.cost };
-    }
-  }
-}
-
-function termDrivers(term: LexemeMatch, lists: TermLists): Drivers {
-  const refs = lists(term);
-  return { refs, cost: refs.reduce((sum, ref) => sum + listCount(ref), 0) };
-}
-
 /** A one-lexeme query needs no check: its list is the answer. */
 export function isSingleList(query: SearchQuery): boolean {
   return query.root?.op === "lexeme" && !query.root.prefix;
-}
-
-/** Nor does a lone prefix (search as you type, one word): its lexemes' lists merged are the answer. */
-export function isLonePrefix(query: SearchQuery): boolean {
-  return query.root?.op === "lexeme" && query.root.prefix;
 }
 
 /** Merges lists (each in position order) into one, without repeats. */
@@ -79,70 +41,6 @@ export function mergeLists(lists: readonly (readonly ListEntry[])[]): readonly L
 
 /** Where a street's name is among its head values. */
 export const nameOf = (entry: ListEntry) => entry.head[entry.head.length - 1] ?? "";
-
-/**
- * The entries that match a full-text query, in order. Without phrases only which lexemes a street
- * has matters, not where: its name's and its place's lexemes, each worked out once per isolate,
- * are looked up side by side. With phrases, positions count: each street's document is lexized.
- */
-export function matchingEntries(query: SearchQuery, entries: readonly ListEntry[], places: PlaceTable): ListEntry[] {
-  const positional = query.root !== null && hasPhrase(query.root);
-  const union = new LexemeUnion();
-  return entries.filter((entry) => {
-    if (entry.place >= places.size) return false;
-    const name = nameOf(entry);
-    if (positional || name.includes("<")) return matches(query, streetLexemes(name, placePostalCode(places, entry.place), placeLocality(places, entry.place)));
-    union.of(nameLexemes(name), placeLexemes(places, entry.place));
-    return matches(query, union as unknown as DocumentLexemes);
-  });
-}
-
-const hasPhrase = (node: SearchNode): boolean =>
-  node.op === "phrase" || (node.op === "not" ? hasPhrase(node.operand) : node.op === "and" || node.op === "or" ? hasPhrase(node.left) || hasPhrase(node.right) : false);
-
-/** A document's lexemes, to look up and to list. */
-interface Lexemes {
-  readonly set: ReadonlySet<string>;
-  readonly list: readonly string[];
-}
-const lexemesFrom = (text: string): Lexemes => {
-  const list = [...lexemesOf(text).keys()];
-  return { set: new Set(list), list };
-};
-
-/** The lexemes of two documents as one, for `matches` without phrases (which asks only `has` and `keys`). */
-class LexemeUnion {
-  private first: Lexemes = { set: new Set(), list: [] };
-  private second: Lexemes = { set: new Set(), list: [] };
-  of(first: Lexemes, second: Lexemes): void {
-    this.first = first;
-    this.second = second;
-  }
-  has(lexeme: string): boolean {
-    return this.first.set.has(lexeme) || this.second.set.has(lexeme);
-  }
-  keys(): readonly string[] {
-    return this.first.list.concat(this.second.list);
-  }
-}
-
-/** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
-const NAMES_KEPT = 100_000;
-const byName = new Map<string, Lexemes>();
-function nameLexemes(name: string): Lexemes {
-  let lexemes = byName.get(name);
-  if (lexemes === undefined) {
-    if (byName.size >= NAMES_KEPT) byName.clear();
-    byName.set(name, (lexemes = lexemesFrom(name)));
-  }
-  return lexemes;
-}
-const byPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
-function placeLexemes(places: PlaceTable, id: number): Lexemes {
-  let cache = byPlace.get(places);
-  if (cache === undefined) byPlace.set(places, (cache = []));
-  return (cache[id] ??= lexemesFrom(` ${placePostalCode(places, id)} ${placeLocality(places, id)}`));
-}
 
 /** The parsed `/Streets` filters of one request (at least one). */
 export interface StreetFilters {

@@ -15,6 +15,8 @@
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
  *                             RECORD_CHUNK_STREETS streets a file
+ *   /_s/{cc}/h/{n}.bin        the heads of the same streets: their runs of one head (each run
+ *                             cut at the file's ends) as blocks of a trigram list (encodeBlock)
  *
  * A record is rendered as head + tail. The head is the record's properties up to and including
  * `name` (`{"name":"Pariser Platz"` in Germany, `{"key":"042417","name":"Achgasse"` in Austria),
@@ -48,6 +50,7 @@ export const trigramPath = (cc: string, shard: number) => `/_s/${cc}/g/${shard}.
 export const tailsPath = (cc: string, shard: number) => `/_s/${cc}/t/${shard}.json`;
 export const listChunkPath = (cc: string, chunk: number) => `/_s/${cc}/p/${chunk}.bin`;
 export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.bin`;
+export const headsPath = (cc: string, chunk: number) => `/_s/${cc}/h/${chunk}.bin`;
 
 /**
  * `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream.

@@ -1,0 +1,170 @@
+/**
+ * A full-text query evaluated as algebra on posting lists (algebra.ts): a lexeme is its list, a
+ * prefix the union of its lexemes' lists, `and`/`or`/`-` are intersection, union and difference.
+ * Lists hold exactly the streets whose document has the lexeme (lexemes are normalised when the
+ * index is built), so without phrases the result is exact as it stands and nothing is lexized.
+ * A phrase is what lists cannot decide (adjacency): its terms' lists are intersected and only
+ * those candidates are checked against their documents, and most of them are decided by the
+ * name's or the place's lexemes alone (worked out once per name and per place). Likewise an
+ * `and` whose cheapest operand leaves a few candidates checks them against operands whose lists
+ * are much longer (planQuery), so that a common word beside a rare one costs no list.
+ */
+import { evaluateTree, NOTHING, treeCost, unite, type ListTree, type PositionSet } from "./algebra.ts";
+import { streetLexemes } from "./lexize.ts";
+import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
+import type { Postings } from "./postings.ts";
+import { matches, type LexemeMatch, type SearchNode } from "./query.ts";
+import type { ListEntry } from "./store.ts";
+
+/**
+ * A leaf of a query's tree: one term (a lexeme or a prefix), a phrase, or a tree whose few
+ * candidates are checked against the rest of an `and` (`checks`) rather than reading those lists.
+ */
+export type QueryLeaf =
+  | { readonly kind: "term"; readonly term: LexemeMatch }
+  | { readonly kind: "phrase"; readonly node: PhraseNode }
+  | { readonly kind: "checked"; readonly base: ListTree<QueryLeaf>; readonly checks: readonly SearchNode[] };
+type PhraseNode = SearchNode & { readonly op: "phrase" };
+
+/** At most this many candidates are checked one by one, and only against lists CHECK_FACTOR times longer. */
+const MAX_CHECKED = 500;
+const CHECK_FACTOR = 16;
+
+/**
+ * A query's plan, from list sizes alone (`entries` of a term: its lists' sizes summed). An `and`
+ * whose cheapest positive operand bounds its matches to a few candidates checks them against the
+ * much longer operands instead of reading those (`berlin pariser platz` does not read Berlin's list).
+ */
+export function planQuery(node: SearchNode, entries: (term: LexemeMatch) => number): ListTree<QueryLeaf> {
+  switch (node.op) {
+    case "lexeme":
+      return { op: "list", list: { kind: "term", term: node } };
+    case "phrase":
+      return { op: "list", list: { kind: "phrase", node } };
+    case "not":
+      return { op: "not", operand: planQuery(node.operand, entries) };
+    case "or":
+      return { op: "or", operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries)) };
+    case "and": {
+      const operands = operandsOf(node, "and");
+      const costs = operands.map((operand) => nodeCost(operand, entries));
+      const bound = Math.min(...operands.map((operand, i) => (isPositive(operand) ? (costs[i] as number) : Infinity)));
+      const checked = bound <= MAX_CHECKED ? operands.filter((_, i) => (costs[i] as number) > CHECK_FACTOR * bound) : [];
+      const listed = operands.filter((operand) => !checked.includes(operand)).map((operand) => planQuery(operand, entries));
+      const base: ListTree<QueryLeaf> = listed.length === 1 ? (listed[0] as ListTree<QueryLeaf>) : { op: "and", operands: listed };
+      return checked.length === 0 ? base : { op: "list", list: { kind: "checked", base, checks: checked } };
+    }
+  }
+}
+
+/** The operands of a chain of one operator (PostgreSQL's trees are binary, left-deep). */
+function operandsOf(node: SearchNode, op: "and" | "or"): SearchNode[] {
+  return node.op === op ? [...operandsOf(node.left, op), ...operandsOf(node.right, op)] : [node];
+}
+
+/** Is every match of a node on one of its lists (not so for `-x`, or `a or -x`)? */
+const isPositive = (node: SearchNode): boolean =>
+  node.op === "lexeme" || node.op === "phrase" || (node.op === "and" ? isPositive(node.left) || isPositive(node.right) : node.op === "or" ? isPositive(node.left) && isPositive(node.right) : false);
+
+const nodeTerms = (node: SearchNode): LexemeMatch[] =>
+  node.op === "lexeme" ? [node] : node.op === "phrase" ? [...node.terms] : node.op === "not" ? nodeTerms(node.operand) : [...nodeTerms(node.left), ...nodeTerms(node.right)];
+const nodeCost = (node: SearchNode, entries: (term: LexemeMatch) => number) => nodeTerms(node).reduce((sum, term) => sum + entries(term), 0);
+
+/** The terms whose lists a plan reads (not those its checks decide). */
+export function planTerms(tree: ListTree<QueryLeaf>): LexemeMatch[] {
+  if (tree.op === "not") return planTerms(tree.operand);
+  if (tree.op !== "list") return tree.operands.flatMap(planTerms);
+  const leaf = tree.list;
+  return leaf.kind === "term" ? [leaf.term] : leaf.kind === "phrase" ? [...leaf.node.terms] : planTerms(leaf.base);
+}
+
+/** Does a plan check candidates against their documents (so need the places)? */
+export function planChecks(tree: ListTree<QueryLeaf>): boolean {
+  if (tree.op === "not") return planChecks(tree.operand);
+  if (tree.op !== "list") return tree.operands.some(planChecks);
+  return tree.list.kind !== "term";
+}
+
+/** A term as a key: its lexeme and whether it is a prefix. */
+export const termKey = (term: LexemeMatch) => `${term.prefix ? "*" : "="}${term.lexeme}`;
+
+/** What evaluating a plan needs: each of its terms' decoded lists, the places (for checks), the number of streets. */
+export interface QueryInputs {
+  readonly postings: (term: LexemeMatch) => readonly Postings[];
+  readonly places: PlaceTable | undefined;
+  readonly size: number;
+}
+
+/** The set of streets that match; exact (phrases and checks decided per candidate). */
+export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): PositionSet {
+  const termSets = new Map<string, Int32Array>();
+  const termSet = (term: LexemeMatch) => {
+    const key = termKey(term);
+    let set = termSets.get(key);
+    if (set === undefined) termSets.set(key, (set = unite(inputs.postings(term).map((p) => p.positions), inputs.size)));
+    return set;
+  };
+  const cost = (node: ListTree<QueryLeaf>) => treeCost(node, (leaf) => Math.min(...planTerms({ op: "list", list: leaf }).map((term) => termSet(term).length)));
+  const leaf = (of: QueryLeaf): PositionSet => {
+    if (of.kind === "term") return { positions: termSet(of.term), negated: false };
+    if (of.kind === "phrase") {
+      const terms: ListTree<QueryLeaf> = { op: "and", operands: of.node.terms.map((term) => ({ op: "list", list: { kind: "term", term } })) };
+      return checked(evaluateTree(terms, leaf, inputs.size, cost).positions, of.node.terms, [of.node], inputs);
+    }
+    return checked(evaluateTree(of.base, leaf, inputs.size, cost).positions, planTerms(of.base), of.checks, inputs);
+  };
+  return evaluateTree(tree, leaf, inputs.size, cost);
+}
+
+/** The candidates whose documents match every check; `terms`: the terms whose lists hold every candidate. */
+function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: readonly SearchNode[], inputs: QueryInputs): PositionSet {
+  const places = inputs.places;
+  if (places === undefined || candidates.length === 0) return NOTHING;
+  const lists = terms.flatMap((term) => inputs.postings(term));
+  const queries = checks.map((root) => ({ root }));
+  const byName = new Map<string, boolean>();
+  const byPlace = new Map<number, boolean>();
+  const kept = new Int32Array(candidates.length);
+  let n = 0;
+  for (const position of candidates) {
+    const entry = entryAt(lists, position);
+    if (entry === undefined) continue;
+    const name = entry.head[entry.head.length - 1] ?? "";
+    const [postalCode, locality] = [placePostalCode(places, entry.place), placeLocality(places, entry.place)];
+    if (queries.length === 1 && queries[0]?.root.op === "phrase") {
+      // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
+      const query = queries[0];
+      const alone =
+        !name.includes("<") &&
+        (cached(byName, name, () => matches(query, fieldLexemes(name))) || (name.length + postalCode.length + locality.length < SHORT_DOCUMENT && cached(byPlace, entry.place, () => matches(query, fieldLexemes(` ${postalCode} ${locality}`)))));
+      if (alone || matches(query, streetLexemes(name, postalCode, locality))) kept[n++] = position;
+      continue;
+    }
+    const doc = streetLexemes(name, postalCode, locality);
+    if (queries.every((query) => matches(query, doc))) kept[n++] = position;
+  }
+  return { positions: kept.subarray(0, n), negated: false };
+}
+
+/**
+ * A document of fewer characters has fewer than 255 tokens, so neither PostgreSQL's cap on a
+ * lexeme's positions (255) nor on a position (16383) can drop a place's positions from it.
+ */
+const SHORT_DOCUMENT = 250;
+
+const fieldLexemes = (text: string) => streetLexemes(text, "", "");
+
+function cached<K>(cache: Map<K, boolean>, key: K, compute: () => boolean): boolean {
+  let value = cache.get(key);
+  if (value === undefined) cache.set(key, (value = compute()));
+  return value;
+}
+
+/** The entry of a position in one of a term's lists. */
+export function entryAt(lists: readonly Postings[], position: number): ListEntry | undefined {
+  for (const list of lists) {
+    const i = list.indexOf(position);
+    if (i >= 0) return list.entry(i);
+  }
+  return undefined;
+}
