@@ -22,7 +22,7 @@ import {
   TAILS_PER_SHARD,
   tailsPath,
   trigramPath,
-  trigramsOf,
+  gramsOf,
 } from "../contract/search/store.ts";
 import { encodeTailShard } from "../contract/search/tails.ts";
 import type { FileSink } from "../io/sink.ts";
@@ -148,7 +148,7 @@ function headRuns(headOf: Int32Array): Runs {
   return { start, length };
 }
 
-/** Every case-folded trigram of the names, with the runs of streets of those names, by trigram; EVERY_NAME with every run. */
+/** Every case-folded 1-, 2- and 3-gram of the names, with the runs of streets of those names, by n-gram; EVERY_NAME with every run. */
 function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
   const ids = new Interner();
   const byName = new Map<string, number[]>();
@@ -158,7 +158,7 @@ function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Arr
     pairs.push(everyName, run);
     const name = streets[position]?.name ?? "";
     let own = byName.get(name);
-    if (own === undefined) byName.set(name, (own = trigramsOf(caseFoldKey(name)).map((t) => ids.id(t))));
+    if (own === undefined) byName.set(name, (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))));
     for (const id of own) pairs.push(id, run);
   });
   const grouped = pairs.group(ids.values.length);

@@ -1,7 +1,7 @@
 import { chunkSpans } from "../contract/pack.ts";
 import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
-import { decodePostings, lowerBound, Postings } from "../contract/search/postings.ts";
+import { decodePostings, Postings } from "../contract/search/postings.ts";
 import type { LexemeMatch } from "../contract/search/query.ts";
 import { ListShard, shardFor } from "../contract/search/shards.ts";
 import {
@@ -12,9 +12,6 @@ import {
   listChunkPath,
   listCount,
   placesPath,
-  RECORD_CHUNK_STREETS,
-  recordsPath,
-  headsPath,
   SEARCH_CHUNK_BYTES,
   searchMetaPath,
   TAILS_PER_SHARD,
@@ -25,6 +22,7 @@ import {
 } from "../contract/search/store.ts";
 import { decodeTailShard, type Tail } from "../contract/search/tails.ts";
 import type { AssetStore } from "./assets.ts";
+import { StreetTable } from "./search-streets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
 const CHUNK_CACHE = 96;
@@ -43,10 +41,8 @@ export class SearchIndex {
   private readonly chunks = new Map<number, Uint8Array>();
   private readonly decoded = new Map<number, Postings>();
   private decodedEntries = 0;
-  /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list), kept once read. */
-  private readonly records = new Map<number, Uint8Array>();
-  /** The head table's chunks (the runs of one head in a record chunk), kept once read. */
-  private readonly headChunks = new Map<number, { readonly runs: Postings; readonly bytes: number }>();
+  /** Streets by position: their places and heads. */
+  readonly streets: StreetTable;
 
   private constructor(
     private readonly store: AssetStore,
@@ -54,7 +50,9 @@ export class SearchIndex {
     readonly country: string,
     readonly meta: SearchMeta,
     private readonly metaBytes: number,
-  ) {}
+  ) {
+    this.streets = new StreetTable(store, origin, country, meta);
+  }
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
     const bytes = new Uint8Array(await (await store.require(origin, searchMetaPath(country))).arrayBuffer());
@@ -101,11 +99,6 @@ export class SearchIndex {
     });
   }
 
-  /** The entries of whole lists, as objects (a filter's candidates). */
-  async entries(refs: readonly ListRef[], budget: ReadBudget): Promise<(readonly ListEntry[])[]> {
-    return (await this.postings(refs, budget)).map((list) => Array.from({ length: list.length }, (_, i) => list.entry(i)));
-  }
-
   /** Whole lists decoded as columns (each chunk they lie in fetched once; lists kept decoded per isolate). */
   async postings(refs: readonly ListRef[], budget: ReadBudget): Promise<Postings[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
@@ -125,6 +118,12 @@ export class SearchIndex {
     });
   }
 
+  /** Would reading these lists (their chunks) stay within the budget? Nothing is charged. */
+  listsFit(refs: readonly ListRef[], budget: ReadBudget): boolean {
+    const numbers = chunkNumbers(refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const));
+    return budget.fits(new Map([...numbers].map((number) => [listChunkPath(this.country, number), SEARCH_CHUNK_BYTES])));
+  }
+
   /** Keeps a decoded list, dropping the least recently used while more than DECODED_ENTRIES entries are kept. */
   private keepDecoded(from: number, list: Postings): void {
     this.decoded.set(from, list);
@@ -139,53 +138,16 @@ export class SearchIndex {
   /** Entries [start, end) of one list: only the blocks that hold them are read (a ref with every block's offset). */
   async slice(ref: ListRef, start: number, end: number, budget: ReadBudget): Promise<readonly ListEntry[]> {
     if (end <= start) return [];
-    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) return ((await this.entries([ref], budget))[0] ?? []).slice(start, end);
+    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) {
+      const [list = Postings.EMPTY] = await this.postings([ref], budget);
+      return Array.from({ length: Math.max(0, Math.min(end, list.length) - start) }, (_, i) => list.entry(start + i));
+    }
     const first = Math.floor(start / BLOCK_ENTRIES);
     const last = Math.floor((end - 1) / BLOCK_ENTRIES);
     const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
     this.chargeChunks([[from, to]], budget);
     const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
     return entries.slice(start - first * BLOCK_ENTRIES, end - first * BLOCK_ENTRIES);
-  }
-
-  /** The place of each street (positions in increasing order), from the record table. */
-  async placesAt(positions: readonly number[], budget: ReadBudget): Promise<Int32Array> {
-    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
-    for (const chunk of chunks) budget.charge(recordsPath(this.country, chunk), Math.min(RECORD_CHUNK_STREETS, this.meta.count - chunk * RECORD_CHUNK_STREETS) * this.meta.placeWidth);
-    const missing = chunks.filter((chunk) => !this.records.has(chunk));
-    const loaded = await Promise.all(missing.map(async (chunk) => [chunk, new Uint8Array(await (await this.store.require(this.origin, recordsPath(this.country, chunk))).arrayBuffer())] as const));
-    for (const [chunk, bytes] of loaded) this.records.set(chunk, bytes);
-    const width = this.meta.placeWidth;
-    return Int32Array.from(positions, (position) => {
-      const table = this.records.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? new Uint8Array();
-      const at = (position % RECORD_CHUNK_STREETS) * width;
-      let place = 0;
-      for (let k = width - 1; k >= 0; k--) place = place * 256 + (table[at + k] ?? 0);
-      return place;
-    });
-  }
-
-  /** Streets by position (increasing) as list entries: places from the record table, heads from the head table. */
-  async streetsAt(positions: readonly number[], budget: ReadBudget): Promise<ListEntry[]> {
-    const places = await this.placesAt(positions, budget);
-    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
-    const loaded = await Promise.all(
-      chunks.map(async (chunk) => {
-        let heads = this.headChunks.get(chunk);
-        if (heads === undefined) {
-          const bytes = new Uint8Array(await (await this.store.require(this.origin, headsPath(this.country, chunk))).arrayBuffer());
-          this.headChunks.set(chunk, (heads = { runs: decodePostings(bytes, RECORD_CHUNK_STREETS), bytes: bytes.byteLength }));
-        }
-        budget.charge(headsPath(this.country, chunk), heads.bytes);
-        return [chunk, heads.runs] as const;
-      }),
-    );
-    const runsOf = new Map(loaded);
-    return positions.map((position, i) => {
-      const runs = runsOf.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? Postings.EMPTY;
-      const run = lowerBound(runs.positions, position + 1) - 1;
-      return { position, place: places[i] ?? 0, head: run >= 0 ? runs.entry(run).head : [] };
-    });
   }
 
   /** The rendered tails (JSON and CSV) of places. */

@@ -27,6 +27,13 @@ export class ReadBudget {
   private readonly files = new Set<string>();
   constructor(private readonly limit = SEARCH_READ_BUDGET) {}
 
+  /** Would these files (not yet charged ones counted) fit in what is left? */
+  fits(files: ReadonlyMap<string, number>): boolean {
+    let more = 0;
+    for (const [file, bytes] of files) if (!this.files.has(file)) more += bytes;
+    return this.spent + more <= this.limit;
+  }
+
   /** Counts a file the request reads (once per request); throws SearchTooBroad when the files exceed the budget. */
   charge(file: string, bytes: number): void {
     if (this.files.has(file)) return;

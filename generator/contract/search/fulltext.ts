@@ -10,6 +10,7 @@
  * are much longer (planQuery), so that a common word beside a rare one costs no list.
  */
 import { evaluateTree, NOTHING, treeCost, unite, type ListTree, type PositionSet } from "./algebra.ts";
+import { streetLexemeSet } from "./candidates.ts";
 import { streetLexemes } from "./lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import type { Postings } from "./postings.ts";
@@ -26,36 +27,47 @@ export type QueryLeaf =
   | { readonly kind: "checked"; readonly base: ListTree<QueryLeaf>; readonly checks: readonly SearchNode[] };
 type PhraseNode = SearchNode & { readonly op: "phrase" };
 
-/** At most this many candidates are checked one by one, and only against lists CHECK_FACTOR times longer. */
-const MAX_CHECKED = 500;
-const CHECK_FACTOR = 16;
+/**
+ * How a plan trades reading lists for checking candidates: at most `maxChecked` candidates are
+ * checked one by one, and only against operands whose lists are `factor` times longer. By
+ * default a few; when reading every list would exceed the read budget, as many as it takes.
+ */
+export interface CheckPolicy {
+  readonly maxChecked: number;
+  readonly factor: number;
+}
+export const FEW_CHECKS: CheckPolicy = { maxChecked: 500, factor: 16 };
+export const MOST_CHECKS: CheckPolicy = { maxChecked: Infinity, factor: 1 };
 
 /**
  * A query's plan, from list sizes alone (`entries` of a term: its lists' sizes summed). An `and`
  * whose cheapest positive operand bounds its matches to a few candidates checks them against the
  * much longer operands instead of reading those (`berlin pariser platz` does not read Berlin's list).
  */
-export function planQuery(node: SearchNode, entries: (term: LexemeMatch) => number): ListTree<QueryLeaf> {
+export function planQuery(node: SearchNode, entries: (term: LexemeMatch) => number, policy = FEW_CHECKS): ListTree<QueryLeaf> {
   switch (node.op) {
     case "lexeme":
       return { op: "list", list: { kind: "term", term: node } };
     case "phrase":
       return { op: "list", list: { kind: "phrase", node } };
     case "not":
-      return { op: "not", operand: planQuery(node.operand, entries) };
+      return { op: "not", operand: planQuery(node.operand, entries, policy) };
     case "or":
-      return { op: "or", operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries)) };
+      return { op: "or", operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries, policy)) };
     case "and": {
       const operands = operandsOf(node, "and");
       const costs = operands.map((operand) => nodeCost(operand, entries));
       const bound = Math.min(...operands.map((operand, i) => (isPositive(operand) ? (costs[i] as number) : Infinity)));
-      const checked = bound <= MAX_CHECKED ? operands.filter((_, i) => (costs[i] as number) > CHECK_FACTOR * bound) : [];
-      const listed = operands.filter((operand) => !checked.includes(operand)).map((operand) => planQuery(operand, entries));
+      const checked = bound <= policy.maxChecked ? operands.filter((_, i) => (costs[i] as number) > policy.factor * bound) : [];
+      const listed = operands.filter((operand) => !checked.includes(operand)).map((operand) => planQuery(operand, entries, policy));
       const base: ListTree<QueryLeaf> = listed.length === 1 ? (listed[0] as ListTree<QueryLeaf>) : { op: "and", operands: listed };
       return checked.length === 0 ? base : { op: "list", list: { kind: "checked", base, checks: checked } };
     }
   }
 }
+
+const hasPhrase = (node: SearchNode): boolean =>
+  node.op === "phrase" || (node.op === "not" ? hasPhrase(node.operand) : node.op === "and" || node.op === "or" ? hasPhrase(node.left) || hasPhrase(node.right) : false);
 
 /** The operands of a chain of one operator (PostgreSQL's trees are binary, left-deep). */
 function operandsOf(node: SearchNode, op: "and" | "or"): SearchNode[] {
@@ -122,6 +134,7 @@ function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: 
   if (places === undefined || candidates.length === 0) return NOTHING;
   const lists = terms.flatMap((term) => inputs.postings(term));
   const queries = checks.map((root) => ({ root }));
+  const positional = checks.some(hasPhrase);
   const byName = new Map<string, boolean>();
   const byPlace = new Map<number, boolean>();
   const kept = new Int32Array(candidates.length);
@@ -140,7 +153,7 @@ function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: 
       if (alone || matches(query, streetLexemes(name, postalCode, locality))) kept[n++] = position;
       continue;
     }
-    const doc = streetLexemes(name, postalCode, locality);
+    const doc = positional ? streetLexemes(name, postalCode, locality) : streetLexemeSet(name, entry.place, places);
     if (queries.every((query) => matches(query, doc))) kept[n++] = position;
   }
   return { positions: kept.subarray(0, n), negated: false };
@@ -163,6 +176,7 @@ function cached<K>(cache: Map<K, boolean>, key: K, compute: () => boolean): bool
 /** The entry of a position in one of a term's lists. */
 export function entryAt(lists: readonly Postings[], position: number): ListEntry | undefined {
   for (const list of lists) {
+    if (list.length === 0 || position < (list.positions[0] as number) || position > (list.positions[list.length - 1] as number)) continue;
     const i = list.indexOf(position);
     if (i >= 0) return list.entry(i);
   }

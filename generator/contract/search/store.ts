@@ -9,8 +9,9 @@
  *   /_s/{cc}/meta.json        SearchMeta (meta.ts): counts, the head's keys, where the shards begin
  *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
  *   /_s/{cc}/l/{n}.json       lexicon shard (shards.ts): a range of lexemes in order, with their lists
- *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names
- *                             (and EVERY_NAME, the empty string, whose list is every run)
+ *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names,
+ *                             their 1- and 2-grams (for short name filters) and EVERY_NAME, the
+ *                             empty string, whose list is every run
  *   /_s/{cc}/t/{n}.json       tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
@@ -77,10 +78,25 @@ export const EVERY_NAME = "";
 
 /** The distinct trigrams (three code points) of a case-folded text. */
 export function trigramsOf(folded: string): string[] {
+  return gramsOf(folded, 3);
+}
+
+/** The distinct n-grams (n code points) of a case-folded text. */
+export function gramsOf(folded: string, n: number): string[] {
   const chars = Array.from(folded);
   const out = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) out.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+  for (let i = 0; i + n <= chars.length; i++) out.add(chars.slice(i, i + n).join(""));
   return [...out];
+}
+
+/**
+ * The keys of the trigram shards whose lists hold every name that contains a case-folded
+ * literal: its trigrams; a literal of one or two characters is a key of its own (the build lists
+ * every 1- and 2-gram of the names too), the empty one EVERY_NAME.
+ */
+export function literalKeys(folded: string): string[] {
+  const length = Array.from(folded).length;
+  return length >= 3 ? trigramsOf(folded) : [length === 0 ? EVERY_NAME : folded];
 }
 
 /** One street of a list: its position in the country order, its place, its head values. */
