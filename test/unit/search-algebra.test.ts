@@ -2,6 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { and, difference, evaluateTree, intersect, not, or, selectRange, setCount, treeCost, unite, type ListTree, type PositionSet } from "../../generator/contract/search/algebra.ts";
 import { ByteWriter } from "../../generator/contract/search/bytes.ts";
+import { parseStreetFilter } from "../../generator/contract/search/filter.ts";
+import { allRunStreets, passingPlaces, passingRuns, runOf, runStreets } from "../../generator/contract/search/filtering.ts";
+import { decodePlaceTable, encodePlaceTable } from "../../generator/contract/search/meta.ts";
 import { decodePostings } from "../../generator/contract/search/postings.ts";
 import { decodeBlocks, encodeBlock } from "../../generator/contract/search/store.ts";
 
@@ -89,5 +92,51 @@ describe("postings", () => {
     const expected = decodeBlocks(out.view()).map((e) => ({ position: e.position, place: e.place, head: e.head }));
     expect(entries).toEqual(expected);
     expect([postings.indexOf(900), postings.indexOf(901)]).toEqual([2, -1]);
+  });
+});
+
+describe("filters as runs and places", () => {
+  const heads = [["Ahornweg"], ["Birkenstraße"], ["Eichenweg"]];
+  const out = new ByteWriter();
+  // Runs of streets: Ahornweg at 0 (2 streets), Birkenstraße at 2 (3), Eichenweg at 10 (1).
+  encodeBlock(out, heads, [0, 2, 10], [2, 3, 1], [0, 1, 2], 3);
+  const runs = passingRuns(parseStreetFilter("name", "weg"), [decodePostings(out.view(), 3)]);
+
+  it("keeps the runs whose name passes, with their streets", () => {
+    expect([Array.from(runs.starts), Array.from(runs.lengths), runs.heads, runs.streets]).toEqual([[0, 10], [2, 1], [["Ahornweg"], ["Eichenweg"]], 3]);
+    expect(Array.from(allRunStreets(runs))).toEqual([0, 1, 10]);
+  });
+
+  it.each([
+    [0, 3, [0, 1, 10]],
+    [1, 2, [1]],
+    [2, 50, [10]],
+  ])("streets [%i, %i) of the runs", (start, end, positions) => {
+    expect(runStreets(runs, start, end).positions).toEqual(positions);
+  });
+
+  it.each([
+    [0, 0],
+    [1, 0],
+    [2, -1],
+    [10, 1],
+    [11, -1],
+  ])("street %i is in run %i", (position, run) => {
+    expect(runOf(runs, position)).toBe(run);
+  });
+
+  it("passes places by postal code and locality, each value matched once, and counts their streets", () => {
+    const table = decodePlaceTable(
+      encodePlaceTable(
+        [
+          { postalCode: "10115", locality: "Berlin", count: 4, listBytes: 1 },
+          { postalCode: "20095", locality: "Hamburg", count: 7, listBytes: 1 },
+          { postalCode: "10117", locality: "Berlin", count: 2, listBytes: 1 },
+        ],
+        0,
+      ),
+    );
+    const { pass, streets } = passingPlaces({ postalCode: parseStreetFilter("postalCode", "^1"), locality: parseStreetFilter("locality", "BERL") }, table);
+    expect([Array.from(pass), streets]).toEqual([[1, 0, 1], 6]);
   });
 });

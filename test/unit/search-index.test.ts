@@ -14,6 +14,7 @@ import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
 import { filterValue, lastWord, searchTerm, vocabulary, type Vocabulary } from "../support/search-arbitraries.ts";
 import { dataWords } from "../support/search-data.ts";
+import { adversarialMix } from "../../bench/search-adversarial.ts";
 
 /**
  * The Worker's street search (index files, in-process handler) against a plain scan over every
@@ -139,9 +140,8 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
   );
 }
 
-async function check(d: Dataset, label: string): Promise<void> {
+async function check(d: Dataset, label: string, sample = fc.sample(requests(d), { seed, numRuns: runs })): Promise<void> {
   const mismatches: string[] = [];
-  const sample = fc.sample(requests(d), { seed, numRuns: runs });
   for (const { target, expected } of sample) {
     const answer = await ask(d.handler, target);
     if (expected.status === 400) {
@@ -173,5 +173,15 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
 
   it("agrees on the embedded Berlin data", async () => {
     await check(berlin, "Berlin");
+  }, 600_000);
+
+  it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none", async () => {
+    const sample = adversarialMix(berlin.streets).map((r) =>
+      r.kind === "fts"
+        ? fullText(berlin, r.searchTerm, r.prefix, r.page ?? 1, r.pageSize ?? 50)
+        : streetFilters(berlin, { ...(r.name === undefined ? {} : { name: r.name }), ...(r.postalCode === undefined ? {} : { postalCode: r.postalCode }), ...(r.locality === undefined ? {} : { locality: r.locality }) }, r.page ?? 1, r.pageSize ?? 50),
+    );
+    expect(sample.length).toBeGreaterThan(500);
+    await check(berlin, "Berlin, adversarial", sample);
   }, 600_000);
 });
