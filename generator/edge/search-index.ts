@@ -118,10 +118,10 @@ export class SearchIndex {
     });
   }
 
-  /** Would reading these lists (their chunks) stay within the budget? Nothing is charged. */
-  listsFit(refs: readonly ListRef[], budget: ReadBudget): boolean {
+  /** Would reading these lists (their chunks) leave a `reserve` share of the budget? Nothing is charged. */
+  listsFit(refs: readonly ListRef[], budget: ReadBudget, reserve: number): boolean {
     const numbers = chunkNumbers(refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const));
-    return budget.fits(new Map([...numbers].map((number) => [listChunkPath(this.country, number), SEARCH_CHUNK_BYTES])));
+    return budget.fits(new Map([...numbers].map((number) => [listChunkPath(this.country, number), SEARCH_CHUNK_BYTES])), reserve);
   }
 
   /** Keeps a decoded list, dropping the least recently used while more than DECODED_ENTRIES entries are kept. */

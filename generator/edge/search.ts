@@ -38,7 +38,7 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
     const termsOf = (plan: ListTree<QueryLeaf>) => [...new Map(planTerms(plan).map((term) => [termKey(term), term])).values()];
     // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
     const fewer = planQuery(search.root, entries);
-    const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget) ? fewer : planQuery(search.root, entries, MOST_CHECKS);
+    const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE) ? fewer : planQuery(search.root, entries, MOST_CHECKS);
     const terms = termsOf(plan);
     const refs = terms.map((term) => lists(term));
     const decoded = await index.postings(refs.flat(), budget);
@@ -103,6 +103,9 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
   const shard = await store.shard(origin, resource.id, shardOf(selection.key, resource.shards));
   return shard.entries.has(selection.key);
 }
+
+/** The share of the read budget a plan leaves for the places (to check candidates) and the page's tails. */
+const PAGE_RESERVE = 0.4;
 
 const FULL_TEXT_NARROWER = "add a word, a postal code or a locality, or make the last word longer";
 const STREETS_NARROWER = "add postalCode or locality, or give a longer name";

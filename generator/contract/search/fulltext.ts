@@ -23,7 +23,7 @@ import type { ListEntry } from "./store.ts";
  */
 export type QueryLeaf =
   | { readonly kind: "term"; readonly term: LexemeMatch }
-  | { readonly kind: "phrase"; readonly node: PhraseNode }
+  | { readonly kind: "phrase"; readonly node: PhraseNode; readonly driver: LexemeMatch }
   | { readonly kind: "checked"; readonly base: ListTree<QueryLeaf>; readonly checks: readonly SearchNode[] };
 type PhraseNode = SearchNode & { readonly op: "phrase" };
 
@@ -48,8 +48,11 @@ export function planQuery(node: SearchNode, entries: (term: LexemeMatch) => numb
   switch (node.op) {
     case "lexeme":
       return { op: "list", list: { kind: "term", term: node } };
-    case "phrase":
-      return { op: "list", list: { kind: "phrase", node } };
+    case "phrase": {
+      // Its candidates are its rarest term's streets: only that list is read, adjacency is checked.
+      const driver = node.terms.reduce<LexemeMatch | undefined>((best, term) => (best === undefined || entries(term) < entries(best) ? term : best), undefined);
+      return driver === undefined ? { op: "or", operands: [] } : { op: "list", list: { kind: "phrase", node, driver } };
+    }
     case "not":
       return { op: "not", operand: planQuery(node.operand, entries, policy) };
     case "or":
@@ -80,14 +83,15 @@ const isPositive = (node: SearchNode): boolean =>
 
 const nodeTerms = (node: SearchNode): LexemeMatch[] =>
   node.op === "lexeme" ? [node] : node.op === "phrase" ? [...node.terms] : node.op === "not" ? nodeTerms(node.operand) : [...nodeTerms(node.left), ...nodeTerms(node.right)];
-const nodeCost = (node: SearchNode, entries: (term: LexemeMatch) => number) => nodeTerms(node).reduce((sum, term) => sum + entries(term), 0);
+const nodeCost = (node: SearchNode, entries: (term: LexemeMatch) => number): number =>
+  node.op === "phrase" ? Math.min(...node.terms.map(entries)) : nodeTerms(node).reduce((sum, term) => sum + entries(term), 0);
 
 /** The terms whose lists a plan reads (not those its checks decide). */
 export function planTerms(tree: ListTree<QueryLeaf>): LexemeMatch[] {
   if (tree.op === "not") return planTerms(tree.operand);
   if (tree.op !== "list") return tree.operands.flatMap(planTerms);
   const leaf = tree.list;
-  return leaf.kind === "term" ? [leaf.term] : leaf.kind === "phrase" ? [...leaf.node.terms] : planTerms(leaf.base);
+  return leaf.kind === "term" ? [leaf.term] : leaf.kind === "phrase" ? [leaf.driver] : planTerms(leaf.base);
 }
 
 /** Does a plan check candidates against their documents (so need the places)? */
@@ -119,10 +123,7 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
   const cost = (node: ListTree<QueryLeaf>) => treeCost(node, (leaf) => Math.min(...planTerms({ op: "list", list: leaf }).map((term) => termSet(term).length)));
   const leaf = (of: QueryLeaf): PositionSet => {
     if (of.kind === "term") return { positions: termSet(of.term), negated: false };
-    if (of.kind === "phrase") {
-      const terms: ListTree<QueryLeaf> = { op: "and", operands: of.node.terms.map((term) => ({ op: "list", list: { kind: "term", term } })) };
-      return checked(evaluateTree(terms, leaf, inputs.size, cost).positions, of.node.terms, [of.node], inputs);
-    }
+    if (of.kind === "phrase") return checked(termSet(of.driver), [of.driver], [of.node], inputs);
     return checked(evaluateTree(of.base, leaf, inputs.size, cost).positions, planTerms(of.base), of.checks, inputs);
   };
   return evaluateTree(tree, leaf, inputs.size, cost);
