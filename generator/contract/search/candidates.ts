@@ -3,8 +3,9 @@
  * (fulltext.ts): without phrases only which lexemes a street has matters, not where, so its
  * name's and its place's lexemes, each worked out once per isolate, are looked up side by side.
  */
-import { lexemesOf, streetLexemes, type DocumentLexemes } from "./lexize.ts";
+import { lexemesOf, streetLexemes } from "./lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
+import { matches, type SearchNode } from "./query.ts";
 
 /** A document's lexemes, to look up and to list. */
 interface Lexemes {
@@ -16,24 +17,28 @@ const lexemesFrom = (text: string): Lexemes => {
   return { set: new Set(list), list };
 };
 
-/** The lexemes of two documents as one, for `matches` without phrases (which asks only `has` and `keys`). */
-class LexemeUnion {
-  constructor(
-    private readonly first: Lexemes,
-    private readonly second: Lexemes,
-  ) {}
-  has(lexeme: string): boolean {
-    return this.first.set.has(lexeme) || this.second.set.has(lexeme);
-  }
-  keys(): readonly string[] {
-    return this.first.list.concat(this.second.list);
-  }
+/**
+ * Does a street match a query without phrases? Only which lexemes it has matters: its name's or
+ * its place's (a name with `<` is lexized whole, as the build does).
+ */
+export function streetMatches(node: SearchNode, name: string, place: number, places: PlaceTable): boolean {
+  if (name.includes("<")) return matches({ root: node }, streetLexemes(name, placePostalCode(places, place), placeLocality(places, place)));
+  return evaluate(node, nameLexemes(name), placeLexemes(places, place));
 }
 
-/** A street's lexemes without their positions (only for `matches` of a query without phrases). */
-export function streetLexemeSet(name: string, place: number, places: PlaceTable): DocumentLexemes {
-  if (name.includes("<")) return streetLexemes(name, placePostalCode(places, place), placeLocality(places, place));
-  return new LexemeUnion(nameLexemes(name), placeLexemes(places, place)) as unknown as DocumentLexemes;
+function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
+  switch (node.op) {
+    case "lexeme":
+      return node.prefix ? name.list.some((l) => l.startsWith(node.lexeme)) || place.list.some((l) => l.startsWith(node.lexeme)) : name.set.has(node.lexeme) || place.set.has(node.lexeme);
+    case "not":
+      return !evaluate(node.operand, name, place);
+    case "and":
+      return evaluate(node.left, name, place) && evaluate(node.right, name, place);
+    case "or":
+      return evaluate(node.left, name, place) || evaluate(node.right, name, place);
+    case "phrase":
+      throw new Error("streetMatches: a phrase needs positions");
+  }
 }
 
 /** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */

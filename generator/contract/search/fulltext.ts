@@ -10,10 +10,10 @@
  * are much longer (planQuery), so that a common word beside a rare one costs no list.
  */
 import { evaluateTree, NOTHING, treeCost, unite, type ListTree, type PositionSet } from "./algebra.ts";
-import { streetLexemeSet } from "./candidates.ts";
+import { streetMatches } from "./candidates.ts";
 import { streetLexemes } from "./lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import type { Postings } from "./postings.ts";
+import { lowerBound, type Postings } from "./postings.ts";
 import { matches, type LexemeMatch, type SearchNode } from "./query.ts";
 import type { ListEntry } from "./store.ts";
 
@@ -138,26 +138,34 @@ function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: 
   const positional = checks.some(hasPhrase);
   const byName = new Map<string, boolean>();
   const byPlace = new Map<number, boolean>();
-  const kept = new Int32Array(candidates.length);
-  let n = 0;
-  for (const position of candidates) {
-    const entry = entryAt(lists, position);
-    if (entry === undefined) continue;
+  const passes = (entry: ListEntry): boolean => {
     const name = entry.head[entry.head.length - 1] ?? "";
+    if (!positional) return checks.every((check) => streetMatches(check, name, entry.place, places));
     const [postalCode, locality] = [placePostalCode(places, entry.place), placeLocality(places, entry.place)];
-    if (queries.length === 1 && queries[0]?.root.op === "phrase") {
+    const [query] = queries;
+    if (queries.length === 1 && query?.root.op === "phrase") {
       // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
-      const query = queries[0];
       const alone =
         !name.includes("<") &&
         (cached(byName, name, () => matches(query, fieldLexemes(name))) || (name.length + postalCode.length + locality.length < SHORT_DOCUMENT && cached(byPlace, entry.place, () => matches(query, fieldLexemes(` ${postalCode} ${locality}`)))));
-      if (alone || matches(query, streetLexemes(name, postalCode, locality))) kept[n++] = position;
-      continue;
+      return alone || matches(query, streetLexemes(name, postalCode, locality));
     }
-    const doc = positional ? streetLexemes(name, postalCode, locality) : streetLexemeSet(name, entry.place, places);
-    if (queries.every((query) => matches(query, doc))) kept[n++] = position;
+    const doc = streetLexemes(name, postalCode, locality);
+    return queries.every((q) => matches(q, doc));
+  };
+  // Each candidate's entry: looked up in every list when they are few, else found by one pass over the lists (a prefix has hundreds).
+  const verdicts = new Int8Array(candidates.length);
+  const entries = lists.reduce((sum, list) => sum + list.length, 0);
+  if (candidates.length * lists.length * 16 <= entries) candidates.forEach((position, k) => (verdicts[k] = passes(entryAt(lists, position) as ListEntry) ? 1 : -1));
+  else {
+    for (const list of lists) {
+      for (let i = 0; i < list.length; i++) {
+        const k = lowerBound(candidates, list.positions[i] as number);
+        if (candidates[k] === list.positions[i] && verdicts[k] === 0) verdicts[k] = passes(list.entry(i)) ? 1 : -1;
+      }
+    }
   }
-  return { positions: kept.subarray(0, n), negated: false };
+  return { positions: candidates.filter((_, k) => verdicts[k] === 1), negated: false };
 }
 
 /**
