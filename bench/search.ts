@@ -9,6 +9,7 @@
  *   bash bench/postgres-up.sh                          # once, for the PostgreSQL column
  *   npm run bench:search -- [--source FILE] [--out DIR] [--max-files N] [--postgres-json FILE] [--no-postgres] [--no-ab]
  *                           [--no-build (reuse --out)] [--slowest N (print the N slowest requests)] [--passes N] [--cold N]
+ *                           [--ceiling MS] [--no-adversarial]
  *
  * CPU is given twice. "main" is the main thread's (process.threadCpuUsage): the thread that runs
  * the Worker's code, as Cloudflare bills an isolate's own thread. "proc" is the whole process's
@@ -23,6 +24,11 @@
  * fetches and index bytes (`/_s/…`) that first request reads, and its main-thread CPU (lower than
  * a new isolate's: the code is compiled, and what contract/search/evaluate.ts keeps per module,
  * the lexemes of names already seen, stays).
+ *
+ * The adversarial mix (bench/search-adversarial.ts) follows: every request warm (least of the
+ * passes) and as a fresh isolate's first. Printed per mix: main-thread CPU max / p99 / p50, warm
+ * and cold, the requests refused as too broad, the ten most expensive requests of both, and the
+ * requests over --ceiling ms (default 10, the free plan's CPU limit): any, and the exit code is 1.
  *
  * PostgreSQL's figures come from `npm run bench:postgres` run here on the same file and seed
  * (or from --postgres-json, a file that command wrote). "Warm" means after one untimed pass over
@@ -39,6 +45,7 @@ import type { Assets } from "../generator/edge/assets.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { buildInvocation } from "./build-invocation.ts";
+import { adversarialMix, type AdversarialRequest } from "./search-adversarial.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
@@ -56,6 +63,8 @@ const { values: args } = parseArgs({
     slowest: { type: "string", default: "0" },
     passes: { type: "string", default: "3" },
     cold: { type: "string", default: "50" },
+    ceiling: { type: "string", default: "10" },
+    "no-adversarial": { type: "boolean", default: false },
   },
 });
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -119,15 +128,15 @@ const assets: Assets = {
 };
 const streets = await readStreets(readFileSync(source), source);
 const requests = searchMix(streets, Number(args.seed));
-const target = (r: SearchRequest) => {
+const target = (r: SearchRequest | AdversarialRequest) => {
   const q = new URLSearchParams();
   if (r.kind === "fts") {
     q.set("searchTerm", r.searchTerm);
     if (r.prefix) q.set("lastWordPrefix", "true");
-    return `/de/FullTextSearch?${q}`;
-  }
-  for (const p of ["name", "postalCode", "locality"] as const) if (r[p] !== undefined) q.set(p, r[p] ?? "");
-  return `/de/Streets?${q}`;
+  } else for (const p of ["name", "postalCode", "locality"] as const) if (r[p] !== undefined) q.set(p, r[p] ?? "");
+  if ("page" in r && r.page !== undefined) q.set("page", String(r.page));
+  if ("pageSize" in r && r.pageSize !== undefined) q.set("pageSize", String(r.pageSize));
+  return `/de/${r.kind === "fts" ? "FullTextSearch" : "Streets"}?${q}`;
 };
 
 /** What one request cost: wall ms, CPU ms of the main thread and of the whole process, and what it read. */
@@ -137,6 +146,7 @@ interface Cost {
   readonly proc: number;
   readonly fetches: number;
   readonly bytes: number;
+  readonly status: number;
 }
 /**
  * Both CPU clocks, process first. Linux's getrusage(RUSAGE_THREAD), behind threadCpuUsage, reads
@@ -151,7 +161,7 @@ const cpuNow = (): readonly [main: number, proc: number] => {
   return [(main.user + main.system) / 1000, (proc.user + proc.system) / 1000];
 };
 let failures = 0;
-async function measure(handler: Handler, r: SearchRequest): Promise<Cost> {
+async function measure(handler: Handler, r: SearchRequest | AdversarialRequest): Promise<Cost> {
   [fetches, indexBytes] = [0, 0];
   const [main, proc] = cpuNow();
   const started = performance.now();
@@ -160,7 +170,7 @@ async function measure(handler: Handler, r: SearchRequest): Promise<Cost> {
   const wall = performance.now() - started;
   const [mainAfter, procAfter] = cpuNow();
   if (response.status !== 200) failures++;
-  return { wall, main: mainAfter - main, proc: procAfter - proc, fetches, bytes: indexBytes };
+  return { wall, main: mainAfter - main, proc: procAfter - proc, fetches, bytes: indexBytes, status: response.status };
 }
 
 const handler = createHandler(assets);
@@ -197,6 +207,30 @@ for (const [i, r] of requests.entries()) {
   (samples[i] as Sample).cold = await measure(createHandler(assets), r);
 }
 
+// The adversarial mix: warm (least of the passes, after a warm-up pass) and each request as a fresh isolate's first.
+interface Probe {
+  readonly target: string;
+  warm: number;
+  cold: number;
+  status: number;
+}
+const probes: Probe[] = [];
+if (!args["no-adversarial"]) {
+  const adversarial = adversarialMix(streets);
+  log(`adversarial mix: ${adversarial.length} requests, a warm-up pass, ${args.passes} passes, then each on a fresh handler…`);
+  for (const r of adversarial) await measure(handler, r);
+  for (const r of adversarial) probes.push({ target: target(r), warm: Infinity, cold: 0, status: 0 });
+  for (let pass = 0; pass < Number(args.passes); pass++) {
+    for (const [i, r] of adversarial.entries()) {
+      const cost = await measure(handler, r);
+      const probe = probes[i] as Probe;
+      probe.warm = Math.min(probe.warm, cost.main);
+      probe.status = cost.status;
+    }
+  }
+  for (const [i, r] of adversarial.entries()) (probes[i] as Probe).cold = (await measure(createHandler(assets), r)).main;
+}
+
 const percentile = (values: readonly number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -219,6 +253,22 @@ row("asset fetches per cold request p50 / p99 / max", `${percentile(cold.map((c)
 row("index bytes read per cold request p50 / p99 / max", `${kib(percentile(cold.map((c) => c.bytes), 50))} KiB / ${kib(percentile(cold.map((c) => c.bytes), 99))} KiB / ${kib(Math.max(...cold.map((c) => c.bytes)))} KiB`);
 row("Worker CPU per cold request, main thread, p50 / p99", `${ms(cold.map((c) => c.main), 50)} ms / ${ms(cold.map((c) => c.main), 99)} ms`);
 
+const mixProbes: Probe[] = all.map((s) => ({ target: s.target, warm: s.least.main, cold: s.cold?.main ?? 0, status: s.first.status }));
+const max = (values: readonly number[]) => (values.length === 0 ? NaN : Math.max(...values));
+for (const [name, list] of [["query mix", mixProbes], ["adversarial mix", probes]] as const) {
+  if (list.length === 0) continue;
+  const cold = list.filter((p) => p.cold > 0).map((p) => p.cold);
+  row(`${name}: main-thread CPU warm (least of ${args.passes}) max / p99 / p50`, `${max(list.map((p) => p.warm)).toFixed(3)} ms / ${ms(list.map((p) => p.warm), 99)} ms / ${ms(list.map((p) => p.warm), 50)} ms`);
+  row(`${name}: main-thread CPU, a fresh isolate's first request, max / p99 / p50 (n)`, `${max(cold).toFixed(3)} ms / ${ms(cold, 99)} ms / ${ms(cold, 50)} ms (${cold.length})`);
+  row(`${name}: refused as too broad (400)`, `${list.filter((p) => p.status === 400).length} of ${list.length}`);
+}
+const everyProbe = [...mixProbes, ...probes];
+const worst = [...everyProbe].sort((a, b) => Math.max(b.warm, b.cold) - Math.max(a.warm, a.cold));
+for (const [i, p] of worst.slice(0, 10).entries()) row(`most expensive #${i + 1} (warm / cold ms, status)`, `${p.warm.toFixed(2)} / ${p.cold.toFixed(2)}, ${p.status}: ${decodeURIComponent(p.target)}`);
+const ceiling = Number(args.ceiling);
+const over = everyProbe.filter((p) => Math.max(p.warm, p.cold) > ceiling);
+row(`requests over the ${ceiling} ms ceiling (warm or cold)`, `${over.length}${over.length > 0 ? " (EXCEEDED)" : ""}`);
+if (over.length > 0) process.exitCode = 1;
 for (const s of [...all].sort((a, b) => b.least.main - a.least.main).slice(0, Number(args.slowest))) {
   log(`slow: main ${s.least.main.toFixed(2)} ms (least), ${s.first.main.toFixed(2)} ms first; process ${s.first.proc.toFixed(2)} ms first; ${s.first.fetches} fetches: ${decodeURIComponent(s.target)}`);
 }

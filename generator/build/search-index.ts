@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
 import { FORMAT_VERSION } from "../contract/layout.ts";
+import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
@@ -15,11 +16,14 @@ import {
   placesPath,
   RECORD_CHUNK_STREETS,
   recordsPath,
+  headsPath,
+  BLOCK_ENTRIES,
+  encodeBlock,
   searchMetaPath,
   TAILS_PER_SHARD,
   tailsPath,
   trigramPath,
-  trigramsOf,
+  gramsOf,
 } from "../contract/search/store.ts";
 import { encodeTailShard } from "../contract/search/tails.ts";
 import type { FileSink } from "../io/sink.ts";
@@ -78,6 +82,7 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
     const table = Buffer.alloc((end - start) * placeWidth);
     for (let position = start; position < end; position++) table.writeUIntLE(placeOf[position] ?? 0, (position - start) * placeWidth, placeWidth);
     write(recordsPath(country, chunk), table);
+    write(headsPath(country, chunk), headChunk(indexed, start, end));
   }
   const lexiconShards = writeShards(lexicon, lexiconKey, (n) => lexiconPath(country, n), write);
   const trigramShards = writeShards(trigrams, (t) => t, (n) => trigramPath(country, n), write);
@@ -117,6 +122,19 @@ function lexemePositions({ streets, places, placeOf }: IndexedStreets): [string,
   return ids.values.map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
 }
 
+/** The heads of streets [start, end): their runs (cut at start and end) in blocks of at most BLOCK_ENTRIES runs. */
+function headChunk({ heads, headOf }: IndexedStreets, start: number, end: number): Uint8Array {
+  const starts: number[] = [];
+  for (let position = start; position < end; position++) if (position === start || headOf[position] !== headOf[position - 1]) starts.push(position);
+  const out = new ByteWriter();
+  for (let from = 0; from < starts.length; from += BLOCK_ENTRIES) {
+    const block = starts.slice(from, from + BLOCK_ENTRIES);
+    const lengths = block.map((first, i) => (starts[from + i + 1] ?? end) - first);
+    encodeBlock(out, block.map((first) => heads[headOf[first] ?? 0] ?? []), block, lengths, block.map((_, i) => i), block.length);
+  }
+  return out.view().slice();
+}
+
 interface Runs {
   readonly start: Int32Array;
   readonly length: Int32Array;
@@ -131,7 +149,7 @@ function headRuns(headOf: Int32Array): Runs {
   return { start, length };
 }
 
-/** Every case-folded trigram of the names, with the runs of streets of those names, by trigram; EVERY_NAME with every run. */
+/** Every case-folded 1-, 2- and 3-gram of the names, with the runs of streets of those names, by n-gram; EVERY_NAME with every run. */
 function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
   const ids = new Interner();
   const byName = new Map<string, number[]>();
@@ -141,7 +159,7 @@ function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Arr
     pairs.push(everyName, run);
     const name = streets[position]?.name ?? "";
     let own = byName.get(name);
-    if (own === undefined) byName.set(name, (own = trigramsOf(caseFoldKey(name)).map((t) => ids.id(t))));
+    if (own === undefined) byName.set(name, (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))));
     for (const id of own) pairs.push(id, run);
   });
   const grouped = pairs.group(ids.values.length);

@@ -2,6 +2,7 @@ import { formatMismatch } from "../contract/layout.ts";
 import { chunkSpans } from "../contract/pack.ts";
 import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
+import { decodePostings, Postings } from "../contract/search/postings.ts";
 import type { LexemeMatch } from "../contract/search/query.ts";
 import { ListShard, shardFor } from "../contract/search/shards.ts";
 import {
@@ -12,8 +13,6 @@ import {
   listChunkPath,
   listCount,
   placesPath,
-  RECORD_CHUNK_STREETS,
-  recordsPath,
   SEARCH_CHUNK_BYTES,
   searchMetaPath,
   TAILS_PER_SHARD,
@@ -24,12 +23,12 @@ import {
 } from "../contract/search/store.ts";
 import { decodeTailShard, type Tail } from "../contract/search/tails.ts";
 import type { AssetStore } from "./assets.ts";
+import { StreetTable } from "./search-streets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
 const CHUNK_CACHE = 96;
-/** Lists of at least this many entries are kept decoded (a city's, a common word's), up to DECODED_ENTRIES entries in all. */
-const KEEP_DECODED_FROM = 2_000;
-const DECODED_ENTRIES = 300_000;
+/** Decoded lists kept per isolate, up to this many entries in all (12 bytes each: about 18 MB). */
+const DECODED_ENTRIES = 1_500_000;
 
 /**
  * One country's search index as the Worker reads it. Per isolate it keeps what requests share
@@ -41,10 +40,10 @@ export class SearchIndex {
   private readonly shards = new Map<string, { readonly shard: ListShard; readonly bytes: number }>();
   private readonly tails = new Map<number, { readonly tails: readonly Tail[]; readonly bytes: number }>();
   private readonly chunks = new Map<number, Uint8Array>();
-  private readonly decoded = new Map<number, readonly ListEntry[]>();
+  private readonly decoded = new Map<number, Postings>();
   private decodedEntries = 0;
-  /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list), kept once read. */
-  private readonly records = new Map<number, Uint8Array>();
+  /** Streets by position: their places and heads. */
+  readonly streets: StreetTable;
 
   private constructor(
     private readonly store: AssetStore,
@@ -52,7 +51,9 @@ export class SearchIndex {
     readonly country: string,
     readonly meta: SearchMeta,
     private readonly metaBytes: number,
-  ) {}
+  ) {
+    this.streets = new StreetTable(store, origin, country, meta);
+  }
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
     const bytes = new Uint8Array(await (await store.require(origin, searchMetaPath(country))).arrayBuffer());
@@ -102,25 +103,35 @@ export class SearchIndex {
     });
   }
 
-  /** The entries of whole lists (each chunk they lie in fetched once; long lists kept decoded). */
-  async entries(refs: readonly ListRef[], budget: ReadBudget): Promise<(readonly ListEntry[])[]> {
+  /** Whole lists decoded as columns (each chunk they lie in fetched once; lists kept decoded per isolate). */
+  async postings(refs: readonly ListRef[], budget: ReadBudget): Promise<Postings[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
     this.chargeChunks(ranges, budget);
     const missing = ranges.filter(([from]) => !this.decoded.has(from));
     const chunks = await this.chunksOf(missing);
-    return ranges.map(([from, to]) => {
+    return ranges.map(([from, to], i) => {
       const kept = this.decoded.get(from);
-      if (kept !== undefined) return kept;
-      const entries = decodeBlocks(bytesOf(chunks, from, to));
-      if (entries.length >= KEEP_DECODED_FROM) this.keepDecoded(from, entries);
-      return entries;
+      if (kept !== undefined) {
+        this.decoded.delete(from);
+        this.decoded.set(from, kept);
+        return kept;
+      }
+      const list = decodePostings(bytesOf(chunks, from, to), listCount(refs[i] ?? []));
+      this.keepDecoded(from, list);
+      return list;
     });
   }
 
-  /** Keeps a decoded list, dropping the oldest while more than DECODED_ENTRIES entries are kept. */
-  private keepDecoded(from: number, entries: readonly ListEntry[]): void {
-    this.decoded.set(from, entries);
-    this.decodedEntries += entries.length;
+  /** Would reading these lists (their chunks) leave a `reserve` share of the budget? Nothing is charged. */
+  listsFit(refs: readonly ListRef[], budget: ReadBudget, reserve: number): boolean {
+    const numbers = chunkNumbers(refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const));
+    return budget.fits(new Map([...numbers].map((number) => [listChunkPath(this.country, number), SEARCH_CHUNK_BYTES])), reserve);
+  }
+
+  /** Keeps a decoded list, dropping the least recently used while more than DECODED_ENTRIES entries are kept. */
+  private keepDecoded(from: number, list: Postings): void {
+    this.decoded.set(from, list);
+    this.decodedEntries += list.length;
     for (const [key, old] of this.decoded) {
       if (this.decodedEntries <= DECODED_ENTRIES || key === from) break;
       this.decoded.delete(key);
@@ -131,30 +142,16 @@ export class SearchIndex {
   /** Entries [start, end) of one list: only the blocks that hold them are read (a ref with every block's offset). */
   async slice(ref: ListRef, start: number, end: number, budget: ReadBudget): Promise<readonly ListEntry[]> {
     if (end <= start) return [];
-    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) return ((await this.entries([ref], budget))[0] ?? []).slice(start, end);
+    if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) {
+      const [list = Postings.EMPTY] = await this.postings([ref], budget);
+      return Array.from({ length: Math.max(0, Math.min(end, list.length) - start) }, (_, i) => list.entry(start + i));
+    }
     const first = Math.floor(start / BLOCK_ENTRIES);
     const last = Math.floor((end - 1) / BLOCK_ENTRIES);
     const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
     this.chargeChunks([[from, to]], budget);
     const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
     return entries.slice(start - first * BLOCK_ENTRIES, end - first * BLOCK_ENTRIES);
-  }
-
-  /** The place of each street (positions in increasing order), from the record table. */
-  async placesAt(positions: readonly number[], budget: ReadBudget): Promise<Int32Array> {
-    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
-    for (const chunk of chunks) budget.charge(recordsPath(this.country, chunk), Math.min(RECORD_CHUNK_STREETS, this.meta.count - chunk * RECORD_CHUNK_STREETS) * this.meta.placeWidth);
-    const missing = chunks.filter((chunk) => !this.records.has(chunk));
-    const loaded = await Promise.all(missing.map(async (chunk) => [chunk, new Uint8Array(await (await this.store.require(this.origin, recordsPath(this.country, chunk))).arrayBuffer())] as const));
-    for (const [chunk, bytes] of loaded) this.records.set(chunk, bytes);
-    const width = this.meta.placeWidth;
-    return Int32Array.from(positions, (position) => {
-      const table = this.records.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? new Uint8Array();
-      const at = (position % RECORD_CHUNK_STREETS) * width;
-      let place = 0;
-      for (let k = width - 1; k >= 0; k--) place = place * 256 + (table[at + k] ?? 0);
-      return place;
-    });
   }
 
   /** The rendered tails (JSON and CSV) of places. */

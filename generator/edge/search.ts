@@ -6,22 +6,20 @@ import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
-import { filterDrivers, filteredEntries, filterTrigrams, isLonePrefix, isSingleList, matchingEntries, matchingRuns, mergeLists, queryDrivers, streetsOfRuns, type Drivers } from "../contract/search/evaluate.ts";
+import { selectRange, setCount } from "../contract/search/algebra.ts";
+import { isSingleList } from "../contract/search/evaluate.ts";
+import type { ListTree } from "../contract/search/algebra.ts";
+import { entryAt, evaluateQuery, MOST_CHECKS, planChecks, planQuery, planTerms, termKey, type QueryLeaf } from "../contract/search/fulltext.ts";
+import type { Postings } from "../contract/search/postings.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
 import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
-import { placeList, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
-import { headCsv, headJson, listCount, type ListEntry } from "../contract/search/store.ts";
+import { headCsv, headJson, listCount } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { headerLine, servePaged } from "./paged.ts";
 import { ifNoneMatch, type HeaderList } from "./responses.ts";
+import { findStreets, type Found } from "./search-filters.ts";
 import { SearchIndex } from "./search-index.ts";
-
-/** What a search found: the number of matches and the page's entries. */
-interface Found {
-  readonly total: number;
-  readonly page: readonly ListEntry[];
-}
 
 /** `/{country}/FullTextSearch`: the page of streets that match the search term. */
 export async function serveFullText(ctx: ServeContext, resource: RouteResource, query: ParsedQuery): Promise<Response> {
@@ -36,14 +34,24 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
       const [ref] = lists(search.root as LexemeMatch);
       return ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget) };
     }
-    if (isLonePrefix(search)) {
-      const merged = mergeLists(await index.entries(lists(search.root as LexemeMatch), budget));
-      return { total: merged.length, page: merged.slice(start, end) };
-    }
-    const places = await index.places(budget);
-    const drivers = queryDrivers(search.root, lists) ?? everyStreet(index.meta, places);
-    const matched = matchingEntries(search, await candidates(index, drivers, budget), places);
-    return { total: matched.length, page: matched.slice(start, end) };
+    const entries = (term: LexemeMatch) => lists(term).reduce((sum, ref) => sum + listCount(ref), 0);
+    const termsOf = (plan: ListTree<QueryLeaf>) => [...new Map(planTerms(plan).map((term) => [termKey(term), term])).values()];
+    // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
+    const fewer = planQuery(search.root, entries);
+    const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE) ? fewer : planQuery(search.root, entries, MOST_CHECKS);
+    const terms = termsOf(plan);
+    const refs = terms.map((term) => lists(term));
+    const decoded = await index.postings(refs.flat(), budget);
+    const byTerm = new Map<string, Postings[]>();
+    terms.forEach((term, i) => byTerm.set(termKey(term), decoded.splice(0, refs[i]?.length ?? 0)));
+    const places = planChecks(plan) ? await index.places(budget) : undefined;
+    const found = evaluateQuery(plan, { postings: (term) => byTerm.get(termKey(term)) ?? [], places, size: index.meta.count });
+    const size = index.meta.count;
+    const positions = selectRange(found, size, start, end);
+    // Streets outside every list (`-berlin`) are looked up by position; the others are on a list already read.
+    const everyList = [...byTerm.values()].flat();
+    const page = found.negated ? await index.streets.streetsAt([...positions], budget) : Array.from(positions, (position) => entryAt(everyList, position) ?? { position, place: 0, head: [] });
+    return { total: setCount(found, size), page };
   });
 }
 
@@ -60,18 +68,7 @@ export async function serveStreets(ctx: ServeContext, resource: RouteResource, p
   const filters = parsed.value;
   const question = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
   return await withinBudget(ctx, resource, query, question, given, STREETS_NARROWER, async (index, budget, { start, end }) => {
-    const trigrams = filters.name === undefined ? [] : await index.trigramLists(filterTrigrams(filters.name), budget);
-    if (filters.postalCode === undefined && filters.locality === undefined && trigrams.length > 0) {
-      // A name alone: the runs of its rarest trigram that match give the count; only the page's streets are looked up.
-      const runs = matchingRuns(filters, (await index.entries(filterDrivers(filters, undefined, trigrams)?.refs ?? [], budget)).flat());
-      return { total: runs.reduce((sum, run) => sum + run.place, 0), page: await streetsOf(index, streetsOfRuns(runs, start, end), budget) };
-    }
-    const places = await index.places(budget);
-    const drivers = filterDrivers(filters, places, trigrams) ?? { ...everyStreet(index.meta, places), kind: "places" };
-    const streets =
-      drivers.kind === "runs" ? await streetsOf(index, streetsOfRuns(matchingRuns(filters, (await index.entries(drivers.refs, budget)).flat())), budget) : await candidates(index, drivers, budget);
-    const matched = filteredEntries(filters, streets, places);
-    return { total: matched.length, page: matched.slice(start, end) };
+    return await findStreets(index, filters, budget, start, end);
   });
 }
 
@@ -107,18 +104,8 @@ async function hasView(store: AssetStore, origin: string, resource: RouteResourc
   return shard.entries.has(selection.key);
 }
 
-/** What a query that narrows nothing (`-berlin`, `name=a`) reads: every place's list, so every street. */
-const everyStreet = (meta: SearchMeta, places: PlaceTable): Drivers => ({ refs: Array.from({ length: places.size }, (_, place) => placeList(places, place)), cost: meta.count });
-
-/** Streets of name runs as list entries, with their places from the record table. */
-async function streetsOf(index: SearchIndex, { positions, heads }: { readonly positions: readonly number[]; readonly heads: readonly (readonly string[])[] }, budget: ReadBudget): Promise<ListEntry[]> {
-  const places = await index.placesAt(positions, budget);
-  return positions.map((position, i) => ({ position, place: places[i] ?? 0, head: heads[i] ?? [] }));
-}
-
-async function candidates(index: SearchIndex, drivers: Drivers, budget: ReadBudget): Promise<readonly ListEntry[]> {
-  return mergeLists(await index.entries(drivers.refs, budget));
-}
+/** The share of the read budget a plan leaves for the places (to check candidates) and the page's tails. */
+const PAGE_RESERVE = 0.4;
 
 const FULL_TEXT_NARROWER = "add a word, a postal code or a locality, or make the last word longer";
 const STREETS_NARROWER = "add postalCode or locality, or give a longer name";

@@ -14,6 +14,7 @@ import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
 import { filterValue, lastWord, searchTerm, vocabulary, type Vocabulary } from "../support/search-arbitraries.ts";
 import { dataWords } from "../support/search-data.ts";
+import { adversarialMix } from "../../bench/search-adversarial.ts";
 
 /**
  * The Worker's street search (index files, in-process handler) against a plain scan over every
@@ -117,7 +118,15 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
     const name = start === 0 && how === 0 ? `^${text}` : text;
     return how === 1 ? { name, postalCode: s.postalCode } : how === 2 ? { name, locality: s.locality.slice(0, 4) } : how === 3 ? { postalCode: `^${s.postalCode.slice(0, 3)}` } : { name };
   });
+  // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
+  const operators = fc.tuple(street, street, fc.nat(6), fc.boolean()).map(([s, t, how, prefix]) => {
+    const [w = s.name] = words(s);
+    const [u = t.name] = words(t);
+    const terms = [`-${w}`, `${w} -${s.locality}`, `"${s.locality}"`, `${w} or ${u}`, `"${s.name}" ${s.postalCode}`, `-${w} -${s.locality}`, `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`];
+    return { term: terms[how] ?? w, prefix };
+  });
   return fc.oneof(
+    { weight: 3, arbitrary: fc.tuple(operators, page, size).map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)) },
     { weight: 4, arbitrary: fc.tuple(realistic, page, size).map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)) },
     { weight: 3, arbitrary: fc.tuple(nameSlice, page, size).map(([values, p, s]) => streetFilters(d, values, p, s)) },
     { weight: 5, arbitrary: fc.tuple(searchTerm(d.v), page, size).map(([t, p, s]) => fullText(d, t, false, p, s)) },
@@ -131,9 +140,8 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
   );
 }
 
-async function check(d: Dataset, label: string): Promise<void> {
+async function check(d: Dataset, label: string, sample = fc.sample(requests(d), { seed, numRuns: runs })): Promise<void> {
   const mismatches: string[] = [];
-  const sample = fc.sample(requests(d), { seed, numRuns: runs });
   for (const { target, expected } of sample) {
     const answer = await ask(d.handler, target);
     if (expected.status === 400) {
@@ -165,5 +173,15 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
 
   it("agrees on the embedded Berlin data", async () => {
     await check(berlin, "Berlin");
+  }, 600_000);
+
+  it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none", async () => {
+    const sample = adversarialMix(berlin.streets).map((r) =>
+      r.kind === "fts"
+        ? fullText(berlin, r.searchTerm, r.prefix, r.page ?? 1, r.pageSize ?? 50)
+        : streetFilters(berlin, { ...(r.name === undefined ? {} : { name: r.name }), ...(r.postalCode === undefined ? {} : { postalCode: r.postalCode }), ...(r.locality === undefined ? {} : { locality: r.locality }) }, r.page ?? 1, r.pageSize ?? 50),
+    );
+    expect(sample.length).toBeGreaterThan(500);
+    await check(berlin, "Berlin, adversarial", sample);
   }, 600_000);
 });

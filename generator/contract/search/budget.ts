@@ -27,6 +27,13 @@ export class ReadBudget {
   private readonly files = new Set<string>();
   constructor(private readonly limit = SEARCH_READ_BUDGET) {}
 
+  /** Would these files (not yet charged ones counted) fit in what is left, with a `reserve` share of the budget kept for what follows them? */
+  fits(files: ReadonlyMap<string, number>, reserve = 0): boolean {
+    let more = 0;
+    for (const [file, bytes] of files) if (!this.files.has(file)) more += bytes;
+    return this.spent + more <= this.limit * (1 - reserve);
+  }
+
   /** Counts a file the request reads (once per request); throws SearchTooBroad when the files exceed the budget. */
   charge(file: string, bytes: number): void {
     if (this.files.has(file)) return;

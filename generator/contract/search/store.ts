@@ -9,12 +9,15 @@
  *   /_s/{cc}/meta.json        SearchMeta (meta.ts): counts, the head's keys, where the shards begin
  *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
  *   /_s/{cc}/l/{n}.json       lexicon shard (shards.ts): a range of lexemes in order, with their lists
- *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names
- *                             (and EVERY_NAME, the empty string, whose list is every run)
+ *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names,
+ *                             their 1- and 2-grams (for short name filters) and EVERY_NAME, the
+ *                             empty string, whose list is every run
  *   /_s/{cc}/t/{n}.json       tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
  *                             RECORD_CHUNK_STREETS streets a file
+ *   /_s/{cc}/h/{n}.bin        the heads of the same streets: their runs of one head (each run
+ *                             cut at the file's ends) as blocks of a trigram list (encodeBlock)
  *
  * A record is rendered as head + tail. The head is the record's properties up to and including
  * `name` (`{"name":"Pariser Platz"` in Germany, `{"key":"042417","name":"Achgasse"` in Austria),
@@ -41,7 +44,7 @@ export const BLOCK_ENTRIES = 1024;
 export const TAILS_PER_SHARD = 16;
 export const RECORD_CHUNK_STREETS = 16_384;
 
-export { listChunkPath, lexiconPath, placesPath, recordsPath, searchMetaPath, tailsPath, trigramPath } from "../layout.ts";
+export { headsPath, listChunkPath, lexiconPath, placesPath, recordsPath, searchMetaPath, tailsPath, trigramPath } from "../layout.ts";
 
 /**
  * `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream.
@@ -68,10 +71,25 @@ export const EVERY_NAME = "";
 
 /** The distinct trigrams (three code points) of a case-folded text. */
 export function trigramsOf(folded: string): string[] {
+  return gramsOf(folded, 3);
+}
+
+/** The distinct n-grams (n code points) of a case-folded text. */
+export function gramsOf(folded: string, n: number): string[] {
   const chars = Array.from(folded);
   const out = new Set<string>();
-  for (let i = 0; i + 3 <= chars.length; i++) out.add(chars[i]! + chars[i + 1]! + chars[i + 2]!);
+  for (let i = 0; i + n <= chars.length; i++) out.add(chars.slice(i, i + n).join(""));
   return [...out];
+}
+
+/**
+ * The keys of the trigram shards whose lists hold every name that contains a case-folded
+ * literal: its trigrams; a literal of one or two characters is a key of its own (the build lists
+ * every 1- and 2-gram of the names too), the empty one EVERY_NAME.
+ */
+export function literalKeys(folded: string): string[] {
+  const length = Array.from(folded).length;
+  return length >= 3 ? trigramsOf(folded) : [length === 0 ? EVERY_NAME : folded];
 }
 
 /** One street of a list: its position in the country order, its place, its head values. */

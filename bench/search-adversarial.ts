@@ -1,0 +1,65 @@
+/**
+ * Street-search requests chosen to be expensive, built from a street file's own rows: the most
+ * common words alone, in pairs and negated, 2-letter prefixes after common words (search as you
+ * type), one-letter filters and every combination of the three filters, and deep pages. Run by
+ * `npm run bench:search` beside the query mix (its ten most expensive printed), and in the tests
+ * on the embedded Berlin streets, where each answer is compared with a plain scan.
+ */
+import { positionedLexemes } from "../generator/contract/search/lexize.ts";
+import type { MixStreet } from "./search-mix.ts";
+
+export type AdversarialRequest =
+  | { readonly class: string; readonly kind: "fts"; readonly searchTerm: string; readonly prefix: boolean; readonly page?: number; readonly pageSize?: number }
+  | { readonly class: string; readonly kind: "streets"; readonly name?: string; readonly postalCode?: string; readonly locality?: string; readonly page?: number; readonly pageSize?: number };
+
+const wordsOf = (text: string) => text.split(/[^\p{L}]+/u).filter((w) => w.length >= 3 && positionedLexemes(w).some((l) => l.lexeme !== null));
+
+/** The requests, in a fixed order; `common` words and `localities` from the top of their frequency lists. */
+export function adversarialMix(streets: readonly MixStreet[], common = 12): AdversarialRequest[] {
+  const frequency = new Map<string, number>();
+  const localities = new Map<string, number>();
+  for (const s of streets) {
+    for (const w of new Set(wordsOf(s.name))) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+    localities.set(s.locality, (localities.get(s.locality) ?? 0) + 1);
+  }
+  const top = (counts: Map<string, number>, n: number) => [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([w]) => w);
+  const words = top(frequency, common);
+  const cities = top(localities, 4);
+  const prefixes = [...new Set(top(frequency, 200).map((w) => w.slice(0, 2).toLowerCase()))].slice(0, 24);
+  const out: AdversarialRequest[] = [];
+  const fts = (klass: string, searchTerm: string, prefix = false, page?: number) => out.push({ class: klass, kind: "fts", searchTerm, prefix, ...(page === undefined ? {} : { page, pageSize: 50 }) });
+  for (const w of words) {
+    fts("adv: common word", w);
+    fts("adv: negation", `-${w}`);
+    fts("adv: negation, deep page", `-${w}`, false, 2000);
+    for (const city of cities) {
+      fts("adv: common word + city", `${w} ${city}`);
+      fts("adv: common word - city", `${w} -${city}`);
+      fts("adv: phrase", `"${city} ${w}"`);
+    }
+    for (const other of words.slice(0, 4)) if (other !== w) fts("adv: common or common", `${w} or ${other}`);
+    for (const prefix of prefixes) fts("adv: common word + 2-letter prefix", `${w} ${prefix}`, true);
+  }
+  for (const prefix of prefixes) fts("adv: 2-letter prefix alone", prefix, true);
+  for (const city of cities) fts("adv: city - city", `${city} -${cities.find((c) => c !== city) ?? city}`);
+  const letters = [..."aeinrstu"];
+  const digits = [..."0123456789"];
+  const filters = (klass: string, values: { name?: string; postalCode?: string; locality?: string }, page?: number) =>
+    out.push({ class: klass, kind: "streets", ...values, ...(page === undefined ? {} : { page, pageSize: 50 }) });
+  for (const letter of letters) {
+    filters("adv: one-letter name", { name: letter });
+    filters("adv: one-letter name, deep page", { name: letter }, 5000);
+    filters("adv: one-letter locality", { locality: letter });
+    for (const digit of digits.slice(0, 3)) {
+      filters("adv: one-letter name + postal code", { name: letter, postalCode: digit });
+      filters("adv: one-letter name + locality + postal code", { name: letter, locality: letters[(letters.indexOf(letter) + 1) % letters.length] as string, postalCode: digit });
+    }
+    for (const w of words.slice(0, 3)) filters("adv: common name + one-letter locality", { name: w.toLowerCase(), locality: letter });
+  }
+  for (const digit of digits) {
+    filters("adv: one-digit postal code", { postalCode: digit });
+    filters("adv: one-digit postal code, deep page", { postalCode: digit }, 2000);
+    filters("adv: postal code prefix", { postalCode: `^${digit}` });
+  }
+  return out;
+}

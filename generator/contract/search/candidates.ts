@@ -1,0 +1,60 @@
+/**
+ * A candidate street's lexemes, for the few queries whose plan checks candidates one by one
+ * (fulltext.ts): without phrases only which lexemes a street has matters, not where, so its
+ * name's and its place's lexemes, each worked out once per isolate, are looked up side by side.
+ */
+import { lexemesOf, streetLexemes } from "./lexize.ts";
+import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
+import { matches, type SearchNode } from "./query.ts";
+
+/** A document's lexemes, to look up and to list. */
+interface Lexemes {
+  readonly set: ReadonlySet<string>;
+  readonly list: readonly string[];
+}
+const lexemesFrom = (text: string): Lexemes => {
+  const list = [...lexemesOf(text).keys()];
+  return { set: new Set(list), list };
+};
+
+/**
+ * Does a street match a query without phrases? Only which lexemes it has matters: its name's or
+ * its place's (a name with `<` is lexized whole, as the build does).
+ */
+export function streetMatches(node: SearchNode, name: string, place: number, places: PlaceTable): boolean {
+  if (name.includes("<")) return matches({ root: node }, streetLexemes(name, placePostalCode(places, place), placeLocality(places, place)));
+  return evaluate(node, nameLexemes(name), placeLexemes(places, place));
+}
+
+function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
+  switch (node.op) {
+    case "lexeme":
+      return node.prefix ? name.list.some((l) => l.startsWith(node.lexeme)) || place.list.some((l) => l.startsWith(node.lexeme)) : name.set.has(node.lexeme) || place.set.has(node.lexeme);
+    case "not":
+      return !evaluate(node.operand, name, place);
+    case "and":
+      return evaluate(node.left, name, place) && evaluate(node.right, name, place);
+    case "or":
+      return evaluate(node.left, name, place) || evaluate(node.right, name, place);
+    case "phrase":
+      throw new Error("streetMatches: a phrase needs positions");
+  }
+}
+
+/** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
+const NAMES_KEPT = 100_000;
+const byName = new Map<string, Lexemes>();
+function nameLexemes(name: string): Lexemes {
+  let lexemes = byName.get(name);
+  if (lexemes === undefined) {
+    if (byName.size >= NAMES_KEPT) byName.clear();
+    byName.set(name, (lexemes = lexemesFrom(name)));
+  }
+  return lexemes;
+}
+const byPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
+function placeLexemes(places: PlaceTable, id: number): Lexemes {
+  let cache = byPlace.get(places);
+  if (cache === undefined) byPlace.set(places, (cache = []));
+  return (cache[id] ??= lexemesFrom(` ${placePostalCode(places, id)} ${placeLocality(places, id)}`));
+}

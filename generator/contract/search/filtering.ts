@@ -1,0 +1,91 @@
+/**
+ * `/Streets` filters as algebra on lists. A name filter is a set of runs (a run: the streets of
+ * one head, neighbours in the order): the intersection of its trigrams' run lists (algebra.ts),
+ * then each surviving run's name checked once (a literal is longer than its trigrams, and `~*`
+ * is finer than the folded trigram keys). A postal code or locality filter is a set of places,
+ * each distinct value matched once. What a request costs is known from the lists' and places'
+ * sizes before any list is read (FilterPlan), so the Worker takes the cheaper side.
+ */
+import { intersect } from "./algebra.ts";
+import { filterMatches, type StreetFilter } from "./filter.ts";
+import type { PlaceTable } from "./meta.ts";
+import { lowerBound, type Postings } from "./postings.ts";
+
+/** Runs of streets that pass a name filter, in order. */
+export interface Runs {
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+  /** Each run's head. */
+  readonly heads: readonly (readonly string[])[];
+  /** Streets in all runs. */
+  readonly streets: number;
+}
+
+/** The runs whose name passes the filter, out of its trigrams' run lists (each holds every passing run). */
+export function passingRuns(filter: StreetFilter, lists: readonly Postings[]): Runs {
+  const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
+  if (smallest === undefined) return { starts: new Int32Array(), lengths: new Int32Array(), heads: [], streets: 0 };
+  const common = others.reduce((set, list) => intersect(set, list.positions), smallest.positions);
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  const heads: (readonly string[])[] = [];
+  let streets = 0;
+  for (let i = 0, at = 0; i < common.length; i++) {
+    at = lowerBound(smallest.positions, common[i] as number, at);
+    const run = smallest.entry(at);
+    if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
+    starts.push(run.position);
+    lengths.push(run.place);
+    heads.push(run.head);
+    streets += run.place;
+  }
+  return { starts: Int32Array.from(starts), lengths: Int32Array.from(lengths), heads, streets };
+}
+
+/** Streets [start, end) of the runs: their positions and heads. */
+export function runStreets(runs: Runs, start: number, end: number): { readonly positions: number[]; readonly heads: (readonly string[])[] } {
+  const positions: number[] = [];
+  const heads: (readonly string[])[] = [];
+  for (let r = 0, at = 0; r < runs.starts.length && at < end; r++) {
+    const length = runs.lengths[r] as number;
+    for (let k = Math.max(0, start - at); k < Math.min(length, end - at); k++) {
+      positions.push((runs.starts[r] as number) + k);
+      heads.push(runs.heads[r] ?? []);
+    }
+    at += length;
+  }
+  return { positions, heads };
+}
+
+/** Every street of the runs, in order. */
+export function allRunStreets(runs: Runs): Int32Array {
+  const out = new Int32Array(runs.streets);
+  for (let r = 0, n = 0; r < runs.starts.length; r++) for (let k = 0; k < (runs.lengths[r] as number); k++) out[n++] = (runs.starts[r] as number) + k;
+  return out;
+}
+
+/** The run that holds a street, or -1. */
+export function runOf(runs: Runs, position: number): number {
+  const r = lowerBound(runs.starts, position + 1) - 1;
+  return r >= 0 && position < (runs.starts[r] as number) + (runs.lengths[r] as number) ? r : -1;
+}
+
+/** The places that pass the postal code and locality filters (each distinct value matched once), and their streets. */
+export function passingPlaces(filters: { readonly postalCode?: StreetFilter | undefined; readonly locality?: StreetFilter | undefined }, places: PlaceTable): { readonly pass: Uint8Array; readonly streets: number } {
+  const passing = (filter: StreetFilter | undefined, values: readonly string[]) => {
+    if (filter === undefined) return undefined;
+    const pass = new Uint8Array(values.length);
+    for (let i = 0; i < values.length; i++) if (filterMatches(filter, values[i] as string)) pass[i] = 1;
+    return pass;
+  };
+  const codes = passing(filters.postalCode, places.postalCodes);
+  const localities = passing(filters.locality, places.localities);
+  const pass = new Uint8Array(places.size);
+  let streets = 0;
+  for (let p = 0; p < places.size; p++) {
+    if ((codes !== undefined && codes[places.postalCodeOf[p] ?? 0] !== 1) || (localities !== undefined && localities[places.localityOf[p] ?? 0] !== 1)) continue;
+    pass[p] = 1;
+    streets += places.counts[p] ?? 0;
+  }
+  return { pass, streets };
+}

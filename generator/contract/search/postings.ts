@@ -1,0 +1,112 @@
+/**
+ * A list (store.ts) decoded as columns: its positions in one Int32Array, so set algebra
+ * (algebra.ts) runs over numbers, and its places and heads beside them, so only the entries a
+ * page shows ever become objects. Decoding reads each block's varints once and allocates three
+ * typed arrays per list, not an object per entry.
+ */
+import { ByteReader, readFrontCoded } from "./bytes.ts";
+import { BLOCK_ENTRIES, type ListEntry } from "./store.ts";
+
+export class Postings {
+  constructor(
+    /** Increasing street positions (a trigram list: each run's first position). */
+    readonly positions: Int32Array,
+    /** Per entry: a street's place, or a run's length. */
+    readonly seconds: Int32Array,
+    /** Per entry: its block's number in `tables` and its index in that block's head table, as block * BLOCK_ENTRIES + index. */
+    private readonly headRefs: Int32Array,
+    private readonly tables: readonly HeadTable[],
+  ) {}
+
+  get length(): number {
+    return this.positions.length;
+  }
+
+  /** Entry i as a ListEntry. */
+  entry(i: number): ListEntry {
+    const ref = this.headRefs[i] ?? 0;
+    const block = Math.floor(ref / BLOCK_ENTRIES);
+    return { position: this.positions[i] ?? 0, place: this.seconds[i] ?? 0, head: this.tables[block]?.get(ref % BLOCK_ENTRIES) ?? [] };
+  }
+
+  /** The index of a position among the entries, or -1. */
+  indexOf(position: number): number {
+    const i = lowerBound(this.positions, position);
+    return this.positions[i] === position ? i : -1;
+  }
+
+  static readonly EMPTY = new Postings(new Int32Array(), new Int32Array(), new Int32Array(), []);
+}
+
+/** The first index whose value is not below `value` in an increasing array. */
+export function lowerBound(values: Int32Array, value: number, from = 0): number {
+  let [low, high] = [from, values.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((values[mid] as number) < value) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** A block's head table, decoded when a head is first asked for (a count needs none). */
+class HeadTable {
+  private heads: readonly (readonly string[])[] | undefined;
+  constructor(private readonly bytes: Uint8Array) {}
+  get(index: number): readonly string[] {
+    this.heads ??= decodeHeads(this.bytes);
+    return this.heads[index] ?? [];
+  }
+}
+
+function decodeHeads(bytes: Uint8Array): (readonly string[])[] {
+  const reader = new ByteReader(bytes);
+  const count = reader.varint();
+  const columns = reader.varint();
+  const text = reader.text(reader.varint());
+  if (columns === 1) return readFrontCoded(count, reader, text).strings.map((value) => [value]);
+  const heads: string[][] = Array.from({ length: count }, () => []);
+  for (let c = 0, at = 0; c < columns; c++) {
+    const column = readFrontCoded(count, reader, text, at);
+    column.strings.forEach((value, h) => heads[h]?.push(value));
+    at = column.end;
+  }
+  return heads;
+}
+
+/** The blocks held in `bytes` (whole blocks, back to back) as columns; `count` is their number of entries (the ListRef's). */
+export function decodePostings(bytes: Uint8Array, count: number): Postings {
+  const positions = new Int32Array(count);
+  const seconds = new Int32Array(count);
+  const headRefs = new Int32Array(count);
+  const tables: HeadTable[] = [];
+  let at = 0;
+  let n = 0;
+  const varint = (): number => {
+    let byte = bytes[at++] ?? 0;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
+    for (;;) {
+      byte = bytes[at++] ?? 0;
+      value += (byte & 0x7f) * scale;
+      if (byte < 0x80) return value;
+      scale *= 0x80;
+    }
+  };
+  while (at < bytes.length && n < count) {
+    const tableLength = varint();
+    const entries = varint();
+    const block = tables.push(new HeadTable(bytes.subarray(at, at + tableLength))) - 1;
+    at += tableLength;
+    let position = -1;
+    for (let i = 0; i < entries && n < count; i++, n++) {
+      position += varint();
+      positions[n] = position;
+      seconds[n] = varint();
+      // A block holds at most BLOCK_ENTRIES entries, so at most as many distinct heads.
+      headRefs[n] = block * BLOCK_ENTRIES + varint();
+    }
+  }
+  return n === count ? new Postings(positions, seconds, headRefs, tables) : new Postings(positions.subarray(0, n), seconds.subarray(0, n), headRefs.subarray(0, n), tables);
+}
