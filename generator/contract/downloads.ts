@@ -1,3 +1,4 @@
+import type { FeedEntry } from "./changes.ts";
 import type { Format } from "./query.ts";
 
 /**
@@ -8,6 +9,7 @@ import type { Format } from "./query.ts";
  *   /downloads/{resource}.part-{n}.{json|csv}   part n of a complete dataset
  *   /downloads/{resource}/{slug}.{json|csv}     one view (e.g. one locality's streets), complete
  *   … .gz                                       a gzip copy of any file over GZIP_THRESHOLD bytes
+ *   /downloads/changes/…                        the change feed (changes.ts)
  */
 export const DOWNLOADS_PREFIX = "/downloads/";
 export const DOWNLOADS_INDEX = "/downloads/index.json";
@@ -65,4 +67,6 @@ export interface DownloadsManifest {
   readonly sources: readonly unknown[];
   /** Per source joined to another: rows, joined, skipped (unmatched, ambiguous, other causes), renamings and the skipped rows. */
   readonly joins: readonly unknown[];
+  /** The change feed: what changed per resource in the builds of the last days (changes.ts). */
+  readonly changeFeed?: FeedEntry;
 }

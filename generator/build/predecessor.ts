@@ -1,0 +1,48 @@
+import { CHANGE_FEED, type ChangeFeed } from "../contract/changes.ts";
+import { datasetPath, type DownloadsManifest } from "../contract/downloads.ts";
+import type { OldDataset } from "./record-diff.ts";
+
+/**
+ * The build a build is compared with: the previous output on this machine, or (the nightly) what
+ * is deployed. Only its public files are read: the downloads manifest, datasets and change feed.
+ */
+export interface Predecessor {
+  /** Where it is, for messages: a directory or a URL. */
+  readonly where: string;
+  readonly manifest: DownloadsManifest;
+  /** One of its public files (`/downloads/…`); undefined when it has none at that path. */
+  read(path: string): Promise<Uint8Array | undefined>;
+}
+
+/** A resource's complete JSON dataset in the predecessor; an empty one when it had none (a new resource: every record is added). */
+export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldDataset {
+  const single = datasetPath(resourceId, "json");
+  const parts = predecessor.manifest.files
+    .filter((file) => file.gzipOf === undefined && (file.path === single || (file.part !== undefined && file.path === datasetPath(resourceId, "json", file.part))))
+    .sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
+  return {
+    parts: parts.length,
+    read: async (part) => {
+      const path = parts[part]?.path ?? "";
+      const bytes = await predecessor.read(path);
+      if (bytes === undefined) throw new Error(`${predecessor.where}: its downloads manifest lists ${path}, but it has no such file`);
+      return bytes;
+    },
+  };
+}
+
+/** The predecessor's change feed; undefined when it published none (it predates the feed). */
+export async function feedOf(predecessor: Predecessor): Promise<ChangeFeed | undefined> {
+  const bytes = await predecessor.read(CHANGE_FEED);
+  if (bytes === undefined) return undefined;
+  const feed = JSON.parse(Buffer.from(bytes).toString("utf8")) as Partial<ChangeFeed>;
+  if (!Array.isArray(feed.builds)) throw new Error(`${predecessor.where}${CHANGE_FEED}: not a change feed (no builds)`);
+  return feed as ChangeFeed;
+}
+
+/** Checks the parts of a downloads manifest a predecessor needs. */
+export function asManifest(json: unknown, where: string): DownloadsManifest {
+  const manifest = json as Partial<DownloadsManifest> | null;
+  if (typeof manifest?.builtAt !== "string" || !Array.isArray(manifest.files)) throw new Error(`${where}: not a downloads manifest (no builtAt or files)`);
+  return manifest as DownloadsManifest;
+}
