@@ -1,6 +1,7 @@
 /**
  * Which records of two builds are "the same record", chosen from the data: a record with a key of
- * its own (a municipality, district, Austrian street or locality) is its key; a German, Swiss or
+ * its own (a municipality, district, Austrian street or locality) is its key, and its code where it
+ * has one (Vienna's districts share the municipality key 90001 and differ by code); a German, Swiss or
  * Liechtenstein locality, which has none, is its postal code, name and municipality (commune); a
  * street without a key is its name, postal code and locality (and in Germany borough, suburb and
  * municipality, which tell apart the streets of one name in one postal code of Berlin). Renaming
@@ -11,7 +12,7 @@ const LOCALITY = ["postalCode", "name", "municipality.key", "commune.key"];
 
 /** The identity fields (dotted JSON paths) of a resource's records; `sample` is one of its records. */
 export function identityFields(resourceId: string, sample: Readonly<Record<string, unknown>>): readonly string[] {
-  if (typeof sample["key"] === "string") return ["key"];
+  if (typeof sample["key"] === "string") return typeof sample["code"] === "string" ? ["key", "code"] : ["key"];
   const kind = resourceId.split(".").at(-1);
   if (kind === "streets") return STREET;
   if (kind === "localities") return LOCALITY;
