@@ -1,10 +1,13 @@
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
 import { CHANGE_FEED, type ChangeFeed } from "../../generator/contract/changes.ts";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
+import { countsOfManifest } from "../../generator/build/guards.ts";
+import { guardOptions } from "../../generator/cli/options.ts";
 import { tempDir } from "../support/fixture.ts";
+import { UpstreamServer } from "../support/upstream.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
 
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
@@ -20,7 +23,20 @@ function sources(dir: string, edit: (name: string, lines: string[]) => string[] 
   return { "de-streets": copy("streets.csv", "de/streets-berlin.csv"), "at-municipalities": copy("gemliste_knz.csv", "at/gemliste_knz.csv"), "ch-localities": copy("AMTOVZ_CSV_LV95.csv", "ch/AMTOVZ_CSV_LV95.csv") };
 }
 
-const build = (sources: BuildOptions["sources"], builtAt: string, out: string) => buildToDirectory({ root: ROOT, sources, maxFiles: 20_000, headersTemplate, builtAt }, out);
+const build = (sources: BuildOptions["sources"], builtAt: string, out: string, extra: Partial<BuildOptions> = {}) => buildToDirectory({ root: ROOT, sources, maxFiles: 20_000, headersTemplate, builtAt, ...extra }, out);
+
+/** A build's public files, as the CDN serves them (the build's own records left out). */
+function deployment(dir: string): Map<string, Uint8Array> {
+  const files = new Map<string, Uint8Array>();
+  const walk = (path: string): void => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(path, entry.name));
+      else files.set(`/${relative(dir, join(path, entry.name))}`, readFileSync(join(path, entry.name)));
+    }
+  };
+  walk(dir);
+  return files;
+}
 const json = <T>(out: string, path: string) => JSON.parse(readFileSync(join(out, path), "utf8")) as T;
 
 describe("the change feed", () => {
@@ -35,6 +51,7 @@ describe("the change feed", () => {
     const second = sources(join(work, "b"), (name, lines) => (name === "streets.csv" ? lines.map((line) => (line === street ? line.replace(/^[^,]+/, "Aalweg") : line)) : name === "AMTOVZ_CSV_LV95.csv" ? lines.filter((line) => !isSiglistorfZh(line)) : lines));
 
     await build(first, "2026-11-21T03:00:00.000Z", out);
+    const firstManifest = json<DownloadsManifest>(out, "/downloads/index.json");
     const empty = json<ChangeFeed>(out, CHANGE_FEED);
     expect(empty).toMatchObject({ predecessor: null, builds: [] });
     expect(empty.note).toMatch(/No earlier build/);
@@ -63,11 +80,28 @@ describe("the change feed", () => {
     expect(localities.map((c) => [c.change, c.old.postalCode, c.old.name, c.old.commune.key])).toEqual([["removed", "5462", "Siglistorf", "93"]]);
     const manifest = json<DownloadsManifest>(out, "/downloads/index.json");
     expect(manifest.changeFeed).toMatchObject({ path: CHANGE_FEED, predecessor: "2026-11-21T03:00:00.000Z", builds: 1 });
+    // The guards judge the same figures: per resource, the records the feed adds less those it removes are the change of the count.
+    const records = { before: countsOfManifest(firstManifest), after: countsOfManifest(manifest) };
+    for (const [resource, after] of records.after) {
+      const net = files.filter((f) => f.resource === resource && f.format === "json").reduce((sum, f) => sum + f.added - f.removed, 0);
+      expect(after - (records.before.get(resource) ?? 0), resource).toBe(net);
+    }
 
-    // A day later, nothing changed: the feed lists the empty build and keeps the one before, its files republished.
-    await build(second, "2026-11-23T03:00:00.000Z", out);
-    const later = json<ChangeFeed>(out, CHANGE_FEED);
-    expect(later.builds.map((b) => [b.builtAt, b.files.length])).toEqual([["2026-11-23T03:00:00.000Z", 0], ["2026-11-22T03:00:00.000Z", files.length]]);
-    for (const file of files) expect(readFileSync(join(out, file.path)).byteLength, file.path).toBe(file.bytes);
+    // A day later, nothing changed; the build compares with the deployment (served on loopback), as the nightly does:
+    // the feed lists the empty build and keeps the one before, its files fetched and republished.
+    const deployed = await UpstreamServer.start(deployment(out));
+    try {
+      const next = join(work, "next");
+      const compared = await guardOptions({ maxDrop: 2, maxJoinLoss: 10, baseline: deployed.url("/downloads/index.json") }, next);
+      const summary = await build(second, "2026-11-23T03:00:00.000Z", next, compared);
+      expect(summary.guard.baseline).toBe(deployed.url("/downloads/index.json"));
+      const later = json<ChangeFeed>(next, CHANGE_FEED);
+      expect(later.builds.map((b) => [b.builtAt, b.since, b.files.length])).toEqual([["2026-11-23T03:00:00.000Z", "2026-11-22T03:00:00.000Z", 0], ["2026-11-22T03:00:00.000Z", "2026-11-21T03:00:00.000Z", files.length]]);
+      for (const file of files) expect(readFileSync(join(next, file.path)), file.path).toEqual(readFileSync(join(out, file.path)));
+      // Large datasets were read from their gzip copies.
+      expect(deployed.urls.filter((url) => url.endsWith(".json.gz")).length).toBeGreaterThan(0);
+    } finally {
+      await deployed.close();
+    }
   }, 300_000);
 });
