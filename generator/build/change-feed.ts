@@ -30,12 +30,15 @@ export async function startFeed(predecessor: Predecessor | undefined, builtAt: s
 
 /** Files the feed may write: the carried ones, two per resource that changed, and the feed itself. */
 export function feedFilesBound(start: FeedStart, resources: number): number {
-  return 1 + start.carried.reduce((sum, build) => sum + build.files.length, 0) + (start.predecessor === undefined ? 0 : 2 * resources);
+  const carried = new Set(start.carried.flatMap((build) => build.files.map((file) => file.path)));
+  return 1 + carried.size + (start.predecessor === undefined ? 0 : 2 * resources);
 }
 
 /** Writes this build's change files as each resource's dataset completes, then the carried files and the feed. */
 export class ChangeFeedWriter {
   private readonly files: ChangeFile[] = [];
+  /** This build's change files by their contents (JSON and CSV texts). */
+  private readonly written = new Map<string, readonly ChangeFile[]>();
 
   constructor(
     private readonly sink: FileSink,
@@ -49,22 +52,35 @@ export class ChangeFeedWriter {
     return predecessor === undefined ? undefined : new ResourceChanges(this, resource, predecessor);
   }
 
-  /** Writes one resource's change files, when it has changes. */
+  /**
+   * Writes one resource's change files, when it has changes. Resources with the same changes
+   * (the same records under other parents) share the first one's files: the file budget counts
+   * files, and a night's new municipality would otherwise be a pair of files per parent.
+   */
   record(resource: AnyResource, diff: Awaited<ReturnType<RecordDiff["finish"]>>): void {
     if (diff.length === 0) return;
     const texts = changeFileTexts(diff, resource.record.columns);
     const counts = countChanges(diff);
+    const same = this.written.get(`${texts.json}\u0000${texts.csv}`);
     for (const format of ["json", "csv"] as const) {
-      const path = changeFilePath(this.builtAt, resource.id, format);
-      const written = this.sink.write(path, texts[format]);
-      this.files.push({ resource: resource.id, endpoint: resource.path, format, path, bytes: written.bytes, sha256: written.sha256Hex(), ...counts });
+      const shared = same?.find((file) => file.format === format);
+      const written = shared === undefined ? this.write(changeFilePath(this.builtAt, resource.id, format), texts[format]) : { path: shared.path, bytes: shared.bytes, sha256: shared.sha256 };
+      this.files.push({ resource: resource.id, endpoint: resource.path, format, ...written, ...counts });
     }
+    if (same === undefined) this.written.set(`${texts.json}\u0000${texts.csv}`, this.files.slice(-2));
+  }
+
+  private write(path: string, text: string): { path: string; bytes: number; sha256: string } {
+    const written = this.sink.write(path, text);
+    return { path, bytes: written.bytes, sha256: written.sha256Hex() };
   }
 
   /** Republishes the carried builds' files (checked against their SHA-256), then writes the feed. */
   async finish(): Promise<FeedEntry> {
     const { predecessor, carried } = this.start;
-    for (const file of carried.flatMap((build) => build.files)) {
+    // Resources with the same changes share a file: each is republished once.
+    const unique = new Map(carried.flatMap((build) => build.files).map((file) => [file.path, file]));
+    for (const file of unique.values()) {
       const bytes = await predecessor?.read(file.path);
       if (bytes === undefined) throw new Error(`${predecessor?.where ?? "the predecessor"}: its change feed lists ${file.path}, but it has no such file`);
       const digest = createHash("sha256").update(bytes).digest("hex");
@@ -72,7 +88,8 @@ export class ChangeFeedWriter {
       this.sink.write(file.path, bytes);
     }
     const since = predecessor?.manifest.builtAt ?? null;
-    const files = [...this.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const order = (file: ChangeFile) => `${file.resource}\u0000${file.format}`;
+    const files = [...this.files].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
     const builds = since === null ? [] : [{ builtAt: this.builtAt, since, files }, ...carried];
     const note = since === null ? NO_PREDECESSOR : `Builds of the last ${FEED_DAYS} days, newest first; this build was compared with the one built at ${since}.`;
     const feed: ChangeFeed = { builtAt: this.builtAt, predecessor: since, note, days: FEED_DAYS, builds };

@@ -55,7 +55,7 @@ export class RecordDiff {
     }
   }
 
-  /** The changes: removed records first (in the old order), then changed and added ones in the new order. */
+  /** The changes, ordered by record (its compact JSON: the new one where there is one). */
   async finish(resourceId: string): Promise<RecordChange[]> {
     const gone: string[] = [];
     for (let part = 0; part < this.old.parts; part++) {
@@ -80,7 +80,10 @@ export class RecordDiff {
       return { kind: "changed", old, oldCsv: this.csvOf(old), json, csv };
     });
     const removed: RecordChange[] = gone.filter((old) => !paired.has(old)).map((old) => ({ kind: "removed", old, oldCsv: this.csvOf(old) }));
-    return [...removed, ...later];
+    // In record order, not dataset order: resources that hold the same records in other groupings
+    // (every municipality under its district, under its state) then have the same change files.
+    const record = (change: RecordChange) => (change.kind === "removed" ? change.old : change.json);
+    return [...removed, ...later].sort((a, b) => (record(a) < record(b) ? -1 : record(a) > record(b) ? 1 : 0));
   }
 
   /** The old record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */

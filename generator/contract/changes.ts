@@ -8,7 +8,8 @@ import type { Format } from "./query.ts";
  *   /downloads/changes/{build}/{resource}.{json|csv}   one build's changes to one resource's dataset
  *
  * `{build}` is the build time in UTC, `YYYYMMDD-HHMMSS` (download paths are lower case). A build
- * writes change files only for the resources whose records changed, so a night costs a few files.
+ * writes change files only for the resources whose records changed, and resources with the same
+ * changes (the same records under other parents) share one pair, so a night costs a few files.
  */
 export const CHANGES_PREFIX = `${DOWNLOADS_PREFIX}changes/`;
 export const CHANGE_FEED = `${CHANGES_PREFIX}index.json`;
@@ -35,6 +36,7 @@ export interface ChangeFile {
   /** The endpoint whose records these are (as the downloads manifest names it). */
   readonly endpoint: string;
   readonly format: Format;
+  /** Shared by the resources of one build with the same changes (the same records under other parents). */
   readonly path: string;
   readonly bytes: number;
   readonly sha256: string;

@@ -77,7 +77,7 @@ export function changesSchemas(): Record<string, Json> {
         resource: text("The dataset, as in the downloads' file names."),
         endpoint: text("The endpoint whose records these are."),
         format: { type: "string", enum: ["json", "csv"] },
-        path: text("The file's path on this server."),
+        path: text("The file's path on this server; resources with the same changes in one build (the same records under other parents) share one file."),
         bytes: count("Its size in bytes."),
         sha256,
         added: count("Records added."),
