@@ -26,6 +26,7 @@ export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldD
   const gzipped = new Set(predecessor.manifest.files.flatMap((file) => (file.gzipOf === undefined ? [] : [file.gzipOf])));
   return {
     parts: parts.length,
+    records: parts.reduce((sum, file) => sum + file.records, 0),
     read: async (part) => {
       const plain = parts[part]?.path ?? "";
       const path = predecessor.compressed === true && gzipped.has(plain) ? `${plain}.gz` : plain;

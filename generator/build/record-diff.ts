@@ -6,6 +6,8 @@ import { forEachJsonRecord, hashBytes } from "./json-records.ts";
 /** The predecessor's complete dataset of one resource: its JSON download, part by part. */
 export interface OldDataset {
   readonly parts: number;
+  /** Its records, as the manifest counts them. */
+  readonly records: number;
   read(part: number): Promise<Uint8Array>;
 }
 
@@ -17,30 +19,44 @@ export type RecordChange =
 
 /**
  * The records of one resource added, removed and changed against its predecessor's dataset. The
- * old dataset is read twice rather than held: first its records' hashes (every record the new
- * build has with the same bytes is unchanged), then, once the new records are all seen, the few
- * old records no new one matched. Only the records that differ are parsed, for their identity.
+ * old dataset is not held: its records' hashes and places are (every new record with the same
+ * bytes as an old one is unchanged); once the new records are all seen, the parts are read again
+ * for the few old records no new one matched. Only the records that differ are parsed.
  */
 export class RecordDiff {
-  /** The old records' hashes, sorted; `matched[i]` says whether a new record had `hashes[i]`. */
+  /** The old records' hashes, sorted; `matched[i]` says whether a new record had `sorted[i]`. */
+  private readonly sorted: Float64Array;
   private readonly matched: Uint8Array;
   private readonly unmatched: { json: string; csv: string }[] = [];
 
   private constructor(
     private readonly old: OldDataset,
-    private readonly hashes: Float64Array,
+    /** Per old record, in dataset order: its hash, its part, and where in the part it starts and ends. */
+    private readonly records: { readonly hashes: Float64Array; readonly parts: Uint16Array; readonly starts: Float64Array; readonly ends: Float64Array },
     private readonly columns: readonly CsvColumn[],
   ) {
-    this.matched = new Uint8Array(hashes.length);
+    this.sorted = Float64Array.from(records.hashes).sort();
+    this.matched = new Uint8Array(records.hashes.length);
   }
 
   static async start(old: OldDataset, columns: readonly CsvColumn[]): Promise<RecordDiff> {
-    const hashes: number[] = [];
+    const hashes = new Float64Array(old.records);
+    const parts = new Uint16Array(old.records);
+    const starts = new Float64Array(old.records);
+    const ends = new Float64Array(old.records);
+    let n = 0;
     for (let part = 0; part < old.parts; part++) {
       const bytes = await old.read(part);
-      forEachJsonRecord(bytes, (start, end) => hashes.push(hashBytes(bytes, start, end)));
+      forEachJsonRecord(bytes, (start, end) => {
+        if (n === old.records) throw new Error(`the predecessor's dataset has more records than its manifest's ${old.records}`);
+        hashes[n] = hashBytes(bytes, start, end);
+        parts[n] = part;
+        starts[n] = start;
+        ends[n++] = end;
+      });
     }
-    return new RecordDiff(old, Float64Array.from(hashes).sort(), columns);
+    if (n !== old.records) throw new Error(`the predecessor's dataset has ${n} records, its manifest ${old.records}`);
+    return new RecordDiff(old, { hashes, parts, starts, ends }, columns);
   }
 
   /** The next records of the new dataset, in dataset order (JSON records end in a comma, as packed). */
@@ -57,12 +73,17 @@ export class RecordDiff {
 
   /** The changes, ordered by record (its compact JSON: the new one where there is one). */
   async finish(resourceId: string): Promise<RecordChange[]> {
+    const { hashes, parts, starts, ends } = this.records;
+    const missing: number[] = [];
+    for (let i = 0; i < hashes.length; i++) if (!this.take(hashes[i] as number, 2)) missing.push(i);
     const gone: string[] = [];
-    for (let part = 0; part < this.old.parts; part++) {
+    for (let part = 0, at = 0; part < this.old.parts && at < missing.length; part++) {
+      if (parts[missing[at] as number] !== part) continue;
       const bytes = await this.old.read(part);
-      forEachJsonRecord(bytes, (start, end) => {
-        if (!this.take(hashBytes(bytes, start, end), 2)) gone.push(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString("utf8"));
-      });
+      for (; at < missing.length && parts[missing[at] as number] === part; at++) {
+        const i = missing[at] as number;
+        gone.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", starts[i], ends[i]));
+      }
     }
     const sample = this.unmatched[0]?.json ?? gone[0];
     if (sample === undefined) return [];
@@ -93,11 +114,11 @@ export class RecordDiff {
 
   /**
    * Marks one old record with hash `hash` as seen in pass `pass` (1: a new record has it; 2: the
-   * second reading of the old records), so that equal records count as many times as they occur.
+   * old records gone through again), so that equal records count as many times as they occur.
    */
   private take(hash: number, pass: 1 | 2): boolean {
-    let i = lowerBound(this.hashes, hash);
-    for (; i < this.hashes.length && this.hashes[i] === hash; i++) {
+    let i = lowerBound(this.sorted, hash);
+    for (; i < this.sorted.length && this.sorted[i] === hash; i++) {
       if (this.matched[i] === pass - 1) {
         this.matched[i] = pass;
         return true;
