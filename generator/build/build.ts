@@ -9,7 +9,10 @@ import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load
 import { readRows } from "../sources/read.ts";
 import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
 import { emitBuild, type EmitResult } from "./emit.ts";
+import { feedFilesBound, startFeed } from "./change-feed.ts";
 import { checkGuards, countsOfManifest, type Baseline, type GuardOptions, type GuardReport } from "./guards.ts";
+import { localPredecessor } from "./local-predecessor.ts";
+import type { Predecessor } from "./predecessor.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
 import { writeSearchIndex } from "./search-index.ts";
@@ -47,6 +50,8 @@ export interface BuildOptions {
   readonly inlineShardBytes?: number;
   /** The data guards: thresholds, and what to compare the record counts with (a directory build: its previous output by default). */
   readonly guards?: GuardOptions;
+  /** The build the change feed compares with (a directory build: its previous output by default); none: an empty feed. */
+  readonly predecessor?: Predecessor;
 }
 
 export interface BuildSummary extends EmitResult {
@@ -91,6 +96,8 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const selected = options.only === undefined ? datasets : datasets.filter((d) => options.only?.includes(d.resource.id));
   const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
   const guard = checkGuards({ resources: resources.map((prepared, i) => ({ prepared, sources: selected[i]?.sources ?? [] })), joins, labels }, options.guards);
+  const builtAt = options.builtAt ?? new Date().toISOString();
+  const feed = await startFeed(options.predecessor, builtAt);
   const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
   const counter = new CountingSink(timed);
   const searchStarted = performance.now();
@@ -104,7 +111,9 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       maxFiles: options.maxFiles,
       headersTemplate: options.headersTemplate,
       stamp: { fingerprint, sources },
-      builtAt: options.builtAt ?? new Date().toISOString(),
+      builtAt,
+      feed,
+      feedFiles: feedFilesBound(feed, resources.length),
       sources,
       joins,
       reservedFiles: search.reduce((sum, s) => sum + s.summary.files, 0),
@@ -139,11 +148,12 @@ async function readInputs(options: BuildOptions, timer: PhaseTimer) {
 export function buildToDirectory(options: BuildOptions, outDir: string, full = false, removeOld: "wait" | "background" = "wait"): Promise<DirectoryBuildSummary> {
   const baseline = options.guards?.baseline ?? directoryBaseline(outDir);
   const guards: GuardOptions = { ...options.guards, ...(baseline === undefined ? {} : { baseline }) };
+  const predecessor = options.predecessor ?? localPredecessor(outDir);
   return buildAtomically(
     outDir,
     async (tmp) => {
       const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
-      const summary = await buildInto({ ...options, guards }, sink);
+      const summary = await buildInto({ ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) }, sink);
       return { ...summary, changes: sink.finish() };
     },
     removeOld,

@@ -3,6 +3,7 @@ import { datasetPath } from "../contract/downloads.ts";
 import { FORMATS, type Format } from "../contract/query.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { creditsOf, type DownloadWriter, type PendingFile } from "./downloads.ts";
+import type { ResourceChanges } from "./change-feed.ts";
 import type { EncodedRecords } from "./encode.ts";
 
 const OPEN = Buffer.from("[");
@@ -37,12 +38,15 @@ export class DatasetWriter {
     private readonly writer: DownloadWriter,
     private readonly resource: AnyResource,
     private readonly maxBytes: number,
+    /** The diff against the predecessor's dataset, which sees every record as it is added. */
+    private readonly changes?: ResourceChanges,
   ) {
     this.header = Buffer.from(csvHeader(resource.record.columns));
     this.buffers = { json: { pieces: [], records: 0, bytes: this.emptyBytes("json"), held: undefined, parts: [] }, csv: { pieces: [], records: 0, bytes: this.emptyBytes("csv"), held: undefined, parts: [] } };
   }
 
   async add(encoded: EncodedRecords): Promise<void> {
+    await this.changes?.observe(encoded);
     for (const format of FORMATS) {
       const buffer = this.buffers[format];
       const offsets = encoded.offsets[format];
@@ -72,6 +76,7 @@ export class DatasetWriter {
       else await this.completePart(format);
       for (const file of buffer.parts) file.parts = buffer.parts.length;
     }
+    await this.changes?.finish();
   }
 
   private emptyBytes(format: Format): number {

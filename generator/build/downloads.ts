@@ -7,6 +7,7 @@ import { CONTENT_TYPES } from "../contract/headers.ts";
 import { FORMATS } from "../contract/query.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
+import type { ChangeFeedWriter } from "./change-feed.ts";
 import { DatasetWriter } from "./datasets.ts";
 import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 
@@ -31,11 +32,13 @@ export class DownloadWriter {
     private readonly sink: FileSink,
     /** The CDN's file size limit, and the size above which a gzip copy is added (tests make them small). */
     readonly limits = { maxBytes: MAX_DOWNLOAD_BYTES, gzipOver: GZIP_THRESHOLD },
+    /** The change feed, which diffs each dataset against the predecessor's as it is written. */
+    private readonly feed?: ChangeFeedWriter,
   ) {}
 
   /** Starts one resource's complete dataset (both formats); feed it views in API order. */
   dataset(resource: AnyResource): DatasetWriter {
-    return new DatasetWriter(this, resource, this.limits.maxBytes);
+    return new DatasetWriter(this, resource, this.limits.maxBytes, this.feed?.resource(resource));
   }
 
   /**
@@ -76,10 +79,11 @@ export class DownloadWriter {
     return file;
   }
 
-  /** Waits for the gzip copies, then writes the manifest. */
+  /** Waits for the gzip copies, writes the change feed, then the manifest. */
   async finish(builtAt: string, sources: readonly unknown[], joins: readonly unknown[] = []): Promise<DownloadsManifest> {
     await Promise.all(this.pending);
     if (this.failure !== undefined) throw this.failure;
+    const changeFeed = await this.feed?.finish();
     const byPath = new Map(this.files.map((file) => [file.path, file]));
     const files = this.files
       .map((file) => {
@@ -88,7 +92,7 @@ export class DownloadWriter {
         return original?.part === undefined || original.parts === undefined ? file : { ...file, part: original.part, parts: original.parts };
       })
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const manifest: DownloadsManifest = { builtAt, sources, joins, files };
+    const manifest: DownloadsManifest = { builtAt, sources, joins, files, ...(changeFeed === undefined ? {} : { changeFeed }) };
     this.sink.write(DOWNLOADS_INDEX, `${JSON.stringify(manifest)}\n`);
     return manifest;
   }

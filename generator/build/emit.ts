@@ -3,6 +3,7 @@ import type { DownloadsManifest } from "../contract/downloads.ts";
 import type { DocsResource } from "../docs/input.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
+import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
 import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
@@ -23,6 +24,8 @@ export interface EmitOptions extends PlanOptions {
   readonly joins: readonly unknown[];
   /** Resources answered from search indexes written before (FullTextSearch): served and documented, no files of their own. */
   readonly searchResources?: readonly { readonly resource: AnyResource; readonly records: number }[];
+  /** The predecessor and the feed it carries forward; none: the feed is published empty. */
+  readonly feed?: FeedStart;
 }
 
 export interface EmitResult {
@@ -42,7 +45,7 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
   const plan = planBuild(resources, options);
   let written = 0;
   const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
-  const downloads = new DownloadWriter(counted);
+  const downloads = new DownloadWriter(counted, undefined, new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] }));
   const paged = resources.filter((r) => r.resource.query.paged);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;

@@ -28,6 +28,8 @@ export interface PlanOptions {
   readonly inlineShardBytes?: number;
   /** Files already written outside the plan (the search indexes), counted against the budget. */
   readonly reservedFiles?: number;
+  /** Files the change feed may write (see `feedFilesBound`), reserved with the downloads; 1 (the feed) by default. */
+  readonly feedFiles?: number;
 }
 
 /** Default bytes of inlined records per index shard: shards stay a few tens of KB. */
@@ -52,7 +54,7 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
   const inlined = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, shards.get(r.resource.id) ?? 1, inlineBudget)]));
   const shardFiles = paged.reduce((sum, r) => sum + shardFilesOf(r, shards.get(r.resource.id) ?? 1), 0);
   const sizes = new Map(resources.map((r) => [r.resource.id, bytesPerRecord(r.views.slice(0, 20).map((view) => view.encoded()))]));
-  const downloadFilesReserved = resources.reduce((sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }), 1); // + index.json
+  const downloadFilesReserved = resources.reduce((sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }), 1 + (options.feedFiles ?? 1)); // + index.json
   const packFilesReserved = paged.reduce((sum, r) => {
     const keys = inlined.get(r.resource.id);
     const records = r.views.reduce((n, view) => n + (keys?.has(view.key) === true ? 0 : view.count), 0);

@@ -33,8 +33,8 @@ withGuardOptions(
   "the previous build in --out",
 ).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean; searchIndex: boolean; searchReadBudget: number }) => {
   const out = resolve(opts.out);
-  const guards = await guardOptions(opts, out);
-  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), guards, searchIndex: opts.searchIndex, searchReadBudget: opts.searchReadBudget * 1024 }, out, opts.full === true, "background");
+  const compared = await guardOptions(opts, out);
+  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), ...compared, searchIndex: opts.searchIndex, searchReadBudget: opts.searchReadBudget * 1024 }, out, opts.full === true, "background");
   if (opts.json) printJson(summary);
   else printSummary(summary, `built ${out}`);
 });
@@ -49,8 +49,8 @@ withGuardOptions(
   ),
   "dist/",
 ).action(async (opts: SourceFlags & GuardFlags & { maxFiles: number; json?: boolean }) => {
-  const guards = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
-  const summary = await buildInto({ ...buildOptions(opts, opts.maxFiles), guards }, new CountingSink());
+  const compared = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
+  const summary = await buildInto({ ...buildOptions(opts, opts.maxFiles), ...compared }, new CountingSink());
   if (opts.json) printJson(summary);
   else printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
 });

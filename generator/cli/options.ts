@@ -1,9 +1,12 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
 import { DEFAULT_FETCH, directoryBaseline, type BuildOptions } from "../build/build.ts";
+import { localPredecessor } from "../build/local-predecessor.ts";
+import { asManifest, type Predecessor } from "../build/predecessor.ts";
+import { deployedFiles } from "../sources/deployed.ts";
 import { countsOfManifest, DEFAULT_MAX_DROP, DEFAULT_MAX_JOIN_LOSS, type Baseline, type GuardOptions } from "../build/guards.ts";
 import { PROJECT_ROOT, readProjectText } from "../io/read.ts";
-import { CACHE_DURATION, fetchJson, type FetchOptions } from "../sources/fetch.ts";
+import { CACHE_DURATION, type FetchOptions } from "../sources/fetch.ts";
 import type { LoadEvent } from "../sources/load.ts";
 import { isSourceName, isUrl, SOURCE_NAMES, type SourceName } from "../sources/registry.ts";
 
@@ -49,25 +52,36 @@ export function withGuardOptions(command: Command, defaultBaseline: string): Com
   return command
     .option("--max-drop <percent>", "refuse a resource with more than this share fewer records than the baseline (a deliberate change: raise it)", percent, DEFAULT_MAX_DROP)
     .option("--max-join-loss <percent>", "refuse a join that skips more than this share of a source's rows", percent, DEFAULT_MAX_JOIN_LOSS)
-    .option("--baseline <dir|url>", `the build to compare record counts with: a build directory, or a deployed downloads manifest (https://…/downloads/index.json) (default: ${defaultBaseline})`);
+    .option("--baseline <dir|url>", `the build to compare with (record counts, and the change feed's predecessor): a build directory, or a deployed downloads manifest (https://…/downloads/index.json) (default: ${defaultBaseline})`);
 }
 
-/** The guard options the flags describe; the baseline read from its directory or fetched from the deployment. */
-export async function guardOptions(flags: GuardFlags, defaultDir: string): Promise<GuardOptions> {
+/**
+ * The guard options the flags describe, and the build the change feed compares with: one and the
+ * same build (read from its directory or from the deployment), so the counts the guards judge are
+ * the ones the feed's changes add up to.
+ */
+export async function guardOptions(flags: GuardFlags, defaultDir: string): Promise<{ guards: GuardOptions; predecessor?: Predecessor }> {
   const thresholds = { maxDrop: flags.maxDrop, maxJoinLoss: flags.maxJoinLoss };
   if (flags.baseline === undefined) {
     const previous = directoryBaseline(defaultDir);
-    return previous === undefined ? thresholds : { ...thresholds, baseline: previous };
+    return { guards: previous === undefined ? thresholds : { ...thresholds, baseline: previous } };
   }
   let baseline: Baseline | undefined;
+  let predecessor: Predecessor | undefined;
   try {
-    if (isUrl(flags.baseline)) baseline = { where: flags.baseline, counts: countsOfManifest(await fetchJson(flags.baseline, DEFAULT_FETCH.timeoutMs)) };
-    else baseline = directoryBaseline(resolve(flags.baseline));
+    if (isUrl(flags.baseline)) {
+      const deployed = await deployedFiles(flags.baseline, DEFAULT_FETCH.timeoutMs);
+      baseline = { where: flags.baseline, counts: countsOfManifest(deployed.manifest) };
+      predecessor = { ...deployed, manifest: asManifest(deployed.manifest, flags.baseline), compressed: true };
+    } else {
+      baseline = directoryBaseline(resolve(flags.baseline));
+      predecessor = localPredecessor(resolve(flags.baseline));
+    }
   } catch (error) {
     throw new Error(`--baseline ${flags.baseline}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (baseline === undefined) throw new Error(`--baseline ${flags.baseline}: no build there (no downloads/index.json)`);
-  return { ...thresholds, baseline };
+  return { guards: { ...thresholds, baseline }, ...(predecessor === undefined ? {} : { predecessor }) };
 }
 
 /** The build options the flags describe. */

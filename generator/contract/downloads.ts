@@ -1,10 +1,11 @@
+import type { FeedEntry } from "./changes.ts";
 import { DOWNLOADS_PREFIX } from "./layout.ts";
 import type { Format } from "./query.ts";
 
 /**
  * Whole-dataset downloads, served as they are (their paths: layout.ts, docs/FORMAT.md § 10): the
  * manifest, complete datasets (in parts when larger than a file may be), one view's records, and
- * a gzip copy of any file over GZIP_THRESHOLD bytes.
+ * a gzip copy of any file over GZIP_THRESHOLD bytes; the change feed (changes.ts).
  */
 export { datasetPath, DOWNLOADS_INDEX, DOWNLOADS_PREFIX, viewDownloadPath } from "./layout.ts";
 
@@ -53,4 +54,6 @@ export interface DownloadsManifest {
   readonly sources: readonly unknown[];
   /** Per source joined to another: rows, joined, skipped (unmatched, ambiguous, other causes), renamings and the skipped rows. */
   readonly joins: readonly unknown[];
+  /** The change feed: what changed per resource in the builds of the last days (changes.ts). */
+  readonly changeFeed?: FeedEntry;
 }

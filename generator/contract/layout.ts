@@ -113,3 +113,18 @@ export function viewDownloadPath(resource: string, slug: string, format: Format)
 export function gzipPath(path: string): string {
   return `${path}.gz`;
 }
+
+// § 10: the change feed, beside the downloads (docs/CHANGES.md).
+
+export const CHANGES_PREFIX = `${DOWNLOADS_PREFIX}changes/`;
+export const CHANGE_FEED = `${CHANGES_PREFIX}index.json`;
+
+export function buildStamp(builtAt: string): string {
+  const time = new Date(builtAt);
+  if (Number.isNaN(time.getTime())) throw new Error(`not a build time: '${builtAt}'`);
+  return time.toISOString().replace(/\.\d+Z$/, "").replaceAll("-", "").replaceAll(":", "").replace("T", "-");
+}
+
+export function changeFilePath(builtAt: string, resource: string, format: Format): string {
+  return `${CHANGES_PREFIX}${buildStamp(builtAt)}/${resource}.${format}`;
+}

@@ -1,3 +1,4 @@
+import { CHANGE_FEED, FEED_DAYS } from "../contract/changes.ts";
 import { DOWNLOADS_INDEX, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import type { Credit } from "../resources/credits.ts";
 import { codeList, count, dataTable, section } from "./blocks.ts";
@@ -30,7 +31,8 @@ export function downloadsSection(downloads: DownloadsManifest | undefined): Mark
       : html`<p>Every dataset as whole files, in JSON (an array of the records above) and CSV (the same columns), with a gzip copy of anything over 1 MiB. A dataset too large for one file comes in parts of at most 24 MiB, each a complete JSON array or CSV file with its header. Built ${downloads.builtAt}.</p>
 ${dataTable("Whole-dataset downloads", ["Dataset", "Records", "JSON", "CSV"], rows)}
 ${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, for ${codeList(perViewEndpoints)}: ${count(perView.length / 2)} ${perView.length === 2 ? "locality" : "localities"}, for example <a href="${perView[0]?.path ?? "#"}"><code>${perView[0]?.path ?? ""}</code></a>.</p>`}
-<p>The manifest <a href="${DOWNLOADS_INDEX}"><code>${DOWNLOADS_INDEX}</code></a> lists every file with its SHA-256, size, media type, record count, sources, licences and their dates, and the build time. Keep the attributions of <a href="#sources">the data sources</a> with the files.</p>`,
+<p>The manifest <a href="${DOWNLOADS_INDEX}"><code>${DOWNLOADS_INDEX}</code></a> lists every file with its SHA-256, size, media type, record count, sources, licences and their dates, and the build time. Keep the attributions of <a href="#sources">the data sources</a> with the files.</p>
+<p>To keep a copy up to date without downloading everything again, read the change feed <a href="${CHANGE_FEED}"><code>${CHANGE_FEED}</code></a>: the builds of the last ${FEED_DAYS} days, each with, per dataset that changed, a small JSON and CSV file of the records added, removed and changed (old and new values) since the build before. Records are known by their key, or a street by its name, postal code and locality (a renamed street is removed and added). ${downloads.changeFeed?.predecessor === null || downloads.changeFeed === undefined ? "This build had no earlier build to compare with: its feed is empty." : `This build lists ${downloads.changeFeed.builds} ${downloads.changeFeed.builds === 1 ? "build" : "builds"}, the newest compared with the build of ${downloads.changeFeed.predecessor}.`}</p>`,
   );
 }
 

@@ -114,6 +114,7 @@ export function downloadsSchemas(): Record<string, Json> {
         files: { type: "array", items: schemaRef("DownloadFile") },
         sources: { type: "array", description: "Each source file read: its name, location, SHA-256, size and the publisher's Last-Modified.", items: { type: "object" } },
         joins: { type: "array", description: "Per source joined to another: what became of its rows.", items: schemaRef("JoinReport") },
+        changeFeed: schemaRef("ChangeFeedEntry"),
       },
     },
     JoinReport: {

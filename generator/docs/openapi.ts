@@ -3,6 +3,7 @@ import { ALLOWED_METHODS, CONTENT_TYPES, PAGING_HEADERS } from "../contract/head
 import { exampleTarget, type AnyResource } from "../resources/resource.ts";
 import { countryOf, sizeOf, slugOf, type DocsInput, type DocsResource } from "./input.ts";
 import { componentSchemas, errorResponses, ETAG_HEADER, headerRef, IF_NONE_MATCH, mime, problemSchema, schemaRef, sharedHeaders, sharedParameters, sharedResponses, type Json } from "./openapi-components.ts";
+import { changesPaths, changesSchemas } from "./openapi-changes.ts";
 import { downloadsPaths, downloadsSchemas } from "./openapi-downloads.ts";
 import { parametersOf, REJECTED_NOTE, type ParameterDoc } from "./parameters.ts";
 
@@ -28,7 +29,7 @@ export function openApiDocument(input: DocsInput): Json {
         `- **Errors** are \`application/problem+json\` (RFC 9457): invalid input is a 400 with \`errors\` keyed by parameter; a path this build does not serve is a 404 (for an endpoint of the original API listed in \`${NOT_SERVED}\`, the \`detail\` says so and why); methods other than ${ALLOWED_METHODS} are a 405 with \`Allow\`.`,
         "- **Caching**: responses carry an `ETag`; send it as `If-None-Match` and an unchanged response is a 304 without a body.",
         "- **CORS**: any origin; preflights allow `Accept`, `If-None-Match`, `If-Modified-Since` and `Cache-Control`; `ETag` and the paging headers are readable.",
-        "- **Downloads**: every dataset as whole files under `/downloads/`, listed with sizes and hashes in `/downloads/index.json`.",
+        "- **Downloads**: every dataset as whole files under `/downloads/`, listed with sizes and hashes in `/downloads/index.json`; what changed per build, for keeping a copy up to date, in the change feed `/downloads/changes/index.json`.",
         `- **Examples**: each operation lists example requests in \`${REQUEST_EXAMPLES}\` (targets relative to the server).`,
       ].join("\n"),
       license: { name: "MIT", identifier: "MIT" },
@@ -37,13 +38,13 @@ export function openApiDocument(input: DocsInput): Json {
     tags: [...new Set(input.resources.map((r) => countryOf(r.resource.path))), ...(input.downloads === undefined ? [] : ["Downloads"])].map((name) => ({ name })),
     paths: {
       ...Object.fromEntries(input.resources.map((r) => [r.resource.path, { get: operation(r) }])),
-      ...(input.downloads === undefined ? {} : downloadsPaths(input.downloads)),
+      ...(input.downloads === undefined ? {} : { ...downloadsPaths(input.downloads), ...changesPaths() }),
     },
     components: {
       schemas: {
         ...componentSchemas(input.resources.map(({ resource }) => resource.record)),
         Problem: problemSchema(),
-        ...(input.downloads === undefined ? {} : downloadsSchemas()),
+        ...(input.downloads === undefined ? {} : { ...downloadsSchemas(), ...changesSchemas() }),
       },
       headers: sharedHeaders(),
       parameters: sharedParameters(),

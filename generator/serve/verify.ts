@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Agent, request } from "node:http";
+import type { ChangeFeed } from "../contract/changes.ts";
 import { csvHeader } from "../contract/csv.ts";
 import { DOWNLOADS_INDEX, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
 import { CONTENT_TYPES, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
@@ -101,6 +102,20 @@ export async function verifyBuild(origin: string, onProgress?: (message: string)
       if (++done % 1000 === 0) onProgress?.(`downloads: ${done}/${manifest.files.length}`);
     });
     onProgress?.(`downloads: ${manifest.files.length} files`);
+    // The change feed and every change file it lists (those carried forward from earlier builds too), against their SHA-256.
+    const feed = manifest.changeFeed;
+    if (feed !== undefined) {
+      const fail = (message: string) => failures.push(message);
+      await checkDownload({ ...feed, mediaType: CONTENT_TYPES.json }, get, fail);
+      checks++;
+      const builds = (JSON.parse(await fetchText(feed.path)) as ChangeFeed).builds;
+      const files = builds.flatMap((build) => build.files);
+      await pool(files, CONCURRENCY, async (file) => {
+        await checkDownload({ ...file, mediaType: CONTENT_TYPES[file.format] }, get, fail);
+        checks++;
+      });
+      onProgress?.(`change feed: ${builds.length} builds, ${files.length} files`);
+    }
     return { checks, failures };
   } finally {
     agent.destroy();
@@ -131,7 +146,7 @@ async function checkView(resource: AnyResource, view: ViewCase, expectAnswer: Ex
 }
 
 /** A download file as the manifest lists it: its bytes, media type and SHA-256. */
-async function checkDownload(file: DownloadFile, get: (path: string) => Promise<Answer>, fail: (message: string) => void): Promise<void> {
+async function checkDownload(file: Pick<DownloadFile, "path" | "mediaType" | "bytes" | "sha256">, get: (path: string) => Promise<Answer>, fail: (message: string) => void): Promise<void> {
   let answer: Answer;
   try {
     answer = await get(file.path);

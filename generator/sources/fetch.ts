@@ -139,19 +139,3 @@ function describe(error: unknown): string {
   }
   return message;
 }
-
-/** A JSON document fetched fresh, past the cache (the deployed downloads manifest a build compares its counts with). */
-export async function fetchJson(url: string, timeoutMs: number): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
-  } catch (error) {
-    throw new Error(`cannot fetch ${publicUrl(url)}: ${describe(error)}`);
-  }
-  if (!response.ok) throw new Error(`cannot fetch ${publicUrl(url)}: HTTP ${response.status}`);
-  try {
-    return (await response.json()) as unknown;
-  } catch {
-    throw new Error(`${publicUrl(url)} is not JSON`);
-  }
-}

@@ -207,6 +207,16 @@ describe("the nightly workflow", () => {
     expect(words("")).toBe("--remote|");
   });
 
+  it("fetches the deployed build as the change feed's predecessor, and verifies the carried-forward feed before it deploys it", () => {
+    const steps = jobs[0]?.steps ?? [];
+    // One --baseline names the deployed build for the guards and the feed alike (see cli/options.ts).
+    const fetches = stepIndex(steps, (s) => /--baseline "\$DEPLOYED_MANIFEST"/.test(s.run ?? "") && s.env?.["DEPLOYED_MANIFEST"] === "${{ vars.PLZ_DEPLOYED_MANIFEST }}", "builds against the deployed manifest");
+    const verifies = stepIndex(steps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/, the change feed's files among the downloads");
+    const publishes = stepIndex(steps, (s) => /\bwrangler deploy\b/.test(s.run ?? ""), "deploys dist/");
+    expect(fetches).toBeLessThan(verifies);
+    expect(verifies).toBeLessThan(publishes);
+  });
+
   it("deploys what it built: the build writes dist/, the directory wrangler.jsonc deploys", () => {
     const step = buildSteps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
     expect(step?.run).not.toMatch(/--out\b(?!\s+dist\b)/);

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { readFileSync } from "node:fs";
@@ -144,7 +145,7 @@ describe("the OpenAPI document", () => {
 
   it("documents every served endpoint and the downloads, and only those", () => {
     expect(apiPaths().map(([path]) => path).sort()).toEqual(RESOURCES.map((r) => r.path).sort());
-    expect(Object.keys(doc.paths).filter((path) => path.startsWith("/downloads/"))).toEqual(["/downloads/index.json", "/downloads/{file}", "/downloads/{resource}/{file}"]);
+    expect(Object.keys(doc.paths).filter((path) => path.startsWith("/downloads/"))).toEqual(["/downloads/index.json", "/downloads/{file}", "/downloads/{resource}/{file}", "/downloads/changes/index.json", "/downloads/changes/{build}/{file}"]);
   });
 
   it("every example request answers 200 as documented: content type, paging headers, records matching the schema", async () => {
@@ -266,5 +267,16 @@ describe("the OpenAPI document", () => {
       }
     }
     expect(files).toBeGreaterThanOrEqual(4);
+  });
+
+  it("documents the change feed: the manifest lists it, and the feed as served matches its schema", async () => {
+    const manifest = JSON.parse((await get("/downloads/index.json")).text) as { changeFeed?: { path: string; sha256: string } };
+    expect(manifest.changeFeed?.path).toBe("/downloads/changes/index.json");
+    const response = await get("/downloads/changes/index.json");
+    expect(response.status).toBe(200);
+    expect(createHash("sha256").update(response.text).digest("hex")).toBe(manifest.changeFeed?.sha256);
+    const validate = validatorOf(doc.components.schemas["ChangeFeed"] ?? {});
+    const feed = JSON.parse(response.text) as unknown;
+    expect(validate(feed) ? [] : validate.errors).toEqual([]);
   });
 });

@@ -42,6 +42,7 @@ describe("npm run verify", () => {
     expect(result.stdout, result.stderr).toMatch(/^verify: \d+ checks, 0 failed$/m);
     expect(Number(/verify: (\d+) checks/.exec(result.stdout)?.[1])).toBeGreaterThan(150);
     expect(result.stderr).toMatch(/^verify: \/de\/Districts\/\{key\}\/Municipalities: 2 views$/m);
+    expect(result.stderr).toMatch(/^verify: change feed: 0 builds, 0 files$/m); // a first build: an empty feed
     expect(result.status).toBe(0);
   }, 180_000);
 
@@ -51,6 +52,7 @@ describe("npm run verify", () => {
     rewrite(damaged, "_l/ch.cantons.csv", (text) => text.replace("Zürich", "Zurich"));
     rewrite(damaged, "downloads/li.communes.json", (text) => text.replace("Vaduz", "Vaduz "));
     rmSync(join(damaged, "downloads/at.federalprovinces.csv"));
+    rewrite(damaged, "downloads/changes/index.json", (text) => text.replace('"builds":[]', '"builds": []'));
     const result = await verify(damaged);
     expect(result.status).toBe(1);
     const failures = result.stdout.split("\n").filter((line) => line.startsWith("FAIL "));
@@ -60,6 +62,7 @@ describe("npm run verify", () => {
         expect.stringMatching(/^FAIL GET \/downloads\/li\.communes\.json: \d+ bytes, the manifest says \d+; SHA-256 [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/),
         expect.stringMatching(/^FAIL GET \/li\/Communes: the body differs/),
         expect.stringMatching(/^FAIL GET \/downloads\/at\.federalprovinces\.csv: status 404, expected 200$/),
+        expect.stringMatching(/^FAIL GET \/downloads\/changes\/index\.json: \d+ bytes, the manifest says \d+; SHA-256 [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/),
       ]),
     );
     expect(result.stdout).toMatch(new RegExp(`^verify: \\d+ checks, ${failures.length} failed$`, "m"));

@@ -42,7 +42,7 @@ describe("run_worker_first", () => {
     expect(workerFirst(`${concrete}/`)).toBe(true);
   });
 
-  it.each([...DOCS_ROUTES.keys(), "/downloads/index.json", "/downloads/de.streets.part-1.csv.gz", "/downloads/de.streets/berlin.json"])("serves %s as a plain asset (no Worker invocation)", (path) => {
+  it.each([...DOCS_ROUTES.keys(), "/downloads/index.json", "/downloads/de.streets.part-1.csv.gz", "/downloads/de.streets/berlin.json", "/downloads/changes/index.json", "/downloads/changes/20261122-031700/de.streets.csv"])("serves %s as a plain asset (no Worker invocation)", (path) => {
     expect(workerFirst(path)).toBe(false);
   });
 

@@ -1,0 +1,54 @@
+import { gunzipSync } from "node:zlib";
+import { CHANGE_FEED, type ChangeFeed } from "../contract/changes.ts";
+import { datasetPath, type DownloadsManifest } from "../contract/downloads.ts";
+import type { OldDataset } from "./record-diff.ts";
+
+/**
+ * The build a build is compared with: the previous output on this machine, or (the nightly) what
+ * is deployed. Only its public files are read: the downloads manifest, datasets and change feed.
+ */
+export interface Predecessor {
+  /** Where it is, for messages: a directory or a URL. */
+  readonly where: string;
+  readonly manifest: DownloadsManifest;
+  /** One of its public files (`/downloads/…`); undefined when it has none at that path. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** Read the datasets' gzip copies where there are some (over the network: about a fifth of the bytes). */
+  readonly compressed?: boolean;
+}
+
+/** A resource's complete JSON dataset in the predecessor; an empty one when it had none (a new resource: every record is added). */
+export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldDataset {
+  const single = datasetPath(resourceId, "json");
+  const parts = predecessor.manifest.files
+    .filter((file) => file.gzipOf === undefined && (file.path === single || (file.part !== undefined && file.path === datasetPath(resourceId, "json", file.part))))
+    .sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
+  const gzipped = new Set(predecessor.manifest.files.flatMap((file) => (file.gzipOf === undefined ? [] : [file.gzipOf])));
+  return {
+    parts: parts.length,
+    records: parts.reduce((sum, file) => sum + file.records, 0),
+    read: async (part) => {
+      const plain = parts[part]?.path ?? "";
+      const path = predecessor.compressed === true && gzipped.has(plain) ? `${plain}.gz` : plain;
+      const bytes = await predecessor.read(path);
+      if (bytes === undefined) throw new Error(`${predecessor.where}: its downloads manifest lists ${path}, but it has no such file`);
+      return path === plain ? bytes : gunzipSync(bytes);
+    },
+  };
+}
+
+/** The predecessor's change feed; undefined when it published none (it predates the feed). */
+export async function feedOf(predecessor: Predecessor): Promise<ChangeFeed | undefined> {
+  const bytes = await predecessor.read(CHANGE_FEED);
+  if (bytes === undefined) return undefined;
+  const feed = JSON.parse(Buffer.from(bytes).toString("utf8")) as Partial<ChangeFeed>;
+  if (!Array.isArray(feed.builds)) throw new Error(`${predecessor.where}${CHANGE_FEED}: not a change feed (no builds)`);
+  return feed as ChangeFeed;
+}
+
+/** Checks the parts of a downloads manifest a predecessor needs. */
+export function asManifest(json: unknown, where: string): DownloadsManifest {
+  const manifest = json as Partial<DownloadsManifest> | null;
+  if (typeof manifest?.builtAt !== "string" || !Array.isArray(manifest.files)) throw new Error(`${where}: not a downloads manifest (no builtAt or files)`);
+  return manifest as DownloadsManifest;
+}
