@@ -208,13 +208,13 @@ describe("the nightly workflow", () => {
   });
 
   it("fetches the deployed build as the change feed's predecessor, and verifies the carried-forward feed before it deploys it", () => {
-    const steps = jobs[0]?.steps ?? [];
     // One --baseline names the deployed build for the guards and the feed alike (see cli/options.ts).
-    const fetches = stepIndex(steps, (s) => /--baseline "\$DEPLOYED_MANIFEST"/.test(s.run ?? "") && s.env?.["DEPLOYED_MANIFEST"] === "${{ vars.PLZ_DEPLOYED_MANIFEST }}", "builds against the deployed manifest");
-    const verifies = stepIndex(steps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/, the change feed's files among the downloads");
-    const publishes = stepIndex(steps, (s) => /\bwrangler deploy\b/.test(s.run ?? ""), "deploys dist/");
+    const fetches = stepIndex(buildSteps, (s) => /--baseline "\$DEPLOYED_MANIFEST"/.test(s.run ?? "") && s.env?.["DEPLOYED_MANIFEST"] === "${{ vars.PLZ_DEPLOYED_MANIFEST }}", "builds against the deployed manifest");
+    const verifies = stepIndex(buildSteps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/, the change feed's files among the downloads");
     expect(fetches).toBeLessThan(verifies);
-    expect(verifies).toBeLessThan(publishes);
+    // The deploy job publishes what the build job verified: it needs that job, and deploys in its last step.
+    expect(deploy?.needs).toBe("build");
+    expect(stepIndex(deploySteps, (s) => /\bwrangler"? deploy\b/.test(s.run ?? ""), "deploys dist/")).toBe(deploySteps.length - 1);
   });
 
   it("deploys what it built: the build writes dist/, the directory wrangler.jsonc deploys", () => {
