@@ -132,10 +132,13 @@ describe("the CSV line parser (contract/csv.ts)", () => {
   const table = fc.integer({ min: 1, max: 4 }).chain((columns) => fc.array(fc.array(value, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 5 }));
   const render = (rows: readonly (readonly string[])[]) => rows.map((row) => `${row.map(csvField).join(",")}\r\n`).join("");
 
+  // A value a spreadsheet would run as a formula comes back with the leading ' csvField gives it.
+  const asWritten = (rows: readonly (readonly string[])[]) => rows.map((row) => row.map((v) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)));
+
   it("reads back every row csvField writes", () => {
     fc.assert(
       fc.property(table, (rows) => {
-        expect(parseCsvRows(render(rows))).toEqual(rows);
+        expect(parseCsvRows(render(rows))).toEqual(asWritten(rows));
       }),
       { numRuns: 2_000 },
     );
