@@ -11,6 +11,7 @@ import type { MatchRule, SelectorSpec } from "./routes.ts";
  *   /_i/{resource}/{shard}.json                                         view index shard (shard.ts)
  *   /_c/{resource}/{json|csv}/{n}.bin                                   packed records (pack.ts)
  *   /_l/{resource}.{json|csv}                                           an unpaged list
+ *   /_m/{resource}.json                                                 match table of pattern filters (match-table.ts)
  *   /_routes.json                                                       the route table (routes.ts)
  *   /index.html, /docs.js, /openapi.json                                the docs, served as they are
  */
@@ -57,6 +58,10 @@ export function pagePath(a: PageAddress): string {
 
 export function indexPath(resource: string, shard: number): string {
   return `/_i/${resource}/${shard.toString(16).padStart(2, "0")}.json`;
+}
+
+export function matchTablePath(resource: string): string {
+  return `/_m/${resource}.json`;
 }
 
 export function listPath(resource: string, format: Format): string {

@@ -62,6 +62,10 @@ describe("filter patterns select what PostgreSQL's ~* and ~ select", () => {
     [".", false, "\n", false],
     ["[^x]", false, "\n", false],
     ["😀", false, "a😀", true],
+    ["a|\\x110000", false, "a", true],
+    ["\\x110000", false, "x", false],
+    ["[a-z-]", false, "-", true],
+    ["a()*b", false, "ab", true],
   ])("%j (ignore case: %s) on %j: %s", (pattern, ignoreCase, value, expected) => {
     expect(matches(pattern, ignoreCase, value)).toBe(expected);
   });
@@ -97,6 +101,8 @@ describe("patterns refused with a 400, naming the construct", () => {
     ["a\\", "invalid", "ends with a backslash"],
     ["(?<x>a)", "invalid", "not a group"],
     ["[\\D]", "invalid", "not allowed inside brackets"],
+    ["[A-Z-8]", "invalid", "end of another"],
+    ["[\\w-z]", "invalid", "cannot start a range"],
   ])("%j: %s", (pattern, kind, text) => {
     const compiled = compilePattern(pattern, { ignoreCase: true });
     expect(compiled.ok).toBe(false);

@@ -27,7 +27,8 @@ export function toRe2Syntax(node: Node): string {
     case "alternate":
       return `(?:${node.branches.map(toRe2Syntax).join("|")})`;
     case "repeat":
-      return `(?:${toRe2Syntax(node.node)})${quantifier(node.min, node.max)}`;
+      // `()*` matches the empty string however often it is repeated.
+      return node.node.kind === "empty" ? "(?:)" : `(?:${toRe2Syntax(node.node)})${quantifier(node.min, node.max)}`;
   }
 }
 

@@ -11,6 +11,9 @@ import { caseVariants, rangeWithCases, shorthandRanges } from "./classes.ts";
 /** PostgreSQL's DUPMAX: the largest bound of `{m,n}`. */
 export const MAX_BOUND = 255;
 
+/** An escape's value that no text holds: `char` makes it a class that matches nothing. */
+const NO_CHARACTER = -1;
+
 const CONTROL: Readonly<Record<string, number>> = { a: 0x07, b: 0x08, B: 0x5c, e: 0x1b, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b };
 const isAlnum = (ch: string | undefined) => ch !== undefined && /^[A-Za-z0-9]$/.test(ch);
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
@@ -66,7 +69,7 @@ class Parser {
       case "?":
         return invalid(`'${ch}' has nothing to repeat`);
       case "{":
-        return isDigit(this.peek()) ? invalid("'{' has nothing to repeat") : this.char(ch);
+        return isDigit(this.peek()) ? invalid("'{' has nothing to repeat") : this.char(0x7b);
       case ")":
         return invalid("unmatched ')'");
       case "^":
@@ -82,12 +85,12 @@ class Parser {
       case "\\":
         return this.escape();
       default:
-        return this.char(ch);
+        return this.char(ch.codePointAt(0) ?? 0);
     }
   }
 
-  private char(ch: string): Node {
-    const code = ch.codePointAt(0) ?? 0;
+  private char(code: number): Node {
+    if (code === NO_CHARACTER) return { kind: "class", negated: false, ranges: [] };
     if (!this.ignoreCase) return { kind: "char", code };
     const variants = caseVariants(code);
     return variants.length === 1 && variants[0]?.[0] === code ? { kind: "char", code } : { kind: "class", negated: false, ranges: variants };
@@ -119,7 +122,7 @@ class Parser {
     let quantifiers = 0;
     for (let ch = this.peek(); ch === "*" || ch === "+" || ch === "?" || (ch === "{" && isDigit(this.peek(1))); ch = this.peek()) {
       if (quantifiers > 0) invalid(`'${ch}' repeats a repetition`);
-      if (node.kind === "start" || node.kind === "end" || node.kind === "empty") invalid(`'${ch}' has nothing to repeat`);
+      if (node.kind === "start" || node.kind === "end") invalid(`'${ch}' has nothing to repeat`);
       this.at++;
       const [min, max] = ch === "*" ? [0, undefined] : ch === "+" ? [1, undefined] : ch === "?" ? [0, 1] : this.bound();
       if (this.peek() === "?") this.at++; // lazy: the same matches
@@ -158,7 +161,7 @@ class Parser {
     if (ch === "Z") return { kind: "end" };
     if ("mMyY".includes(ch)) return unsupported(`the word boundary '\\${ch}'`);
     if (ch >= "1" && ch <= "9") return unsupported(`the back-reference '\\${ch}'`);
-    return this.char(String.fromCodePoint(this.characterEscape(ch)));
+    return this.char(this.characterEscape(ch));
   }
 
   /** A character-entry escape (`\n`, `\x41`, `\u00e4`, `\cA`, …) or a backslash before a non-alphanumeric; its code point. */
@@ -171,20 +174,23 @@ class Parser {
       if (next === undefined) return invalid("'\\c' has no character after it");
       return (next.codePointAt(0) ?? 0) & 0x1f;
     }
-    if (ch === "x") return this.hex(1, 8);
+    if (ch === "x") return this.hex(1, 255);
     if (ch === "u") return this.hex(4, 4);
     if (ch === "U") return this.hex(8, 8);
     if (ch === "0") return unsupported("the octal escape '\\0' (write \\x or \\u)");
     return invalid(`'\\${ch}' is not an escape`);
   }
 
+  /**
+   * A hexadecimal escape's value. PostgreSQL takes up to 255 digits for `\x`, in a 32-bit
+   * character; a value no text can hold (NUL, a surrogate, beyond U+10FFFF) matches nothing.
+   */
   private hex(min: number, max: number): number {
     let digits = "";
     while (digits.length < max && /^[0-9A-Fa-f]$/.test(this.peek() ?? "")) digits += this.chars[this.at++];
     if (digits.length < min) invalid(`a hexadecimal escape needs ${min === max ? min : `at least ${min}`} digit${min === 1 ? "" : "s"}`);
-    const code = parseInt(digits, 16);
-    if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) invalid(`'\\x${digits}' is not a character`);
-    return code;
+    const code = Number(BigInt(`0x${digits}`) & 0xffffffffn);
+    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? NO_CHARACTER : code;
   }
 
   /** A bracket expression after its `[`. */
@@ -202,6 +208,7 @@ class Parser {
       }
       if (ch === "\\" && "dsw".includes(this.peek() ?? "-")) {
         ranges.push(...shorthandRanges(this.chars[this.at++] as "d" | "s" | "w"));
+        if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) invalid("a class shorthand cannot start a range");
         continue;
       }
       if (ch === "\\" && "DSW".includes(this.peek() ?? "-")) invalid(`'\\${this.peek() ?? ""}' is not allowed inside brackets`);
@@ -213,8 +220,9 @@ class Parser {
         if (next === "\\" && "dswDSW".includes(this.peek() ?? "-")) invalid("a class shorthand cannot end a range");
         const to = this.bracketCharacter(next);
         if (to < from) invalid(`the range '${String.fromCodePoint(from)}-${String.fromCodePoint(to)}' is out of order`);
-        ranges.push(...(this.ignoreCase ? rangeWithCases(from, to) : [[from, to] as const]));
-      } else ranges.push(...(this.ignoreCase ? caseVariants(from) : [[from, from] as const]));
+        if (from !== NO_CHARACTER && to !== NO_CHARACTER) ranges.push(...(this.ignoreCase ? rangeWithCases(from, to) : [[from, to] as const]));
+        if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) invalid("a range cannot start at the end of another");
+      } else if (from !== NO_CHARACTER) ranges.push(...(this.ignoreCase ? caseVariants(from) : [[from, from] as const]));
     }
     return { kind: "class", negated, ranges: mergeRanges(ranges) };
   }
