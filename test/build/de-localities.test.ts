@@ -28,9 +28,12 @@ const code = (r: Record<string, unknown>) => String(r["postalCode"]);
 
 describe("German localities", () => {
   it("take Berlin's postal codes from the street list, with the municipality's key", () => {
-    const berlin = all.filter((r) => streetCodes.has(code(r)));
+    const state = (r: Record<string, unknown>) => (r["federalState"] as { key: string }).key;
+    const berlin = all.filter((r) => streetCodes.has(code(r)) && state(r) === "11");
     expect(new Set(berlin.map(code))).toEqual(streetCodes);
     expect(berlin.every((r) => r["name"] === "Berlin" && (r["municipality"] as { key: string }).key === "11000000")).toBe(true);
+    // A postal code Berlin shares keeps the towns of Brandenburg beside Berlin.
+    expect(all.filter((r) => streetCodes.has(code(r)) && state(r) !== "11").every((r) => state(r) === "12")).toBe(true);
   });
 
   it("cover at least 95% of Open Postal Codes' other postal codes, and no postal code the sources do not have", () => {
