@@ -296,6 +296,8 @@ describe("the original's rules", () => {
   it("a Swiss canton carries its historical code, and is matched by it (the canton number); a district by number or historical number", async () => {
     const cantons = await json("/ch/Cantons");
     expect(cantons[0]).toEqual({ key: "1", historicalCode: "1", name: "Zürich", shortName: "ZH" });
+    // The original's ORDER BY on the text key.
+    expect(cantons.map((c) => at(c, "key"))).toEqual(["1", ...Array.from({ length: 10 }, (_, i) => String(10 + i)), "2", ...Array.from({ length: 7 }, (_, i) => String(20 + i)), "3", "4", "5", "6", "7", "8", "9"]);
     expect(Object.keys(cantons[0] ?? {})).toEqual(["key", "historicalCode", "name", "shortName"]);
     expect((await get("/ch/Cantons", { Accept: "text/csv" })).text.split("\r\n")[1]).toBe("1,1,Zürich,ZH");
     const [byKey, byHistory] = await Promise.all([get("/ch/Districts/101/Communes"), get("/ch/Districts/10053/Communes")]);
