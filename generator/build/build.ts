@@ -15,6 +15,7 @@ import { localPredecessor } from "./local-predecessor.ts";
 import type { Predecessor } from "./predecessor.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
+import { writeMatchTables } from "./match-tables.ts";
 import { writeSearchIndex } from "./search-index.ts";
 import { FULL_TEXT_SEARCH } from "../resources/index.ts";
 import type { AnyResource } from "../resources/resource.ts";
@@ -104,6 +105,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const search = selected.flatMap((d) => (d.resource.search?.role === "streets" && options.searchIndex !== false ? [{ resource: fullTextSearchFor(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter, options.searchReadBudget) }] : []));
   const searchWrites = timer.totals.get("write") ?? 0;
   timer.add("search", performance.now() - searchStarted - searchWrites);
+  const matchTables = writeMatchTables(selected, counter);
   const started = performance.now();
   const result = await emitBuild(
     resources,
@@ -116,7 +118,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       feedFiles: feedFilesBound(feed, resources.length),
       sources,
       joins,
-      reservedFiles: search.reduce((sum, s) => sum + s.summary.files, 0),
+      reservedFiles: search.reduce((sum, s) => sum + s.summary.files, matchTables),
       searchResources: search.map((s) => ({ resource: s.resource, records: s.summary.streets })),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),

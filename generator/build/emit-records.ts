@@ -5,7 +5,7 @@ import { FORMATS } from "../contract/query.ts";
 import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
-import { encodeRecords, jsonRecordAt, jsonRecordsOf, pagePieces, viewHash } from "./encode.ts";
+import { encodeRecords, jsonRecordAt, jsonRecordsOf, pagePieces, viewHash, type EncodedRecords } from "./encode.ts";
 import { PackWriter } from "./packs.ts";
 import type { BuildPlan } from "./plan.ts";
 import type { PreparedResource } from "./views.ts";
@@ -14,9 +14,16 @@ import type { PreparedResource } from "./views.ts";
  * Writes a paged resource: each view's records into the packed streams (or inlined in its index
  * shard), its page files of every materialised size, its index entry, and its records into the
  * downloads. Each view is rendered once and released when written, so memory stays per view.
- * Returns the first record of the view `sampleKey` names (the docs show it).
+ * Returns the first record of the view `sample.key` names that `sample.accepts` (the docs show it).
  */
-export async function emitPagedResource(prepared: PreparedResource, plan: BuildPlan, sink: FileSink, downloads: DownloadWriter, sampleKey: string | undefined, onView: () => void): Promise<string | undefined> {
+export async function emitPagedResource(
+  prepared: PreparedResource,
+  plan: BuildPlan,
+  sink: FileSink,
+  downloads: DownloadWriter,
+  sample: { readonly key: string | undefined; readonly accepts?: (record: unknown) => boolean },
+  onView: () => void,
+): Promise<string | undefined> {
   const { resource, views } = prepared;
   const sizes = plan.sizes.get(resource.id) ?? [];
   const sizeSet = new Set(sizes);
@@ -26,10 +33,10 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
   const packs = { json: new PackWriter(sink, resource.id, "json"), csv: new PackWriter(sink, resource.id, "csv") };
   const shards = new ShardTexts();
   const dataset = downloads.dataset(resource);
-  let sample: string | undefined;
+  let sampleRecord: string | undefined;
   for (const view of views) {
     const encoded = view.encoded();
-    if (view.key === sampleKey) sample = jsonRecordAt(encoded, 0);
+    if (view.key === sample.key) sampleRecord = firstAccepted(encoded, sample.accepts);
     const inline = inlined.has(view.key);
     for (const pageSize of inline ? [] : sizes) {
       if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
@@ -56,7 +63,16 @@ export async function emitPagedResource(prepared: PreparedResource, plan: BuildP
   packs.csv.finish();
   await dataset.finish();
   for (const [number, text] of shards.encode(sizes)) sink.write(indexPath(resource.id, number), text);
-  return sample;
+  return sampleRecord;
+}
+
+function firstAccepted(encoded: EncodedRecords, accepts: ((record: unknown) => boolean) | undefined): string | undefined {
+  if (accepts === undefined) return jsonRecordAt(encoded, 0);
+  for (let i = 0; i < encoded.count; i++) {
+    const json = jsonRecordAt(encoded, i);
+    if (json !== undefined && accepts(JSON.parse(json))) return json;
+  }
+  return undefined;
 }
 
 /** A resource's index shards as they fill: entries and slugs per shard number. */

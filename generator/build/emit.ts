@@ -2,7 +2,8 @@ import { selectView } from "../contract/address.ts";
 import type { DownloadsManifest } from "../contract/downloads.ts";
 import type { DocsResource } from "../docs/input.ts";
 import type { FileSink } from "../io/sink.ts";
-import type { AnyResource } from "../resources/resource.ts";
+import { compilePattern } from "../contract/regex/pattern.ts";
+import type { AnyResource, Resource } from "../resources/resource.ts";
 import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
@@ -53,7 +54,7 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
   const samples = new Map<string, string>();
   for (const prepared of resources) {
     const sample = prepared.resource.query.paged
-      ? await emitPagedResource(prepared, plan, counted, downloads, sampleView(prepared.resource, prepared.views)?.key, () => options.onProgress?.(++doneViews, totalViews))
+      ? await emitPagedResource(prepared, plan, counted, downloads, { key: sampleView(prepared.resource, prepared.views)?.key, ...exampleMatch(prepared.resource) }, () => options.onProgress?.(++doneViews, totalViews))
       : await emitList(prepared, counted, downloads);
     if (sample !== undefined) samples.set(prepared.resource.id, sample);
   }
@@ -83,6 +84,19 @@ function spreadViews(views: readonly PreparedView[]): { filter: Readonly<Record<
     const view = views[i];
     return view?.filter === undefined ? [] : [{ filter: view.filter, records: view.count }];
   });
+}
+
+/** With pattern filters (one view of all records), which records the first example's filters select. */
+function exampleMatch(resource: AnyResource): { accepts?: (record: unknown) => boolean } {
+  const patterns = (resource as unknown as Resource<unknown>).patterns;
+  const query = resource.examples[0]?.query ?? {};
+  if (patterns === undefined) return {};
+  const tests = patterns.filters.flatMap(({ param, ignoreCase }) => {
+    const value = query[param];
+    const compiled = value === undefined ? undefined : compilePattern(value.normalize("NFC"), { ignoreCase });
+    return compiled?.ok === true ? [{ param, test: compiled.pattern.test }] : [];
+  });
+  return { accepts: (record) => tests.every(({ param, test }) => test(patterns.value(record, param))) };
 }
 
 /** The view whose first record the docs show: the one the resource's first example asks for, else the first. */

@@ -6,7 +6,7 @@ import type { MatchRule, SelectorSpec } from "./routes.ts";
  * in layout.ts (re-exported here for the modules that import them from here); nothing a client
  * sends ends up in a path except through the index (a build-made slug).
  */
-export { ALL_SLUG, DOCS_FILES, DOCS_ROUTES, indexPath, listPath, pagePath, type DocsFile, type PageAddress } from "./layout.ts";
+export { ALL_SLUG, DOCS_FILES, DOCS_ROUTES, indexPath, listPath, matchTablePath, pagePath, type DocsFile, type PageAddress } from "./layout.ts";
 
 /**
  * Most index shards a resource has: a cold request loads one shard, whatever the data size. A

@@ -61,6 +61,11 @@ export function packPath(resource: string, format: Format, chunk: number): strin
 }
 
 /** An unpaged list; `listPath("*", format)` is the `_headers` pattern of all of them. */
+/** The match table of a resource with pattern filters (match-table.ts): what the Worker matches a pattern against. */
+export function matchTablePath(resource: string): string {
+  return `/_m/${resource}.json`;
+}
+
 export function listPath(resource: string, format: Format): string {
   return `/_l/${resource}.${format}`;
 }

@@ -47,6 +47,18 @@ export interface RouteResource {
   readonly viewDownloads: boolean;
   /** Answered from a country's search index: full-text search, or the filters of its Streets. */
   readonly search?: SearchSpec;
+  /** Filters matched as regular expressions over every record, from the resource's match table (match-table.ts). */
+  readonly patterns?: PatternFiltersSpec;
+}
+
+/**
+ * Query filters taken as the original's regular expressions, found anywhere in the record's value
+ * (regex/pattern.ts); at least one must be given.
+ */
+export interface PatternFiltersSpec {
+  readonly filters: readonly { readonly param: string; readonly ignoreCase: boolean }[];
+  /** The problem's detail when none is given. */
+  readonly missing: string;
 }
 
 /** Which country's search index a resource answers from, and how. */

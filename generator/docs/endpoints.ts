@@ -43,6 +43,7 @@ function filterSummary(resource: AnyResource): Markup | string {
   const selectors = resource.selectors ?? [];
   if (resource.search?.role === "streets") return html`<code>locality</code>, <code>name</code>, <code>postalCode</code> (at least one)`;
   if (resource.search?.role === "fullText") return html`<code>searchTerm</code> (required), <code>lastWordPrefix</code>`;
+  if (resource.patterns !== undefined) return html`${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} (regular expressions, at least one)`;
   if (selectors.length === 0) return "–";
   return html`${selectors.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s.param}</code>${s.in === "path" ? " (path)" : s.required ? " (required)" : ""}`)}`;
 }

@@ -49,7 +49,7 @@ export function slugOf(text: string): string {
 /** `11,920 records in 1 locality`: how much a build serves of a resource. */
 export function sizeOf({ resource, records, views }: DocsResource): string {
   const recordText = `${records.toLocaleString("en")} ${records === 1 ? "record" : "records"}`;
-  if (!resource.query.paged || resource.search?.role === "fullText") return recordText;
+  if (!resource.query.paged || resource.search?.role === "fullText" || resource.patterns !== undefined) return recordText;
   const first = resource.selectors?.[0];
   const [one, many] = first?.in === "path" ? ["key", "keys"] : first?.param === "locality" ? ["locality", "localities"] : ["filter selection", "filter selections"];
   return `${recordText} in ${views.toLocaleString("en")} ${views === 1 ? one : many}`;

@@ -1,6 +1,8 @@
 import { ALLOWED_METHODS, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
 import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, notServedProblem, validationProblem } from "../contract/problem.ts";
 import { MAX_SEARCH_TERM_LENGTH, parseSearchRequest, parseStreetFilters, type Parsed } from "../contract/search/request.ts";
+import { compilePattern, patternErrorMessage } from "../contract/regex/pattern.ts";
+import { NO_LOCALITY_FILTER } from "../resources/localities.ts";
 import type { NotServedRoute } from "../contract/routes.ts";
 import type { JsonSchema } from "../resources/schema.ts";
 import { PAGING_HEADER_DOCS } from "./parameters.ts";
@@ -76,10 +78,11 @@ export function sharedResponses(notServed: readonly NotServedRoute[]): Record<st
   return {
     NotModified: { description: "Not Modified: If-None-Match matched the ETag; no body.", headers: { [ETAG_HEADER]: headerRef(ETAG_HEADER) } },
     BadRequest: problemResponse(
-      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, a Streets filter with unsupported regular-expression syntax, or a street search too broad to count within the index's read budget (the problem names the parameters and says how to narrow them).",
+      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, a Streets filter with unsupported regular-expression syntax, a Localities filter that is not a valid regular expression or uses a construct the linear-time engine does not evaluate (back-references, lookaround, word boundaries, POSIX bracket classes; the problem names the parameter and the construct), none of a Localities endpoint's filters, or a street search too broad to count within the index's read budget (the problem names the parameters and says how to narrow them).",
       {
         "page-size-out-of-range": validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors."),
         ...searchProblems(),
+        ...patternProblems(),
       },
     ),
     NotFound: problemResponse(
@@ -137,6 +140,20 @@ function problemResponse(description: string, examples: Readonly<Record<string, 
         examples: Object.fromEntries(Object.entries(examples).map(([name, value]) => [name, { value: value as Json }])),
       },
     },
+  };
+}
+
+/** The Localities endpoints' 400s, as the Worker words them. */
+function patternProblems(): Record<string, Json> {
+  const refused = (parameter: string, pattern: string, ignoreCase: boolean): Json => {
+    const compiled = compilePattern(pattern, { ignoreCase });
+    const message = compiled.ok ? "" : patternErrorMessage(parameter, compiled.error);
+    return validationProblem({ [parameter]: [message] }, message) as unknown as Json;
+  };
+  return {
+    "no-locality-filter": validationProblem({ postalCode: [NO_LOCALITY_FILTER], name: [NO_LOCALITY_FILTER] }, NO_LOCALITY_FILTER) as unknown as Json,
+    "unsupported-pattern": refused("name", "(s)\\1", true),
+    "invalid-pattern": refused("postalCode", "^(10", false),
   };
 }
 

@@ -135,7 +135,7 @@ export function downloadsSchemas(): Record<string, Json> {
         renamed: {
           type: "array",
           description: "Joined rows whose name is served under another name.",
-          items: { type: "object", required: ["postalCode", "from", "to", "municipalityKey"], additionalProperties: false, properties: { postalCode: text("Postal code."), from: text("The source's name."), to: text("The name served."), municipalityKey: text("The municipality's key.") } },
+          items: { type: "object", required: ["postalCode", "from", "to", "municipalityKey"], additionalProperties: false, properties: { postalCode: text("Postal code."), from: text("The source's name."), to: text("The name served."), municipalityKey: text("The municipality's key."), placedBy: { type: "string", enum: ["seat", "name", "siblings"], description: "A row naming no municipality of its county (a town part), placed in one of the county's municipalities: by its seat's postal code, by the municipality's name within the row's, or by the other places of its postal code." } } },
         },
         skipped: {
           type: "array",

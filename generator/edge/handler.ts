@@ -8,6 +8,7 @@ import { AssetStore, type Assets } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { serveViewDownload } from "./downloads.ts";
 import { serveFile, serveList } from "./files.ts";
+import { serveMatched } from "./matched.ts";
 import { servePaged } from "./paged.ts";
 import { serveFullText, serveStreets } from "./search.ts";
 import { ResponseFactory, type HeaderList } from "./responses.ts";
@@ -71,6 +72,7 @@ async function handle({ route: routeOf, respond }: Api, store: AssetStore, reque
     const ctx: ServeContext = { request, origin: url.origin, store, respond, format: parsed.query.format ?? formatFromAccept(request.headers.get("Accept")), vary };
     if (resource.search?.role === "fullText") return await serveFullText(ctx, resource, parsed.query);
     if (resource.search?.role === "streets") return await serveStreets(ctx, resource, params, parsed.query);
+    if (resource.patterns !== undefined) return await serveMatched(ctx, resource, resource.patterns, parsed.query);
     return resource.query.paged ? await servePaged(ctx, resource, params, parsed.query) : await serveList(ctx, resource);
   } catch (error) {
     logFailure(error);

@@ -3,6 +3,7 @@ import type { Gv100ad, GvTypedArea } from "../sources/de-gv100ad.ts";
 import type { PostCodeRow } from "../sources/de-postcodes.ts";
 import { closestMatches, officialShortName } from "./de-names.ts";
 import { MUNICIPALITY_TYPES, UNINHABITED } from "./de-types.ts";
+import { placeTownParts, siblingsKey, type TownPart } from "./de-town-parts.ts";
 import { JoinCounter, type JoinReport, type Renaming, type SkippedRow } from "./join-report.ts";
 
 /**
@@ -16,7 +17,10 @@ import { JoinCounter, type JoinReport, type Renaming, type SkippedRow } from "./
  *   or several, is skipped and reported: a place is never joined across districts.
  * A joined place is served under the municipality's official name without its suffix (GV100AD
  * `Frankfurt (Oder), Stadt` for the source's `Frankfurt`, `Halle (Saale)` for `Halle/ Saale`), as
- * the original's OSM-derived names are; each such renaming is reported.
+ * the original's OSM-derived names are; each such renaming is reported. A row whose name is no
+ * municipality of its county (a town part) is placed by de-town-parts.ts's rules where one fits.
+ * The street list covers a postal code only in its own states: a code Berlin shares with
+ * Brandenburg keeps its Brandenburg towns.
  */
 export interface LocalityJoin {
   readonly localities: DeLocalityRecord[];
@@ -33,21 +37,24 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
   };
 
   const byKey = new Map(municipalities.map((m) => [m.key, m]));
+  // The postal codes the street list covers, per state: the street list is complete for those.
   const streetCodes = new Set<string>();
   for (const street of streets) {
     const municipality = byKey.get(street.municipality.key);
     if (municipality === undefined) continue;
-    streetCodes.add(street.postalCode);
+    streetCodes.add(`${street.postalCode}\u0000${municipality.federalState.key}`);
     add(street.postalCode, street.locality, municipality);
   }
 
   const scopes = new Scopes(gv, municipalities);
+  const joinedByCode = new Map<string, Set<string>>();
+  const townParts: { part: TownPart; row: PostCodeRow; where: string }[] = [];
   const counter = new JoinCounter("de-postcodes", "GV100AD municipalities by name within the row's county (district)");
   const renamed: Renaming[] = [];
   const skipped: SkippedRow[] = [];
   let crossDistrict = 0;
   for (const row of postCodes) {
-    if (streetCodes.has(row.postalCode)) {
+    if (streetCodes.has(`${row.postalCode}\u0000${scopes.stateOf(row) ?? ""}`)) {
       counter.skip(COVERED_BY_STREETS);
       continue;
     }
@@ -63,7 +70,7 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
     }
     const found = closestMatches(name, scope.municipalities, (m) => m.name);
     const municipality = found[0];
-    if (municipality === undefined) skip("unmatched", `no municipality of that name in ${scope.where}`);
+    if (municipality === undefined) townParts.push({ row, where: scope.where, part: { postalCode: row.postalCode, name, district: scope.district ?? scope.where, municipalities: scope.municipalities } });
     else if (found.length > 1) skip("ambiguous", `${found.length} municipalities of that name in ${scope.where}: ${found.map((m) => m.key).join(", ")}`);
     else {
       counter.join();
@@ -71,7 +78,22 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
       const official = officialShortName(municipality.name);
       if (official !== row.city) renamed.push({ postalCode: row.postalCode, from: row.city, to: official, municipalityKey: municipality.key });
       add(row.postalCode, official, municipality);
+      const id = siblingsKey(row.postalCode, scope.district ?? scope.where);
+      joinedByCode.set(id, (joinedByCode.get(id) ?? new Set()).add(municipality.key));
     }
+  }
+  const placement = placeTownParts(townParts.map((t) => t.part), joinedByCode, byKey);
+  const sourceOf = new Map(townParts.map((t) => [t.part, t]));
+  for (const { part, municipality, via } of placement.placed) {
+    counter.join();
+    const official = officialShortName(municipality.name);
+    renamed.push({ postalCode: part.postalCode, from: sourceOf.get(part)?.row.city ?? part.name, to: official, municipalityKey: municipality.key, placedBy: via });
+    add(part.postalCode, official, municipality);
+  }
+  for (const part of placement.unplaced) {
+    const source = sourceOf.get(part);
+    counter.skip("unmatched");
+    skipped.push({ postalCode: part.postalCode, name: source?.row.city ?? part.name, county: source?.row.county ?? "", cause: "unmatched", detail: `no municipality of that name in ${source?.where ?? part.district}, and no town-part rule places it` });
   }
   return { localities: [...localities.values()], report: counter.report({ crossDistrict, renamed, skipped }) };
 }
@@ -112,6 +134,10 @@ class Scopes {
       push(this.byDistrict, m.key.slice(0, 5), m);
       push(this.byState, m.federalState.key, m);
     }
+  }
+
+  stateOf(row: PostCodeRow): string | undefined {
+    return this.states.get(row.state);
   }
 
   of(row: PostCodeRow): Scope {

@@ -32,6 +32,8 @@ export interface Renaming {
   /** The name served: the municipality's official name without its suffix. */
   readonly to: string;
   readonly municipalityKey: string;
+  /** A row naming no municipality of its county, placed as a town part: by which rule (de-town-parts.ts). */
+  readonly placedBy?: "seat" | "name" | "siblings";
 }
 
 export interface SkippedRow {

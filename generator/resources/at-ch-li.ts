@@ -44,9 +44,10 @@ export const chCantons: Resource<ChCanton> = {
   id: "ch.cantons",
   path: "/ch/Cantons",
   title: "Swiss cantons",
-  description: "The 26 cantons of Switzerland with their two-letter abbreviation, ordered by canton number.",
+  description: "The 26 cantons of Switzerland with their two-letter abbreviation, ordered as the original orders them: by the canton number as text (1, 10, 11, …, 19, 2, 20, …, 26, 3, …, 9).",
   query: UNPAGED,
-  sortKey: (c) => [numericKey(c.key)],
+  // The original's ORDER BY "Key" is on a text column: "10" before "2".
+  sortKey: (c) => [c.key],
   record: recordSchema<ChCanton>("Canton", "A Swiss canton.", {
     key: { description: "Canton number (BFS), one or two digits.", pattern: "^[0-9]{1,2}$", example: "1" },
     historicalCode: { description: "The canton's historical number in the BFS register: the canton number (the register gives cantons no other; districts refer to their canton by it).", pattern: "^[0-9]{1,2}$", example: "1" },

@@ -1,7 +1,7 @@
 import { collationKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { STATISTIK_AUSTRIA, STATISTIK_AUSTRIA_REGISTERS } from "./credits.ts";
-import { localitySelectors } from "./localities.ts";
+import { localityFilters } from "./localities.ts";
 import { pagedQuery, type Resource } from "./resource.ts";
 import { recordSchema, summary, type Fields } from "./schema.ts";
 import { STREET_FILTER_PARAMETERS, STREETS_QUERY, streetLocalitySelector } from "./search.ts";
@@ -142,20 +142,19 @@ export const atMunicipalitiesByDistrict = childResource(municipalities, byDistri
 export const atLocalitiesByProvince = childResource(localities, byProvince());
 export const atLocalitiesByDistrict = childResource(localities, byDistrict());
 
-const atLocalitySelectors = localitySelectors<AtLocality>({ postalCode: "6900", name: "Bregenz" });
+const atLocalityFilters = localityFilters<AtLocality>({ postalCode: "6900", name: "Bregenz" });
 
 export const atLocalities: Resource<AtLocality> = {
   id: "at.localities",
   path: "/at/Localities",
   title: "Austrian localities",
   description: `Localities (Ortschaften with a postal code) of Statistik Austria's street directory with their municipality, district and federal province, ordered by postal code and name. The embedded data is the directory's sample of nine Vorarlberg municipalities: other localities are not served.`,
-  query: pagedQuery(atLocalitySelectors),
-  selectors: atLocalitySelectors,
+  ...atLocalityFilters,
   sortKey: localities.sortKey,
   record: localities.record,
   examples: [
     { summary: "The localities of postal code 6900", query: { postalCode: "6900" } },
-    { summary: "All localities, page 2 with 2 per page", query: { page: "2", pageSize: "2" } },
+    { summary: "Postal codes starting with 69, page 2 with 2 per page", query: { postalCode: "^69", page: "2", pageSize: "2" } },
     { summary: "By name, as CSV", query: { name: "bregenz", format: "csv" } },
   ],
   credits: localities.credits,

@@ -1,7 +1,7 @@
 import { collationKey, numericKey } from "./collation.ts";
 import { childResource, type ChildSpec, type ParentSpec } from "./children.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO } from "./credits.ts";
-import { localitySelectors } from "./localities.ts";
+import { localityFilters } from "./localities.ts";
 import { pagedQuery, type Resource } from "./resource.ts";
 import { recordSchema, summary, type Fields } from "./schema.ts";
 
@@ -161,35 +161,33 @@ const localities: ChildSpec<ChLocalityRecord> = {
 export const chLocalitiesByCanton = childResource(localities, byCanton());
 export const chLocalitiesByDistrict = childResource(localities, byDistrict());
 
-const chLocalitySelectors = localitySelectors<ChLocalityRecord>({ postalCode: "8001", name: "Zürich" });
+const chLocalityFilters = localityFilters<ChLocalityRecord>({ postalCode: "8001", name: "Zürich" });
 
 export const chLocalities: Resource<ChLocalityRecord> = {
   id: "ch.localities",
   path: "/ch/Localities",
   title: "Swiss localities",
   description: "Localities (Ortschaften: postal code and name) of the official swisstopo register with their commune, district and canton, ordered by postal code and name. A locality spanning several communes is listed once per commune.",
-  query: pagedQuery(chLocalitySelectors),
-  selectors: chLocalitySelectors,
+  ...chLocalityFilters,
   sortKey: localities.sortKey,
   record: localities.record,
   examples: [
     { summary: "The localities of postal code 8001", query: { postalCode: "8001" } },
-    { summary: "Localities named Zürich, page 2 with 2 per page", query: { name: "Zürich", page: "2", pageSize: "2" } },
-    { summary: "Postal code and name, as CSV", query: { postalCode: "8001", name: "zürich", format: "csv" } },
-    { summary: "All localities, first page", query: {} },
+    { summary: "Localities whose name contains Zürich, page 2 with 2 per page", query: { name: "Zürich", page: "2", pageSize: "2" } },
+    { summary: "Postal code and name, as CSV", query: { postalCode: "^8001$", name: "^zürich$", format: "csv" } },
+    { summary: "Postal codes from 3000 to 3099", query: { postalCode: "^30[0-9]{2}$" } },
   ],
   credits: localities.credits,
 };
 
-const liLocalitySelectors = localitySelectors<LiLocality>({ postalCode: "9490", name: "Vaduz" });
+const liLocalityFilters = localityFilters<LiLocality>({ postalCode: "9490", name: "Vaduz" });
 
 export const liLocalities: Resource<LiLocality> = {
   id: "li.localities",
   path: "/li/Localities",
   title: "Localities of Liechtenstein",
   description: "The localities of Liechtenstein (postal code and name) from the swisstopo register, with their commune, ordered by postal code and name.",
-  query: pagedQuery(liLocalitySelectors),
-  selectors: liLocalitySelectors,
+  ...liLocalityFilters,
   sortKey: (l) => [l.postalCode, collationKey(l.name), l.commune.key],
   record: recordSchema<LiLocality>("LiLocality", "A locality of Liechtenstein with its commune.", {
     postalCode: { description: "Postal code, four digits.", pattern: "^94[0-9]{2}$", example: "9490" },
@@ -201,8 +199,8 @@ export const liLocalities: Resource<LiLocality> = {
     ...coordinates,
   }),
   examples: [
-    { summary: "All localities of Liechtenstein", query: {} },
-    { summary: "Page 2 with 2 per page", query: { page: "2", pageSize: "2" } },
+    { summary: "All localities of Liechtenstein (every postal code starts with 94)", query: { postalCode: "^94" } },
+    { summary: "Page 2 with 2 per page", query: { postalCode: "^94", page: "2", pageSize: "2" } },
     { summary: "Postal code 9490 as CSV", query: { postalCode: "9490", format: "csv" } },
     { summary: "By name", query: { name: "vaduz" } },
   ],

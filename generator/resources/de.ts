@@ -1,6 +1,6 @@
 import { collationKey } from "./collation.ts";
 import { DESTATIS, GEOPORTAL_BERLIN, OPEN_POSTAL_CODES } from "./credits.ts";
-import { localitySelectors } from "./localities.ts";
+import { localityFilters } from "./localities.ts";
 import { pagedQuery, UNPAGED, type Resource } from "./resource.ts";
 import { recordSchema, summary } from "./schema.ts";
 import { STREET_FILTER_PARAMETERS, STREETS_QUERY, streetLocalitySelector } from "./search.ts";
@@ -150,7 +150,7 @@ export type DeLocalityRecord = DeLocality & { readonly [GOVERNMENT_REGION_KEY]?:
 /** Field descriptions the DE records share. */
 export const DE_FIELDS = { municipality, district, federalState } as const;
 
-const localitySelectorsDe = localitySelectors<DeLocalityRecord>({ postalCode: "10117", name: "Berlin" });
+const localityFiltersDe = localityFilters<DeLocalityRecord>({ postalCode: "10117", name: "Berlin" });
 
 export const deLocalities: Resource<DeLocalityRecord> = {
   id: "de.localities",
@@ -158,8 +158,7 @@ export const deLocalities: Resource<DeLocalityRecord> = {
   title: "German localities",
   description:
     "Localities (postal code and place name) with their municipality, district and federal state, ordered by postal code and name (German collation). Where the street list covers a postal code, its localities come from the streets; elsewhere from Open Postal Codes joined to the GV100AD municipality of the same name in the row's county, under the municipality's official name (see the README for the limits).",
-  query: pagedQuery(localitySelectorsDe),
-  selectors: localitySelectorsDe,
+  ...localityFiltersDe,
   sortKey: (l) => [l.postalCode, collationKey(l.name), l.municipality.key],
   record: recordSchema<DeLocality>("Locality", "A German locality: a postal code and a place it serves, with the municipality it lies in.", {
     postalCode: { description: "Postal code, five digits.", pattern: "^[0-9]{5}$", example: "10117" },
@@ -169,10 +168,10 @@ export const deLocalities: Resource<DeLocalityRecord> = {
     federalState: { description: "The federal state (Land).", properties: federalState },
   }),
   examples: [
-    { summary: "The localities of postal code 10117", query: { postalCode: "10117" } },
-    { summary: "Localities named Berlin, page 2 with 2 per page", query: { name: "Berlin", page: "2", pageSize: "2" } },
-    { summary: "A postal code and a name, as CSV", query: { postalCode: "10117", name: "berlin", format: "csv" } },
-    { summary: "All localities, first page", query: {} },
+    { summary: "The localities of postal code 10117", query: { postalCode: "^10117$" } },
+    { summary: "Localities whose name contains Frankfurt", query: { name: "Frankfurt" } },
+    { summary: "Localities named Berlin or Hamburg, page 2 with 2 per page", query: { name: "^(Berlin|Hamburg)$", page: "2", pageSize: "2" } },
+    { summary: "Postal codes starting with 8033, as CSV", query: { postalCode: "^8033", format: "csv" } },
   ],
   credits: [GEOPORTAL_BERLIN, OPEN_POSTAL_CODES, DESTATIS],
 };

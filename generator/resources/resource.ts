@@ -1,5 +1,5 @@
 import type { QuerySpec } from "../contract/query.ts";
-import type { RouteResource, SearchSpec, SelectorSpec } from "../contract/routes.ts";
+import type { PatternFiltersSpec, RouteResource, SearchSpec, SelectorSpec } from "../contract/routes.ts";
 import type { Credit } from "./credits.ts";
 import type { RecordSchema } from "./schema.ts";
 
@@ -36,6 +36,8 @@ export interface Resource<R> {
   readonly queryParameters?: readonly QueryParameter[];
   /** A street resource with a search index, or the full-text search over one (see search.ts). */
   readonly search?: SearchSpec;
+  /** Query filters matched as regular expressions by the Worker over all records (`…/Localities`; see localities.ts). */
+  readonly patterns?: PatternFilters<R>;
   /** Where the records come from, with attribution and licence. */
   readonly credits: readonly Credit[];
 }
@@ -51,6 +53,11 @@ export interface Selector<R> extends SelectorSpec {
    * listed under in the whole-dataset download.
    */
   readonly value: (record: R) => SelectorValue;
+}
+
+/** Regular-expression filters, with how a record gives each filter's value. */
+export interface PatternFilters<R> extends PatternFiltersSpec {
+  readonly value: (record: R, param: string) => string;
 }
 
 /** A documented query parameter that is not a selector. */
@@ -85,6 +92,7 @@ export function routeOf(resource: AnyResource, shards: number): RouteResource {
     shards,
     viewDownloads: resource.downloadsPerView === true,
     ...(resource.search === undefined ? {} : { search: resource.search }),
+    ...(resource.patterns === undefined ? {} : { patterns: { filters: resource.patterns.filters, missing: resource.patterns.missing } }),
   };
 }
 

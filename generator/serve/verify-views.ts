@@ -49,7 +49,9 @@ export async function viewCases(resource: AnyResource, files: readonly DownloadF
   if (all.records.length !== csv.length) throw new Error(`${datasetPath(resource.id, "json")}: ${all.records.length} records, but its CSV has ${csv.length} rows`);
   if (header !== csvHeader(columns)) throw new Error(`${datasetPath(resource.id, "csv")}: its header is not the CSV header of ${resource.path}`);
   const selectors = resource.selectors ?? [];
-  if (selectors.length === 0) return [{ target: resource.path, json: all.records.map(jsonRecord), csv }];
+  // Pattern filters (Localities) need one: '^' matches every value, so every record.
+  const everything = resource.patterns?.filters[0] === undefined ? {} : { [resource.patterns.filters[0].param]: "^" };
+  if (selectors.length === 0) return [{ target: exampleTarget(resource, { summary: "", query: everything }), json: all.records.map(jsonRecord), csv }];
 
   const always = selectors.filter((s) => s.in === "path" || s.required);
   const optional = selectors.filter((s) => !(s.in === "path" || s.required));

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { allRecords, ask, memoryBuild, parseCsvBody, type Handler } from "../support/memory-build.ts";
 import { dataFile } from "../support/paths.ts";
 
 /** Swiss and Liechtenstein endpoints against the BFS and swisstopo files, read here with plain string splitting. */
@@ -64,8 +64,8 @@ describe("Swiss communes and districts", () => {
 
 describe("localities of Switzerland and Liechtenstein", () => {
   it("serves every register row once, Liechtenstein's under /li, all others (but two whose commune is not in force) under /ch", async () => {
-    const ch = await allRecords(handler, "/ch/Localities");
-    const li = await allRecords(handler, "/li/Localities");
+    const ch = await allRecords(handler, "/ch/Localities?postalCode=.");
+    const li = await allRecords(handler, "/li/Localities?postalCode=.");
     const id = (r: Record<string, unknown>) => `${String(r["postalCode"])}|${String(r["name"])}|${String((r["commune"] as { key: string }).key)}`;
     const rows = register.map((r) => `${r[1]}|${r[0]}|${r[5]}`);
     expect(sorted(li.map(id))).toEqual(sorted(rows.filter((r) => isLi(r.split("|")[2] ?? ""))));
@@ -75,23 +75,33 @@ describe("localities of Switzerland and Liechtenstein", () => {
   }, 60_000);
 
   it.each([
-    ["/ch/Localities?postalCode=8001", (r: Record<string, unknown>) => r["postalCode"] === "8001"],
-    ["/ch/Localities?name=Z%C3%9CRICH", (r: Record<string, unknown>) => r["name"] === "Zürich"],
-    ["/ch/Localities?name=%20z%C3%BCrich%20&postalCode=8001", (r: Record<string, unknown>) => r["name"] === "Zürich" && r["postalCode"] === "8001"],
+    ["/ch/Localities?postalCode=8001", (r: Record<string, unknown>) => String(r["postalCode"]).includes("8001")],
+    ["/ch/Localities?postalCode=%5E30%5B0-4%5D", (r: Record<string, unknown>) => /^30[0-4]/.test(String(r["postalCode"]))],
+    ["/ch/Localities?name=%5EZ%C3%9CRICH%24", (r: Record<string, unknown>) => r["name"] === "Zürich"],
+    ["/ch/Localities?name=z%C3%BCrich&postalCode=%5E8001%24", (r: Record<string, unknown>) => String(r["name"]).includes("Zürich") && r["postalCode"] === "8001"],
     ["/li/Localities?name=vaduz", (r: Record<string, unknown>) => r["name"] === "Vaduz"],
+    ["/li/Localities?name=%5E(schaan%7Cvaduz)%24", (r: Record<string, unknown>) => r["name"] === "Vaduz" || r["name"] === "Schaan"],
   ])("%s selects exactly the matching localities", async (target, matches) => {
-    const all = await allRecords(handler, target.startsWith("/li") ? "/li/Localities" : "/ch/Localities");
+    const all = await allRecords(handler, target.startsWith("/li") ? "/li/Localities?postalCode=." : "/ch/Localities?postalCode=.");
     const selected = await allRecords(handler, target);
     expect(selected.length).toBeGreaterThan(0);
     expect(selected).toEqual(all.filter(matches));
   });
 
-  it("matches postal codes exactly: ' 8001' and '800' select nothing", async () => {
-    for (const code of ["%208001", "800", "8001x"]) expect((await ask(handler, `/ch/Localities?postalCode=${code}`)).headers["x-total-count"]).toBe("0");
+  it("matches postal codes as regular expressions: ' 8001' and '8001x' select nothing, '800' every code containing it", async () => {
+    for (const code of ["%208001", "8001x"]) expect((await ask(handler, `/ch/Localities?postalCode=${code}`)).headers["x-total-count"]).toBe("0");
+    expect(Number((await ask(handler, "/ch/Localities?postalCode=800")).headers["x-total-count"])).toBeGreaterThan(10);
+  });
+
+  it("answers a page of matches in CSV with the same records as in JSON", async () => {
+    const json = JSON.parse((await ask(handler, "/ch/Localities?name=berg&page=2&pageSize=50")).text) as Record<string, unknown>[];
+    const csv = parseCsvBody((await ask(handler, "/ch/Localities?name=berg&page=2&pageSize=50&format=csv")).text);
+    expect(json.length).toBe(50);
+    expect(csv.map((r) => [r["PostalCode"], r["Name"], r["Commune.Key"]])).toEqual(json.map((r) => [r["postalCode"], r["name"], String((r["commune"] as { key: unknown }).key)]));
   });
 
   it("writes the commune key under 'Commune.Key' in CSV (the original's 'Commune.Code' header fails), the coordinates last", async () => {
-    expect((await ask(handler, "/li/Localities?format=csv")).text.split("\r\n")[0]).toBe("PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude");
+    expect((await ask(handler, "/li/Localities?postalCode=.&format=csv")).text.split("\r\n")[0]).toBe("PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude");
     expect((await ask(handler, "/ch/Localities?format=csv&postalCode=8001")).text.split("\r\n")[0]).toBe(
       "PostalCode,Name,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Latitude,Longitude",
     );

@@ -294,8 +294,10 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(worker.match(/^\/\/ generator\/[a-z]+\//gm)?.every((line) => /^\/\/ generator\/(contract|edge)\//.test(line))).toBe(true);
     for (const definition of ["German streets", "collationKey", "Statistisches Bundesamt"]) expect(worker).not.toContain(definition);
     expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
-    // Most of it is street search (issue 13): PostgreSQL's parser tables, unaccent's rules, the German stemmer.
-    expect(Buffer.byteLength(worker)).toBeLessThan(256 * 1024);
+    // Most of it is street search (PostgreSQL's parser tables, unaccent's rules, the German stemmer,
+    // about 160 KB) and re2js, the linear-time engine of the regular-expression filters (about
+    // 290 KB unminified, 70 KB gzipped); Cloudflare's limit is 3 MB gzipped.
+    expect(Buffer.byteLength(worker)).toBeLessThan(512 * 1024);
 
     // The nightly's deploy job uploads this bundle as is (`--no-bundle`), with wrangler.jsonc and dist/.
     const asIs = spawnSync(join(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--no-bundle", join(outdir, "worker.js"), "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });

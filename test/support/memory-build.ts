@@ -59,7 +59,7 @@ export async function allRecords(handler: Handler, path: string): Promise<Record
   }
 }
 
-/** The request path of a view: its index key turned back into the path parameter and query filters. */
+/** The request path of a view: its index key turned back into the path parameter and query filters (for pattern filters, one that selects every record). */
 export function viewTarget(resource: AnyResource, key: string): string {
   const selectors = resource.selectors ?? [];
   const values: (string | null)[] = selectors.length <= 1 ? [key === "" ? null : key] : (JSON.parse(key) as (string | null)[]);
@@ -72,6 +72,9 @@ export function viewTarget(resource: AnyResource, key: string): string {
     if (selector.in === "path") path = path.replace(`{${selector.param}}`, encodeURIComponent(value));
     else query.set(selector.param, value);
   });
+  // Pattern filters (Localities): the one view of all records is what '^' selects.
+  const everything = resource.patterns?.filters[0];
+  if (everything !== undefined) query.set(everything.param, "^");
   const text = query.toString();
   return text === "" ? path : `${path}?${text}`;
 }

@@ -3,6 +3,7 @@ import { RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
 import { FilterSyntaxError, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
+import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 
 /**
  * The one test oracle: what the contract (README, spec, resource definitions) says a request must
@@ -71,6 +72,10 @@ export function verdictOf(method: string, target: string, resources: readonly An
     const term = seen.get("searchTerm") ?? "";
     const prefix = (seen.get("lastWordPrefix") ?? "").toLowerCase();
     if (/^[\s\u0085\u180e]*$/u.test(term) || Array.from(term).length > 200 || !["", "true", "false"].includes(prefix) || !supportedTerm(term, prefix === "true")) bad = true;
+  } else if (resource.patterns !== undefined) {
+    // Regular-expression filters (Localities): at least one, each a pattern the engine evaluates.
+    const given = resource.patterns.filters.filter((f) => (seen.get(f.param) ?? "") !== "");
+    if (given.length === 0 || !given.every((f) => compilePattern((seen.get(f.param) ?? "").normalize("NFC"), { ignoreCase: f.ignoreCase }).ok)) bad = true;
   } else {
     for (const selector of resource.selectors ?? []) {
       if (selector.in === "query" && selector.required && (seen.get(selector.param) ?? "").normalize("NFC").trim() === "") bad = true;

@@ -14,7 +14,7 @@ const FLOORS: readonly (readonly string[])[] = [["contract"], ["io", "resources"
 /** The Worker: beside the house, on the contract alone. */
 const EDGE = "edge";
 /** npm packages the contract (and so the Worker) may use: pure ESM, no Node, no side effects. */
-const PURE_PACKAGES = ["@orama/stemmers/german"];
+const PURE_PACKAGES = ["@orama/stemmers/german", "re2js"];
 const MAX_LINES = 300;
 
 interface Import {

@@ -53,10 +53,61 @@ describe("German localities from Open Postal Codes", () => {
   it("skips and reports what the county does not identify: never a namesake in another district", () => {
     expect(report).toMatchObject({ source: "de-postcodes", rows: 8, joined: 5, unmatched: 3, ambiguous: 0, crossDistrict: 0 });
     expect(report.skipped.map((s) => `${s.postalCode} ${s.name}: ${s.detail}`)).toEqual([
-      "56566 Gladbach: no municipality of that name in district 07138 Neuwied",
-      "15236 Frankfurt: no municipality of that name in district 12064 Märkisch-Oderland",
       "63450 Hanau: county 'Hanau' is no GV100AD district of Rheinland-Pfalz",
+      "56566 Gladbach: no municipality of that name in district 07138 Neuwied, and no town-part rule places it",
+      "15236 Frankfurt: no municipality of that name in district 12064 Märkisch-Oderland, and no town-part rule places it",
     ]);
     expect(report.renamed.map((r) => `${r.from} → ${r.to}`)).toEqual(["Oldenburg → Oldenburg (Oldb)", "Hude → Hude (Oldb)", "Frankfurt → Frankfurt (Oder)"]);
+  });
+});
+
+describe("town parts and postal codes the street list shares", () => {
+  const withCodes: Gv100ad = {
+    ...gv,
+    federalStates: [...gv.federalStates, { key: "11", name: "Berlin", seatOfGovernment: "Berlin" }, { key: "14", name: "Sachsen", seatOfGovernment: "Dresden" }],
+    districts: [...gv.districts, area("11000", "Berlin, Stadt", 41), area("12067", "Oder-Spree", 44), area("14628", "Sächsische Schweiz-Osterzgebirge", 44)],
+    municipalities: [
+      ...gv.municipalities.filter((m) => m.key !== "07138045"),
+      { ...municipality("07138045", "Neuwied, Stadt", 63), postalCode: "56564", multiplePostalCodes: true },
+      municipality("11000000", "Berlin, Stadt", 61),
+      { ...municipality("12067124", "Erkner, Stadt", 63), postalCode: "15537" },
+      { ...municipality("14628370", "Stadt Wehlen, Stadt", 63), postalCode: "01829" },
+      { ...municipality("14628270", "Lohmen"), postalCode: "01847" },
+    ],
+  };
+  const { municipalities } = regionsOf(withCodes);
+  const berlin = municipalities.find((m) => m.key === "11000000");
+  if (berlin === undefined) throw new Error("no Berlin");
+  const street = { name: "Fürstenwalder Allee", postalCode: "15537", locality: "Berlin", municipality: { key: berlin.key, name: berlin.name, type: berlin.type }, federalState: berlin.federalState };
+  const rows = [
+    row("15537", "Berlin", "Berlin", ""),
+    row("15537", "Erkner", "Brandenburg", "Oder-Spree"),
+    row("01829", "Wehlen", "Sachsen", "Sächsische Schweiz-Osterzgebirge"),
+    row("56566", "Neuwied östliche Stadtteile: Block", "Rheinland-Pfalz", "Landkreis Neuwied"),
+    row("56566", "Engers", "Rheinland-Pfalz", "Landkreis Neuwied"),
+    row("01848", "Hohnstein-Ost", "Sachsen", "Sächsische Schweiz-Osterzgebirge"),
+  ];
+  const { localities, report } = joinLocalities([street], rows, municipalities, withCodes);
+  const served = localities.map((l) => `${l.postalCode} ${l.name} ${l.municipality.key}`);
+
+  it("keeps the towns of another state beside the street list's locality on a shared postal code", () => {
+    expect(served).toContain("15537 Berlin 11000000");
+    expect(served).toContain("15537 Erkner 12067124");
+    expect(report.otherSkips).toEqual({ "covered by the street list": 1 });
+  });
+
+  it("places a town part by the seat's postal code, by the municipality's name in it, or by the places of its postal code", () => {
+    expect(served).toContain("01829 Stadt Wehlen 14628370");
+    expect(served.filter((l) => l.startsWith("56566"))).toEqual(["56566 Neuwied 07138045"]);
+    expect(report.renamed.filter((r) => r.placedBy !== undefined).map((r) => `${r.postalCode} ${r.from} → ${r.to} (${r.placedBy ?? ""})`)).toEqual([
+      "01829 Wehlen → Stadt Wehlen (seat)",
+      "56566 Neuwied östliche Stadtteile: Block → Neuwied (name)",
+      "56566 Engers → Neuwied (siblings)",
+    ]);
+  });
+
+  it("reports the town parts no rule places, and never places one beyond its county", () => {
+    expect(report.skipped.map((s) => `${s.postalCode} ${s.name}`)).toEqual(["01848 Hohnstein-Ost"]);
+    expect(report).toMatchObject({ rows: 6, joined: 4, unmatched: 1 });
   });
 });

@@ -43,6 +43,10 @@ const space = decodeRanges(SPACE);
 const lower = decodeRuns(LOWER);
 const upper = decodeRuns(UPPER);
 
+/** The inclusive code point ranges of the libc classes beyond what isAlpha/isSpace test one by one (regular-expression classes). */
+export const alphaRanges = (): Uint32Array => alpha;
+export const spaceRanges = (): Uint32Array => space;
+
 export const isAsciiLetter = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
 export const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 export const isAlpha = (c: number) => (c < 0x80 ? isAsciiLetter(c) : inRanges(alpha, c));

@@ -1,0 +1,112 @@
+/**
+ * `npx tsx bench/localities-regex.ts -- [--dir DIR] [--passes N]`: the Worker's CPU for
+ * `/de/Localities` with regular-expression filters, in-process on a build of the embedded data
+ * (default: de.localities built into a temporary directory). For every pattern of an adversarial
+ * list (broad matches, large classes, nested and bounded repetitions, long alternations, the
+ * longest patterns accepted), prints the main thread's CPU per request (process.threadCpuUsage,
+ * the thread that runs the Worker's code): cold (a fresh handler: the route table, the match
+ * table and the pattern's first compile) and warm (the least of N passes: the request's own cost
+ * with the least noise from other processes), most expensive first.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { buildToDirectory } from "../generator/build/build.ts";
+import type { Assets } from "../generator/edge/assets.ts";
+import { createHandler, type Handler } from "../generator/edge/handler.ts";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const { values: args } = parseArgs({ options: { dir: { type: "string" }, passes: { type: "string", default: "20" } } });
+const passes = Number(args.passes);
+
+let work: string | undefined;
+let dir = args.dir === undefined ? undefined : resolve(args.dir);
+if (dir === undefined) {
+  work = mkdtempSync(join(tmpdir(), "plz-regex-"));
+  dir = join(work, "dist");
+  process.stderr.write("building the embedded German localities …\n");
+  await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 20_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"), guards: { baseline: "none" }, only: ["de.localities"] }, dir);
+}
+const root = dir;
+
+const files = new Map<string, Buffer | null>();
+const assets: Assets = {
+  fetch: async (request) => {
+    const path = decodeURIComponent(new URL(request.url).pathname);
+    if (!files.has(path)) {
+      const file = join(root, path);
+      files.set(path, file.startsWith(root) && existsSync(file) ? readFileSync(file) : null);
+    }
+    const body = files.get(path);
+    return body === null || body === undefined ? new Response(null, { status: 404 }) : new Response(body);
+  },
+};
+
+const longAlternation = Array.from({ length: 19 }, (_, i) => `stadt${i}`).join("|");
+const patterns: [string, string][] = [
+  ["name", "Frankfurt"],
+  ["name", "berl"],
+  ["name", "^Berlin$"],
+  ["name", "(Berlin|Hamburg)"],
+  ["name", "e"],
+  ["name", "."],
+  ["name", "^"],
+  ["name", "(a+)+$"],
+  ["name", "(.*a){12}"],
+  ["name", "(.*e){20}x"],
+  ["name", "[a-zäöüß]+ [a-zäöüß]+ [a-zäöüß]+$"],
+  ["name", "\\w+\\W+\\w+\\W+\\w+"],
+  ["name", "[^x]*[^y]*[^z]*q"],
+  ["name", "(a|e|i|o|u)(a|e|i|o|u)(a|e|i|o|u)"],
+  ["name", "(.{1,10}){1,10}z"],
+  ["name", "x{0,255}y{0,255}"],
+  ["name", longAlternation],
+  ["name", "ß|ä|ö|ü|é|è|ê|à|â|ç|ñ"],
+  ["name", `${"(a|b|c|d|e)".repeat(18)}`],
+  ["name", `${"[a-zäöüß]".repeat(20)}`],
+  ["postalCode", "1011"],
+  ["postalCode", "^8033"],
+  ["postalCode", "."],
+  ["postalCode", "^[0-9]{5}$"],
+  ["postalCode", "(0|1|2|3|4|5|6|7|8|9)*9$"],
+];
+
+function mainCpu(): number {
+  process.cpuUsage(); // brings the thread's runtime up to date (see bench/search.ts)
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
+
+async function cost(handler: Handler, target: string): Promise<{ ms: number; status: number; total: string }> {
+  const before = mainCpu();
+  const response = await handler(new Request(`https://bench${target}`));
+  await response.arrayBuffer();
+  return { ms: mainCpu() - before, status: response.status, total: response.headers.get("x-total-count") ?? "-" };
+}
+
+try {
+  const rows: { target: string; cold: number; warm: number; status: number; total: string }[] = [];
+  const warm = createHandler(assets);
+  for (const [param, pattern] of patterns) {
+    const target = `/de/Localities?${param}=${encodeURIComponent(pattern)}&pageSize=50`;
+    await warm(new Request("https://bench/de/Localities?postalCode=0")); // the route table and match table are read
+    const cold = await cost(createHandler(assets), target);
+    let best = Infinity;
+    let last = cold;
+    for (let i = 0; i < passes; i++) {
+      last = await cost(warm, target);
+      best = Math.min(best, last.ms);
+    }
+    rows.push({ target: `${param}=${pattern}`, cold: cold.ms, warm: best, status: last.status, total: last.total });
+  }
+  rows.sort((a, b) => b.warm - a.warm);
+  const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  console.log(`Worker main-thread CPU per /de/Localities request, in-process (${root}); warm = least of ${passes}; load average ${load}`);
+  console.log(`${"pattern".padEnd(60)} ${"status".padStart(6)} ${"total".padStart(6)} ${"cold ms".padStart(9)} ${"warm ms".padStart(9)}`);
+  for (const r of rows) console.log(`${r.target.slice(0, 60).padEnd(60)} ${String(r.status).padStart(6)} ${r.total.padStart(6)} ${r.cold.toFixed(2).padStart(9)} ${r.warm.toFixed(2).padStart(9)}`);
+  const worst = rows[0];
+  if (worst !== undefined) console.log(`most expensive warm: ${worst.target} ${worst.warm.toFixed(2)} ms; most expensive cold: ${Math.max(...rows.map((r) => r.cold)).toFixed(2)} ms`);
+} finally {
+  if (work !== undefined) rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,50 @@
+/**
+ * A parsed filter pattern: PostgreSQL's advanced regular expressions (ARE) as users write them,
+ * reduced to what decides whether a value matches. Groups are not kept (nothing is captured) and
+ * greediness is dropped (it changes which match is found, never whether one is).
+ */
+export type Node =
+  | { readonly kind: "empty" }
+  /** One pattern character; under `~*` it matches {towlower(c), towupper(c)}, as PostgreSQL's allcases. */
+  | { readonly kind: "char"; readonly code: number }
+  /** A bracket expression or class shorthand, case variants already added where PostgreSQL adds them. */
+  | { readonly kind: "class"; readonly negated: boolean; readonly ranges: readonly Range[] }
+  /** `.`: any character but a newline (the original prepends `(?p)`). */
+  | { readonly kind: "any" }
+  | { readonly kind: "start" }
+  | { readonly kind: "end" }
+  | { readonly kind: "concat"; readonly parts: readonly Node[] }
+  | { readonly kind: "alternate"; readonly branches: readonly Node[] }
+  | { readonly kind: "repeat"; readonly node: Node; readonly min: number; readonly max: number | undefined };
+
+/** An inclusive range of code points. */
+export type Range = readonly [from: number, to: number];
+
+/** Sorted, merged ranges: adjacent and overlapping ones joined. */
+export function mergeRanges(ranges: readonly Range[]): Range[] {
+  const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [from, to] of sorted) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && from <= last[1] + 1) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
+/** Why a pattern is refused: not a regular expression at all, or one the linear-time engine cannot evaluate as PostgreSQL would. */
+export type PatternError = { readonly kind: "invalid"; readonly reason: string } | { readonly kind: "unsupported"; readonly construct: string };
+
+export class PatternRefused extends Error {
+  constructor(readonly refusal: PatternError) {
+    super(refusal.kind === "invalid" ? refusal.reason : refusal.construct);
+    this.name = "PatternRefused";
+  }
+}
+
+export const invalid = (reason: string): never => {
+  throw new PatternRefused({ kind: "invalid", reason });
+};
+export const unsupported = (construct: string): never => {
+  throw new PatternRefused({ kind: "unsupported", construct });
+};

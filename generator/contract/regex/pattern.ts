@@ -1,0 +1,57 @@
+/**
+ * A filter value as the original evaluates it (`value ~* ('(?p)' || pattern)` for names, `~` for
+ * postal codes: found anywhere in the value), compiled for a linear-time engine. The pattern is
+ * parsed here (parse.ts) and handed to re2js spelt out (emit.ts); no backtracking engine ever sees
+ * it, so `(a+)+$` costs what `a+$` costs.
+ */
+import { RE2JS } from "re2js";
+import { PatternRefused, type Node, type PatternError } from "./ast.ts";
+import { toRe2Syntax } from "./emit.ts";
+import { parsePattern } from "./parse.ts";
+
+/** Longest pattern accepted, in characters. */
+export const MAX_PATTERN_LENGTH = 200;
+/**
+ * Largest compiled program (RE2's programSize, instructions) accepted: matching costs about this
+ * per character of every value, and bounds such as `(.{1,255}){1,255}` would grow without it.
+ */
+export const MAX_PROGRAM_SIZE = 2000;
+
+export interface CompiledPattern {
+  readonly source: string;
+  readonly tree: Node;
+  /** Whether the pattern occurs anywhere in the value. */
+  readonly test: (value: string) => boolean;
+}
+
+export type PatternResult = { readonly ok: true; readonly pattern: CompiledPattern } | { readonly ok: false; readonly error: PatternError };
+
+export function compilePattern(source: string, options: { readonly ignoreCase: boolean }): PatternResult {
+  const length = Array.from(source).length;
+  if (length > MAX_PATTERN_LENGTH) return { ok: false, error: { kind: "unsupported", construct: `a pattern of ${length} characters (at most ${MAX_PATTERN_LENGTH})` } };
+  if (source.includes("\0")) return { ok: false, error: { kind: "invalid", reason: "it contains the character U+0000" } };
+  let tree: Node;
+  try {
+    tree = parsePattern(source, options.ignoreCase);
+  } catch (error) {
+    if (error instanceof PatternRefused) return { ok: false, error: error.refusal };
+    throw error;
+  }
+  let engine: RE2JS;
+  try {
+    engine = RE2JS.compile(toRe2Syntax(tree));
+  } catch {
+    return { ok: false, error: { kind: "unsupported", construct: "a pattern this large (its repetitions expand too far)" } };
+  }
+  if (engine.programSize() > MAX_PROGRAM_SIZE) return { ok: false, error: { kind: "unsupported", construct: "a pattern this large (its repetitions expand too far)" } };
+  return { ok: true, pattern: { source, tree, test: (value) => engine.test(value) } };
+}
+
+/** The problem text for a refused filter value, naming the parameter. */
+export function patternErrorMessage(parameter: string, error: PatternError): string {
+  if (error.kind === "invalid") return `The value of ${parameter} is not a valid regular expression: ${error.reason}.`;
+  return (
+    `The value of ${parameter} uses ${error.construct}, which this API does not evaluate: ${parameter} is a PostgreSQL regular expression ` +
+    `evaluated in linear time, without back-references, lookahead, lookbehind, word boundaries and POSIX bracket classes.`
+  );
+}
