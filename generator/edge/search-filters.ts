@@ -1,6 +1,6 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import type { StreetFilters } from "../contract/search/evaluate.ts";
-import { caseFoldKey, filterMatches, type StreetFilter } from "../contract/search/filter.ts";
+import { caseFoldKey, filterMatches, literalText, type StreetFilter } from "../contract/search/filter.ts";
 import { allRunStreets, passingPlaces, passingRuns, runOf, runStreets } from "../contract/search/filtering.ts";
 import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
@@ -73,7 +73,7 @@ export async function findStreets(index: SearchIndex, filters: StreetFilters, bu
  * `ref` undefined: some n-gram is in no name, so nothing passes.
  */
 async function rarestGram(index: SearchIndex, filter: StreetFilter, budget: ReadBudget): Promise<{ readonly ref: ListRef | undefined; readonly streets: number }> {
-  const found = await index.trigramLists(literalKeys(caseFoldKey(String.fromCodePoint(...filter.literal))), budget);
+  const found = await index.trigramLists(literalKeys(caseFoldKey(literalText(filter.literal))), budget);
   let best: { ref: ListRef | undefined; streets: number } | undefined;
   for (const list of found) {
     if (list === undefined) return { ref: undefined, streets: 0 };

@@ -21,12 +21,14 @@ const known = new Map<string, number>();
 
 beforeAll(async () => {
   ({ handler } = await memoryBuild(8_000));
-  for (const path of ["/de/FederalStates/09/Districts", "/de/Districts/09189/Municipalities", "/ch/Cantons/1/Communes", "/at/Districts/900/Municipalities", "/de/Localities?postalCode=01920", "/ch/Localities?name=z%C3%BCrich", "/li/Localities"]) {
+  for (const path of ["/de/FederalStates/09/Districts", "/de/Districts/09189/Municipalities", "/ch/Cantons/1/Communes", "/at/Districts/900/Municipalities", "/de/Localities?postalCode=01920", "/ch/Localities?name=z%C3%BCrich", "/li/Localities?postalCode=94"]) {
     let total = 0;
     for (let page = 1; ; page++) {
       const answer = await ask(handler, `${path}${path.includes("?") ? "&" : "?"}page=${page}`);
-      total += (JSON.parse(answer.text) as unknown[]).length;
-      if ((JSON.parse(answer.text) as unknown[]).length < 50) break;
+      expect(answer.status, path).toBe(200);
+      const records = JSON.parse(answer.text) as unknown[];
+      total += records.length;
+      if (records.length < 50) break;
     }
     known.set(path, total);
   }
@@ -64,10 +66,8 @@ function check(target: string, answer: Answer, params: readonly (readonly [strin
   const expected = params.length === 0 ? known.get(plain) : undefined;
   if (total !== undefined && expected !== undefined && url.pathname.replace(/\/$/, "") === plain) {
     expect(total, target).toBe(expected);
-    knownChecked++;
   }
 }
-let knownChecked = 0;
 
 describe("hostile requests to keyed and filtered endpoints", () => {
   it("20,000 generated requests get a consistent 200, a 400 or a 404, never a 5xx", async () => {
@@ -87,6 +87,8 @@ describe("hostile requests to keyed and filtered endpoints", () => {
     );
     if (details.failed) throw new Error(`property failed (seed ${SEED}, path ${details.counterexamplePath}): ${String(details.errorInstance).slice(0, 2000)}`);
     expect(sent).toBe(20_000);
-    expect(knownChecked).toBeGreaterThan(20);
+    // The generator seldom sends a real key without parameters (Localities need a filter now), so
+    // each known view is also asked once as it is: the oracle's total against the independent count.
+    for (const [path, total] of known) expect(expectVerdict(verdictOf("GET", path, EMBEDDED_RESOURCES), await ask(handler, path), path), path).toBe(total);
   }, 300_000);
 });

@@ -90,8 +90,7 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
  */
 function nativeTest({ literal, anchoredStart, anchoredEnd, ignoreCase, accepts }: StreetFilter): ((value: string) => boolean) | undefined {
   if (literal.some((c) => c > 0xffff || (c >= 0xd800 && c <= 0xdfff))) return undefined;
-  // Not String.fromCharCode(...literal): a spread passes every character as an argument, and a long literal overflows the stack.
-  const text = literal.map((c) => String.fromCharCode(c)).join("");
+  const text = literalText(literal);
   if (!ignoreCase) {
     if (anchoredStart && anchoredEnd) return (value) => value === text;
     if (anchoredStart) return (value) => value.startsWith(text);
@@ -105,6 +104,11 @@ function nativeTest({ literal, anchoredStart, anchoredEnd, ignoreCase, accepts }
 }
 
 /** Does a value (a street's name, its postal code or its locality) match, as PostgreSQL's `~*` / `~` would? */
+/** A filter's literal as text. Not String.fromCodePoint(...literal): a spread passes every character as an argument, and a long literal overflows the stack. */
+export function literalText(literal: readonly number[]): string {
+  return literal.map((c) => String.fromCodePoint(c)).join("");
+}
+
 export function filterMatches(filter: StreetFilter, value: string): boolean {
   if (filter.native !== undefined) return filter.native(value);
   if (filter.anchoredStart) return matchesAt(filter, value, 0);
