@@ -9,7 +9,7 @@
  *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +20,7 @@ import { forEachJsonRecord } from "../generator/build/json-records.ts";
 import { streets as deStreets } from "../generator/resources/de.ts";
 import type { EncodedRecords } from "../generator/build/encode.ts";
 import { buildInvocation } from "./build-invocation.ts";
+import { ensureNationalStreets } from "./national-streets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -40,10 +41,7 @@ interface BuildJson {
   downloads: { changeFeed?: { builds: number } };
 }
 
-if (!existsSync(source)) {
-  process.stderr.write(`generating ${source}…\n`);
-  execFileSync(process.execPath, [resolve(ROOT, "../shared/bench/make-national-streets.mjs"), "--out", source], { stdio: "inherit" });
-}
+await ensureNationalStreets(source);
 
 // 1% of the rows changed: every Nth street renamed (a rename is a removed and an added record).
 const lines = readFileSync(source, "utf8").split("\n");
