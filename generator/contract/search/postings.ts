@@ -4,8 +4,7 @@
  * page shows ever become objects. Decoding reads each block's varints once and allocates three
  * typed arrays per list, not an object per entry.
  */
-import { ByteReader, readFrontCoded } from "./bytes.ts";
-import { BLOCK_ENTRIES, type ListEntry } from "./store.ts";
+import { BLOCK_ENTRIES, HeadTable, type ListEntry } from "./store.ts";
 
 export class Postings {
   constructor(
@@ -47,31 +46,6 @@ export function lowerBound(values: Int32Array, value: number, from = 0): number 
     else high = mid;
   }
   return low;
-}
-
-/** A block's head table, decoded when a head is first asked for (a count needs none). */
-class HeadTable {
-  private heads: readonly (readonly string[])[] | undefined;
-  constructor(private readonly bytes: Uint8Array) {}
-  get(index: number): readonly string[] {
-    this.heads ??= decodeHeads(this.bytes);
-    return this.heads[index] ?? [];
-  }
-}
-
-function decodeHeads(bytes: Uint8Array): (readonly string[])[] {
-  const reader = new ByteReader(bytes);
-  const count = reader.varint();
-  const columns = reader.varint();
-  const text = reader.text(reader.varint());
-  if (columns === 1) return readFrontCoded(count, reader, text).strings.map((value) => [value]);
-  const heads: string[][] = Array.from({ length: count }, () => []);
-  for (let c = 0, at = 0; c < columns; c++) {
-    const column = readFrontCoded(count, reader, text, at);
-    column.strings.forEach((value, h) => heads[h]?.push(value));
-    at = column.end;
-  }
-  return heads;
 }
 
 /** The blocks held in `bytes` (whole blocks, back to back) as columns; `count` is their number of entries (the ListRef's). */

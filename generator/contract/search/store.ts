@@ -135,7 +135,7 @@ export function encodeBlock(out: ByteWriter, heads: readonly (readonly string[])
 }
 
 /** A block's head table, decoded when a head is first asked for (a page needs a few of a block's heads, a count none). */
-class HeadTable {
+export class HeadTable {
   private heads: readonly (readonly string[])[] | undefined;
   constructor(private readonly bytes: Uint8Array) {}
   get(index: number): readonly string[] {
