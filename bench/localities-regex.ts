@@ -8,13 +8,13 @@
  * table and the pattern's first compile) and warm (the least of N passes: the request's own cost
  * with the least noise from other processes), most expensive first.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildToDirectory } from "../generator/build/build.ts";
-import type { Assets } from "../generator/edge/assets.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
+import { memoryAssets } from "./memory-assets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({ options: { dir: { type: "string" }, passes: { type: "string", default: "20" } } });
@@ -30,18 +30,7 @@ if (dir === undefined) {
 }
 const root = dir;
 
-const files = new Map<string, Buffer | null>();
-const assets: Assets = {
-  fetch: async (request) => {
-    const path = decodeURIComponent(new URL(request.url).pathname);
-    if (!files.has(path)) {
-      const file = join(root, path);
-      files.set(path, file.startsWith(root) && existsSync(file) ? readFileSync(file) : null);
-    }
-    const body = files.get(path);
-    return body === null || body === undefined ? new Response(null, { status: 404 }) : new Response(body);
-  },
-};
+const assets = memoryAssets(root);
 
 const longAlternation = Array.from({ length: 19 }, (_, i) => `stadt${i}`).join("|");
 const patterns: [string, string][] = [

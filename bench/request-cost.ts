@@ -8,13 +8,13 @@
  * percentile and maximum, warm (files and index shards already read by the isolate), and the
  * first request of a new isolate (which reads the route table and a shard).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildToDirectory } from "../generator/build/build.ts";
-import type { Assets } from "../generator/edge/assets.ts";
 import { createHandler } from "../generator/edge/handler.ts";
+import { memoryAssets } from "./memory-assets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({ options: { dir: { type: "string" }, requests: { type: "string", default: "2000" } } });
@@ -30,19 +30,7 @@ if (dir === undefined) {
 }
 const root = dir;
 
-/** The build's files from memory (read once): the asset server's work is not the Worker's. */
-const files = new Map<string, Buffer | null>();
-const assets: Assets = {
-  fetch: async (request) => {
-    const path = decodeURIComponent(new URL(request.url).pathname);
-    if (!files.has(path)) {
-      const file = join(root, path);
-      files.set(path, file.startsWith(root) && existsSync(file) ? readFileSync(file) : null);
-    }
-    const body = files.get(path);
-    return body === null || body === undefined ? new Response(null, { status: 404 }) : new Response(body, { headers: { etag: '"bench"' } });
-  },
-};
+const assets = memoryAssets(root, { etag: '"bench"' });
 
 /** Name, request, the status it must get. */
 const kinds: [string, string, number][] = [

@@ -1,0 +1,22 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Assets } from "../generator/edge/assets.ts";
+
+/**
+ * A built directory as the Worker's asset binding, each file read from disk once and then served
+ * from memory: what the benches time is the Worker's work, not the asset server's.
+ */
+export function memoryAssets(root: string, headers: Record<string, string> = {}): Assets {
+  const files = new Map<string, Buffer | null>();
+  return {
+    fetch: async (request) => {
+      const path = decodeURIComponent(new URL(request.url).pathname);
+      if (!files.has(path)) {
+        const file = join(root, path);
+        files.set(path, file.startsWith(root) && existsSync(file) ? readFileSync(file) : null);
+      }
+      const body = files.get(path);
+      return body === null || body === undefined ? new Response(null, { status: 404 }) : new Response(body, { headers });
+    },
+  };
+}
