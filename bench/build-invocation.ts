@@ -18,16 +18,32 @@ export interface Invocation {
  * process an operator runs: the Node version, the heap limits and malloc's settings change both.
  */
 export function buildInvocation(args: readonly string[]): Invocation {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    scripts?: Record<string, string>;
+  };
   const words = (pkg.scripts?.["build"] ?? "").split(/\s+/).filter((word) => word !== "");
-  const assignments = words.slice(0, Math.max(0, words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word))));
+  const assignments = words.slice(
+    0,
+    Math.max(
+      0,
+      words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word)),
+    ),
+  );
   const [tsx, ...rest] = words.slice(assignments.length);
-  if (tsx !== "tsx" || rest.at(-1) !== "build") throw new Error(`package.json: the build script should be [NAME=value …] tsx [flags] generator/cli/main.ts build, not '${pkg.scripts?.["build"]}'`);
+  if (tsx !== "tsx" || rest.at(-1) !== "build")
+    throw new Error(
+      `package.json: the build script should be [NAME=value …] tsx [flags] generator/cli/main.ts build, not '${pkg.scripts?.["build"]}'`,
+    );
   const bin = join(ROOT, "node_modules/.bin");
   const env = {
     ...process.env,
     PATH: [bin, process.env["PATH"] ?? ""].join(delimiter),
-    ...Object.fromEntries(assignments.map((word) => [word.slice(0, word.indexOf("=")), word.slice(word.indexOf("=") + 1)])),
+    ...Object.fromEntries(
+      assignments.map((word) => [
+        word.slice(0, word.indexOf("=")),
+        word.slice(word.indexOf("=") + 1),
+      ]),
+    ),
   };
   return { command: join(bin, "tsx"), args: [...rest, ...args], env };
 }

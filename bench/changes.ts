@@ -48,7 +48,10 @@ const lines = readFileSync(source, "utf8").split("\n");
 let changedRows = 0;
 for (let i = 1; i < lines.length; i++) {
   if (i % every !== 0 || lines[i] === "") continue;
-  lines[i] = (lines[i] ?? "").replace(/^("?)([^,"]+)/, (_, quote: string, name: string) => `${quote}${name} Nord`);
+  lines[i] = (lines[i] ?? "").replace(
+    /^("?)([^,"]+)/,
+    (_, quote: string, name: string) => `${quote}${name} Nord`,
+  );
   changedRows++;
 }
 const changedSource = join(tmpdir(), "plz-bench-changes-changed.csv");
@@ -70,22 +73,57 @@ load.push(loadavg()[0] ?? 0);
 const feed = await timed(() => build(changedSource, withFeed, []));
 load.push(loadavg()[0] ?? 0);
 const alone = await diffAlone();
-const changeFiles = JSON.parse(readFileSync(join(withFeed, "downloads/changes/index.json"), "utf8")) as { builds: { files: { resource: string; format: string; bytes: number; added: number; removed: number; changed: number }[] }[] };
+const changeFiles = JSON.parse(
+  readFileSync(join(withFeed, "downloads/changes/index.json"), "utf8"),
+) as {
+  builds: {
+    files: {
+      resource: string;
+      format: string;
+      bytes: number;
+      added: number;
+      removed: number;
+      changed: number;
+    }[];
+  }[];
+};
 for (const dir of [out, withFeed, withoutFeed]) rmSync(dir, { recursive: true, force: true });
 
 const streets = changeFiles.builds[0]?.files.filter((f) => f.resource === "de.streets") ?? [];
 const table: [string, string][] = [
-  ["input rows / changed rows", `${rows.toLocaleString("en")} / ${changedRows.toLocaleString("en")} (${((100 * changedRows) / rows).toFixed(2)}%)`],
+  [
+    "input rows / changed rows",
+    `${rows.toLocaleString("en")} / ${changedRows.toLocaleString("en")} (${((100 * changedRows) / rows).toFixed(2)}%)`,
+  ],
   ["first build (full)", describe(first)],
   ["rebuild, 1% changed, no predecessor", describe(plain)],
   ["rebuild, 1% changed, with the feed", describe(feed)],
-  ["the feed adds", `CPU ${((feed.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((feed.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${feed.result.peakRssMiB - plain.result.peakRssMiB} MiB`],
-  ["de.streets change files", streets.map((f) => `${f.format} ${(f.bytes / 1024).toFixed(0)} KiB (${f.added} added, ${f.removed} removed, ${f.changed} changed)`).join("; ")],
-  ["the de.streets diff alone, in this process", `main-thread CPU ${(alone.cpuMs / 1000).toFixed(1)} s (${(alone.wallMs / 1000).toFixed(1)} s wall), RSS +${alone.rssMiB} MiB over the new records held as the build holds one view's`],
-  ["load average (1 min) before each build and at the end", load.map((l) => l.toFixed(1)).join(", ")],
+  [
+    "the feed adds",
+    `CPU ${((feed.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((feed.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${feed.result.peakRssMiB - plain.result.peakRssMiB} MiB`,
+  ],
+  [
+    "de.streets change files",
+    streets
+      .map(
+        (f) =>
+          `${f.format} ${(f.bytes / 1024).toFixed(0)} KiB (${f.added} added, ${f.removed} removed, ${f.changed} changed)`,
+      )
+      .join("; "),
+  ],
+  [
+    "the de.streets diff alone, in this process",
+    `main-thread CPU ${(alone.cpuMs / 1000).toFixed(1)} s (${(alone.wallMs / 1000).toFixed(1)} s wall), RSS +${alone.rssMiB} MiB over the new records held as the build holds one view's`,
+  ],
+  [
+    "load average (1 min) before each build and at the end",
+    load.map((l) => l.toFixed(1)).join(", "),
+  ],
 ];
 const width = Math.max(...table.map(([name]) => name.length));
-process.stdout.write(`${table.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`);
+process.stdout.write(
+  `${table.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`,
+);
 
 /**
  * The national street list's diff by itself, as the build runs it: the first build's dataset as
@@ -106,12 +144,19 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
     offsets.push(bytes.length);
     // As packed: each record followed by its comma (the array's brackets and commas are the bytes between).
     const json = Float64Array.from(offsets);
-    encodedParts.push({ count: offsets.length - 1, bytes: { json: bytes, csv: Buffer.alloc(0) }, offsets: { json, csv: new Float64Array(offsets.length) } });
+    encodedParts.push({
+      count: offsets.length - 1,
+      bytes: { json: bytes, csv: Buffer.alloc(0) },
+      offsets: { json, csv: new Float64Array(offsets.length) },
+    });
   }
   const rssBefore = process.memoryUsage.rss();
   const cpuBefore = process.threadCpuUsage();
   const started = performance.now();
-  const diff = await RecordDiff.start(oldDatasetOf(predecessor, "de.streets"), deStreets.record.columns);
+  const diff = await RecordDiff.start(
+    oldDatasetOf(predecessor, "de.streets"),
+    deStreets.record.columns,
+  );
   for (const encoded of encodedParts) diff.observe(encoded);
   const changes = await diff.finish("de.streets");
   const cpu = process.threadCpuUsage(cpuBefore);
@@ -133,10 +178,25 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
 function build(streets: string, dir: string, extra: string[]): Promise<BuildJson> {
   process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")}\n`);
   return new Promise((resolvePromise, reject) => {
-    const build = buildInvocation(["--source", `de-streets=${streets}`, "--out", dir, "--json", ...extra]);
-    const child = spawn(build.command, build.args, { cwd: ROOT, env: build.env, stdio: ["ignore", "pipe", "inherit"] });
+    const build = buildInvocation([
+      "--source",
+      `de-streets=${streets}`,
+      "--out",
+      dir,
+      "--json",
+      ...extra,
+    ]);
+    const child = spawn(build.command, build.args, {
+      cwd: ROOT,
+      env: build.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`build exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolvePromise(JSON.parse(stdout) as BuildJson)
+        : reject(new Error(`build exited with ${code}`)),
+    );
   });
 }

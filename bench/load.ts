@@ -16,20 +16,43 @@ import { startLocalServer as startServer } from "../generator/serve/local.ts";
 import { LOAD_REQUESTS } from "./load-requests.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const { values: args } = parseArgs({ options: { duration: { type: "string", default: "30" }, connections: { type: "string", default: "10" } } });
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "30" },
+    connections: { type: "string", default: "10" },
+  },
+});
 const duration = Math.min(Number(args.duration), 120);
 
 const work = mkdtempSync(join(tmpdir(), "plz-load-"));
 const dir = join(work, "dist");
-await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 100_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8") }, dir);
+await buildToDirectory(
+  {
+    root: ROOT,
+    sources: {},
+    maxFiles: 100_000,
+    headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+  },
+  dir,
+);
 const server = await startServer(dir);
 try {
   const requests = [...LOAD_REQUESTS];
-  for (const request of requests) await fetch(`${server.origin}${request.path}`, { headers: request.headers ?? {} }).then((r) => r.arrayBuffer()); // warm
+  for (const request of requests)
+    await fetch(`${server.origin}${request.path}`, { headers: request.headers ?? {} }).then((r) =>
+      r.arrayBuffer(),
+    ); // warm
   const rssBefore = server.rssKiB();
-  const result = await autocannon({ url: server.origin, connections: Number(args.connections), duration, requests });
+  const result = await autocannon({
+    url: server.origin,
+    connections: Number(args.connections),
+    duration,
+    requests,
+  });
   const rssAfter = server.rssKiB();
-  const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => `${code}: ${(stat as { count: number }).count}`);
+  const statuses = Object.entries(result.statusCodeStats ?? {}).map(
+    ([code, stat]) => `${code}: ${(stat as { count: number }).count}`,
+  );
   const serverErrors = result["5xx"];
   const lines = [
     `duration ${duration} s, ${args.connections} connections, ${requests.length} request kinds`,

@@ -17,7 +17,9 @@ import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { memoryAssets } from "./memory-assets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const { values: args } = parseArgs({ options: { dir: { type: "string" }, passes: { type: "string", default: "20" } } });
+const { values: args } = parseArgs({
+  options: { dir: { type: "string" }, passes: { type: "string", default: "20" } },
+});
 const passes = Number(args.passes);
 
 let work: string | undefined;
@@ -26,7 +28,17 @@ if (dir === undefined) {
   work = mkdtempSync(join(tmpdir(), "plz-regex-"));
   dir = join(work, "dist");
   process.stderr.write("building the embedded German localities …\n");
-  await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 20_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"), guards: { baseline: "none" }, only: ["de.localities"] }, dir);
+  await buildToDirectory(
+    {
+      root: ROOT,
+      sources: {},
+      maxFiles: 20_000,
+      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+      guards: { baseline: "none" },
+      only: ["de.localities"],
+    },
+    dir,
+  );
 }
 const root = dir;
 
@@ -67,11 +79,18 @@ function mainCpu(): number {
   return (user + system) / 1000;
 }
 
-async function cost(handler: Handler, target: string): Promise<{ ms: number; status: number; total: string }> {
+async function cost(
+  handler: Handler,
+  target: string,
+): Promise<{ ms: number; status: number; total: string }> {
   const before = mainCpu();
   const response = await handler(new Request(`https://bench${target}`));
   await response.arrayBuffer();
-  return { ms: mainCpu() - before, status: response.status, total: response.headers.get("x-total-count") ?? "-" };
+  return {
+    ms: mainCpu() - before,
+    status: response.status,
+    total: response.headers.get("x-total-count") ?? "-",
+  };
 }
 
 try {
@@ -87,15 +106,31 @@ try {
       last = await cost(warm, target);
       best = Math.min(best, last.ms);
     }
-    rows.push({ target: `${param}=${pattern}`, cold: cold.ms, warm: best, status: last.status, total: last.total });
+    rows.push({
+      target: `${param}=${pattern}`,
+      cold: cold.ms,
+      warm: best,
+      status: last.status,
+      total: last.total,
+    });
   }
   rows.sort((a, b) => b.warm - a.warm);
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
-  console.log(`Worker main-thread CPU per /de/Localities request, in-process (${root}); warm = least of ${passes}; load average ${load}`);
-  console.log(`${"pattern".padEnd(60)} ${"status".padStart(6)} ${"total".padStart(6)} ${"cold ms".padStart(9)} ${"warm ms".padStart(9)}`);
-  for (const r of rows) console.log(`${r.target.slice(0, 60).padEnd(60)} ${String(r.status).padStart(6)} ${r.total.padStart(6)} ${r.cold.toFixed(2).padStart(9)} ${r.warm.toFixed(2).padStart(9)}`);
+  console.log(
+    `Worker main-thread CPU per /de/Localities request, in-process (${root}); warm = least of ${passes}; load average ${load}`,
+  );
+  console.log(
+    `${"pattern".padEnd(60)} ${"status".padStart(6)} ${"total".padStart(6)} ${"cold ms".padStart(9)} ${"warm ms".padStart(9)}`,
+  );
+  for (const r of rows)
+    console.log(
+      `${r.target.slice(0, 60).padEnd(60)} ${String(r.status).padStart(6)} ${r.total.padStart(6)} ${r.cold.toFixed(2).padStart(9)} ${r.warm.toFixed(2).padStart(9)}`,
+    );
   const worst = rows[0];
-  if (worst !== undefined) console.log(`most expensive warm: ${worst.target} ${worst.warm.toFixed(2)} ms; most expensive cold: ${Math.max(...rows.map((r) => r.cold)).toFixed(2)} ms`);
+  if (worst !== undefined)
+    console.log(
+      `most expensive warm: ${worst.target} ${worst.warm.toFixed(2)} ms; most expensive cold: ${Math.max(...rows.map((r) => r.cold)).toFixed(2)} ms`,
+    );
 } finally {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });
 }

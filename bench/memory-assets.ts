@@ -16,7 +16,9 @@ export function memoryAssets(root: string, headers: Record<string, string> = {})
         files.set(path, file.startsWith(root) && existsSync(file) ? readFileSync(file) : null);
       }
       const body = files.get(path);
-      return body === null || body === undefined ? new Response(null, { status: 404 }) : new Response(body, { headers });
+      return body === null || body === undefined
+        ? new Response(null, { status: 404 })
+        : new Response(body, { headers });
     },
   };
 }

@@ -54,17 +54,30 @@ function seeded(seed: number): () => number {
 function municipalities(): Municipality[] {
   const bytes = readFileSync(GV100AD);
   const population = new Map<string, number>();
-  for (const line of bytes.toString("utf8").split(/\r?\n/)) if (line.startsWith("60")) population.set(line.slice(10, 18), Number(line.slice(139, 150).trim()) || 1);
+  for (const line of bytes.toString("utf8").split(/\r?\n/))
+    if (line.startsWith("60"))
+      population.set(line.slice(10, 18), Number(line.slice(139, 150).trim()) || 1);
   return readGv100ad(bytes, GV100AD)
     .municipalities.filter((m) => /^[0-9]{5}$/.test(m.postalCode))
-    .map((m) => ({ key: m.key, locality: m.name.replace(/,.*$/, ""), population: population.get(m.key) ?? 1, postalCode: m.postalCode }));
+    .map((m) => ({
+      key: m.key,
+      locality: m.name.replace(/,.*$/, ""),
+      population: population.get(m.key) ?? 1,
+      postalCode: m.postalCode,
+    }));
 }
 
 /** Writes the list to `out`; returns its rows and municipalities. */
-export async function writeNationalStreets(out: string, rows = NATIONAL_ROWS, seed = 1): Promise<{ rows: number; municipalities: number }> {
+export async function writeNationalStreets(
+  out: string,
+  rows = NATIONAL_ROWS,
+  seed = 1,
+): Promise<{ rows: number; municipalities: number }> {
   const random = seeded(seed);
   const places = municipalities();
-  const names = [...new Set((await readStreets(readFileSync(BERLIN), BERLIN)).map((s) => s.name))].sort();
+  const names = [
+    ...new Set((await readStreets(readFileSync(BERLIN), BERLIN)).map((s) => s.name)),
+  ].sort();
   const weights = places.map((m) => m.population ** 0.75);
   const total = weights.reduce((a, b) => a + b, 0);
   const fd = openSync(out, "w");
@@ -83,8 +96,12 @@ export async function writeNationalStreets(out: string, rows = NATIONAL_ROWS, se
           if (used.has(name)) name = `${name} ${1 + Math.floor(random() * 9)}`;
         } while (used.has(name));
         used.add(name);
-        const postalCode = String(Number(m.postalCode) + Math.floor(random() * postalCodes)).padStart(5, "0");
-        const borough = hasBoroughs ? `${m.locality}-${BOROUGHS[Math.floor(random() * BOROUGHS.length)] ?? ""}` : "";
+        const postalCode = String(
+          Number(m.postalCode) + Math.floor(random() * postalCodes),
+        ).padStart(5, "0");
+        const borough = hasBoroughs
+          ? `${m.locality}-${BOROUGHS[Math.floor(random() * BOROUGHS.length)] ?? ""}`
+          : "";
         buffer += `${[name, postalCode, m.locality, m.key, borough, ""].map(csvField).join(",")}\n`;
         // Bounded chunks: the whole list is about 60 MB of text.
         if (buffer.length > 1 << 20) {
@@ -109,8 +126,19 @@ export async function ensureNationalStreets(source: string): Promise<void> {
 }
 
 if (import.meta.filename === process.argv[1]) {
-  const { values } = parseArgs({ options: { rows: { type: "string", default: String(NATIONAL_ROWS) }, seed: { type: "string", default: "1" }, out: { type: "string" } } });
-  if (values.out === undefined) throw new Error("usage: tsx bench/national-streets.ts [--rows N] [--seed N] --out FILE");
-  const { rows, municipalities } = await writeNationalStreets(resolve(values.out), Number(values.rows), Number(values.seed));
+  const { values } = parseArgs({
+    options: {
+      rows: { type: "string", default: String(NATIONAL_ROWS) },
+      seed: { type: "string", default: "1" },
+      out: { type: "string" },
+    },
+  });
+  if (values.out === undefined)
+    throw new Error("usage: tsx bench/national-streets.ts [--rows N] [--seed N] --out FILE");
+  const { rows, municipalities } = await writeNationalStreets(
+    resolve(values.out),
+    Number(values.rows),
+    Number(values.seed),
+  );
   process.stderr.write(`${rows} rows, ${municipalities} municipalities\n`);
 }

@@ -17,7 +17,17 @@
  *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline]
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -64,9 +74,25 @@ const localities = await readLocalities();
 const inputRows = localities.reduce((sum, l) => sum + l.total, 0);
 
 const layouts: Layout[] = [];
-if (!args["skip-baseline"]) layouts.push({ name: `today (${BASELINE_COMMIT})`, root: baselineCheckout(), maxFiles: 100_000, handler: baselineHandler });
-layouts.push({ name: "packed, 100,000 files", root: ROOT, maxFiles: 100_000, handler: currentHandler });
-layouts.push({ name: "packed, 20,000 files", root: ROOT, maxFiles: 20_000, handler: currentHandler });
+if (!args["skip-baseline"])
+  layouts.push({
+    name: `today (${BASELINE_COMMIT})`,
+    root: baselineCheckout(),
+    maxFiles: 100_000,
+    handler: baselineHandler,
+  });
+layouts.push({
+  name: "packed, 100,000 files",
+  root: ROOT,
+  maxFiles: 100_000,
+  handler: currentHandler,
+});
+layouts.push({
+  name: "packed, 20,000 files",
+  root: ROOT,
+  maxFiles: 20_000,
+  handler: currentHandler,
+});
 
 const table = new Map<string, string[]>();
 const cell = (row: string, column: number, value: string) => {
@@ -84,24 +110,58 @@ try {
     const summary = await runBuild(layout, out);
     const wallMs = performance.now() - started;
     const t = summary.timingsMs;
-    cell("input rows / localities (views)", column, `${inputRows.toLocaleString("en")} / ${(summary.views["de.streets"] ?? 0).toLocaleString("en")}`);
-    cell("build wall / CPU", column, `${(wallMs / 1000).toFixed(1)} s / ${(summary.cpuMs / 1000).toFixed(1)} s`);
+    cell(
+      "input rows / localities (views)",
+      column,
+      `${inputRows.toLocaleString("en")} / ${(summary.views["de.streets"] ?? 0).toLocaleString("en")}`,
+    );
+    cell(
+      "build wall / CPU",
+      column,
+      `${(wallMs / 1000).toFixed(1)} s / ${(summary.cpuMs / 1000).toFixed(1)} s`,
+    );
     cell("build peak RSS", column, `${summary.peakRssMiB} MiB`);
-    cell("phases read / sort / render / write", column, ["read", "sort", "render", "write"].map((p) => `${((t[p] ?? 0) / 1000).toFixed(1)}`).join(" / ") + " s");
+    cell(
+      "phases read / sort / render / write",
+      column,
+      ["read", "sort", "render", "write"]
+        .map((p) => `${((t[p] ?? 0) / 1000).toFixed(1)}`)
+        .join(" / ") + " s",
+    );
 
     const files = walk(out);
     const bytes = files.reduce((sum, f) => sum + f.size, 0);
-    cell("files / bytes", column, `${files.length.toLocaleString("en")} / ${(bytes / 2 ** 20).toFixed(0)} MiB`);
-    cell("largest file", column, `${(Math.max(...files.map((f) => f.size)) / 1024).toFixed(0)} KiB`);
-    cell("page sizes as files (de.streets)", column, describeSizes(summary.pageSizes["de.streets"] ?? []));
+    cell(
+      "files / bytes",
+      column,
+      `${files.length.toLocaleString("en")} / ${(bytes / 2 ** 20).toFixed(0)} MiB`,
+    );
+    cell(
+      "largest file",
+      column,
+      `${(Math.max(...files.map((f) => f.size)) / 1024).toFixed(0)} KiB`,
+    );
+    cell(
+      "page sizes as files (de.streets)",
+      column,
+      describeSizes(summary.pageSizes["de.streets"] ?? []),
+    );
     const floorMs = writeFloor(files);
-    cell("write phase / write floor", column, `${((t["write"] ?? 0) / 1000).toFixed(1)} s / ${(floorMs / 1000).toFixed(1)} s = ${((t["write"] ?? 0) / floorMs).toFixed(2)}×`);
+    cell(
+      "write phase / write floor",
+      column,
+      `${((t["write"] ?? 0) / 1000).toFixed(1)} s / ${(floorMs / 1000).toFixed(1)} s = ${((t["write"] ?? 0) / floorMs).toFixed(2)}×`,
+    );
 
     const assets = memoryAssets(out);
     const handler = await layout.handler(assets);
     for (const size of [50, 10]) {
       const cost = await workerCost(handler, assets, localities, size);
-      cell(`Worker CPU / request, size ${size} (${requests.toLocaleString("en")}): Worker / + stand-in / process`, column, `${cost.workerMs.toFixed(3)} / ${cost.threadMs.toFixed(3)} / ${cost.processMs.toFixed(3)} ms (${cost.kind})`);
+      cell(
+        `Worker CPU / request, size ${size} (${requests.toLocaleString("en")}): Worker / + stand-in / process`,
+        column,
+        `${cost.workerMs.toFixed(3)} / ${cost.threadMs.toFixed(3)} / ${cost.processMs.toFixed(3)} ms (${cost.kind})`,
+      );
       cell(`asset fetches / warm request, size ${size}`, column, `${cost.fetches.toFixed(2)}`);
     }
     const largest = localities[0];
@@ -109,8 +169,13 @@ try {
     if (largest !== undefined && smallest !== undefined) {
       // One after the other: run side by side, each sample's CPU would include the other's.
       const cold: number[] = [];
-      for (const locality of [largest, smallest]) cold.push(await coldStart(layout, out, locality.name));
-      cell("cold start Worker CPU, largest / smallest locality", column, cold.map((ms) => `${ms.toFixed(1)} ms`).join(" / "));
+      for (const locality of [largest, smallest])
+        cold.push(await coldStart(layout, out, locality.name));
+      cell(
+        "cold start Worker CPU, largest / smallest locality",
+        column,
+        cold.map((ms) => `${ms.toFixed(1)} ms`).join(" / "),
+      );
     }
     if (layout.maxFiles === 20_000 && layout.root === ROOT) freeAccountOut = out;
     else if (column < layouts.length - 1) rmSync(out, { recursive: true, force: true });
@@ -125,8 +190,14 @@ try {
       const total = biggest?.total ?? 0;
       for (const [label, path] of [
         ["page 1, size 50", `/de/Streets?locality=${name}&pageSize=50`],
-        ["last page, size 50", `/de/Streets?locality=${name}&pageSize=50&page=${Math.ceil(total / 50)}`],
-        ["deep page, size 10", `/de/Streets?locality=${name}&pageSize=10&page=${Math.ceil(total / 10) - 1}`],
+        [
+          "last page, size 50",
+          `/de/Streets?locality=${name}&pageSize=50&page=${Math.ceil(total / 50)}`,
+        ],
+        [
+          "deep page, size 10",
+          `/de/Streets?locality=${name}&pageSize=10&page=${Math.ceil(total / 10) - 1}`,
+        ],
       ] as const) {
         const latencies: number[] = [];
         for (let i = 0; i < e2eRequests + 20; i++) {
@@ -137,8 +208,13 @@ try {
           if (i >= 20) latencies.push(performance.now() - t0);
         }
         latencies.sort((a, b) => a - b);
-        const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
-        cell(`e2e wrangler dev, ${label}: p50 / p99 (${e2eRequests})`, column, `${at(0.5).toFixed(2)} / ${at(0.99).toFixed(2)} ms`);
+        const at = (q: number) =>
+          latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+        cell(
+          `e2e wrangler dev, ${label}: p50 / p99 (${e2eRequests})`,
+          column,
+          `${at(0.5).toFixed(2)} / ${at(0.99).toFixed(2)} ms`,
+        );
       }
     } finally {
       await server.stop();
@@ -151,40 +227,80 @@ try {
 const names = ["", ...layouts.map((l) => l.name)];
 const rows = [names, ...[...table].map(([name, cells]) => [name, ...cells])];
 const widths = names.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
-process.stdout.write(`\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")).join("\n")}\n`);
+process.stdout.write(
+  `\n${rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ")).join("\n")}\n`,
+);
 process.exit(0);
 
 /** A git worktree of the baseline commit beside the temporary builds, sharing this checkout's node_modules. */
 function baselineCheckout(): string {
   const dir = join(work, "baseline");
-  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", "--force", dir, BASELINE_COMMIT], { stdio: "ignore" });
-  process.on("exit", () => execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" }));
+  execFileSync(
+    "git",
+    ["-C", ROOT, "worktree", "add", "--detach", "--force", dir, BASELINE_COMMIT],
+    { stdio: "ignore" },
+  );
+  process.on("exit", () =>
+    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" }),
+  );
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
   return dir;
 }
 
-async function currentHandler(assets: { fetch(request: Request): Promise<Response> }): Promise<Handler> {
-  const { createHandler } = (await import("../generator/edge/handler.ts")) as { createHandler: (a: typeof assets) => Handler };
+async function currentHandler(assets: {
+  fetch(request: Request): Promise<Response>;
+}): Promise<Handler> {
+  const { createHandler } = (await import("../generator/edge/handler.ts")) as {
+    createHandler: (a: typeof assets) => Handler;
+  };
   return createHandler(assets);
 }
 
 /** The baseline's worker.ts: the resources and common headers compiled in, the handler over them. */
-async function baselineHandler(assets: { fetch(request: Request): Promise<Response> }): Promise<Handler> {
+async function baselineHandler(assets: {
+  fetch(request: Request): Promise<Response>;
+}): Promise<Handler> {
   const root = join(work, "baseline");
-  const { createHandler } = (await import(join(root, "generator/edge/handler.ts"))) as { createHandler: (resources: unknown, common: unknown, a: typeof assets) => Handler };
-  const { RESOURCES } = (await import(join(root, "generator/resources/index.ts"))) as { RESOURCES: unknown };
-  const { commonHeaders } = (await import(join(root, "generator/routes/headers.ts"))) as { commonHeaders: (template: string) => unknown };
-  return createHandler(RESOURCES, commonHeaders(readFileSync(join(root, "_headers"), "utf8")), assets);
+  const { createHandler } = (await import(join(root, "generator/edge/handler.ts"))) as {
+    createHandler: (resources: unknown, common: unknown, a: typeof assets) => Handler;
+  };
+  const { RESOURCES } = (await import(join(root, "generator/resources/index.ts"))) as {
+    RESOURCES: unknown;
+  };
+  const { commonHeaders } = (await import(join(root, "generator/routes/headers.ts"))) as {
+    commonHeaders: (template: string) => unknown;
+  };
+  return createHandler(
+    RESOURCES,
+    commonHeaders(readFileSync(join(root, "_headers"), "utf8")),
+    assets,
+  );
 }
 
 function runBuild(layout: Layout, out: string): Promise<BuildJson> {
   return new Promise((resolvePromise, reject) => {
     // Both layouts run as this tree's `npm run build` runs (heap limits, malloc settings), from their own checkout.
-    const build = buildInvocation(["--source", `de-streets=${source}`, "--out", out, "--max-files", String(layout.maxFiles), "--json"]);
-    const child = spawn(build.command, build.args, { cwd: layout.root, env: build.env, stdio: ["ignore", "pipe", "inherit"] });
+    const build = buildInvocation([
+      "--source",
+      `de-streets=${source}`,
+      "--out",
+      out,
+      "--max-files",
+      String(layout.maxFiles),
+      "--json",
+    ]);
+    const child = spawn(build.command, build.args, {
+      cwd: layout.root,
+      env: build.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`${layout.name}: build exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolvePromise(JSON.parse(stdout) as BuildJson)
+        : reject(new Error(`${layout.name}: build exited with ${code}`)),
+    );
   });
 }
 
@@ -225,7 +341,15 @@ function memoryAssets(out: string) {
         body = existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null;
         cache.set(path, body);
       }
-      const response = body === null ? new Response(null, { status: 404 }) : new Response(new Uint8Array(body), { headers: { "content-type": "application/octet-stream", "content-length": String(body.byteLength) } });
+      const response =
+        body === null
+          ? new Response(null, { status: 404 })
+          : new Response(new Uint8Array(body), {
+              headers: {
+                "content-type": "application/octet-stream",
+                "content-length": String(body.byteLength),
+              },
+            });
       cpu.microseconds += mainThreadMicros() - before;
       return response;
     },
@@ -238,11 +362,19 @@ function memoryAssets(out: string) {
  * holds V8's background threads (concurrent GC marking, compilation), which on this 2-core machine
  * ran beside the request (in one run 0.42 ms process vs 0.20 ms main thread, 0.26 ms wall).
  */
-async function workerCost(handler: Handler, assets: ReturnType<typeof memoryAssets>, localities: readonly { name: string; total: number }[], size: number) {
+async function workerCost(
+  handler: Handler,
+  assets: ReturnType<typeof memoryAssets>,
+  localities: readonly { name: string; total: number }[],
+  size: number,
+) {
   let seed = 42;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const paths = Array.from({ length: 2000 }, () => {
-    const { name, total } = localities[Math.floor(random() * localities.length)] ?? { name: "", total: 0 };
+    const { name, total } = localities[Math.floor(random() * localities.length)] ?? {
+      name: "",
+      total: 0,
+    };
     return `/de/Streets?locality=${encodeURIComponent(name)}&pageSize=${size}&page=${1 + Math.floor(random() * Math.max(1, Math.ceil(total / size)))}`;
   });
   for (const path of paths) await (await handler(new Request(`http://bench${path}`))).arrayBuffer(); // warm: shards read once per isolate
@@ -259,7 +391,12 @@ async function workerCost(handler: Handler, assets: ReturnType<typeof memoryAsse
   const thread = mainThreadMicros() - threadBefore;
   const all = process.cpuUsage(processBefore);
   const packed = assets.fetched.filter((p) => p.startsWith("/_c/")).length;
-  const kind = packed === 0 ? "page files" : packed === assets.fetched.length ? "packed" : `${Math.round((100 * packed) / assets.fetched.length)}% packed`;
+  const kind =
+    packed === 0
+      ? "page files"
+      : packed === assets.fetched.length
+        ? "packed"
+        : `${Math.round((100 * packed) / assets.fetched.length)}% packed`;
   const perRequest = (microseconds: number) => microseconds / 1000 / requests;
   return {
     workerMs: perRequest(thread - assets.cpu.microseconds),
@@ -277,7 +414,9 @@ async function coldStart(layout: Layout, out: string, locality: string): Promise
     const assets = memoryAssets(out);
     const handler = await layout.handler(assets);
     const before = mainThreadMicros();
-    await (await handler(new Request(`http://bench/de/Streets?locality=${encodeURIComponent(locality)}`))).arrayBuffer();
+    await (
+      await handler(new Request(`http://bench/de/Streets?locality=${encodeURIComponent(locality)}`))
+    ).arrayBuffer();
     samples.push((mainThreadMicros() - before - assets.cpu.microseconds) / 1000);
   }
   samples.sort((a, b) => a - b);

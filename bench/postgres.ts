@@ -43,7 +43,11 @@ const { values: args } = parseArgs({
 const DATABASE = "plz_search_bench";
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const connect = async (database: string) => {
-  const client = new pg.Client({ host: process.env["PGHOST"] ?? "/var/run/postgresql", user: process.env["PGUSER"] ?? userInfo().username, database });
+  const client = new pg.Client({
+    host: process.env["PGHOST"] ?? "/var/run/postgresql",
+    user: process.env["PGUSER"] ?? userInfo().username,
+    database,
+  });
   await client.connect();
   return client;
 };
@@ -53,15 +57,26 @@ await ensureNationalStreets(source);
 const streets = await readStreets(readFileSync(source), source);
 
 const admin = await connect("postgres");
-const listen = (await admin.query<{ listen_addresses: string }>("SHOW listen_addresses")).rows[0]?.listen_addresses ?? "";
-if (!listen.split(",").every((a) => ["", "localhost", "127.0.0.1", "::1"].includes(a.trim()))) throw new Error(`PostgreSQL listens on ${listen}: use a server on localhost only`);
-if ((await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE])).rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+const listen =
+  (await admin.query<{ listen_addresses: string }>("SHOW listen_addresses")).rows[0]
+    ?.listen_addresses ?? "";
+if (!listen.split(",").every((a) => ["", "localhost", "127.0.0.1", "::1"].includes(a.trim())))
+  throw new Error(`PostgreSQL listens on ${listen}: use a server on localhost only`);
+if ((await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [DATABASE])).rowCount === 0)
+  await admin.query(`CREATE DATABASE ${DATABASE}`);
 await admin.end();
 const db = await connect(DATABASE);
-const settings = (await db.query<{ v: string; c: string }>("SELECT version() AS v, current_setting('lc_collate') AS c")).rows[0];
+const settings = (
+  await db.query<{ v: string; c: string }>(
+    "SELECT version() AS v, current_setting('lc_collate') AS c",
+  )
+).rows[0];
 log(`${settings?.v}; collation ${settings?.c}`);
 
-const loaded = await db.query<{ n: string }>(`SELECT count(*) AS n FROM de."FullTextStreets"`).then((r) => Number(r.rows[0]?.n), () => -1);
+const loaded = await db.query<{ n: string }>(`SELECT count(*) AS n FROM de."FullTextStreets"`).then(
+  (r) => Number(r.rows[0]?.n),
+  () => -1,
+);
 if (args.reload || loaded !== streets.length) await load();
 
 async function load(): Promise<void> {
@@ -79,10 +94,13 @@ async function load(): Promise<void> {
     CREATE TABLE de."FullTextStreets" ("Id" uuid PRIMARY KEY, "Borough" text, "Locality" text NOT NULL, "Name" text NOT NULL, "PostalCode" text NOT NULL,
       "SearchVector" tsvector GENERATED ALWAYS AS (to_tsvector('config_openplzapi', "Name" || ' ' || "PostalCode" || ' ' || "Locality")) STORED,
       "Suburb" text, "MunicipalityId" uuid);`);
-  const localities = [...new Map(streets.map((s) => [`${s.postalCode}\t${s.locality}`, s])).values()];
-  await db.query(`INSERT INTO de."Localities" ("Id", "PostalCode", "Name") SELECT gen_random_uuid(), p, n FROM unnest($1::text[], $2::text[]) x(p, n)`, [
-    localities.map((l) => l.postalCode), localities.map((l) => l.locality),
-  ]);
+  const localities = [
+    ...new Map(streets.map((s) => [`${s.postalCode}\t${s.locality}`, s])).values(),
+  ];
+  await db.query(
+    `INSERT INTO de."Localities" ("Id", "PostalCode", "Name") SELECT gen_random_uuid(), p, n FROM unnest($1::text[], $2::text[]) x(p, n)`,
+    [localities.map((l) => l.postalCode), localities.map((l) => l.locality)],
+  );
   for (let i = 0; i < streets.length; i += 50_000) {
     const batch = streets.slice(i, i + 50_000);
     await db.query(
@@ -91,7 +109,13 @@ async function load(): Promise<void> {
            SELECT r.id, nullif(r.borough, ''), r.name, nullif(r.suburb, ''), l."Id" FROM rows r JOIN de."Localities" l ON l."PostalCode" = r.postal_code AND l."Name" = r.locality)
        INSERT INTO de."FullTextStreets" ("Id", "Borough", "Locality", "Name", "PostalCode", "Suburb")
          SELECT id, nullif(borough, ''), locality, name, postal_code, nullif(suburb, '') FROM rows`,
-      [batch.map((s) => s.name), batch.map((s) => s.postalCode), batch.map((s) => s.locality), batch.map((s) => s.borough ?? ""), batch.map((s) => s.suburb ?? "")],
+      [
+        batch.map((s) => s.name),
+        batch.map((s) => s.postalCode),
+        batch.map((s) => s.locality),
+        batch.map((s) => s.borough ?? ""),
+        batch.map((s) => s.suburb ?? ""),
+      ],
     );
     log(`  ${Math.min(i + 50_000, streets.length).toLocaleString("en")} rows`);
   }
@@ -113,9 +137,14 @@ function statements(r: SearchRequest): [string, unknown[]][] {
   if (r.kind === "fts") {
     const words = r.searchTerm.split(" ");
     const last = words.pop() ?? "";
-    const [where, params] = r.prefix ? [PREFIX_WHERE, [words.join(" "), `'${last.replaceAll("'", "''")}':*`]] : [FTS_WHERE, [r.searchTerm]];
+    const [where, params] = r.prefix
+      ? [PREFIX_WHERE, [words.join(" "), `'${last.replaceAll("'", "''")}':*`]]
+      : [FTS_WHERE, [r.searchTerm]];
     return [
-      [`SELECT f."Id", f."Name", f."PostalCode", f."Locality", f."Borough", f."Suburb" FROM de."FullTextStreets" f WHERE ${where} ORDER BY f."Name", f."PostalCode", f."Locality" LIMIT 50 OFFSET 0`, params],
+      [
+        `SELECT f."Id", f."Name", f."PostalCode", f."Locality", f."Borough", f."Suburb" FROM de."FullTextStreets" f WHERE ${where} ORDER BY f."Name", f."PostalCode", f."Locality" LIMIT 50 OFFSET 0`,
+        params,
+      ],
       [`SELECT count(*)::int FROM de."FullTextStreets" f WHERE ${where}`, params],
     ];
   }
@@ -131,7 +160,10 @@ function statements(r: SearchRequest): [string, unknown[]][] {
   add(`l."Name"`, "~*", r.locality);
   const from = `FROM de."Streets" s JOIN de."Localities" l ON l."Id" = s."LocalityId" WHERE ${conditions.join(" AND ")}`;
   return [
-    [`SELECT s."Id", s."Name", s."Borough", s."Suburb", l."PostalCode", l."Name" AS "Locality" ${from} ORDER BY s."Name", l."PostalCode", l."Name" LIMIT 50 OFFSET 0`, params],
+    [
+      `SELECT s."Id", s."Name", s."Borough", s."Suburb", l."PostalCode", l."Name" AS "Locality" ${from} ORDER BY s."Name", l."PostalCode", l."Name" LIMIT 50 OFFSET 0`,
+      params,
+    ],
     [`SELECT count(*)::int ${from}`, params],
   ];
 }
@@ -151,16 +183,35 @@ const started = performance.now();
 for (const r of requests) {
   const ms = await run(r);
   (times.get(r.class) ?? times.set(r.class, []).get(r.class))?.push(ms);
-  if (++done % 1000 === 0) log(`  ${done.toLocaleString("en")} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  if (++done % 1000 === 0)
+    log(`  ${done.toLocaleString("en")} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 }
 await db.end();
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const summary = [...times].map(([name, ms]) => {
   const sorted = [...ms].sort((a, b) => a - b);
-  return { class: name, requests: ms.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+  return {
+    class: name,
+    requests: ms.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted.at(-1) ?? NaN,
+  };
 });
-console.log(`PostgreSQL (${settings?.v?.split(" on ")[0]}), ${streets.length.toLocaleString("en")} streets, ${requests.length.toLocaleString("en")} requests, ms per request (page + count):`);
-console.log(`${"class".padEnd(30)} ${"n".padStart(6)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"max".padStart(9)}`);
-for (const s of summary) console.log(`${s.class.padEnd(30)} ${String(s.requests).padStart(6)} ${s.p50.toFixed(2).padStart(9)} ${s.p99.toFixed(2).padStart(9)} ${s.max.toFixed(2).padStart(9)}`);
-if (args.json !== undefined) writeFileSync(args.json, `${JSON.stringify({ server: settings?.v, collation: settings?.c, streets: streets.length, seed: Number(args.seed), classes: summary }, null, 2)}\n`);
+console.log(
+  `PostgreSQL (${settings?.v?.split(" on ")[0]}), ${streets.length.toLocaleString("en")} streets, ${requests.length.toLocaleString("en")} requests, ms per request (page + count):`,
+);
+console.log(
+  `${"class".padEnd(30)} ${"n".padStart(6)} ${"p50".padStart(9)} ${"p99".padStart(9)} ${"max".padStart(9)}`,
+);
+for (const s of summary)
+  console.log(
+    `${s.class.padEnd(30)} ${String(s.requests).padStart(6)} ${s.p50.toFixed(2).padStart(9)} ${s.p99.toFixed(2).padStart(9)} ${s.max.toFixed(2).padStart(9)}`,
+  );
+if (args.json !== undefined)
+  writeFileSync(
+    args.json,
+    `${JSON.stringify({ server: settings?.v, collation: settings?.c, streets: streets.length, seed: Number(args.seed), classes: summary }, null, 2)}\n`,
+  );

@@ -42,7 +42,10 @@ const lines = readFileSync(source, "utf8").split("\n");
 let changedRows = 0;
 for (let i = 1; i < lines.length; i++) {
   if (i % every !== 0 || lines[i] === "") continue;
-  lines[i] = (lines[i] ?? "").replace(/^("?)([^,"]+)/, (_, quote: string, name: string) => `${quote}${name} Nord`);
+  lines[i] = (lines[i] ?? "").replace(
+    /^("?)([^,"]+)/,
+    (_, quote: string, name: string) => `${quote}${name} Nord`,
+  );
   changedRows++;
 }
 const changedSource = join(tmpdir(), "plz-bench-national-changed.csv");
@@ -59,32 +62,46 @@ const fullAgain = await timed(() => build(changedSource, fresh, ["--full"]));
 rmSync(fresh, { recursive: true, force: true });
 
 const table: [string, string][] = [
-  ["input rows / changed rows", `${rows.toLocaleString("en")} / ${changedRows.toLocaleString("en")} (${((100 * changedRows) / rows).toFixed(2)}%)`],
+  [
+    "input rows / changed rows",
+    `${rows.toLocaleString("en")} / ${changedRows.toLocaleString("en")} (${((100 * changedRows) / rows).toFixed(2)}%)`,
+  ],
   ["full build (first, into an empty output)", describe(full)],
   ["incremental rebuild (1% changed, same output)", describe(incremental)],
   ["full rebuild of the changed data (empty output)", describe(fullAgain)],
   ["changes", changes(incremental.result)],
-  ["incremental / full", `${(incremental.ms / fullAgain.ms).toFixed(2)}× the wall time, ${((incremental.result.timingsMs["write"] ?? 0) / (fullAgain.result.timingsMs["write"] ?? 1)).toFixed(2)}× the write phase`],
+  [
+    "incremental / full",
+    `${(incremental.ms / fullAgain.ms).toFixed(2)}× the wall time, ${((incremental.result.timingsMs["write"] ?? 0) / (fullAgain.result.timingsMs["write"] ?? 1)).toFixed(2)}× the write phase`,
+  ],
   ["downloads", downloads(incremental.result)],
 ];
 const width = Math.max(...table.map(([name]) => name.length));
-process.stdout.write(`${table.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`);
+process.stdout.write(
+  `${table.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`,
+);
 
 function describe({ ms, result }: { ms: number; result: BuildJson }): string {
   const t = result.timingsMs;
-  const phases = ["read", "sort", "render", "write"].map((p) => `${((t[p] ?? 0) / 1000).toFixed(1)}`).join(" / ");
+  const phases = ["read", "sort", "render", "write"]
+    .map((p) => `${((t[p] ?? 0) / 1000).toFixed(1)}`)
+    .join(" / ");
   const files = Object.values(result.files).reduce((sum, g) => sum + g.files, 0);
   return `${(ms / 1000).toFixed(1)} s wall, CPU ${(result.cpuMs / 1000).toFixed(1)} s, peak RSS ${result.peakRssMiB} MiB, phases read/sort/render/write ${phases} s, ${files.toLocaleString("en")} files`;
 }
 
 function changes(result: BuildJson): string {
   const c = result.changes;
-  return c === undefined ? "–" : `${c.added} added, ${c.changed} changed, ${c.removed} removed, ${c.unchanged} unchanged`;
+  return c === undefined
+    ? "–"
+    : `${c.added} added, ${c.changed} changed, ${c.removed} removed, ${c.unchanged} unchanged`;
 }
 
 function downloads(result: BuildJson): string {
   const group = result.files["downloads"];
-  return group === undefined ? "–" : `${group.files.toLocaleString("en")} files, ${(group.bytes / 2 ** 20).toFixed(0)} MiB`;
+  return group === undefined
+    ? "–"
+    : `${group.files.toLocaleString("en")} files, ${(group.bytes / 2 ** 20).toFixed(0)} MiB`;
 }
 
 async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; result: BuildJson }> {
@@ -96,10 +113,25 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
 function build(streets: string, dir: string, extra: string[]): Promise<BuildJson> {
   process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")}\n`);
   return new Promise((resolvePromise, reject) => {
-    const build = buildInvocation(["--source", `de-streets=${streets}`, "--out", dir, "--json", ...extra]);
-    const child = spawn(build.command, build.args, { cwd: ROOT, env: build.env, stdio: ["ignore", "pipe", "inherit"] });
+    const build = buildInvocation([
+      "--source",
+      `de-streets=${streets}`,
+      "--out",
+      dir,
+      "--json",
+      ...extra,
+    ]);
+    const child = spawn(build.command, build.args, {
+      cwd: ROOT,
+      env: build.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) => (code === 0 ? resolvePromise(JSON.parse(stdout) as BuildJson) : reject(new Error(`build exited with ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolvePromise(JSON.parse(stdout) as BuildJson)
+        : reject(new Error(`build exited with ${code}`)),
+    );
   });
 }

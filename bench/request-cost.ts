@@ -17,7 +17,9 @@ import { createHandler } from "../generator/edge/handler.ts";
 import { memoryAssets } from "./memory-assets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const { values: args } = parseArgs({ options: { dir: { type: "string" }, requests: { type: "string", default: "2000" } } });
+const { values: args } = parseArgs({
+  options: { dir: { type: "string" }, requests: { type: "string", default: "2000" } },
+});
 const requests = Number(args.requests);
 
 let work: string | undefined;
@@ -26,7 +28,16 @@ if (dir === undefined) {
   work = mkdtempSync(join(tmpdir(), "plz-cost-"));
   dir = join(work, "dist");
   process.stderr.write("building the embedded data …\n");
-  await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 100_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"), guards: { baseline: "none" } }, dir);
+  await buildToDirectory(
+    {
+      root: ROOT,
+      sources: {},
+      maxFiles: 100_000,
+      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+      guards: { baseline: "none" },
+    },
+    dir,
+  );
 }
 const root = dir;
 
@@ -35,8 +46,16 @@ const assets = memoryAssets(root, { etag: '"bench"' });
 /** Name, request, the status it must get. */
 const kinds: [string, string, number][] = [
   ["page file (Berlin, size 50, page 100)", "/de/Streets?locality=Berlin&page=100", 200],
-  ["page cut from size 50 (size 7, page 1000)", "/de/Streets?locality=Berlin&pageSize=7&page=1000", 200],
-  ["CSV page (size 13, page 77)", "/de/Streets?locality=berlin&pageSize=13&page=77&format=csv", 200],
+  [
+    "page cut from size 50 (size 7, page 1000)",
+    "/de/Streets?locality=Berlin&pageSize=7&page=1000",
+    200,
+  ],
+  [
+    "CSV page (size 13, page 77)",
+    "/de/Streets?locality=berlin&pageSize=13&page=77&format=csv",
+    200,
+  ],
   ["view inlined in its index (a district)", "/de/Districts/09189/Municipalities", 200],
   ["filtered localities", "/de/Localities?postalCode=01920", 200],
   ["unpaged list", "/ch/Cantons", 200],
@@ -44,32 +63,46 @@ const kinds: [string, string, number][] = [
   ["404", "/de/Nowhere", 404],
 ];
 
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: readonly number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const ms = (value: number) => `${value.toFixed(3)} ms`;
 
-async function cpuOf(handler: (request: Request) => Promise<Response>, path: string, status: number): Promise<number> {
+async function cpuOf(
+  handler: (request: Request) => Promise<Response>,
+  path: string,
+  status: number,
+): Promise<number> {
   const before = process.cpuUsage();
   const response = await handler(new Request(`https://bench${path}`));
   await response.arrayBuffer();
   const used = process.cpuUsage(before);
-  if (response.status !== status) throw new Error(`${path}: status ${response.status}, expected ${status}`);
+  if (response.status !== status)
+    throw new Error(`${path}: status ${response.status}, expected ${status}`);
   return (used.user + used.system) / 1000;
 }
 
 try {
   const warm = createHandler(assets);
-  const rows = [`Worker CPU per request, in-process, ${requests} requests per kind (${root})`, `${"request".padEnd(44)} ${"p50".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)}`];
+  const rows = [
+    `Worker CPU per request, in-process, ${requests} requests per kind (${root})`,
+    `${"request".padEnd(44)} ${"p50".padStart(10)} ${"p99".padStart(10)} ${"max".padStart(10)}`,
+  ];
   for (const [name, path, status] of kinds) {
     for (let i = 0; i < 50; i++) await cpuOf(warm, path, status); // the isolate has read this request's files
     const samples: number[] = [];
     for (let i = 0; i < requests; i++) samples.push(await cpuOf(warm, path, status));
     samples.sort((a, b) => a - b);
-    rows.push(`${name.padEnd(44)} ${ms(percentile(samples, 50)).padStart(10)} ${ms(percentile(samples, 99)).padStart(10)} ${ms(samples.at(-1) ?? 0).padStart(10)}`);
+    rows.push(
+      `${name.padEnd(44)} ${ms(percentile(samples, 50)).padStart(10)} ${ms(percentile(samples, 99)).padStart(10)} ${ms(samples.at(-1) ?? 0).padStart(10)}`,
+    );
   }
   const cold: number[] = [];
-  for (let i = 0; i < 200; i++) cold.push(await cpuOf(createHandler(assets), kinds[0]?.[1] ?? "/", 200));
+  for (let i = 0; i < 200; i++)
+    cold.push(await cpuOf(createHandler(assets), kinds[0]?.[1] ?? "/", 200));
   cold.sort((a, b) => a - b);
-  rows.push(`${"first request of a new isolate (a page file)".padEnd(44)} ${ms(percentile(cold, 50)).padStart(10)} ${ms(percentile(cold, 99)).padStart(10)} ${ms(cold.at(-1) ?? 0).padStart(10)}`);
+  rows.push(
+    `${"first request of a new isolate (a page file)".padEnd(44)} ${ms(percentile(cold, 50)).padStart(10)} ${ms(percentile(cold, 99)).padStart(10)} ${ms(cold.at(-1) ?? 0).padStart(10)}`,
+  );
   process.stdout.write(`${rows.join("\n")}\n`);
 } finally {
   if (work !== undefined) rmSync(work, { recursive: true, force: true });

@@ -9,10 +9,28 @@ import { positionedLexemes } from "../generator/contract/search/lexize.ts";
 import type { MixStreet } from "./search-mix.ts";
 
 export type AdversarialRequest =
-  | { readonly class: string; readonly kind: "fts"; readonly searchTerm: string; readonly prefix: boolean; readonly page?: number; readonly pageSize?: number }
-  | { readonly class: string; readonly kind: "streets"; readonly name?: string; readonly postalCode?: string; readonly locality?: string; readonly page?: number; readonly pageSize?: number };
+  | {
+      readonly class: string;
+      readonly kind: "fts";
+      readonly searchTerm: string;
+      readonly prefix: boolean;
+      readonly page?: number;
+      readonly pageSize?: number;
+    }
+  | {
+      readonly class: string;
+      readonly kind: "streets";
+      readonly name?: string;
+      readonly postalCode?: string;
+      readonly locality?: string;
+      readonly page?: number;
+      readonly pageSize?: number;
+    };
 
-const wordsOf = (text: string) => text.split(/[^\p{L}]+/u).filter((w) => w.length >= 3 && positionedLexemes(w).some((l) => l.lexeme !== null));
+const wordsOf = (text: string) =>
+  text
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w.length >= 3 && positionedLexemes(w).some((l) => l.lexeme !== null));
 
 /** The requests, in a fixed order; `common` words and `localities` from the top of their frequency lists. */
 export function adversarialMix(streets: readonly MixStreet[], common = 12): AdversarialRequest[] {
@@ -22,12 +40,26 @@ export function adversarialMix(streets: readonly MixStreet[], common = 12): Adve
     for (const w of new Set(wordsOf(s.name))) frequency.set(w, (frequency.get(w) ?? 0) + 1);
     localities.set(s.locality, (localities.get(s.locality) ?? 0) + 1);
   }
-  const top = (counts: Map<string, number>, n: number) => [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([w]) => w);
+  const top = (counts: Map<string, number>, n: number) =>
+    [...counts]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, n)
+      .map(([w]) => w);
   const words = top(frequency, common);
   const cities = top(localities, 4);
-  const prefixes = [...new Set(top(frequency, 200).map((w) => w.slice(0, 2).toLowerCase()))].slice(0, 24);
+  const prefixes = [...new Set(top(frequency, 200).map((w) => w.slice(0, 2).toLowerCase()))].slice(
+    0,
+    24,
+  );
   const out: AdversarialRequest[] = [];
-  const fts = (klass: string, searchTerm: string, prefix = false, page?: number) => out.push({ class: klass, kind: "fts", searchTerm, prefix, ...(page === undefined ? {} : { page, pageSize: 50 }) });
+  const fts = (klass: string, searchTerm: string, prefix = false, page?: number) =>
+    out.push({
+      class: klass,
+      kind: "fts",
+      searchTerm,
+      prefix,
+      ...(page === undefined ? {} : { page, pageSize: 50 }),
+    });
   for (const w of words) {
     fts("adv: common word", w);
     fts("adv: negation", `-${w}`);
@@ -37,24 +69,44 @@ export function adversarialMix(streets: readonly MixStreet[], common = 12): Adve
       fts("adv: common word - city", `${w} -${city}`);
       fts("adv: phrase", `"${city} ${w}"`);
     }
-    for (const other of words.slice(0, 4)) if (other !== w) fts("adv: common or common", `${w} or ${other}`);
-    for (const prefix of prefixes) fts("adv: common word + 2-letter prefix", `${w} ${prefix}`, true);
+    for (const other of words.slice(0, 4))
+      if (other !== w) fts("adv: common or common", `${w} or ${other}`);
+    for (const prefix of prefixes)
+      fts("adv: common word + 2-letter prefix", `${w} ${prefix}`, true);
   }
   for (const prefix of prefixes) fts("adv: 2-letter prefix alone", prefix, true);
-  for (const city of cities) fts("adv: city - city", `${city} -${cities.find((c) => c !== city) ?? city}`);
+  for (const city of cities)
+    fts("adv: city - city", `${city} -${cities.find((c) => c !== city) ?? city}`);
   const letters = [..."aeinrstu"];
   const digits = [..."0123456789"];
-  const filters = (klass: string, values: { name?: string; postalCode?: string; locality?: string }, page?: number) =>
-    out.push({ class: klass, kind: "streets", ...values, ...(page === undefined ? {} : { page, pageSize: 50 }) });
+  const filters = (
+    klass: string,
+    values: { name?: string; postalCode?: string; locality?: string },
+    page?: number,
+  ) =>
+    out.push({
+      class: klass,
+      kind: "streets",
+      ...values,
+      ...(page === undefined ? {} : { page, pageSize: 50 }),
+    });
   for (const letter of letters) {
     filters("adv: one-letter name", { name: letter });
     filters("adv: one-letter name, deep page", { name: letter }, 5000);
     filters("adv: one-letter locality", { locality: letter });
     for (const digit of digits.slice(0, 3)) {
       filters("adv: one-letter name + postal code", { name: letter, postalCode: digit });
-      filters("adv: one-letter name + locality + postal code", { name: letter, locality: letters[(letters.indexOf(letter) + 1) % letters.length] as string, postalCode: digit });
+      filters("adv: one-letter name + locality + postal code", {
+        name: letter,
+        locality: letters[(letters.indexOf(letter) + 1) % letters.length] as string,
+        postalCode: digit,
+      });
     }
-    for (const w of words.slice(0, 3)) filters("adv: common name + one-letter locality", { name: w.toLowerCase(), locality: letter });
+    for (const w of words.slice(0, 3))
+      filters("adv: common name + one-letter locality", {
+        name: w.toLowerCase(),
+        locality: letter,
+      });
   }
   for (const digit of digits) {
     filters("adv: one-digit postal code", { postalCode: digit });

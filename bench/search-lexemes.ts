@@ -9,11 +9,14 @@ import { parseArgs } from "node:util";
 import { lexemesOf, streetDocument, streetLexemes } from "../generator/contract/search/lexize.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 
-const { values: args } = parseArgs({ options: { source: { type: "string", default: "/tmp/national-streets.csv" } } });
+const { values: args } = parseArgs({
+  options: { source: { type: "string", default: "/tmp/national-streets.csv" } },
+});
 const source = resolve(args.source);
 const streets = await readStreets(readFileSync(source), source);
 const ways = {
-  lexemesOf: (s: (typeof streets)[number]) => lexemesOf(streetDocument(s.name, s.postalCode, s.locality)),
+  lexemesOf: (s: (typeof streets)[number]) =>
+    lexemesOf(streetDocument(s.name, s.postalCode, s.locality)),
   streetLexemes: (s: (typeof streets)[number]) => streetLexemes(s.name, s.postalCode, s.locality),
 };
 let lexemes = -1;
@@ -22,8 +25,11 @@ for (const run of [1, 2]) {
     const started = performance.now();
     let count = 0;
     for (const s of streets) count += lexize(s).size;
-    if (lexemes !== -1 && count !== lexemes) throw new Error(`${name} found ${count} lexemes, not ${lexemes}`);
+    if (lexemes !== -1 && count !== lexemes)
+      throw new Error(`${name} found ${count} lexemes, not ${lexemes}`);
     lexemes = count;
-    console.log(`run ${run}: ${name.padEnd(13)} ${streets.length.toLocaleString("en")} streets in ${((performance.now() - started) / 1000).toFixed(1)} s (${lexemes.toLocaleString("en")} lexemes)`);
+    console.log(
+      `run ${run}: ${name.padEnd(13)} ${streets.length.toLocaleString("en")} streets in ${((performance.now() - started) / 1000).toFixed(1)} s (${lexemes.toLocaleString("en")} lexemes)`,
+    );
   }
 }

@@ -16,8 +16,19 @@ export interface MixStreet {
 }
 
 export type SearchRequest =
-  | { readonly class: string; readonly kind: "fts"; readonly searchTerm: string; readonly prefix: boolean }
-  | { readonly class: string; readonly kind: "streets"; readonly name?: string; readonly postalCode?: string; readonly locality?: string };
+  | {
+      readonly class: string;
+      readonly kind: "fts";
+      readonly searchTerm: string;
+      readonly prefix: boolean;
+    }
+  | {
+      readonly class: string;
+      readonly kind: "streets";
+      readonly name?: string;
+      readonly postalCode?: string;
+      readonly locality?: string;
+    };
 
 /** Requests per class (defaults: 10,200 in all). Filter classes scan every street in PostgreSQL, hence fewer. */
 export const DEFAULT_COUNTS: Readonly<Record<string, number>> = {
@@ -46,15 +57,24 @@ function random(seed: number): () => number {
 }
 
 /** Words a user would search for: letters only, 3+ characters, not a stop word. */
-const wordsOf = (text: string) => text.split(/[^\p{L}]+/u).filter((w) => w.length >= 3 && positionedLexemes(w).some((l) => l.lexeme !== null));
+const wordsOf = (text: string) =>
+  text
+    .split(/[^\p{L}]+/u)
+    .filter((w) => w.length >= 3 && positionedLexemes(w).some((l) => l.lexeme !== null));
 const escapeRegex = (text: string) => text.replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`);
 
-export function searchMix(streets: readonly MixStreet[], seed = 13, counts: Readonly<Record<string, number>> = DEFAULT_COUNTS): SearchRequest[] {
+export function searchMix(
+  streets: readonly MixStreet[],
+  seed = 13,
+  counts: Readonly<Record<string, number>> = DEFAULT_COUNTS,
+): SearchRequest[] {
   const rnd = random(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
   const row = () => pick(streets);
   const frequency = new Map<string, number>();
-  for (const s of streets) for (const w of new Set(wordsOf(`${s.name} ${s.locality}`))) frequency.set(w, (frequency.get(w) ?? 0) + 1);
+  for (const s of streets)
+    for (const w of new Set(wordsOf(`${s.name} ${s.locality}`)))
+      frequency.set(w, (frequency.get(w) ?? 0) + 1);
   const byFrequency = [...frequency].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   const common = byFrequency.slice(0, 100).map(([w]) => w);
   const rare = byFrequency.filter(([, n]) => n <= 3).map(([w]) => w);
@@ -74,35 +94,88 @@ export function searchMix(streets: readonly MixStreet[], seed = 13, counts: Read
   const lower = (text: string) => (rnd() < 0.5 ? text.toLowerCase() : text);
 
   const make: Record<string, () => SearchRequest> = {
-    "fts: 1 word, common": () => ({ class: "fts: 1 word, common", kind: "fts", searchTerm: pick(common), prefix: false }),
-    "fts: 1 word, rare": () => ({ class: "fts: 1 word, rare", kind: "fts", searchTerm: pick(rare), prefix: false }),
+    "fts: 1 word, common": () => ({
+      class: "fts: 1 word, common",
+      kind: "fts",
+      searchTerm: pick(common),
+      prefix: false,
+    }),
+    "fts: 1 word, rare": () => ({
+      class: "fts: 1 word, rare",
+      kind: "fts",
+      searchTerm: pick(rare),
+      prefix: false,
+    }),
     "fts: 2 words": () => {
       const { s, words } = nameWords();
-      return { class: "fts: 2 words", kind: "fts", searchTerm: lower(`${pick(words)} ${s.locality}`), prefix: false };
+      return {
+        class: "fts: 2 words",
+        kind: "fts",
+        searchTerm: lower(`${pick(words)} ${s.locality}`),
+        prefix: false,
+      };
     },
     "fts: 3 words": () => {
       const { s, words } = nameWords();
       const two = words.length > 1 ? words.slice(0, 2).join(" ") : `${words[0]} ${s.postalCode}`;
-      return { class: "fts: 3 words", kind: "fts", searchTerm: lower(`${s.locality} ${two}`), prefix: false };
+      return {
+        class: "fts: 3 words",
+        kind: "fts",
+        searchTerm: lower(`${s.locality} ${two}`),
+        prefix: false,
+      };
     },
     "fts: postal code + word": () => {
       const { s, words } = nameWords();
-      return { class: "fts: postal code + word", kind: "fts", searchTerm: `${s.postalCode} ${lower(pick(words))}`, prefix: false };
+      return {
+        class: "fts: postal code + word",
+        kind: "fts",
+        searchTerm: `${s.postalCode} ${lower(pick(words))}`,
+        prefix: false,
+      };
     },
     "fts: prefix mode": () => {
       const { s, words } = nameWords();
-      return { class: "fts: prefix mode", kind: "fts", searchTerm: lower(`${s.locality} ${substring(pick(words), 2, 6, true)}`), prefix: true };
+      return {
+        class: "fts: prefix mode",
+        kind: "fts",
+        searchTerm: lower(`${s.locality} ${substring(pick(words), 2, 6, true)}`),
+        prefix: true,
+      };
     },
-    "streets: name": () => ({ class: "streets: name", kind: "streets", name: escapeRegex(lower(substring(row().name, 4, 10, false))) }),
-    "streets: ^name": () => ({ class: "streets: ^name", kind: "streets", name: `^${escapeRegex(substring(row().name, 4, 10, true))}` }),
+    "streets: name": () => ({
+      class: "streets: name",
+      kind: "streets",
+      name: escapeRegex(lower(substring(row().name, 4, 10, false))),
+    }),
+    "streets: ^name": () => ({
+      class: "streets: ^name",
+      kind: "streets",
+      name: `^${escapeRegex(substring(row().name, 4, 10, true))}`,
+    }),
     "streets: name + postalCode": () => {
       const s = row();
-      return { class: "streets: name + postalCode", kind: "streets", name: escapeRegex(lower(substring(s.name, 3, 8, false))), postalCode: s.postalCode };
+      return {
+        class: "streets: name + postalCode",
+        kind: "streets",
+        name: escapeRegex(lower(substring(s.name, 3, 8, false))),
+        postalCode: s.postalCode,
+      };
     },
-    "streets: locality": () => ({ class: "streets: locality", kind: "streets", locality: escapeRegex(row().locality) }),
-    "streets: postalCode prefix": () => ({ class: "streets: postalCode prefix", kind: "streets", postalCode: `^${row().postalCode.slice(0, 3)}` }),
+    "streets: locality": () => ({
+      class: "streets: locality",
+      kind: "streets",
+      locality: escapeRegex(row().locality),
+    }),
+    "streets: postalCode prefix": () => ({
+      class: "streets: postalCode prefix",
+      kind: "streets",
+      postalCode: `^${row().postalCode.slice(0, 3)}`,
+    }),
   };
-  const requests = Object.entries(counts).flatMap(([name, count]) => Array.from({ length: count }, () => (make[name] ?? unknown(name))()));
+  const requests = Object.entries(counts).flatMap(([name, count]) =>
+    Array.from({ length: count }, () => (make[name] ?? unknown(name))()),
+  );
   for (let i = requests.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));
     [requests[i], requests[j]] = [requests[j] as SearchRequest, requests[i] as SearchRequest];

@@ -80,8 +80,24 @@ interface BuildJson {
 function build(out: string, withIndex: boolean): { summary: BuildJson; wallMs: number } {
   rmSync(out, { recursive: true, force: true });
   const started = performance.now();
-  const build = buildInvocation(["--source", `de-streets=${source}`, "--out", out, "--max-files", args["max-files"], "--full", "--json", ...(withIndex ? [] : ["--no-search-index"])]);
-  const child = spawnSync(build.command, build.args, { cwd: ROOT, env: build.env, encoding: "utf8", maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "inherit"] });
+  const build = buildInvocation([
+    "--source",
+    `de-streets=${source}`,
+    "--out",
+    out,
+    "--max-files",
+    args["max-files"],
+    "--full",
+    "--json",
+    ...(withIndex ? [] : ["--no-search-index"]),
+  ]);
+  const child = spawnSync(build.command, build.args, {
+    cwd: ROOT,
+    env: build.env,
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   if (child.status !== 0) throw new Error(`build exited with ${child.status}`);
   return { summary: JSON.parse(child.stdout) as BuildJson, wallMs: performance.now() - started };
 }
@@ -96,7 +112,10 @@ if (!args["no-build"]) {
   log("building with the search index…");
   const withIndex = build(out, true);
   const fileCount = Object.values(withIndex.summary.files).reduce((sum, f) => sum + f.files, 0);
-  row("build with index: wall / search phase / peak RSS", `${(withIndex.wallMs / 1000).toFixed(1)} s / ${((withIndex.summary.timingsMs["search"] ?? 0) / 1000).toFixed(1)} s / ${withIndex.summary.peakRssMiB} MiB`);
+  row(
+    "build with index: wall / search phase / peak RSS",
+    `${(withIndex.wallMs / 1000).toFixed(1)} s / ${((withIndex.summary.timingsMs["search"] ?? 0) / 1000).toFixed(1)} s / ${withIndex.summary.peakRssMiB} MiB`,
+  );
   row("files in the build (budget)", `${fileCount.toLocaleString("en")} (${args["max-files"]})`);
   if (!args["no-ab"]) abBuild(withIndex);
 }
@@ -104,8 +123,14 @@ function abBuild(withIndex: { summary: BuildJson; wallMs: number }): void {
   log("building without the search index…");
   const without = build(join(out, "..", "plz-bench-search-without"), false);
   rmSync(join(out, "..", "plz-bench-search-without"), { recursive: true, force: true });
-  row("build without index: wall / peak RSS", `${(without.wallMs / 1000).toFixed(1)} s / ${without.summary.peakRssMiB} MiB`);
-  row("added by the index: wall / peak RSS", `${((withIndex.wallMs - without.wallMs) / 1000).toFixed(1)} s / ${withIndex.summary.peakRssMiB - without.summary.peakRssMiB} MiB`);
+  row(
+    "build without index: wall / peak RSS",
+    `${(without.wallMs / 1000).toFixed(1)} s / ${without.summary.peakRssMiB} MiB`,
+  );
+  row(
+    "added by the index: wall / peak RSS",
+    `${((withIndex.wallMs - without.wallMs) / 1000).toFixed(1)} s / ${withIndex.summary.peakRssMiB - without.summary.peakRssMiB} MiB`,
+  );
 }
 
 // The Worker in-process over the built files, every fetch counted.
@@ -133,7 +158,9 @@ const target = (r: SearchRequest | AdversarialRequest) => {
   if (r.kind === "fts") {
     q.set("searchTerm", r.searchTerm);
     if (r.prefix) q.set("lastWordPrefix", "true");
-  } else for (const p of ["name", "postalCode", "locality"] as const) if (r[p] !== undefined) q.set(p, r[p] ?? "");
+  } else
+    for (const p of ["name", "postalCode", "locality"] as const)
+      if (r[p] !== undefined) q.set(p, r[p] ?? "");
   if ("page" in r && r.page !== undefined) q.set("page", String(r.page));
   if ("pageSize" in r && r.pageSize !== undefined) q.set("pageSize", String(r.pageSize));
   return `/de/${r.kind === "fts" ? "FullTextSearch" : "Streets"}?${q}`;
@@ -170,7 +197,14 @@ async function measure(handler: Handler, r: SearchRequest | AdversarialRequest):
   const wall = performance.now() - started;
   const [mainAfter, procAfter] = cpuNow();
   if (response.status !== 200) failures++;
-  return { wall, main: mainAfter - main, proc: procAfter - proc, fetches, bytes: indexBytes, status: response.status };
+  return {
+    wall,
+    main: mainAfter - main,
+    proc: procAfter - proc,
+    fetches,
+    bytes: indexBytes,
+    status: response.status,
+  };
 }
 
 const handler = createHandler(assets);
@@ -192,10 +226,19 @@ for (let pass = 0; pass < Number(args.passes); pass++) {
     const cost = await measure(handler, r);
     const seen = samples[i];
     if (seen === undefined) {
-      const sample: Sample = { target: target(r), first: cost, least: { wall: cost.wall, main: cost.main, proc: cost.proc } };
+      const sample: Sample = {
+        target: target(r),
+        first: cost,
+        least: { wall: cost.wall, main: cost.main, proc: cost.proc },
+      };
       samples[i] = sample;
       (byClass.get(r.class) ?? byClass.set(r.class, []).get(r.class))?.push(sample);
-    } else seen.least = { wall: Math.min(seen.least.wall, cost.wall), main: Math.min(seen.least.main, cost.main), proc: Math.min(seen.least.proc, cost.proc) };
+    } else
+      seen.least = {
+        wall: Math.min(seen.least.wall, cost.wall),
+        main: Math.min(seen.least.main, cost.main),
+        proc: Math.min(seen.least.proc, cost.proc),
+      };
   }
 }
 log(`cold requests: the first ${args.cold} of every class, each on a fresh handler…`);
@@ -217,9 +260,12 @@ interface Probe {
 const probes: Probe[] = [];
 if (!args["no-adversarial"]) {
   const adversarial = adversarialMix(streets);
-  log(`adversarial mix: ${adversarial.length} requests, a warm-up pass, ${args.passes} passes, then each on a fresh handler…`);
+  log(
+    `adversarial mix: ${adversarial.length} requests, a warm-up pass, ${args.passes} passes, then each on a fresh handler…`,
+  );
   for (const r of adversarial) await measure(handler, r);
-  for (const r of adversarial) probes.push({ target: target(r), warm: Infinity, cold: 0, status: 0 });
+  for (const r of adversarial)
+    probes.push({ target: target(r), warm: Infinity, cold: 0, status: 0 });
   for (let pass = 0; pass < Number(args.passes); pass++) {
     for (const [i, r] of adversarial.entries()) {
       const cost = await measure(handler, r);
@@ -228,7 +274,8 @@ if (!args["no-adversarial"]) {
       probe.status = cost.status;
     }
   }
-  for (const [i, r] of adversarial.entries()) (probes[i] as Probe).cold = (await measure(createHandler(assets), r)).main;
+  for (const [i, r] of adversarial.entries())
+    (probes[i] as Probe).cold = (await measure(createHandler(assets), r)).main;
 }
 
 const percentile = (values: readonly number[], p: number) => {
@@ -237,65 +284,258 @@ const percentile = (values: readonly number[], p: number) => {
 };
 const ms = (values: readonly number[], p: number) => percentile(values, p).toFixed(3);
 const kib = (bytes: number) => (bytes / 1024).toFixed(0);
-const coldOf = (list: readonly Sample[]) => list.flatMap((s) => (s.cold === undefined ? [] : [s.cold]));
+const coldOf = (list: readonly Sample[]) =>
+  list.flatMap((s) => (s.cold === undefined ? [] : [s.cold]));
 const postgres = postgresFigures();
 const all = [...byClass.values()].flat();
 const cold = coldOf(all);
-row("requests × passes + cold (failures, not retried)", `${all.length.toLocaleString("en")} × ${args.passes} + ${cold.length} (${failures})`);
-row("Worker CPU, main thread, p50 / p99, first pass", `${ms(all.map((s) => s.first.main), 50)} ms / ${ms(all.map((s) => s.first.main), 99)} ms`);
-row(`Worker CPU, main thread, p50 / p99, least of ${args.passes} passes`, `${ms(all.map((s) => s.least.main), 50)} ms / ${ms(all.map((s) => s.least.main), 99)} ms`);
-row("Worker CPU, process (all threads), p50 / p99, first pass", `${ms(all.map((s) => s.first.proc), 50)} ms / ${ms(all.map((s) => s.first.proc), 99)} ms`);
-row(`Worker CPU, process (all threads), p50 / p99, least of ${args.passes}`, `${ms(all.map((s) => s.least.proc), 50)} ms / ${ms(all.map((s) => s.least.proc), 99)} ms`);
-row("wall per request p50 / p99, first pass", `${ms(all.map((s) => s.first.wall), 50)} ms / ${ms(all.map((s) => s.first.wall), 99)} ms`);
-row("asset fetches per warm request p50 / p99 / max", `${percentile(all.map((s) => s.first.fetches), 50)} / ${percentile(all.map((s) => s.first.fetches), 99)} / ${Math.max(...all.map((s) => s.first.fetches))}`);
-row("index bytes read per warm request p99 / max", `${kib(percentile(all.map((s) => s.first.bytes), 99))} KiB / ${kib(Math.max(...all.map((s) => s.first.bytes)))} KiB`);
-row("asset fetches per cold request p50 / p99 / max", `${percentile(cold.map((c) => c.fetches), 50)} / ${percentile(cold.map((c) => c.fetches), 99)} / ${Math.max(...cold.map((c) => c.fetches))}`);
-row("index bytes read per cold request p50 / p99 / max", `${kib(percentile(cold.map((c) => c.bytes), 50))} KiB / ${kib(percentile(cold.map((c) => c.bytes), 99))} KiB / ${kib(Math.max(...cold.map((c) => c.bytes)))} KiB`);
-row("Worker CPU per cold request, main thread, p50 / p99", `${ms(cold.map((c) => c.main), 50)} ms / ${ms(cold.map((c) => c.main), 99)} ms`);
+row(
+  "requests × passes + cold (failures, not retried)",
+  `${all.length.toLocaleString("en")} × ${args.passes} + ${cold.length} (${failures})`,
+);
+row(
+  "Worker CPU, main thread, p50 / p99, first pass",
+  `${ms(
+    all.map((s) => s.first.main),
+    50,
+  )} ms / ${ms(
+    all.map((s) => s.first.main),
+    99,
+  )} ms`,
+);
+row(
+  `Worker CPU, main thread, p50 / p99, least of ${args.passes} passes`,
+  `${ms(
+    all.map((s) => s.least.main),
+    50,
+  )} ms / ${ms(
+    all.map((s) => s.least.main),
+    99,
+  )} ms`,
+);
+row(
+  "Worker CPU, process (all threads), p50 / p99, first pass",
+  `${ms(
+    all.map((s) => s.first.proc),
+    50,
+  )} ms / ${ms(
+    all.map((s) => s.first.proc),
+    99,
+  )} ms`,
+);
+row(
+  `Worker CPU, process (all threads), p50 / p99, least of ${args.passes}`,
+  `${ms(
+    all.map((s) => s.least.proc),
+    50,
+  )} ms / ${ms(
+    all.map((s) => s.least.proc),
+    99,
+  )} ms`,
+);
+row(
+  "wall per request p50 / p99, first pass",
+  `${ms(
+    all.map((s) => s.first.wall),
+    50,
+  )} ms / ${ms(
+    all.map((s) => s.first.wall),
+    99,
+  )} ms`,
+);
+row(
+  "asset fetches per warm request p50 / p99 / max",
+  `${percentile(
+    all.map((s) => s.first.fetches),
+    50,
+  )} / ${percentile(
+    all.map((s) => s.first.fetches),
+    99,
+  )} / ${Math.max(...all.map((s) => s.first.fetches))}`,
+);
+row(
+  "index bytes read per warm request p99 / max",
+  `${kib(
+    percentile(
+      all.map((s) => s.first.bytes),
+      99,
+    ),
+  )} KiB / ${kib(Math.max(...all.map((s) => s.first.bytes)))} KiB`,
+);
+row(
+  "asset fetches per cold request p50 / p99 / max",
+  `${percentile(
+    cold.map((c) => c.fetches),
+    50,
+  )} / ${percentile(
+    cold.map((c) => c.fetches),
+    99,
+  )} / ${Math.max(...cold.map((c) => c.fetches))}`,
+);
+row(
+  "index bytes read per cold request p50 / p99 / max",
+  `${kib(
+    percentile(
+      cold.map((c) => c.bytes),
+      50,
+    ),
+  )} KiB / ${kib(
+    percentile(
+      cold.map((c) => c.bytes),
+      99,
+    ),
+  )} KiB / ${kib(Math.max(...cold.map((c) => c.bytes)))} KiB`,
+);
+row(
+  "Worker CPU per cold request, main thread, p50 / p99",
+  `${ms(
+    cold.map((c) => c.main),
+    50,
+  )} ms / ${ms(
+    cold.map((c) => c.main),
+    99,
+  )} ms`,
+);
 
-const mixProbes: Probe[] = all.map((s) => ({ target: s.target, warm: s.least.main, cold: s.cold?.main ?? 0, status: s.first.status }));
+const mixProbes: Probe[] = all.map((s) => ({
+  target: s.target,
+  warm: s.least.main,
+  cold: s.cold?.main ?? 0,
+  status: s.first.status,
+}));
 const max = (values: readonly number[]) => (values.length === 0 ? NaN : Math.max(...values));
-for (const [name, list] of [["query mix", mixProbes], ["adversarial mix", probes]] as const) {
+for (const [name, list] of [
+  ["query mix", mixProbes],
+  ["adversarial mix", probes],
+] as const) {
   if (list.length === 0) continue;
   const cold = list.filter((p) => p.cold > 0).map((p) => p.cold);
-  row(`${name}: main-thread CPU warm (least of ${args.passes}) max / p99 / p50`, `${max(list.map((p) => p.warm)).toFixed(3)} ms / ${ms(list.map((p) => p.warm), 99)} ms / ${ms(list.map((p) => p.warm), 50)} ms`);
-  row(`${name}: main-thread CPU, a fresh isolate's first request, max / p99 / p50 (n)`, `${max(cold).toFixed(3)} ms / ${ms(cold, 99)} ms / ${ms(cold, 50)} ms (${cold.length})`);
-  row(`${name}: refused as too broad (400)`, `${list.filter((p) => p.status === 400).length} of ${list.length}`);
+  row(
+    `${name}: main-thread CPU warm (least of ${args.passes}) max / p99 / p50`,
+    `${max(list.map((p) => p.warm)).toFixed(3)} ms / ${ms(
+      list.map((p) => p.warm),
+      99,
+    )} ms / ${ms(
+      list.map((p) => p.warm),
+      50,
+    )} ms`,
+  );
+  row(
+    `${name}: main-thread CPU, a fresh isolate's first request, max / p99 / p50 (n)`,
+    `${max(cold).toFixed(3)} ms / ${ms(cold, 99)} ms / ${ms(cold, 50)} ms (${cold.length})`,
+  );
+  row(
+    `${name}: refused as too broad (400)`,
+    `${list.filter((p) => p.status === 400).length} of ${list.length}`,
+  );
 }
 const everyProbe = [...mixProbes, ...probes];
 const worst = [...everyProbe].sort((a, b) => Math.max(b.warm, b.cold) - Math.max(a.warm, a.cold));
-for (const [i, p] of worst.slice(0, 10).entries()) row(`most expensive #${i + 1} (warm / cold ms, status)`, `${p.warm.toFixed(2)} / ${p.cold.toFixed(2)}, ${p.status}: ${decodeURIComponent(p.target)}`);
+for (const [i, p] of worst.slice(0, 10).entries())
+  row(
+    `most expensive #${i + 1} (warm / cold ms, status)`,
+    `${p.warm.toFixed(2)} / ${p.cold.toFixed(2)}, ${p.status}: ${decodeURIComponent(p.target)}`,
+  );
 const ceiling = Number(args.ceiling);
 const over = everyProbe.filter((p) => Math.max(p.warm, p.cold) > ceiling);
-row(`requests over the ${ceiling} ms ceiling (warm or cold)`, `${over.length}${over.length > 0 ? " (EXCEEDED)" : ""}`);
+row(
+  `requests over the ${ceiling} ms ceiling (warm or cold)`,
+  `${over.length}${over.length > 0 ? " (EXCEEDED)" : ""}`,
+);
 if (over.length > 0) process.exitCode = 1;
-for (const s of [...all].sort((a, b) => b.least.main - a.least.main).slice(0, Number(args.slowest))) {
-  log(`slow: main ${s.least.main.toFixed(2)} ms (least), ${s.first.main.toFixed(2)} ms first; process ${s.first.proc.toFixed(2)} ms first; ${s.first.fetches} fetches: ${decodeURIComponent(s.target)}`);
+for (const s of [...all]
+  .sort((a, b) => b.least.main - a.least.main)
+  .slice(0, Number(args.slowest))) {
+  log(
+    `slow: main ${s.least.main.toFixed(2)} ms (least), ${s.first.main.toFixed(2)} ms first; process ${s.first.proc.toFixed(2)} ms first; ${s.first.fetches} fetches: ${decodeURIComponent(s.target)}`,
+  );
 }
 const width = Math.max(...rows.map(([name]) => name.length));
-process.stdout.write(`\n${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n\n`);
-const head = ["class", "n", "wall p50", "wall p99", "main p50", "main p99", "least main p50", "least main p99", "proc p50", "proc p99", "least proc p50", "least proc p99", "fetch max", "KiB max", "cold fetch max", "cold KiB p99", "cold KiB max", "pg p50", "pg p99", "pg/ours p50", "pg/ours p99"];
+process.stdout.write(
+  `\n${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n\n`,
+);
+const head = [
+  "class",
+  "n",
+  "wall p50",
+  "wall p99",
+  "main p50",
+  "main p99",
+  "least main p50",
+  "least main p99",
+  "proc p50",
+  "proc p99",
+  "least proc p50",
+  "least proc p99",
+  "fetch max",
+  "KiB max",
+  "cold fetch max",
+  "cold KiB p99",
+  "cold KiB max",
+  "pg p50",
+  "pg p99",
+  "pg/ours p50",
+  "pg/ours p99",
+];
 const table = [...byClass].map(([name, samples]) => {
   const pg = postgres?.get(name);
-  const [p50, p99] = [percentile(samples.map((s) => s.first.wall), 50), percentile(samples.map((s) => s.first.wall), 99)];
+  const [p50, p99] = [
+    percentile(
+      samples.map((s) => s.first.wall),
+      50,
+    ),
+    percentile(
+      samples.map((s) => s.first.wall),
+      99,
+    ),
+  ];
   const coldHere = coldOf(samples);
   return [
     name,
     String(samples.length),
     p50.toFixed(3),
     p99.toFixed(3),
-    ms(samples.map((s) => s.first.main), 50),
-    ms(samples.map((s) => s.first.main), 99),
-    ms(samples.map((s) => s.least.main), 50),
-    ms(samples.map((s) => s.least.main), 99),
-    ms(samples.map((s) => s.first.proc), 50),
-    ms(samples.map((s) => s.first.proc), 99),
-    ms(samples.map((s) => s.least.proc), 50),
-    ms(samples.map((s) => s.least.proc), 99),
+    ms(
+      samples.map((s) => s.first.main),
+      50,
+    ),
+    ms(
+      samples.map((s) => s.first.main),
+      99,
+    ),
+    ms(
+      samples.map((s) => s.least.main),
+      50,
+    ),
+    ms(
+      samples.map((s) => s.least.main),
+      99,
+    ),
+    ms(
+      samples.map((s) => s.first.proc),
+      50,
+    ),
+    ms(
+      samples.map((s) => s.first.proc),
+      99,
+    ),
+    ms(
+      samples.map((s) => s.least.proc),
+      50,
+    ),
+    ms(
+      samples.map((s) => s.least.proc),
+      99,
+    ),
     String(Math.max(...samples.map((s) => s.first.fetches))),
     kib(Math.max(...samples.map((s) => s.first.bytes))),
     String(Math.max(...coldHere.map((c) => c.fetches))),
-    kib(percentile(coldHere.map((c) => c.bytes), 99)),
+    kib(
+      percentile(
+        coldHere.map((c) => c.bytes),
+        99,
+      ),
+    ),
     kib(Math.max(...coldHere.map((c) => c.bytes))),
     pg === undefined ? "–" : pg.p50.toFixed(2),
     pg === undefined ? "–" : pg.p99.toFixed(2),
@@ -304,7 +544,10 @@ const table = [...byClass].map(([name, samples]) => {
   ];
 });
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
-for (const line of [head, ...table]) process.stdout.write(`${line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}\n`);
+for (const line of [head, ...table])
+  process.stdout.write(
+    `${line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}\n`,
+  );
 process.stdout.write(
   `(ms per request; ours: in-process Worker over the built files after a warm-up pass; wall and CPU of the first measured pass, "least": per request the least of ${args.passes} passes; ` +
     `main: the main thread's CPU (process.threadCpuUsage, what runs the Worker), proc: the whole process's (process.cpuUsage, with V8's GC and compiler threads); ` +
@@ -317,13 +560,21 @@ function postgresFigures(): Map<string, { p50: number; p99: number }> | undefine
   if (file === undefined && !args["no-postgres"]) {
     file = join(tmpdir(), "plz-bench-search-postgres.json");
     log("PostgreSQL: npm run bench:postgres on the same file and seed…");
-    const child = spawnSync(join(ROOT, "node_modules/.bin/tsx"), ["bench/postgres.ts", "--source", source, "--seed", args.seed, "--json", file], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawnSync(
+      join(ROOT, "node_modules/.bin/tsx"),
+      ["bench/postgres.ts", "--source", source, "--seed", args.seed, "--json", file],
+      { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] },
+    );
     if (child.status !== 0) {
-      log("PostgreSQL is not available (bash bench/postgres-up.sh starts it): its columns stay empty");
+      log(
+        "PostgreSQL is not available (bash bench/postgres-up.sh starts it): its columns stay empty",
+      );
       return undefined;
     }
   }
   if (file === undefined) return undefined;
-  const json = JSON.parse(readFileSync(file, "utf8")) as { classes: { class: string; p50: number; p99: number }[] };
+  const json = JSON.parse(readFileSync(file, "utf8")) as {
+    classes: { class: string; p50: number; p99: number }[];
+  };
   return new Map(json.classes.map((c) => [c.class, { p50: c.p50, p99: c.p99 }]));
 }

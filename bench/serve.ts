@@ -60,46 +60,120 @@ interface Run {
 }
 
 /** One autocannon run; never retries, counts errors by kind (a closed connection is ECONNRESET, EPIPE or "other side closed"). */
-function load(origin: string, requests: readonly { path: string; headers?: Record<string, string> }[], expected: (status: string) => boolean, limit: { duration: number } | { amount: number }): Promise<Run> {
+function load(
+  origin: string,
+  requests: readonly { path: string; headers?: Record<string, string> }[],
+  expected: (status: string) => boolean,
+  limit: { duration: number } | { amount: number },
+): Promise<Run> {
   return new Promise((resolvePromise, reject) => {
     let closed = 0;
-    const instance = autocannon({ url: origin, connections, requests: requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers ?? {} })), ...limit }, (error, result) => {
-      if (error !== null && error !== undefined) return reject(error as Error);
-      const wrong = Object.entries(result.statusCodeStats ?? {}).reduce((sum, [code, stat]) => sum + (expected(code) ? 0 : (stat as { count: number }).count), 0);
-      resolvePromise({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total, errors: result.errors, closed, timeouts: result.timeouts, wrong });
-    });
+    const instance = autocannon(
+      {
+        url: origin,
+        connections,
+        requests: requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers ?? {} })),
+        ...limit,
+      },
+      (error, result) => {
+        if (error !== null && error !== undefined) return reject(error as Error);
+        const wrong = Object.entries(result.statusCodeStats ?? {}).reduce(
+          (sum, [code, stat]) => sum + (expected(code) ? 0 : (stat as { count: number }).count),
+          0,
+        );
+        resolvePromise({
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          total: result.requests.total,
+          errors: result.errors,
+          closed,
+          timeouts: result.timeouts,
+          wrong,
+        });
+      },
+    );
     instance.on("reqError", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ECONNRESET" || error.code === "EPIPE" || /other side closed|socket hang up/i.test(error.message)) closed++;
+      if (
+        error.code === "ECONNRESET" ||
+        error.code === "EPIPE" ||
+        /other side closed|socket hang up/i.test(error.message)
+      )
+        closed++;
     });
   });
 }
 
 const mib = (kib: number) => `${Math.round(kib / 1024)} MiB`;
-const table: string[][] = [["server", "request", "req/s", "p50 ms", "p99 ms", "requests", "errors", "closed", "timeouts", "wrong status", "RSS after"]];
+const table: string[][] = [
+  [
+    "server",
+    "request",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "requests",
+    "errors",
+    "closed",
+    "timeouts",
+    "wrong status",
+    "RSS after",
+  ],
+];
 const notes: string[] = [];
 const row = (server: string, kind: string, run: Run, rss: number) =>
-  table.push([server, kind, run.rps.toFixed(0), String(run.p50), String(run.p99), String(run.total), String(run.errors), String(run.closed), String(run.timeouts), String(run.wrong), mib(rss)]);
+  table.push([
+    server,
+    kind,
+    run.rps.toFixed(0),
+    String(run.p50),
+    String(run.p99),
+    String(run.total),
+    String(run.errors),
+    String(run.closed),
+    String(run.timeouts),
+    String(run.wrong),
+    mib(rss),
+  ]);
 
 const work = mkdtempSync(join(tmpdir(), "plz-bench-serve-"));
 const dir = args.dir === undefined ? join(work, "dist") : resolve(args.dir);
 if (args.dir === undefined) {
   process.stderr.write("building the embedded data …\n");
-  await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 100_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8") }, dir);
+  await buildToDirectory(
+    {
+      root: ROOT,
+      sources: {},
+      maxFiles: 100_000,
+      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+    },
+    dir,
+  );
 }
 const files = readFileSync(join(dir, "_files.tsv"), "utf8").trimEnd().split("\n").length;
-notes.push(`build ${dir}: ${files} files; machine: load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} at the start`);
+notes.push(
+  `build ${dir}: ${files} files; machine: load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")} at the start`,
+);
 
 /** Starts a server, timing the first answer from the spawn; runs `work` with it; always stops it. */
-async function withServer(name: string, start: () => Promise<RunningServer>, work: (server: RunningServer) => Promise<void>): Promise<void> {
+async function withServer(
+  name: string,
+  start: () => Promise<RunningServer>,
+  work: (server: RunningServer) => Promise<void>,
+): Promise<void> {
   const started = performance.now();
   let server: RunningServer | undefined;
   try {
     server = await start();
-    notes.push(`${name}: first answer ${((performance.now() - started) / 1000).toFixed(1)} s after the start, idle RSS ${mib(server.rssKiB())} (every process)`);
+    notes.push(
+      `${name}: first answer ${((performance.now() - started) / 1000).toFixed(1)} s after the start, idle RSS ${mib(server.rssKiB())} (every process)`,
+    );
     await work(server);
   } catch (error) {
     process.exitCode = 1;
-    notes.push(`${name}: FAILED: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    notes.push(
+      `${name}: FAILED: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    );
   } finally {
     await server?.stop();
   }
@@ -108,48 +182,93 @@ async function withServer(name: string, start: () => Promise<RunningServer>, wor
 async function table5(name: string, server: RunningServer): Promise<void> {
   for (const kind of KINDS) {
     // Warm up; a failure is a note (wrangler dev has reset connections here), not the end of the bench.
-    await fetch(`${server.origin}${kind.path}`).then((r) => r.arrayBuffer(), (error: Error) => notes.push(`${name}: the warm-up request for the ${kind.name} failed (${String(error.cause ?? error.message)}); not retried`));
+    await fetch(`${server.origin}${kind.path}`).then(
+      (r) => r.arrayBuffer(),
+      (error: Error) =>
+        notes.push(
+          `${name}: the warm-up request for the ${kind.name} failed (${String(error.cause ?? error.message)}); not retried`,
+        ),
+    );
     process.stderr.write(`${name}: ${kind.name} …\n`);
-    row(name, kind.name, await load(server.origin, [{ path: kind.path }], (code) => Number(code) === kind.status, { duration }), server.rssKiB());
+    row(
+      name,
+      kind.name,
+      await load(server.origin, [{ path: kind.path }], (code) => Number(code) === kind.status, {
+        duration,
+      }),
+      server.rssKiB(),
+    );
   }
 }
 
 // The new server first: its written page tells which file nginx serves (the same bytes).
 let pageFile = "";
-await withServer("server (npm run serve)", () => startLocalServer(dir), async (server) => {
-  const page = Buffer.from(await (await fetch(`${server.origin}${KINDS[0].path}`)).arrayBuffer());
-  const digest = createHash("sha256").update(page).digest("base64url");
-  pageFile = readFileSync(join(dir, "_files.tsv"), "utf8").split("\n").find((line) => line.split("\t")[1] === digest)?.split("\t")[0] ?? "";
-  if (pageFile === "") throw new Error(`the written page ${KINDS[0].path} is no file of the build (is page size 50 written?)`);
-  await table5("server", server);
-  const growth = Number(args.growth);
-  if (growth > 0) {
-    const before = server.rssKiB();
-    process.stderr.write(`server: ${growth} written-page requests …\n`);
-    const run = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", { amount: growth });
-    const after = server.rssKiB();
-    row("server", `${growth} written pages`, run, after);
-    notes.push(`server: RSS ${mib(before)} before ${growth} more written-page requests, ${mib(after)} after (${(((after - before) / before) * 100).toFixed(1)}% growth)`);
-  }
-  const soak = Number(args.soak);
-  if (soak > 0) {
-    process.stderr.write(`server: ${soak} s soak over ${LOAD_REQUESTS.length} mixed kinds …\n`);
-    const run = await load(server.origin, LOAD_REQUESTS, (code) => Number(code) < 500, { duration: soak });
-    row("server", `${soak} s soak (mixed, 5xx = wrong)`, run, server.rssKiB());
-  }
-});
+await withServer(
+  "server (npm run serve)",
+  () => startLocalServer(dir),
+  async (server) => {
+    const page = Buffer.from(await (await fetch(`${server.origin}${KINDS[0].path}`)).arrayBuffer());
+    const digest = createHash("sha256").update(page).digest("base64url");
+    pageFile =
+      readFileSync(join(dir, "_files.tsv"), "utf8")
+        .split("\n")
+        .find((line) => line.split("\t")[1] === digest)
+        ?.split("\t")[0] ?? "";
+    if (pageFile === "")
+      throw new Error(
+        `the written page ${KINDS[0].path} is no file of the build (is page size 50 written?)`,
+      );
+    await table5("server", server);
+    const growth = Number(args.growth);
+    if (growth > 0) {
+      const before = server.rssKiB();
+      process.stderr.write(`server: ${growth} written-page requests …\n`);
+      const run = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
+        amount: growth,
+      });
+      const after = server.rssKiB();
+      row("server", `${growth} written pages`, run, after);
+      notes.push(
+        `server: RSS ${mib(before)} before ${growth} more written-page requests, ${mib(after)} after (${(((after - before) / before) * 100).toFixed(1)}% growth)`,
+      );
+    }
+    const soak = Number(args.soak);
+    if (soak > 0) {
+      process.stderr.write(`server: ${soak} s soak over ${LOAD_REQUESTS.length} mixed kinds …\n`);
+      const run = await load(server.origin, LOAD_REQUESTS, (code) => Number(code) < 500, {
+        duration: soak,
+      });
+      row("server", `${soak} s soak (mixed, 5xx = wrong)`, run, server.rssKiB());
+    }
+  },
+);
 
-await withServer("nginx", () => startNginx(dir), async (server) => {
-  process.stderr.write("nginx: the written page's file …\n");
-  const run = await load(server.origin, [{ path: pageFile }], (code) => code === "200", { duration });
-  row("nginx", `written page (${pageFile})`, run, server.rssKiB());
-});
+await withServer(
+  "nginx",
+  () => startNginx(dir),
+  async (server) => {
+    process.stderr.write("nginx: the written page's file …\n");
+    const run = await load(server.origin, [{ path: pageFile }], (code) => code === "200", {
+      duration,
+    });
+    row("nginx", `written page (${pageFile})`, run, server.rssKiB());
+  },
+);
 
-if (args["no-wrangler"] !== true) await withServer("wrangler dev", () => startWranglerDev(dir), (server) => table5("wrangler dev", server));
+if (args["no-wrangler"] !== true)
+  await withServer(
+    "wrangler dev",
+    () => startWranglerDev(dir),
+    (server) => table5("wrangler dev", server),
+  );
 
 const widths = table[0]?.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length))) ?? [];
-process.stdout.write(`${table.map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")).join("\n")}\n\n${notes.join("\n")}\n`);
-process.stdout.write(`${duration} s per kind at ${connections} connections (autocannon, no retries); closed = connections closed by the server mid-request\n`);
+process.stdout.write(
+  `${table.map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")).join("\n")}\n\n${notes.join("\n")}\n`,
+);
+process.stdout.write(
+  `${duration} s per kind at ${connections} connections (autocannon, no retries); closed = connections closed by the server mid-request\n`,
+);
 rmSync(work, { recursive: true, force: true });
 
 /** nginx on loopback serving the build directory as plain files (Debian's package; installed when missing). */
@@ -158,7 +277,18 @@ async function startNginx(root: string): Promise<RunningServer> {
   if (!existsSync(nginx)) {
     process.stderr.write("installing nginx (apt-get) …\n");
     const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
-    execFileSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length > 0 ? ["apt-get"] : []), "install", "-y", "--no-install-recommends", "nginx"], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    execFileSync(
+      sudo[0] ?? "apt-get",
+      [
+        ...sudo.slice(1),
+        ...(sudo.length > 0 ? ["apt-get"] : []),
+        "install",
+        "-y",
+        "--no-install-recommends",
+        "nginx",
+      ],
+      { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } },
+    );
   }
   chmodSync(work, 0o755); // nginx's workers run as www-data: the temporary build must be readable
   const port = await freePort();
@@ -168,5 +298,12 @@ async function startNginx(root: string): Promise<RunningServer> {
     conf,
     `daemon off;\nworker_processes auto;\npid ${prefix}/nginx.pid;\nerror_log stderr warn;\nevents { worker_connections 1024; }\nhttp {\n  access_log off;\n  include /etc/nginx/mime.types;\n  sendfile on;\n  keepalive_requests 1000000;\n  client_body_temp_path ${prefix}; proxy_temp_path ${prefix}; fastcgi_temp_path ${prefix}; uwsgi_temp_path ${prefix}; scgi_temp_path ${prefix};\n  server { listen 127.0.0.1:${port}; root ${root}; }\n}\n`,
   );
-  return spawnServer("nginx", nginx, ["-c", conf, "-p", prefix, "-e", "stderr"], `http://127.0.0.1:${port}`, pageFile, { timeoutMs: 30_000 });
+  return spawnServer(
+    "nginx",
+    nginx,
+    ["-c", conf, "-p", prefix, "-e", "stderr"],
+    `http://127.0.0.1:${port}`,
+    pageFile,
+    { timeoutMs: 30_000 },
+  );
 }

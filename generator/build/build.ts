@@ -10,7 +10,13 @@ import { readRows } from "../sources/read.ts";
 import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
 import { emitBuild, type EmitResult } from "./emit.ts";
 import { feedFilesBound, startFeed } from "./change-feed.ts";
-import { checkGuards, countsOfManifest, type Baseline, type GuardOptions, type GuardReport } from "./guards.ts";
+import {
+  checkGuards,
+  countsOfManifest,
+  type Baseline,
+  type GuardOptions,
+  type GuardReport,
+} from "./guards.ts";
 import { localPredecessor } from "./local-predecessor.ts";
 import type { Predecessor } from "./predecessor.ts";
 import { PhaseTimer } from "./timing.ts";
@@ -70,23 +76,39 @@ export interface DirectoryBuildSummary extends BuildSummary {
   readonly changes: ChangeReport;
 }
 
-export const DEFAULT_FETCH: FetchOptions = { cacheDir: ".cache/sources", cacheDuration: "1d", allowStale: false, timeoutMs: 120_000 };
+export const DEFAULT_FETCH: FetchOptions = {
+  cacheDir: ".cache/sources",
+  cacheDuration: "1d",
+  allowStale: false,
+  timeoutMs: 120_000,
+};
 
 /** Reads or downloads every source a build with these options reads. */
-export function loadBuildSources(options: Pick<BuildOptions, "root" | "sources" | "remote" | "allowEmbedded" | "mirror" | "builtAt" | "fetch" | "onSource">): Promise<LoadedSources> {
+export function loadBuildSources(
+  options: Pick<
+    BuildOptions,
+    "root" | "sources" | "remote" | "allowEmbedded" | "mirror" | "builtAt" | "fetch" | "onSource"
+  >,
+): Promise<LoadedSources> {
   const locations = sourceLocations(options.root, options.sources, {
     remote: options.remote ?? false,
     allowEmbedded: options.allowEmbedded ?? [],
     ...(options.mirror === undefined ? {} : { mirror: options.mirror }),
     today: options.builtAt === undefined ? new Date() : new Date(options.builtAt),
   });
-  return loadSources(locations, options.root, { ...DEFAULT_FETCH, ...options.fetch }, options.onSource);
+  return loadSources(
+    locations,
+    options.root,
+    { ...DEFAULT_FETCH, ...options.fetch },
+    options.onSource,
+  );
 }
 
 /** What a build's output depends on: the generator, `_headers`, the package and every source's bytes. */
 export function buildFingerprint(loaded: LoadedSources): string {
   const hash = createHash("sha256").update(codeFingerprint());
-  for (const { name, ...part } of provenanceOf(loaded)) hash.update(`${name}\u0000${part.sha256}\n`);
+  for (const { name, ...part } of provenanceOf(loaded))
+    hash.update(`${name}\u0000${part.sha256}\n`);
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -94,15 +116,48 @@ export function buildFingerprint(loaded: LoadedSources): string {
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
   const timer = new PhaseTimer();
   const { datasets, joins, notes, sources, fingerprint, labels } = await readInputs(options, timer);
-  const selected = options.only === undefined ? datasets : datasets.filter((d) => options.only?.includes(d.resource.id));
-  const resources = timer.measure("sort", () => selected.map((d) => prepare(d.resource, d.records as readonly never[])));
-  const guard = checkGuards({ resources: resources.map((prepared, i) => ({ prepared, sources: selected[i]?.sources ?? [] })), joins, labels }, options.guards);
+  const selected =
+    options.only === undefined
+      ? datasets
+      : datasets.filter((d) => options.only?.includes(d.resource.id));
+  const resources = timer.measure("sort", () =>
+    selected.map((d) => prepare(d.resource, d.records as readonly never[])),
+  );
+  const guard = checkGuards(
+    {
+      resources: resources.map((prepared, i) => ({
+        prepared,
+        sources: selected[i]?.sources ?? [],
+      })),
+      joins,
+      labels,
+    },
+    options.guards,
+  );
   const builtAt = options.builtAt ?? new Date().toISOString();
   const feed = await startFeed(options.predecessor, builtAt);
-  const timed: FileSink = { write: (path, data) => timer.measure("write", () => sink.write(path, data)), keep: (path) => timer.measure("write", () => sink.keep?.(path)) };
+  const timed: FileSink = {
+    write: (path, data) => timer.measure("write", () => sink.write(path, data)),
+    keep: (path) => timer.measure("write", () => sink.keep?.(path)),
+  };
   const counter = new CountingSink(timed);
   const searchStarted = performance.now();
-  const search = selected.flatMap((d) => (d.resource.search?.role === "streets" && options.searchIndex !== false ? [{ resource: fullTextSearchFor(d.resource), summary: writeSearchIndex(d.resource.search.country, d.resource, d.records, counter, options.searchReadBudget) }] : []));
+  const search = selected.flatMap((d) =>
+    d.resource.search?.role === "streets" && options.searchIndex !== false
+      ? [
+          {
+            resource: fullTextSearchFor(d.resource),
+            summary: writeSearchIndex(
+              d.resource.search.country,
+              d.resource,
+              d.records,
+              counter,
+              options.searchReadBudget,
+            ),
+          },
+        ]
+      : [],
+  );
   const searchWrites = timer.totals.get("write") ?? 0;
   timer.add("search", performance.now() - searchStarted - searchWrites);
   const matchTables = writeMatchTables(selected, counter);
@@ -121,11 +176,16 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       reservedFiles: search.reduce((sum, s) => sum + s.summary.files, matchTables),
       searchResources: search.map((s) => ({ resource: s.resource, records: s.summary.streets })),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
-      ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
+      ...(options.inlineShardBytes === undefined
+        ? {}
+        : { inlineShardBytes: options.inlineShardBytes }),
     },
     counter,
   );
-  timer.add("render", performance.now() - started - (timer.totals.get("write") ?? 0) + searchWrites);
+  timer.add(
+    "render",
+    performance.now() - started - (timer.totals.get("write") ?? 0) + searchWrites,
+  );
   return { ...result, files: counter.files, joins, notes, guard, timings: timer.totals };
 }
 
@@ -134,10 +194,13 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
  * The sources' bytes are not kept beyond this (a national street list is 55 MB).
  */
 async function readInputs(options: BuildOptions, timer: PhaseTimer) {
-  const loaded = options.loaded ?? (await timer.measureAsync("fetch", () => loadBuildSources(options)));
+  const loaded =
+    options.loaded ?? (await timer.measureAsync("fetch", () => loadBuildSources(options)));
   const sources = provenanceOf(loaded);
   const fingerprint = buildFingerprint(loaded);
-  const labels = Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>;
+  const labels = Object.fromEntries(
+    Object.values(loaded).map((source) => [source.name, source.label]),
+  ) as Record<SourceName, string>;
   const records = await timer.measureAsync("read", async () => recordsOf(await readRows(loaded)));
   return { ...records, sources, fingerprint, labels };
 }
@@ -147,15 +210,26 @@ async function readInputs(options: BuildOptions, timer: PhaseTimer) {
  * whose bytes did not change are hard-linked from the previous build rather than written. The
  * record counts are compared with the previous build's, unless the guards name another baseline.
  */
-export function buildToDirectory(options: BuildOptions, outDir: string, full = false, removeOld: "wait" | "background" = "wait"): Promise<DirectoryBuildSummary> {
+export function buildToDirectory(
+  options: BuildOptions,
+  outDir: string,
+  full = false,
+  removeOld: "wait" | "background" = "wait",
+): Promise<DirectoryBuildSummary> {
   const baseline = options.guards?.baseline ?? directoryBaseline(outDir);
-  const guards: GuardOptions = { ...options.guards, ...(baseline === undefined ? {} : { baseline }) };
+  const guards: GuardOptions = {
+    ...options.guards,
+    ...(baseline === undefined ? {} : { baseline }),
+  };
   const predecessor = options.predecessor ?? localPredecessor(outDir);
   return buildAtomically(
     outDir,
     async (tmp) => {
       const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
-      const summary = await buildInto({ ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) }, sink);
+      const summary = await buildInto(
+        { ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) },
+        sink,
+      );
       return { ...summary, changes: sink.finish() };
     },
     removeOld,
@@ -165,11 +239,15 @@ export function buildToDirectory(options: BuildOptions, outDir: string, full = f
 /** The record counts of the build in `dir` (its downloads manifest); none when `dir` holds no build. */
 export function directoryBaseline(dir: string): Baseline | undefined {
   const manifest = readBuildManifest(dir);
-  return manifest === undefined ? undefined : { where: manifest.path, counts: countsOfManifest(manifest.json) };
+  return manifest === undefined
+    ? undefined
+    : { where: manifest.path, counts: countsOfManifest(manifest.json) };
 }
 
 function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string }[] {
-  return SOURCE_NAMES.flatMap((name) => (loaded[name]?.parts ?? []).map((part) => ({ name, ...part.provenance })));
+  return SOURCE_NAMES.flatMap((name) =>
+    (loaded[name]?.parts ?? []).map((part) => ({ name, ...part.provenance })),
+  );
 }
 
 function fullTextSearchFor(streets: AnyResource): AnyResource {

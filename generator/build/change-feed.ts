@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { CHANGE_FEED, changeFilePath, FEED_DAYS, type ChangeFeed, type ChangeFile, type FeedBuild, type FeedEntry } from "../contract/changes.ts";
+import {
+  CHANGE_FEED,
+  changeFilePath,
+  FEED_DAYS,
+  type ChangeFeed,
+  type ChangeFile,
+  type FeedBuild,
+  type FeedEntry,
+} from "../contract/changes.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { changeFileTexts, countChanges } from "./change-files.ts";
@@ -8,7 +16,8 @@ import { feedOf, oldDatasetOf, type Predecessor } from "./predecessor.ts";
 import { RecordDiff } from "./record-diff.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const NO_PREDECESSOR = "No earlier build to compare with: the feed starts empty, and the next build lists what changed since this one.";
+const NO_PREDECESSOR =
+  "No earlier build to compare with: the feed starts empty, and the next build lists what changed since this one.";
 
 /** What a build's feed starts from, known before anything is written: the predecessor, and the earlier builds it carries forward. */
 export interface FeedStart {
@@ -20,11 +29,21 @@ export interface FeedStart {
  * Reads the predecessor's feed and keeps its builds of the last FEED_DAYS days. A predecessor
  * built at or after `builtAt` is no predecessor (a rebuild of the same build time compares with nothing).
  */
-export async function startFeed(predecessor: Predecessor | undefined, builtAt: string): Promise<FeedStart> {
-  if (predecessor === undefined || !(Date.parse(predecessor.manifest.builtAt) < Date.parse(builtAt))) return { carried: [] };
+export async function startFeed(
+  predecessor: Predecessor | undefined,
+  builtAt: string,
+): Promise<FeedStart> {
+  if (
+    predecessor === undefined ||
+    !(Date.parse(predecessor.manifest.builtAt) < Date.parse(builtAt))
+  )
+    return { carried: [] };
   const cutoff = Date.parse(builtAt) - FEED_DAYS * DAY_MS;
   const feed = await feedOf(predecessor);
-  const carried = (feed?.builds ?? []).filter((build) => Date.parse(build.builtAt) >= cutoff && Date.parse(build.builtAt) < Date.parse(builtAt));
+  const carried = (feed?.builds ?? []).filter(
+    (build) =>
+      Date.parse(build.builtAt) >= cutoff && Date.parse(build.builtAt) < Date.parse(builtAt),
+  );
   return { predecessor, carried };
 }
 
@@ -64,10 +83,20 @@ export class ChangeFeedWriter {
     const same = this.written.get(`${texts.json}\u0000${texts.csv}`);
     for (const format of ["json", "csv"] as const) {
       const shared = same?.find((file) => file.format === format);
-      const written = shared === undefined ? this.write(changeFilePath(this.builtAt, resource.id, format), texts[format]) : { path: shared.path, bytes: shared.bytes, sha256: shared.sha256 };
-      this.files.push({ resource: resource.id, endpoint: resource.path, format, ...written, ...counts });
+      const written =
+        shared === undefined
+          ? this.write(changeFilePath(this.builtAt, resource.id, format), texts[format])
+          : { path: shared.path, bytes: shared.bytes, sha256: shared.sha256 };
+      this.files.push({
+        resource: resource.id,
+        endpoint: resource.path,
+        format,
+        ...written,
+        ...counts,
+      });
     }
-    if (same === undefined) this.written.set(`${texts.json}\u0000${texts.csv}`, this.files.slice(-2));
+    if (same === undefined)
+      this.written.set(`${texts.json}\u0000${texts.csv}`, this.files.slice(-2));
   }
 
   private write(path: string, text: string): { path: string; bytes: number; sha256: string } {
@@ -79,22 +108,47 @@ export class ChangeFeedWriter {
   async finish(): Promise<FeedEntry> {
     const { predecessor, carried } = this.start;
     // Resources with the same changes share a file: each is republished once.
-    const unique = new Map(carried.flatMap((build) => build.files).map((file) => [file.path, file]));
+    const unique = new Map(
+      carried.flatMap((build) => build.files).map((file) => [file.path, file]),
+    );
     for (const file of unique.values()) {
       const bytes = await predecessor?.read(file.path);
-      if (bytes === undefined) throw new Error(`${predecessor?.where ?? "the predecessor"}: its change feed lists ${file.path}, but it has no such file`);
+      if (bytes === undefined)
+        throw new Error(
+          `${predecessor?.where ?? "the predecessor"}: its change feed lists ${file.path}, but it has no such file`,
+        );
       const digest = createHash("sha256").update(bytes).digest("hex");
-      if (digest !== file.sha256) throw new Error(`${predecessor?.where ?? "the predecessor"}${file.path}: SHA-256 ${digest}, but its change feed says ${file.sha256}`);
+      if (digest !== file.sha256)
+        throw new Error(
+          `${predecessor?.where ?? "the predecessor"}${file.path}: SHA-256 ${digest}, but its change feed says ${file.sha256}`,
+        );
       this.sink.write(file.path, bytes);
     }
     const since = predecessor?.manifest.builtAt ?? null;
     const order = (file: ChangeFile) => `${file.resource}\u0000${file.format}`;
-    const files = [...this.files].sort((a, b) => (order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0));
+    const files = [...this.files].sort((a, b) =>
+      order(a) < order(b) ? -1 : order(a) > order(b) ? 1 : 0,
+    );
     const builds = since === null ? [] : [{ builtAt: this.builtAt, since, files }, ...carried];
-    const note = since === null ? NO_PREDECESSOR : `Builds of the last ${FEED_DAYS} days, newest first; this build was compared with the one built at ${since}.`;
-    const feed: ChangeFeed = { builtAt: this.builtAt, predecessor: since, note, days: FEED_DAYS, builds };
+    const note =
+      since === null
+        ? NO_PREDECESSOR
+        : `Builds of the last ${FEED_DAYS} days, newest first; this build was compared with the one built at ${since}.`;
+    const feed: ChangeFeed = {
+      builtAt: this.builtAt,
+      predecessor: since,
+      note,
+      days: FEED_DAYS,
+      builds,
+    };
     const written = this.sink.write(CHANGE_FEED, `${JSON.stringify(feed)}\n`);
-    return { path: CHANGE_FEED, bytes: written.bytes, sha256: written.sha256Hex(), predecessor: since, builds: builds.length };
+    return {
+      path: CHANGE_FEED,
+      bytes: written.bytes,
+      sha256: written.sha256Hex(),
+      predecessor: since,
+      builds: builds.length,
+    };
   }
 }
 
@@ -118,7 +172,10 @@ export class ResourceChanges {
 
   // Started on the first records, so that a failed read is awaited where it happens.
   private started(): Promise<RecordDiff> {
-    this.diff ??= RecordDiff.start(oldDatasetOf(this.predecessor, this.resource.id), this.resource.record.columns);
+    this.diff ??= RecordDiff.start(
+      oldDatasetOf(this.predecessor, this.resource.id),
+      this.resource.record.columns,
+    );
     return this.diff;
   }
 }

@@ -7,7 +7,10 @@ import type { RecordChange } from "./record-diff.ts";
  * in the download. CSV: the download's columns after a first column `Change`; a changed record is
  * two rows, `changed-from` with its old values, then `changed-to` with its new ones.
  */
-export function changeFileTexts(changes: readonly RecordChange[], columns: readonly CsvColumn[]): { json: string; csv: string } {
+export function changeFileTexts(
+  changes: readonly RecordChange[],
+  columns: readonly CsvColumn[],
+): { json: string; csv: string } {
   const json = changes.map((change) => {
     if (change.kind === "added") return `{"change":"added","new":${change.json}}`;
     if (change.kind === "removed") return `{"change":"removed","old":${change.old}}`;
@@ -21,7 +24,11 @@ export function changeFileTexts(changes: readonly RecordChange[], columns: reado
   return { json: `[${json.join(",")}]`, csv: `Change,${csvHeader(columns)}${rows.join("")}` };
 }
 
-export function countChanges(changes: readonly RecordChange[]): { added: number; removed: number; changed: number } {
+export function countChanges(changes: readonly RecordChange[]): {
+  added: number;
+  removed: number;
+  changed: number;
+} {
   const counts = { added: 0, removed: 0, changed: 0 };
   for (const change of changes) counts[change.kind]++;
   return counts;

@@ -7,25 +7,46 @@
  * municipality, which tell apart the streets of one name in one postal code of Berlin). Renaming
  * changes the identity: a renamed street is removed and added, not changed.
  */
-const STREET = ["name", "postalCode", "locality", "borough", "suburb", "municipality.key", "commune.key"];
+const STREET = [
+  "name",
+  "postalCode",
+  "locality",
+  "borough",
+  "suburb",
+  "municipality.key",
+  "commune.key",
+];
 const LOCALITY = ["postalCode", "name", "municipality.key", "commune.key"];
 
 /** The identity fields (dotted JSON paths) of a resource's records; `sample` is one of its records. */
-export function identityFields(resourceId: string, sample: Readonly<Record<string, unknown>>): readonly string[] {
-  if (typeof sample["key"] === "string") return typeof sample["code"] === "string" ? ["key", "code"] : ["key"];
+export function identityFields(
+  resourceId: string,
+  sample: Readonly<Record<string, unknown>>,
+): readonly string[] {
+  if (typeof sample["key"] === "string")
+    return typeof sample["code"] === "string" ? ["key", "code"] : ["key"];
   const kind = resourceId.split(".").at(-1);
   if (kind === "streets") return STREET;
   if (kind === "localities") return LOCALITY;
-  throw new Error(`${resourceId}: no record identity (records have no key, and are neither streets nor localities)`);
+  throw new Error(
+    `${resourceId}: no record identity (records have no key, and are neither streets nor localities)`,
+  );
 }
 
 /** A record's identity as one string (absent fields empty). */
-export function identityOf(record: Readonly<Record<string, unknown>>, fields: readonly string[]): string {
+export function identityOf(
+  record: Readonly<Record<string, unknown>>,
+  fields: readonly string[],
+): string {
   return JSON.stringify(fields.map((field) => valueAt(record, field)));
 }
 
 function valueAt(record: unknown, dotted: string): unknown {
   let value = record;
-  for (const name of dotted.split(".")) value = typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined;
+  for (const name of dotted.split("."))
+    value =
+      typeof value === "object" && value !== null
+        ? (value as Record<string, unknown>)[name]
+        : undefined;
   return value ?? null;
 }

@@ -42,7 +42,10 @@ export class DatasetWriter {
     private readonly changes?: ResourceChanges,
   ) {
     this.header = Buffer.from(csvHeader(resource.record.columns));
-    this.buffers = { json: { pieces: [], records: 0, bytes: this.emptyBytes("json"), held: undefined, parts: [] }, csv: { pieces: [], records: 0, bytes: this.emptyBytes("csv"), held: undefined, parts: [] } };
+    this.buffers = {
+      json: { pieces: [], records: 0, bytes: this.emptyBytes("json"), held: undefined, parts: [] },
+      csv: { pieces: [], records: 0, bytes: this.emptyBytes("csv"), held: undefined, parts: [] },
+    };
   }
 
   async add(encoded: EncodedRecords): Promise<void> {
@@ -54,7 +57,10 @@ export class DatasetWriter {
       let from = 0;
       for (let i = 0; i < encoded.count; i++) {
         // A JSON record's size includes its comma, which the part's last record will not have.
-        const size = (offsets[i + 1] ?? 0) - (offsets[i] ?? 0) - (format === "json" && buffer.records === 0 ? 1 : 0);
+        const size =
+          (offsets[i + 1] ?? 0) -
+          (offsets[i] ?? 0) -
+          (format === "json" && buffer.records === 0 ? 1 : 0);
         if (buffer.records > 0 && buffer.bytes + size > this.maxBytes) {
           if (i > from) buffer.pieces.push(bytes.subarray(offsets[from], offsets[i]));
           from = i;
@@ -65,14 +71,16 @@ export class DatasetWriter {
         buffer.records++;
         buffer.bytes += size;
       }
-      if (from < encoded.count) buffer.pieces.push(bytes.subarray(offsets[from], offsets[encoded.count]));
+      if (from < encoded.count)
+        buffer.pieces.push(bytes.subarray(offsets[from], offsets[encoded.count]));
     }
   }
 
   async finish(): Promise<void> {
     for (const format of FORMATS) {
       const buffer = this.buffers[format];
-      if (buffer.held === undefined && buffer.parts.length === 0) await this.write(format, buffer, undefined);
+      if (buffer.held === undefined && buffer.parts.length === 0)
+        await this.write(format, buffer, undefined);
       else await this.completePart(format);
       for (const file of buffer.parts) file.parts = buffer.parts.length;
     }
@@ -105,10 +113,20 @@ export class DatasetWriter {
     const pieces = [...part.pieces];
     // The packed form ends each JSON record in a comma; the array's last one has none.
     const last = pieces.at(-1);
-    if (format === "json" && last !== undefined) pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
-    const data = Buffer.concat(format === "csv" ? [this.header, ...pieces] : [OPEN, ...pieces, CLOSE]);
+    if (format === "json" && last !== undefined)
+      pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
+    const data = Buffer.concat(
+      format === "csv" ? [this.header, ...pieces] : [OPEN, ...pieces, CLOSE],
+    );
     const file = await this.writer.file(
-      { path: datasetPath(this.resource.id, format, number), endpoint: this.resource.path, format, records: part.records, credits: creditsOf(this.resource), ...(number === undefined ? {} : { part: number }) },
+      {
+        path: datasetPath(this.resource.id, format, number),
+        endpoint: this.resource.path,
+        format,
+        records: part.records,
+        credits: creditsOf(this.resource),
+        ...(number === undefined ? {} : { part: number }),
+      },
       data,
     );
     if (number !== undefined) this.buffers[format].parts.push(file);

@@ -2,7 +2,16 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import { csvHeader } from "../contract/csv.ts";
 import { gzipPath } from "../contract/layout.ts";
-import { DOWNLOADS_INDEX, GZIP_CONTENT_TYPE, GZIP_THRESHOLD, MAX_DOWNLOAD_BYTES, viewDownloadPath, type DownloadCredit, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
+import {
+  DOWNLOADS_INDEX,
+  GZIP_CONTENT_TYPE,
+  GZIP_THRESHOLD,
+  MAX_DOWNLOAD_BYTES,
+  viewDownloadPath,
+  type DownloadCredit,
+  type DownloadFile,
+  type DownloadsManifest,
+} from "../contract/downloads.ts";
 import { CONTENT_TYPES } from "../contract/headers.ts";
 import { FORMATS } from "../contract/query.ts";
 import type { FileSink } from "../io/sink.ts";
@@ -45,20 +54,41 @@ export class DownloadWriter {
    * One view's complete records (e.g. every street of one locality), in both formats: not a file,
    * but assembled by the Worker from the packed records; the manifest gives its size and SHA-256.
    */
-  view(resource: AnyResource, slug: string, filter: Readonly<Record<string, string>>, encoded: EncodedRecords): void {
+  view(
+    resource: AnyResource,
+    slug: string,
+    filter: Readonly<Record<string, string>>,
+    encoded: EncodedRecords,
+  ): void {
     const header = Buffer.from(csvHeader(resource.record.columns));
     for (const format of FORMATS) {
       const pieces = pagePieces(encoded, format, 0, encoded.count, header);
       const bytes = pieces.reduce((sum, piece) => sum + piece.length, 0);
       const digest = sha256Of(pieces);
       const path = viewDownloadPath(resource.id, slug, format);
-      this.files.push({ path, mediaType: CONTENT_TYPES[format], bytes, sha256: digest.toString("hex"), records: encoded.count, endpoint: resource.path, filter, format, credits: creditsOf(resource) });
+      this.files.push({
+        path,
+        mediaType: CONTENT_TYPES[format],
+        bytes,
+        sha256: digest.toString("hex"),
+        records: encoded.count,
+        endpoint: resource.path,
+        filter,
+        format,
+        credits: creditsOf(resource),
+      });
     }
   }
 
   /** Writes a file, and its gzip copy (in the background) when it is over the threshold. */
-  async file(entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">, data: Buffer): Promise<PendingFile> {
-    if (data.byteLength > this.limits.maxBytes) throw new Error(`download ${entry.path} would be ${data.byteLength} bytes, over the limit of ${this.limits.maxBytes}`);
+  async file(
+    entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">,
+    data: Buffer,
+  ): Promise<PendingFile> {
+    if (data.byteLength > this.limits.maxBytes)
+      throw new Error(
+        `download ${entry.path} would be ${data.byteLength} bytes, over the limit of ${this.limits.maxBytes}`,
+      );
     const written = this.sink.write(entry.path, data);
     const { path, records, endpoint, filter, format, part, gzipOf, credits } = entry;
     const file: PendingFile = {
@@ -80,7 +110,11 @@ export class DownloadWriter {
   }
 
   /** Waits for the gzip copies, writes the change feed, then the manifest. */
-  async finish(builtAt: string, sources: readonly unknown[], joins: readonly unknown[] = []): Promise<DownloadsManifest> {
+  async finish(
+    builtAt: string,
+    sources: readonly unknown[],
+    joins: readonly unknown[] = [],
+  ): Promise<DownloadsManifest> {
     await Promise.all(this.pending);
     if (this.failure !== undefined) throw this.failure;
     const changeFeed = await this.feed?.finish();
@@ -89,10 +123,18 @@ export class DownloadWriter {
       .map((file) => {
         // A gzip copy was made before its dataset knew its number of parts.
         const original = file.gzipOf === undefined ? undefined : byPath.get(file.gzipOf);
-        return original?.part === undefined || original.parts === undefined ? file : { ...file, part: original.part, parts: original.parts };
+        return original?.part === undefined || original.parts === undefined
+          ? file
+          : { ...file, part: original.part, parts: original.parts };
       })
       .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    const manifest: DownloadsManifest = { builtAt, sources, joins, files, ...(changeFeed === undefined ? {} : { changeFeed }) };
+    const manifest: DownloadsManifest = {
+      builtAt,
+      sources,
+      joins,
+      files,
+      ...(changeFeed === undefined ? {} : { changeFeed }),
+    };
     this.sink.write(DOWNLOADS_INDEX, `${JSON.stringify(manifest)}\n`);
     return manifest;
   }
@@ -103,7 +145,14 @@ export class DownloadWriter {
       .then((compressed) => {
         const path = gzipPath(file.path);
         const written = this.sink.write(path, compressed);
-        this.files.push({ ...file, path, mediaType: GZIP_CONTENT_TYPE, bytes: compressed.byteLength, sha256: written.sha256Hex(), gzipOf: file.path });
+        this.files.push({
+          ...file,
+          path,
+          mediaType: GZIP_CONTENT_TYPE,
+          bytes: compressed.byteLength,
+          sha256: written.sha256Hex(),
+          gzipOf: file.path,
+        });
       })
       .catch((error: unknown) => {
         this.failure ??= error;
@@ -114,5 +163,11 @@ export class DownloadWriter {
 }
 
 export function creditsOf(resource: AnyResource): DownloadCredit[] {
-  return resource.credits.map(({ source, attribution, licence, licenceUrl, asOf }) => ({ source, attribution, licence, ...(licenceUrl === undefined ? {} : { licenceUrl }), asOf }));
+  return resource.credits.map(({ source, attribution, licence, licenceUrl, asOf }) => ({
+    source,
+    attribution,
+    licence,
+    ...(licenceUrl === undefined ? {} : { licenceUrl }),
+    asOf,
+  }));
 }

@@ -5,7 +5,14 @@ import { FORMATS } from "../contract/query.ts";
 import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
-import { encodeRecords, jsonRecordAt, jsonRecordsOf, pagePieces, viewHash, type EncodedRecords } from "./encode.ts";
+import {
+  encodeRecords,
+  jsonRecordAt,
+  jsonRecordsOf,
+  pagePieces,
+  viewHash,
+  type EncodedRecords,
+} from "./encode.ts";
 import { PackWriter } from "./packs.ts";
 import type { BuildPlan } from "./plan.ts";
 import type { PreparedResource } from "./views.ts";
@@ -30,7 +37,10 @@ export async function emitPagedResource(
   const shardCount = plan.shards.get(resource.id) ?? 1;
   const header = Buffer.from(csvHeader(resource.record.columns));
   const inlined = plan.inlined.get(resource.id) ?? new Set<string>();
-  const packs = { json: new PackWriter(sink, resource.id, "json"), csv: new PackWriter(sink, resource.id, "csv") };
+  const packs = {
+    json: new PackWriter(sink, resource.id, "json"),
+    csv: new PackWriter(sink, resource.id, "csv"),
+  };
   const shards = new ShardTexts();
   const dataset = downloads.dataset(resource);
   let sampleRecord: string | undefined;
@@ -42,12 +52,24 @@ export async function emitPagedResource(
       if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
       for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
         const { start, end } = pageBounds(page, pageSize, view.count);
-        const address = { resource: resource.id, slug: view.slug, total: view.count, pageSize, page };
-        for (const format of FORMATS) sink.write(pagePath({ ...address, format }), Buffer.concat(pagePieces(encoded, format, start, end, header)));
+        const address = {
+          resource: resource.id,
+          slug: view.slug,
+          total: view.count,
+          pageSize,
+          page,
+        };
+        for (const format of FORMATS)
+          sink.write(
+            pagePath({ ...address, format }),
+            Buffer.concat(pagePieces(encoded, format, start, end, header)),
+          );
       }
     }
     const entry = { slug: view.slug, total: view.count, hash: viewHash(encoded) };
-    const where = inline ? { inline: jsonRecordsOf(encoded) } : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
+    const where = inline
+      ? { inline: jsonRecordsOf(encoded) }
+      : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
     shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
     // Each record once in the dataset: most views give all theirs; a view under a second key gives those under their own.
     const datasetPart = view.datasetPart();
@@ -62,11 +84,15 @@ export async function emitPagedResource(
   packs.json.finish();
   packs.csv.finish();
   await dataset.finish();
-  for (const [number, text] of shards.encode(sizes)) sink.write(indexPath(resource.id, number), text);
+  for (const [number, text] of shards.encode(sizes))
+    sink.write(indexPath(resource.id, number), text);
   return sampleRecord;
 }
 
-function firstAccepted(encoded: EncodedRecords, accepts: ((record: unknown) => boolean) | undefined): string | undefined {
+function firstAccepted(
+  encoded: EncodedRecords,
+  accepts: ((record: unknown) => boolean) | undefined,
+): string | undefined {
   if (accepts === undefined) return jsonRecordAt(encoded, 0);
   for (let i = 0; i < encoded.count; i++) {
     const json = jsonRecordAt(encoded, i);
@@ -89,7 +115,9 @@ class ShardTexts {
 
   /** Every shard's text, in shard order. */
   encode(sizes: readonly number[]): [number, string][] {
-    return [...this.shards].sort((a, b) => a[0] - b[0]).map(([shard, { entries, slugs }]) => [shard, encodeShard(sizes, entries, slugs)]);
+    return [...this.shards]
+      .sort((a, b) => a[0] - b[0])
+      .map(([shard, { entries, slugs }]) => [shard, encodeShard(sizes, entries, slugs)]);
   }
 
   private of(shard: number): { entries: string[]; slugs: [string, string][] } {
@@ -103,12 +131,20 @@ class ShardTexts {
 }
 
 /** An unpaged resource: its one view as a list file per format, and its download. */
-export async function emitList(prepared: PreparedResource, sink: FileSink, downloads: DownloadWriter): Promise<string | undefined> {
+export async function emitList(
+  prepared: PreparedResource,
+  sink: FileSink,
+  downloads: DownloadWriter,
+): Promise<string | undefined> {
   const { resource, views } = prepared;
   const view = views[0];
   const encoded = view?.encoded() ?? encodeRecords({ json: [], csv: [] });
   const header = Buffer.from(csvHeader(resource.record.columns));
-  for (const format of FORMATS) sink.write(listPath(resource.id, format), Buffer.concat(pagePieces(encoded, format, 0, encoded.count, header)));
+  for (const format of FORMATS)
+    sink.write(
+      listPath(resource.id, format),
+      Buffer.concat(pagePieces(encoded, format, 0, encoded.count, header)),
+    );
   const dataset = downloads.dataset(resource);
   await dataset.add(encoded);
   await dataset.finish();

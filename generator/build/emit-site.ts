@@ -1,7 +1,12 @@
 import { DOCS_FILES, DOCS_ROUTES } from "../contract/address.ts";
 import { listHeaderRules, pageHeaderRules, downloadHeaderRules } from "../contract/header-rules.ts";
 import { commonHeaders, parseHeadersFile } from "../contract/headers.ts";
-import { BUILD_STAMP_PATH, FORMAT_VERSION, HEADERS_PATH, REDIRECTS_PATH } from "../contract/layout.ts";
+import {
+  BUILD_STAMP_PATH,
+  FORMAT_VERSION,
+  HEADERS_PATH,
+  REDIRECTS_PATH,
+} from "../contract/layout.ts";
 import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
 import type { DownloadsManifest } from "../contract/downloads.ts";
 import { buildDocs } from "../docs/site.ts";
@@ -25,11 +30,24 @@ export interface SiteInput {
 /** The files around the records: the docs, `_headers`, `_redirects`, the route table and `/_build.json`. */
 export function emitSite(sink: FileSink, input: SiteInput): void {
   const notServed = notServedRoutes(input.resources.map((r) => r.resource.path));
-  const docs = buildDocs({ resources: input.resources, notServed, downloads: input.downloads, version: packageVersion(), script: readProjectText("generator/docs/client.js") });
+  const docs = buildDocs({
+    resources: input.resources,
+    notServed,
+    downloads: input.downloads,
+    version: packageVersion(),
+    script: readProjectText("generator/docs/client.js"),
+  });
   for (const path of DOCS_FILES) sink.write(path, docs.files[path]);
   sink.write(HEADERS_PATH, headersFile(input.headersTemplate, docs.headerRules));
   sink.write(REDIRECTS_PATH, redirectsFile());
-  const table: RouteTable = { formatVersion: FORMAT_VERSION, commonHeaders: commonHeaders(input.headersTemplate), resources: input.resources.map((r) => routeOf(r.resource, input.plan.shards.get(r.resource.id) ?? 1)), notServed };
+  const table: RouteTable = {
+    formatVersion: FORMAT_VERSION,
+    commonHeaders: commonHeaders(input.headersTemplate),
+    resources: input.resources.map((r) =>
+      routeOf(r.resource, input.plan.shards.get(r.resource.id) ?? 1),
+    ),
+    notServed,
+  };
   sink.write(ROUTE_TABLE_PATH, JSON.stringify(table));
   const paged = input.resources.filter((r) => r.resource.query.paged);
   sink.write(
@@ -39,7 +57,9 @@ export function emitSite(sink: FileSink, input: SiteInput): void {
         ...input.stamp,
         pageSizes: Object.fromEntries(input.plan.sizes),
         views: Object.fromEntries(paged.map((r) => [r.resource.id, r.views])),
-        inlinedViews: Object.fromEntries([...input.plan.inlined].map(([id, keys]) => [id, keys.size])),
+        inlinedViews: Object.fromEntries(
+          [...input.plan.inlined].map(([id, keys]) => [id, keys.size]),
+        ),
       },
       null,
       2,

@@ -24,7 +24,10 @@ export interface EmitOptions extends PlanOptions {
   /** What the joins made of the sources' rows, for the downloads manifest. */
   readonly joins: readonly unknown[];
   /** Resources answered from search indexes written before (FullTextSearch): served and documented, no files of their own. */
-  readonly searchResources?: readonly { readonly resource: AnyResource; readonly records: number }[];
+  readonly searchResources?: readonly {
+    readonly resource: AnyResource;
+    readonly records: number;
+  }[];
   /** The predecessor and the feed it carries forward; none: the feed is published empty. */
   readonly feed?: FeedStart;
 }
@@ -42,11 +45,19 @@ export interface EmitResult {
  * budget), then each resource's records (pages, index shards, lists, downloads), then the docs,
  * `_headers`, the route table and `/_build.json`.
  */
-export async function emitBuild(resources: readonly PreparedResource[], options: EmitOptions, sink: FileSink): Promise<EmitResult> {
+export async function emitBuild(
+  resources: readonly PreparedResource[],
+  options: EmitOptions,
+  sink: FileSink,
+): Promise<EmitResult> {
   const plan = planBuild(resources, options);
   let written = 0;
   const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
-  const downloads = new DownloadWriter(counted, undefined, new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] }));
+  const downloads = new DownloadWriter(
+    counted,
+    undefined,
+    new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] }),
+  );
   const paged = resources.filter((r) => r.resource.query.paged);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
@@ -54,31 +65,68 @@ export async function emitBuild(resources: readonly PreparedResource[], options:
   const samples = new Map<string, string>();
   for (const prepared of resources) {
     const sample = prepared.resource.query.paged
-      ? await emitPagedResource(prepared, plan, counted, downloads, { key: sampleView(prepared.resource, prepared.views)?.key, ...exampleMatch(prepared.resource) }, () => options.onProgress?.(++doneViews, totalViews))
+      ? await emitPagedResource(
+          prepared,
+          plan,
+          counted,
+          downloads,
+          {
+            key: sampleView(prepared.resource, prepared.views)?.key,
+            ...exampleMatch(prepared.resource),
+          },
+          () => options.onProgress?.(++doneViews, totalViews),
+        )
       : await emitList(prepared, counted, downloads);
     if (sample !== undefined) samples.set(prepared.resource.id, sample);
   }
   const manifest = await downloads.finish(options.builtAt, options.sources, options.joins);
   const docsResources = resources.map(({ resource, records, views }): DocsResource => {
     const sample = samples.get(resource.id);
-    return { resource, records, views: views.length, exampleViews: spreadViews(views), ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }) };
+    return {
+      resource,
+      records,
+      views: views.length,
+      exampleViews: spreadViews(views),
+      ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }),
+    };
   });
   // Each FullTextSearch follows its Streets (no sample record: the build does not run searches).
   for (const search of options.searchResources ?? []) {
-    const at = docsResources.findIndex((r) => r.resource.search?.role === "streets" && r.resource.search.country === search.resource.search?.country);
-    docsResources.splice(at + 1, 0, { resource: search.resource, records: search.records, views: 1 });
+    const at = docsResources.findIndex(
+      (r) =>
+        r.resource.search?.role === "streets" &&
+        r.resource.search.country === search.resource.search?.country,
+    );
+    docsResources.splice(at + 1, 0, {
+      resource: search.resource,
+      records: search.records,
+      views: 1,
+    });
   }
-  emitSite(counted, { resources: docsResources, downloads: manifest, headersTemplate: options.headersTemplate, plan, stamp: options.stamp });
+  emitSite(counted, {
+    resources: docsResources,
+    downloads: manifest,
+    headersTemplate: options.headersTemplate,
+    plan,
+    stamp: options.stamp,
+  });
   if (written + (options.reservedFiles ?? 0) > options.maxFiles) {
-    throw new Error(`the build came to ${written + (options.reservedFiles ?? 0)} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`);
+    throw new Error(
+      `the build came to ${written + (options.reservedFiles ?? 0)} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`,
+    );
   }
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
-  const renders = resources.reduce((sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0), 0);
+  const renders = resources.reduce(
+    (sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0),
+    0,
+  );
   return { plan, views, downloads: manifest, renders };
 }
 
 /** A few views spread over all of them (first, middle, last), with their selector values: the docs' parameter examples. */
-function spreadViews(views: readonly PreparedView[]): { filter: Readonly<Record<string, string>>; records: number }[] {
+function spreadViews(
+  views: readonly PreparedView[],
+): { filter: Readonly<Record<string, string>>; records: number }[] {
   const chosen = new Set([0, Math.floor(views.length / 2), views.length - 1]);
   return [...chosen].flatMap((i) => {
     const view = views[i];
@@ -93,15 +141,23 @@ function exampleMatch(resource: AnyResource): { accepts?: (record: unknown) => b
   if (patterns === undefined) return {};
   const tests = patterns.filters.flatMap(({ param, ignoreCase }) => {
     const value = query[param];
-    const compiled = value === undefined ? undefined : compilePattern(value.normalize("NFC"), { ignoreCase });
+    const compiled =
+      value === undefined ? undefined : compilePattern(value.normalize("NFC"), { ignoreCase });
     return compiled?.ok === true ? [{ param, test: compiled.pattern.test }] : [];
   });
-  return { accepts: (record) => tests.every(({ param, test }) => test(patterns.value(record, param))) };
+  return {
+    accepts: (record) => tests.every(({ param, test }) => test(patterns.value(record, param))),
+  };
 }
 
 /** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
-function sampleView(resource: AnyResource, views: readonly PreparedView[]): PreparedView | undefined {
+function sampleView(
+  resource: AnyResource,
+  views: readonly PreparedView[],
+): PreparedView | undefined {
   const example = resource.examples[0];
-  const selection = selectView(resource.selectors ?? [], (s) => (s.in === "path" ? example?.path?.[s.param] : example?.query[s.param]));
+  const selection = selectView(resource.selectors ?? [], (s) =>
+    s.in === "path" ? example?.path?.[s.param] : example?.query[s.param],
+  );
   return (selection.ok ? views.find((view) => view.key === selection.key) : undefined) ?? views[0];
 }

@@ -19,7 +19,9 @@ export interface SizePlan {
 /** Files that materialising `pageSize` costs (see `hasPageFiles`: only views it splits, and the canonical size for every view). */
 export function pageFilesFor(viewSizes: readonly number[], pageSize: number): number {
   let files = 0;
-  for (const n of viewSizes) if (pageSize === CANONICAL_PAGE_SIZE || pageSize < n) files += pageCount(n, pageSize) * FORMATS_PER_PAGE;
+  for (const n of viewSizes)
+    if (pageSize === CANONICAL_PAGE_SIZE || pageSize < n)
+      files += pageCount(n, pageSize) * FORMATS_PER_PAGE;
   return files;
 }
 
@@ -30,15 +32,33 @@ export function pageFilesFor(viewSizes: readonly number[], pageSize: number): nu
  * further sizes cheapest first (largest first), so as many sizes as possible are plain files.
  * Throws when not even the other files fit.
  */
-export function choosePageSizes(resources: readonly PagedResourceCounts[], otherFiles: number, maxFiles: number): SizePlan {
+export function choosePageSizes(
+  resources: readonly PagedResourceCounts[],
+  otherFiles: number,
+  maxFiles: number,
+): SizePlan {
   if (otherFiles > maxFiles) {
-    throw new Error(`the file budget of ${maxFiles} files is too small: this data needs at least ${otherFiles} (index, packed records, lists, downloads and docs)`);
+    throw new Error(
+      `the file budget of ${maxFiles} files is too small: this data needs at least ${otherFiles} (index, packed records, lists, downloads and docs)`,
+    );
   }
   const sizes = new Map<string, number[]>(resources.map((r) => [r.resource, []]));
   let used = otherFiles;
   const candidates = resources
-    .flatMap((r) => ALL_PAGE_SIZES.map((size) => ({ resource: r.resource, size, files: pageFilesFor(r.viewSizes, size) })))
-    .sort((a, b) => Number(b.size === CANONICAL_PAGE_SIZE) - Number(a.size === CANONICAL_PAGE_SIZE) || a.files - b.files || b.size - a.size || (a.resource < b.resource ? -1 : 1));
+    .flatMap((r) =>
+      ALL_PAGE_SIZES.map((size) => ({
+        resource: r.resource,
+        size,
+        files: pageFilesFor(r.viewSizes, size),
+      })),
+    )
+    .sort(
+      (a, b) =>
+        Number(b.size === CANONICAL_PAGE_SIZE) - Number(a.size === CANONICAL_PAGE_SIZE) ||
+        a.files - b.files ||
+        b.size - a.size ||
+        (a.resource < b.resource ? -1 : 1),
+    );
   for (const candidate of candidates) {
     if (used + candidate.files > maxFiles) continue;
     used += candidate.files;

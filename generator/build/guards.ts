@@ -46,7 +46,10 @@ export class GuardError extends Error {
 }
 
 interface GuardInput {
-  readonly resources: readonly { readonly prepared: PreparedResource; readonly sources: readonly SourceName[] }[];
+  readonly resources: readonly {
+    readonly prepared: PreparedResource;
+    readonly sources: readonly SourceName[];
+  }[];
   readonly joins: readonly JoinReport[];
   /** How messages name each source: its file or URL. */
   readonly labels: Readonly<Record<SourceName, string>>;
@@ -63,7 +66,8 @@ export function countsOfManifest(manifest: unknown): Map<string, number> {
   const dataset = new RegExp(`^${DOWNLOADS_PREFIX}([^/]+?)(?:\\.part-\\d+)?\\.json$`);
   for (const file of files as { path?: unknown; records?: unknown }[]) {
     const id = typeof file.path === "string" ? dataset.exec(file.path)?.[1] : undefined;
-    if (id !== undefined && typeof file.records === "number") counts.set(id, (counts.get(id) ?? 0) + file.records);
+    if (id !== undefined && typeof file.records === "number")
+      counts.set(id, (counts.get(id) ?? 0) + file.records);
   }
   return counts;
 }
@@ -73,7 +77,10 @@ export function checkGuards(input: GuardInput, options: GuardOptions = {}): Guar
   const maxDrop = options.maxDrop ?? DEFAULT_MAX_DROP;
   const maxJoinLoss = options.maxJoinLoss ?? DEFAULT_MAX_JOIN_LOSS;
   const baseline = options.baseline === "none" ? undefined : options.baseline;
-  const named = (name: SourceName) => (input.labels[name].startsWith(`${name} `) ? input.labels[name] : `${name} (${input.labels[name]})`);
+  const named = (name: SourceName) =>
+    input.labels[name].startsWith(`${name} `)
+      ? input.labels[name]
+      : `${name} (${input.labels[name]})`;
   const failures: { specificity: number; message: string }[] = [];
   let compared = 0;
   let largestDrop: GuardReport["largestDrop"];
@@ -85,18 +92,27 @@ export function checkGuards(input: GuardInput, options: GuardOptions = {}): Guar
       // An optional source may have no rows for one of its resources (swisstopo's directory given
       // without Liechtenstein's file); it is the source as a whole that must not come out empty.
       const [primary] = sources;
-      const sibling = input.resources.some((r) => r.sources[0] === primary && r.prepared.records > 0);
+      const sibling = input.resources.some(
+        (r) => r.sources[0] === primary && r.prepared.records > 0,
+      );
       if (primary !== undefined && sourceSpec(primary).embedded === undefined && sibling) continue;
-      failures.push({ specificity: sources.length, message: `${id} would be served empty (${madeOf}); a resource is never published without records` });
+      failures.push({
+        specificity: sources.length,
+        message: `${id} would be served empty (${madeOf}); a resource is never published without records`,
+      });
       continue;
     }
     const before = baseline?.counts.get(id);
     if (before === undefined || before === 0) continue;
     compared++;
     const drop = percent(before - count, before);
-    if (drop > 0 && drop > (largestDrop?.percent ?? 0)) largestDrop = { resource: id, percent: drop };
+    if (drop > 0 && drop > (largestDrop?.percent ?? 0))
+      largestDrop = { resource: id, percent: drop };
     if (drop > maxDrop) {
-      failures.push({ specificity: sources.length, message: `${id} has ${count} record${count === 1 ? "" : "s"}, ${before} in ${baseline?.where}: ${format(drop)}% fewer, over the limit of ${maxDrop}% (--max-drop to accept a deliberate change); ${madeOf}` });
+      failures.push({
+        specificity: sources.length,
+        message: `${id} has ${count} record${count === 1 ? "" : "s"}, ${before} in ${baseline?.where}: ${format(drop)}% fewer, over the limit of ${maxDrop}% (--max-drop to accept a deliberate change); ${madeOf}`,
+      });
     }
   }
   // The resource made of the fewest sources points most directly at the broken one.
@@ -107,14 +123,23 @@ export function checkGuards(input: GuardInput, options: GuardOptions = {}): Guar
     const lost = join.unmatched + join.ambiguous;
     if (join.rows === 0 || lost === 0) continue;
     const loss = percent(lost, join.rows);
-    if (loss > (largestJoinLoss?.percent ?? 0)) largestJoinLoss = { source: join.source, percent: loss };
+    if (loss > (largestJoinLoss?.percent ?? 0))
+      largestJoinLoss = { source: join.source, percent: loss };
     if (loss > maxJoinLoss) {
-      const causes = [`${join.unmatched} unmatched`, `${join.ambiguous} ambiguous`].filter((c) => !c.startsWith("0 "));
-      failures.push({ specificity: Infinity, message: `${named(join.source)}: the join to ${join.joinedTo} skipped ${lost} of ${join.rows} rows (${format(loss)}%: ${causes.join(" and ")}), over the limit of ${maxJoinLoss}% (--max-join-loss)` });
+      const causes = [`${join.unmatched} unmatched`, `${join.ambiguous} ambiguous`].filter(
+        (c) => !c.startsWith("0 "),
+      );
+      failures.push({
+        specificity: Infinity,
+        message: `${named(join.source)}: the join to ${join.joinedTo} skipped ${lost} of ${join.rows} rows (${format(loss)}%: ${causes.join(" and ")}), over the limit of ${maxJoinLoss}% (--max-join-loss)`,
+      });
     }
   }
   const [first] = failures;
-  if (first !== undefined) throw new GuardError(`guard: ${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more guard failures)` : ""}`);
+  if (first !== undefined)
+    throw new GuardError(
+      `guard: ${first.message}${failures.length > 1 ? ` (and ${failures.length - 1} more guard failures)` : ""}`,
+    );
   return {
     ...(baseline === undefined ? {} : { baseline: baseline.where }),
     compared,

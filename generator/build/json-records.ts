@@ -12,7 +12,10 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 
 /** Calls `onRecord` with the byte range of each top-level object of the array in `bytes`, in order. */
-export function forEachJsonRecord(bytes: Uint8Array, onRecord: (start: number, end: number) => void): void {
+export function forEachJsonRecord(
+  bytes: Uint8Array,
+  onRecord: (start: number, end: number) => void,
+): void {
   let depth = 0;
   let start = -1;
   for (let i = 0; i < bytes.length; i++) {

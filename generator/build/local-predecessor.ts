@@ -7,5 +7,9 @@ export function localPredecessor(dir: string): Predecessor | undefined {
   const previous = previousBuild(dir);
   const manifest = readBuildManifest(dir);
   if (previous === undefined || manifest === undefined) return undefined;
-  return { where: dir, manifest: asManifest(manifest.json, manifest.path), read: (path) => Promise.resolve(previous.read(path)) };
+  return {
+    where: dir,
+    manifest: asManifest(manifest.json, manifest.path),
+    read: (path) => Promise.resolve(previous.read(path)),
+  };
 }

@@ -1,4 +1,10 @@
-import { encodeChunk, MAX_PACK_CHUNK_BYTES, PACK_CHUNK_BYTES, packPath, type PackRef } from "../contract/pack.ts";
+import {
+  encodeChunk,
+  MAX_PACK_CHUNK_BYTES,
+  PACK_CHUNK_BYTES,
+  packPath,
+  type PackRef,
+} from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { EncodedRecords } from "./encode.ts";
@@ -23,7 +29,10 @@ export class PackWriter {
     private readonly format: Format,
     private readonly chunkBytes = PACK_CHUNK_BYTES,
   ) {
-    if (!(chunkBytes > 0 && chunkBytes <= MAX_PACK_CHUNK_BYTES)) throw new RangeError(`pack chunks must be 1…${MAX_PACK_CHUNK_BYTES} bytes, not ${chunkBytes}`);
+    if (!(chunkBytes > 0 && chunkBytes <= MAX_PACK_CHUNK_BYTES))
+      throw new RangeError(
+        `pack chunks must be 1…${MAX_PACK_CHUNK_BYTES} bytes, not ${chunkBytes}`,
+      );
     this.buffer = Buffer.allocUnsafe(chunkBytes);
   }
 
@@ -39,11 +48,18 @@ export class PackWriter {
     for (let record = 0, next = firstChunk + 1; record <= encoded.count; record++) {
       const at = start + (offsets[record] ?? 0);
       // Every further chunk that starts at or before this boundary has it as its first.
-      for (; next * size <= at && next * size < start + bytes.length; next++) later.push(record, at - next * size);
-      if (record < encoded.count) (this.tables[Math.floor(at / size) - this.chunk] ??= []).push(at % size);
+      for (; next * size <= at && next * size < start + bytes.length; next++)
+        later.push(record, at - next * size);
+      if (record < encoded.count)
+        (this.tables[Math.floor(at / size) - this.chunk] ??= []).push(at % size);
     }
-    for (let at = 0; at < bytes.length; ) {
-      const taken = bytes.copy(this.buffer, this.filled, at, Math.min(bytes.length, at + size - this.filled));
+    for (let at = 0; at < bytes.length;) {
+      const taken = bytes.copy(
+        this.buffer,
+        this.filled,
+        at,
+        Math.min(bytes.length, at + size - this.filled),
+      );
       this.filled += taken;
       at += taken;
       if (this.filled === size) this.flush();
@@ -58,7 +74,10 @@ export class PackWriter {
   }
 
   private flush(): void {
-    this.sink.write(packPath(this.resource, this.format, this.chunk++), encodeChunk(this.tables.shift() ?? [], this.buffer.subarray(0, this.filled)));
+    this.sink.write(
+      packPath(this.resource, this.format, this.chunk++),
+      encodeChunk(this.tables.shift() ?? [], this.buffer.subarray(0, this.filled)),
+    );
     if (this.tables.length === 0) this.tables.push([]);
     this.filled = 0;
   }

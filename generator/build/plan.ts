@@ -51,21 +51,55 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
   const lists = resources.length - paged.length;
   const shards = new Map(paged.map((r) => [r.resource.id, shardCount(r.views.length)]));
   const inlineBudget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
-  const inlined = new Map(paged.map((r) => [r.resource.id, chooseInlined(r.views, shards.get(r.resource.id) ?? 1, inlineBudget)]));
-  const shardFiles = paged.reduce((sum, r) => sum + shardFilesOf(r, shards.get(r.resource.id) ?? 1), 0);
-  const sizes = new Map(resources.map((r) => [r.resource.id, bytesPerRecord(r.views.slice(0, 20).map((view) => view.encoded()))]));
-  const downloadFilesReserved = resources.reduce((sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }), 1 + (options.feedFiles ?? 1)); // + index.json
+  const inlined = new Map(
+    paged.map((r) => [
+      r.resource.id,
+      chooseInlined(r.views, shards.get(r.resource.id) ?? 1, inlineBudget),
+    ]),
+  );
+  const shardFiles = paged.reduce(
+    (sum, r) => sum + shardFilesOf(r, shards.get(r.resource.id) ?? 1),
+    0,
+  );
+  const sizes = new Map(
+    resources.map((r) => [
+      r.resource.id,
+      bytesPerRecord(r.views.slice(0, 20).map((view) => view.encoded())),
+    ]),
+  );
+  const downloadFilesReserved = resources.reduce(
+    (sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }),
+    1 + (options.feedFiles ?? 1),
+  ); // + index.json
   const packFilesReserved = paged.reduce((sum, r) => {
     const keys = inlined.get(r.resource.id);
-    const records = r.views.reduce((n, view) => n + (keys?.has(view.key) === true ? 0 : view.count), 0);
+    const records = r.views.reduce(
+      (n, view) => n + (keys?.has(view.key) === true ? 0 : view.count),
+      0,
+    );
     const perRecord = sizes.get(r.resource.id) ?? { json: 0, csv: 0 };
-    return sum + (records === 0 ? 0 : Math.ceil((records * perRecord.json) / PACK_CHUNK_BYTES) + Math.ceil((records * perRecord.csv) / PACK_CHUNK_BYTES));
+    return (
+      sum +
+      (records === 0
+        ? 0
+        : Math.ceil((records * perRecord.json) / PACK_CHUNK_BYTES) +
+          Math.ceil((records * perRecord.csv) / PACK_CHUNK_BYTES))
+    );
   }, 0);
-  const otherFiles = lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved + (options.reservedFiles ?? 0);
+  const otherFiles =
+    lists * 2 +
+    shardFiles +
+    packFilesReserved +
+    SITE_FILES +
+    downloadFilesReserved +
+    (options.reservedFiles ?? 0);
   const plan = choosePageSizes(
     paged.map((r) => {
       const keys = inlined.get(r.resource.id);
-      return { resource: r.resource.id, viewSizes: r.views.filter((v) => !keys?.has(v.key)).map((v) => v.count) };
+      return {
+        resource: r.resource.id,
+        viewSizes: r.views.filter((v) => !keys?.has(v.key)).map((v) => v.count),
+      };
     }),
     otherFiles,
     options.maxFiles,
@@ -76,7 +110,8 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
 /** The shard files a resource writes: those its views and, for per-view downloads, its slugs hash to. */
 function shardFilesOf({ resource, views }: PreparedResource, shards: number): number {
   const used = new Set(views.map((view) => shardOf(view.key, shards)));
-  if (resource.downloadsPerView === true) for (const view of views) used.add(shardOf(slugShardKey(view.slug), shards));
+  if (resource.downloadsPerView === true)
+    for (const view of views) used.add(shardOf(slugShardKey(view.slug), shards));
   return used.size;
 }
 
@@ -85,7 +120,11 @@ function shardFilesOf({ resource, views }: PreparedResource, shards: number): nu
  * JSON bytes) first, while the shard's inlined bytes stay within `budget`. Independent of the file
  * budget, so a tight and a generous build inline the same views.
  */
-export function chooseInlined(views: readonly PreparedView[], shards: number, budget: number): Set<string> {
+export function chooseInlined(
+  views: readonly PreparedView[],
+  shards: number,
+  budget: number,
+): Set<string> {
   const byShard = new Map<number, { key: string; bytes: number }[]>();
   for (const view of views) {
     if (view.count > CANONICAL_PAGE_SIZE || budget <= 0) continue;
@@ -114,11 +153,17 @@ export function bytesPerRecord(sample: readonly EncodedRecords[]): { json: numbe
   // A JSON record's bytes include its comma; a CSV row is counted with one more byte, as a JSON record is.
   const json = sample.reduce((sum, s) => sum + s.bytes.json.length, 0);
   const csv = sample.reduce((sum, s) => sum + s.bytes.csv.length + s.count, 0);
-  return records === 0 ? { json: 0, csv: 0 } : { json: (MARGIN * json) / records, csv: (MARGIN * csv) / records };
+  return records === 0
+    ? { json: 0, csv: 0 }
+    : { json: (MARGIN * json) / records, csv: (MARGIN * csv) / records };
 }
 
 /** Files a resource's whole-dataset downloads take: parts under the size limit, each with a gzip copy when over the threshold. */
-function datasetFiles(prepared: PreparedResource, perRecord: { json: number; csv: number }): number {
-  const filesFor = (bytes: number) => (bytes <= GZIP_THRESHOLD ? 1 : 2 * Math.ceil(bytes / MAX_DOWNLOAD_BYTES));
+function datasetFiles(
+  prepared: PreparedResource,
+  perRecord: { json: number; csv: number },
+): number {
+  const filesFor = (bytes: number) =>
+    bytes <= GZIP_THRESHOLD ? 1 : 2 * Math.ceil(bytes / MAX_DOWNLOAD_BYTES);
   return filesFor(prepared.records * perRecord.json) + filesFor(prepared.records * perRecord.csv);
 }

@@ -21,9 +21,16 @@ export interface Predecessor {
 export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldDataset {
   const single = datasetPath(resourceId, "json");
   const parts = predecessor.manifest.files
-    .filter((file) => file.gzipOf === undefined && (file.path === single || (file.part !== undefined && file.path === datasetPath(resourceId, "json", file.part))))
+    .filter(
+      (file) =>
+        file.gzipOf === undefined &&
+        (file.path === single ||
+          (file.part !== undefined && file.path === datasetPath(resourceId, "json", file.part))),
+    )
     .sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
-  const gzipped = new Set(predecessor.manifest.files.flatMap((file) => (file.gzipOf === undefined ? [] : [file.gzipOf])));
+  const gzipped = new Set(
+    predecessor.manifest.files.flatMap((file) => (file.gzipOf === undefined ? [] : [file.gzipOf])),
+  );
   return {
     parts: parts.length,
     records: parts.reduce((sum, file) => sum + file.records, 0),
@@ -31,7 +38,10 @@ export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldD
       const plain = parts[part]?.path ?? "";
       const path = predecessor.compressed === true && gzipped.has(plain) ? `${plain}.gz` : plain;
       const bytes = await predecessor.read(path);
-      if (bytes === undefined) throw new Error(`${predecessor.where}: its downloads manifest lists ${path}, but it has no such file`);
+      if (bytes === undefined)
+        throw new Error(
+          `${predecessor.where}: its downloads manifest lists ${path}, but it has no such file`,
+        );
       return path === plain ? bytes : gunzipSync(bytes);
     },
   };
@@ -42,13 +52,15 @@ export async function feedOf(predecessor: Predecessor): Promise<ChangeFeed | und
   const bytes = await predecessor.read(CHANGE_FEED);
   if (bytes === undefined) return undefined;
   const feed = JSON.parse(Buffer.from(bytes).toString("utf8")) as Partial<ChangeFeed>;
-  if (!Array.isArray(feed.builds)) throw new Error(`${predecessor.where}${CHANGE_FEED}: not a change feed (no builds)`);
+  if (!Array.isArray(feed.builds))
+    throw new Error(`${predecessor.where}${CHANGE_FEED}: not a change feed (no builds)`);
   return feed as ChangeFeed;
 }
 
 /** Checks the parts of a downloads manifest a predecessor needs. */
 export function asManifest(json: unknown, where: string): DownloadsManifest {
   const manifest = json as Partial<DownloadsManifest> | null;
-  if (typeof manifest?.builtAt !== "string" || !Array.isArray(manifest.files)) throw new Error(`${where}: not a downloads manifest (no builtAt or files)`);
+  if (typeof manifest?.builtAt !== "string" || !Array.isArray(manifest.files))
+    throw new Error(`${where}: not a downloads manifest (no builtAt or files)`);
   return manifest as DownloadsManifest;
 }

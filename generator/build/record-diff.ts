@@ -15,7 +15,13 @@ export interface OldDataset {
 export type RecordChange =
   | { readonly kind: "added"; readonly json: string; readonly csv: string }
   | { readonly kind: "removed"; readonly old: string; readonly oldCsv: string }
-  | { readonly kind: "changed"; readonly old: string; readonly oldCsv: string; readonly json: string; readonly csv: string };
+  | {
+      readonly kind: "changed";
+      readonly old: string;
+      readonly oldCsv: string;
+      readonly json: string;
+      readonly csv: string;
+    };
 
 /**
  * The records of one resource added, removed and changed against its predecessor's dataset. The
@@ -32,7 +38,12 @@ export class RecordDiff {
   private constructor(
     private readonly old: OldDataset,
     /** Per old record, in dataset order: its hash, its part, and where in the part it starts and ends. */
-    private readonly records: { readonly hashes: Float64Array; readonly parts: Uint16Array; readonly starts: Float64Array; readonly ends: Float64Array },
+    private readonly records: {
+      readonly hashes: Float64Array;
+      readonly parts: Uint16Array;
+      readonly starts: Float64Array;
+      readonly ends: Float64Array;
+    },
     private readonly columns: readonly CsvColumn[],
   ) {
     this.sorted = Float64Array.from(records.hashes).sort();
@@ -48,14 +59,18 @@ export class RecordDiff {
     for (let part = 0; part < old.parts; part++) {
       const bytes = await old.read(part);
       forEachJsonRecord(bytes, (start, end) => {
-        if (n === old.records) throw new Error(`the predecessor's dataset has more records than its manifest's ${old.records}`);
+        if (n === old.records)
+          throw new Error(
+            `the predecessor's dataset has more records than its manifest's ${old.records}`,
+          );
         hashes[n] = hashBytes(bytes, start, end);
         parts[n] = part;
         starts[n] = start;
         ends[n++] = end;
       });
     }
-    if (n !== old.records) throw new Error(`the predecessor's dataset has ${n} records, its manifest ${old.records}`);
+    if (n !== old.records)
+      throw new Error(`the predecessor's dataset has ${n} records, its manifest ${old.records}`);
     return new RecordDiff(old, { hashes, parts, starts, ends }, columns);
   }
 
@@ -67,7 +82,10 @@ export class RecordDiff {
       const start = at.json[i] ?? 0;
       const end = (at.json[i + 1] ?? 0) - 1;
       if (this.take(hashBytes(json, start, end), 1)) continue;
-      this.unmatched.push({ json: json.toString("utf8", start, end), csv: csv.toString("utf8", at.csv[i] ?? 0, at.csv[i + 1] ?? 0) });
+      this.unmatched.push({
+        json: json.toString("utf8", start, end),
+        csv: csv.toString("utf8", at.csv[i] ?? 0, at.csv[i + 1] ?? 0),
+      });
     }
   }
 
@@ -82,17 +100,30 @@ export class RecordDiff {
       const bytes = await this.old.read(part);
       for (; at < missing.length && parts[missing[at] as number] === part; at++) {
         const i = missing[at] as number;
-        gone.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", starts[i], ends[i]));
+        gone.push(
+          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
+            "utf8",
+            starts[i],
+            ends[i],
+          ),
+        );
       }
     }
     const sample = this.unmatched[0]?.json ?? gone[0];
     if (sample === undefined) return [];
     const fields = identityFields(resourceId, JSON.parse(sample) as Record<string, unknown>);
-    const identity = (json: string) => identityOf(JSON.parse(json) as Record<string, unknown>, fields);
+    const identity = (json: string) =>
+      identityOf(JSON.parse(json) as Record<string, unknown>, fields);
     const oldBy = groupBy(gone, identity);
-    const newBy = groupBy(this.unmatched.map((r) => r.json), identity);
+    const newBy = groupBy(
+      this.unmatched.map((r) => r.json),
+      identity,
+    );
     // Paired only when the identity names one record on each side: otherwise removed and added, which is still exact.
-    const pairOf = (key: string) => (oldBy.get(key)?.length === 1 && newBy.get(key)?.length === 1 ? oldBy.get(key)?.[0] : undefined);
+    const pairOf = (key: string) =>
+      oldBy.get(key)?.length === 1 && newBy.get(key)?.length === 1
+        ? oldBy.get(key)?.[0]
+        : undefined;
     const paired = new Set<string>();
     const later: RecordChange[] = this.unmatched.map(({ json, csv }) => {
       const old = pairOf(identity(json));
@@ -100,11 +131,15 @@ export class RecordDiff {
       paired.add(old);
       return { kind: "changed", old, oldCsv: this.csvOf(old), json, csv };
     });
-    const removed: RecordChange[] = gone.filter((old) => !paired.has(old)).map((old) => ({ kind: "removed", old, oldCsv: this.csvOf(old) }));
+    const removed: RecordChange[] = gone
+      .filter((old) => !paired.has(old))
+      .map((old) => ({ kind: "removed", old, oldCsv: this.csvOf(old) }));
     // In record order, not dataset order: resources that hold the same records in other groupings
     // (every municipality under its district, under its state) then have the same change files.
     const record = (change: RecordChange) => (change.kind === "removed" ? change.old : change.json);
-    return [...removed, ...later].sort((a, b) => (record(a) < record(b) ? -1 : record(a) > record(b) ? 1 : 0));
+    return [...removed, ...later].sort((a, b) =>
+      record(a) < record(b) ? -1 : record(a) > record(b) ? 1 : 0,
+    );
   }
 
   /** The old record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */
@@ -139,7 +174,10 @@ function lowerBound(sorted: Float64Array, value: number): number {
   return low;
 }
 
-function groupBy(records: readonly string[], key: (record: string) => string): Map<string, string[]> {
+function groupBy(
+  records: readonly string[],
+  key: (record: string) => string,
+): Map<string, string[]> {
   const groups = new Map<string, string[]>();
   for (const record of records) {
     const k = key(record);

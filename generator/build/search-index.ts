@@ -46,7 +46,13 @@ export interface SearchIndexSummary {
  * records. Words are lexized once per distinct name and per place; the lists are built from flat
  * arrays of (word, position) pairs, so memory stays a few bytes per pair.
  */
-export function writeSearchIndex(country: string, resource: AnyResource, records: readonly unknown[], sink: FileSink, readBudget = SEARCH_READ_BUDGET): SearchIndexSummary {
+export function writeSearchIndex(
+  country: string,
+  resource: AnyResource,
+  records: readonly unknown[],
+  sink: FileSink,
+  readBudget = SEARCH_READ_BUDGET,
+): SearchIndexSummary {
   const indexed = indexStreets(resource, records as readonly Street[]);
   const { streets, headOf, placeOf, places } = indexed;
   let files = 0;
@@ -61,41 +67,88 @@ export function writeSearchIndex(country: string, resource: AnyResource, records
     hash.update(path).update(data);
     put(path, data);
   };
-  const writer = new ListWriter(indexed.heads, (chunk, data) => write(listChunkPath(country, chunk), data));
-  const ofStreet = { place: (_: number, position: number) => placeOf[position] ?? 0, head: (_: number, position: number) => headOf[position] ?? 0 };
+  const writer = new ListWriter(indexed.heads, (chunk, data) =>
+    write(listChunkPath(country, chunk), data),
+  );
+  const ofStreet = {
+    place: (_: number, position: number) => placeOf[position] ?? 0,
+    head: (_: number, position: number) => headOf[position] ?? 0,
+  };
 
-  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => ({ key, ref: writer.list(positions, ofStreet.place, ofStreet.head) }));
+  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => ({
+    key,
+    ref: writer.list(positions, ofStreet.place, ofStreet.head),
+  }));
   const runs = headRuns(headOf);
   const trigrams: ShardEntry[] = trigramRuns(indexed, runs).map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);
     const streetsIn = ofRuns.reduce((sum, run) => sum + (runs.length[run] ?? 0), 0);
-    return { key, streets: streetsIn, ref: writer.list(starts, (i) => runs.length[ofRuns[i] ?? 0] ?? 0, (i) => headOf[starts[i] ?? 0] ?? 0) };
+    return {
+      key,
+      streets: streetsIn,
+      ref: writer.list(
+        starts,
+        (i) => runs.length[ofRuns[i] ?? 0] ?? 0,
+        (i) => headOf[starts[i] ?? 0] ?? 0,
+      ),
+    };
   });
   const placeLists = new PairList();
-  for (let position = 0; position < streets.length; position++) placeLists.push(placeOf[position] ?? 0, position);
-  const placeRefs = placeLists.group(places.length).map((positions) => writer.list(positions, ofStreet.place, ofStreet.head));
+  for (let position = 0; position < streets.length; position++)
+    placeLists.push(placeOf[position] ?? 0, position);
+  const placeRefs = placeLists
+    .group(places.length)
+    .map((positions) => writer.list(positions, ofStreet.place, ofStreet.head));
   writer.finish();
 
   const placeWidth = places.length <= 0x10000 ? 2 : 3;
   for (let start = 0, chunk = 0; start < streets.length; start += RECORD_CHUNK_STREETS, chunk++) {
     const end = Math.min(streets.length, start + RECORD_CHUNK_STREETS);
     const table = Buffer.alloc((end - start) * placeWidth);
-    for (let position = start; position < end; position++) table.writeUIntLE(placeOf[position] ?? 0, (position - start) * placeWidth, placeWidth);
+    for (let position = start; position < end; position++)
+      table.writeUIntLE(placeOf[position] ?? 0, (position - start) * placeWidth, placeWidth);
     write(recordsPath(country, chunk), table);
     write(headsPath(country, chunk), headChunk(indexed, start, end));
   }
   const lexiconShards = writeShards(lexicon, lexiconKey, (n) => lexiconPath(country, n), write);
-  const trigramShards = writeShards(trigrams, (t) => t, (n) => trigramPath(country, n), write);
+  const trigramShards = writeShards(
+    trigrams,
+    (t) => t,
+    (n) => trigramPath(country, n),
+    write,
+  );
   for (let shard = 0; shard * TAILS_PER_SHARD < places.length; shard++) {
-    write(tailsPath(country, shard), encodeTailShard(places.slice(shard * TAILS_PER_SHARD, (shard + 1) * TAILS_PER_SHARD).map((place) => [place.json, place.csv] as const)));
+    write(
+      tailsPath(country, shard),
+      encodeTailShard(
+        places
+          .slice(shard * TAILS_PER_SHARD, (shard + 1) * TAILS_PER_SHARD)
+          .map((place) => [place.json, place.csv] as const),
+      ),
+    );
   }
   const placeTable = places.map((place, i) => {
     const ref = placeRefs[i] ?? [0];
-    if (i > 0 && ref[1] !== placeRefs[i - 1]?.at(-1)) throw new Error(`${resource.id}: the search index's place lists are not back to back`);
-    return { postalCode: place.postalCode, locality: place.locality, count: ref[0] ?? 0, listBytes: listBytes(ref) };
+    if (i > 0 && ref[1] !== placeRefs[i - 1]?.at(-1))
+      throw new Error(`${resource.id}: the search index's place lists are not back to back`);
+    return {
+      postalCode: place.postalCode,
+      locality: place.locality,
+      count: ref[0] ?? 0,
+      listBytes: listBytes(ref),
+    };
   });
   write(placesPath(country), encodePlaceTable(placeTable, placeRefs[0]?.[1] ?? 0));
-  const meta: SearchMeta = { formatVersion: FORMAT_VERSION, count: streets.length, hash: hash.digest("hex").slice(0, 16), headKeys: indexed.headKeys, placeWidth, lexiconShards, trigramShards, readBudget };
+  const meta: SearchMeta = {
+    formatVersion: FORMAT_VERSION,
+    count: streets.length,
+    hash: hash.digest("hex").slice(0, 16),
+    headKeys: indexed.headKeys,
+    placeWidth,
+    lexiconShards,
+    trigramShards,
+    readBudget,
+  };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }
@@ -110,27 +163,39 @@ function lexemePositions({ streets, places, placeOf }: IndexedStreets): [string,
   streets.forEach((street, position) => {
     if (street.name.includes("<")) {
       // A tag could span the fields: the document is lexized whole.
-      for (const id of lexemeIds(streetDocument(street.name, street.postalCode, street.locality))) pairs.push(id, position);
+      for (const id of lexemeIds(streetDocument(street.name, street.postalCode, street.locality)))
+        pairs.push(id, position);
       return;
     }
     let name = nameLexemes.get(street.name);
     if (name === undefined) nameLexemes.set(street.name, (name = lexemeIds(street.name)));
     for (const id of name) pairs.push(id, position);
-    for (const id of placeLexemes[placeOf[position] ?? 0] ?? []) if (!name.includes(id)) pairs.push(id, position);
+    for (const id of placeLexemes[placeOf[position] ?? 0] ?? [])
+      if (!name.includes(id)) pairs.push(id, position);
   });
   const grouped = pairs.group(ids.values.length);
-  return ids.values.map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
+  return ids.values
+    .map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array])
+    .sort((a, b) => compareText(a[0], b[0]));
 }
 
 /** The heads of streets [start, end): their runs (cut at start and end) in blocks of at most BLOCK_ENTRIES runs. */
 function headChunk({ heads, headOf }: IndexedStreets, start: number, end: number): Uint8Array {
   const starts: number[] = [];
-  for (let position = start; position < end; position++) if (position === start || headOf[position] !== headOf[position - 1]) starts.push(position);
+  for (let position = start; position < end; position++)
+    if (position === start || headOf[position] !== headOf[position - 1]) starts.push(position);
   const out = new ByteWriter();
   for (let from = 0; from < starts.length; from += BLOCK_ENTRIES) {
     const block = starts.slice(from, from + BLOCK_ENTRIES);
     const lengths = block.map((first, i) => (starts[from + i + 1] ?? end) - first);
-    encodeBlock(out, block.map((first) => heads[headOf[first] ?? 0] ?? []), block, lengths, block.map((_, i) => i), block.length);
+    encodeBlock(
+      out,
+      block.map((first) => heads[headOf[first] ?? 0] ?? []),
+      block,
+      lengths,
+      block.map((_, i) => i),
+      block.length,
+    );
   }
   return out.view().slice();
 }
@@ -143,7 +208,8 @@ interface Runs {
 /** Runs of neighbouring streets with the same head. */
 function headRuns(headOf: Int32Array): Runs {
   const starts: number[] = [];
-  for (let position = 0; position < headOf.length; position++) if (position === 0 || headOf[position] !== headOf[position - 1]) starts.push(position);
+  for (let position = 0; position < headOf.length; position++)
+    if (position === 0 || headOf[position] !== headOf[position - 1]) starts.push(position);
   const start = Int32Array.from(starts);
   const length = start.map((first, run) => (start[run + 1] ?? headOf.length) - first);
   return { start, length };
@@ -159,18 +225,29 @@ function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Arr
     pairs.push(everyName, run);
     const name = streets[position]?.name ?? "";
     let own = byName.get(name);
-    if (own === undefined) byName.set(name, (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))));
+    if (own === undefined)
+      byName.set(
+        name,
+        (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))),
+      );
     for (const id of own) pairs.push(id, run);
   });
   const grouped = pairs.group(ids.values.length);
-  return ids.values.map((trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array]).sort((a, b) => compareText(a[0], b[0]));
+  return ids.values
+    .map((trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array])
+    .sort((a, b) => compareText(a[0], b[0]));
 }
 
 /**
  * Cuts entries (in key order) into shards of about SHARD_TARGET_BYTES, never inside a group (the
  * keys a lookup must find together), and writes them; returns each shard's first group key.
  */
-function writeShards(entries: readonly ShardEntry[], groupOf: (key: string) => string, pathOf: (shard: number) => string, write: (path: string, data: string) => void): string[] {
+function writeShards(
+  entries: readonly ShardEntry[],
+  groupOf: (key: string) => string,
+  pathOf: (shard: number) => string,
+  write: (path: string, data: string) => void,
+): string[] {
   const firstKeys: string[] = [];
   let shard: ShardEntry[] = [];
   let size = 0;
@@ -179,14 +256,17 @@ function writeShards(entries: readonly ShardEntry[], groupOf: (key: string) => s
     [shard, size] = [[], 0];
   };
   let previous: string | undefined;
-  for (let i = 0; i < entries.length; ) {
+  for (let i = 0; i < entries.length;) {
     const group = groupOf((entries[i] as ShardEntry).key);
     // The Worker finds a key's shard by a binary search over the first keys.
-    if (previous !== undefined && compareText(previous, group) >= 0) throw new Error(`search index: key groups out of order at ${JSON.stringify(group)}`);
+    if (previous !== undefined && compareText(previous, group) >= 0)
+      throw new Error(`search index: key groups out of order at ${JSON.stringify(group)}`);
     previous = group;
     let end = i;
     let groupSize = 0;
-    for (; end < entries.length && groupOf((entries[end] as ShardEntry).key) === group; end++) groupSize += (entries[end] as ShardEntry).key.length + 6 * (entries[end] as ShardEntry).ref.length + 8;
+    for (; end < entries.length && groupOf((entries[end] as ShardEntry).key) === group; end++)
+      groupSize +=
+        (entries[end] as ShardEntry).key.length + 6 * (entries[end] as ShardEntry).ref.length + 8;
     if (shard.length > 0 && size + groupSize > SHARD_TARGET_BYTES) flush();
     if (shard.length === 0) firstKeys.push(group);
     shard.push(...entries.slice(i, end));

@@ -1,5 +1,10 @@
 import { ByteWriter } from "../contract/search/bytes.ts";
-import { BLOCK_ENTRIES, encodeBlock, SEARCH_CHUNK_BYTES, type ListRef } from "../contract/search/store.ts";
+import {
+  BLOCK_ENTRIES,
+  encodeBlock,
+  SEARCH_CHUNK_BYTES,
+  type ListRef,
+} from "../contract/search/store.ts";
 
 /**
  * Writes the search index's lists (contract/search/store.ts) as one byte stream: each list in
@@ -28,10 +33,20 @@ export class ListWriter {
    * Appends a list: per entry its position (increasing), a second number (a street's place, a
    * run's length) and its head, and says where the list's blocks are.
    */
-  list(positions: Int32Array, second: (i: number, position: number) => number, head: (i: number, position: number) => number): ListRef {
+  list(
+    positions: Int32Array,
+    second: (i: number, position: number) => number,
+    head: (i: number, position: number) => number,
+  ): ListRef {
     const ref = [positions.length, this.offset];
     for (let start = 0; start < positions.length; start += BLOCK_ENTRIES) {
-      this.writeBlock(positions, start, Math.min(positions.length, start + BLOCK_ENTRIES), second, head);
+      this.writeBlock(
+        positions,
+        start,
+        Math.min(positions.length, start + BLOCK_ENTRIES),
+        second,
+        head,
+      );
       ref.push(this.offset);
       this.flushFull();
     }
@@ -40,7 +55,8 @@ export class ListWriter {
 
   /** Writes the last chunk; returns how many chunks were written. */
   finish(): number {
-    if (this.length > 0) this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(0, this.length)));
+    if (this.length > 0)
+      this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(0, this.length)));
     this.flushed += this.length;
     this.length = 0;
     return this.chunks;
@@ -62,7 +78,13 @@ export class ListWriter {
     this.flushed += at;
   }
 
-  private writeBlock(positions: Int32Array, from: number, to: number, second: (i: number, position: number) => number, head: (i: number, position: number) => number): void {
+  private writeBlock(
+    positions: Int32Array,
+    from: number,
+    to: number,
+    second: (i: number, position: number) => number,
+    head: (i: number, position: number) => number,
+  ): void {
     const local = new Map<number, number>();
     const heads: (readonly string[])[] = [];
     for (let i = from; i < to; i++) {

@@ -6,7 +6,11 @@ import type { AnyResource } from "../resources/resource.ts";
 import { Interner } from "./search-lists.ts";
 import { sortRecords } from "./views.ts";
 
-export type Street = Readonly<Record<string, unknown>> & { readonly name: string; readonly postalCode: string; readonly locality: string };
+export type Street = Readonly<Record<string, unknown>> & {
+  readonly name: string;
+  readonly postalCode: string;
+  readonly locality: string;
+};
 
 /** A place: the tail (the record after the head) that streets share, with its postal code and locality. */
 export interface IndexPlace {
@@ -35,8 +39,13 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
   const streets = sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
   // The head: the leading columns up to the name (each record is checked to start with them, see tailIds).
   const columns = resource.record.columns;
-  const headKeys = columns.slice(0, columns.findIndex((c) => c.path.join(".") === "name") + 1).map((c) => c.path.join("."));
-  if (headKeys.at(-1) !== "name" || headKeys.some((key) => key.includes("."))) throw new Error(`${resource.id}: the CSV columns must start with plain properties up to the name`);
+  const headKeys = columns
+    .slice(0, columns.findIndex((c) => c.path.join(".") === "name") + 1)
+    .map((c) => c.path.join("."));
+  if (headKeys.at(-1) !== "name" || headKeys.some((key) => key.includes(".")))
+    throw new Error(
+      `${resource.id}: the CSV columns must start with plain properties up to the name`,
+    );
 
   const heads = new Interner();
   const headValues: (readonly string[])[] = [];
@@ -60,16 +69,31 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
     if (tail === found.length) {
       const head = headJson(headKeys, valuesOf(street));
       const json = jsonRecord(street);
-      if (!json.startsWith(head)) throw new Error(`${resource.id}: record ${i} does not start with its head ${head}`);
-      found.push({ postalCode: street.postalCode, locality: street.locality, json: json.slice(head.length), csv: csvRow(columns.slice(headKeys.length), street) });
+      if (!json.startsWith(head))
+        throw new Error(`${resource.id}: record ${i} does not start with its head ${head}`);
+      found.push({
+        postalCode: street.postalCode,
+        locality: street.locality,
+        json: json.slice(head.length),
+        csv: csvRow(columns.slice(headKeys.length), street),
+      });
     }
     tailOf[i] = tail;
   });
-  const order = found.map((_, i) => i).sort((a, b) => comparePlaces(found[a] as IndexPlace, found[b] as IndexPlace));
+  const order = found
+    .map((_, i) => i)
+    .sort((a, b) => comparePlaces(found[a] as IndexPlace, found[b] as IndexPlace));
   const placeId = new Int32Array(order.length);
   order.forEach((tail, place) => (placeId[tail] = place));
   const placeOf = tailOf.map((tail) => placeId[tail] ?? 0);
-  return { streets, headKeys, heads: headValues, headOf, places: order.map((tail) => found[tail] as IndexPlace), placeOf };
+  return {
+    streets,
+    headKeys,
+    heads: headValues,
+    headOf,
+    places: order.map((tail) => found[tail] as IndexPlace),
+    placeOf,
+  };
 }
 
 /**
@@ -77,15 +101,22 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
  * distinct names are sorted once and only streets of one name are compared by their whole key
  * (a plain sort of a national list takes seconds); checked, with a plain sort where it does not hold.
  */
-function sortStreets(streets: readonly Street[], sortKey: (street: Street) => readonly string[]): Street[] {
+function sortStreets(
+  streets: readonly Street[],
+  sortKey: (street: Street) => readonly string[],
+): Street[] {
   const byName = new Map<string, Street[]>();
   for (const street of streets) {
     const group = byName.get(street.name);
     if (group === undefined) byName.set(street.name, [street]);
     else group.push(street);
   }
-  const names = [...byName].map(([name, group]) => ({ name, key: sortKey(group[0] as Street)[0] ?? "" }));
-  if (names.some(({ name, key }) => key !== collationKey(name))) return sortRecords(streets, sortKey);
+  const names = [...byName].map(([name, group]) => ({
+    name,
+    key: sortKey(group[0] as Street)[0] ?? "",
+  }));
+  if (names.some(({ name, key }) => key !== collationKey(name)))
+    return sortRecords(streets, sortKey);
   names.sort((a, b) => compareText(a.key, b.key));
   return names.flatMap(({ name }) => {
     const group = byName.get(name) as Street[];
@@ -115,7 +146,8 @@ function tailIds(headKeys: readonly string[], resource: string): (street: Street
     let i = 0;
     for (const name in street) {
       if (i === headKeys.length) break;
-      if (name !== headKeys[i++]) throw new Error(`${resource}: a record does not start with ${headKeys.join(", ")}`);
+      if (name !== headKeys[i++])
+        throw new Error(`${resource}: a record does not start with ${headKeys.join(", ")}`);
     }
     const key = `${street.postalCode}\u0000${street.locality}`;
     let tails = seen.get(key);
@@ -126,4 +158,7 @@ function tailIds(headKeys: readonly string[], resource: string): (street: Street
   };
 }
 
-const comparePlaces = (a: IndexPlace, b: IndexPlace) => compareText(a.postalCode, b.postalCode) || compareText(a.locality, b.locality) || compareText(a.json, b.json);
+const comparePlaces = (a: IndexPlace, b: IndexPlace) =>
+  compareText(a.postalCode, b.postalCode) ||
+  compareText(a.locality, b.locality) ||
+  compareText(a.json, b.json);

@@ -52,10 +52,18 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
     const first = view.records[0];
     const given = selectors.flatMap((s, i) => {
       const wanted = view.values[i];
-      const value = wanted === undefined || first === undefined ? undefined : valuesOf(s, first).find((v) => normalizeSelectorValue(s.match, v) === wanted);
+      const value =
+        wanted === undefined || first === undefined
+          ? undefined
+          : valuesOf(s, first).find((v) => normalizeSelectorValue(s.match, v) === wanted);
       return value === undefined ? [] : [[s.param, value] as const];
     });
-    return new LazyView(resource, view, given.length === 0 ? undefined : Object.fromEntries(given), selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined));
+    return new LazyView(
+      resource,
+      view,
+      given.length === 0 ? undefined : Object.fromEntries(given),
+      selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined),
+    );
   });
   // The records the API serves, each once (a record no view selects is not served, so not counted).
   const served = views.reduce((sum, view) => sum + view.datasetCount, 0);
@@ -94,7 +102,10 @@ class LazyView<R> implements PreparedView {
     if (this.memo === undefined) {
       this.renders++;
       const columns = this.resource.record.columns;
-      this.memo = encodeRecords({ json: this.view.records.map(jsonRecord), csv: this.view.records.map((record) => csvRow(columns, record)) });
+      this.memo = encodeRecords({
+        json: this.view.records.map(jsonRecord),
+        csv: this.view.records.map((record) => csvRow(columns, record)),
+      });
     }
     return this.memo;
   }
@@ -103,7 +114,9 @@ class LazyView<R> implements PreparedView {
     if (!this.inDataset) return undefined;
     const encoded = this.encoded();
     const { records, secondary } = this.view;
-    return secondary.size === 0 ? encoded : pickRecords(encoded, (i) => !secondary.has(records[i] as R));
+    return secondary.size === 0
+      ? encoded
+      : pickRecords(encoded, (i) => !secondary.has(records[i] as R));
   }
 
   release(): void {
@@ -131,8 +144,14 @@ export interface View<R> {
 export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R>[] {
   const selectors = resource.selectors ?? [];
   const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
-  const masks = Array.from({ length: 2 ** optional.length }, (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)));
-  const groups = new Map<string, { slugSource: string; values: (string | undefined)[]; records: R[]; secondary: Set<R> }>();
+  const masks = Array.from(
+    { length: 2 ** optional.length },
+    (_, mask) => new Set(optional.filter((_, bit) => (mask & (1 << bit)) !== 0)),
+  );
+  const groups = new Map<
+    string,
+    { slugSource: string; values: (string | undefined)[]; records: R[]; secondary: Set<R> }
+  >();
   // Values repeat (a locality's every street): each is normalised once.
   const normalisers = selectors.map((s) => {
     const seen = new Map<string, string>();
@@ -158,7 +177,16 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
       for (const { given, own } of combinations(choices)) {
         const key = viewKey(given);
         let group = groups.get(key);
-        if (group === undefined) groups.set(key, (group = { slugSource: given.filter((v) => v !== undefined).join(" "), values: given, records: [], secondary: new Set() }));
+        if (group === undefined)
+          groups.set(
+            key,
+            (group = {
+              slugSource: given.filter((v) => v !== undefined).join(" "),
+              values: given,
+              records: [],
+              secondary: new Set(),
+            }),
+          );
         group.records.push(record);
         if (!own) group.secondary.add(record);
       }
@@ -168,20 +196,35 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
   const slugs = assignSlugs(keys.map((key) => groups.get(key)?.slugSource ?? ""));
   return keys.map((key, i) => {
     const group = groups.get(key);
-    return { key, slug: slugs[i] ?? ALL_SLUG, values: group?.values ?? [], records: sortRecords(group?.records ?? [], resource.sortKey), secondary: group?.secondary ?? new Set() };
+    return {
+      key,
+      slug: slugs[i] ?? ALL_SLUG,
+      values: group?.values ?? [],
+      records: sortRecords(group?.records ?? [], resource.sortKey),
+      secondary: group?.secondary ?? new Set(),
+    };
   });
 }
 
 /** Every tuple taking one value per selector; `own` when each is the first (the record's own value). None when a selector has no value. */
-function combinations(choices: readonly (readonly (string | undefined)[])[]): { given: (string | undefined)[]; own: boolean }[] {
+function combinations(
+  choices: readonly (readonly (string | undefined)[])[],
+): { given: (string | undefined)[]; own: boolean }[] {
   // The common case, on the hot path of a national street list: one value per selector.
-  if (choices.every((list) => list.length === 1)) return [{ given: choices.map((list) => list[0]), own: true }];
+  if (choices.every((list) => list.length === 1))
+    return [{ given: choices.map((list) => list[0]), own: true }];
   let tuples: { given: (string | undefined)[]; own: boolean }[] = [{ given: [], own: true }];
-  for (const list of choices) tuples = tuples.flatMap((tuple) => list.map((value, i) => ({ given: [...tuple.given, value], own: tuple.own && i === 0 })));
+  for (const list of choices)
+    tuples = tuples.flatMap((tuple) =>
+      list.map((value, i) => ({ given: [...tuple.given, value], own: tuple.own && i === 0 })),
+    );
   return tuples;
 }
 
-export function sortRecords<R>(records: readonly R[], sortKey: (record: R) => readonly string[]): R[] {
+export function sortRecords<R>(
+  records: readonly R[],
+  sortKey: (record: R) => readonly string[],
+): R[] {
   const keyed = records.map((record) => ({ key: sortKey(record), record }));
   keyed.sort((a, b) => compareKeys(a.key, b.key));
   return keyed.map((entry) => entry.record);

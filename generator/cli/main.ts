@@ -9,72 +9,148 @@ import { serveBuild, ServeError } from "../serve/server.ts";
 import { startLocalServer } from "../serve/local.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
-import { buildOptions, DEFAULT_HOST, DEFAULT_MAX_FILES, DEFAULT_PORT, defaultPort, EMBEDDED, guardOptions, positiveInteger, withGuardOptions, withSourceOptions, type GuardFlags, type SourceFlags } from "./options.ts";
+import {
+  buildOptions,
+  DEFAULT_HOST,
+  DEFAULT_MAX_FILES,
+  DEFAULT_PORT,
+  defaultPort,
+  EMBEDDED,
+  guardOptions,
+  positiveInteger,
+  withGuardOptions,
+  withSourceOptions,
+  type GuardFlags,
+  type SourceFlags,
+} from "./options.ts";
 import { progressReporter } from "./progress.ts";
 import { printJson, printSummary } from "./summary.ts";
 
 const program = new Command("plz")
   .description("Builds and serves the static OpenPLZ-compatible API.")
   .version(packageVersion())
-  .addHelpText("after", `\nEnvironment:\n  PORT  the port of serve and start when --port is not given (default ${DEFAULT_PORT})`);
+  .addHelpText(
+    "after",
+    `\nEnvironment:\n  PORT  the port of serve and start when --port is not given (default ${DEFAULT_PORT})`,
+  );
 
 withGuardOptions(
   withSourceOptions(
     program
       .command("build")
-      .description("build the page files, downloads, index and _headers into a directory (atomically; unchanged files are kept, not rewritten)")
+      .description(
+        "build the page files, downloads, index and _headers into a directory (atomically; unchanged files are kept, not rewritten)",
+      )
       .option("--out <dir>", "output directory", "dist")
-      .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+      .option(
+        "--max-files <n>",
+        "file budget of the deployment",
+        positiveInteger,
+        DEFAULT_MAX_FILES,
+      )
       .option("--full", "write every file, even when the previous build has the same bytes")
       .option("--json", "print the summary as one JSON object (for benchmarks)")
-      .option("--no-search-index", "leave out street search (FullTextSearch, the Streets name and postalCode filters): for measuring what the index costs")
-      .option("--search-read-budget <KiB>", "index one street search may read; broader searches get a 400 (raise it on a plan with more CPU per request)", positiveInteger, SEARCH_READ_BUDGET / 1024),
+      .option(
+        "--no-search-index",
+        "leave out street search (FullTextSearch, the Streets name and postalCode filters): for measuring what the index costs",
+      )
+      .option(
+        "--search-read-budget <KiB>",
+        "index one street search may read; broader searches get a 400 (raise it on a plan with more CPU per request)",
+        positiveInteger,
+        SEARCH_READ_BUDGET / 1024,
+      ),
   ),
   "the previous build in --out",
-).action(async (opts: SourceFlags & GuardFlags & { out: string; maxFiles: number; full?: boolean; json?: boolean; searchIndex: boolean; searchReadBudget: number }) => {
-  const out = resolve(opts.out);
-  const compared = await guardOptions(opts, out);
-  const summary = await buildToDirectory({ ...buildOptions(opts, opts.maxFiles, progressReporter("pages")), ...compared, searchIndex: opts.searchIndex, searchReadBudget: opts.searchReadBudget * 1024 }, out, opts.full === true, "background");
-  if (opts.json) printJson(summary);
-  else printSummary(summary, `built ${out}`);
-});
+).action(
+  async (
+    opts: SourceFlags &
+      GuardFlags & {
+        out: string;
+        maxFiles: number;
+        full?: boolean;
+        json?: boolean;
+        searchIndex: boolean;
+        searchReadBudget: number;
+      },
+  ) => {
+    const out = resolve(opts.out);
+    const compared = await guardOptions(opts, out);
+    const summary = await buildToDirectory(
+      {
+        ...buildOptions(opts, opts.maxFiles, progressReporter("pages")),
+        ...compared,
+        searchIndex: opts.searchIndex,
+        searchReadBudget: opts.searchReadBudget * 1024,
+      },
+      out,
+      opts.full === true,
+      "background",
+    );
+    if (opts.json) printJson(summary);
+    else printSummary(summary, `built ${out}`);
+  },
+);
 
 withGuardOptions(
   withSourceOptions(
     program
       .command("plan")
-      .description("print files and bytes per resource and the materialised page sizes, writing nothing")
-      .option("--max-files <n>", "file budget of the deployment", positiveInteger, DEFAULT_MAX_FILES)
+      .description(
+        "print files and bytes per resource and the materialised page sizes, writing nothing",
+      )
+      .option(
+        "--max-files <n>",
+        "file budget of the deployment",
+        positiveInteger,
+        DEFAULT_MAX_FILES,
+      )
       .option("--json", "print the summary as one JSON object"),
   ),
   "dist/",
 ).action(async (opts: SourceFlags & GuardFlags & { maxFiles: number; json?: boolean }) => {
   const compared = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
-  const summary = await buildInto({ ...buildOptions(opts, opts.maxFiles), ...compared }, new CountingSink());
+  const summary = await buildInto(
+    { ...buildOptions(opts, opts.maxFiles), ...compared },
+    new CountingSink(),
+  );
   if (opts.json) printJson(summary);
   else printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
 });
 
 program
   .command("serve")
-  .description("serve a built directory on workerd as Cloudflare serves it (no dev proxy, no file watching; restart after a build)")
+  .description(
+    "serve a built directory on workerd as Cloudflare serves it (no dev proxy, no file watching; restart after a build)",
+  )
   .option("--dir <dir>", "built directory", "dist")
-  .option("--host <address>", "address to listen on (0.0.0.0 or :: for every interface)", DEFAULT_HOST)
+  .option(
+    "--host <address>",
+    "address to listen on (0.0.0.0 or :: for every interface)",
+    DEFAULT_HOST,
+  )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
-  .action((opts: { dir: string; host: string; port?: number }) => serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort()));
+  .action((opts: { dir: string; host: string; port?: number }) =>
+    serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort()),
+  );
 
 program
   .command("verify")
-  .description("smoke-test a built directory through the local runtime: every endpoint against the build's downloads, the docs, a 400, and every download against its manifest")
+  .description(
+    "smoke-test a built directory through the local runtime: every endpoint against the build's downloads, the docs, a 400, and every download against its manifest",
+  )
   .option("--dir <dir>", "built directory", "dist")
   .action(async (opts: { dir: string }) => {
     const dir = resolve(opts.dir);
-    if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
+    if (!isBuildDirectory(dir))
+      fail(`${dir} is not a build (no _headers); run npm run build first`);
     process.stderr.write(`verify: starting the local runtime for ${dir} …\n`);
     const server = await startLocalServer(dir);
     let failed: number;
     try {
-      const report = await verifyBuild(server.origin, (message) => process.stderr.write(`verify: ${message}\n`));
+      const report = await verifyBuild(server.origin, (message) =>
+        process.stderr.write(`verify: ${message}\n`),
+      );
       for (const failure of report.failures) process.stdout.write(`FAIL ${failure}\n`);
       process.stdout.write(`verify: ${report.checks} checks, ${report.failures.length} failed\n`);
       failed = report.failures.length;
@@ -87,13 +163,21 @@ program
 program
   .command("start")
   .description("build the embedded data into dist/ when it changed, then serve it (like serve)")
-  .option("--host <address>", "address to listen on (0.0.0.0 or :: for every interface)", DEFAULT_HOST)
+  .option(
+    "--host <address>",
+    "address to listen on (0.0.0.0 or :: for every interface)",
+    DEFAULT_HOST,
+  )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
-  .action(async (opts: { host: string; port?: number }) => serve(await buildEmbedded(), opts.host, opts.port ?? defaultPort()));
+  .action(async (opts: { host: string; port?: number }) =>
+    serve(await buildEmbedded(), opts.host, opts.port ?? defaultPort()),
+  );
 
 program
   .command("dev")
-  .description("build the embedded data into dist/ when it changed, then run wrangler dev (hot reload of the Worker, for changing it)")
+  .description(
+    "build the embedded data into dist/ when it changed, then run wrangler dev (hot reload of the Worker, for changing it)",
+  )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .action(async (opts: { port?: number }) => {
     const dist = await buildEmbedded();
@@ -101,7 +185,8 @@ program
     process.stderr.write(`starting wrangler dev for ${dist} on http://localhost:${port}/ …\n`);
     const server = await startWranglerDev(dist, { port, host: "localhost", inheritOutput: true });
     process.stderr.write(`wrangler dev serves ${dist} on ${server.origin}/\n`);
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => void server.stop());
+    for (const signal of ["SIGINT", "SIGTERM"] as const)
+      process.on(signal, () => void server.stop());
     process.exit((await server.exited) ?? 1);
   });
 
@@ -109,10 +194,18 @@ program
 async function buildEmbedded(): Promise<string> {
   const dist = join(PROJECT_ROOT, "dist");
   // The embedded data is the project's own: its counts are not compared with whatever dist/ held.
-  const options = { ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")), guards: { baseline: "none" } } as const;
+  const options = {
+    ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")),
+    guards: { baseline: "none" },
+  } as const;
   const loaded = await loadBuildSources(options);
-  if (builtFingerprint(dist) === buildFingerprint(loaded)) process.stderr.write("dist/ is up to date\n");
-  else printSummary(await buildToDirectory({ ...options, loaded }, dist, false, "background"), "built dist/");
+  if (builtFingerprint(dist) === buildFingerprint(loaded))
+    process.stderr.write("dist/ is up to date\n");
+  else
+    printSummary(
+      await buildToDirectory({ ...options, loaded }, dist, false, "background"),
+      "built dist/",
+    );
   return dist;
 }
 
@@ -122,9 +215,15 @@ async function serve(dir: string, host: string, port: number): Promise<void> {
   const started = performance.now();
   try {
     const server = await serveBuild(dir, host, port);
-    process.stderr.write(`serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`);
+    process.stderr.write(
+      `serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`,
+    );
   } catch (error) {
-    fail(error instanceof ServeError ? error.message : `cannot serve ${dir}: ${error instanceof Error ? error.message : String(error)}`);
+    fail(
+      error instanceof ServeError
+        ? error.message
+        : `cannot serve ${dir}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -133,4 +232,6 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-program.parseAsync().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+program
+  .parseAsync()
+  .catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

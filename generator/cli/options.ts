@@ -4,7 +4,13 @@ import { DEFAULT_FETCH, directoryBaseline, type BuildOptions } from "../build/bu
 import { localPredecessor } from "../build/local-predecessor.ts";
 import { asManifest, type Predecessor } from "../build/predecessor.ts";
 import { deployedFiles } from "../sources/deployed.ts";
-import { countsOfManifest, DEFAULT_MAX_DROP, DEFAULT_MAX_JOIN_LOSS, type Baseline, type GuardOptions } from "../build/guards.ts";
+import {
+  countsOfManifest,
+  DEFAULT_MAX_DROP,
+  DEFAULT_MAX_JOIN_LOSS,
+  type Baseline,
+  type GuardOptions,
+} from "../build/guards.ts";
 import { PROJECT_ROOT, readProjectText } from "../io/read.ts";
 import { CACHE_DURATION, type FetchOptions } from "../sources/fetch.ts";
 import type { LoadEvent } from "../sources/load.ts";
@@ -27,18 +33,45 @@ export interface SourceFlags {
 }
 
 /** The flags of a build from the embedded data (`start`). */
-export const EMBEDDED: SourceFlags = { cacheDir: DEFAULT_FETCH.cacheDir, cacheDuration: DEFAULT_FETCH.cacheDuration };
+export const EMBEDDED: SourceFlags = {
+  cacheDir: DEFAULT_FETCH.cacheDir,
+  cacheDuration: DEFAULT_FETCH.cacheDuration,
+};
 
 /** The options of every command that reads the sources. */
 export function withSourceOptions(command: Command): Command {
   return command
-    .option("--source <name=path|url>", `read a source from another file or URL (${SOURCE_NAMES.join(", ")}); once per source, repeatable for others`, collectSource)
-    .option("--remote", "fetch every source (not given with --source) from its publisher instead of the embedded data/")
-    .option("--allow-embedded <name>", "with --remote: build this source from its embedded copy in data/ (reported, and marked in the manifest); repeatable", collectSourceName, [])
-    .option("--mirror <url>", "with --remote: fetch https://host/path from <url>/host/path (a stand-in for every publisher)", httpUrl)
+    .option(
+      "--source <name=path|url>",
+      `read a source from another file or URL (${SOURCE_NAMES.join(", ")}); once per source, repeatable for others`,
+      collectSource,
+    )
+    .option(
+      "--remote",
+      "fetch every source (not given with --source) from its publisher instead of the embedded data/",
+    )
+    .option(
+      "--allow-embedded <name>",
+      "with --remote: build this source from its embedded copy in data/ (reported, and marked in the manifest); repeatable",
+      collectSourceName,
+      [],
+    )
+    .option(
+      "--mirror <url>",
+      "with --remote: fetch https://host/path from <url>/host/path (a stand-in for every publisher)",
+      httpUrl,
+    )
     .option("--cache-dir <dir>", "where downloads are cached", DEFAULT_FETCH.cacheDir)
-    .option("--cache-duration <duration>", "how long a cached download is fresh: 30m, 12h, 1d, 0s (always download), * (forever)", cacheDuration, DEFAULT_FETCH.cacheDuration)
-    .option("--allow-stale", "when a download fails, build from an expired cached copy (reported) instead of failing");
+    .option(
+      "--cache-duration <duration>",
+      "how long a cached download is fresh: 30m, 12h, 1d, 0s (always download), * (forever)",
+      cacheDuration,
+      DEFAULT_FETCH.cacheDuration,
+    )
+    .option(
+      "--allow-stale",
+      "when a download fails, build from an expired cached copy (reported) instead of failing",
+    );
 }
 
 export interface GuardFlags {
@@ -50,9 +83,22 @@ export interface GuardFlags {
 /** The options of the data guards (build and plan). */
 export function withGuardOptions(command: Command, defaultBaseline: string): Command {
   return command
-    .option("--max-drop <percent>", "refuse a resource with more than this share fewer records than the baseline (a deliberate change: raise it)", percent, DEFAULT_MAX_DROP)
-    .option("--max-join-loss <percent>", "refuse a join that skips more than this share of a source's rows", percent, DEFAULT_MAX_JOIN_LOSS)
-    .option("--baseline <dir|url>", `the build to compare with (record counts, and the change feed's predecessor): a build directory, or a deployed downloads manifest (https://…/downloads/index.json) (default: ${defaultBaseline})`);
+    .option(
+      "--max-drop <percent>",
+      "refuse a resource with more than this share fewer records than the baseline (a deliberate change: raise it)",
+      percent,
+      DEFAULT_MAX_DROP,
+    )
+    .option(
+      "--max-join-loss <percent>",
+      "refuse a join that skips more than this share of a source's rows",
+      percent,
+      DEFAULT_MAX_JOIN_LOSS,
+    )
+    .option(
+      "--baseline <dir|url>",
+      `the build to compare with (record counts, and the change feed's predecessor): a build directory, or a deployed downloads manifest (https://…/downloads/index.json) (default: ${defaultBaseline})`,
+    );
 }
 
 /**
@@ -60,7 +106,10 @@ export function withGuardOptions(command: Command, defaultBaseline: string): Com
  * same build (read from its directory or from the deployment), so the counts the guards judge are
  * the ones the feed's changes add up to.
  */
-export async function guardOptions(flags: GuardFlags, defaultDir: string): Promise<{ guards: GuardOptions; predecessor?: Predecessor }> {
+export async function guardOptions(
+  flags: GuardFlags,
+  defaultDir: string,
+): Promise<{ guards: GuardOptions; predecessor?: Predecessor }> {
   const thresholds = { maxDrop: flags.maxDrop, maxJoinLoss: flags.maxJoinLoss };
   if (flags.baseline === undefined) {
     const previous = directoryBaseline(defaultDir);
@@ -72,21 +121,39 @@ export async function guardOptions(flags: GuardFlags, defaultDir: string): Promi
     if (isUrl(flags.baseline)) {
       const deployed = await deployedFiles(flags.baseline, DEFAULT_FETCH.timeoutMs);
       baseline = { where: flags.baseline, counts: countsOfManifest(deployed.manifest) };
-      predecessor = { ...deployed, manifest: asManifest(deployed.manifest, flags.baseline), compressed: true };
+      predecessor = {
+        ...deployed,
+        manifest: asManifest(deployed.manifest, flags.baseline),
+        compressed: true,
+      };
     } else {
       baseline = directoryBaseline(resolve(flags.baseline));
       predecessor = localPredecessor(resolve(flags.baseline));
     }
   } catch (error) {
-    throw new Error(`--baseline ${flags.baseline}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `--baseline ${flags.baseline}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (baseline === undefined) throw new Error(`--baseline ${flags.baseline}: no build there (no downloads/index.json)`);
-  return { guards: { ...thresholds, baseline }, ...(predecessor === undefined ? {} : { predecessor }) };
+  if (baseline === undefined)
+    throw new Error(`--baseline ${flags.baseline}: no build there (no downloads/index.json)`);
+  return {
+    guards: { ...thresholds, baseline },
+    ...(predecessor === undefined ? {} : { predecessor }),
+  };
 }
 
 /** The build options the flags describe. */
-export function buildOptions(flags: SourceFlags, maxFiles: number, onProgress?: BuildOptions["onProgress"]): BuildOptions {
-  const fetch: Partial<FetchOptions> = { cacheDir: resolve(flags.cacheDir), cacheDuration: flags.cacheDuration, allowStale: flags.allowStale === true };
+export function buildOptions(
+  flags: SourceFlags,
+  maxFiles: number,
+  onProgress?: BuildOptions["onProgress"],
+): BuildOptions {
+  const fetch: Partial<FetchOptions> = {
+    cacheDir: resolve(flags.cacheDir),
+    cacheDuration: flags.cacheDuration,
+    allowStale: flags.allowStale === true,
+  };
   return {
     root: PROJECT_ROOT,
     sources: flags.source ?? {},
@@ -109,23 +176,40 @@ function reportSource(event: LoadEvent): void {
     cache: `from the cache (downloaded ${new Date(event.fetchedAt ?? 0).toISOString()})`,
     stale: `STALE: the download failed, using the cached copy downloaded ${new Date(event.fetchedAt ?? 0).toISOString()} (--allow-stale)`,
   }[event.origin];
-  const edition = event.edition === undefined ? "" : `, edition ${event.edition.date} (the newest on ${event.edition.listing})`;
-  const embedded = event.allowEmbedded === true ? " (EMBEDDED by --allow-embedded: not the publisher's current file)" : "";
-  process.stderr.write(`${event.name}: ${event.location}, ${mib} MiB, ${how}${edition}${embedded}\n`);
+  const edition =
+    event.edition === undefined
+      ? ""
+      : `, edition ${event.edition.date} (the newest on ${event.edition.listing})`;
+  const embedded =
+    event.allowEmbedded === true
+      ? " (EMBEDDED by --allow-embedded: not the publisher's current file)"
+      : "";
+  process.stderr.write(
+    `${event.name}: ${event.location}, ${mib} MiB, ${how}${edition}${embedded}\n`,
+  );
 }
 
-function collectSource(value: string, previous: Partial<Record<SourceName, string>> | undefined): Partial<Record<SourceName, string>> {
+function collectSource(
+  value: string,
+  previous: Partial<Record<SourceName, string>> | undefined,
+): Partial<Record<SourceName, string>> {
   const eq = value.indexOf("=");
   const name = value.slice(0, eq);
-  if (eq <= 0 || eq === value.length - 1) throw new InvalidArgumentError("expected NAME=PATH or NAME=URL");
-  if (!isSourceName(name)) throw new InvalidArgumentError(`unknown source '${name}' (known: ${SOURCE_NAMES.join(", ")})`);
+  if (eq <= 0 || eq === value.length - 1)
+    throw new InvalidArgumentError("expected NAME=PATH or NAME=URL");
+  if (!isSourceName(name))
+    throw new InvalidArgumentError(`unknown source '${name}' (known: ${SOURCE_NAMES.join(", ")})`);
   const earlier = previous?.[name];
-  if (earlier !== undefined) throw new InvalidArgumentError(`source '${name}' given twice (${earlier}, then ${value.slice(eq + 1)}): give each source once`);
+  if (earlier !== undefined)
+    throw new InvalidArgumentError(
+      `source '${name}' given twice (${earlier}, then ${value.slice(eq + 1)}): give each source once`,
+    );
   return { ...previous, [name]: value.slice(eq + 1) };
 }
 
 function collectSourceName(value: string, previous: SourceName[]): SourceName[] {
-  if (!isSourceName(value)) throw new InvalidArgumentError(`unknown source '${value}' (known: ${SOURCE_NAMES.join(", ")})`);
+  if (!isSourceName(value))
+    throw new InvalidArgumentError(`unknown source '${value}' (known: ${SOURCE_NAMES.join(", ")})`);
   return [...previous, value];
 }
 
@@ -135,7 +219,10 @@ function httpUrl(value: string): string {
 }
 
 function cacheDuration(value: string): string {
-  if (!CACHE_DURATION.test(value)) throw new InvalidArgumentError("expected a number and a unit (s, m, h, d, w, y), e.g. 1d, or * for forever");
+  if (!CACHE_DURATION.test(value))
+    throw new InvalidArgumentError(
+      "expected a number and a unit (s, m, h, d, w, y), e.g. 1d, or * for forever",
+    );
   return value;
 }
 
@@ -151,11 +238,13 @@ export function defaultPort(): number {
 }
 
 function percent(value: string): number {
-  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || Number(value) > 100) throw new InvalidArgumentError("expected a percentage from 0 to 100");
+  if (!/^[0-9]+(\.[0-9]+)?$/.test(value) || Number(value) > 100)
+    throw new InvalidArgumentError("expected a percentage from 0 to 100");
   return Number(value);
 }
 
 export function positiveInteger(value: string): number {
-  if (!/^[1-9][0-9]*$/.test(value)) throw new InvalidArgumentError("expected a positive whole number");
+  if (!/^[1-9][0-9]*$/.test(value))
+    throw new InvalidArgumentError("expected a positive whole number");
   return Number(value);
 }

@@ -8,7 +8,9 @@ export function progressReporter(label: string): (done: number, total: number) =
       const now = Date.now();
       if (done !== total && now - lastTime < 200) return;
       lastTime = now;
-      process.stderr.write(`\r${label}: ${done}/${total} (${percent}%)${done === total ? "\n" : ""}`);
+      process.stderr.write(
+        `\r${label}: ${done}/${total} (${percent}%)${done === total ? "\n" : ""}`,
+      );
       return;
     }
     const decile = Math.floor(percent / 10);

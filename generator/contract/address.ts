@@ -6,7 +6,17 @@ import type { MatchRule, SelectorSpec } from "./routes.ts";
  * in layout.ts (re-exported here for the modules that import them from here); nothing a client
  * sends ends up in a path except through the index (a build-made slug).
  */
-export { ALL_SLUG, DOCS_FILES, DOCS_ROUTES, indexPath, listPath, matchTablePath, pagePath, type DocsFile, type PageAddress } from "./layout.ts";
+export {
+  ALL_SLUG,
+  DOCS_FILES,
+  DOCS_ROUTES,
+  indexPath,
+  listPath,
+  matchTablePath,
+  pagePath,
+  type DocsFile,
+  type PageAddress,
+} from "./layout.ts";
 
 /**
  * Most index shards a resource has: a cold request loads one shard, whatever the data size. A
@@ -47,14 +57,19 @@ export function viewKey(values: readonly (string | undefined)[]): string {
   return JSON.stringify(values.map((value) => value ?? null));
 }
 
-export type ViewSelection = { readonly ok: true; readonly key: string } | { readonly ok: false; readonly missing: SelectorSpec };
+export type ViewSelection =
+  | { readonly ok: true; readonly key: string }
+  | { readonly ok: false; readonly missing: SelectorSpec };
 
 /**
  * The view a request selects, from the value it gives each selector as sent (`undefined`: not
  * given): normalised, a value that is empty after normalisation counting as absent, then keyed
  * (its shard is `shardOf(key, …)`). A required selector without a value selects nothing.
  */
-export function selectView(selectors: readonly SelectorSpec[], valueOf: (selector: SelectorSpec) => string | undefined): ViewSelection {
+export function selectView(
+  selectors: readonly SelectorSpec[],
+  valueOf: (selector: SelectorSpec) => string | undefined,
+): ViewSelection {
   const values: (string | undefined)[] = [];
   for (const selector of selectors) {
     const raw = valueOf(selector);
@@ -79,7 +94,11 @@ export function shardOf(key: string, shards: number): number {
  * Whether a view has page files of `pageSize`: a materialised size has them when it splits the view
  * (pageSize < total), and the canonical size always (its page 1 holds a small view whole).
  */
-export function hasPageFiles(materialisedSizes: ReadonlySet<number>, pageSize: number, total: number): boolean {
+export function hasPageFiles(
+  materialisedSizes: ReadonlySet<number>,
+  pageSize: number,
+  total: number,
+): boolean {
   return materialisedSizes.has(pageSize) && (pageSize < total || pageSize === CANONICAL_PAGE_SIZE);
 }
 
@@ -87,7 +106,13 @@ export function hasPageFiles(materialisedSizes: ReadonlySet<number>, pageSize: n
  * The page file size that holds a page of `pageSize`, if any: the size itself when it has files,
  * else for a page that holds every record (pageSize ≥ total) the canonical page 1, the same bytes.
  */
-export function pageFileSize(materialisedSizes: ReadonlySet<number>, pageSize: number, total: number): number | undefined {
+export function pageFileSize(
+  materialisedSizes: ReadonlySet<number>,
+  pageSize: number,
+  total: number,
+): number | undefined {
   if (hasPageFiles(materialisedSizes, pageSize, total)) return pageSize;
-  return pageSize >= total && hasPageFiles(materialisedSizes, CANONICAL_PAGE_SIZE, total) ? CANONICAL_PAGE_SIZE : undefined;
+  return pageSize >= total && hasPageFiles(materialisedSizes, CANONICAL_PAGE_SIZE, total)
+    ? CANONICAL_PAGE_SIZE
+    : undefined;
 }

@@ -85,7 +85,9 @@ export function parseCsvLine(line: string): string[] {
   const record = line.endsWith("\n") ? line.slice(0, line.endsWith("\r\n") ? -2 : -1) : line;
   return cutOutsideQuotes(record, ",").map((piece) => {
     const field = piece.endsWith(",") ? piece.slice(0, -1) : piece;
-    return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1).replaceAll('""', '"') : field;
+    return field.length >= 2 && field.startsWith('"') && field.endsWith('"')
+      ? field.slice(1, -1).replaceAll('""', '"')
+      : field;
   });
 }
 

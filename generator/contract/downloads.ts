@@ -17,7 +17,11 @@ export const GZIP_CONTENT_TYPE = "application/gzip";
 
 /** Whether a public path names a download file (the Worker passes those through as they are). */
 export function isDownloadPath(pathname: string): boolean {
-  return pathname.startsWith(DOWNLOADS_PREFIX) && /^\/downloads\/[a-z0-9._/-]+$/.test(pathname) && !pathname.includes("..");
+  return (
+    pathname.startsWith(DOWNLOADS_PREFIX) &&
+    /^\/downloads\/[a-z0-9._/-]+$/.test(pathname) &&
+    !pathname.includes("..")
+  );
 }
 
 /** The credit of a download's records: where they come from, how to attribute them, their licence. */

@@ -19,7 +19,14 @@ const PAGE_PLACEHOLDERS: Readonly<Record<(typeof PAGING_HEADERS)[number], string
 export function pageHeaderRules(): string {
   return FORMATS.map((format) =>
     [
-      pagePathPattern(format, { resource: "res", slug: "sel", total: PAGE_PLACEHOLDERS["x-total-count"], pageSize: PAGE_PLACEHOLDERS["x-page-size"], pages: PAGE_PLACEHOLDERS["x-total-pages"], page: PAGE_PLACEHOLDERS["x-page"] }),
+      pagePathPattern(format, {
+        resource: "res",
+        slug: "sel",
+        total: PAGE_PLACEHOLDERS["x-total-count"],
+        pageSize: PAGE_PLACEHOLDERS["x-page-size"],
+        pages: PAGE_PLACEHOLDERS["x-total-pages"],
+        page: PAGE_PLACEHOLDERS["x-page"],
+      }),
       `  Content-Type: ${CONTENT_TYPES[format]}`,
       ...PAGING_HEADERS.map((name) => `  ${name}: :${PAGE_PLACEHOLDERS[name]}`),
     ].join("\n"),
@@ -27,13 +34,17 @@ export function pageHeaderRules(): string {
 }
 
 export function listHeaderRules(): string {
-  return FORMATS.map((format) => `${listPath("*", format)}\n  Content-Type: ${CONTENT_TYPES[format]}`).join("\n\n");
+  return FORMATS.map(
+    (format) => `${listPath("*", format)}\n  Content-Type: ${CONTENT_TYPES[format]}`,
+  ).join("\n\n");
 }
 
 /** The downloads: media types, and a file name for a browser's save dialog. */
 export function downloadHeaderRules(): string {
   return [
-    ...FORMATS.map((format) => `${datasetPath("*", format)}\n  Content-Type: ${CONTENT_TYPES[format]}`),
+    ...FORMATS.map(
+      (format) => `${datasetPath("*", format)}\n  Content-Type: ${CONTENT_TYPES[format]}`,
+    ),
     `${gzipPath(`${DOWNLOADS_PREFIX}*`)}\n  Content-Type: ${GZIP_CONTENT_TYPE}\n  Content-Disposition: attachment`,
   ].join("\n\n");
 }

@@ -24,7 +24,10 @@ export const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
  */
 export const CORS_PREFLIGHT_HEADERS: readonly (readonly [string, string])[] = [
   ["Access-Control-Allow-Methods", ALLOWED_METHODS],
-  ["Access-Control-Allow-Headers", "Accept, Accept-Language, Cache-Control, If-Modified-Since, If-None-Match, Pragma"],
+  [
+    "Access-Control-Allow-Headers",
+    "Accept, Accept-Language, Cache-Control, If-Modified-Since, If-None-Match, Pragma",
+  ],
   ["Access-Control-Max-Age", "86400"],
 ];
 
@@ -33,7 +36,8 @@ export interface HeaderRule {
   readonly headers: readonly (readonly [name: string, value: string])[];
 }
 
-export type HeadersParse = { ok: true; rules: HeaderRule[] } | { ok: false; line: number; message: string };
+export type HeadersParse =
+  { ok: true; rules: HeaderRule[] } | { ok: false; line: number; message: string };
 
 /** Parses a `_headers` file: a URL pattern line, then indented `Name: value` lines. */
 export function parseHeadersFile(text: string): HeadersParse {
@@ -41,7 +45,8 @@ export function parseHeadersFile(text: string): HeadersParse {
   const lines = text.split(/\r?\n/);
   for (const [index, line] of lines.entries()) {
     const number = index + 1;
-    if (line.length > MAX_HEADER_LINE) return { ok: false, line: number, message: `longer than ${MAX_HEADER_LINE} characters` };
+    if (line.length > MAX_HEADER_LINE)
+      return { ok: false, line: number, message: `longer than ${MAX_HEADER_LINE} characters` };
     const content = line.trim();
     if (content === "" || content.startsWith("#")) continue;
     if (!/^\s/.test(line)) {
@@ -50,12 +55,19 @@ export function parseHeadersFile(text: string): HeadersParse {
     }
     const rule = rules.at(-1);
     const colon = content.indexOf(":");
-    if (rule === undefined) return { ok: false, line: number, message: "header line before any URL pattern" };
+    if (rule === undefined)
+      return { ok: false, line: number, message: "header line before any URL pattern" };
     if (content.startsWith("!")) continue; // detaching a header only matters to the CDN
-    if (colon <= 0) return { ok: false, line: number, message: `expected 'Name: value', got '${content}'` };
+    if (colon <= 0)
+      return { ok: false, line: number, message: `expected 'Name: value', got '${content}'` };
     rule.headers.push([content.slice(0, colon).trim(), content.slice(colon + 1).trim()]);
   }
-  if (rules.length > MAX_HEADER_RULES) return { ok: false, line: lines.length, message: `${rules.length} rules, the CDN takes at most ${MAX_HEADER_RULES}` };
+  if (rules.length > MAX_HEADER_RULES)
+    return {
+      ok: false,
+      line: lines.length,
+      message: `${rules.length} rules, the CDN takes at most ${MAX_HEADER_RULES}`,
+    };
   return { ok: true, rules };
 }
 

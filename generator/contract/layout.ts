@@ -20,7 +20,12 @@ export const FORMAT_VERSION = 1;
  */
 export function formatMismatch(what: string, found: unknown): string | undefined {
   if (found === FORMAT_VERSION) return undefined;
-  const version = found === undefined ? 0 : typeof found === "number" && Number.isSafeInteger(found) ? found : JSON.stringify(found);
+  const version =
+    found === undefined
+      ? 0
+      : typeof found === "number" && Number.isSafeInteger(found)
+        ? found
+        : JSON.stringify(found);
   return `${what} is a build of format ${version}, this code reads format ${FORMAT_VERSION}; rebuild it with npm run build`;
 }
 
@@ -38,16 +43,42 @@ export interface PageAddress {
   readonly format: Format;
 }
 
-const pageFile = (resource: string, slug: string, total: string, pageSize: string, pages: string, page: string, format: string) =>
-  `/_p/${resource}/${slug}/${total}/${pageSize}/${pages}/${page}.${format}`;
+const pageFile = (
+  resource: string,
+  slug: string,
+  total: string,
+  pageSize: string,
+  pages: string,
+  page: string,
+  format: string,
+) => `/_p/${resource}/${slug}/${total}/${pageSize}/${pages}/${page}.${format}`;
 
 export function pagePath(a: PageAddress): string {
-  return pageFile(a.resource, a.slug, String(a.total), String(a.pageSize), String(pageCount(a.total, a.pageSize)), String(a.page), a.format);
+  return pageFile(
+    a.resource,
+    a.slug,
+    String(a.total),
+    String(a.pageSize),
+    String(pageCount(a.total, a.pageSize)),
+    String(a.page),
+    a.format,
+  );
 }
 
 /** The page files of one format as a `_headers` pattern, each segment a `:name` placeholder. */
-export function pagePathPattern(format: Format, names: { readonly [K in "resource" | "slug" | "total" | "pageSize" | "pages" | "page"]: string }): string {
-  return pageFile(`:${names.resource}`, `:${names.slug}`, `:${names.total}`, `:${names.pageSize}`, `:${names.pages}`, `:${names.page}`, format);
+export function pagePathPattern(
+  format: Format,
+  names: { readonly [K in "resource" | "slug" | "total" | "pageSize" | "pages" | "page"]: string },
+): string {
+  return pageFile(
+    `:${names.resource}`,
+    `:${names.slug}`,
+    `:${names.total}`,
+    `:${names.pageSize}`,
+    `:${names.pages}`,
+    `:${names.page}`,
+    format,
+  );
 }
 
 // § 3: index shards; § 4: packed records; § 5: unpaged lists.
@@ -77,7 +108,10 @@ export const DOCS_FILES = ["/index.html", "/docs.js", "/openapi.json"] as const;
 export type DocsFile = (typeof DOCS_FILES)[number];
 
 /** Public path → docs file: each file at its own path, and the page at `/` too. */
-export const DOCS_ROUTES: ReadonlyMap<string, DocsFile> = new Map<string, DocsFile>([["/", "/index.html"], ...DOCS_FILES.map((file) => [file, file] as const)]);
+export const DOCS_ROUTES: ReadonlyMap<string, DocsFile> = new Map<string, DocsFile>([
+  ["/", "/index.html"],
+  ...DOCS_FILES.map((file) => [file, file] as const),
+]);
 
 // § 7: the street-search index, per country.
 
@@ -127,7 +161,12 @@ export const CHANGE_FEED = `${CHANGES_PREFIX}index.json`;
 export function buildStamp(builtAt: string): string {
   const time = new Date(builtAt);
   if (Number.isNaN(time.getTime())) throw new Error(`not a build time: '${builtAt}'`);
-  return time.toISOString().replace(/\.\d+Z$/, "").replaceAll("-", "").replaceAll(":", "").replace("T", "-");
+  return time
+    .toISOString()
+    .replace(/\.\d+Z$/, "")
+    .replaceAll("-", "")
+    .replaceAll(":", "")
+    .replace("T", "-");
 }
 
 export function changeFilePath(builtAt: string, resource: string, format: Format): string {

@@ -10,7 +10,9 @@ export const DEFAULT_MAX_VALUE_LENGTH = 200;
 const MAX_VALUE_LENGTHS: Readonly<Record<string, number>> = { page: 20, pageSize: 20 };
 
 export function maxValueLength(name: string): number {
-  return Object.hasOwn(MAX_VALUE_LENGTHS, name) ? (MAX_VALUE_LENGTHS[name] ?? DEFAULT_MAX_VALUE_LENGTH) : DEFAULT_MAX_VALUE_LENGTH;
+  return Object.hasOwn(MAX_VALUE_LENGTHS, name)
+    ? (MAX_VALUE_LENGTHS[name] ?? DEFAULT_MAX_VALUE_LENGTH)
+    : DEFAULT_MAX_VALUE_LENGTH;
 }
 
 /** Whether a value has more than `max` code points; reads at most about 2·max UTF-16 units of it, however long it is. */
@@ -21,7 +23,13 @@ export function exceedsLength(value: string, max: number): boolean {
   for (let i = 0; i < value.length; i++) {
     const unit = value.charCodeAt(i);
     // A high surrogate followed by a low one is one code point.
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < value.length && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++;
+    if (
+      unit >= 0xd800 &&
+      unit <= 0xdbff &&
+      i + 1 < value.length &&
+      (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00
+    )
+      i++;
     if (++codePoints > max) return true;
   }
   return false;

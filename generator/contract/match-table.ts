@@ -37,7 +37,14 @@ export interface ColumnTest {
 }
 
 /** The table of records whose values are given per column, in record order. */
-export function encodeMatchTable(records: number, columns: readonly { readonly param: string; readonly valueOf: (record: number) => string; readonly fold?: (value: string) => string }[]): string {
+export function encodeMatchTable(
+  records: number,
+  columns: readonly {
+    readonly param: string;
+    readonly valueOf: (record: number) => string;
+    readonly fold?: (value: string) => string;
+  }[],
+): string {
   const encoded: Record<string, MatchColumn> = {};
   for (const { param, valueOf, fold } of columns) {
     const index = new Map<string, number>();
@@ -48,7 +55,8 @@ export function encodeMatchTable(records: number, columns: readonly { readonly p
       return at;
     });
     const values = [...index.keys()];
-    encoded[param] = fold === undefined ? { values, rows } : { values, rows, folded: values.map(fold) };
+    encoded[param] =
+      fold === undefined ? { values, rows } : { values, rows, folded: values.map(fold) };
   }
   return JSON.stringify({ records, columns: encoded });
 }
@@ -74,7 +82,10 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const literals = test.literals;
     const keys = literals?.folded === true ? column.folded : column.values;
     const query = literals?.query;
-    const check = query === undefined || query.op === "all" || keys === undefined ? test.test : (value: string, at: number) => satisfies(query, keys[at] ?? "") && test.test(value);
+    const check =
+      query === undefined || query.op === "all" || keys === undefined
+        ? test.test
+        : (value: string, at: number) => satisfies(query, keys[at] ?? "") && test.test(value);
     return { column, check, verdicts: new Uint8Array(column.values.length) };
   });
   const matched: number[] = [];
@@ -83,7 +94,8 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     for (const { column, check, verdicts } of checks) {
       const value = column.rows[record] ?? 0;
       let verdict = verdicts[value] ?? UNKNOWN;
-      if (verdict === UNKNOWN) verdicts[value] = verdict = check(column.values[value] ?? "", value) ? YES : NO;
+      if (verdict === UNKNOWN)
+        verdicts[value] = verdict = check(column.values[value] ?? "", value) ? YES : NO;
       if (verdict === NO) {
         accepted = false;
         break;

@@ -43,10 +43,16 @@ export interface PackRef {
 }
 
 /** A record boundary of a view: its position in the stream, or an entry of a chunk's boundary table. */
-export type Boundary = { readonly position: number } | { readonly chunk: number; readonly index: number };
+export type Boundary =
+  { readonly position: number } | { readonly chunk: number; readonly index: number };
 
 /** Where the boundary before record `record` (0…total; `total` is the view's end) of a view is. */
-export function locateBoundary(ref: PackRef, total: number, record: number, chunkBytes = PACK_CHUNK_BYTES): Boundary {
+export function locateBoundary(
+  ref: PackRef,
+  total: number,
+  record: number,
+  chunkBytes = PACK_CHUNK_BYTES,
+): Boundary {
   if (record <= 0) return { position: ref.start };
   if (record >= total) return { position: ref.start + ref.bytes };
   // The last further chunk whose first boundary is at or before the record's (0: the view's first chunk).
@@ -60,7 +66,9 @@ export function locateBoundary(ref: PackRef, total: number, record: number, chun
   const chunk = Math.floor(ref.start / chunkBytes) + low;
   if (low === 0) return { chunk, index: ref.firstIndex + record };
   const first = ref.later[2 * low - 2] ?? 0;
-  return first === record ? { position: chunk * chunkBytes + (ref.later[2 * low - 1] ?? 0) } : { chunk, index: record - first };
+  return first === record
+    ? { position: chunk * chunkBytes + (ref.later[2 * low - 1] ?? 0) }
+    : { chunk, index: record - first };
 }
 
 /** A chunk file: its boundary table, then its bytes of the stream. */
@@ -97,7 +105,7 @@ export interface ChunkSpan {
 /** The chunks that hold bytes [from, to) of a stream, and the range within each. */
 export function chunkSpans(from: number, to: number, chunkBytes = PACK_CHUNK_BYTES): ChunkSpan[] {
   const spans: ChunkSpan[] = [];
-  for (let at = from; at < to; ) {
+  for (let at = from; at < to;) {
     const chunk = Math.floor(at / chunkBytes);
     const end = Math.min(to, (chunk + 1) * chunkBytes);
     spans.push({ chunk, from: at - chunk * chunkBytes, to: end - chunk * chunkBytes });

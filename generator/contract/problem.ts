@@ -17,18 +17,34 @@ const TYPES: Record<number, string> = {
 };
 
 export function validationProblem(errors: ValidationErrors, detail: string): Problem {
-  return { type: TYPES[400] ?? "about:blank", title: "One or more validation errors occurred.", status: 400, detail, errors };
+  return {
+    type: TYPES[400] ?? "about:blank",
+    title: "One or more validation errors occurred.",
+    status: 400,
+    detail,
+    errors,
+  };
 }
 
 export function notFoundProblem(path: string): Problem {
-  return { type: TYPES[404] ?? "about:blank", title: "Not Found", status: 404, detail: `There is no resource at '${clip(path)}'.` };
+  return {
+    type: TYPES[404] ?? "about:blank",
+    title: "Not Found",
+    status: 404,
+    detail: `There is no resource at '${clip(path)}'.`,
+  };
 }
 
 const clip = (path: string) => (path.length > 200 ? `${path.slice(0, 200)}…` : path);
 
 /** A 404 for an endpoint of the original API that this build does not serve: says so, and why. */
 export function notServedProblem(endpoint: string, reason: string): Problem {
-  return { type: TYPES[404] ?? "about:blank", title: "Not Found", status: 404, detail: `This build does not serve ${endpoint}: ${reason}.` };
+  return {
+    type: TYPES[404] ?? "about:blank",
+    title: "Not Found",
+    status: 404,
+    detail: `This build does not serve ${endpoint}: ${reason}.`,
+  };
 }
 
 export function methodNotAllowedProblem(method: string, allow: string): Problem {

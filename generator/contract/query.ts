@@ -25,7 +25,8 @@ export interface ParsedQuery {
 
 export type ValidationErrors = Record<string, string[]>;
 
-export type QueryResult = { ok: true; query: ParsedQuery } | { ok: false; errors: ValidationErrors };
+export type QueryResult =
+  { ok: true; query: ParsedQuery } | { ok: false; errors: ValidationErrors };
 
 const PAGING = ["page", "pageSize"] as const;
 
@@ -62,7 +63,10 @@ export function parseQuery(params: URLSearchParams, spec: QuerySpec): QueryResul
     const raw = values.get(name) ?? "";
     if (raw === "") return fallback;
     if (!/^[0-9]+$/.test(raw)) {
-      addError(name, `The value '${truncate(raw)}' is not valid for ${name}: use a whole number from 1 to ${max}.`);
+      addError(
+        name,
+        `The value '${truncate(raw)}' is not valid for ${name}: use a whole number from 1 to ${max}.`,
+      );
       return fallback;
     }
     const digits = raw.replace(/^0+(?=.)/, "");
@@ -71,16 +75,25 @@ export function parseQuery(params: URLSearchParams, spec: QuerySpec): QueryResul
     return value;
   };
   const page = spec.paged ? integer("page", DEFAULT_PAGE, MAX_PAGE) : DEFAULT_PAGE;
-  const pageSize = spec.paged ? integer("pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+  const pageSize = spec.paged
+    ? integer("pageSize", DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE)
+    : DEFAULT_PAGE_SIZE;
 
   let format: Format | undefined;
   const rawFormat = (values.get("format") ?? "").toLowerCase();
   if (rawFormat === "json" || rawFormat === "csv") format = rawFormat;
-  else if (rawFormat !== "") addError("format", `The value '${truncate(rawFormat)}' is not valid for format: use json or csv.`);
+  else if (rawFormat !== "")
+    addError(
+      "format",
+      `The value '${truncate(rawFormat)}' is not valid for format: use json or csv.`,
+    );
 
   for (const name of spec.unservedFilters) {
     if ((values.get(name) ?? "") !== "") {
-      addError(name, `Filtering by '${name}' is not supported by this API; filter by ${spec.filters.join(" or ")}.`);
+      addError(
+        name,
+        `Filtering by '${name}' is not supported by this API; filter by ${spec.filters.join(" or ")}.`,
+      );
     }
   }
   const filters = new Map<string, string>();
@@ -98,7 +111,12 @@ const knownBySpec = new WeakMap<QuerySpec, ReadonlyMap<string, string>>();
 function knownNames(spec: QuerySpec): ReadonlyMap<string, string> {
   let known = knownBySpec.get(spec);
   if (known === undefined) {
-    const names = [...(spec.paged ? PAGING : []), "format", ...spec.filters, ...spec.unservedFilters];
+    const names = [
+      ...(spec.paged ? PAGING : []),
+      "format",
+      ...spec.filters,
+      ...spec.unservedFilters,
+    ];
     known = new Map(names.map((name) => [name.toLowerCase(), name]));
     knownBySpec.set(spec, known);
   }

@@ -41,32 +41,69 @@ export function slugShardKey(slug: string): string {
   return `\u0000${slug}`;
 }
 
-type WirePacked = Readonly<Record<Format, readonly [start: number, bytes: number, firstIndex: number, later: readonly number[]]>>;
-type WireEntry = readonly [key: string, slug: string, total: number, hash: string, where: readonly unknown[] | WirePacked];
+type WirePacked = Readonly<
+  Record<
+    Format,
+    readonly [start: number, bytes: number, firstIndex: number, later: readonly number[]]
+  >
+>;
+type WireEntry = readonly [
+  key: string,
+  slug: string,
+  total: number,
+  hash: string,
+  where: readonly unknown[] | WirePacked,
+];
 
 /** One entry: an inlined view's records go in as rendered (`jsonRecords`), so the Worker re-renders them byte for byte. */
-export function encodeShardEntry(key: string, entry: Pick<ShardEntry, "slug" | "total" | "hash">, where: { readonly inline: readonly string[] } | { readonly packed: Readonly<Record<Format, PackRef>> }): string {
+export function encodeShardEntry(
+  key: string,
+  entry: Pick<ShardEntry, "slug" | "total" | "hash">,
+  where:
+    { readonly inline: readonly string[] } | { readonly packed: Readonly<Record<Format, PackRef>> },
+): string {
   const head = JSON.stringify([key, entry.slug, entry.total, entry.hash]).slice(0, -1);
   if ("inline" in where) return `${head},[${where.inline.join(",")}]]`;
-  const wire = ({ start, bytes, firstIndex, later }: PackRef) => [start, bytes, firstIndex, later] as const;
+  const wire = ({ start, bytes, firstIndex, later }: PackRef) =>
+    [start, bytes, firstIndex, later] as const;
   const packed: WirePacked = { json: wire(where.packed.json), csv: wire(where.packed.csv) };
   return `${head},${JSON.stringify(packed)}]`;
 }
 
-export function encodeShard(sizes: readonly number[], encodedEntries: readonly string[], slugs: readonly (readonly [slug: string, key: string])[]): string {
+export function encodeShard(
+  sizes: readonly number[],
+  encodedEntries: readonly string[],
+  slugs: readonly (readonly [slug: string, key: string])[],
+): string {
   return `{"sizes":${JSON.stringify(sizes)},"entries":[${encodedEntries.join(",")}],"slugs":${JSON.stringify(slugs)}}`;
 }
 
 export function decodeShard(text: string): ShardLookup {
-  const shard = JSON.parse(text) as { sizes: number[]; entries: WireEntry[]; slugs: [string, string][] };
+  const shard = JSON.parse(text) as {
+    sizes: number[];
+    entries: WireEntry[];
+    slugs: [string, string][];
+  };
   return {
     sizes: new Set(shard.sizes),
-    entries: new Map(shard.entries.map(([key, slug, total, hash, where]) => [key, Array.isArray(where) ? { slug, total, hash, records: where, packed: undefined } : { slug, total, hash, records: undefined, packed: packedOf(where as WirePacked) }])),
+    entries: new Map(
+      shard.entries.map(([key, slug, total, hash, where]) => [
+        key,
+        Array.isArray(where)
+          ? { slug, total, hash, records: where, packed: undefined }
+          : { slug, total, hash, records: undefined, packed: packedOf(where as WirePacked) },
+      ]),
+    ),
     slugs: new Map(shard.slugs),
   };
 }
 
 function packedOf(wire: WirePacked): Record<Format, PackRef> {
-  const ref = ([start, bytes, firstIndex, later]: WirePacked[Format]): PackRef => ({ start, bytes, firstIndex, later });
+  const ref = ([start, bytes, firstIndex, later]: WirePacked[Format]): PackRef => ({
+    start,
+    bytes,
+    firstIndex,
+    later,
+  });
   return { json: ref(wire.json), csv: ref(wire.csv) };
 }

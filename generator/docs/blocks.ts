@@ -28,7 +28,12 @@ export type Cell = Markup | string | number;
  * rule) each row becomes a block and each cell is labelled with its column (`data-label`), so a
  * phone shows every column without scrolling sideways. With `rowHeader`, a row's first cell heads it.
  */
-export function dataTable(label: string, columns: readonly string[], rows: readonly (readonly Cell[])[], options: { readonly caption?: string; readonly rowHeader?: boolean } = {}): Markup {
+export function dataTable(
+  label: string,
+  columns: readonly string[],
+  rows: readonly (readonly Cell[])[],
+  options: { readonly caption?: string; readonly rowHeader?: boolean } = {},
+): Markup {
   const body = rows.map(
     (cells) =>
       html`<tr>${cells.map((cell, i) => (i === 0 && options.rowHeader === true ? html`<th scope="row">${cell}</th>` : html`<td data-label="${columns[i] ?? ""}">${cell}</td>`))}</tr>`,
@@ -36,8 +41,12 @@ export function dataTable(label: string, columns: readonly string[], rows: reado
   return scrollTable(
     label,
     html`<table class="stack">
-${options.caption === undefined ? "" : html`<caption>${options.caption}</caption>
-`}<thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
+${
+  options.caption === undefined
+    ? ""
+    : html`<caption>${options.caption}</caption>
+`
+}<thead><tr>${columns.map((column) => html`<th scope="col">${column}</th>`)}</tr></thead>
 <tbody>${body}</tbody>
 </table>`,
   );

@@ -25,13 +25,16 @@ function init() {
   const form = element("try-form", HTMLFormElement);
   const endpoint = element("try-endpoint", HTMLSelectElement);
   const paging = element("try-paging", HTMLFieldSetElement);
-  const filterInputs = [...paging.querySelectorAll("input[data-filter]")].filter((input) => input instanceof HTMLInputElement);
+  const filterInputs = [...paging.querySelectorAll("input[data-filter]")].filter(
+    (input) => input instanceof HTMLInputElement,
+  );
 
   const sync = () => {
     const option = endpoint.selectedOptions[0];
     paging.disabled = option?.dataset["paged"] !== "true";
     const filters = (option?.dataset["filters"] ?? "").split(" ");
-    for (const input of filterInputs) input.disabled = !filters.includes(input.dataset["filter"] ?? "");
+    for (const input of filterInputs)
+      input.disabled = !filters.includes(input.dataset["filter"] ?? "");
   };
   endpoint.addEventListener("change", sync);
   sync();
@@ -54,7 +57,8 @@ function requestTarget(form) {
   for (const [name, value] of data) {
     if (name === "endpoint" || typeof value !== "string" || value === "") continue;
     if (name === "format" && value === "json") continue; // the default
-    if (path.includes(`{${name}}`)) path = path.replace(`{${name}}`, encodeURIComponent(value)); // a path parameter
+    if (path.includes(`{${name}}`))
+      path = path.replace(`{${name}}`, encodeURIComponent(value)); // a path parameter
     else params.append(name, value);
   }
   const query = params.toString();
@@ -88,7 +92,10 @@ async function send(target) {
   }
   const type = response.headers.get("content-type") ?? "";
   for (const name of PAGING_HEADERS) setHeader(name, response.headers.get(name) ?? "not sent");
-  body.textContent = text.length > MAX_BODY_CHARS ? `${text.slice(0, MAX_BODY_CHARS)}\n… (${text.length - MAX_BODY_CHARS} more characters)` : text;
+  body.textContent =
+    text.length > MAX_BODY_CHARS
+      ? `${text.slice(0, MAX_BODY_CHARS)}\n… (${text.length - MAX_BODY_CHARS} more characters)`
+      : text;
 
   if (!response.ok) {
     status.textContent = `HTTP ${response.status}: ${problemSummary(text)}`;
@@ -114,7 +121,11 @@ function problemSummary(text) {
     /** @type {{ title?: string, detail?: string, errors?: Record<string, string[]> }} */
     const problem = JSON.parse(text);
     const errors = Object.values(problem.errors ?? {}).flat();
-    return [problem.title, ...errors].filter((part) => typeof part === "string" && part !== "").join(" ") || text;
+    return (
+      [problem.title, ...errors]
+        .filter((part) => typeof part === "string" && part !== "")
+        .join(" ") || text
+    );
   } catch {
     return text;
   }
@@ -144,10 +155,13 @@ function jsonTable(text) {
  * @returns {[string, string][]}
  */
 function flatten(value, prefix) {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return [[prefix || "value", JSON.stringify(value) ?? ""]];
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    return [[prefix || "value", JSON.stringify(value) ?? ""]];
   return Object.entries(value).flatMap(([key, inner]) => {
     const path = prefix === "" ? key : `${prefix}.${key}`;
-    return inner !== null && typeof inner === "object" ? flatten(inner, path) : [[path, typeof inner === "string" ? inner : JSON.stringify(inner) ?? ""]];
+    return inner !== null && typeof inner === "object"
+      ? flatten(inner, path)
+      : [[path, typeof inner === "string" ? inner : (JSON.stringify(inner) ?? "")]];
   });
 }
 

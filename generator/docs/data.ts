@@ -1,5 +1,9 @@
 import { CHANGE_FEED, FEED_DAYS } from "../contract/changes.ts";
-import { DOWNLOADS_INDEX, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
+import {
+  DOWNLOADS_INDEX,
+  type DownloadFile,
+  type DownloadsManifest,
+} from "../contract/downloads.ts";
 import type { Credit } from "../resources/credits.ts";
 import { codeList, count, dataTable, section } from "./blocks.ts";
 import { html, type Markup } from "./html.ts";
@@ -9,18 +13,35 @@ import type { DocsResource } from "./input.ts";
 
 export function downloadsSection(downloads: DownloadsManifest | undefined): Markup {
   const datasets = (downloads?.files ?? []).filter((file) => file.filter === undefined);
-  const perView = (downloads?.files ?? []).filter((file) => file.filter !== undefined && file.gzipOf === undefined);
+  const perView = (downloads?.files ?? []).filter(
+    (file) => file.filter !== undefined && file.gzipOf === undefined,
+  );
   const endpoints = [...new Set(datasets.map((file) => file.endpoint))];
   const perViewEndpoints = [...new Set(perView.map((file) => file.endpoint))];
-  const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MiB` : `${Math.max(1, Math.round(bytes / 1024))} KiB`);
-  const link = (file: DownloadFile | undefined) => (file === undefined ? "–" : html`<a href="${file.path}" download>${file.format.toUpperCase()}${file.gzipOf === undefined ? "" : ".gz"}</a> <small>${size(file.bytes)}</small>`);
+  const size = (bytes: number) =>
+    bytes >= 1024 * 1024
+      ? `${(bytes / 1024 / 1024).toFixed(1)} MiB`
+      : `${Math.max(1, Math.round(bytes / 1024))} KiB`;
+  const link = (file: DownloadFile | undefined) =>
+    file === undefined
+      ? "–"
+      : html`<a href="${file.path}" download>${file.format.toUpperCase()}${file.gzipOf === undefined ? "" : ".gz"}</a> <small>${size(file.bytes)}</small>`;
   const rows = endpoints.flatMap((endpoint) => {
     const files = datasets.filter((file) => file.endpoint === endpoint);
     const parts = [...new Set(files.map((file) => file.part))];
     return parts.map((part) => {
-      const of = (format: string, gz: boolean) => files.find((f) => f.part === part && f.format === format && (f.gzipOf !== undefined) === gz);
-      const links = (format: string) => html`${link(of(format, false))}${of(format, true) === undefined ? "" : html`, ${link(of(format, true))}`}`;
-      return [html`<code>${endpoint}</code>${part === undefined ? "" : html` part ${part} of ${files.find((f) => f.part === part)?.parts ?? "?"}`}`, count(of("json", false)?.records ?? 0), links("json"), links("csv")];
+      const of = (format: string, gz: boolean) =>
+        files.find(
+          (f) => f.part === part && f.format === format && (f.gzipOf !== undefined) === gz,
+        );
+      const links = (format: string) =>
+        html`${link(of(format, false))}${of(format, true) === undefined ? "" : html`, ${link(of(format, true))}`}`;
+      return [
+        html`<code>${endpoint}</code>${part === undefined ? "" : html` part ${part} of ${files.find((f) => f.part === part)?.parts ?? "?"}`}`,
+        count(of("json", false)?.records ?? 0),
+        links("json"),
+        links("csv"),
+      ];
     });
   });
   return section(
@@ -38,12 +59,18 @@ ${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, fo
 
 export function sourcesSection(resources: readonly DocsResource[]): Markup {
   const credits = new Map<Credit, string[]>();
-  for (const { resource } of resources) for (const credit of resource.credits) credits.set(credit, [...(credits.get(credit) ?? []), resource.path]);
+  for (const { resource } of resources)
+    for (const credit of resource.credits)
+      credits.set(credit, [...(credits.get(credit) ?? []), resource.path]);
   const rows = [...credits].map(([credit, paths]) => [
     html`${paths.map((path, i) => html`${i > 0 ? ", " : ""}<code>${path}</code>`)}`,
-    credit.sourceUrl === undefined ? credit.source : html`<a href="${credit.sourceUrl}">${credit.source}</a>`,
+    credit.sourceUrl === undefined
+      ? credit.source
+      : html`<a href="${credit.sourceUrl}">${credit.source}</a>`,
     html`<strong>${credit.attribution}</strong>`,
-    credit.licenceUrl === undefined ? credit.licence : html`<a href="${credit.licenceUrl}">${credit.licence}</a>`,
+    credit.licenceUrl === undefined
+      ? credit.licence
+      : html`<a href="${credit.licenceUrl}">${credit.licence}</a>`,
     credit.asOf,
   ]);
   return section(

@@ -41,9 +41,12 @@ export function notServedSection(notServed: readonly NotServedRoute[]): Markup {
 /** `locality (required)`, `key (path)`, `postalCode, name`: a resource's selectors in a table cell. */
 function filterSummary(resource: AnyResource): Markup | string {
   const selectors = resource.selectors ?? [];
-  if (resource.search?.role === "streets") return html`<code>locality</code>, <code>name</code>, <code>postalCode</code> (at least one)`;
-  if (resource.search?.role === "fullText") return html`<code>searchTerm</code> (required), <code>lastWordPrefix</code>`;
-  if (resource.patterns !== undefined) return html`${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} (regular expressions, at least one)`;
+  if (resource.search?.role === "streets")
+    return html`<code>locality</code>, <code>name</code>, <code>postalCode</code> (at least one)`;
+  if (resource.search?.role === "fullText")
+    return html`<code>searchTerm</code> (required), <code>lastWordPrefix</code>`;
+  if (resource.patterns !== undefined)
+    return html`${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} (regular expressions, at least one)`;
   if (selectors.length === 0) return "–";
   return html`${selectors.map((s, i) => html`${i > 0 ? ", " : ""}<code>${s.param}</code>${s.in === "path" ? " (path)" : s.required ? " (required)" : ""}`)}`;
 }
@@ -82,14 +85,23 @@ function parameterTable(path: string, parameters: readonly ParameterDoc[]): Mark
           : p.schema.maxLength === undefined
             ? "text"
             : html`text, at most ${count(p.schema.maxLength)} characters`;
-    const fallback = p.schema.type === "integer" ? String(p.schema.default) : p.required ? "–" : "Accept header";
+    const fallback =
+      p.schema.type === "integer" ? String(p.schema.default) : p.required ? "–" : "Accept header";
     return [html`<code>${p.name}</code>`, p.required ? "yes" : "no", type, fallback, p.description];
   });
-  return dataTable(`Parameters of ${path}`, ["Parameter", "Required", "Values", "Default", "Meaning"], rows, { rowHeader: true });
+  return dataTable(
+    `Parameters of ${path}`,
+    ["Parameter", "Required", "Values", "Default", "Meaning"],
+    rows,
+    { rowHeader: true },
+  );
 }
 
 /** A record schema's properties, nested ones dotted (`municipality.key`). */
-export function flattenSchema(schema: JsonSchema, prefix = ""): { path: string; schema: JsonSchema; optional: boolean }[] {
+export function flattenSchema(
+  schema: JsonSchema,
+  prefix = "",
+): { path: string; schema: JsonSchema; optional: boolean }[] {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
     const path = `${prefix}${name}`;
@@ -99,7 +111,9 @@ export function flattenSchema(schema: JsonSchema, prefix = ""): { path: string; 
 }
 
 function fieldTable(resource: AnyResource, fields: ReturnType<typeof flattenSchema>): Markup {
-  const columns = new Map(resource.record.columns.map((c) => [c.path.join(".").toLowerCase(), c.header]));
+  const columns = new Map(
+    resource.record.columns.map((c) => [c.path.join(".").toLowerCase(), c.header]),
+  );
   const rows = fields.map(({ path, schema, optional }) => {
     const column = columns.get(path.toLowerCase());
     return [
@@ -109,5 +123,10 @@ function fieldTable(resource: AnyResource, fields: ReturnType<typeof flattenSche
       html`${schema.description ?? ""}${schema.examples?.[0] === undefined ? "" : html` <span class="muted">Example: <code>${schema.examples[0]}</code></span>`}`,
     ];
   });
-  return dataTable(`Fields of ${resource.record.name}`, ["JSON property", "CSV column", "Type", "Meaning"], rows, { rowHeader: true });
+  return dataTable(
+    `Fields of ${resource.record.name}`,
+    ["JSON property", "CSV column", "Type", "Meaning"],
+    rows,
+    { rowHeader: true },
+  );
 }

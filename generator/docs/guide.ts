@@ -40,7 +40,9 @@ export function formatsSection(resources: readonly DocsResource[]): Markup {
     html`<ul>
 <li><strong>JSON</strong> (default): <code>${CONTENT_TYPES.json}</code>, the OpenPLZ record shapes in camelCase; absent values are omitted.</li>
 <li><strong>CSV</strong>: <code>${CONTENT_TYPES.csv}</code> when the <code>Accept</code> header asks for <code>text/csv</code> (and does not prefer JSON), or with <code>format=csv</code>. RFC 4180: comma-separated, a header row with the dotted column names, fields quoted when they hold a comma, quote or line break, CRLF after every row. A value that starts with <code>=</code>, <code>+</code>, <code>-</code>, <code>@</code>, a tab or a carriage return is written with a leading <code>'</code>, so that a spreadsheet shows it as text instead of running it as a formula (no value of the publishers' files starts so; the JSON keeps every value as it is). Negotiated responses carry <code>Vary: Accept</code>.${
-      paged !== undefined && csvExample !== undefined ? html` Example: <a href="${exampleTarget(paged, csvExample)}"><code>${exampleTarget(paged, csvExample)}</code></a>.` : ""
+      paged !== undefined && csvExample !== undefined
+        ? html` Example: <a href="${exampleTarget(paged, csvExample)}"><code>${exampleTarget(paged, csvExample)}</code></a>.`
+        : ""
     }</li>
 <li>Responses carry an <code>ETag</code> and answer <code>If-None-Match</code> with 304, and <code>Cache-Control: public, max-age=3600</code>.</li>
 </ul>`,
@@ -49,15 +51,31 @@ export function formatsSection(resources: readonly DocsResource[]): Markup {
 
 export function errorsSection(resources: readonly DocsResource[]): Markup {
   const required = resources.flatMap(({ resource }) => {
-    if (resource.search?.role === "streets") return [html`none of <code>name</code>, <code>postalCode</code>, <code>locality</code> on <code>${resource.path}</code> ("No name, postal code or locality given."), `];
-    if (resource.search?.role === "fullText") return [html`a missing or blank <code>searchTerm</code> on <code>${resource.path}</code>, or one over ${MAX_SEARCH_TERM_LENGTH} characters, `];
-    if (resource.patterns !== undefined) return [html`none of ${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} on <code>${resource.path}</code> ("${resource.patterns.missing}"), `];
-    return (resource.selectors ?? []).filter((s) => s.in === "query" && s.required).map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `);
+    if (resource.search?.role === "streets")
+      return [
+        html`none of <code>name</code>, <code>postalCode</code>, <code>locality</code> on <code>${resource.path}</code> ("No name, postal code or locality given."), `,
+      ];
+    if (resource.search?.role === "fullText")
+      return [
+        html`a missing or blank <code>searchTerm</code> on <code>${resource.path}</code>, or one over ${MAX_SEARCH_TERM_LENGTH} characters, `,
+      ];
+    if (resource.patterns !== undefined)
+      return [
+        html`none of ${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} on <code>${resource.path}</code> ("${resource.patterns.missing}"), `,
+      ];
+    return (resource.selectors ?? [])
+      .filter((s) => s.in === "query" && s.required)
+      .map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `);
   });
   const search = resources.some(({ resource }) => resource.search?.role === "streets");
   const patterns = resources.some(({ resource }) => resource.patterns !== undefined);
-  const unserved = [...new Set(resources.flatMap(({ resource }) => resource.query.unservedFilters))];
-  const problem = validationProblem({ pageSize: ["The field pageSize must be between 1 and 50."] }, "The query string has invalid parameters; see errors.");
+  const unserved = [
+    ...new Set(resources.flatMap(({ resource }) => resource.query.unservedFilters)),
+  ];
+  const problem = validationProblem(
+    { pageSize: ["The field pageSize must be between 1 and 50."] },
+    "The query string has invalid parameters; see errors.",
+  );
   return section(
     "errors",
     "Errors",

@@ -12,7 +12,10 @@ export interface DocsResource {
   /** One real record of the build, for response examples (absent when the resource is empty). */
   readonly sample?: unknown;
   /** A few real views of the build (selector values as clients write them), for parameter examples. */
-  readonly exampleViews?: readonly { readonly filter: Readonly<Record<string, string>>; readonly records: number }[];
+  readonly exampleViews?: readonly {
+    readonly filter: Readonly<Record<string, string>>;
+    readonly records: number;
+  }[];
 }
 
 export interface DocsInput {
@@ -36,7 +39,12 @@ export function countryOf(path: string): string {
   const code = path.split("/")[1] ?? "";
   return COUNTRIES[code] ?? code;
 }
-const COUNTRIES: Readonly<Record<string, string>> = { de: "Germany", at: "Austria", ch: "Switzerland", li: "Liechtenstein" };
+const COUNTRIES: Readonly<Record<string, string>> = {
+  de: "Germany",
+  at: "Austria",
+  ch: "Switzerland",
+  li: "Liechtenstein",
+};
 
 /** `/de/Streets` → `de-streets`: an id for anchors, operation names and example keys. */
 export function slugOf(text: string): string {
@@ -49,8 +57,18 @@ export function slugOf(text: string): string {
 /** `11,920 records in 1 locality`: how much a build serves of a resource. */
 export function sizeOf({ resource, records, views }: DocsResource): string {
   const recordText = `${records.toLocaleString("en")} ${records === 1 ? "record" : "records"}`;
-  if (!resource.query.paged || resource.search?.role === "fullText" || resource.patterns !== undefined) return recordText;
+  if (
+    !resource.query.paged ||
+    resource.search?.role === "fullText" ||
+    resource.patterns !== undefined
+  )
+    return recordText;
   const first = resource.selectors?.[0];
-  const [one, many] = first?.in === "path" ? ["key", "keys"] : first?.param === "locality" ? ["locality", "localities"] : ["filter selection", "filter selections"];
+  const [one, many] =
+    first?.in === "path"
+      ? ["key", "keys"]
+      : first?.param === "locality"
+        ? ["locality", "localities"]
+        : ["filter selection", "filter selections"];
   return `${recordText} in ${views.toLocaleString("en")} ${views === 1 ? one : many}`;
 }

@@ -2,9 +2,23 @@ import { csvHeader, csvRow } from "../contract/csv.ts";
 import { ALLOWED_METHODS, CONTENT_TYPES, PAGING_HEADERS } from "../contract/headers.ts";
 import { exampleTarget, type AnyResource } from "../resources/resource.ts";
 import { countryOf, sizeOf, slugOf, type DocsInput, type DocsResource } from "./input.ts";
-import { componentSchemas, errorResponses, ETAG_HEADER, headerRef, IF_NONE_MATCH, mime, problemSchema, schemaRef, sharedHeaders, sharedParameters, sharedResponses, type Json } from "./openapi-components.ts";
+import {
+  componentSchemas,
+  errorResponses,
+  ETAG_HEADER,
+  headerRef,
+  IF_NONE_MATCH,
+  mime,
+  problemSchema,
+  schemaRef,
+  sharedHeaders,
+  sharedParameters,
+  sharedResponses,
+  type Json,
+} from "./openapi-components.ts";
 import { changesPaths, changesSchemas } from "./openapi-changes.ts";
-import { downloadsPaths, downloadsSchemas } from "./openapi-downloads.ts";
+import { downloadsSchemas } from "./openapi-download-schemas.ts";
+import { downloadsPaths } from "./openapi-downloads.ts";
 import { parametersOf, REJECTED_NOTE, type ParameterDoc } from "./parameters.ts";
 
 /** The extension under which each operation lists its example requests (targets relative to the server). */
@@ -19,7 +33,8 @@ export function openApiDocument(input: DocsInput): Json {
     info: {
       title: "plz-static",
       version: input.version,
-      summary: "Postal and regional data of Germany, Austria, Switzerland and Liechtenstein, with the paging contract of the OpenPLZ API.",
+      summary:
+        "Postal and regional data of Germany, Austria, Switzerland and Liechtenstein, with the paging contract of the OpenPLZ API.",
       description: [
         "Every answer is a pre-rendered file on a CDN; a small Worker maps query strings onto the files.",
         "",
@@ -35,10 +50,15 @@ export function openApiDocument(input: DocsInput): Json {
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: "/", description: "The deployment serving this document" }],
-    tags: [...new Set(input.resources.map((r) => countryOf(r.resource.path))), ...(input.downloads === undefined ? [] : ["Downloads"])].map((name) => ({ name })),
+    tags: [
+      ...new Set(input.resources.map((r) => countryOf(r.resource.path))),
+      ...(input.downloads === undefined ? [] : ["Downloads"]),
+    ].map((name) => ({ name })),
     paths: {
       ...Object.fromEntries(input.resources.map((r) => [r.resource.path, { get: operation(r) }])),
-      ...(input.downloads === undefined ? {} : { ...downloadsPaths(input.downloads), ...changesPaths() }),
+      ...(input.downloads === undefined
+        ? {}
+        : { ...downloadsPaths(input.downloads), ...changesPaths() }),
     },
     components: {
       schemas: {
@@ -58,31 +78,59 @@ function operation({ resource, records, views, sample, exampleViews }: DocsResou
   const paged = resource.query.paged;
   const counts = `This build serves ${sizeOf({ resource, records, views })}.`;
   return {
-    operationId: `get-${slugOf(resource.path)}`.replace(/-([a-z0-9])/g, (_, ch: string) => ch.toUpperCase()),
+    operationId: `get-${slugOf(resource.path)}`.replace(/-([a-z0-9])/g, (_, ch: string) =>
+      ch.toUpperCase(),
+    ),
     summary: resource.title,
-    description: [resource.description, counts, paged ? "" : "Not paged: the whole list in one response, without paging headers; `page` and `pageSize` are ignored.", resource.query.unservedFilters.length === 0 ? "" : `${resource.query.unservedFilters.join(" and ")}, ${REJECTED_NOTE}`]
+    description: [
+      resource.description,
+      counts,
+      paged
+        ? ""
+        : "Not paged: the whole list in one response, without paging headers; `page` and `pageSize` are ignored.",
+      resource.query.unservedFilters.length === 0
+        ? ""
+        : `${resource.query.unservedFilters.join(" and ")}, ${REJECTED_NOTE}`,
+    ]
       .filter((line) => line !== "")
       .join(" "),
     tags: [countryOf(resource.path)],
-    parameters: [...parametersOf(resource).map((p) => parameter(p, parameterExamples(p, resource, exampleViews))), { $ref: `#/components/parameters/${IF_NONE_MATCH}` }],
+    parameters: [
+      ...parametersOf(resource).map((p) =>
+        parameter(p, parameterExamples(p, resource, exampleViews)),
+      ),
+      { $ref: `#/components/parameters/${IF_NONE_MATCH}` },
+    ],
     responses: {
       "200": {
-        description: paged ? "One page of records (an empty list past the last page or for an unknown filter value)." : "All records.",
-        headers: Object.fromEntries([ETAG_HEADER, ...(paged ? PAGING_HEADERS : [])].map((name) => [name, headerRef(name)])),
+        description: paged
+          ? "One page of records (an empty list past the last page or for an unknown filter value)."
+          : "All records.",
+        headers: Object.fromEntries(
+          [ETAG_HEADER, ...(paged ? PAGING_HEADERS : [])].map((name) => [name, headerRef(name)]),
+        ),
         content: {
           [mime(CONTENT_TYPES.json)]: {
             schema: { type: "array", items: schemaRef(resource.record.name) },
             ...(sample === undefined ? {} : { example: [sample as Json] }),
           },
           [mime(CONTENT_TYPES.csv)]: {
-            schema: { type: "string", description: `RFC 4180 CSV, CRLF line ends, header row: ${resource.record.columns.map((c) => c.header).join(",")}` },
-            example: csvHeader(resource.record.columns) + (sample === undefined ? "" : csvRow(resource.record.columns, sample)),
+            schema: {
+              type: "string",
+              description: `RFC 4180 CSV, CRLF line ends, header row: ${resource.record.columns.map((c) => c.header).join(",")}`,
+            },
+            example:
+              csvHeader(resource.record.columns) +
+              (sample === undefined ? "" : csvRow(resource.record.columns, sample)),
           },
         },
       },
       ...errorResponses(true),
     },
-    [REQUEST_EXAMPLES]: resource.examples.map((e) => ({ summary: e.summary, target: exampleTarget(resource, e) })),
+    [REQUEST_EXAMPLES]: resource.examples.map((e) => ({
+      summary: e.summary,
+      target: exampleTarget(resource, e),
+    })),
   };
 }
 
@@ -94,7 +142,16 @@ function parameter(p: ParameterDoc, examples: ReadonlyMap<string, string>): Json
     required: p.required,
     description: p.description,
     schema: p.schema as unknown as Json,
-    ...(examples.size === 0 ? {} : { examples: Object.fromEntries([...examples].map(([text, summary]) => [slugOf(`${summary} ${text}`), { summary, value: value(text) }])) }),
+    ...(examples.size === 0
+      ? {}
+      : {
+          examples: Object.fromEntries(
+            [...examples].map(([text, summary]) => [
+              slugOf(`${summary} ${text}`),
+              { summary, value: value(text) },
+            ]),
+          ),
+        }),
   };
 }
 
@@ -102,7 +159,11 @@ function parameter(p: ParameterDoc, examples: ReadonlyMap<string, string>): Json
  * A parameter's examples, each value once: those of the resource's example requests, then real
  * values of this build's views (a few spread over all of them), so a key is not shown three times.
  */
-function parameterExamples(p: ParameterDoc, resource: AnyResource, exampleViews: DocsResource["exampleViews"]): Map<string, string> {
+function parameterExamples(
+  p: ParameterDoc,
+  resource: AnyResource,
+  exampleViews: DocsResource["exampleViews"],
+): Map<string, string> {
   const examples = new Map<string, string>();
   for (const e of resource.examples) {
     const text = p.in === "path" ? e.path?.[p.name] : e.query[p.name];
@@ -110,7 +171,11 @@ function parameterExamples(p: ParameterDoc, resource: AnyResource, exampleViews:
   }
   for (const view of exampleViews ?? []) {
     const text = view.filter[p.name];
-    if (text !== undefined && !examples.has(text)) examples.set(text, `${view.records.toLocaleString("en")} ${view.records === 1 ? "record" : "records"} in this build`);
+    if (text !== undefined && !examples.has(text))
+      examples.set(
+        text,
+        `${view.records.toLocaleString("en")} ${view.records === 1 ? "record" : "records"} in this build`,
+      );
   }
   return examples;
 }

@@ -31,13 +31,19 @@ export interface StringParameter {
 
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
   // On a Streets resource with search, locality is one of three filters (at least one), not required.
-  const required = (s: { readonly in: string; readonly required: boolean }) => s.in === "path" || (s.required && resource.search?.role !== "streets");
+  const required = (s: { readonly in: string; readonly required: boolean }) =>
+    s.in === "path" || (s.required && resource.search?.role !== "streets");
   const filters: ParameterDoc[] = (resource.selectors ?? []).map((s) => ({
     name: s.param,
     in: s.in,
     required: required(s),
     description: s.description,
-    schema: s.in === "query" ? textSchema(s.param, required(s)) : required(s) ? { type: "string", minLength: 1 } : { type: "string" },
+    schema:
+      s.in === "query"
+        ? textSchema(s.param, required(s))
+        : required(s)
+          ? { type: "string", minLength: 1 }
+          : { type: "string" },
   }));
   const extra: ParameterDoc[] = (resource.queryParameters ?? []).map((p) => ({
     name: p.name,
@@ -60,7 +66,12 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
           in: "query",
           required: false,
           description: `Records per page, 1 to ${MAX_PAGE_SIZE} in plain decimal digits (at most ${maxValueLength("pageSize")}, leading zeros included).`,
-          schema: { type: "integer", minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE },
+          schema: {
+            type: "integer",
+            minimum: 1,
+            maximum: MAX_PAGE_SIZE,
+            default: DEFAULT_PAGE_SIZE,
+          },
         },
       ]
     : [];
@@ -68,7 +79,8 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     name: "format",
     in: "query",
     required: false,
-    description: "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
+    description:
+      "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
     schema: { type: "string", enum: FORMATS },
   };
   return [...filters, ...extra, ...paging, format];
@@ -76,11 +88,14 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
 
 /** A free-text query parameter: its length limit, and for a required one at least a character. */
 function textSchema(name: string, required: boolean): StringParameter {
-  return required ? { type: "string", minLength: 1, maxLength: maxValueLength(name) } : { type: "string", maxLength: maxValueLength(name) };
+  return required
+    ? { type: "string", minLength: 1, maxLength: maxValueLength(name) }
+    : { type: "string", maxLength: maxValueLength(name) };
 }
 
 /** Said of the filters the original API has and this one answers with 400 (a filter is never silently ignored). */
-export const REJECTED_NOTE = "which the original OpenPLZ API accepts here, are not served: a non-empty value is a 400 problem naming the parameter.";
+export const REJECTED_NOTE =
+  "which the original OpenPLZ API accepts here, are not served: a non-empty value is a 400 problem naming the parameter.";
 
 export const PAGING_HEADER_DOCS: Readonly<Record<(typeof PAGING_HEADERS)[number], string>> = {
   "x-page": "The page served.",

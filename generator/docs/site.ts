@@ -27,7 +27,15 @@ export function buildDocs(input: DocsSiteInput): DocsBuild {
 /** The docs page's policy: its own script, its inline stylesheet by hash, fetch to its own origin. */
 export function docsContentSecurityPolicy(css: string): string {
   const hash = createHash("sha256").update(css, "utf8").digest("base64");
-  return ["default-src 'none'", "script-src 'self'", `style-src 'sha256-${hash}'`, "connect-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join("; ");
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'sha256-${hash}'`,
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
 }
 
 /**
@@ -38,7 +46,11 @@ export function docsContentSecurityPolicy(css: string): string {
  */
 function docsHeaderRules(css: string): string {
   const rules: Readonly<Record<DocsFile, readonly string[]>> = {
-    "/index.html": ["! Content-Security-Policy", `Content-Security-Policy: ${docsContentSecurityPolicy(css)}`, "Content-Type: text/html; charset=utf-8"],
+    "/index.html": [
+      "! Content-Security-Policy",
+      `Content-Security-Policy: ${docsContentSecurityPolicy(css)}`,
+      "Content-Type: text/html; charset=utf-8",
+    ],
     "/docs.js": ["Content-Type: text/javascript; charset=utf-8"],
     "/openapi.json": ["Content-Type: application/json; charset=utf-8"],
   };

@@ -13,10 +13,29 @@ export function tryItSection(resources: readonly DocsResource[]): Markup {
    * streets would be narrowed by a name nobody typed) and for the prefix switch.
    */
   const filters = new Map<string, string>();
-  const empty = new Set(["lastWordPrefix", ...resources.flatMap(({ resource }) => (resource.search?.role === "streets" ? resource.query.filters.filter((name) => name !== "locality") : []))]);
+  const empty = new Set([
+    "lastWordPrefix",
+    ...resources.flatMap(({ resource }) =>
+      resource.search?.role === "streets"
+        ? resource.query.filters.filter((name) => name !== "locality")
+        : [],
+    ),
+  ]);
   for (const { resource } of resources) {
-    for (const name of pathParams(resource.path)) if (!filters.has(name)) filters.set(name, resource.examples.find((e) => e.path?.[name] !== undefined)?.path?.[name] ?? "");
-    for (const name of resource.query.filters) if (!filters.has(name)) filters.set(name, empty.has(name) ? "" : (resource.examples.find((e) => e.query[name] !== undefined)?.query[name] ?? ""));
+    for (const name of pathParams(resource.path))
+      if (!filters.has(name))
+        filters.set(
+          name,
+          resource.examples.find((e) => e.path?.[name] !== undefined)?.path?.[name] ?? "",
+        );
+    for (const name of resource.query.filters)
+      if (!filters.has(name))
+        filters.set(
+          name,
+          empty.has(name)
+            ? ""
+            : (resource.examples.find((e) => e.query[name] !== undefined)?.query[name] ?? ""),
+        );
   }
   // Path parameters are filled into the path (`data-path`); the rest go into the query string.
   const options = resources.map(

@@ -14,17 +14,34 @@ import { ifNoneMatch, type HeaderList, type ResponseFactory } from "./responses.
  * index entry names the view, and the Worker streams its packed records (or renders its inlined
  * ones), the same bytes the downloads manifest describes.
  */
-export async function serveViewDownload(request: Request, url: URL, store: AssetStore, respond: ResponseFactory, resource: RouteResource, slug: string, format: Format): Promise<Response> {
+export async function serveViewDownload(
+  request: Request,
+  url: URL,
+  store: AssetStore,
+  respond: ResponseFactory,
+  resource: RouteResource,
+  slug: string,
+  format: Format,
+): Promise<Response> {
   const origin = url.origin;
-  const key = (await store.shard(origin, resource.id, shardOf(slugShardKey(slug), resource.shards))).slugs.get(slug);
-  const entry = key === undefined ? undefined : (await store.shard(origin, resource.id, shardOf(key, resource.shards))).entries.get(key);
+  const key = (
+    await store.shard(origin, resource.id, shardOf(slugShardKey(slug), resource.shards))
+  ).slugs.get(slug);
+  const entry =
+    key === undefined
+      ? undefined
+      : (await store.shard(origin, resource.id, shardOf(key, resource.shards))).entries.get(key);
   if (entry === undefined) return respond.problem(notFoundProblem(url.pathname));
   const headers: HeaderList = [
     ["Content-Type", CONTENT_TYPES[format]],
     ["ETag", `"${entry.hash}.${format}"`],
   ];
   if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
-  if (entry.records !== undefined) return respond.body(200, inlinePage(resource, entry.records, format), headers);
-  const view = streamPackedView(packedStream({ store, origin }, resource, format), packedOf(entry, format));
+  if (entry.records !== undefined)
+    return respond.body(200, inlinePage(resource, entry.records, format), headers);
+  const view = streamPackedView(
+    packedStream({ store, origin }, resource, format),
+    packedOf(entry, format),
+  );
   return respond.stream(200, request.method === "HEAD" ? null : view.body(), view.length, headers);
 }

@@ -6,11 +6,18 @@
  * fails, breaks the connection. Outside workerd (the in-process tests) a counting stream fails
  * the same way.
  */
-type ByteStreamPair = { readonly readable: ReadableStream<Uint8Array>; readonly writable: WritableStream<Uint8Array> };
+type ByteStreamPair = {
+  readonly readable: ReadableStream<Uint8Array>;
+  readonly writable: WritableStream<Uint8Array>;
+};
 type FixedLengthStreamClass = new (length: number) => ByteStreamPair;
 
-export function exactlyOf(body: ReadableStream<Uint8Array>, length: number): ReadableStream<Uint8Array> {
-  const runtimeStream = (globalThis as { FixedLengthStream?: FixedLengthStreamClass }).FixedLengthStream;
+export function exactlyOf(
+  body: ReadableStream<Uint8Array>,
+  length: number,
+): ReadableStream<Uint8Array> {
+  const runtimeStream = (globalThis as { FixedLengthStream?: FixedLengthStreamClass })
+    .FixedLengthStream;
   const through = runtimeStream === undefined ? countedStream(length) : new runtimeStream(length);
   // The failure reaches the reader through `through` (aborted with the source's error); the pipe's own promise has nothing to add.
   body.pipeTo(through.writable).catch(() => undefined);
@@ -26,7 +33,8 @@ function countedStream(length: number): ByteStreamPair {
       controller.enqueue(chunk);
     },
     flush() {
-      if (seen !== length) throw new RangeError(`the body ended after ${seen} of its ${length} bytes`);
+      if (seen !== length)
+        throw new RangeError(`the body ended after ${seen} of its ${length} bytes`);
     },
   });
 }

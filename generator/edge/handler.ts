@@ -1,7 +1,13 @@
 import { ALLOWED_METHODS, CORS_PREFLIGHT_HEADERS } from "../contract/headers.ts";
 import { formatMismatch } from "../contract/layout.ts";
 import { formatFromAccept } from "../contract/negotiate.ts";
-import { internalErrorProblem, methodNotAllowedProblem, notFoundProblem, notServedProblem, validationProblem } from "../contract/problem.ts";
+import {
+  internalErrorProblem,
+  methodNotAllowedProblem,
+  notFoundProblem,
+  notServedProblem,
+  validationProblem,
+} from "../contract/problem.ts";
 import { parseQuery } from "../contract/query.ts";
 import type { RouteTable } from "../contract/routes.ts";
 import { AssetStore, type Assets } from "./assets.ts";
@@ -53,7 +59,12 @@ function compile(table: RouteTable): Api {
   return { route: createRouter(table), respond: new ResponseFactory(table.commonHeaders) };
 }
 
-async function handle({ route: routeOf, respond }: Api, store: AssetStore, request: Request, url: URL): Promise<Response> {
+async function handle(
+  { route: routeOf, respond }: Api,
+  store: AssetStore,
+  request: Request,
+  url: URL,
+): Promise<Response> {
   const method = request.method;
   const route = routeOf(url.pathname);
   try {
@@ -61,19 +72,47 @@ async function handle({ route: routeOf, respond }: Api, store: AssetStore, reque
     // must be able to read the 404 of a path that is not served as well as any other answer.
     if (method === "OPTIONS") return respond.empty(204, CORS_PREFLIGHT_HEADERS);
     if (route === undefined) return respond.problem(notFoundProblem(url.pathname));
-    if ("notServed" in route) return respond.problem(notServedProblem(route.notServed.path, route.notServed.reason));
-    if (method !== "GET" && method !== "HEAD") return respond.problem(methodNotAllowedProblem(method, ALLOWED_METHODS), [["Allow", ALLOWED_METHODS]]);
+    if ("notServed" in route)
+      return respond.problem(notServedProblem(route.notServed.path, route.notServed.reason));
+    if (method !== "GET" && method !== "HEAD")
+      return respond.problem(methodNotAllowedProblem(method, ALLOWED_METHODS), [
+        ["Allow", ALLOWED_METHODS],
+      ]);
     if ("file" in route) return await serveFile(request, url, store, respond, route.file);
-    if ("viewDownload" in route) return await serveViewDownload(request, url, store, respond, route.viewDownload.resource, route.viewDownload.slug, route.viewDownload.format);
+    if ("viewDownload" in route)
+      return await serveViewDownload(
+        request,
+        url,
+        store,
+        respond,
+        route.viewDownload.resource,
+        route.viewDownload.slug,
+        route.viewDownload.format,
+      );
     const { resource, params } = route;
     const parsed = parseQuery(url.searchParams, resource.query);
-    if (!parsed.ok) return respond.problem(validationProblem(parsed.errors, "The query string has invalid parameters; see errors."));
+    if (!parsed.ok)
+      return respond.problem(
+        validationProblem(parsed.errors, "The query string has invalid parameters; see errors."),
+      );
     const vary: HeaderList = parsed.query.format === undefined ? [["Vary", "Accept"]] : [];
-    const ctx: ServeContext = { request, origin: url.origin, store, respond, format: parsed.query.format ?? formatFromAccept(request.headers.get("Accept")), vary };
-    if (resource.search?.role === "fullText") return await serveFullText(ctx, resource, parsed.query);
-    if (resource.search?.role === "streets") return await serveStreets(ctx, resource, params, parsed.query);
-    if (resource.patterns !== undefined) return await serveMatched(ctx, resource, resource.patterns, parsed.query);
-    return resource.query.paged ? await servePaged(ctx, resource, params, parsed.query) : await serveList(ctx, resource);
+    const ctx: ServeContext = {
+      request,
+      origin: url.origin,
+      store,
+      respond,
+      format: parsed.query.format ?? formatFromAccept(request.headers.get("Accept")),
+      vary,
+    };
+    if (resource.search?.role === "fullText")
+      return await serveFullText(ctx, resource, parsed.query);
+    if (resource.search?.role === "streets")
+      return await serveStreets(ctx, resource, params, parsed.query);
+    if (resource.patterns !== undefined)
+      return await serveMatched(ctx, resource, resource.patterns, parsed.query);
+    return resource.query.paged
+      ? await servePaged(ctx, resource, params, parsed.query)
+      : await serveList(ctx, resource);
   } catch (error) {
     logFailure(error);
     return respond.problem(internalErrorProblem());
@@ -89,6 +128,9 @@ const MAX_LOGGED = 1000;
  * the log, however long its values.
  */
 function logFailure(error: unknown): void {
-  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
-  console.error(text.length > MAX_LOGGED ? `${text.slice(0, MAX_LOGGED)}… (${text.length} characters)` : text);
+  const text =
+    error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  console.error(
+    text.length > MAX_LOGGED ? `${text.slice(0, MAX_LOGGED)}… (${text.length} characters)` : text,
+  );
 }

@@ -1,6 +1,11 @@
 import { matchTablePath, shardOf } from "../contract/address.ts";
 import { CONTENT_TYPES, pageEtag, pagingHeaders } from "../contract/headers.ts";
-import { decodeMatchTable, matchRecords, type ColumnTest, type MatchTable } from "../contract/match-table.ts";
+import {
+  decodeMatchTable,
+  matchRecords,
+  type ColumnTest,
+  type MatchTable,
+} from "../contract/match-table.ts";
 import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
@@ -21,59 +26,117 @@ import { ifNoneMatch, type HeaderList } from "./responses.ts";
  * parameter when one is refused), matched over the resource's match table, and the page's records
  * are taken from its one view, inlined or packed, by position.
  */
-export async function serveMatched(ctx: ServeContext, resource: RouteResource, patterns: PatternFiltersSpec, query: ParsedQuery): Promise<Response> {
+export async function serveMatched(
+  ctx: ServeContext,
+  resource: RouteResource,
+  patterns: PatternFiltersSpec,
+  query: ParsedQuery,
+): Promise<Response> {
   const { request, origin, store, respond, format } = ctx;
   const given = patterns.filters.flatMap(({ param, ignoreCase }) => {
     const value = query.filters.get(param);
     return value === undefined ? [] : [{ param, ignoreCase, value: value.normalize("NFC") }];
   });
-  if (given.length === 0) return respond.problem(validationProblem(Object.fromEntries(patterns.filters.map((f) => [f.param, [patterns.missing]])), patterns.missing));
+  if (given.length === 0)
+    return respond.problem(
+      validationProblem(
+        Object.fromEntries(patterns.filters.map((f) => [f.param, [patterns.missing]])),
+        patterns.missing,
+      ),
+    );
   const tests: ColumnTest[] = [];
   const errors: Record<string, string[]> = {};
   for (const { param, ignoreCase, value } of given) {
     const compiled = compilePattern(value, { ignoreCase });
-    if (compiled.ok) tests.push({ param, test: compiled.pattern.test, literals: { query: withoutShortLiterals(literalQuery(compiled.pattern.tree, ignoreCase ? caseFoldKey : (text) => text), 2), folded: ignoreCase } });
+    if (compiled.ok)
+      tests.push({
+        param,
+        test: compiled.pattern.test,
+        literals: {
+          query: withoutShortLiterals(
+            literalQuery(compiled.pattern.tree, ignoreCase ? caseFoldKey : (text) => text),
+            2,
+          ),
+          folded: ignoreCase,
+        },
+      });
     else errors[param] = [patternErrorMessage(param, compiled.error)];
   }
   const refused = Object.values(errors)[0]?.[0];
   if (refused !== undefined) return respond.problem(validationProblem(errors, refused));
 
-  const [table, shard] = await Promise.all([matchTableOf(store, origin, resource.id), store.shard(origin, resource.id, shardOf("", resource.shards))]);
+  const [table, shard] = await Promise.all([
+    matchTableOf(store, origin, resource.id),
+    store.shard(origin, resource.id, shardOf("", resource.shards)),
+  ]);
   const entry = shard.entries.get("");
   const matched = entry === undefined ? [] : matchRecords(table, tests);
   const { page, pageSize } = query;
   const question = JSON.stringify(given.map(({ param, value }) => [param, value]));
   const headers: HeaderList = [
     ["Content-Type", CONTENT_TYPES[format]],
-    ["ETag", pageEtag(`${(entry?.hash ?? "0").slice(0, 8)}${fnv(question)}`, pageSize, page, format)],
+    [
+      "ETag",
+      pageEtag(`${(entry?.hash ?? "0").slice(0, 8)}${fnv(question)}`, pageSize, page, format),
+    ],
     ...pagingHeaders(page, pageSize, matched.length),
     ...ctx.vary,
   ];
   if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
-  if (entry === undefined || page > pageCount(matched.length, pageSize)) return respond.body(200, renderPage(format, headerLine(resource).text, []), headers);
+  if (entry === undefined || page > pageCount(matched.length, pageSize))
+    return respond.body(200, renderPage(format, headerLine(resource).text, []), headers);
   const { start, end } = pageBounds(page, pageSize, matched.length);
   const positions = matched.slice(start, end);
-  if (entry.records !== undefined) return respond.body(200, inlinePage(resource, positions.map((p) => entry.records?.[p]), format), headers);
+  if (entry.records !== undefined)
+    return respond.body(
+      200,
+      inlinePage(
+        resource,
+        positions.map((p) => entry.records?.[p]),
+        format,
+      ),
+      headers,
+    );
   return respond.body(200, await packedRecordsAt(ctx, resource, entry, positions, format), headers);
 }
 
 /** The page of the view's packed records at `positions` (ascending): one read per run of consecutive positions, framed as a page. */
-async function packedRecordsAt(ctx: ServeContext, resource: RouteResource, entry: ShardEntry, positions: readonly number[], format: Format): Promise<Uint8Array> {
+async function packedRecordsAt(
+  ctx: ServeContext,
+  resource: RouteResource,
+  entry: ShardEntry,
+  positions: readonly number[],
+  format: Format,
+): Promise<Uint8Array> {
   const stream = packedStream(ctx, resource, format);
   const ref = packedOf(entry, format);
   const [open, close] = format === "json" ? [1, 1] : [stream.csvHeaderLine.length, 0];
   const pieces: Uint8Array[] = [];
-  for (let i = 0; i < positions.length; ) {
+  for (let i = 0; i < positions.length;) {
     let j = i + 1;
     while (j < positions.length && positions[j] === (positions[j - 1] ?? 0) + 1) j++;
     // One run after another: a chunk read for one run is in the isolate's cache for the next.
-    const framed = await readPackedPage(stream, ref, entry.total, positions[i] ?? 0, (positions[j - 1] ?? 0) + 1);
+    const framed = await readPackedPage(
+      stream,
+      ref,
+      entry.total,
+      positions[i] ?? 0,
+      (positions[j - 1] ?? 0) + 1,
+    );
     pieces.push(framed.subarray(open, framed.length - close));
     i = j;
   }
   const separator = format === "json" ? 1 : 0;
-  const [prefix, suffix] = format === "json" ? [new Uint8Array([0x5b]), new Uint8Array([0x5d])] : [stream.csvHeaderLine, new Uint8Array()];
-  const body = new Uint8Array(prefix.length + pieces.reduce((sum, piece) => sum + piece.length, 0) + separator * Math.max(0, pieces.length - 1) + suffix.length);
+  const [prefix, suffix] =
+    format === "json"
+      ? [new Uint8Array([0x5b]), new Uint8Array([0x5d])]
+      : [stream.csvHeaderLine, new Uint8Array()];
+  const body = new Uint8Array(
+    prefix.length +
+      pieces.reduce((sum, piece) => sum + piece.length, 0) +
+      separator * Math.max(0, pieces.length - 1) +
+      suffix.length,
+  );
   body.set(prefix, 0);
   let at = prefix.length;
   pieces.forEach((piece, k) => {
@@ -87,12 +150,18 @@ async function packedRecordsAt(ctx: ServeContext, resource: RouteResource, entry
 
 /** Match tables read per isolate, by store and resource (resolved ones only; see AssetStore). */
 const tables = new WeakMap<AssetStore, Map<string, MatchTable>>();
-async function matchTableOf(store: AssetStore, origin: string, resource: string): Promise<MatchTable> {
+async function matchTableOf(
+  store: AssetStore,
+  origin: string,
+  resource: string,
+): Promise<MatchTable> {
   let byResource = tables.get(store);
   if (byResource === undefined) tables.set(store, (byResource = new Map()));
   const cached = byResource.get(resource);
   if (cached !== undefined) return cached;
-  const table = decodeMatchTable(await (await store.require(origin, matchTablePath(resource))).text());
+  const table = decodeMatchTable(
+    await (await store.require(origin, matchTablePath(resource))).text(),
+  );
   byResource.set(resource, table);
   return table;
 }

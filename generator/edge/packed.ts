@@ -1,4 +1,13 @@
-import { chunkBoundary, chunkPayload, chunkSpans, locateBoundary, PACK_CHUNK_BYTES, packPath, type Boundary, type PackRef } from "../contract/pack.ts";
+import {
+  chunkBoundary,
+  chunkPayload,
+  chunkSpans,
+  locateBoundary,
+  PACK_CHUNK_BYTES,
+  packPath,
+  type Boundary,
+  type PackRef,
+} from "../contract/pack.ts";
 import type { Format } from "../contract/query.ts";
 import type { AssetStore } from "./assets.ts";
 
@@ -23,7 +32,13 @@ export interface PackedStream {
  * Records [start, end) of a packed view of `total` records, as a page: the chunks that hold them
  * (one or two), fetched in parallel, and the slice between the two boundaries copied out of them.
  */
-export async function readPackedPage(stream: PackedStream, ref: PackRef, total: number, start: number, end: number): Promise<Uint8Array> {
+export async function readPackedPage(
+  stream: PackedStream,
+  ref: PackRef,
+  total: number,
+  start: number,
+  end: number,
+): Promise<Uint8Array> {
   const { store, origin, resource, format } = stream;
   const chunkBytes = chunkSizeOf(stream);
   const from = locateBoundary(ref, total, start, chunkBytes);
@@ -32,8 +47,16 @@ export async function readPackedPage(stream: PackedStream, ref: PackRef, total: 
   const trailing = format === "json" && end > start ? 1 : 0;
   const first = "position" in from ? Math.floor(from.position / chunkBytes) : from.chunk;
   const last = "position" in to ? Math.floor((to.position - 1 - trailing) / chunkBytes) : to.chunk;
-  const files = await Promise.all(Array.from({ length: Math.max(0, last - first + 1) }, (_, i) => store.chunk(origin, packPath(resource, format, first + i))));
-  const positionOf = (boundary: Boundary) => ("position" in boundary ? boundary.position : boundary.chunk * chunkBytes + chunkBoundary(files[boundary.chunk - first] ?? NOTHING, boundary.index));
+  const files = await Promise.all(
+    Array.from({ length: Math.max(0, last - first + 1) }, (_, i) =>
+      store.chunk(origin, packPath(resource, format, first + i)),
+    ),
+  );
+  const positionOf = (boundary: Boundary) =>
+    "position" in boundary
+      ? boundary.position
+      : boundary.chunk * chunkBytes +
+        chunkBoundary(files[boundary.chunk - first] ?? NOTHING, boundary.index);
   const [prefix, suffix] = frameOf(stream);
   const sliceFrom = positionOf(from);
   const sliceTo = positionOf(to) - trailing;
@@ -49,11 +72,19 @@ export async function readPackedPage(stream: PackedStream, ref: PackRef, total: 
 }
 
 /** A packed view's records, all of them (its download): the length, known from its index entry, and the bytes streamed chunk by chunk. */
-export function streamPackedView(stream: PackedStream, ref: PackRef): { readonly length: number; readonly body: () => ReadableStream<Uint8Array> } {
+export function streamPackedView(
+  stream: PackedStream,
+  ref: PackRef,
+): { readonly length: number; readonly body: () => ReadableStream<Uint8Array> } {
   const { store, origin, resource, format } = stream;
   const [prefix, suffix] = frameOf(stream);
-  const spans = chunkSpans(ref.start, ref.start + ref.bytes - (format === "json" && ref.bytes > 0 ? 1 : 0), chunkSizeOf(stream));
-  const length = prefix.length + spans.reduce((sum, span) => sum + span.to - span.from, 0) + suffix.length;
+  const spans = chunkSpans(
+    ref.start,
+    ref.start + ref.bytes - (format === "json" && ref.bytes > 0 ? 1 : 0),
+    chunkSizeOf(stream),
+  );
+  const length =
+    prefix.length + spans.reduce((sum, span) => sum + span.to - span.from, 0) + suffix.length;
   const body = () => {
     let next = 0;
     return new ReadableStream<Uint8Array>({
@@ -71,7 +102,8 @@ export function streamPackedView(stream: PackedStream, ref: PackRef): { readonly
         // A copy: the chunk may stay in the isolate's cache, and a stream may take over what it is given.
         const bytes = chunkPayload(await store.chunk(origin, path)).slice(span.from, span.to);
         // A chunk shorter than the index says is of another build: fail now rather than send a short body.
-        if (bytes.length !== span.to - span.from) throw new Error(`${path} is shorter than the view's index entry says`);
+        if (bytes.length !== span.to - span.from)
+          throw new Error(`${path} is shorter than the view's index entry says`);
         controller.enqueue(bytes);
       },
     });

@@ -30,14 +30,22 @@ export class ResponseFactory {
    * A streamed response of known length (a download the Worker assembles): sent with its
    * Content-Length, and broken off when the body fails or its length comes out otherwise.
    */
-  stream(status: number, body: ReadableStream<Uint8Array> | null, length: number, extra: HeaderList): Response {
+  stream(
+    status: number,
+    body: ReadableStream<Uint8Array> | null,
+    length: number,
+    extra: HeaderList,
+  ): Response {
     const headers = this.headers(extra);
     headers.set("content-length", String(length));
     return new Response(body === null ? null : exactlyOf(body, length), { status, headers });
   }
 
   problem(problem: Problem, extra: HeaderList = []): Response {
-    return this.body(problem.status, JSON.stringify(problem), [["Content-Type", PROBLEM_CONTENT_TYPE], ...extra]);
+    return this.body(problem.status, JSON.stringify(problem), [
+      ["Content-Type", PROBLEM_CONTENT_TYPE],
+      ...extra,
+    ]);
   }
 
   /**
@@ -47,7 +55,8 @@ export class ResponseFactory {
   async asset(method: string, asset: Response, extra: HeaderList): Promise<Response> {
     const body = method === "HEAD" ? await asset.arrayBuffer() : asset.body;
     const response = new Response(body, asset);
-    if (body instanceof ArrayBuffer) response.headers.set("content-length", String(body.byteLength));
+    if (body instanceof ArrayBuffer)
+      response.headers.set("content-length", String(body.byteLength));
     response.headers.delete("cf-cache-status");
     for (const [name, value] of extra) response.headers.set(name.toLowerCase(), value);
     return response;
@@ -74,5 +83,8 @@ export function ifNoneMatch(request: Request, headers: HeaderList): boolean {
   const condition = request.headers.get("If-None-Match");
   const etag = headers.find(([name]) => name === "ETag")?.[1];
   if (condition === null || etag === undefined) return false;
-  return condition.trim() === "*" || condition.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
+  return (
+    condition.trim() === "*" ||
+    condition.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)
+  );
 }

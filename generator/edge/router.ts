@@ -10,7 +10,13 @@ import type { NotServedRoute, RouteResource, RouteTable } from "../contract/rout
 export type Route =
   | { readonly resource: RouteResource; readonly params: ReadonlyMap<string, string> }
   | { readonly file: string }
-  | { readonly viewDownload: { readonly resource: RouteResource; readonly slug: string; readonly format: Format } }
+  | {
+      readonly viewDownload: {
+        readonly resource: RouteResource;
+        readonly slug: string;
+        readonly format: Format;
+      };
+    }
   | { readonly notServed: NotServedRoute };
 
 /** `/downloads/{resource}/{slug}.{json|csv}`: one view's records, assembled by the Worker. */
@@ -27,10 +33,14 @@ interface PathTemplate<T> {
  * it does not serve. Endpoints match case-insensitively and with a trailing slash; files exactly
  * (`/downloads/` is the manifest).
  */
-export function createRouter(table: Pick<RouteTable, "resources" | "notServed">): (pathname: string) => Route | undefined {
+export function createRouter(
+  table: Pick<RouteTable, "resources" | "notServed">,
+): (pathname: string) => Route | undefined {
   const resources = templateMatcher(table.resources);
   const notServed = templateMatcher(table.notServed);
-  const viewDownloads = new Map(table.resources.filter((r) => r.viewDownloads).map((r) => [r.id, r]));
+  const viewDownloads = new Map(
+    table.resources.filter((r) => r.viewDownloads).map((r) => [r.id, r]),
+  );
   return (pathname) => {
     const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
     const segments = path.split("/").slice(1);
@@ -39,7 +49,8 @@ export function createRouter(table: Pick<RouteTable, "resources" | "notServed">)
     if (path === "/downloads") return { file: DOWNLOADS_INDEX };
     const [, id = "", slug = "", format] = VIEW_DOWNLOAD.exec(pathname) ?? [];
     const downloadable = viewDownloads.get(id);
-    if (downloadable !== undefined && (format === "json" || format === "csv")) return { viewDownload: { resource: downloadable, slug, format } };
+    if (downloadable !== undefined && (format === "json" || format === "csv"))
+      return { viewDownload: { resource: downloadable, slug, format } };
     if (isDownloadPath(pathname)) return { file: pathname };
     const file = DOCS_ROUTES.get(pathname);
     if (file !== undefined) return { file };
@@ -49,13 +60,21 @@ export function createRouter(table: Pick<RouteTable, "resources" | "notServed">)
 }
 
 /** The first of `targets` whose path template matches the segments, with its path parameters. */
-function templateMatcher<T extends { readonly path: string }>(targets: readonly T[]): (segments: readonly string[]) => { target: T; params: Map<string, string> } | undefined {
+function templateMatcher<T extends { readonly path: string }>(
+  targets: readonly T[],
+): (segments: readonly string[]) => { target: T; params: Map<string, string> } | undefined {
   const templatesByLength = new Map<number, PathTemplate<T>[]>();
-  for (const template of targets.map(compileTemplate)) templatesByLength.set(template.segments.length, [...(templatesByLength.get(template.segments.length) ?? []), template]);
+  for (const template of targets.map(compileTemplate))
+    templatesByLength.set(template.segments.length, [
+      ...(templatesByLength.get(template.segments.length) ?? []),
+      template,
+    ]);
   return (segments) => {
     for (const template of templatesByLength.get(segments.length) ?? []) {
       // Literal segments first (no allocation); then the parameters of the matching template.
-      const matches = template.segments.every((part, i) => ("literal" in part ? part.literal === (segments[i] ?? "").toLowerCase() : segments[i] !== ""));
+      const matches = template.segments.every((part, i) =>
+        "literal" in part ? part.literal === (segments[i] ?? "").toLowerCase() : segments[i] !== "",
+      );
       if (!matches) continue;
       const params = new Map<string, string>();
       template.segments.forEach((part, i) => {

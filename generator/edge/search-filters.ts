@@ -1,7 +1,18 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import type { StreetFilters } from "../contract/search/evaluate.ts";
-import { caseFoldKey, filterMatches, literalText, type StreetFilter } from "../contract/search/filter.ts";
-import { allRunStreets, passingPlaces, passingRuns, runOf, runStreets } from "../contract/search/filtering.ts";
+import {
+  caseFoldKey,
+  filterMatches,
+  literalText,
+  type StreetFilter,
+} from "../contract/search/filter.ts";
+import {
+  allRunStreets,
+  passingPlaces,
+  passingRuns,
+  runOf,
+  runStreets,
+} from "../contract/search/filtering.ts";
 import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
@@ -21,27 +32,62 @@ export interface Found {
  * trigram shards and the place table, before any list is read) is read and the other is a test:
  * a run's range, or a street's place from the record table.
  */
-export async function findStreets(index: SearchIndex, filters: StreetFilters, budget: ReadBudget, start: number, end: number): Promise<Found> {
-  const name = filters.name === undefined ? undefined : await rarestGram(index, filters.name, budget);
+export async function findStreets(
+  index: SearchIndex,
+  filters: StreetFilters,
+  budget: ReadBudget,
+  start: number,
+  end: number,
+): Promise<Found> {
+  const name =
+    filters.name === undefined ? undefined : await rarestGram(index, filters.name, budget);
   if (name !== undefined && name.ref === undefined) return { total: 0, page: [] };
-  const readRuns = async () => passingRuns(filters.name as StreetFilter, await index.postings(name?.ref === undefined ? [] : [name.ref], budget));
+  const readRuns = async () =>
+    passingRuns(
+      filters.name as StreetFilter,
+      await index.postings(name?.ref === undefined ? [] : [name.ref], budget),
+    );
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
     const runs = await readRuns();
     const { positions, heads } = runStreets(runs, start, end);
     const places = await index.streets.placesAt(positions, budget);
-    return { total: runs.streets, page: positions.map((position, i) => ({ position, place: places[i] ?? 0, head: heads[i] ?? [] })) };
+    return {
+      total: runs.streets,
+      page: positions.map((position, i) => ({
+        position,
+        place: places[i] ?? 0,
+        head: heads[i] ?? [],
+      })),
+    };
   }
   const places = await index.places(budget);
   const { pass, streets } = passingPlaces(filters, places);
   const refs: ListRef[] = [];
-  for (let place = 0; place < places.size; place++) if (pass[place] === 1) refs.push(placeList(places, place));
+  for (let place = 0; place < places.size; place++)
+    if (pass[place] === 1) refs.push(placeList(places, place));
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.
     const scanned = (end * index.meta.count) / Math.max(1, streets);
-    if (scanned < streets) return { total: streets, page: await index.streets.streetsAt(await index.streets.scanPlaces(pass, start, end, budget), budget) };
+    if (scanned < streets)
+      return {
+        total: streets,
+        page: await index.streets.streetsAt(
+          await index.streets.scanPlaces(pass, start, end, budget),
+          budget,
+        ),
+      };
     const lists = await index.postings(refs, budget);
-    const positions = unite(lists.map((list) => list.positions), index.meta.count).subarray(start, end);
-    return { total: streets, page: Array.from(positions, (position) => entryAt(lists, position) ?? { position, place: 0, head: [] }) };
+    const positions = unite(
+      lists.map((list) => list.positions),
+      index.meta.count,
+    ).subarray(start, end);
+    return {
+      total: streets,
+      page: Array.from(
+        positions,
+        (position) => entryAt(lists, position) ?? { position, place: 0, head: [] },
+      ),
+    };
   }
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).
@@ -50,19 +96,30 @@ export async function findStreets(index: SearchIndex, filters: StreetFilters, bu
     const passes = (entry: ListEntry) => {
       const value = entry.head[entry.head.length - 1] ?? "";
       let passed = byName.get(value);
-      if (passed === undefined) byName.set(value, (passed = filterMatches(filters.name as StreetFilter, value)));
+      if (passed === undefined)
+        byName.set(value, (passed = filterMatches(filters.name as StreetFilter, value)));
       return passed;
     };
     const kept = lists.map((list) => list.positions.filter((_, i) => passes(list.entry(i))));
     const matched = unite(kept, index.meta.count);
-    return { total: matched.length, page: Array.from(matched.subarray(start, end), (position) => entryAt(lists, position) ?? { position, place: 0, head: [] }) };
+    return {
+      total: matched.length,
+      page: Array.from(
+        matched.subarray(start, end),
+        (position) => entryAt(lists, position) ?? { position, place: 0, head: [] },
+      ),
+    };
   }
   // The name's runs, each street's place tested (from the record table).
   const runs = await readRuns();
   const positions = allRunStreets(runs);
   const placeOf = await index.streets.placesAt(positions, budget);
   const matched = positions.filter((_, i) => pass[placeOf[i] ?? 0] === 1);
-  const page = Array.from(matched.subarray(start, end), (position) => ({ position, place: placeOf[lowerBound(positions, position)] ?? 0, head: runs.heads[runOf(runs, position)] ?? [] }));
+  const page = Array.from(matched.subarray(start, end), (position) => ({
+    position,
+    place: placeOf[lowerBound(positions, position)] ?? 0,
+    head: runs.heads[runOf(runs, position)] ?? [],
+  }));
   return { total: matched.length, page };
 }
 
@@ -72,12 +129,20 @@ export async function findStreets(index: SearchIndex, filters: StreetFilters, bu
  * checked (a name test costs less than reading a second list: lists are charged by the chunk).
  * `ref` undefined: some n-gram is in no name, so nothing passes.
  */
-async function rarestGram(index: SearchIndex, filter: StreetFilter, budget: ReadBudget): Promise<{ readonly ref: ListRef | undefined; readonly streets: number }> {
-  const found = await index.trigramLists(literalKeys(caseFoldKey(literalText(filter.literal))), budget);
+async function rarestGram(
+  index: SearchIndex,
+  filter: StreetFilter,
+  budget: ReadBudget,
+): Promise<{ readonly ref: ListRef | undefined; readonly streets: number }> {
+  const found = await index.trigramLists(
+    literalKeys(caseFoldKey(literalText(filter.literal))),
+    budget,
+  );
   let best: { ref: ListRef | undefined; streets: number } | undefined;
   for (const list of found) {
     if (list === undefined) return { ref: undefined, streets: 0 };
-    if (best === undefined || listCount(list[1]) < listCount(best.ref ?? [])) best = { ref: list[1], streets: list[0] };
+    if (best === undefined || listCount(list[1]) < listCount(best.ref ?? []))
+      best = { ref: list[1], streets: list[0] };
   }
   return best ?? { ref: undefined, streets: 0 };
 }

@@ -1,5 +1,5 @@
 import { formatMismatch } from "../contract/layout.ts";
-import { chunkSpans } from "../contract/pack.ts";
+import { bytesOf, chunkNumbers } from "./search-chunks.ts";
 import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import { decodePostings, Postings } from "../contract/search/postings.ts";
@@ -37,8 +37,14 @@ const DECODED_ENTRIES = 1_500_000;
  */
 export class SearchIndex {
   private placeTable: { readonly table: PlaceTable; readonly bytes: number } | undefined;
-  private readonly shards = new Map<string, { readonly shard: ListShard; readonly bytes: number }>();
-  private readonly tails = new Map<number, { readonly tails: readonly Tail[]; readonly bytes: number }>();
+  private readonly shards = new Map<
+    string,
+    { readonly shard: ListShard; readonly bytes: number }
+  >();
+  private readonly tails = new Map<
+    number,
+    { readonly tails: readonly Tail[]; readonly bytes: number }
+  >();
   private readonly chunks = new Map<number, Uint8Array>();
   private readonly decoded = new Map<number, Postings>();
   private decodedEntries = 0;
@@ -56,7 +62,9 @@ export class SearchIndex {
   }
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {
-    const bytes = new Uint8Array(await (await store.require(origin, searchMetaPath(country))).arrayBuffer());
+    const bytes = new Uint8Array(
+      await (await store.require(origin, searchMetaPath(country))).arrayBuffer(),
+    );
     const meta = JSON.parse(decoder.decode(bytes)) as SearchMeta;
     const mismatch = formatMismatch(searchMetaPath(country), meta.formatVersion);
     if (mismatch !== undefined) throw new Error(mismatch);
@@ -73,7 +81,9 @@ export class SearchIndex {
   /** The places (read on first use: a one-word search or a name filter alone does without). */
   async places(budget: ReadBudget): Promise<PlaceTable> {
     if (this.placeTable === undefined) {
-      const bytes = new Uint8Array(await (await this.store.require(this.origin, placesPath(this.country))).arrayBuffer());
+      const bytes = new Uint8Array(
+        await (await this.store.require(this.origin, placesPath(this.country))).arrayBuffer(),
+      );
       this.placeTable = { table: decodePlaceTable(bytes), bytes: bytes.byteLength };
     }
     budget.charge(placesPath(this.country), this.placeTable.bytes);
@@ -81,8 +91,16 @@ export class SearchIndex {
   }
 
   /** The lists of query terms: a lexeme's own, or for a prefix every lexeme's that starts with it. */
-  async termLists(terms: readonly LexemeMatch[], budget: ReadBudget): Promise<(term: LexemeMatch) => readonly ListRef[]> {
-    const paths = new Map(terms.map(({ lexeme }) => [lexeme, lexiconPath(this.country, shardFor(this.meta.lexiconShards, lexiconKey(lexeme)))]));
+  async termLists(
+    terms: readonly LexemeMatch[],
+    budget: ReadBudget,
+  ): Promise<(term: LexemeMatch) => readonly ListRef[]> {
+    const paths = new Map(
+      terms.map(({ lexeme }) => [
+        lexeme,
+        lexiconPath(this.country, shardFor(this.meta.lexiconShards, lexiconKey(lexeme))),
+      ]),
+    );
     const shards = await this.shardsAt(new Set(paths.values()), budget);
     return (term) => {
       const shard = shards.get(paths.get(term.lexeme) ?? "");
@@ -94,8 +112,13 @@ export class SearchIndex {
   }
 
   /** The list of each trigram with its number of streets (undefined: no name has it). */
-  async trigramLists(trigrams: readonly string[], budget: ReadBudget): Promise<(readonly [number, ListRef] | undefined)[]> {
-    const paths = trigrams.map((trigram) => trigramPath(this.country, shardFor(this.meta.trigramShards, trigram)));
+  async trigramLists(
+    trigrams: readonly string[],
+    budget: ReadBudget,
+  ): Promise<(readonly [number, ListRef] | undefined)[]> {
+    const paths = trigrams.map((trigram) =>
+      trigramPath(this.country, shardFor(this.meta.trigramShards, trigram)),
+    );
     const shards = await this.shardsAt(new Set(paths), budget);
     return trigrams.map((trigram, i) => {
       const found = shards.get(paths[i] ?? "")?.get(trigram);
@@ -125,7 +148,12 @@ export class SearchIndex {
   /** Would reading these lists (their chunks) leave a `reserve` share of the budget? Nothing is charged. */
   listsFit(refs: readonly ListRef[], budget: ReadBudget, reserve: number): boolean {
     const numbers = chunkNumbers(refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const));
-    return budget.fits(new Map([...numbers].map((number) => [listChunkPath(this.country, number), SEARCH_CHUNK_BYTES])), reserve);
+    return budget.fits(
+      new Map(
+        [...numbers].map((number) => [listChunkPath(this.country, number), SEARCH_CHUNK_BYTES]),
+      ),
+      reserve,
+    );
   }
 
   /** Keeps a decoded list, dropping the least recently used while more than DECODED_ENTRIES entries are kept. */
@@ -140,11 +168,18 @@ export class SearchIndex {
   }
 
   /** Entries [start, end) of one list: only the blocks that hold them are read (a ref with every block's offset). */
-  async slice(ref: ListRef, start: number, end: number, budget: ReadBudget): Promise<readonly ListEntry[]> {
+  async slice(
+    ref: ListRef,
+    start: number,
+    end: number,
+    budget: ReadBudget,
+  ): Promise<readonly ListEntry[]> {
     if (end <= start) return [];
     if (ref.length < 2 + Math.ceil(listCount(ref) / BLOCK_ENTRIES)) {
       const [list = Postings.EMPTY] = await this.postings([ref], budget);
-      return Array.from({ length: Math.max(0, Math.min(end, list.length) - start) }, (_, i) => list.entry(start + i));
+      return Array.from({ length: Math.max(0, Math.min(end, list.length) - start) }, (_, i) =>
+        list.entry(start + i),
+      );
     }
     const first = Math.floor(start / BLOCK_ENTRIES);
     const last = Math.floor((end - 1) / BLOCK_ENTRIES);
@@ -166,18 +201,30 @@ export class SearchIndex {
         }),
     );
     for (const [shard, tails] of loaded) this.tails.set(shard, tails);
-    for (const shard of shards) budget.charge(tailsPath(this.country, shard), this.tails.get(shard)?.bytes ?? 0);
-    return (place) => this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.tails[place % TAILS_PER_SHARD] ?? ["}", "\r\n"];
+    for (const shard of shards)
+      budget.charge(tailsPath(this.country, shard), this.tails.get(shard)?.bytes ?? 0);
+    return (place) =>
+      this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.tails[place % TAILS_PER_SHARD] ?? [
+        "}",
+        "\r\n",
+      ];
   }
 
   /** Lexicon or trigram shards by path, each charged once to the budget. */
-  private async shardsAt(paths: ReadonlySet<string>, budget: ReadBudget): Promise<ReadonlyMap<string, ListShard>> {
-    const shards = await Promise.all([...paths].map(async (path) => [path, await this.shard(path)] as const));
+  private async shardsAt(
+    paths: ReadonlySet<string>,
+    budget: ReadBudget,
+  ): Promise<ReadonlyMap<string, ListShard>> {
+    const shards = await Promise.all(
+      [...paths].map(async (path) => [path, await this.shard(path)] as const),
+    );
     for (const [path, { bytes }] of shards) budget.charge(path, bytes);
     return new Map(shards.map(([path, { shard }]) => [path, shard]));
   }
 
-  private async shard(path: string): Promise<{ readonly shard: ListShard; readonly bytes: number }> {
+  private async shard(
+    path: string,
+  ): Promise<{ readonly shard: ListShard; readonly bytes: number }> {
     const cached = this.shards.get(path);
     if (cached !== undefined) return cached;
     const { text, bytes } = await this.text(path);
@@ -194,12 +241,21 @@ export class SearchIndex {
 
   /** Charges the list-stream chunks that byte ranges lie in (whole: a chunk is one file), before they are read. */
   private chargeChunks(ranges: readonly (readonly [number, number])[], budget: ReadBudget): void {
-    for (const number of chunkNumbers(ranges)) budget.charge(listChunkPath(this.country, number), SEARCH_CHUNK_BYTES);
+    for (const number of chunkNumbers(ranges))
+      budget.charge(listChunkPath(this.country, number), SEARCH_CHUNK_BYTES);
   }
 
   /** The list-stream chunks that byte ranges lie in, each fetched once (kept for this request even when the cache drops them). */
-  private async chunksOf(ranges: readonly (readonly [number, number])[]): Promise<ReadonlyMap<number, Uint8Array>> {
-    return new Map(await Promise.all([...chunkNumbers(ranges)].map(async (number) => [number, await this.chunk(number)] as const)));
+  private async chunksOf(
+    ranges: readonly (readonly [number, number])[],
+  ): Promise<ReadonlyMap<number, Uint8Array>> {
+    return new Map(
+      await Promise.all(
+        [...chunkNumbers(ranges)].map(
+          async (number) => [number, await this.chunk(number)] as const,
+        ),
+      ),
+    );
   }
 
   private async chunk(number: number): Promise<Uint8Array> {
@@ -209,32 +265,16 @@ export class SearchIndex {
       this.chunks.set(number, cached);
       return cached;
     }
-    const bytes = new Uint8Array(await (await this.store.require(this.origin, listChunkPath(this.country, number))).arrayBuffer());
+    const bytes = new Uint8Array(
+      await (
+        await this.store.require(this.origin, listChunkPath(this.country, number))
+      ).arrayBuffer(),
+    );
     this.chunks.set(number, bytes);
-    if (this.chunks.size > CHUNK_CACHE) this.chunks.delete(this.chunks.keys().next().value as number);
+    if (this.chunks.size > CHUNK_CACHE)
+      this.chunks.delete(this.chunks.keys().next().value as number);
     return bytes;
   }
-}
-
-/** The numbers of the list-stream chunks that byte ranges lie in, each once. */
-function chunkNumbers(ranges: readonly (readonly [number, number])[]): Set<number> {
-  const numbers = new Set<number>();
-  for (const [from, to] of ranges) for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) numbers.add(span.chunk);
-  return numbers;
-}
-
-/** Bytes [from, to) of the list stream, out of its chunks. */
-function bytesOf(chunks: ReadonlyMap<number, Uint8Array>, from: number, to: number): Uint8Array {
-  const spans = chunkSpans(from, to, SEARCH_CHUNK_BYTES);
-  const [only] = spans;
-  if (spans.length === 1 && only !== undefined) return (chunks.get(only.chunk) ?? new Uint8Array()).subarray(only.from, only.to);
-  const out = new Uint8Array(to - from);
-  let at = 0;
-  for (const span of spans) {
-    out.set((chunks.get(span.chunk) ?? new Uint8Array()).subarray(span.from, span.to), at);
-    at += span.to - span.from;
-  }
-  return out;
 }
 
 const decoder = new TextDecoder();

@@ -1,7 +1,12 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import type { SearchMeta } from "../contract/search/meta.ts";
 import { decodePostings, lowerBound, Postings } from "../contract/search/postings.ts";
-import { headsPath, RECORD_CHUNK_STREETS, recordsPath, type ListEntry } from "../contract/search/store.ts";
+import {
+  headsPath,
+  RECORD_CHUNK_STREETS,
+  recordsPath,
+  type ListEntry,
+} from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 
 /**
@@ -14,7 +19,10 @@ export class StreetTable {
   /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list). */
   private readonly records = new Map<number, Uint8Array>();
   /** The head table's chunks (the runs of one head in a record chunk). */
-  private readonly headChunks = new Map<number, { readonly runs: Postings; readonly bytes: number }>();
+  private readonly headChunks = new Map<
+    number,
+    { readonly runs: Postings; readonly bytes: number }
+  >();
 
   constructor(
     private readonly store: AssetStore,
@@ -31,11 +39,19 @@ export class StreetTable {
       if (chunks.at(-1) !== chunk) chunks.push(chunk);
     }
     for (const chunk of chunks) this.chargeRecords(chunk, budget);
-    const tables = new Map(await Promise.all(chunks.map(async (chunk) => [chunk, await this.recordChunk(chunk)] as const)));
+    const tables = new Map(
+      await Promise.all(
+        chunks.map(async (chunk) => [chunk, await this.recordChunk(chunk)] as const),
+      ),
+    );
     const out = new Int32Array(positions.length);
     for (let i = 0; i < positions.length; i++) {
       const position = positions[i] as number;
-      out[i] = placeIn(tables.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? new Uint8Array(), position % RECORD_CHUNK_STREETS, this.meta.placeWidth);
+      out[i] = placeIn(
+        tables.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? new Uint8Array(),
+        position % RECORD_CHUNK_STREETS,
+        this.meta.placeWidth,
+      );
     }
     return out;
   }
@@ -44,37 +60,72 @@ export class StreetTable {
    * Streets [start, end) of those whose place passes, in order: the record table read chunk by
    * chunk from the first street on (each charged before it is read), for filters that pass many.
    */
-  async scanPlaces(pass: Uint8Array, start: number, end: number, budget: ReadBudget): Promise<number[]> {
+  async scanPlaces(
+    pass: Uint8Array,
+    start: number,
+    end: number,
+    budget: ReadBudget,
+  ): Promise<number[]> {
     const found: number[] = [];
     const width = this.meta.placeWidth;
-    for (let chunk = 0, seen = 0; chunk * RECORD_CHUNK_STREETS < this.meta.count && seen < end; chunk++) {
+    for (
+      let chunk = 0, seen = 0;
+      chunk * RECORD_CHUNK_STREETS < this.meta.count && seen < end;
+      chunk++
+    ) {
       this.chargeRecords(chunk, budget);
       const table = await this.recordChunk(chunk);
-      for (let k = 0; k * width < table.length && seen < end; k++) if (pass[placeIn(table, k, width)] === 1 && seen++ >= start) found.push(chunk * RECORD_CHUNK_STREETS + k);
+      for (let k = 0; k * width < table.length && seen < end; k++)
+        if (pass[placeIn(table, k, width)] === 1 && seen++ >= start)
+          found.push(chunk * RECORD_CHUNK_STREETS + k);
     }
     return found;
   }
 
   private chargeRecords(chunk: number, budget: ReadBudget): void {
-    budget.charge(recordsPath(this.country, chunk), Math.min(RECORD_CHUNK_STREETS, this.meta.count - chunk * RECORD_CHUNK_STREETS) * this.meta.placeWidth);
+    budget.charge(
+      recordsPath(this.country, chunk),
+      Math.min(RECORD_CHUNK_STREETS, this.meta.count - chunk * RECORD_CHUNK_STREETS) *
+        this.meta.placeWidth,
+    );
   }
 
   private async recordChunk(chunk: number): Promise<Uint8Array> {
     let table = this.records.get(chunk);
-    if (table === undefined) this.records.set(chunk, (table = new Uint8Array(await (await this.store.require(this.origin, recordsPath(this.country, chunk))).arrayBuffer())));
+    if (table === undefined)
+      this.records.set(
+        chunk,
+        (table = new Uint8Array(
+          await (
+            await this.store.require(this.origin, recordsPath(this.country, chunk))
+          ).arrayBuffer(),
+        )),
+      );
     return table;
   }
 
   /** Streets by position (increasing) as list entries: places from the record table, heads from the head table. */
   async streetsAt(positions: readonly number[], budget: ReadBudget): Promise<ListEntry[]> {
     const places = await this.placesAt(positions, budget);
-    const chunks = [...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS)))];
+    const chunks = [
+      ...new Set(positions.map((position) => Math.floor(position / RECORD_CHUNK_STREETS))),
+    ];
     const loaded = await Promise.all(
       chunks.map(async (chunk) => {
         let heads = this.headChunks.get(chunk);
         if (heads === undefined) {
-          const bytes = new Uint8Array(await (await this.store.require(this.origin, headsPath(this.country, chunk))).arrayBuffer());
-          this.headChunks.set(chunk, (heads = { runs: decodePostings(bytes, RECORD_CHUNK_STREETS), bytes: bytes.byteLength }));
+          const bytes = new Uint8Array(
+            await (
+              await this.store.require(this.origin, headsPath(this.country, chunk))
+            ).arrayBuffer(),
+          );
+          this.headChunks.set(
+            chunk,
+            (heads = {
+              runs: decodePostings(bytes, RECORD_CHUNK_STREETS),
+              bytes: bytes.byteLength,
+            }),
+          );
         }
         budget.charge(headsPath(this.country, chunk), heads.bytes);
         return [chunk, heads.runs] as const;
@@ -90,4 +141,7 @@ export class StreetTable {
 }
 
 /** The place of the k-th street of a record-table chunk (little-endian, `width` bytes). */
-const placeIn = (table: Uint8Array, k: number, width: number) => (table[k * width] ?? 0) + 256 * (table[k * width + 1] ?? 0) + (width === 3 ? 65536 * (table[k * width + 2] ?? 0) : 0);
+const placeIn = (table: Uint8Array, k: number, width: number) =>
+  (table[k * width] ?? 0) +
+  256 * (table[k * width + 1] ?? 0) +
+  (width === 3 ? 65536 * (table[k * width + 2] ?? 0) : 0);

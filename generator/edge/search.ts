@@ -9,10 +9,25 @@ import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
 import { selectRange, setCount } from "../contract/search/algebra.ts";
 import { isSingleList } from "../contract/search/evaluate.ts";
 import type { ListTree } from "../contract/search/algebra.ts";
-import { entryAt, evaluateQuery, MOST_CHECKS, planChecks, planQuery, planTerms, termKey, type QueryLeaf } from "../contract/search/fulltext.ts";
+import {
+  entryAt,
+  evaluateQuery,
+  MOST_CHECKS,
+  planChecks,
+  planQuery,
+  planTerms,
+  termKey,
+  type QueryLeaf,
+} from "../contract/search/fulltext.ts";
 import type { Postings } from "../contract/search/postings.ts";
 import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
-import { PREFIX_PARAMETER, parseSearchRequest, parseStreetFilters, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
+import {
+  PREFIX_PARAMETER,
+  parseSearchRequest,
+  parseStreetFilters,
+  SEARCH_TERM_PARAMETER,
+  STREET_FILTERS,
+} from "../contract/search/request.ts";
 import { headCsv, headJson, listCount } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
@@ -22,37 +37,73 @@ import { findStreets, type Found } from "./search-filters.ts";
 import { SearchIndex } from "./search-index.ts";
 
 /** `/{country}/FullTextSearch`: the page of streets that match the search term. */
-export async function serveFullText(ctx: ServeContext, resource: RouteResource, query: ParsedQuery): Promise<Response> {
-  const parsed = parseSearchRequest(query.filters.get(SEARCH_TERM_PARAMETER), query.filters.get(PREFIX_PARAMETER));
+export async function serveFullText(
+  ctx: ServeContext,
+  resource: RouteResource,
+  query: ParsedQuery,
+): Promise<Response> {
+  const parsed = parseSearchRequest(
+    query.filters.get(SEARCH_TERM_PARAMETER),
+    query.filters.get(PREFIX_PARAMETER),
+  );
   if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
   const search = parsed.value;
   const question = search.root === null ? "" : JSON.stringify(search.root);
-  return await withinBudget(ctx, resource, query, question, [SEARCH_TERM_PARAMETER], FULL_TEXT_NARROWER, async (index, budget, { start, end }) => {
-    if (search.root === null) return { total: 0, page: [] };
-    const lists = await index.termLists(lexemesOfQuery(search), budget);
-    if (isSingleList(search)) {
-      const [ref] = lists(search.root as LexemeMatch);
-      return ref === undefined ? { total: 0, page: [] } : { total: listCount(ref), page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget) };
-    }
-    const entries = (term: LexemeMatch) => lists(term).reduce((sum, ref) => sum + listCount(ref), 0);
-    const termsOf = (plan: ListTree<QueryLeaf>) => [...new Map(planTerms(plan).map((term) => [termKey(term), term])).values()];
-    // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
-    const fewer = planQuery(search.root, entries);
-    const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE) ? fewer : planQuery(search.root, entries, MOST_CHECKS);
-    const terms = termsOf(plan);
-    const refs = terms.map((term) => lists(term));
-    const decoded = await index.postings(refs.flat(), budget);
-    const byTerm = new Map<string, Postings[]>();
-    terms.forEach((term, i) => byTerm.set(termKey(term), decoded.splice(0, refs[i]?.length ?? 0)));
-    const places = planChecks(plan) ? await index.places(budget) : undefined;
-    const found = evaluateQuery(plan, { postings: (term) => byTerm.get(termKey(term)) ?? [], places, size: index.meta.count });
-    const size = index.meta.count;
-    const positions = selectRange(found, size, start, end);
-    // Streets outside every list (`-berlin`) are looked up by position; the others are on a list already read.
-    const everyList = [...byTerm.values()].flat();
-    const page = found.negated ? await index.streets.streetsAt([...positions], budget) : Array.from(positions, (position) => entryAt(everyList, position) ?? { position, place: 0, head: [] });
-    return { total: setCount(found, size), page };
-  });
+  return await withinBudget(
+    ctx,
+    resource,
+    query,
+    question,
+    [SEARCH_TERM_PARAMETER],
+    FULL_TEXT_NARROWER,
+    async (index, budget, { start, end }) => {
+      if (search.root === null) return { total: 0, page: [] };
+      const lists = await index.termLists(lexemesOfQuery(search), budget);
+      if (isSingleList(search)) {
+        const [ref] = lists(search.root as LexemeMatch);
+        return ref === undefined
+          ? { total: 0, page: [] }
+          : {
+              total: listCount(ref),
+              page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget),
+            };
+      }
+      const entries = (term: LexemeMatch) =>
+        lists(term).reduce((sum, ref) => sum + listCount(ref), 0);
+      const termsOf = (plan: ListTree<QueryLeaf>) => [
+        ...new Map(planTerms(plan).map((term) => [termKey(term), term])).values(),
+      ];
+      // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
+      const fewer = planQuery(search.root, entries);
+      const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE)
+        ? fewer
+        : planQuery(search.root, entries, MOST_CHECKS);
+      const terms = termsOf(plan);
+      const refs = terms.map((term) => lists(term));
+      const decoded = await index.postings(refs.flat(), budget);
+      const byTerm = new Map<string, Postings[]>();
+      terms.forEach((term, i) =>
+        byTerm.set(termKey(term), decoded.splice(0, refs[i]?.length ?? 0)),
+      );
+      const places = planChecks(plan) ? await index.places(budget) : undefined;
+      const found = evaluateQuery(plan, {
+        postings: (term) => byTerm.get(termKey(term)) ?? [],
+        places,
+        size: index.meta.count,
+      });
+      const size = index.meta.count;
+      const positions = selectRange(found, size, start, end);
+      // Streets outside every list (`-berlin`) are looked up by position; the others are on a list already read.
+      const everyList = [...byTerm.values()].flat();
+      const page = found.negated
+        ? await index.streets.streetsAt([...positions], budget)
+        : Array.from(
+            positions,
+            (position) => entryAt(everyList, position) ?? { position, place: 0, head: [] },
+          );
+      return { total: setCount(found, size), page };
+    },
+  );
 }
 
 /**
@@ -60,16 +111,38 @@ export async function serveFullText(ctx: ServeContext, resource: RouteResource, 
  * (as without search); any other combination of `name`, `postalCode` and `locality` is answered
  * from the index.
  */
-export async function serveStreets(ctx: ServeContext, resource: RouteResource, params: ReadonlyMap<string, string>, query: ParsedQuery): Promise<Response> {
+export async function serveStreets(
+  ctx: ServeContext,
+  resource: RouteResource,
+  params: ReadonlyMap<string, string>,
+  query: ParsedQuery,
+): Promise<Response> {
   const given = STREET_FILTERS.filter((p) => query.filters.has(p));
-  if (given.length === 1 && given[0] === "locality" && (await hasView(ctx.store, ctx.origin, resource, query))) return await servePaged(ctx, resource, params, query);
-  const parsed = parseStreetFilters(query.filters, resource.selectors.find((s) => s.param === "locality")?.missing ?? "No name, postal code or locality given.");
+  if (
+    given.length === 1 &&
+    given[0] === "locality" &&
+    (await hasView(ctx.store, ctx.origin, resource, query))
+  )
+    return await servePaged(ctx, resource, params, query);
+  const parsed = parseStreetFilters(
+    query.filters,
+    resource.selectors.find((s) => s.param === "locality")?.missing ??
+      "No name, postal code or locality given.",
+  );
   if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
   const filters = parsed.value;
   const question = JSON.stringify(given.map((p) => [p, query.filters.get(p)?.normalize("NFC")]));
-  return await withinBudget(ctx, resource, query, question, given, STREETS_NARROWER, async (index, budget, { start, end }) => {
-    return await findStreets(index, filters, budget, start, end);
-  });
+  return await withinBudget(
+    ctx,
+    resource,
+    query,
+    question,
+    given,
+    STREETS_NARROWER,
+    async (index, budget, { start, end }) => {
+      return await findStreets(index, filters, budget, start, end);
+    },
+  );
 }
 
 /**
@@ -83,21 +156,36 @@ async function withinBudget(
   question: string,
   parameters: readonly string[],
   narrower: string,
-  find: (index: SearchIndex, budget: ReadBudget, bounds: { readonly start: number; readonly end: number }) => Promise<Found>,
+  find: (
+    index: SearchIndex,
+    budget: ReadBudget,
+    bounds: { readonly start: number; readonly end: number },
+  ) => Promise<Found>,
 ): Promise<Response> {
   const index = await indexOf(ctx, resource);
   const budget = index.budget();
   try {
-    const found = await find(index, budget, pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER));
+    const found = await find(
+      index,
+      budget,
+      pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER),
+    );
     return await answer(ctx, resource, index, budget, found, query, question);
   } catch (error) {
     if (!(error instanceof SearchTooBroad)) throw error;
     const message = `This search matches too broadly to be answered: it would read more than ${Math.floor(index.meta.readBudget / 1024)} KiB of the search index. To narrow it, ${narrower}.`;
-    return ctx.respond.problem(validationProblem(Object.fromEntries(parameters.map((p) => [p, [message]])), message));
+    return ctx.respond.problem(
+      validationProblem(Object.fromEntries(parameters.map((p) => [p, [message]])), message),
+    );
   }
 }
 
-async function hasView(store: AssetStore, origin: string, resource: RouteResource, query: ParsedQuery): Promise<boolean> {
+async function hasView(
+  store: AssetStore,
+  origin: string,
+  resource: RouteResource,
+  query: ParsedQuery,
+): Promise<boolean> {
   const selection = selectView(resource.selectors, (s) => query.filters.get(s.param));
   if (!selection.ok) return false;
   const shard = await store.shard(origin, resource.id, shardOf(selection.key, resource.shards));
@@ -124,16 +212,40 @@ async function indexOf(ctx: ServeContext, resource: RouteResource): Promise<Sear
 }
 
 /** The page as JSON or CSV, with the paging headers and an ETag of the index and the question. */
-async function answer(ctx: ServeContext, resource: RouteResource, index: SearchIndex, budget: ReadBudget, found: Found, query: ParsedQuery, question: string): Promise<Response> {
+async function answer(
+  ctx: ServeContext,
+  resource: RouteResource,
+  index: SearchIndex,
+  budget: ReadBudget,
+  found: Found,
+  query: ParsedQuery,
+  question: string,
+): Promise<Response> {
   const { request, respond, format } = ctx;
   const { page, pageSize } = query;
-  const etag = pageEtag(`${index.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`, pageSize, page, format);
-  const headers: HeaderList = [["Content-Type", CONTENT_TYPES[format]], ["ETag", etag], ...pagingHeaders(page, pageSize, found.total), ...ctx.vary];
+  const etag = pageEtag(
+    `${index.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`,
+    pageSize,
+    page,
+    format,
+  );
+  const headers: HeaderList = [
+    ["Content-Type", CONTENT_TYPES[format]],
+    ["ETag", etag],
+    ...pagingHeaders(page, pageSize, found.total),
+    ...ctx.vary,
+  ];
   if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
   const rows = page > pageCount(found.total, pageSize) ? [] : found.page;
-  const tailOf = await index.tailsOf(rows.map((entry) => entry.place), budget);
+  const tailOf = await index.tailsOf(
+    rows.map((entry) => entry.place),
+    budget,
+  );
   const keys = index.meta.headKeys;
-  const rendered = format === "json" ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place)[0]) : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place)[1]);
+  const rendered =
+    format === "json"
+      ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place)[0])
+      : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place)[1]);
   return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
 }
 

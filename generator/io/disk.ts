@@ -1,5 +1,14 @@
 import { spawn } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ASSETS_IGNORE_PATH, FILE_LIST_PATH } from "../contract/layout.ts";
 import { PathGuard, sha256, WrittenFile, type FileSink } from "./sink.ts";
@@ -105,7 +114,10 @@ export class DiskSink implements FileSink {
     else this.unchanged++;
     // Unchanged since the previous build, or the same bytes as a file of this build (a small
     // locality's download is its first page): a hard link, not another copy.
-    const same = before === digest && this.previous !== undefined ? join(this.previous.root, path) : this.written.get(digest);
+    const same =
+      before === digest && this.previous !== undefined
+        ? join(this.previous.root, path)
+        : this.written.get(digest);
     if (same === undefined || !link(same, target)) {
       try {
         writeFileSync(target, data);
@@ -140,7 +152,12 @@ export class DiskSink implements FileSink {
       .join("");
     writeFileSync(join(this.root, FILE_LIST), list);
     for (const [name, text] of Object.entries(state)) writeFileSync(join(this.root, name), text);
-    writeFileSync(join(this.root, ASSETS_IGNORE), [FILE_LIST, ...Object.keys(state).map((name) => `/${name}`)].map((path) => `${path}\n`).join(""));
+    writeFileSync(
+      join(this.root, ASSETS_IGNORE),
+      [FILE_LIST, ...Object.keys(state).map((name) => `/${name}`)]
+        .map((path) => `${path}\n`)
+        .join(""),
+    );
     let removed = 0;
     for (const path of this.previous?.files.keys() ?? []) if (!this.files.has(path)) removed++;
     return { added: this.added, changed: this.changed, removed, unchanged: this.unchanged };
@@ -166,7 +183,11 @@ export class DiskSink implements FileSink {
  * `rm` that outlives the process (deleting a national build takes the file system tens of
  * seconds; whatever it leaves, the next build removes first).
  */
-export async function buildAtomically<T>(outDir: string, build: (tmpDir: string) => Promise<T>, removeOld: "wait" | "background" = "wait"): Promise<T> {
+export async function buildAtomically<T>(
+  outDir: string,
+  build: (tmpDir: string) => Promise<T>,
+  removeOld: "wait" | "background" = "wait",
+): Promise<T> {
   const out = resolve(outDir);
   const parent = dirname(out);
   const name = basename(out);
@@ -197,9 +218,11 @@ function recoverInterruptedSwap(parent: string, name: string): void {
   const leftovers = readdirSync(parent).filter((entry) => entry.startsWith(`.${name}.`));
   const olds = leftovers.filter((entry) => entry.startsWith(`.${name}.old-`)).sort();
   const newest = olds.at(-1);
-  if (!existsSync(join(parent, name)) && newest !== undefined) renameSync(join(parent, newest), join(parent, name));
+  if (!existsSync(join(parent, name)) && newest !== undefined)
+    renameSync(join(parent, newest), join(parent, name));
   for (const entry of leftovers) {
-    if (existsSync(join(parent, entry))) rmSync(join(parent, entry), { recursive: true, force: true });
+    if (existsSync(join(parent, entry)))
+      rmSync(join(parent, entry), { recursive: true, force: true });
   }
 }
 
@@ -213,5 +236,8 @@ function describe(error: unknown): string {
     EROFS: "read-only file system",
     ENOSPC: "no space left on the device",
   };
-  return (code === undefined ? undefined : reasons[code]) ?? (error instanceof Error ? error.message : String(error));
+  return (
+    (code === undefined ? undefined : reasons[code]) ??
+    (error instanceof Error ? error.message : String(error))
+  );
 }

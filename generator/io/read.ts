@@ -16,19 +16,31 @@ export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 export async function readSourceFile(path: string, maxBytes: number): Promise<Uint8Array> {
   try {
     const size = (await stat(path)).size;
-    if (size > maxBytes) throw new TooLargeFile(`${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`);
+    if (size > maxBytes)
+      throw new TooLargeFile(
+        `${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`,
+      );
     return new Uint8Array(await readFile(path));
   } catch (error) {
     if (error instanceof TooLargeFile) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === undefined ? String(error) : READ_ERRORS[code] === undefined ? code : `${READ_ERRORS[code]} (${code})`;
+    const why =
+      code === undefined
+        ? String(error)
+        : READ_ERRORS[code] === undefined
+          ? code
+          : `${READ_ERRORS[code]} (${code})`;
     throw new Error(`cannot read ${path}: ${why}`);
   }
 }
 
 class TooLargeFile extends Error {}
 
-const READ_ERRORS: Readonly<Record<string, string>> = { ENOENT: "no such file", EISDIR: "a directory, not a file", EACCES: "permission denied" };
+const READ_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  EISDIR: "a directory, not a file",
+  EACCES: "permission denied",
+};
 
 /** A text file of the project, e.g. `_headers` or the docs page's script. */
 export function readProjectText(path: string): string {
@@ -43,7 +55,11 @@ export function packageVersion(): string {
 /** A hash of everything of the project a build's output depends on besides its sources: the generator, `_headers`, `package.json`. */
 export function codeFingerprint(): string {
   const hash = createHash("sha256");
-  const files = [join(PROJECT_ROOT, "_headers"), join(PROJECT_ROOT, "package.json"), ...listFiles(join(PROJECT_ROOT, "generator"))].sort();
+  const files = [
+    join(PROJECT_ROOT, "_headers"),
+    join(PROJECT_ROOT, "package.json"),
+    ...listFiles(join(PROJECT_ROOT, "generator")),
+  ].sort();
   for (const file of files) hash.update(file).update(readFileSync(file));
   return hash.digest("hex").slice(0, 16);
 }
@@ -79,7 +95,9 @@ export function readBuildManifest(dir: string): { path: string; json: unknown } 
 /** The fingerprint a build in `dir` was made from (`/_build.json`), if there is one. */
 export function builtFingerprint(dir: string): string | undefined {
   try {
-    return (JSON.parse(readFileSync(join(dir, BUILD_STAMP_PATH), "utf8")) as { fingerprint?: string }).fingerprint;
+    return (
+      JSON.parse(readFileSync(join(dir, BUILD_STAMP_PATH), "utf8")) as { fingerprint?: string }
+    ).fingerprint;
   } catch {
     return undefined;
   }
@@ -92,7 +110,11 @@ export function builtFingerprint(dir: string): string | undefined {
  */
 export function statedFormatVersion(dir: string): { readonly found: unknown } | undefined {
   try {
-    return { found: (JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as { formatVersion?: unknown }).formatVersion };
+    return {
+      found: (
+        JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as { formatVersion?: unknown }
+      ).formatVersion,
+    };
   } catch {
     return undefined;
   }

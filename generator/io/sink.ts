@@ -23,7 +23,11 @@ export class WrittenFile {
 
   /** A file of these bytes; hashed when its hash is asked for (or with `digest`, already hashed). */
   static of(data: string | Uint8Array, digest?: Buffer): WrittenFile {
-    return new WrittenFile(typeof data === "string" ? Buffer.byteLength(data) : data.byteLength, data, digest);
+    return new WrittenFile(
+      typeof data === "string" ? Buffer.byteLength(data) : data.byteLength,
+      data,
+      digest,
+    );
   }
 
   /** A file known by its size and hash, not its bytes (kept from a previous build). */
@@ -51,7 +55,11 @@ export class PathGuard {
   private readonly seen = new Set<string>();
 
   check(path: string): void {
-    if (!/^\/[A-Za-z0-9._/-]+$/.test(path) || path.split("/").some((part) => part === "." || part === "..") || path.includes("//")) {
+    if (
+      !/^\/[A-Za-z0-9._/-]+$/.test(path) ||
+      path.split("/").some((part) => part === "." || part === "..") ||
+      path.includes("//")
+    ) {
       throw new Error(`refusing to write outside the output tree: '${path}'`);
     }
     if (this.seen.has(path)) throw new Error(`two outputs map to the same file: '${path}'`);
@@ -106,7 +114,9 @@ export class MemorySink implements FileSink {
   /** A written file as text (binary files decoded as UTF-8). */
   text(path: string): string | undefined {
     const data = this.files.get(path);
-    return data === undefined || typeof data === "string" ? data : Buffer.from(data).toString("utf8");
+    return data === undefined || typeof data === "string"
+      ? data
+      : Buffer.from(data).toString("utf8");
   }
 }
 
@@ -114,5 +124,9 @@ export class MemorySink implements FileSink {
 export function groupOf(path: string): string {
   if ((DOCS_FILES as readonly string[]).includes(path)) return "docs";
   const [, top = "", second = ""] = path.split("/");
-  return top === "_p" || top === "_i" || top === "_c" ? second : top === "_l" ? second.replace(/\.(json|csv)$/, "") : top;
+  return top === "_p" || top === "_i" || top === "_c"
+    ? second
+    : top === "_l"
+      ? second.replace(/\.(json|csv)$/, "")
+      : top;
 }

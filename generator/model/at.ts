@@ -1,9 +1,20 @@
-import type { AtDistrict, AtLocality, AtMunicipality, AtMunicipalitySummary, AtStreet, KeyCodeName } from "../resources/at.ts";
+import type {
+  AtDistrict,
+  AtLocality,
+  AtMunicipality,
+  AtMunicipalitySummary,
+  AtStreet,
+  KeyCodeName,
+} from "../resources/at.ts";
 import type { AtDistrictList, AtMunicipalityRow, AtStreetRow } from "../sources/at.ts";
 import { JoinCounter, type JoinReport } from "./join-report.ts";
 
 /** Display names of the Gemeindeliste's status codes (OpenPLZ's texts); a municipality without one has no status. */
-export const AT_STATUS: Readonly<Record<string, string>> = { SR: "Statutarstadt", ST: "Stadtgemeinde", M: "Marktgemeinde" };
+export const AT_STATUS: Readonly<Record<string, string>> = {
+  SR: "Statutarstadt",
+  ST: "Stadtgemeinde",
+  M: "Marktgemeinde",
+};
 
 export interface AtRegister {
   readonly districts: AtDistrict[];
@@ -21,9 +32,18 @@ export interface AtRegister {
  * its own Bezirk (codes 901–923, all with the key 900). A street's municipality carries the
  * Gemeindeliste's status of the municipality with its code, as the original's summary does.
  */
-export function atRegisterOf(list: AtDistrictList, municipalityRows: readonly AtMunicipalityRow[], streetRows: readonly AtStreetRow[]): AtRegister {
+export function atRegisterOf(
+  list: AtDistrictList,
+  municipalityRows: readonly AtMunicipalityRow[],
+  streetRows: readonly AtStreetRow[],
+): AtRegister {
   const provinces = new Map(list.provinces.map((p) => [p.key, p]));
-  const districts: AtDistrict[] = list.districts.map((d) => ({ key: d.key, code: d.code, name: d.name, federalProvince: provinces.get(d.provinceKey) ?? { key: d.provinceKey, name: "" } }));
+  const districts: AtDistrict[] = list.districts.map((d) => ({
+    key: d.key,
+    code: d.code,
+    name: d.name,
+    federalProvince: provinces.get(d.provinceKey) ?? { key: d.provinceKey, name: "" },
+  }));
   const byCode = new Map(districts.map((d) => [d.code, d]));
   const ref = (d: AtDistrict): KeyCodeName => ({ key: d.key, code: d.code, name: d.name });
 
@@ -63,10 +83,37 @@ export function atRegisterOf(list: AtDistrictList, municipalityRows: readonly At
     }
     streetJoin.join();
     const status = statusByCode.get(row.municipalityCode);
-    const municipality: AtMunicipalitySummary = { key: row.municipalityKey, code: row.municipalityCode, name: row.municipalityName, ...(status === undefined ? {} : { status }) };
-    streets.push({ key: row.key, name: row.name, postalCode: row.postalCode, locality: row.locality, municipality, district: ref(district), federalProvince: district.federalProvince });
+    const municipality: AtMunicipalitySummary = {
+      key: row.municipalityKey,
+      code: row.municipalityCode,
+      name: row.municipalityName,
+      ...(status === undefined ? {} : { status }),
+    };
+    streets.push({
+      key: row.key,
+      name: row.name,
+      postalCode: row.postalCode,
+      locality: row.locality,
+      municipality,
+      district: ref(district),
+      federalProvince: district.federalProvince,
+    });
     const id = `${row.localityKey}\u0000${row.postalCode}\u0000${row.municipalityCode}`;
-    if (!localities.has(id)) localities.set(id, { key: row.localityKey, postalCode: row.postalCode, name: row.locality, municipality, district: ref(district), federalProvince: district.federalProvince });
+    if (!localities.has(id))
+      localities.set(id, {
+        key: row.localityKey,
+        postalCode: row.postalCode,
+        name: row.locality,
+        municipality,
+        district: ref(district),
+        federalProvince: district.federalProvince,
+      });
   }
-  return { districts, municipalities, streets, localities: [...localities.values()], reports: [municipalityJoin.report(), streetJoin.report()] };
+  return {
+    districts,
+    municipalities,
+    streets,
+    localities: [...localities.values()],
+    reports: [municipalityJoin.report(), streetJoin.report()],
+  };
 }

@@ -5,7 +5,12 @@ import type { LiCommuneRow } from "../sources/lists.ts";
 import { DUPLICATE, JoinCounter, type JoinReport } from "./join-report.ts";
 
 /** swisstopo's status as the original writes its `StreetStatus` enum. */
-const STATUS: Readonly<Record<SwissStreetStatus, StreetStatus>> = { "": "None", planned: "Planned", real: "Real", outdated: "Outdated" };
+const STATUS: Readonly<Record<SwissStreetStatus, StreetStatus>> = {
+  "": "None",
+  planned: "Planned",
+  real: "Real",
+  outdated: "Outdated",
+};
 
 export interface SwissStreets {
   readonly ch: ChStreet[];
@@ -19,12 +24,19 @@ export interface SwissStreets {
  * (COM_FOSNR), its district and canton from the commune register (never from COM_CANTON);
  * Liechtenstein's communes (7001–7011) from `li/communes.csv`. No status or validity filter.
  */
-export function swissStreetsOf(rows: readonly SwissStreet[], communes: readonly ChCommuneRecord[], liCommunes: readonly LiCommuneRow[]): SwissStreets {
+export function swissStreetsOf(
+  rows: readonly SwissStreet[],
+  communes: readonly ChCommuneRecord[],
+  liCommunes: readonly LiCommuneRow[],
+): SwissStreets {
   const ch = new Map(communes.map((c) => [c.key, c]));
   const li = new Map(liCommunes.map((c) => [c.key, c]));
   const seen = new Set<string>();
   const result: { ch: ChStreet[]; li: LiStreet[] } = { ch: [], li: [] };
-  const counter = new JoinCounter("ch-streets", "communes in force (and Liechtenstein's) by COM_FOSNR");
+  const counter = new JoinCounter(
+    "ch-streets",
+    "communes in force (and Liechtenstein's) by COM_FOSNR",
+  );
   for (const row of rows) {
     const id = `${row.key}\u0000${row.postalCode}\u0000${row.locality}\u0000${row.communeKey}`;
     if (seen.has(id)) {
@@ -32,13 +44,29 @@ export function swissStreetsOf(rows: readonly SwissStreet[], communes: readonly 
       continue;
     }
     seen.add(id);
-    const street = { key: row.key, name: row.name, postalCode: row.postalCode, locality: row.locality };
+    const street = {
+      key: row.key,
+      name: row.name,
+      postalCode: row.postalCode,
+      locality: row.locality,
+    };
     const liCommune = li.get(row.communeKey);
     const commune = ch.get(row.communeKey);
-    if (liCommune !== undefined) result.li.push({ ...street, commune: { key: liCommune.key, name: liCommune.name }, status: STATUS[row.status] });
+    if (liCommune !== undefined)
+      result.li.push({
+        ...street,
+        commune: { key: liCommune.key, name: liCommune.name },
+        status: STATUS[row.status],
+      });
     else if (commune !== undefined) {
       const { district, canton } = commune;
-      result.ch.push({ ...street, commune: { key: commune.key, name: commune.name, shortName: commune.shortName }, district, canton, status: STATUS[row.status] });
+      result.ch.push({
+        ...street,
+        commune: { key: commune.key, name: commune.name, shortName: commune.shortName },
+        district,
+        canton,
+        status: STATUS[row.status],
+      });
     } else {
       counter.skip("unmatched");
       continue;

@@ -1,5 +1,12 @@
 import type { ChCanton } from "../resources/at-ch-li.ts";
-import { DISTRICT_HISTORICAL_CODE, type ChCommuneRecord, type ChDistrict, type ChLocalityRecord, type KeyNameShort, type LiLocality } from "../resources/ch-li.ts";
+import {
+  DISTRICT_HISTORICAL_CODE,
+  type ChCommuneRecord,
+  type ChDistrict,
+  type ChLocalityRecord,
+  type KeyNameShort,
+  type LiLocality,
+} from "../resources/ch-li.ts";
 import type { ChCommuneRow, ChDistrictRow, LocalityRow } from "../sources/ch.ts";
 import type { ChCantonRow, LiCommuneRow } from "../sources/lists.ts";
 import { DUPLICATE, JoinCounter, type JoinReport } from "./join-report.ts";
@@ -26,8 +33,17 @@ export interface ChRegister {
  * district). A canton's historical code is its number: the register gives cantons no other, and
  * districts refer to their canton by it.
  */
-export function chRegisterOf(cantonRows: readonly ChCantonRow[], districtRows: readonly ChDistrictRow[], communeRows: readonly ChCommuneRow[]): ChRegister {
-  const cantonByKey = new Map(cantonRows.map((c) => [c.key, { key: c.key, name: c.name, shortName: c.shortName } satisfies KeyNameShort]));
+export function chRegisterOf(
+  cantonRows: readonly ChCantonRow[],
+  districtRows: readonly ChDistrictRow[],
+  communeRows: readonly ChCommuneRow[],
+): ChRegister {
+  const cantonByKey = new Map(
+    cantonRows.map((c) => [
+      c.key,
+      { key: c.key, name: c.name, shortName: c.shortName } satisfies KeyNameShort,
+    ]),
+  );
   const cantonByShort = new Map([...cantonByKey.values()].map((c) => [c.shortName, c]));
   const districts: ChDistrict[] = [];
   const districtByHistory = new Map<string, ChDistrict>();
@@ -39,12 +55,21 @@ export function chRegisterOf(cantonRows: readonly ChCantonRow[], districtRows: r
       continue;
     }
     districtJoin.join();
-    const district = { key: row.key, historicalCode: row.historicalCode, name: row.name, shortName: row.shortName, canton };
+    const district = {
+      key: row.key,
+      historicalCode: row.historicalCode,
+      name: row.name,
+      shortName: row.shortName,
+      canton,
+    };
     districts.push(district);
     districtByHistory.set(row.historicalCode, district);
   }
   const communes: ChCommuneRecord[] = [];
-  const counter = new JoinCounter("ch-communes", "districts and cantons in force by the district's historical number");
+  const counter = new JoinCounter(
+    "ch-communes",
+    "districts and cantons in force by the district's historical number",
+  );
   for (const row of communeRows) {
     if (row.type !== POLITICAL_COMMUNE) {
       counter.skip(NOT_A_COMMUNE);
@@ -67,8 +92,19 @@ export function chRegisterOf(cantonRows: readonly ChCantonRow[], districtRows: r
       [DISTRICT_HISTORICAL_CODE]: district.historicalCode,
     });
   }
-  const cantons = cantonRows.map((c) => ({ key: c.key, historicalCode: c.key, name: c.name, shortName: c.shortName }));
-  return { cantons, districts, communes, districtReport: districtJoin.report(), report: counter.report() };
+  const cantons = cantonRows.map((c) => ({
+    key: c.key,
+    historicalCode: c.key,
+    name: c.name,
+    shortName: c.shortName,
+  }));
+  return {
+    cantons,
+    districts,
+    communes,
+    districtReport: districtJoin.report(),
+    report: counter.report(),
+  };
 }
 
 export interface LocalitiesJoin {
@@ -82,12 +118,19 @@ export interface LocalitiesJoin {
  * The locality register's rows, split into Switzerland and Liechtenstein, joined with their
  * communes; one record per postal code, name and commune, with its point in WGS84.
  */
-export function localitiesOf(rows: readonly LocalityRow[], communes: readonly ChCommuneRecord[], liCommunes: readonly LiCommuneRow[]): LocalitiesJoin {
+export function localitiesOf(
+  rows: readonly LocalityRow[],
+  communes: readonly ChCommuneRecord[],
+  liCommunes: readonly LiCommuneRow[],
+): LocalitiesJoin {
   const ch = new Map(communes.map((c) => [c.key, c]));
   const li = new Map(liCommunes.map((c) => [c.key, c]));
   const seen = new Set<string>();
   const result: { ch: ChLocalityRecord[]; li: LiLocality[] } = { ch: [], li: [] };
-  const counter = new JoinCounter("ch-localities", "communes in force (and Liechtenstein's) by BFS number");
+  const counter = new JoinCounter(
+    "ch-localities",
+    "communes in force (and Liechtenstein's) by BFS number",
+  );
   for (const row of rows) {
     const id = `${row.postalCode}\u0000${row.name}\u0000${row.communeKey}`;
     if (seen.has(id)) {
@@ -98,10 +141,26 @@ export function localitiesOf(rows: readonly LocalityRow[], communes: readonly Ch
     const liCommune = li.get(row.communeKey);
     const commune = ch.get(row.communeKey);
     const { latitude, longitude } = lv95ToWgs84(row.east, row.north);
-    if (liCommune !== undefined) result.li.push({ postalCode: row.postalCode, name: row.name, commune: { key: liCommune.key, name: liCommune.name }, latitude, longitude });
+    if (liCommune !== undefined)
+      result.li.push({
+        postalCode: row.postalCode,
+        name: row.name,
+        commune: { key: liCommune.key, name: liCommune.name },
+        latitude,
+        longitude,
+      });
     else if (commune !== undefined) {
       const { district, canton } = commune;
-      result.ch.push({ postalCode: row.postalCode, name: row.name, commune: { key: commune.key, name: commune.name, shortName: commune.shortName }, district, canton, latitude, longitude, [DISTRICT_HISTORICAL_CODE]: commune[DISTRICT_HISTORICAL_CODE] });
+      result.ch.push({
+        postalCode: row.postalCode,
+        name: row.name,
+        commune: { key: commune.key, name: commune.name, shortName: commune.shortName },
+        district,
+        canton,
+        latitude,
+        longitude,
+        [DISTRICT_HISTORICAL_CODE]: commune[DISTRICT_HISTORICAL_CODE],
+      });
     } else {
       counter.skip("unmatched");
       continue;

@@ -1,4 +1,9 @@
-import { GOVERNMENT_REGION_KEY, type DeLocalityRecord, type DeMunicipality, type Street } from "../resources/de.ts";
+import {
+  GOVERNMENT_REGION_KEY,
+  type DeLocalityRecord,
+  type DeMunicipality,
+  type Street,
+} from "../resources/de.ts";
 import type { Gv100ad, GvTypedArea } from "../sources/de-gv100ad.ts";
 import type { PostCodeRow } from "../sources/de-postcodes.ts";
 import { closestMatches, officialShortName } from "./de-names.ts";
@@ -29,7 +34,12 @@ export interface LocalityJoin {
 
 export const COVERED_BY_STREETS = "covered by the street list";
 
-export function joinLocalities(streets: readonly Street[], postCodes: readonly PostCodeRow[], municipalities: readonly DeMunicipality[], gv: Gv100ad): LocalityJoin {
+export function joinLocalities(
+  streets: readonly Street[],
+  postCodes: readonly PostCodeRow[],
+  municipalities: readonly DeMunicipality[],
+  gv: Gv100ad,
+): LocalityJoin {
   const localities = new Map<string, DeLocalityRecord>();
   const add = (postalCode: string, name: string, municipality: DeMunicipality) => {
     const id = `${postalCode}\u0000${name}\u0000${municipality.key}`;
@@ -49,7 +59,10 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
   const scopes = new Scopes(gv, municipalities);
   const joinedByCode = new Map<string, Set<string>>();
   const townParts: { part: TownPart; row: PostCodeRow; where: string }[] = [];
-  const counter = new JoinCounter("de-postcodes", "GV100AD municipalities by name within the row's county (district)");
+  const counter = new JoinCounter(
+    "de-postcodes",
+    "GV100AD municipalities by name within the row's county (district)",
+  );
   const renamed: Renaming[] = [];
   const skipped: SkippedRow[] = [];
   let crossDistrict = 0;
@@ -61,7 +74,13 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
     const name = row.city.replace(/\s+u\.\s?a\.$/, "");
     const skip = (cause: SkippedRow["cause"], detail: string) => {
       counter.skip(cause);
-      skipped.push({ postalCode: row.postalCode, name: row.city, county: row.county, cause, detail });
+      skipped.push({
+        postalCode: row.postalCode,
+        name: row.city,
+        county: row.county,
+        cause,
+        detail,
+      });
     };
     const scope = scopes.of(row);
     if ("cause" in scope) {
@@ -70,46 +89,98 @@ export function joinLocalities(streets: readonly Street[], postCodes: readonly P
     }
     const found = closestMatches(name, scope.municipalities, (m) => m.name);
     const municipality = found[0];
-    if (municipality === undefined) townParts.push({ row, where: scope.where, part: { postalCode: row.postalCode, name, district: scope.district ?? scope.where, municipalities: scope.municipalities } });
-    else if (found.length > 1) skip("ambiguous", `${found.length} municipalities of that name in ${scope.where}: ${found.map((m) => m.key).join(", ")}`);
+    if (municipality === undefined)
+      townParts.push({
+        row,
+        where: scope.where,
+        part: {
+          postalCode: row.postalCode,
+          name,
+          district: scope.district ?? scope.where,
+          municipalities: scope.municipalities,
+        },
+      });
+    else if (found.length > 1)
+      skip(
+        "ambiguous",
+        `${found.length} municipalities of that name in ${scope.where}: ${found.map((m) => m.key).join(", ")}`,
+      );
     else {
       counter.join();
-      if (scope.district !== undefined && !municipality.key.startsWith(scope.district)) crossDistrict++;
+      if (scope.district !== undefined && !municipality.key.startsWith(scope.district))
+        crossDistrict++;
       const official = officialShortName(municipality.name);
-      if (official !== row.city) renamed.push({ postalCode: row.postalCode, from: row.city, to: official, municipalityKey: municipality.key });
+      if (official !== row.city)
+        renamed.push({
+          postalCode: row.postalCode,
+          from: row.city,
+          to: official,
+          municipalityKey: municipality.key,
+        });
       add(row.postalCode, official, municipality);
       const id = siblingsKey(row.postalCode, scope.district ?? scope.where);
       joinedByCode.set(id, (joinedByCode.get(id) ?? new Set()).add(municipality.key));
     }
   }
-  const placement = placeTownParts(townParts.map((t) => t.part), joinedByCode, byKey);
+  const placement = placeTownParts(
+    townParts.map((t) => t.part),
+    joinedByCode,
+    byKey,
+  );
   const sourceOf = new Map(townParts.map((t) => [t.part, t]));
   for (const { part, municipality, via } of placement.placed) {
     counter.join();
     const official = officialShortName(municipality.name);
-    renamed.push({ postalCode: part.postalCode, from: sourceOf.get(part)?.row.city ?? part.name, to: official, municipalityKey: municipality.key, placedBy: via });
+    renamed.push({
+      postalCode: part.postalCode,
+      from: sourceOf.get(part)?.row.city ?? part.name,
+      to: official,
+      municipalityKey: municipality.key,
+      placedBy: via,
+    });
     add(part.postalCode, official, municipality);
   }
   for (const part of placement.unplaced) {
     const source = sourceOf.get(part);
     counter.skip("unmatched");
-    skipped.push({ postalCode: part.postalCode, name: source?.row.city ?? part.name, county: source?.row.county ?? "", cause: "unmatched", detail: `no municipality of that name in ${source?.where ?? part.district}, and no town-part rule places it` });
+    skipped.push({
+      postalCode: part.postalCode,
+      name: source?.row.city ?? part.name,
+      county: source?.row.county ?? "",
+      cause: "unmatched",
+      detail: `no municipality of that name in ${source?.where ?? part.district}, and no town-part rule places it`,
+    });
   }
-  return { localities: [...localities.values()], report: counter.report({ crossDistrict, renamed, skipped }) };
+  return {
+    localities: [...localities.values()],
+    report: counter.report({ crossDistrict, renamed, skipped }),
+  };
 }
 
-function localityOf(postalCode: string, name: string, municipality: DeMunicipality): DeLocalityRecord {
+function localityOf(
+  postalCode: string,
+  name: string,
+  municipality: DeMunicipality,
+): DeLocalityRecord {
   return {
     postalCode,
     name,
     municipality: { key: municipality.key, name: municipality.name, type: municipality.type },
     ...(municipality.district === undefined ? {} : { district: municipality.district }),
     federalState: municipality.federalState,
-    ...(municipality.governmentRegion === undefined ? {} : { [GOVERNMENT_REGION_KEY]: municipality.governmentRegion.key }),
+    ...(municipality.governmentRegion === undefined
+      ? {}
+      : { [GOVERNMENT_REGION_KEY]: municipality.governmentRegion.key }),
   };
 }
 
-type Scope = { readonly municipalities: readonly DeMunicipality[]; readonly where: string; readonly district?: string } | { readonly cause: SkippedRow["cause"]; readonly detail: string };
+type Scope =
+  | {
+      readonly municipalities: readonly DeMunicipality[];
+      readonly where: string;
+      readonly district?: string;
+    }
+  | { readonly cause: SkippedRow["cause"]; readonly detail: string };
 
 /** District-free cities (Kreisfreie Stadt, Stadtkreis): what a county without "Landkreis"/"Kreis" names when a Landkreis has the same name. */
 const CITY_TYPES = new Set([41, 42]);
@@ -142,15 +213,36 @@ class Scopes {
 
   of(row: PostCodeRow): Scope {
     const state = this.states.get(row.state);
-    if (state === undefined) return { cause: "unmatched", detail: `state '${row.state}' is no GV100AD federal state` };
-    if (row.county === "") return { municipalities: this.byState.get(state) ?? [], where: `state ${state} ${row.state} (the row names no county)` };
+    if (state === undefined)
+      return { cause: "unmatched", detail: `state '${row.state}' is no GV100AD federal state` };
+    if (row.county === "")
+      return {
+        municipalities: this.byState.get(state) ?? [],
+        where: `state ${state} ${row.state} (the row names no county)`,
+      };
     const id = `${state}\u0000${row.county}`;
     let districts = this.counties.get(id);
-    if (districts === undefined) this.counties.set(id, (districts = this.countyDistricts(row.county, this.districts.get(state) ?? [])));
+    if (districts === undefined)
+      this.counties.set(
+        id,
+        (districts = this.countyDistricts(row.county, this.districts.get(state) ?? [])),
+      );
     const [district] = districts;
-    if (district === undefined) return { cause: "unmatched", detail: `county '${row.county}' is no GV100AD district of ${row.state}` };
-    if (districts.length > 1) return { cause: "ambiguous", detail: `county '${row.county}' names ${districts.length} districts: ${districts.map((d) => d.key).join(", ")}` };
-    return { municipalities: this.byDistrict.get(district.key) ?? [], where: `district ${district.key} ${district.name}`, district: district.key };
+    if (district === undefined)
+      return {
+        cause: "unmatched",
+        detail: `county '${row.county}' is no GV100AD district of ${row.state}`,
+      };
+    if (districts.length > 1)
+      return {
+        cause: "ambiguous",
+        detail: `county '${row.county}' names ${districts.length} districts: ${districts.map((d) => d.key).join(", ")}`,
+      };
+    return {
+      municipalities: this.byDistrict.get(district.key) ?? [],
+      where: `district ${district.key} ${district.name}`,
+      district: district.key,
+    };
   }
 
   /**
@@ -163,12 +255,23 @@ class Scopes {
       if (LANDKREIS.test(variant)) {
         // `Landkreis Rostock` is GV100AD's own name; `Landkreis München` is the Landkreis named `München`.
         const whole = closestMatches(variant, districts, (d) => d.name);
-        const found = whole.length > 0 ? whole : closestMatches(variant.replace(LANDKREIS, ""), districts.filter((d) => !CITY_TYPES.has(d.type)), (d) => d.name);
+        const found =
+          whole.length > 0
+            ? whole
+            : closestMatches(
+                variant.replace(LANDKREIS, ""),
+                districts.filter((d) => !CITY_TYPES.has(d.type)),
+                (d) => d.name,
+              );
         if (found.length > 0) return found;
         continue;
       }
       // A bare name is the city where a city has it, however GV100AD qualifies the city (`Oldenburg` is `Oldenburg (Oldb), Stadt`, not the Landkreis `Oldenburg`).
-      const cities = closestMatches(variant, districts.filter((d) => CITY_TYPES.has(d.type)), (d) => d.name);
+      const cities = closestMatches(
+        variant,
+        districts.filter((d) => CITY_TYPES.has(d.type)),
+        (d) => d.name,
+      );
       const found = cities.length > 0 ? cities : closestMatches(variant, districts, (d) => d.name);
       if (found.length > 0) return found;
     }

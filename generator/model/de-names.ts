@@ -30,7 +30,13 @@ export function officialShortName(name: string): string {
  * both sides separates the two languages of a name (`Lübbenau/Spreewald / Lubnjow/Błota`).
  */
 export function fold(value: string): string {
-  return value.normalize("NFC").trim().toLowerCase().replace(/\.\s+/g, ".").replace(/\s+\/(?!\s)/g, "/").replace(/(?<!\s)\/\s+/g, "/");
+  return value
+    .normalize("NFC")
+    .trim()
+    .toLowerCase()
+    .replace(/\.\s+/g, ".")
+    .replace(/\s+\/(?!\s)/g, "/")
+    .replace(/(?<!\s)\/\s+/g, "/");
 }
 
 /** The sides of a bilingual or double name: `A / B`, `A - B`, else `A/B`; none for a simple name. */
@@ -48,8 +54,13 @@ function words(folded: string): string[] {
 /** `a.` ≈ `am`, `opf.` ≈ `oberpfalz`, `st.` ≈ `sankt`: an abbreviation's letters in order, from the first letter on. */
 function sameWord(a: string, b: string): boolean {
   if (a === b) return true;
-  const [short, long] = a.endsWith(".") ? [a.slice(0, -1), b.replace(/\.$/, "")] : b.endsWith(".") ? [b.slice(0, -1), a] : [undefined, undefined];
-  if (short === undefined || long === undefined || short === "" || short[0] !== long[0]) return false;
+  const [short, long] = a.endsWith(".")
+    ? [a.slice(0, -1), b.replace(/\.$/, "")]
+    : b.endsWith(".")
+      ? [b.slice(0, -1), a]
+      : [undefined, undefined];
+  if (short === undefined || long === undefined || short === "" || short[0] !== long[0])
+    return false;
   let at = 0;
   for (const ch of long) if (ch === short[at]) at++;
   return at === short.length;
@@ -57,18 +68,43 @@ function sameWord(a: string, b: string): boolean {
 
 /** Word by word, and at least one word in full: `u.a.` is no abbreviation of `Ummanz`. */
 function sameWords(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.some((word, i) => word === b[i]) && a.every((word, i) => sameWord(word, b[i] ?? ""));
+  return (
+    a.length === b.length &&
+    a.some((word, i) => word === b[i]) &&
+    a.every((word, i) => sameWord(word, b[i] ?? ""))
+  );
 }
 
 /** Words that start a name's qualifier: `Wentorf bei Hamburg`, `Landsberg am Lech`, `Weiden i.d.OPf.`. */
-const QUALIFIERS = new Set(["bei", "b.", "am", "an", "a.", "im", "in", "i.", "ob", "o.", "vor", "v.", "auf", "unter", "u.", "zu", "z."]);
+const QUALIFIERS = new Set([
+  "bei",
+  "b.",
+  "am",
+  "an",
+  "a.",
+  "im",
+  "in",
+  "i.",
+  "ob",
+  "o.",
+  "vor",
+  "v.",
+  "auf",
+  "unter",
+  "u.",
+  "zu",
+  "z.",
+]);
 
 /** The articles after a preposition: `an der`, `a.d.`. */
 const ARTICLES = new Set(["der", "dem", "den", "d."]);
 
 /** A name's words without its qualifiers: `frankfurt (oder)`, `frankfurt am main` → frankfurt. */
 function baseWords(folded: string): string[] {
-  const [first = ""] = folded.replace(/\s*\([^)]*\)\s*/g, " ").trim().split(/\/|\s+-\s+/);
+  const [first = ""] = folded
+    .replace(/\s*\([^)]*\)\s*/g, " ")
+    .trim()
+    .split(/\/|\s+-\s+/);
   const list = words(first);
   const at = list.findIndex((word, i) => i > 0 && QUALIFIERS.has(word));
   return at < 0 ? list : list.slice(0, at);
@@ -81,7 +117,12 @@ export function closeness(sourceName: string, officialName: string): Closeness {
   if (a.folded === b.folded) return 1;
   if (a.sides.includes(b.folded) || b.sides.includes(a.folded)) return 2;
   // A whole name against the other whole or one of its sides, never side against side (`Auerbach/Vogtl.` is no `Falkenstein/Vogtl.`).
-  if (sameWords(a.words, b.words) || b.sideWords.some((side) => sameWords(a.words, side)) || a.sideWords.some((side) => sameWords(side, b.words))) return 3;
+  if (
+    sameWords(a.words, b.words) ||
+    b.sideWords.some((side) => sameWords(a.words, side)) ||
+    a.sideWords.some((side) => sameWords(side, b.words))
+  )
+    return 3;
   // The same words once the prepositions are gone: `Bergen/ Rügen` is `Bergen auf Rügen`, `Frankfurt/Oder` is `Frankfurt (Oder)`.
   if (sameWords(a.content, b.content)) return 3;
   // Only one of them may be qualified: `Berka/Werra` is not `Berka v. d. Hainich`.
@@ -110,8 +151,18 @@ function formsOf(name: string): Forms {
     const sideList = sides(folded);
     const wordList = words(folded);
     const base = baseWords(folded);
-    const content = wordList.filter((word, i) => i === 0 || !(QUALIFIERS.has(word) || ARTICLES.has(word)));
-    found = { folded, sides: sideList, words: wordList, sideWords: sideList.map(words), base, bare: base.length === wordList.length, content };
+    const content = wordList.filter(
+      (word, i) => i === 0 || !(QUALIFIERS.has(word) || ARTICLES.has(word)),
+    );
+    found = {
+      folded,
+      sides: sideList,
+      words: wordList,
+      sideWords: sideList.map(words),
+      base,
+      bare: base.length === wordList.length,
+      content,
+    };
     forms.set(name, found);
   }
   return found;
@@ -121,7 +172,11 @@ function formsOf(name: string): Forms {
  * The candidates a name matches most closely: those of the best closeness there is (several when
  * they cannot be told apart), none when it matches none.
  */
-export function closestMatches<T>(sourceName: string, candidates: readonly T[], officialName: (candidate: T) => string): T[] {
+export function closestMatches<T>(
+  sourceName: string,
+  candidates: readonly T[],
+  officialName: (candidate: T) => string,
+): T[] {
   let best: Closeness = 0;
   let found: T[] = [];
   for (const candidate of candidates) {

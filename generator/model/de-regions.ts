@@ -1,4 +1,10 @@
-import { GOVERNMENT_REGION_KEY, type DeDistrict, type DeGovernmentRegion, type DeMunicipalAssociationRecord, type DeMunicipality } from "../resources/de.ts";
+import {
+  GOVERNMENT_REGION_KEY,
+  type DeDistrict,
+  type DeGovernmentRegion,
+  type DeMunicipalAssociationRecord,
+  type DeMunicipality,
+} from "../resources/de.ts";
 import type { KeyName, KeyNameType } from "../resources/summaries.ts";
 import type { Gv100ad } from "../sources/de-gv100ad.ts";
 import { ASSOCIATION_TYPES, DISTRICT_TYPES, MUNICIPALITY_TYPES } from "./de-types.ts";
@@ -31,15 +37,35 @@ export function districtKeyOf(regionalKey: string): string | undefined {
 }
 
 export function regionsOf(gv: Gv100ad): DeRegions {
-  const states = new Map(gv.federalStates.map((s) => [s.key, { key: s.key, name: s.name } satisfies KeyName]));
-  const stateOf = (key: string): KeyName => states.get(key.slice(0, 2)) ?? { key: key.slice(0, 2), name: "" };
-  const regions = new Map(gv.governmentRegions.map((r) => [r.key, { key: r.key, name: r.name } satisfies KeyName]));
-  const districts = new Map(gv.districts.map((d) => [d.key, { key: d.key, name: d.name, type: DISTRICT_TYPES[d.type] ?? "" } satisfies KeyNameType]));
+  const states = new Map(
+    gv.federalStates.map((s) => [s.key, { key: s.key, name: s.name } satisfies KeyName]),
+  );
+  const stateOf = (key: string): KeyName =>
+    states.get(key.slice(0, 2)) ?? { key: key.slice(0, 2), name: "" };
+  const regions = new Map(
+    gv.governmentRegions.map((r) => [r.key, { key: r.key, name: r.name } satisfies KeyName]),
+  );
+  const districts = new Map(
+    gv.districts.map((d) => [
+      d.key,
+      { key: d.key, name: d.name, type: DISTRICT_TYPES[d.type] ?? "" } satisfies KeyNameType,
+    ]),
+  );
   const realAssociations = gv.associations.filter((a) => a.type !== NOT_AN_ASSOCIATION);
-  const associations = new Map(realAssociations.map((a) => [a.key, { key: a.key, name: a.name, type: ASSOCIATION_TYPES[a.type] ?? "" } satisfies KeyNameType]));
+  const associations = new Map(
+    realAssociations.map((a) => [
+      a.key,
+      { key: a.key, name: a.name, type: ASSOCIATION_TYPES[a.type] ?? "" } satisfies KeyNameType,
+    ]),
+  );
 
   return {
-    governmentRegions: gv.governmentRegions.map((r) => ({ key: r.key, name: r.name, federalState: stateOf(r.key), administrativeHeadquarters: r.administrativeHeadquarters })),
+    governmentRegions: gv.governmentRegions.map((r) => ({
+      key: r.key,
+      name: r.name,
+      federalState: stateOf(r.key),
+      administrativeHeadquarters: r.administrativeHeadquarters,
+    })),
     districts: gv.districts.map((d) => {
       const region = regions.get(d.key.slice(0, 3));
       return {

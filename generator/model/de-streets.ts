@@ -18,9 +18,21 @@ export interface StreetJoin {
  * stays small however large the list.
  */
 export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin {
-  const states = new Map(gv.federalStates.map((s) => [s.key, { key: s.key, name: s.name } satisfies KeyName]));
-  const districts = new Map(gv.districts.map((d) => [d.key, { key: d.key, name: d.name, type: DISTRICT_TYPES[d.type] ?? "" } satisfies KeyNameType]));
-  const municipalities = new Map(gv.municipalities.map((m) => [m.key, { key: m.key, name: m.name, type: MUNICIPALITY_TYPES[m.type] ?? "" } satisfies KeyNameType]));
+  const states = new Map(
+    gv.federalStates.map((s) => [s.key, { key: s.key, name: s.name } satisfies KeyName]),
+  );
+  const districts = new Map(
+    gv.districts.map((d) => [
+      d.key,
+      { key: d.key, name: d.name, type: DISTRICT_TYPES[d.type] ?? "" } satisfies KeyNameType,
+    ]),
+  );
+  const municipalities = new Map(
+    gv.municipalities.map((m) => [
+      m.key,
+      { key: m.key, name: m.name, type: MUNICIPALITY_TYPES[m.type] ?? "" } satisfies KeyNameType,
+    ]),
+  );
   const byMunicipality = new Map<string, StreetRow[]>();
   for (const row of rows) {
     const group = byMunicipality.get(row.regionalKey);
@@ -53,8 +65,15 @@ export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin
 }
 
 /** A street record with its properties in the JSON order, the optional ones only when present (assigned in turn: no spread objects per row). */
-function streetOf(row: StreetRow, municipality: KeyNameType, district: KeyNameType | undefined, federalState: KeyName): Street {
-  const street = { name: row.name, postalCode: row.postalCode, locality: row.locality } as { -readonly [K in keyof Street]: Street[K] };
+function streetOf(
+  row: StreetRow,
+  municipality: KeyNameType,
+  district: KeyNameType | undefined,
+  federalState: KeyName,
+): Street {
+  const street = { name: row.name, postalCode: row.postalCode, locality: row.locality } as {
+    -readonly [K in keyof Street]: Street[K];
+  };
   if (row.borough !== undefined) street.borough = row.borough;
   if (row.suburb !== undefined) street.suburb = row.suburb;
   street.municipality = municipality;
@@ -64,5 +83,9 @@ function streetOf(row: StreetRow, municipality: KeyNameType, district: KeyNameTy
 }
 
 export function federalStatesOf(gv: Gv100ad): FederalState[] {
-  return gv.federalStates.map((s) => ({ key: s.key, name: s.name, seatOfGovernment: s.seatOfGovernment }));
+  return gv.federalStates.map((s) => ({
+    key: s.key,
+    name: s.name,
+    seatOfGovernment: s.seatOfGovernment,
+  }));
 }

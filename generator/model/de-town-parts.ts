@@ -35,7 +35,14 @@ export interface PlacedTownPart extends Renaming {
  * Places what it can of `parts`; `placed` holds the municipalities already joined per postal code
  * and district (`code\0district` → keys), and grows with each placement.
  */
-export function placeTownParts(parts: readonly TownPart[], placed: Map<string, Set<string>>, byKey: ReadonlyMap<string, DeMunicipality>): { placed: { part: TownPart; municipality: DeMunicipality; via: TownPartRule }[]; unplaced: TownPart[] } {
+export function placeTownParts(
+  parts: readonly TownPart[],
+  placed: Map<string, Set<string>>,
+  byKey: ReadonlyMap<string, DeMunicipality>,
+): {
+  placed: { part: TownPart; municipality: DeMunicipality; via: TownPartRule }[];
+  unplaced: TownPart[];
+} {
   const done: { part: TownPart; municipality: DeMunicipality; via: TownPartRule }[] = [];
   const place = (part: TownPart, municipality: DeMunicipality, via: TownPartRule) => {
     done.push({ part, municipality, via });
@@ -47,13 +54,15 @@ export function placeTownParts(parts: readonly TownPart[], placed: Map<string, S
   let pending: TownPart[] = [];
   for (const part of parts) {
     const seat = part.municipalities.filter((m) => m.postalCode === part.postalCode);
-    const named = part.municipalities.filter((m) => containsWords(part.name, officialShortName(m.name)));
+    const named = part.municipalities.filter((m) =>
+      containsWords(part.name, officialShortName(m.name)),
+    );
     if (seat.length === 1 && seat[0] !== undefined) place(part, seat[0], "seat");
     else if (named.length === 1 && named[0] !== undefined) place(part, named[0], "name");
     else pending.push(part);
   }
   // Siblings until nothing changes: a placement may decide another row of the same code.
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     const still: TownPart[] = [];
     for (const part of pending) {
@@ -70,7 +79,8 @@ export function placeTownParts(parts: readonly TownPart[], placed: Map<string, S
   return { placed: done, unplaced: pending };
 }
 
-export const siblingsKey = (postalCode: string, district: string) => `${postalCode}\u0000${district}`;
+export const siblingsKey = (postalCode: string, district: string) =>
+  `${postalCode}\u0000${district}`;
 
 /** Whether `words` occurs in `text` as whole words (case-insensitively). */
 function containsWords(text: string, words: string): boolean {

@@ -73,7 +73,9 @@ export class JoinCounter {
     else this.other.set(cause, (this.other.get(cause) ?? 0) + 1);
   }
 
-  report(extra: Partial<Pick<JoinReport, "crossDistrict" | "renamed" | "skipped">> = {}): JoinReport {
+  report(
+    extra: Partial<Pick<JoinReport, "crossDistrict" | "renamed" | "skipped">> = {},
+  ): JoinReport {
     return {
       source: this.source,
       joinedTo: this.joinedTo,
@@ -92,14 +94,18 @@ export class JoinCounter {
 /** `de-postcodes → GV100AD municipalities …: 9,454 rows, 8,500 joined, …`: one line of the build's output. */
 export function describeJoin(report: JoinReport): string {
   const n = (value: number) => value.toLocaleString("en");
-  const others = Object.entries(report.otherSkips).map(([cause, count]) => `${n(count)} skipped as ${cause}`);
+  const others = Object.entries(report.otherSkips).map(
+    ([cause, count]) => `${n(count)} skipped as ${cause}`,
+  );
   const parts = [
     `${n(report.rows)} rows`,
     `${n(report.joined)} joined`,
     `${n(report.unmatched)} skipped as unmatched`,
     `${n(report.ambiguous)} skipped as ambiguous`,
     ...others,
-    ...(report.crossDistrict === undefined ? [] : [`${n(report.crossDistrict)} cross-district joins`]),
+    ...(report.crossDistrict === undefined
+      ? []
+      : [`${n(report.crossDistrict)} cross-district joins`]),
     ...(report.renamed.length === 0 ? [] : [`${n(report.renamed.length)} renamed`]),
   ];
   return `${report.source} → ${report.joinedTo}: ${parts.join(", ")}`;

@@ -22,7 +22,11 @@ export interface Dataset {
   readonly sources: readonly SourceName[];
 }
 
-function dataset<R>(resource: Resource<R>, records: readonly R[], sources: readonly SourceName[]): Dataset {
+function dataset<R>(
+  resource: Resource<R>,
+  records: readonly R[],
+  sources: readonly SourceName[],
+): Dataset {
   return { resource: resource as unknown as AnyResource, records, sources };
 }
 
@@ -39,12 +43,20 @@ export interface Records {
 export function recordsOf(rows: SourceRows): Records {
   const street = joinStreets(rows.takeStreets(), rows.gv);
   const regions = regionsOf(rows.gv);
-  const localities = joinLocalities(street.streets, rows.postCodes, regions.municipalities, rows.gv);
+  const localities = joinLocalities(
+    street.streets,
+    rows.postCodes,
+    regions.municipalities,
+    rows.gv,
+  );
   const austria = atRegisterOf(rows.atDistricts, rows.atMunicipalities, rows.atStreets);
   const ch = chRegisterOf(rows.chCantons, rows.chDistricts, rows.chCommunes);
   const chLiLocalities = localitiesOf(rows.localityRegister, ch.communes, rows.liCommunes);
   // The street directory is optional: its resources are served when the build reads it, and are absent (404) otherwise.
-  const swissStreets = rows.swissStreets === undefined ? undefined : swissStreetsOf(rows.swissStreets, ch.communes, rows.liCommunes);
+  const swissStreets =
+    rows.swissStreets === undefined
+      ? undefined
+      : swissStreetsOf(rows.swissStreets, ch.communes, rows.liCommunes);
 
   const datasets = [
     dataset(streets, street.streets, ["de-streets", "de-gv100ad"]),
@@ -59,34 +71,102 @@ export function recordsOf(rows: SourceRows): Records {
     dataset(deRegions.deMunicipalitiesByRegion, regions.municipalities, ["de-gv100ad"]),
     dataset(deRegions.deMunicipalitiesByDistrict, regions.municipalities, ["de-gv100ad"]),
     dataset(deLocalities, localities.localities, ["de-streets", "de-postcodes", "de-gv100ad"]),
-    dataset(deRegions.deLocalitiesByState, localities.localities, ["de-streets", "de-postcodes", "de-gv100ad"]),
-    dataset(deRegions.deLocalitiesByRegion, localities.localities, ["de-streets", "de-postcodes", "de-gv100ad"]),
-    dataset(deRegions.deLocalitiesByDistrict, localities.localities, ["de-streets", "de-postcodes", "de-gv100ad"]),
+    dataset(deRegions.deLocalitiesByState, localities.localities, [
+      "de-streets",
+      "de-postcodes",
+      "de-gv100ad",
+    ]),
+    dataset(deRegions.deLocalitiesByRegion, localities.localities, [
+      "de-streets",
+      "de-postcodes",
+      "de-gv100ad",
+    ]),
+    dataset(deRegions.deLocalitiesByDistrict, localities.localities, [
+      "de-streets",
+      "de-postcodes",
+      "de-gv100ad",
+    ]),
     dataset(atFederalProvinces, rows.atDistricts.provinces, ["at-districts"]),
     dataset(at.atDistrictsByProvince, austria.districts, ["at-districts"]),
-    dataset(at.atMunicipalitiesByProvince, austria.municipalities, ["at-municipalities", "at-districts"]),
-    dataset(at.atMunicipalitiesByDistrict, austria.municipalities, ["at-municipalities", "at-districts"]),
+    dataset(at.atMunicipalitiesByProvince, austria.municipalities, [
+      "at-municipalities",
+      "at-districts",
+    ]),
+    dataset(at.atMunicipalitiesByDistrict, austria.municipalities, [
+      "at-municipalities",
+      "at-districts",
+    ]),
     dataset(at.atStreets, austria.streets, ["at-streets", "at-municipalities", "at-districts"]),
-    dataset(at.atLocalities, austria.localities, ["at-streets", "at-municipalities", "at-districts"]),
-    dataset(at.atLocalitiesByProvince, austria.localities, ["at-streets", "at-municipalities", "at-districts"]),
-    dataset(at.atLocalitiesByDistrict, austria.localities, ["at-streets", "at-municipalities", "at-districts"]),
+    dataset(at.atLocalities, austria.localities, [
+      "at-streets",
+      "at-municipalities",
+      "at-districts",
+    ]),
+    dataset(at.atLocalitiesByProvince, austria.localities, [
+      "at-streets",
+      "at-municipalities",
+      "at-districts",
+    ]),
+    dataset(at.atLocalitiesByDistrict, austria.localities, [
+      "at-streets",
+      "at-municipalities",
+      "at-districts",
+    ]),
     dataset(chCantons, ch.cantons, ["ch-cantons"]),
     dataset(chLi.chDistrictsByCanton, ch.districts, ["ch-districts", "ch-cantons"]),
     dataset(chLi.chCommunesByCanton, ch.communes, ["ch-communes", "ch-districts", "ch-cantons"]),
     dataset(chLi.chCommunesByDistrict, ch.communes, ["ch-communes", "ch-districts", "ch-cantons"]),
-    dataset(chLi.chLocalities, chLiLocalities.ch, ["ch-localities", "ch-communes", "ch-districts", "ch-cantons"]),
-    dataset(chLi.chLocalitiesByCanton, chLiLocalities.ch, ["ch-localities", "ch-communes", "ch-districts", "ch-cantons"]),
-    dataset(chLi.chLocalitiesByDistrict, chLiLocalities.ch, ["ch-localities", "ch-communes", "ch-districts", "ch-cantons"]),
-    ...(swissStreets === undefined ? [] : [dataset(chStreets, swissStreets.ch, ["ch-streets", "ch-communes", "ch-districts", "ch-cantons"])]),
+    dataset(chLi.chLocalities, chLiLocalities.ch, [
+      "ch-localities",
+      "ch-communes",
+      "ch-districts",
+      "ch-cantons",
+    ]),
+    dataset(chLi.chLocalitiesByCanton, chLiLocalities.ch, [
+      "ch-localities",
+      "ch-communes",
+      "ch-districts",
+      "ch-cantons",
+    ]),
+    dataset(chLi.chLocalitiesByDistrict, chLiLocalities.ch, [
+      "ch-localities",
+      "ch-communes",
+      "ch-districts",
+      "ch-cantons",
+    ]),
+    ...(swissStreets === undefined
+      ? []
+      : [
+          dataset(chStreets, swissStreets.ch, [
+            "ch-streets",
+            "ch-communes",
+            "ch-districts",
+            "ch-cantons",
+          ]),
+        ]),
     dataset(chLi.liLocalities, chLiLocalities.li, ["ch-localities", "li-communes"]),
-    ...(swissStreets === undefined ? [] : [dataset(liStreets, swissStreets.li, ["ch-streets", "li-communes"])]),
+    ...(swissStreets === undefined
+      ? []
+      : [dataset(liStreets, swissStreets.li, ["ch-streets", "li-communes"])]),
     dataset(liCommunes, rows.liCommunes, ["li-communes"]),
   ];
-  const joins = [street.report, localities.report, ...austria.reports, ch.districtReport, ch.report, chLiLocalities.report, ...(swissStreets === undefined ? [] : [swissStreets.report])];
+  const joins = [
+    street.report,
+    localities.report,
+    ...austria.reports,
+    ch.districtReport,
+    ch.report,
+    chLiLocalities.report,
+    ...(swissStreets === undefined ? [] : [swissStreets.report]),
+  ];
   const label = rows.labels["ch-streets"] ?? "ch-streets";
   const notes = [
-    ...(swissStreets?.ch.length === 0 ? [`${label}: no street of Switzerland, so /ch/Streets serves none`] : []),
-    ...(swissStreets?.li.length === 0 ? [`${label}: no street of Liechtenstein, so /li/Streets serves none`] : []),
+    ...(swissStreets?.ch.length === 0
+      ? [`${label}: no street of Switzerland, so /ch/Streets serves none`]
+      : []),
+    ...(swissStreets?.li.length === 0
+      ? [`${label}: no street of Liechtenstein, so /li/Streets serves none`]
+      : []),
   ];
   return { datasets, joins, notes };
 }

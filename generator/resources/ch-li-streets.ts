@@ -1,6 +1,12 @@
 import { collationKey, numericKey } from "./collation.ts";
 import { BFS, OPENPLZ_DATA, SWISSTOPO_STREETS } from "./credits.ts";
-import { cantonFields, communeFields, districtFields, liCommuneFields, type KeyNameShort } from "./ch-li.ts";
+import {
+  cantonFields,
+  communeFields,
+  districtFields,
+  liCommuneFields,
+  type KeyNameShort,
+} from "./ch-li.ts";
 import type { Resource } from "./resource.ts";
 import { STREET_FILTER_PARAMETERS, STREETS_QUERY, streetLocalitySelector } from "./search.ts";
 import { recordSchema } from "./schema.ts";
@@ -36,13 +42,35 @@ export interface LiStreet {
   readonly status: StreetStatus;
 }
 
-const keyField = { description: "Federal street identifier (ESID) of swisstopo's street directory.", pattern: "^[0-9]+$", example: "10061643" } as const;
+const keyField = {
+  description: "Federal street identifier (ESID) of swisstopo's street directory.",
+  pattern: "^[0-9]+$",
+  example: "10061643",
+} as const;
 const nameField = { description: "Street name (STN_LABEL).", example: "Bahnhofstrasse" } as const;
-const postalCodeField = { description: "Postal code of the locality, four digits.", pattern: "^[0-9]{4}$", example: "8001" } as const;
-const localityField = { description: "Locality (Ortschaft) of the street: the value the locality filter matches.", example: "Zürich" } as const;
-const statusField = { description: "Status of the street: Real, Planned or Outdated (swisstopo's real, planned, outdated), None where the directory gives none.", pattern: "^(None|Planned|Real|Outdated)$", example: "Real" } as const;
+const postalCodeField = {
+  description: "Postal code of the locality, four digits.",
+  pattern: "^[0-9]{4}$",
+  example: "8001",
+} as const;
+const localityField = {
+  description: "Locality (Ortschaft) of the street: the value the locality filter matches.",
+  example: "Zürich",
+} as const;
+const statusField = {
+  description:
+    "Status of the street: Real, Planned or Outdated (swisstopo's real, planned, outdated), None where the directory gives none.",
+  pattern: "^(None|Planned|Real|Outdated)$",
+  example: "Real",
+} as const;
 
-const streetOrder = (s: ChStreet | LiStreet) => [collationKey(s.name), s.postalCode, collationKey(s.locality), numericKey(s.key), numericKey(s.commune.key)];
+const streetOrder = (s: ChStreet | LiStreet) => [
+  collationKey(s.name),
+  s.postalCode,
+  collationKey(s.locality),
+  numericKey(s.key),
+  numericKey(s.commune.key),
+];
 const ORDER = "ordered by street name (German collation), postal code and locality";
 const chSelector = streetLocalitySelector<ChStreet>();
 const liSelector = streetLocalitySelector<LiStreet>();
@@ -62,15 +90,24 @@ export const chStreets: Resource<ChStreet> = {
     name: nameField,
     postalCode: postalCodeField,
     locality: localityField,
-    commune: { description: "The commune (BFS number COM_FOSNR, joined to the communes in force).", properties: communeFields },
+    commune: {
+      description: "The commune (BFS number COM_FOSNR, joined to the communes in force).",
+      properties: communeFields,
+    },
     district: { description: "The commune's district.", properties: districtFields },
     canton: { description: "The district's canton.", properties: cantonFields },
     status: statusField,
   }),
   examples: [
     { summary: "First page of Zürich's streets", query: { locality: "Zürich" } },
-    { summary: "Page 2 with 10 streets per page", query: { locality: "Zürich", page: "2", pageSize: "10" } },
-    { summary: "Three streets as CSV", query: { locality: "Zürich", pageSize: "3", format: "csv" } },
+    {
+      summary: "Page 2 with 10 streets per page",
+      query: { locality: "Zürich", page: "2", pageSize: "10" },
+    },
+    {
+      summary: "Three streets as CSV",
+      query: { locality: "Zürich", pageSize: "3", format: "csv" },
+    },
   ],
   credits: [SWISSTOPO_STREETS, BFS],
 };
@@ -98,7 +135,10 @@ export const liStreets: Resource<LiStreet> = {
   }),
   examples: [
     { summary: "First page of Vaduz's streets", query: { locality: "Vaduz" } },
-    { summary: "Page 2 with 10 streets per page", query: { locality: "Vaduz", page: "2", pageSize: "10" } },
+    {
+      summary: "Page 2 with 10 streets per page",
+      query: { locality: "Vaduz", page: "2", pageSize: "10" },
+    },
     { summary: "Three streets as CSV", query: { locality: "Vaduz", pageSize: "3", format: "csv" } },
   ],
   credits: [SWISSTOPO_STREETS, OPENPLZ_DATA],

@@ -54,9 +54,21 @@ export function childResource<R>(child: ChildSpec<R>, parent: ParentSpec<R>): Re
     sortKey: child.sortKey,
     record: child.record,
     examples: [
-      { summary: `The ${child.noun} of ${parent.noun} ${parent.exampleKey}`, path: { key: parent.exampleKey }, query: {} },
-      { summary: "Page 2 with 2 per page", path: { key: parent.exampleKey }, query: { page: "2", pageSize: "2" } },
-      { summary: "Three as CSV", path: { key: parent.exampleKey }, query: { pageSize: "3", format: "csv" } },
+      {
+        summary: `The ${child.noun} of ${parent.noun} ${parent.exampleKey}`,
+        path: { key: parent.exampleKey },
+        query: {},
+      },
+      {
+        summary: "Page 2 with 2 per page",
+        path: { key: parent.exampleKey },
+        query: { page: "2", pageSize: "2" },
+      },
+      {
+        summary: "Three as CSV",
+        path: { key: parent.exampleKey },
+        query: { pageSize: "3", format: "csv" },
+      },
     ],
     credits: child.credits,
   };

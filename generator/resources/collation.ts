@@ -23,12 +23,20 @@ function computeKey(value: string): string {
   const primary = foldPrimary(nfd.toLowerCase());
   const secondary = nfd.toLowerCase().normalize("NFC");
   // Lower case before upper case at the tertiary level ("am" < "Am"), as ICU's German collation does.
-  const tertiary = [...value.normalize("NFC")].map((ch) => (ch === ch.toLowerCase() ? "0" : "1")).join("");
+  const tertiary = [...value.normalize("NFC")]
+    .map((ch) => (ch === ch.toLowerCase() ? "0" : "1"))
+    .join("");
   return `${primary}\u0000${secondary}\u0000${tertiary}\u0000${value}`;
 }
 
 function foldPrimary(lowerNfd: string): string {
-  return lowerNfd.replace(/[\u0300-\u036f]/g, "").replace(/ß/g, "ss").replace(/æ/g, "ae").replace(/œ/g, "oe").replace(/ø/g, "o").replace(/ł/g, "l");
+  return lowerNfd
+    .replace(/[\u0300-\u036f]/g, "")
+    .replace(/ß/g, "ss")
+    .replace(/æ/g, "ae")
+    .replace(/œ/g, "oe")
+    .replace(/ø/g, "o")
+    .replace(/ł/g, "l");
 }
 
 /** Numeric keys of different lengths ("2" < "10") sort by length first. */

@@ -16,14 +16,16 @@ export interface Credit {
 }
 
 export const GEOPORTAL_BERLIN: Credit = {
-  source: "Geoportal Berlin / Amt für Statistik Berlin-Brandenburg, open data “Adressen Berlin” (derived extract: one row per street, postal code, borough and suburb)",
+  source:
+    "Geoportal Berlin / Amt für Statistik Berlin-Brandenburg, open data “Adressen Berlin” (derived extract: one row per street, postal code, borough and suburb)",
   attribution: "Geoportal Berlin / Adressen Berlin",
   licence: "the publisher's open-data terms",
   asOf: "2023-06",
 };
 
 export const DESTATIS: Credit = {
-  source: "Statistisches Bundesamt, Gemeindeverzeichnis GV100AD (federal states, districts and municipalities)",
+  source:
+    "Statistisches Bundesamt, Gemeindeverzeichnis GV100AD (federal states, districts and municipalities)",
   attribution: "© Statistisches Bundesamt (Destatis)",
   licence: "Datenlizenz Deutschland – Namensnennung – Version 2.0 (dl-de/by-2-0)",
   licenceUrl: "https://www.govdata.de/dl-de/by-2-0",
@@ -31,7 +33,8 @@ export const DESTATIS: Credit = {
 };
 
 export const STATISTIK_AUSTRIA: Credit = {
-  source: "openmundi list of Austrian districts with their federal provinces (public domain), derived from Statistik Austria",
+  source:
+    "openmundi list of Austrian districts with their federal provinces (public domain), derived from Statistik Austria",
   attribution: "data © STATISTIK AUSTRIA",
   licence: "CC BY 4.0",
   licenceUrl: "https://creativecommons.org/licenses/by/4.0/",
@@ -55,7 +58,8 @@ export const OPENPLZ_DATA: Credit = {
 };
 
 export const OPEN_POSTAL_CODES: Credit = {
-  source: "Open Postal Codes, German postal codes with their places (post_code.csv), derived from OpenStreetMap",
+  source:
+    "Open Postal Codes, German postal codes with their places (post_code.csv), derived from OpenStreetMap",
   attribution: "© OpenStreetMap contributors (Open Postal Codes)",
   licence: "Open Database License (ODbL) 1.0",
   licenceUrl: "https://opendatacommons.org/licenses/odbl/1-0/",
@@ -64,14 +68,16 @@ export const OPEN_POSTAL_CODES: Credit = {
 };
 
 export const SWISSTOPO: Credit = {
-  source: "swisstopo, official register of localities (Amtliches Ortschaftenverzeichnis) of Switzerland and Liechtenstein",
+  source:
+    "swisstopo, official register of localities (Amtliches Ortschaftenverzeichnis) of Switzerland and Liechtenstein",
   attribution: "© swisstopo",
   licence: "Swiss open government data: free use, the source must be named",
   asOf: "2026-04",
 };
 
 export const STATISTIK_AUSTRIA_REGISTERS: Credit = {
-  source: "Statistik Austria, Gemeindeliste (gemliste_knz.csv, 2021) and street directory (gemplzstr, Vorarlberg sample)",
+  source:
+    "Statistik Austria, Gemeindeliste (gemliste_knz.csv, 2021) and street directory (gemplzstr, Vorarlberg sample)",
   attribution: "© STATISTIK AUSTRIA",
   licence: "CC BY 4.0",
   licenceUrl: "https://creativecommons.org/licenses/by/4.0/",
@@ -80,7 +86,8 @@ export const STATISTIK_AUSTRIA_REGISTERS: Credit = {
 };
 
 export const SWISSTOPO_STREETS: Credit = {
-  source: "swisstopo, official street directory (Amtliches Strassenverzeichnis) of Switzerland and Liechtenstein",
+  source:
+    "swisstopo, official street directory (Amtliches Strassenverzeichnis) of Switzerland and Liechtenstein",
   attribution: "© swisstopo",
   licence: "Swiss open government data: free use, the source must be named",
   sourceUrl: "https://data.geo.admin.ch/ch.swisstopo.amtliches-strassenverzeichnis/",

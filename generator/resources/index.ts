@@ -8,8 +8,18 @@ import type { AnyResource } from "./resource.ts";
 import { fullTextSearchOf } from "./search.ts";
 
 /** Full-text search per country, answered from the search index of its Streets (written when the build has those streets). */
-export const FULL_TEXT_SEARCH: readonly AnyResource[] = [streets, at.atStreets, chStreets, liStreets].map((r) => fullTextSearchOf(r as unknown as AnyResource));
-const [deSearch, atSearch, chSearch, liSearch] = FULL_TEXT_SEARCH as [AnyResource, AnyResource, AnyResource, AnyResource];
+export const FULL_TEXT_SEARCH: readonly AnyResource[] = [
+  streets,
+  at.atStreets,
+  chStreets,
+  liStreets,
+].map((r) => fullTextSearchOf(r as unknown as AnyResource));
+const [deSearch, atSearch, chSearch, liSearch] = FULL_TEXT_SEARCH as [
+  AnyResource,
+  AnyResource,
+  AnyResource,
+  AnyResource,
+];
 
 /** Every resource the API can serve; a build serves those it has records for (see `OPTIONAL_RESOURCES`), and writes them to the route table the Worker reads. */
 export const RESOURCES: readonly AnyResource[] = [
@@ -54,7 +64,14 @@ export const RESOURCES: readonly AnyResource[] = [
 ];
 
 /** Served only when the build reads their optional source (swisstopo's street directory, `ch-streets`): 404 otherwise. */
-export const OPTIONAL_RESOURCES: readonly AnyResource[] = [chSearch, chStreets, liSearch, liStreets];
+export const OPTIONAL_RESOURCES: readonly AnyResource[] = [
+  chSearch,
+  chStreets,
+  liSearch,
+  liStreets,
+];
 
 /** What a build of the embedded data serves. */
-export const EMBEDDED_RESOURCES: readonly AnyResource[] = RESOURCES.filter((r) => !OPTIONAL_RESOURCES.includes(r));
+export const EMBEDDED_RESOURCES: readonly AnyResource[] = RESOURCES.filter(
+  (r) => !OPTIONAL_RESOURCES.includes(r),
+);

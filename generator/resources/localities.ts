@@ -12,7 +12,12 @@ const DIALECT = `a PostgreSQL regular expression found anywhere in the value (pl
  * case-sensitive) and `name` (`~*`, ignoring case), regular expressions found anywhere in the
  * value, at least one of them. The Worker matches them over all of a country's localities.
  */
-export function localityFilters<R extends { readonly postalCode: string; readonly name: string }>(example: { postalCode: string; name: string }): {
+export function localityFilters<
+  R extends { readonly postalCode: string; readonly name: string },
+>(example: {
+  postalCode: string;
+  name: string;
+}): {
   readonly query: QuerySpec;
   readonly patterns: PatternFilters<R>;
   readonly queryParameters: readonly QueryParameter[];
@@ -28,8 +33,14 @@ export function localityFilters<R extends { readonly postalCode: string; readonl
       value: (record, param) => (param === "name" ? record.name : record.postalCode),
     },
     queryParameters: [
-      { name: "postalCode", description: `Postal code, case-sensitive: ${example.postalCode} finds it and every code containing it, ^${example.postalCode.slice(0, 2)} every code starting with ${example.postalCode.slice(0, 2)}. ${DIALECT}` },
-      { name: "name", description: `Locality name, ignoring case (each pattern letter matches its lower and upper case): ${example.name} finds every locality whose name contains it, ^${example.name}$ only that name. ${DIALECT}` },
+      {
+        name: "postalCode",
+        description: `Postal code, case-sensitive: ${example.postalCode} finds it and every code containing it, ^${example.postalCode.slice(0, 2)} every code starting with ${example.postalCode.slice(0, 2)}. ${DIALECT}`,
+      },
+      {
+        name: "name",
+        description: `Locality name, ignoring case (each pattern letter matches its lower and upper case): ${example.name} finds every locality whose name contains it, ^${example.name}$ only that name. ${DIALECT}`,
+      },
     ],
   };
 }

@@ -15,7 +15,8 @@ interface OriginalEndpoint {
   readonly reason?: string;
 }
 
-const NO_STREETS = "there is no street data: the swisstopo street directory (Switzerland and Liechtenstein), the optional source ch-streets, is not among this build's sources";
+const NO_STREETS =
+  "there is no street data: the swisstopo street directory (Switzerland and Liechtenstein), the optional source ch-streets, is not among this build's sources";
 
 export const ORIGINAL_ENDPOINTS: readonly OriginalEndpoint[] = [
   { path: "/de/FullTextSearch" },
@@ -64,5 +65,8 @@ const LEFT_OUT = "this build was made without it";
 /** The original's endpoints a build with resources at `servedPaths` does not serve, with the reason each. */
 export function notServedRoutes(servedPaths: readonly string[]): NotServedRoute[] {
   const served = new Set(servedPaths.map((path) => path.toLowerCase()));
-  return ORIGINAL_ENDPOINTS.filter((e) => !served.has(e.path.toLowerCase())).map((e) => ({ path: e.path, reason: e.reason ?? LEFT_OUT }));
+  return ORIGINAL_ENDPOINTS.filter((e) => !served.has(e.path.toLowerCase())).map((e) => ({
+    path: e.path,
+    reason: e.reason ?? LEFT_OUT,
+  }));
 }

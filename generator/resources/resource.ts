@@ -1,5 +1,10 @@
 import type { QuerySpec } from "../contract/query.ts";
-import type { PatternFiltersSpec, RouteResource, SearchSpec, SelectorSpec } from "../contract/routes.ts";
+import type {
+  PatternFiltersSpec,
+  RouteResource,
+  SearchSpec,
+  SelectorSpec,
+} from "../contract/routes.ts";
 import type { Credit } from "./credits.ts";
 import type { RecordSchema } from "./schema.ts";
 
@@ -87,17 +92,28 @@ export function routeOf(resource: AnyResource, shards: number): RouteResource {
     id: resource.id,
     path: resource.path,
     query: resource.query,
-    selectors: (resource.selectors ?? []).map(({ param, in: where, required, match, missing }) => ({ param, in: where, required, match, ...(missing === undefined ? {} : { missing }) })),
+    selectors: (resource.selectors ?? []).map(({ param, in: where, required, match, missing }) => ({
+      param,
+      in: where,
+      required,
+      match,
+      ...(missing === undefined ? {} : { missing }),
+    })),
     columns: resource.record.columns,
     shards,
     viewDownloads: resource.downloadsPerView === true,
     ...(resource.search === undefined ? {} : { search: resource.search }),
-    ...(resource.patterns === undefined ? {} : { patterns: { filters: resource.patterns.filters, missing: resource.patterns.missing } }),
+    ...(resource.patterns === undefined
+      ? {}
+      : { patterns: { filters: resource.patterns.filters, missing: resource.patterns.missing } }),
   };
 }
 
 /** An example's request target, e.g. `/de/Streets?locality=Berlin&page=2` or `/de/FederalStates/09/Districts`. */
-export function exampleTarget(resource: { readonly path: string }, example: RequestExample): string {
+export function exampleTarget(
+  resource: { readonly path: string },
+  example: RequestExample,
+): string {
   const path = resource.path.replace(/\{([A-Za-z]+)\}/g, (all, name: string) => {
     const value = example.path?.[name];
     return value === undefined ? all : encodeURIComponent(value);
@@ -107,8 +123,15 @@ export function exampleTarget(resource: { readonly path: string }, example: Requ
 }
 
 /** A paged resource's query spec, derived from its selectors (the query filters) and the filters it refuses. */
-export function pagedQuery(selectors: readonly SelectorSpec[], unservedFilters: readonly string[] = []): QuerySpec {
-  return { paged: true, filters: selectors.filter((s) => s.in === "query").map((s) => s.param), unservedFilters };
+export function pagedQuery(
+  selectors: readonly SelectorSpec[],
+  unservedFilters: readonly string[] = [],
+): QuerySpec {
+  return {
+    paged: true,
+    filters: selectors.filter((s) => s.in === "query").map((s) => s.param),
+    unservedFilters,
+  };
 }
 
 /** An unpaged list: the whole list in one response, no filters. */

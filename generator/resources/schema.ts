@@ -43,11 +43,20 @@ export interface ObjectField<T> {
   readonly properties: Fields<T>;
 }
 
-type Optionality<R, K extends keyof R> = object extends Pick<R, K> ? { readonly optional: true } : { readonly optional?: false };
-type Field<T> = T extends string ? StringField : T extends boolean ? BooleanField : T extends number ? NumberField : ObjectField<T>;
+type Optionality<R, K extends keyof R> =
+  object extends Pick<R, K> ? { readonly optional: true } : { readonly optional?: false };
+type Field<T> = T extends string
+  ? StringField
+  : T extends boolean
+    ? BooleanField
+    : T extends number
+      ? NumberField
+      : ObjectField<T>;
 
 /** One description per property of `R`, no more, no less. */
-export type Fields<R> = { readonly [K in keyof R]-?: Field<Exclude<R[K], undefined>> & Optionality<R, K> };
+export type Fields<R> = {
+  readonly [K in keyof R]-?: Field<Exclude<R[K], undefined>> & Optionality<R, K>;
+};
 
 /** A record's JSON Schema and CSV columns, tagged with the record type it was checked against. */
 export interface RecordSchema<R> {
@@ -72,9 +81,17 @@ export function summary<T>(name: string, fields: Fields<T>): Fields<T> {
 }
 const SUMMARY_NAMES = new WeakMap<object, string>();
 
-export function recordSchema<R>(name: string, description: string, fields: Fields<R>): RecordSchema<R> {
+export function recordSchema<R>(
+  name: string,
+  description: string,
+  fields: Fields<R>,
+): RecordSchema<R> {
   const anyFields = fields as unknown as Readonly<Record<string, AnyField>>;
-  return { name, json: { title: name, ...objectSchema(description, anyFields) }, columns: columnsOf(anyFields, []) };
+  return {
+    name,
+    json: { title: name, ...objectSchema(description, anyFields) },
+    columns: columnsOf(anyFields, []),
+  };
 }
 
 interface AnyField {
@@ -89,11 +106,16 @@ interface AnyField {
   readonly properties?: Readonly<Record<string, AnyField>>;
 }
 
-function columnsOf(fields: Readonly<Record<string, AnyField>>, parent: readonly string[]): CsvColumn[] {
+function columnsOf(
+  fields: Readonly<Record<string, AnyField>>,
+  parent: readonly string[],
+): CsvColumn[] {
   return Object.entries(fields).flatMap(([name, field]) => {
     const path = [...parent, name];
     if (field.properties !== undefined) return columnsOf(field.properties, path);
-    return [{ header: path.map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("."), path }];
+    return [
+      { header: path.map((part) => part.charAt(0).toUpperCase() + part.slice(1)).join("."), path },
+    ];
   });
 }
 
@@ -111,11 +133,20 @@ function objectSchema(description: string, fields: Readonly<Record<string, AnyFi
 function fieldSchema(field: AnyField): JsonSchema {
   if (field.properties !== undefined) {
     const name = SUMMARY_NAMES.get(field.properties);
-    return { ...(name === undefined ? {} : { title: name }), ...objectSchema(field.description, field.properties) };
+    return {
+      ...(name === undefined ? {} : { title: name }),
+      ...objectSchema(field.description, field.properties),
+    };
   }
   if (field.boolean === true) return { type: "boolean", description: field.description };
   if (field.number === true) {
-    return { type: "number", description: field.description, ...(field.minimum === undefined ? {} : { minimum: field.minimum }), ...(field.maximum === undefined ? {} : { maximum: field.maximum }), ...(field.example === undefined ? {} : { examples: [field.example] }) };
+    return {
+      type: "number",
+      description: field.description,
+      ...(field.minimum === undefined ? {} : { minimum: field.minimum }),
+      ...(field.maximum === undefined ? {} : { maximum: field.maximum }),
+      ...(field.example === undefined ? {} : { examples: [field.example] }),
+    };
   }
   return {
     type: "string",

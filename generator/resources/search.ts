@@ -1,6 +1,17 @@
-import { MAX_SEARCH_TERM_LENGTH, PREFIX_PARAMETER, SEARCH_TERM_PARAMETER, STREET_FILTERS } from "../contract/search/request.ts";
+import {
+  MAX_SEARCH_TERM_LENGTH,
+  PREFIX_PARAMETER,
+  SEARCH_TERM_PARAMETER,
+  STREET_FILTERS,
+} from "../contract/search/request.ts";
 import type { QuerySpec } from "../contract/query.ts";
-import type { AnyResource, QueryParameter, RequestExample, Resource, Selector } from "./resource.ts";
+import type {
+  AnyResource,
+  QueryParameter,
+  RequestExample,
+  Resource,
+  Selector,
+} from "./resource.ts";
 
 /**
  * Street search: `/{country}/FullTextSearch` for every country whose Streets resource a build
@@ -9,15 +20,25 @@ import type { AnyResource, QueryParameter, RequestExample, Resource, Selector } 
  */
 
 /** The query of a Streets resource with search: the three filters, at least one. */
-export const STREETS_QUERY: QuerySpec = { paged: true, filters: [...STREET_FILTERS], unservedFilters: [] };
+export const STREETS_QUERY: QuerySpec = {
+  paged: true,
+  filters: [...STREET_FILTERS],
+  unservedFilters: [],
+};
 
 const FILTER_RULES =
   "Matched as the original's regular expression anywhere in the value; supported are plain text, '^' at the start and '$' at the end (anchors) and a backslash before a character to take it literally (e.g. 'Str\\.'); any other regular-expression syntax is a 400 problem naming the parameter.";
 
 /** The name and postal code filters of a Streets resource (the locality filter is its selector). */
 export const STREET_FILTER_PARAMETERS: readonly QueryParameter[] = [
-  { name: "name", description: `Street name, ignoring case. ${FILTER_RULES} Combine freely with postalCode and locality; at least one of the three is required.` },
-  { name: "postalCode", description: `Postal code, case-sensitive: postalCode=1011 finds 10115 and 10117, ^80 every code starting with 80. ${FILTER_RULES}` },
+  {
+    name: "name",
+    description: `Street name, ignoring case. ${FILTER_RULES} Combine freely with postalCode and locality; at least one of the three is required.`,
+  },
+  {
+    name: "postalCode",
+    description: `Postal code, case-sensitive: postalCode=1011 finds 10115 and 10117, ^80 every code starting with 80. ${FILTER_RULES}`,
+  },
 ];
 
 /** The locality filter's description on a Streets resource with search. */
@@ -27,7 +48,15 @@ const NO_FILTER = "No name, postal code or locality given.";
 
 /** The locality selector of a country's Streets resource: a locality's name selects its view. */
 export function streetLocalitySelector<R extends { readonly locality: string }>(): Selector<R> {
-  return { param: "locality", in: "query", required: true, match: "caseInsensitive", description: LOCALITY_FILTER, missing: NO_FILTER, value: (s) => s.locality };
+  return {
+    param: "locality",
+    in: "query",
+    required: true,
+    match: "caseInsensitive",
+    description: LOCALITY_FILTER,
+    missing: NO_FILTER,
+    value: (s) => s.locality,
+  };
 }
 
 const SEARCH_PARAMETERS: readonly QueryParameter[] = [
@@ -45,13 +74,22 @@ const SEARCH_PARAMETERS: readonly QueryParameter[] = [
 
 const COUNTRY_EXAMPLES: Readonly<Record<string, readonly RequestExample[]>> = {
   de: [
-    { summary: "Every Berlin street with the word Platz, 10 per page", query: { searchTerm: "Berlin Platz", pageSize: "10" } },
+    {
+      summary: "Every Berlin street with the word Platz, 10 per page",
+      query: { searchTerm: "Berlin Platz", pageSize: "10" },
+    },
     { summary: "Askanischer Platz in Berlin", query: { searchTerm: "Berlin Askanischer Platz" } },
-    { summary: "Search as you type", query: { searchTerm: "berlin askanischer pl", [PREFIX_PARAMETER]: "true" } },
+    {
+      summary: "Search as you type",
+      query: { searchTerm: "berlin askanischer pl", [PREFIX_PARAMETER]: "true" },
+    },
   ],
   at: [
     { summary: "A street in Bregenz", query: { searchTerm: "6900 Bregenz Achgasse" } },
-    { summary: "Search as you type", query: { searchTerm: "bregenz ach", [PREFIX_PARAMETER]: "true" } },
+    {
+      summary: "Search as you type",
+      query: { searchTerm: "bregenz ach", [PREFIX_PARAMETER]: "true" },
+    },
   ],
   ch: [
     { summary: "Streets of Zürich", query: { searchTerm: "Zürich" } },

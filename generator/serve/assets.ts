@@ -1,10 +1,22 @@
 import { ASSETS_PLUGIN, buildAssetManifest, type Log } from "miniflare";
 import { hash } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
-import { ASSETS_IGNORE_PATH, FILE_LIST_PATH, HEADERS_PATH, REDIRECTS_PATH } from "../contract/layout.ts";
+import {
+  ASSETS_IGNORE_PATH,
+  FILE_LIST_PATH,
+  HEADERS_PATH,
+  REDIRECTS_PATH,
+} from "../contract/layout.ts";
 
 /**
  * Cloudflare's static-asset service as Miniflare runs it (the asset worker and the router worker of
@@ -25,14 +37,35 @@ export const MAX_ASSETS = 100_000;
  * Cloudflare's own parsers (bundled into Miniflare, not exported), run over a scratch directory
  * that holds only those two files. Invalid rules are logged as warnings.
  */
-export async function assetConfigFor(dir: string, assetConfig: Record<string, unknown>, compatibilityDate: string, log: Log): Promise<Record<string, unknown>> {
+export async function assetConfigFor(
+  dir: string,
+  assetConfig: Record<string, unknown>,
+  compatibilityDate: string,
+  log: Log,
+): Promise<Record<string, unknown>> {
   const scratch = mkdtempSync(join(tmpdir(), "plz-asset-config-"));
   try {
-    for (const name of [HEADERS_PATH, REDIRECTS_PATH]) if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(scratch, name));
-    const services = await ASSETS_PLUGIN.getServices({ options: { assets: { directory: scratch, workerName: "plz", assetConfig }, compatibilityDate }, log } as never);
-    const list = (Array.isArray(services) ? services : (services as { services?: unknown[] } | undefined)?.services ?? []) as { name?: string; worker?: { bindings?: { name?: string; json?: string }[] } }[];
-    const json = list.find((s) => s.name?.startsWith("assets:assets-service:"))?.worker?.bindings?.find((b) => b.name === "CONFIG")?.json;
-    if (json === undefined) throw new Error("miniflare's assets plugin changed: no CONFIG binding on its asset service (check the wrangler version)");
+    for (const name of [HEADERS_PATH, REDIRECTS_PATH])
+      if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(scratch, name));
+    const services = await ASSETS_PLUGIN.getServices({
+      options: {
+        assets: { directory: scratch, workerName: "plz", assetConfig },
+        compatibilityDate,
+      },
+      log,
+    } as never);
+    const list = (
+      Array.isArray(services)
+        ? services
+        : ((services as { services?: unknown[] } | undefined)?.services ?? [])
+    ) as { name?: string; worker?: { bindings?: { name?: string; json?: string }[] } }[];
+    const json = list
+      .find((s) => s.name?.startsWith("assets:assets-service:"))
+      ?.worker?.bindings?.find((b) => b.name === "CONFIG")?.json;
+    if (json === undefined)
+      throw new Error(
+        "miniflare's assets plugin changed: no CONFIG binding on its asset service (check the wrangler version)",
+      );
     return JSON.parse(json) as Record<string, unknown>;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -45,7 +78,9 @@ async function contentTypesFor(extensions: ReadonlySet<string>): Promise<Map<str
   try {
     for (const ext of extensions) writeFileSync(join(scratch, `f${ext}`), "");
     const { assetsReverseMap } = await buildAssetManifest(scratch);
-    return new Map(Object.values(assetsReverseMap).map((v) => [extname(v.filePath), v.contentType ?? ""]));
+    return new Map(
+      Object.values(assetsReverseMap).map((v) => [extname(v.filePath), v.contentType ?? ""]),
+    );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -77,9 +112,17 @@ export interface AssetManifest {
  */
 export async function manifestFromFileList(dir: string): Promise<AssetManifest> {
   const text = readFileSync(join(dir, FILE_LIST_PATH), "utf8");
-  const ignore = existsSync(join(dir, ASSETS_IGNORE_PATH)) ? readFileSync(join(dir, ASSETS_IGNORE_PATH), "utf8").split("\n").map((l) => l.trim()).filter((l) => l !== "" && !l.startsWith("#")) : [];
+  const ignore = existsSync(join(dir, ASSETS_IGNORE_PATH))
+    ? readFileSync(join(dir, ASSETS_IGNORE_PATH), "utf8")
+        .split("\n")
+        .map((l) => l.trim())
+        .filter((l) => l !== "" && !l.startsWith("#"))
+    : [];
   const glob = ignore.find((pattern) => !/^\/[^*?[!]+$/.test(pattern));
-  if (glob !== undefined) throw new Error(`${join(dir, ASSETS_IGNORE_PATH)}: only literal paths are supported by the local server, not ${glob}`);
+  if (glob !== undefined)
+    throw new Error(
+      `${join(dir, ASSETS_IGNORE_PATH)}: only literal paths are supported by the local server, not ${glob}`,
+    );
   const ignored = new Set([...NOT_ASSETS, ...ignore]);
   const paths: string[] = [];
   const digests: string[] = [];
@@ -87,7 +130,10 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
   for (const line of text.split("\n")) {
     if (line === "") continue;
     const [path = "", digest = ""] = line.split("\t", 2);
-    if (path === "" || digest === "") throw new Error(`${join(dir, FILE_LIST_PATH)}: not a file list (line "${line.slice(0, 80)}")`);
+    if (path === "" || digest === "")
+      throw new Error(
+        `${join(dir, FILE_LIST_PATH)}: not a file list (line "${line.slice(0, 80)}")`,
+      );
     if (ignored.has(path)) continue;
     if (!existsSync(join(dir, path))) {
       missing++;
@@ -103,9 +149,22 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
   for (let i = 0; i < n; i++) {
     const path = paths[i] ?? "";
     hash("sha256", path, "buffer").copy(pathHashes, i * HASH_SIZE, 0, HASH_SIZE);
-    hash("sha256", `${digests[i] ?? ""}\t${path}`, "buffer").copy(contentHashes, i * HASH_SIZE, 0, HASH_SIZE);
+    hash("sha256", `${digests[i] ?? ""}\t${path}`, "buffer").copy(
+      contentHashes,
+      i * HASH_SIZE,
+      0,
+      HASH_SIZE,
+    );
   }
-  const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) => pathHashes.compare(pathHashes, b * HASH_SIZE, (b + 1) * HASH_SIZE, a * HASH_SIZE, (a + 1) * HASH_SIZE));
+  const order = Uint32Array.from({ length: n }, (_, i) => i).sort((a, b) =>
+    pathHashes.compare(
+      pathHashes,
+      b * HASH_SIZE,
+      (b + 1) * HASH_SIZE,
+      a * HASH_SIZE,
+      (a + 1) * HASH_SIZE,
+    ),
+  );
   const manifest = new Uint8Array(HEADER_SIZE + n * ENTRY_SIZE); // header and padding: zeros
   const reverse: string[] = [];
   order.forEach((i, k) => {
@@ -113,7 +172,9 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
     pathHashes.copy(manifest, at, i * HASH_SIZE, (i + 1) * HASH_SIZE);
     contentHashes.copy(manifest, at + HASH_SIZE, i * HASH_SIZE, (i + 1) * HASH_SIZE);
     const path = paths[i] ?? "";
-    reverse.push(`${contentHashes.toString("hex", i * HASH_SIZE, (i + 1) * HASH_SIZE)}\t${path}\t${types.get(extname(path)) ?? ""}\n`);
+    reverse.push(
+      `${contentHashes.toString("hex", i * HASH_SIZE, (i + 1) * HASH_SIZE)}\t${path}\t${types.get(extname(path)) ?? ""}\n`,
+    );
   });
   return { manifest, reverse: new Uint8Array(Buffer.from(reverse.join(""))), count: n, missing };
 }

@@ -29,16 +29,30 @@ export interface ServerOptions {
  * Starts `command` in its own process group and resolves once `GET origin + readyPath` answers 200
  * (within `timeoutMs`); on any failure the output so far is in the error.
  */
-export async function spawnServer(name: string, command: string, args: readonly string[], origin: string, readyPath: string, options: { inheritOutput?: boolean; timeoutMs: number }): Promise<RunningServer> {
+export async function spawnServer(
+  name: string,
+  command: string,
+  args: readonly string[],
+  origin: string,
+  readyPath: string,
+  options: { inheritOutput?: boolean; timeoutMs: number },
+): Promise<RunningServer> {
   const inherit = options.inheritOutput === true;
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      NO_COLOR: "1",
+    },
     stdio: ["ignore", inherit ? "inherit" : "pipe", inherit ? "inherit" : "pipe"],
     detached: true,
   });
   running.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => (running.delete(child), resolve(code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once("exit", (code) => (running.delete(child), resolve(code))),
+  );
   let output = "";
   const log = process.env["PLZ_SERVER_LOG"]; // keep the server's output, e.g. for long benchmarks
   const keep = (chunk: Buffer) => {
@@ -49,7 +63,8 @@ export async function spawnServer(name: string, command: string, args: readonly 
   child.stderr?.on("data", keep);
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited early:\n${output}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`${name} exited early:\n${output}`);
     try {
       const response = await fetch(`${origin}${readyPath}`, { signal: AbortSignal.timeout(5_000) });
       await response.arrayBuffer();
@@ -110,7 +125,9 @@ export function groupRssKiB(groupId: number): number {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[2]) !== groupId) continue; // field 5 of stat: the process group
-      total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1] ?? 0);
+      total += Number(
+        /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${entry}/status`, "utf8"))?.[1] ?? 0,
+      );
     } catch {
       // the process ended meanwhile
     }

@@ -30,28 +30,76 @@ export type Fetch = (path: string) => Promise<string>;
  * whose views are downloads of their own (the streets of each locality) is asked for its first
  * and its largest view, so a national street list is never read whole.
  */
-export async function viewCases(resource: AnyResource, files: readonly DownloadFile[], fetchText: Fetch): Promise<ViewCase[]> {
+export async function viewCases(
+  resource: AnyResource,
+  files: readonly DownloadFile[],
+  fetchText: Fetch,
+): Promise<ViewCase[]> {
   const columns = resource.record.columns;
   if (resource.downloadsPerView === true) {
-    const views = files.filter((f) => f.endpoint === resource.path && f.filter !== undefined && f.format === "json" && f.gzipOf === undefined);
-    const largest = views.reduce<DownloadFile | undefined>((max, f) => (max === undefined || f.records > max.records ? f : max), undefined);
+    const views = files.filter(
+      (f) =>
+        f.endpoint === resource.path &&
+        f.filter !== undefined &&
+        f.format === "json" &&
+        f.gzipOf === undefined,
+    );
+    const largest = views.reduce<DownloadFile | undefined>(
+      (max, f) => (max === undefined || f.records > max.records ? f : max),
+      undefined,
+    );
     const chosen = [...new Set([views[0], largest].filter((f) => f !== undefined))];
     return Promise.all(
       chosen.map(async (file) => {
-        const download = await readDownload(fetchText, file.path, file.path.replace(/\.json$/, ".csv"));
-        return { target: exampleTarget(resource, { summary: "", query: file.filter ?? {} }), json: download.records.map(jsonRecord), csv: download.csv };
+        const download = await readDownload(
+          fetchText,
+          file.path,
+          file.path.replace(/\.json$/, ".csv"),
+        );
+        return {
+          target: exampleTarget(resource, { summary: "", query: file.filter ?? {} }),
+          json: download.records.map(jsonRecord),
+          csv: download.csv,
+        };
       }),
     );
   }
-  const parts = files.filter((f) => f.endpoint === resource.path && f.filter === undefined && f.format === "json" && f.gzipOf === undefined).sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
+  const parts = files
+    .filter(
+      (f) =>
+        f.endpoint === resource.path &&
+        f.filter === undefined &&
+        f.format === "json" &&
+        f.gzipOf === undefined,
+    )
+    .sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
   const all = await readDownload(fetchText, ...parts.map((f) => f.path));
-  const { csv, header } = await readDownload(fetchText, ...parts.map((f) => f.path.replace(/\.json$/, ".csv")));
-  if (all.records.length !== csv.length) throw new Error(`${datasetPath(resource.id, "json")}: ${all.records.length} records, but its CSV has ${csv.length} rows`);
-  if (header !== csvHeader(columns)) throw new Error(`${datasetPath(resource.id, "csv")}: its header is not the CSV header of ${resource.path}`);
+  const { csv, header } = await readDownload(
+    fetchText,
+    ...parts.map((f) => f.path.replace(/\.json$/, ".csv")),
+  );
+  if (all.records.length !== csv.length)
+    throw new Error(
+      `${datasetPath(resource.id, "json")}: ${all.records.length} records, but its CSV has ${csv.length} rows`,
+    );
+  if (header !== csvHeader(columns))
+    throw new Error(
+      `${datasetPath(resource.id, "csv")}: its header is not the CSV header of ${resource.path}`,
+    );
   const selectors = resource.selectors ?? [];
   // Pattern filters (Localities) need one: '^' matches every value, so every record.
-  const everything = resource.patterns?.filters[0] === undefined ? {} : { [resource.patterns.filters[0].param]: "^" };
-  if (selectors.length === 0) return [{ target: exampleTarget(resource, { summary: "", query: everything }), json: all.records.map(jsonRecord), csv }];
+  const everything =
+    resource.patterns?.filters[0] === undefined
+      ? {}
+      : { [resource.patterns.filters[0].param]: "^" };
+  if (selectors.length === 0)
+    return [
+      {
+        target: exampleTarget(resource, { summary: "", query: everything }),
+        json: all.records.map(jsonRecord),
+        csv,
+      },
+    ];
 
   const always = selectors.filter((s) => s.in === "path" || s.required);
   const optional = selectors.filter((s) => !(s.in === "path" || s.required));
@@ -60,7 +108,9 @@ export async function viewCases(resource: AnyResource, files: readonly DownloadF
   const picks = [
     { record: first, given: always },
     { record: last, given: always },
-    ...(optional.length === 0 ? [] : [{ record: first, given: [...always, ...optional.slice(0, 1)] }]),
+    ...(optional.length === 0
+      ? []
+      : [{ record: first, given: [...always, ...optional.slice(0, 1)] }]),
   ];
   const cases = new Map<string, ViewCase>();
   for (const { record, given } of picks) {
@@ -69,11 +119,23 @@ export async function viewCases(resource: AnyResource, files: readonly DownloadF
     const values = given.map((s) => [s, valuesOf(s.value(record))[0]] as const);
     const path: Record<string, string> = {};
     const query: Record<string, string> = {};
-    for (const [s, value] of values) if (value !== undefined) (s.in === "path" ? path : query)[s.param] = value;
-    const matches = (r: never) => values.every(([s, value]) => value !== undefined && valuesOf(s.value(r)).some((v) => normalizeSelectorValue(s.match, v) === normalizeSelectorValue(s.match, value)));
+    for (const [s, value] of values)
+      if (value !== undefined) (s.in === "path" ? path : query)[s.param] = value;
+    const matches = (r: never) =>
+      values.every(
+        ([s, value]) =>
+          value !== undefined &&
+          valuesOf(s.value(r)).some(
+            (v) => normalizeSelectorValue(s.match, v) === normalizeSelectorValue(s.match, value),
+          ),
+      );
     const indices = all.records.flatMap((r, i) => (matches(r as never) ? [i] : []));
     const target = exampleTarget(resource, { summary: "", path, query });
-    cases.set(target, { target, json: indices.map((i) => jsonRecord(all.records[i])), csv: indices.map((i) => csv[i] ?? "") });
+    cases.set(target, {
+      target,
+      json: indices.map((i) => jsonRecord(all.records[i])),
+      csv: indices.map((i) => csv[i] ?? ""),
+    });
   }
   return [...cases.values()];
 }

@@ -2,7 +2,11 @@ import { createHash } from "node:crypto";
 import { Agent, request } from "node:http";
 import type { ChangeFeed } from "../contract/changes.ts";
 import { csvHeader } from "../contract/csv.ts";
-import { DOWNLOADS_INDEX, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
+import {
+  DOWNLOADS_INDEX,
+  type DownloadFile,
+  type DownloadsManifest,
+} from "../contract/downloads.ts";
 import { CONTENT_TYPES, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
 import { renderPage } from "../contract/page.ts";
 import { CANONICAL_PAGE_SIZE, pageBounds, pageCount } from "../contract/paging.ts";
@@ -29,13 +33,24 @@ interface Answer {
 
 const CONCURRENCY = 8;
 
-export async function verifyBuild(origin: string, onProgress?: (message: string) => void): Promise<VerifyReport> {
+export async function verifyBuild(
+  origin: string,
+  onProgress?: (message: string) => void,
+): Promise<VerifyReport> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const failures: string[] = [];
   let checks = 0;
   const get = (path: string) => httpGet(agent, origin, path);
   /** One request and what its answer must be; a failed expectation or request is one line. */
-  const expectAnswer = async (path: string, expected: { status: number; contentType?: string; headers?: Readonly<Record<string, string>>; body?: string }): Promise<Answer | undefined> => {
+  const expectAnswer = async (
+    path: string,
+    expected: {
+      status: number;
+      contentType?: string;
+      headers?: Readonly<Record<string, string>>;
+      body?: string;
+    },
+  ): Promise<Answer | undefined> => {
     checks++;
     let answer: Answer;
     try {
@@ -45,18 +60,35 @@ export async function verifyBuild(origin: string, onProgress?: (message: string)
       return undefined;
     }
     const wrong: string[] = [];
-    if (answer.status !== expected.status) wrong.push(`status ${answer.status}, expected ${expected.status}`);
-    if (expected.contentType !== undefined && answer.headers["content-type"] !== expected.contentType) wrong.push(`Content-Type ${answer.headers["content-type"]}, expected ${expected.contentType}`);
-    for (const [name, value] of Object.entries({ "access-control-allow-origin": "*", ...expected.headers })) {
-      if (answer.headers[name] !== value) wrong.push(`${name}: ${answer.headers[name] ?? "(none)"}, expected ${value}`);
+    if (answer.status !== expected.status)
+      wrong.push(`status ${answer.status}, expected ${expected.status}`);
+    if (
+      expected.contentType !== undefined &&
+      answer.headers["content-type"] !== expected.contentType
+    )
+      wrong.push(
+        `Content-Type ${answer.headers["content-type"]}, expected ${expected.contentType}`,
+      );
+    for (const [name, value] of Object.entries({
+      "access-control-allow-origin": "*",
+      ...expected.headers,
+    })) {
+      if (answer.headers[name] !== value)
+        wrong.push(`${name}: ${answer.headers[name] ?? "(none)"}, expected ${value}`);
     }
-    if (expected.body !== undefined && answer.body.toString("utf8") !== expected.body) wrong.push(`the body differs from the downloads' records (${answer.body.byteLength} bytes, expected ${Buffer.byteLength(expected.body)})`);
+    if (expected.body !== undefined && answer.body.toString("utf8") !== expected.body)
+      wrong.push(
+        `the body differs from the downloads' records (${answer.body.byteLength} bytes, expected ${Buffer.byteLength(expected.body)})`,
+      );
     if (wrong.length > 0) failures.push(`GET ${path}: ${wrong.join("; ")}`);
     return answer;
   };
 
   try {
-    const index = await expectAnswer(DOWNLOADS_INDEX, { status: 200, contentType: CONTENT_TYPES.json });
+    const index = await expectAnswer(DOWNLOADS_INDEX, {
+      status: 200,
+      contentType: CONTENT_TYPES.json,
+    });
     if (index === undefined || index.status !== 200) return { checks, failures };
     const manifest = JSON.parse(index.body.toString("utf8")) as DownloadsManifest;
     const fetchText = async (path: string) => {
@@ -68,10 +100,17 @@ export async function verifyBuild(origin: string, onProgress?: (message: string)
     // The endpoints this build serves are the ones its OpenAPI document describes (an optional
     // source's endpoints are absent from a build without it).
     const openapi = await expectAnswer("/openapi.json", { status: 200 });
-    const documented = new Set(Object.keys((JSON.parse(openapi?.body.toString("utf8") ?? "{}") as { paths?: Record<string, unknown> }).paths ?? {}));
+    const documented = new Set(
+      Object.keys(
+        (JSON.parse(openapi?.body.toString("utf8") ?? "{}") as { paths?: Record<string, unknown> })
+          .paths ?? {},
+      ),
+    );
     let firstPaged: string | undefined;
     // A full-text search has no records of its own (nor downloads): it answers from the Streets'.
-    for (const resource of RESOURCES.filter((r) => documented.has(r.path) && r.search?.role !== "fullText")) {
+    for (const resource of RESOURCES.filter(
+      (r) => documented.has(r.path) && r.search?.role !== "fullText",
+    )) {
       if (!manifest.files.some((f) => f.endpoint === resource.path)) {
         checks++;
         failures.push(`${resource.path}: the downloads manifest has no file of it`);
@@ -82,7 +121,9 @@ export async function verifyBuild(origin: string, onProgress?: (message: string)
         cases = await viewCases(resource, manifest.files, fetchText);
       } catch (error) {
         checks++;
-        failures.push(`${resource.path}: ${error instanceof Error ? error.message : String(error)}`);
+        failures.push(
+          `${resource.path}: ${error instanceof Error ? error.message : String(error)}`,
+        );
         continue;
       }
       for (const view of cases) await checkView(resource, view, expectAnswer);
@@ -92,7 +133,11 @@ export async function verifyBuild(origin: string, onProgress?: (message: string)
 
     await expectAnswer("/", { status: 200, contentType: "text/html; charset=utf-8" });
     await expectAnswer("/openapi.json", { status: 200, contentType: CONTENT_TYPES.json });
-    if (firstPaged !== undefined) await expectAnswer(withQuery(firstPaged, "pageSize=0"), { status: 400, contentType: PROBLEM_CONTENT_TYPE });
+    if (firstPaged !== undefined)
+      await expectAnswer(withQuery(firstPaged, "pageSize=0"), {
+        status: 400,
+        contentType: PROBLEM_CONTENT_TYPE,
+      });
     await expectAnswer("/verify/no-such-path", { status: 404, contentType: PROBLEM_CONTENT_TYPE });
 
     let done = 0;
@@ -122,22 +167,52 @@ export async function verifyBuild(origin: string, onProgress?: (message: string)
   }
 }
 
-type Expect = (path: string, expected: { status: number; contentType?: string; headers?: Readonly<Record<string, string>>; body?: string }) => Promise<Answer | undefined>;
+type Expect = (
+  path: string,
+  expected: {
+    status: number;
+    contentType?: string;
+    headers?: Readonly<Record<string, string>>;
+    body?: string;
+  },
+) => Promise<Answer | undefined>;
 
 /** A view's first page, last page and a cut page (size 7, page 2) as JSON, and its first page as CSV. */
-async function checkView(resource: AnyResource, view: ViewCase, expectAnswer: Expect): Promise<void> {
+async function checkView(
+  resource: AnyResource,
+  view: ViewCase,
+  expectAnswer: Expect,
+): Promise<void> {
   const header = csvHeader(resource.record.columns);
   if (!resource.query.paged) {
-    await expectAnswer(view.target, { status: 200, contentType: CONTENT_TYPES.json, body: renderPage("json", "", view.json) });
-    await expectAnswer(withQuery(view.target, "format=csv"), { status: 200, contentType: CONTENT_TYPES.csv, body: renderPage("csv", header, view.csv) });
+    await expectAnswer(view.target, {
+      status: 200,
+      contentType: CONTENT_TYPES.json,
+      body: renderPage("json", "", view.json),
+    });
+    await expectAnswer(withQuery(view.target, "format=csv"), {
+      status: 200,
+      contentType: CONTENT_TYPES.csv,
+      body: renderPage("csv", header, view.csv),
+    });
     return;
   }
   const total = view.json.length;
   const pages = pageCount(total, CANONICAL_PAGE_SIZE);
   const page = async (query: string, format: "json" | "csv", number: number, size: number) => {
     const { start, end } = pageBounds(number, size, total);
-    const paging = { "x-page": String(number), "x-page-size": String(size), "x-total-count": String(total), "x-total-pages": String(pageCount(total, size)) };
-    await expectAnswer(withQuery(view.target, query), { status: 200, contentType: CONTENT_TYPES[format], headers: paging, body: renderPage(format, header, view[format].slice(start, end)) });
+    const paging = {
+      "x-page": String(number),
+      "x-page-size": String(size),
+      "x-total-count": String(total),
+      "x-total-pages": String(pageCount(total, size)),
+    };
+    await expectAnswer(withQuery(view.target, query), {
+      status: 200,
+      contentType: CONTENT_TYPES[format],
+      headers: paging,
+      body: renderPage(format, header, view[format].slice(start, end)),
+    });
   };
   await page("", "json", 1, CANONICAL_PAGE_SIZE);
   if (pages > 1) await page(`page=${pages}`, "json", pages, CANONICAL_PAGE_SIZE);
@@ -146,7 +221,11 @@ async function checkView(resource: AnyResource, view: ViewCase, expectAnswer: Ex
 }
 
 /** A download file as the manifest lists it: its bytes, media type and SHA-256. */
-async function checkDownload(file: Pick<DownloadFile, "path" | "mediaType" | "bytes" | "sha256">, get: (path: string) => Promise<Answer>, fail: (message: string) => void): Promise<void> {
+async function checkDownload(
+  file: Pick<DownloadFile, "path" | "mediaType" | "bytes" | "sha256">,
+  get: (path: string) => Promise<Answer>,
+  fail: (message: string) => void,
+): Promise<void> {
   let answer: Answer;
   try {
     answer = await get(file.path);
@@ -156,8 +235,10 @@ async function checkDownload(file: Pick<DownloadFile, "path" | "mediaType" | "by
   const wrong: string[] = [];
   if (answer.status !== 200) wrong.push(`status ${answer.status}, expected 200`);
   else {
-    if (answer.headers["content-type"] !== file.mediaType) wrong.push(`Content-Type ${answer.headers["content-type"]}, expected ${file.mediaType}`);
-    if (answer.body.byteLength !== file.bytes) wrong.push(`${answer.body.byteLength} bytes, the manifest says ${file.bytes}`);
+    if (answer.headers["content-type"] !== file.mediaType)
+      wrong.push(`Content-Type ${answer.headers["content-type"]}, expected ${file.mediaType}`);
+    if (answer.body.byteLength !== file.bytes)
+      wrong.push(`${answer.body.byteLength} bytes, the manifest says ${file.bytes}`);
     const sha256 = createHash("sha256").update(answer.body).digest("hex");
     if (sha256 !== file.sha256) wrong.push(`SHA-256 ${sha256}, the manifest says ${file.sha256}`);
   }
@@ -174,7 +255,13 @@ function httpGet(agent: Agent, origin: string, path: string): Promise<Answer> {
     const req = request(`${origin}${path}`, { agent, timeout: 60_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string | undefined>, body: Buffer.concat(chunks) }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers as Record<string, string | undefined>,
+          body: Buffer.concat(chunks),
+        }),
+      );
       res.on("error", reject);
     });
     req.on("timeout", () => req.destroy(new Error("no answer within 60 s")));
@@ -183,7 +270,11 @@ function httpGet(agent: Agent, origin: string, path: string): Promise<Answer> {
   });
 }
 
-async function pool<T>(items: readonly T[], width: number, run: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: readonly T[],
+  width: number,
+  run: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(width, items.length) }, async () => {

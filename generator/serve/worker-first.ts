@@ -16,9 +16,15 @@ function globSource(rule: string): string {
 }
 
 /** The rules as the router's configuration splits them: paths for the Worker, and paths for the assets (without their `!`). */
-function split(rules: RunWorkerFirst): { readonly toWorker: readonly string[]; readonly toAssets: readonly string[] } {
+function split(rules: RunWorkerFirst): {
+  readonly toWorker: readonly string[];
+  readonly toAssets: readonly string[];
+} {
   const list = Array.isArray(rules) ? (rules as readonly string[]) : [];
-  return { toWorker: list.filter((rule) => rule.startsWith("/")), toAssets: list.filter((rule) => rule.startsWith("!/")).map((rule) => rule.slice(1)) };
+  return {
+    toWorker: list.filter((rule) => rule.startsWith("/")),
+    toAssets: list.filter((rule) => rule.startsWith("!/")).map((rule) => rule.slice(1)),
+  };
 }
 
 /** `run_worker_first` as the router worker's CONFIG holds it (wrangler's parseStaticRouting, without its validation). */
@@ -34,6 +40,10 @@ export function workerFirstMatcher(rules: RunWorkerFirst): (path: string) => boo
   const { toWorker, toAssets } = split(rules);
   const worker = toWorker.map((rule) => new RegExp(globSource(rule)));
   const assets = toAssets.map((rule) => new RegExp(globSource(rule)));
-  const special = (path: string) => path.startsWith("/cdn-cgi/") || path === "/_image" || path.endsWith("/_next/image");
-  return (path) => !special(path) && !assets.some((rule) => rule.test(path)) && (rules === true || worker.some((rule) => rule.test(path)));
+  const special = (path: string) =>
+    path.startsWith("/cdn-cgi/") || path === "/_image" || path.endsWith("/_next/image");
+  return (path) =>
+    !special(path) &&
+    !assets.some((rule) => rule.test(path)) &&
+    (rules === true || worker.some((rule) => rule.test(path)));
 }

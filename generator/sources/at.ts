@@ -17,12 +17,25 @@ interface Row {
  * it are the title and "Erstellt am"), up to the "Quelle:" footer. Each row must have one of
  * `widths` fields (trailing empty fields of the export count).
  */
-function tableRows(text: string, file: string, header: readonly string[], widths: readonly number[], headerOptional: boolean): Row[] {
+function tableRows(
+  text: string,
+  file: string,
+  header: readonly string[],
+  widths: readonly number[],
+  headerOptional: boolean,
+): Row[] {
   const lines = text.split(/\r?\n/);
-  const isHeader = (line: string) => header.every((name, i) => (line.split(";")[i] ?? "").trim() === name);
+  const isHeader = (line: string) =>
+    header.every((name, i) => (line.split(";")[i] ?? "").trim() === name);
   const headerAt = lines.findIndex(isHeader);
-  if (headerAt === -1 && !headerOptional) throw new SourceError(file, 1, `expected the header '${header.join(";")}'`);
-  if (headerAt > 2) throw new SourceError(file, 1, `expected at most a title and an 'Erstellt am' line before the header, found ${headerAt} lines`);
+  if (headerAt === -1 && !headerOptional)
+    throw new SourceError(file, 1, `expected the header '${header.join(";")}'`);
+  if (headerAt > 2)
+    throw new SourceError(
+      file,
+      1,
+      `expected at most a title and an 'Erstellt am' line before the header, found ${headerAt} lines`,
+    );
   const rows: Row[] = [];
   let footer = false;
   for (let i = headerAt + 1; i < lines.length; i++) {
@@ -34,9 +47,15 @@ function tableRows(text: string, file: string, header: readonly string[], widths
       footer = true;
       continue;
     }
-    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(raw)) throw new SourceError(file, line, "a field holds a control character");
+    if (/[\u0000-\u0008\u000b-\u001f\u007f]/.test(raw))
+      throw new SourceError(file, line, "a field holds a control character");
     const fields = raw.split(";").map((field) => field.normalize("NFC").trim());
-    if (!widths.includes(fields.length)) throw new SourceError(file, line, `expected ${widths.join(" or ")} columns, found ${fields.length}`);
+    if (!widths.includes(fields.length))
+      throw new SourceError(
+        file,
+        line,
+        `expected ${widths.join(" or ")} columns, found ${fields.length}`,
+      );
     rows.push({ line, fields });
   }
   if (rows.length === 0) throw new SourceError(file, headerAt + 2, "the file has no data rows");
@@ -44,7 +63,8 @@ function tableRows(text: string, file: string, header: readonly string[], widths
 }
 
 function digits(value: string, length: number, what: string, file: string, line: number): string {
-  if (!new RegExp(`^[0-9]{${length}}$`).test(value)) throw new SourceError(file, line, `${what} '${value}' is not ${length} digits`);
+  if (!new RegExp(`^[0-9]{${length}}$`).test(value))
+    throw new SourceError(file, line, `${what} '${value}' is not ${length} digits`);
   return value;
 }
 function nonEmpty(value: string, what: string, file: string, line: number): string {
@@ -71,7 +91,13 @@ export interface AtDistrictList {
   readonly districts: AtDistrictRow[];
 }
 
-export const POLBEZIRKE_HEADER = ["Bundeslandkennziffer", "Bundesland", "Kennziffer pol. Bezirk", "Politischer Bezirk", "Politischer Bez. Code"] as const;
+export const POLBEZIRKE_HEADER = [
+  "Bundeslandkennziffer",
+  "Bundesland",
+  "Kennziffer pol. Bezirk",
+  "Politischer Bezirk",
+  "Politischer Bez. Code",
+] as const;
 
 /** Vienna's districts share the key 900 (one municipality, 23 Bezirke); the old list only has their codes. */
 const VIENNA = "9";
@@ -88,8 +114,16 @@ export function readAtDistricts(bytes: Uint8Array, file: string): AtDistrictList
   if (text.split(/\r?\n/, 3).some((line) => line.startsWith(`${POLBEZIRKE_HEADER[0]};`))) {
     for (const { line, fields } of tableRows(text, file, POLBEZIRKE_HEADER, [5], false)) {
       const [provinceKey = "", province = "", key = "", name = "", code = ""] = fields;
-      provinces.set(digits(provinceKey, 1, "Bundeslandkennziffer", file, line), nonEmpty(province, "Bundesland", file, line));
-      districts.push({ key: digits(key, 3, "Kennziffer pol. Bezirk", file, line), code: digits(code, 3, "Politischer Bez. Code", file, line), name: nonEmpty(name, "Politischer Bezirk", file, line), provinceKey });
+      provinces.set(
+        digits(provinceKey, 1, "Bundeslandkennziffer", file, line),
+        nonEmpty(province, "Bundesland", file, line),
+      );
+      districts.push({
+        key: digits(key, 3, "Kennziffer pol. Bezirk", file, line),
+        code: digits(code, 3, "Politischer Bez. Code", file, line),
+        name: nonEmpty(name, "Politischer Bezirk", file, line),
+        provinceKey,
+      });
     }
   } else {
     let province: string | undefined;
@@ -103,9 +137,24 @@ export function readAtDistricts(bytes: Uint8Array, file: string): AtDistrictList
         provinces.set(province, heading[2]);
       } else if (district?.[1] !== undefined && district[2] !== undefined) {
         const code = district[1];
-        if (province === undefined || !code.startsWith(province)) throw new SourceError(file, index + 1, `district ${code} is not under its federal province's heading`);
-        districts.push({ key: province === VIENNA ? "900" : code, code, name: district[2], provinceKey: province });
-      } else throw new SourceError(file, index + 1, `neither a province heading nor a district line: '${line}'`);
+        if (province === undefined || !code.startsWith(province))
+          throw new SourceError(
+            file,
+            index + 1,
+            `district ${code} is not under its federal province's heading`,
+          );
+        districts.push({
+          key: province === VIENNA ? "900" : code,
+          code,
+          name: district[2],
+          provinceKey: province,
+        });
+      } else
+        throw new SourceError(
+          file,
+          index + 1,
+          `neither a province heading nor a district line: '${line}'`,
+        );
     }
   }
   if (provinces.size === 0) throw new SourceError(file, undefined, "no federal provinces");
@@ -124,22 +173,37 @@ export interface AtMunicipalityRow {
   readonly otherPostalCodes: readonly string[];
 }
 
-export const GEMLISTE_HEADER = ["Gemeindekennziffer", "Gemeindename", "Gemeindecode", "Status", "PLZ des Gem.Amtes", "weitere Postleitzahlen"] as const;
+export const GEMLISTE_HEADER = [
+  "Gemeindekennziffer",
+  "Gemeindename",
+  "Gemeindecode",
+  "Status",
+  "PLZ des Gem.Amtes",
+  "weitere Postleitzahlen",
+] as const;
 
 /** Statistik Austria's Gemeindeliste (`gemliste_knz.csv`), upstream or without title and footer. */
 export function readAtMunicipalities(bytes: Uint8Array, file: string): AtMunicipalityRow[] {
-  return tableRows(decodeUtf8(bytes, file), file, GEMLISTE_HEADER, [6], false).map(({ line, fields }) => {
-    const [key = "", name = "", code = "", status = "", postalCode = "", others = ""] = fields;
-    if (!["SR", "ST", "M", ""].includes(status)) throw new SourceError(file, line, `Status '${status}' is not SR, ST, M or empty`);
-    return {
-      key: digits(key, 5, "Gemeindekennziffer", file, line),
-      name: nonEmpty(name, "Gemeindename", file, line),
-      code: digits(code, 5, "Gemeindecode", file, line),
-      status,
-      postalCode: digits(postalCode, 4, "PLZ des Gem.Amtes", file, line),
-      otherPostalCodes: others === "" ? [] : others.split(/\s+/).map((plz) => digits(plz, 4, "weitere Postleitzahlen", file, line)),
-    };
-  });
+  return tableRows(decodeUtf8(bytes, file), file, GEMLISTE_HEADER, [6], false).map(
+    ({ line, fields }) => {
+      const [key = "", name = "", code = "", status = "", postalCode = "", others = ""] = fields;
+      if (!["SR", "ST", "M", ""].includes(status))
+        throw new SourceError(file, line, `Status '${status}' is not SR, ST, M or empty`);
+      return {
+        key: digits(key, 5, "Gemeindekennziffer", file, line),
+        name: nonEmpty(name, "Gemeindename", file, line),
+        code: digits(code, 5, "Gemeindecode", file, line),
+        status,
+        postalCode: digits(postalCode, 4, "PLZ des Gem.Amtes", file, line),
+        otherPostalCodes:
+          others === ""
+            ? []
+            : others
+                .split(/\s+/)
+                .map((plz) => digits(plz, 4, "weitere Postleitzahlen", file, line)),
+      };
+    },
+  );
 }
 
 export interface AtStreetRow {
@@ -155,21 +219,42 @@ export interface AtStreetRow {
   readonly municipalityCode: string;
 }
 
-export const GEMPLZSTR_HEADER = ["Gemeindekennziffer", "Politische Gemeinde", "Ortschaftskennziffer", "Ortschaftsname", "Straßenkennziffer", "Straßenname", "Postleitzahl", "Gemeindecode", "Zustellort"] as const;
+export const GEMPLZSTR_HEADER = [
+  "Gemeindekennziffer",
+  "Politische Gemeinde",
+  "Ortschaftskennziffer",
+  "Ortschaftsname",
+  "Straßenkennziffer",
+  "Straßenname",
+  "Postleitzahl",
+  "Gemeindecode",
+  "Zustellort",
+] as const;
 
 /** Statistik Austria's street directory (`gemplzstr_N.csv`), upstream (9 columns) or as the embedded sample (no header, without `Zustellort`). */
 export function readAtStreets(bytes: Uint8Array, file: string): AtStreetRow[] {
-  return tableRows(decodeUtf8(bytes, file), file, GEMPLZSTR_HEADER, [8, 9], true).map(({ line, fields }) => {
-    const [municipalityKey = "", municipalityName = "", localityKey = "", locality = "", key = "", name = "", postalCode = "", municipalityCode = ""] = fields;
-    return {
-      municipalityKey: digits(municipalityKey, 5, "Gemeindekennziffer", file, line),
-      municipalityName: nonEmpty(municipalityName, "Politische Gemeinde", file, line),
-      localityKey: digits(localityKey, 5, "Ortschaftskennziffer", file, line),
-      locality: nonEmpty(locality, "Ortschaftsname", file, line),
-      key: digits(key, 6, "Straßenkennziffer", file, line),
-      name: nonEmpty(name, "Straßenname", file, line),
-      postalCode: digits(postalCode, 4, "Postleitzahl", file, line),
-      municipalityCode: digits(municipalityCode, 5, "Gemeindecode", file, line),
-    };
-  });
+  return tableRows(decodeUtf8(bytes, file), file, GEMPLZSTR_HEADER, [8, 9], true).map(
+    ({ line, fields }) => {
+      const [
+        municipalityKey = "",
+        municipalityName = "",
+        localityKey = "",
+        locality = "",
+        key = "",
+        name = "",
+        postalCode = "",
+        municipalityCode = "",
+      ] = fields;
+      return {
+        municipalityKey: digits(municipalityKey, 5, "Gemeindekennziffer", file, line),
+        municipalityName: nonEmpty(municipalityName, "Politische Gemeinde", file, line),
+        localityKey: digits(localityKey, 5, "Ortschaftskennziffer", file, line),
+        locality: nonEmpty(locality, "Ortschaftsname", file, line),
+        key: digits(key, 6, "Straßenkennziffer", file, line),
+        name: nonEmpty(name, "Straßenname", file, line),
+        postalCode: digits(postalCode, 4, "Postleitzahl", file, line),
+        municipalityCode: digits(municipalityCode, 5, "Gemeindecode", file, line),
+      };
+    },
+  );
 }

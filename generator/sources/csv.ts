@@ -25,7 +25,12 @@ type Take = (row: string[], line: number) => void;
  * (the readers refuse fields that span lines): where fast-csv does not read a line on its own as
  * one row, it reads the rest of the file as it would have from the start, and reports the defect.
  */
-export async function parseCsv<T>(text: string, file: string, options: CsvOptions, toRecord: (row: string[], line: number) => T): Promise<T[]> {
+export async function parseCsv<T>(
+  text: string,
+  file: string,
+  options: CsvOptions,
+  toRecord: (row: string[], line: number) => T,
+): Promise<T[]> {
   const delimiter = options.delimiter ?? ",";
   const quote = options.quote === undefined ? '"' : options.quote;
   const width = options.header?.length ?? options.columns;
@@ -35,12 +40,20 @@ export async function parseCsv<T>(text: string, file: string, options: CsvOption
     if (!headerSeen) {
       headerSeen = true;
       const expected = options.header?.join(delimiter) ?? "";
-      if (row.join(delimiter) !== expected) throw new SourceError(file, 1, `expected the header '${expected}', found '${row.join(delimiter)}'`);
+      if (row.join(delimiter) !== expected)
+        throw new SourceError(
+          file,
+          1,
+          `expected the header '${expected}', found '${row.join(delimiter)}'`,
+        );
       return;
     }
-    if (width !== undefined && row.length !== width) throw new SourceError(file, line, `expected ${width} columns, found ${row.length}`);
-    if (row.some((field) => /[\r\n]/.test(field))) throw new SourceError(file, line, "a field spans lines");
-    if (row.some((field) => /[\u0000-\u001f\u007f]/.test(field))) throw new SourceError(file, line, "a field holds a control character");
+    if (width !== undefined && row.length !== width)
+      throw new SourceError(file, line, `expected ${width} columns, found ${row.length}`);
+    if (row.some((field) => /[\r\n]/.test(field)))
+      throw new SourceError(file, line, "a field spans lines");
+    if (row.some((field) => /[\u0000-\u001f\u007f]/.test(field)))
+      throw new SourceError(file, line, "a field holds a control character");
     records.push(toRecord(row, line));
   };
 
@@ -72,14 +85,19 @@ export async function parseCsv<T>(text: string, file: string, options: CsvOption
   }
   if (!rest) await flush();
   if (!headerSeen) throw new SourceError(file, 1, "the file is empty");
-  if (records.length === 0) throw new SourceError(file, options.header === undefined ? 1 : 2, "the file has no data rows");
+  if (records.length === 0)
+    throw new SourceError(file, options.header === undefined ? 1 : 2, "the file has no data rows");
   return records;
 }
 
 /** Whether a line needs fast-csv: a quote, a carriage return inside, white space at a field's start (fast-csv drops it before a delimiter), or nothing at all. */
 function grammarTest(delimiter: string, quote: string | null): (line: string) => boolean {
   const leadingSpace = new RegExp(`(^|${delimiter.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")})\\s`);
-  return (line) => line === "" || (quote !== null && line.includes(quote)) || line.includes("\r") || leadingSpace.test(line);
+  return (line) =>
+    line === "" ||
+    (quote !== null && line.includes(quote)) ||
+    line.includes("\r") ||
+    leadingSpace.test(line);
 }
 
 interface Grammar {
@@ -89,39 +107,72 @@ interface Grammar {
 }
 
 /** Lines read by fast-csv together; false when they are not one row each (a quote left open): nothing is taken then. */
-async function readLines(lines: readonly string[], indices: readonly number[], end: string, grammar: Grammar, take: Take): Promise<boolean> {
+async function readLines(
+  lines: readonly string[],
+  indices: readonly number[],
+  end: string,
+  grammar: Grammar,
+  take: Take,
+): Promise<boolean> {
   const rows: string[][] = [];
-  const error = await fastCsv(`${indices.map((i) => lines[i]).join("\n")}${end}`, grammar, (row) => {
-    rows.push(row);
-    return true;
-  });
+  const error = await fastCsv(
+    `${indices.map((i) => lines[i]).join("\n")}${end}`,
+    grammar,
+    (row) => {
+      rows.push(row);
+      return true;
+    },
+  );
   if (error !== undefined || rows.length !== indices.length) return false;
   rows.forEach((row, i) => take(row, (indices[i] ?? 0) + 1));
   return true;
 }
 
 /** The lines from `from` on, read by fast-csv as one text, as it reads a whole file; a defect names the line of the row it is in. */
-async function readRest(lines: readonly string[], from: number, terminated: boolean, grammar: Grammar, take: Take): Promise<void> {
+async function readRest(
+  lines: readonly string[],
+  from: number,
+  terminated: boolean,
+  grammar: Grammar,
+  take: Take,
+): Promise<void> {
   let parsed = 0;
   let failure: unknown;
-  const error = await fastCsv(`${lines.slice(from).join("\n")}${terminated ? "\n" : ""}`, grammar, (row) => {
-    try {
-      take(row, from + parsed + 1);
-      parsed++;
-      return true;
-    } catch (thrown) {
-      failure = thrown;
-      return false;
-    }
-  });
+  const error = await fastCsv(
+    `${lines.slice(from).join("\n")}${terminated ? "\n" : ""}`,
+    grammar,
+    (row) => {
+      try {
+        take(row, from + parsed + 1);
+        parsed++;
+        return true;
+      } catch (thrown) {
+        failure = thrown;
+        return false;
+      }
+    },
+  );
   if (failure !== undefined) throw failure;
-  if (error !== undefined) throw new SourceError(grammar.file, from + parsed + 1, `malformed CSV (${error.message.replace(/ in line: .*| at '.*/s, "")})`);
+  if (error !== undefined)
+    throw new SourceError(
+      grammar.file,
+      from + parsed + 1,
+      `malformed CSV (${error.message.replace(/ in line: .*| at '.*/s, "")})`,
+    );
 }
 
 /** Runs fast-csv over `text`, row by row while `onRow` says to go on; resolves with its parse error, if any. */
-function fastCsv(text: string, { delimiter, quote }: Grammar, onRow: (row: string[]) => boolean): Promise<Error | undefined> {
+function fastCsv(
+  text: string,
+  { delimiter, quote }: Grammar,
+  onRow: (row: string[]) => boolean,
+): Promise<Error | undefined> {
   return new Promise((resolve) => {
-    const stream = parseString<string[], string[]>(text, { headers: false, delimiter, ...(quote === null ? { quote: null } : { quote }) });
+    const stream = parseString<string[], string[]>(text, {
+      headers: false,
+      delimiter,
+      ...(quote === null ? { quote: null } : { quote }),
+    });
     stream
       .on("error", (error: Error) => resolve(error))
       .on("data", (row: string[]) => {

@@ -8,7 +8,8 @@ import type { Edition, EditionListing } from "./editions.ts";
  * reference day `DD.MM.YYYY`. The zip is `GV100AD{DDMM}.zip?__blob=publicationFile`.
  */
 export const GV100AD_LISTING: EditionListing = {
-  listing: "https://www.destatis.de/DE/Themen/Laender-Regionen/Regionales/Gemeindeverzeichnis/_inhalt.html",
+  listing:
+    "https://www.destatis.de/DE/Themen/Laender-Regionen/Regionales/Gemeindeverzeichnis/_inhalt.html",
   what: "GV100AD",
   editions: gv100adEditions,
   dateOf: gv100adDate,
@@ -34,7 +35,9 @@ export function gv100adEditions(html: string, pageUrl: string): Edition[] {
     const [, dd, mm, kind] = EDITION.exec(url.pathname) ?? [];
     if (dd === undefined || mm === undefined) continue;
     // The year is only in the link's text: a text without this edition's day names no edition.
-    const day = [...decodeEntities(text.replace(/<[^>]*>/g, " ")).matchAll(DAY)].find((m) => m[1] === dd && m[2] === mm);
+    const day = [...decodeEntities(text.replace(/<[^>]*>/g, " ")).matchAll(DAY)].find(
+      (m) => m[1] === dd && m[2] === mm,
+    );
     if (day?.[3] === undefined) continue;
     const direct = kind?.toLowerCase() === "zip";
     if (!direct) {
@@ -44,7 +47,8 @@ export function gv100adEditions(html: string, pageUrl: string): Edition[] {
     url.hash = "";
     const date = `${day[3]}-${mm}-${dd}`;
     const known = byDate.get(date);
-    if (known === undefined || (direct && !known.direct)) byDate.set(date, { edition: { date, url: url.href }, direct });
+    if (known === undefined || (direct && !known.direct))
+      byDate.set(date, { edition: { date, url: url.href }, direct });
   }
   return [...byDate.values()].map((e) => e.edition);
 }
@@ -56,5 +60,9 @@ export function gv100adDate(bytes: Uint8Array): string | undefined {
 }
 
 function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|#39|#x27|nbsp);/g, (_, name: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " })[name] ?? "");
+  return text.replace(
+    /&(amp|lt|gt|quot|#39|#x27|nbsp);/g,
+    (_, name: string) =>
+      ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", "#x27": "'", nbsp: " " })[name] ?? "",
+  );
 }

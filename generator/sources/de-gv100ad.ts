@@ -68,15 +68,29 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
         federalStates.push({ key: digits(at(11, 12), 2, fail), name, seatOfGovernment: seat });
         break;
       case "20":
-        governmentRegions.push({ key: digits(at(11, 13), 3, fail), name, administrativeHeadquarters: seat });
+        governmentRegions.push({
+          key: digits(at(11, 13), 3, fail),
+          name,
+          administrativeHeadquarters: seat,
+        });
         break;
       case "30":
         break; // regions (Baden-Württemberg only) are not part of the API
       case "40":
-        districts.push({ key: digits(at(11, 15), 5, fail), name, administrativeHeadquarters: seat, type: type() });
+        districts.push({
+          key: digits(at(11, 15), 5, fail),
+          name,
+          administrativeHeadquarters: seat,
+          type: type(),
+        });
         break;
       case "50":
-        associations.push({ key: digits(at(11, 15) + at(19, 22), 9, fail), name, administrativeHeadquarters: seat, type: type() });
+        associations.push({
+          key: digits(at(11, 15) + at(19, 22), 9, fail),
+          name,
+          administrativeHeadquarters: seat,
+          type: type(),
+        });
         break;
       case "60":
         municipalities.push({
@@ -92,10 +106,13 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
         fail(`unknown record type '${recordType}'`);
     }
   }
-  if (federalStates.length === 0) throw new SourceError(file, undefined, "no federal state records (type 10)");
+  if (federalStates.length === 0)
+    throw new SourceError(file, undefined, "no federal state records (type 10)");
   return { federalStates, governmentRegions, districts, associations, municipalities };
 }
 
 function digits(value: string, length: number, fail: (reason: string) => never): string {
-  return new RegExp(`^[0-9]{${length}}$`).test(value) ? value : fail(`key '${value}' is not ${length} digits`);
+  return new RegExp(`^[0-9]{${length}}$`).test(value)
+    ? value
+    : fail(`key '${value}' is not ${length} digits`);
 }

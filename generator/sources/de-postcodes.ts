@@ -11,13 +11,28 @@ export interface PostCodeRow {
   readonly county: string;
 }
 
-export const POST_CODE_HEADER = ["code", "city", "country", "state", "county", "time_zone", "is_primary_location", "location_rank", "postal_code_rank", "source", "evidence_count"] as const;
+export const POST_CODE_HEADER = [
+  "code",
+  "city",
+  "country",
+  "state",
+  "county",
+  "time_zone",
+  "is_primary_location",
+  "location_rank",
+  "postal_code_rank",
+  "source",
+  "evidence_count",
+] as const;
 
 /** Reads `code,city,country,state,county,…` (Open Postal Codes, DE). */
 export async function readPostCodes(bytes: Uint8Array, file: string): Promise<PostCodeRow[]> {
   return parseCsv(decodeUtf8(bytes, file), file, { header: POST_CODE_HEADER }, (row, line) => {
-    const [postalCode = "", city = "", country = "", state = "", county = ""] = row.map((field) => field.normalize("NFC").trim());
-    if (!/^[0-9]{5}$/.test(postalCode)) throw new SourceError(file, line, `code '${postalCode}' is not five digits`);
+    const [postalCode = "", city = "", country = "", state = "", county = ""] = row.map((field) =>
+      field.normalize("NFC").trim(),
+    );
+    if (!/^[0-9]{5}$/.test(postalCode))
+      throw new SourceError(file, line, `code '${postalCode}' is not five digits`);
     if (country !== "DE") throw new SourceError(file, line, `country '${country}' is not DE`);
     if (city === "") throw new SourceError(file, line, "city is empty");
     if (state === "") throw new SourceError(file, line, "state is empty");

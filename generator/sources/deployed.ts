@@ -14,14 +14,19 @@ export interface DeployedFiles {
 }
 
 /** Reads the deployed manifest at `manifestUrl` (…/downloads/index.json); other paths resolve against its origin. */
-export async function deployedFiles(manifestUrl: string, timeoutMs: number): Promise<DeployedFiles> {
+export async function deployedFiles(
+  manifestUrl: string,
+  timeoutMs: number,
+): Promise<DeployedFiles> {
   const read = async (path: string): Promise<Uint8Array | undefined> => {
     const url = new URL(path, manifestUrl).href;
     let response: Response;
     try {
       response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
     } catch (error) {
-      throw new Error(`cannot fetch ${publicUrl(url)}: ${withPublicUrls(error instanceof Error ? error.message : String(error))}`);
+      throw new Error(
+        `cannot fetch ${publicUrl(url)}: ${withPublicUrls(error instanceof Error ? error.message : String(error))}`,
+      );
     }
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`cannot fetch ${publicUrl(url)}: HTTP ${response.status}`);

@@ -24,5 +24,7 @@ export interface EditionListing {
 /** The newest edition on or before `today` (a listed edition dated later is not out yet). */
 export function newestEdition(editions: readonly Edition[], today: Date): Edition | undefined {
   const day = today.toISOString().slice(0, 10);
-  return editions.filter((e) => e.date <= day).sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
+  return editions
+    .filter((e) => e.date <= day)
+    .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0))[0];
 }

@@ -35,7 +35,8 @@ export const CACHE_DURATION = /^(\d+[smhdwy]|\*)$/;
 export async function download(url: string, options: FetchOptions): Promise<Download> {
   const maxBytes = options.maxBytes ?? READER_LIMIT_BYTES;
   const cached = asset(url, options, options.cacheDuration);
-  if (cached.isCacheValid()) return result(cached.getCachedValue(), "cache", cached.getCachedTimestamp(), maxBytes);
+  if (cached.isCacheValid())
+    return result(cached.getCachedValue(), "cache", cached.getCachedTimestamp(), maxBytes);
   const fresh = asset(url, options, "0s"); // "0s": eleventy-fetch's own stale fallback is off
   try {
     return result(await fresh.fetch(), "network", Date.now(), maxBytes);
@@ -45,7 +46,9 @@ export async function download(url: string, options: FetchOptions): Promise<Down
     const reason = describe(error);
     const stamp = cached.getCachedTimestamp();
     if (!options.allowStale || stamp === undefined) {
-      throw new Error(`${reason}${stamp === undefined ? "" : " (an expired cached copy exists: --allow-stale would use it)"}`);
+      throw new Error(
+        `${reason}${stamp === undefined ? "" : " (an expired cached copy exists: --allow-stale would use it)"}`,
+      );
     }
     return result(cached.getCachedValue(), "stale", stamp, maxBytes);
   }
@@ -69,7 +72,10 @@ class BoundedAssetCache extends RemoteAssetCache {
   }
 
   override async getResponseValue(response: Response): Promise<Buffer> {
-    const tooLarge = (what: string) => new TooLargeError(`${what}, more than the limit of ${describeBytes(this.maxBytes)} for one source`);
+    const tooLarge = (what: string) =>
+      new TooLargeError(
+        `${what}, more than the limit of ${describeBytes(this.maxBytes)} for one source`,
+      );
     const declared = Number(response.headers.get("content-length") ?? Number.NaN);
     if (declared > this.maxBytes) {
       await response.body?.cancel();
@@ -78,12 +84,19 @@ class BoundedAssetCache extends RemoteAssetCache {
     // With its size announced (and not of a compressed encoding, which fetch decodes), the body is
     // read into one buffer of that size: no second copy at the end.
     const encoded = (response.headers.get("content-encoding") ?? "identity") !== "identity";
-    const whole = !encoded && Number.isSafeInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : Buffer.alloc(0);
+    const whole =
+      !encoded && Number.isSafeInteger(declared) && declared >= 0
+        ? Buffer.allocUnsafe(declared)
+        : Buffer.alloc(0);
     let filled = 0;
     const rest: Uint8Array[] = [];
     let received = 0;
     const reader = response.body?.getReader();
-    for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) {
+    for (
+      let read = await reader?.read();
+      read !== undefined && !read.done;
+      read = await reader?.read()
+    ) {
       const chunk = read.value;
       received += chunk.byteLength;
       if (received > this.maxBytes) {
@@ -95,7 +108,9 @@ class BoundedAssetCache extends RemoteAssetCache {
         filled += chunk.byteLength;
       } else rest.push(chunk);
     }
-    return filled === received ? whole.subarray(0, filled) : Buffer.concat([whole.subarray(0, filled), ...rest], received);
+    return filled === received
+      ? whole.subarray(0, filled)
+      : Buffer.concat([whole.subarray(0, filled), ...rest], received);
   }
 }
 
@@ -107,12 +122,25 @@ function asset(url: string, options: FetchOptions, duration: string): RemoteAsse
     verbose: false,
     fetchOptions: { signal: AbortSignal.timeout(options.timeoutMs), redirect: "follow" },
   } as const;
-  return new BoundedAssetCache(url, options.cacheDir, settings, options.maxBytes ?? READER_LIMIT_BYTES);
+  return new BoundedAssetCache(
+    url,
+    options.cacheDir,
+    settings,
+    options.maxBytes ?? READER_LIMIT_BYTES,
+  );
 }
 
-function result(response: { body: Buffer; headers?: Readonly<Record<string, string>> }, origin: Download["origin"], fetchedAt: number | undefined, maxBytes: number): Download {
+function result(
+  response: { body: Buffer; headers?: Readonly<Record<string, string>> },
+  origin: Download["origin"],
+  fetchedAt: number | undefined,
+  maxBytes: number,
+): Download {
   // A cached copy from before the limit was lowered is held to it too.
-  if (response.body.byteLength > maxBytes) throw new TooLargeError(`the cached copy is ${describeBytes(response.body.byteLength)}, more than the limit of ${describeBytes(maxBytes)} for one source`);
+  if (response.body.byteLength > maxBytes)
+    throw new TooLargeError(
+      `the cached copy is ${describeBytes(response.body.byteLength)}, more than the limit of ${describeBytes(maxBytes)} for one source`,
+    );
   const lastModified = response.headers?.["last-modified"];
   return {
     bytes: new Uint8Array(response.body.buffer, response.body.byteOffset, response.body.byteLength),
@@ -122,9 +150,13 @@ function result(response: { body: Buffer; headers?: Readonly<Record<string, stri
   };
 }
 
-function causeOf<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+function causeOf<T extends Error>(
+  error: unknown,
+  type: new (...args: never[]) => T,
+): T | undefined {
   let cause = error;
-  for (let depth = 0; depth < 5 && cause instanceof Error; depth++, cause = cause.cause) if (cause instanceof type) return cause;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth++, cause = cause.cause)
+    if (cause instanceof type) return cause;
   return undefined;
 }
 
@@ -133,7 +165,8 @@ function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   let cause: unknown = error instanceof Error ? error.cause : undefined;
   for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
-    const code = cause.name === "TimeoutError" ? "timed out" : (cause as NodeJS.ErrnoException).code;
+    const code =
+      cause.name === "TimeoutError" ? "timed out" : (cause as NodeJS.ErrnoException).code;
     if (code !== undefined) return message.includes(code) ? message : `${message} (${code})`;
     cause = cause.cause;
   }

@@ -15,18 +15,37 @@ export interface LiCommuneRow {
 
 /** BFS `GDEHist_KT.txt`: Latin-1, tab-separated, no header: number, abbreviation, name, date of entry. */
 export async function readChCantons(bytes: Uint8Array, file: string): Promise<ChCantonRow[]> {
-  return parseCsv(decodeLatin1(bytes), file, { header: undefined, columns: 4, delimiter: "\t" }, ([key = "", shortName = "", name = ""], line) => {
-    if (!/^[0-9]{1,2}$/.test(key) || !/^[A-Z]{2}$/.test(shortName) || name.trim() === "") {
-      throw new SourceError(file, line, "expected canton number, two-letter abbreviation and name");
-    }
-    return { key, name: name.normalize("NFC").trim(), shortName };
-  });
+  return parseCsv(
+    decodeLatin1(bytes),
+    file,
+    { header: undefined, columns: 4, delimiter: "\t" },
+    ([key = "", shortName = "", name = ""], line) => {
+      if (!/^[0-9]{1,2}$/.test(key) || !/^[A-Z]{2}$/.test(shortName) || name.trim() === "") {
+        throw new SourceError(
+          file,
+          line,
+          "expected canton number, two-letter abbreviation and name",
+        );
+      }
+      return { key, name: name.normalize("NFC").trim(), shortName };
+    },
+  );
 }
 
 /** OpenPLZ `li/communes.csv`: `Key,Name,ElectoralDistrict`. */
 export async function readLiCommunes(bytes: Uint8Array, file: string): Promise<LiCommuneRow[]> {
-  return parseCsv(decodeUtf8(bytes, file), file, { header: ["Key", "Name", "ElectoralDistrict"] }, ([key = "", name = "", electoralDistrict = ""], line) => {
-    if (!/^70[0-9]{2}$/.test(key) || name.trim() === "") throw new SourceError(file, line, "expected a BFS number 70xx and a name");
-    return { key, name: name.normalize("NFC").trim(), electoralDistrict: electoralDistrict.normalize("NFC").trim() };
-  });
+  return parseCsv(
+    decodeUtf8(bytes, file),
+    file,
+    { header: ["Key", "Name", "ElectoralDistrict"] },
+    ([key = "", name = "", electoralDistrict = ""], line) => {
+      if (!/^70[0-9]{2}$/.test(key) || name.trim() === "")
+        throw new SourceError(file, line, "expected a BFS number 70xx and a name");
+      return {
+        key,
+        name: name.normalize("NFC").trim(),
+        electoralDistrict: electoralDistrict.normalize("NFC").trim(),
+      };
+    },
+  );
 }

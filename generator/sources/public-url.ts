@@ -18,7 +18,10 @@ export function publicUrl(url: string): string {
     return url.replace(/[?#].*$/s, "").replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, "$1");
   }
   // The kept pairs are taken as written: URLSearchParams would re-encode them.
-  const kept = parsed.search.slice(1).split("&").filter((pair) => PUBLIC_QUERY_KEYS.includes(queryKey(pair)));
+  const kept = parsed.search
+    .slice(1)
+    .split("&")
+    .filter((pair) => PUBLIC_QUERY_KEYS.includes(queryKey(pair)));
   return `${parsed.origin}${parsed.pathname}${kept.length === 0 ? "" : `?${kept.join("&")}`}`;
 }
 

@@ -1,5 +1,19 @@
-import { readAtDistricts, readAtMunicipalities, readAtStreets, type AtDistrictList, type AtMunicipalityRow, type AtStreetRow } from "./at.ts";
-import { readChCommunes, readChDistricts, readLocalityRegister, type ChCommuneRow, type ChDistrictRow, type LocalityRow } from "./ch.ts";
+import {
+  readAtDistricts,
+  readAtMunicipalities,
+  readAtStreets,
+  type AtDistrictList,
+  type AtMunicipalityRow,
+  type AtStreetRow,
+} from "./at.ts";
+import {
+  readChCommunes,
+  readChDistricts,
+  readLocalityRegister,
+  type ChCommuneRow,
+  type ChDistrictRow,
+  type LocalityRow,
+} from "./ch.ts";
 import { isAgvchSnapshot, readAgvchSnapshot, type AgvchSnapshot } from "./ch-agvch.ts";
 import { readGv100ad, type Gv100ad } from "./de-gv100ad.ts";
 import { readPostCodes, type PostCodeRow } from "./de-postcodes.ts";
@@ -11,7 +25,8 @@ import type { RequiredSourceName, SourceName } from "./registry.ts";
 
 /** Every source's rows, and how each source is named in messages. */
 export interface SourceRows {
-  readonly labels: Readonly<Record<RequiredSourceName, string>> & Readonly<Partial<Record<SourceName, string>>>;
+  readonly labels: Readonly<Record<RequiredSourceName, string>> &
+    Readonly<Partial<Record<SourceName, string>>>;
   readonly gv: Gv100ad;
   /** The street list, handed over once: it is the largest source (1.2 million rows nationally), and no one else keeps it. */
   takeStreets(): readonly StreetRow[];
@@ -42,11 +57,22 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     return parsed;
   };
   /** A Swiss register from the BFS snapshot (one file for all three), or from its GDEHist file. */
-  const swiss = async <K extends keyof AgvchSnapshot>(name: RequiredSourceName, level: K, gdeHist: (bytes: Uint8Array, file: string) => Promise<AgvchSnapshot[K]>) =>
-    isAgvchSnapshot(bytes(name)) ? (await snapshot(name))[level] : gdeHist(bytes(name), label(name));
-  let streets: readonly StreetRow[] | undefined = await readStreets(bytes("de-streets"), label("de-streets"));
+  const swiss = async <K extends keyof AgvchSnapshot>(
+    name: RequiredSourceName,
+    level: K,
+    gdeHist: (bytes: Uint8Array, file: string) => Promise<AgvchSnapshot[K]>,
+  ) =>
+    isAgvchSnapshot(bytes(name))
+      ? (await snapshot(name))[level]
+      : gdeHist(bytes(name), label(name));
+  let streets: readonly StreetRow[] | undefined = await readStreets(
+    bytes("de-streets"),
+    label("de-streets"),
+  );
   return {
-    labels: Object.fromEntries(Object.values(loaded).map((source) => [source.name, source.label])) as Record<SourceName, string>,
+    labels: Object.fromEntries(
+      Object.values(loaded).map((source) => [source.name, source.label]),
+    ) as Record<SourceName, string>,
     gv: readGv100ad(bytes("de-gv100ad"), label("de-gv100ad")),
     takeStreets: () => {
       const rows = streets ?? [];
@@ -64,6 +90,14 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     chCommunes: await swiss("ch-communes", "communes", readChCommunes),
     localityRegister: await readLocalityRegister(bytes("ch-localities"), label("ch-localities")),
     // The directory comes as two files, Switzerland's and Liechtenstein's: every part is read.
-    ...(swissStreets === undefined ? {} : { swissStreets: (await Promise.all(swissStreets.parts.map((part) => readSwissStreets(part.bytes, part.label)))).flat() }),
+    ...(swissStreets === undefined
+      ? {}
+      : {
+          swissStreets: (
+            await Promise.all(
+              swissStreets.parts.map((part) => readSwissStreets(part.bytes, part.label)),
+            )
+          ).flat(),
+        }),
   };
 }

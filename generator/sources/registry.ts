@@ -28,7 +28,8 @@ export interface SourceSpec {
 export const SOURCES = {
   "de-streets": {
     embedded: "data/de/streets-berlin.csv",
-    upstream: "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/de/osm/streets.updated.csv",
+    upstream:
+      "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/de/osm/streets.updated.csv",
   },
   "de-gv100ad": {
     embedded: "data/de/GV100AD_30112025.txt",
@@ -38,7 +39,8 @@ export const SOURCES = {
   },
   "de-postcodes": {
     embedded: "data/de/post_code.csv",
-    upstream: "https://raw.githubusercontent.com/Schoenfeld-Solutions/open-postal-codes/refs/heads/main/data/public/v1/de/post_code.csv",
+    upstream:
+      "https://raw.githubusercontent.com/Schoenfeld-Solutions/open-postal-codes/refs/heads/main/data/public/v1/de/post_code.csv",
   },
   "at-districts": {
     embedded: "data/at/districts-2015.txt",
@@ -51,7 +53,9 @@ export const SOURCES = {
   "at-streets": {
     embedded: "data/at/gemplzstr_8-vorarlberg-sample.csv",
     // One file per federal province; the reader takes the upstream format (title, header, footer).
-    upstream: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((province) => `https://www.statistik.at/verzeichnis/strassenliste/gemplzstr_${province}.csv`),
+    upstream: [1, 2, 3, 4, 5, 6, 7, 8, 9].map(
+      (province) => `https://www.statistik.at/verzeichnis/strassenliste/gemplzstr_${province}.csv`,
+    ),
   },
   // The BFS snapshot holds cantons, districts and communes in one file: the three sources download it once.
   "ch-cantons": { embedded: "data/ch/GDEHist_KT.txt", upstream: agvchSnapshotUrl },
@@ -59,12 +63,14 @@ export const SOURCES = {
   "ch-communes": { embedded: "data/ch/GDEHist_GDE.txt", upstream: agvchSnapshotUrl },
   "ch-localities": {
     embedded: "data/ch/AMTOVZ_CSV_LV95.csv",
-    upstream: "https://data.geo.admin.ch/ch.swisstopo-vd.ortschaftenverzeichnis_plz/ortschaftenverzeichnis_plz/ortschaftenverzeichnis_plz_2056.csv.zip",
+    upstream:
+      "https://data.geo.admin.ch/ch.swisstopo-vd.ortschaftenverzeichnis_plz/ortschaftenverzeichnis_plz/ortschaftenverzeichnis_plz_2056.csv.zip",
     archiveEntry: /(^|\/)AMTOVZ_CSV_LV95\.csv$/i,
   },
   "li-communes": {
     embedded: "data/li/communes.csv",
-    upstream: "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/li/communes.csv",
+    upstream:
+      "https://raw.githubusercontent.com/openpotato/openplzapi.data/refs/heads/main/src/li/communes.csv",
   },
   // swisstopo's official street directory, CH and LI: not on these machines, so not embedded.
   "ch-streets": {
@@ -80,7 +86,9 @@ export type SourceName = keyof typeof SOURCES;
 export const SOURCE_NAMES = Object.keys(SOURCES) as SourceName[];
 
 /** The sources without an embedded copy (see `SourceSpec.embedded`). */
-export type OptionalSourceName = { [K in SourceName]: (typeof SOURCES)[K] extends { readonly embedded: string } ? never : K }[SourceName];
+export type OptionalSourceName = {
+  [K in SourceName]: (typeof SOURCES)[K] extends { readonly embedded: string } ? never : K;
+}[SourceName];
 export type RequiredSourceName = Exclude<SourceName, OptionalSourceName>;
 
 export function isSourceName(name: string): name is SourceName {
@@ -99,7 +107,12 @@ export function sourceSpec(name: SourceName): SourceSpec {
 export type SourceLocation =
   | { readonly kind: "file"; readonly path: string; readonly embedded?: true }
   | { readonly kind: "url"; readonly urls: readonly string[] }
-  | { readonly kind: "listing"; readonly listing: EditionListing; readonly today: Date; readonly mirror: (url: string) => string };
+  | {
+      readonly kind: "listing";
+      readonly listing: EditionListing;
+      readonly today: Date;
+      readonly mirror: (url: string) => string;
+    };
 
 export function isUrl(value: string): boolean {
   return /^https?:\/\//i.test(value);
@@ -122,7 +135,11 @@ export interface LocationOptions {
  * remote build fails for a source without a publisher's location unless `allowEmbedded` names it.
  * Paths are relative to `root`.
  */
-export function sourceLocations(root: string, overrides: Readonly<Partial<Record<SourceName, string | readonly string[]>>>, options: LocationOptions = {}): Partial<Record<SourceName, SourceLocation>> {
+export function sourceLocations(
+  root: string,
+  overrides: Readonly<Partial<Record<SourceName, string | readonly string[]>>>,
+  options: LocationOptions = {},
+): Partial<Record<SourceName, SourceLocation>> {
   const locations: Partial<Record<SourceName, SourceLocation>> = {};
   const mirror = mirrorOf(options.mirror);
   const today = options.today ?? new Date();
@@ -131,9 +148,11 @@ export function sourceLocations(root: string, overrides: Readonly<Partial<Record
     const spec = sourceSpec(name);
     if (override !== undefined) locations[name] = at(override, root);
     else if (options.remote !== true) {
-      if (spec.embedded !== undefined) locations[name] = { kind: "file", path: resolve(root, spec.embedded) };
+      if (spec.embedded !== undefined)
+        locations[name] = { kind: "file", path: resolve(root, spec.embedded) };
     } else if (options.allowEmbedded?.includes(name) === true) {
-      if (spec.embedded === undefined) throw new Error(`--allow-embedded ${name}: the source has no embedded copy`);
+      if (spec.embedded === undefined)
+        throw new Error(`--allow-embedded ${name}: the source has no embedded copy`);
       locations[name] = { kind: "file", path: resolve(root, spec.embedded), embedded: true };
     } else locations[name] = upstreamLocation(name, spec, today, mirror);
   }
@@ -142,14 +161,23 @@ export function sourceLocations(root: string, overrides: Readonly<Partial<Record
 
 function at(value: string | readonly string[], root: string): SourceLocation {
   if (typeof value !== "string") return { kind: "url", urls: value };
-  return isUrl(value) ? { kind: "url", urls: [value] } : { kind: "file", path: resolve(root, value) };
+  return isUrl(value)
+    ? { kind: "url", urls: [value] }
+    : { kind: "file", path: resolve(root, value) };
 }
 
 /** The publisher's location of a source (through the mirror, if any); a source without one fails the remote build. */
-export function upstreamLocation(name: string, spec: SourceSpec, today: Date, mirror: (url: string) => string = (url) => url): SourceLocation {
+export function upstreamLocation(
+  name: string,
+  spec: SourceSpec,
+  today: Date,
+  mirror: (url: string) => string = (url) => url,
+): SourceLocation {
   const { upstream } = spec;
   if (upstream === undefined) {
-    throw new Error(`--remote: source ${name} has no reader for its publisher's files (${spec.noUpstream ?? "no upstream recorded"}); --allow-embedded ${name} builds it from ${spec.embedded}`);
+    throw new Error(
+      `--remote: source ${name} has no reader for its publisher's files (${spec.noUpstream ?? "no upstream recorded"}); --allow-embedded ${name} builds it from ${spec.embedded}`,
+    );
   }
   if (typeof upstream === "function") return { kind: "url", urls: [mirror(upstream(today))] };
   if (typeof upstream === "string") return { kind: "url", urls: [mirror(upstream)] };

@@ -7,7 +7,11 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
   } catch {
     const valid = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
     const bad = valid.indexOf("\uFFFD");
-    throw new SourceError(file, lineAt(valid, bad === -1 ? valid.length : bad), "invalid UTF-8 byte sequence");
+    throw new SourceError(
+      file,
+      lineAt(valid, bad === -1 ? valid.length : bad),
+      "invalid UTF-8 byte sequence",
+    );
   }
 }
 

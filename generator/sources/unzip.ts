@@ -3,7 +3,13 @@ import { READER_LIMIT_BYTES } from "./limits.ts";
 
 /** A zip archive starts with a local file header ("PK\x03\x04"). */
 export function isZip(bytes: Uint8Array): boolean {
-  return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+  return (
+    bytes.length >= 4 &&
+    bytes[0] === 0x50 &&
+    bytes[1] === 0x4b &&
+    bytes[2] === 0x03 &&
+    bytes[3] === 0x04
+  );
 }
 
 const END_OF_DIRECTORY = 0x06054b50;
@@ -34,18 +40,26 @@ class ZipError extends Error {}
  * string), and its size and CRC-32 must be what the directory declares: a lying or damaged
  * archive fails instead of yielding a silently truncated source.
  */
-export function unzipEntry(bytes: Uint8Array, entry: RegExp, maxBytes: number = READER_LIMIT_BYTES): { name: string; bytes: Uint8Array } {
+export function unzipEntry(
+  bytes: Uint8Array,
+  entry: RegExp,
+  maxBytes: number = READER_LIMIT_BYTES,
+): { name: string; bytes: Uint8Array } {
   let entries: DirectoryEntry[];
   try {
     entries = readDirectory(bytes);
   } catch (error) {
-    throw new Error(`not a readable zip archive: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `not a readable zip archive: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const names = entries.map((e) => e.name);
   const matches = entries.filter((e) => !e.name.endsWith("/") && entry.test(e.name));
   const [chosen] = matches;
   if (chosen === undefined || matches.length > 1) {
-    throw new Error(`expected one zip entry matching ${entry}, found ${matches.length === 0 ? "none" : matches.map((e) => e.name).join(", ")} (entries: ${names.join(", ") || "none"})`);
+    throw new Error(
+      `expected one zip entry matching ${entry}, found ${matches.length === 0 ? "none" : matches.map((e) => e.name).join(", ")} (entries: ${names.join(", ") || "none"})`,
+    );
   }
   return { name: chosen.name, bytes: inflateEntry(bytes, chosen, maxBytes) };
 }
@@ -56,16 +70,20 @@ function readDirectory(bytes: Uint8Array): DirectoryEntry[] {
   const count = view.getUint16(end + 10, true);
   const directoryBytes = view.getUint32(end + 12, true);
   const directoryOffset = view.getUint32(end + 16, true);
-  if (count === 0xffff || directoryBytes === 0xffffffff || directoryOffset === 0xffffffff) throw new ZipError("a zip64 archive (not supported)");
-  if (directoryOffset + directoryBytes > end) throw new ZipError("the central directory lies outside the archive");
+  if (count === 0xffff || directoryBytes === 0xffffffff || directoryOffset === 0xffffffff)
+    throw new ZipError("a zip64 archive (not supported)");
+  if (directoryOffset + directoryBytes > end)
+    throw new ZipError("the central directory lies outside the archive");
   const entries: DirectoryEntry[] = [];
   let at = directoryOffset;
   for (let i = 0; i < count; i++) {
-    if (at + 46 > end || view.getUint32(at, true) !== DIRECTORY_ENTRY) throw new ZipError(`central directory entry ${i + 1} of ${count} is damaged`);
+    if (at + 46 > end || view.getUint32(at, true) !== DIRECTORY_ENTRY)
+      throw new ZipError(`central directory entry ${i + 1} of ${count} is damaged`);
     const nameLength = view.getUint16(at + 28, true);
     const extraLength = view.getUint16(at + 30, true);
     const commentLength = view.getUint16(at + 32, true);
-    if (at + 46 + nameLength > end) throw new ZipError(`central directory entry ${i + 1} of ${count} is damaged`);
+    if (at + 46 + nameLength > end)
+      throw new ZipError(`central directory entry ${i + 1} of ${count} is damaged`);
     entries.push({
       name: new TextDecoder().decode(bytes.subarray(at + 46, at + 46 + nameLength)),
       flags: view.getUint16(at + 8, true),
@@ -91,19 +109,28 @@ function findEndRecord(view: DataView): number {
 function inflateEntry(bytes: Uint8Array, entry: DirectoryEntry, maxBytes: number): Uint8Array {
   const fail = (reason: string) => new Error(`zip entry ${entry.name}: ${reason}`);
   if ((entry.flags & 1) !== 0) throw fail("encrypted (not supported)");
-  if (entry.method !== 0 && entry.method !== 8) throw fail(`compression method ${entry.method} (only stored and deflated entries are read)`);
-  if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff) throw fail("zip64 sizes (not supported)");
-  if (entry.size > maxBytes) throw fail(`declares ${entry.size} bytes, more than the limit of ${maxBytes} bytes`);
+  if (entry.method !== 0 && entry.method !== 8)
+    throw fail(`compression method ${entry.method} (only stored and deflated entries are read)`);
+  if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff)
+    throw fail("zip64 sizes (not supported)");
+  if (entry.size > maxBytes)
+    throw fail(`declares ${entry.size} bytes, more than the limit of ${maxBytes} bytes`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const local = entry.localOffset;
-  if (local + 30 > bytes.byteLength || view.getUint32(local, true) !== LOCAL_HEADER) throw fail("its local header is missing or damaged");
+  if (local + 30 > bytes.byteLength || view.getUint32(local, true) !== LOCAL_HEADER)
+    throw fail("its local header is missing or damaged");
   const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
-  if (start + entry.compressedSize > bytes.byteLength) throw fail("its data runs past the end of the archive (a truncated archive?)");
+  if (start + entry.compressedSize > bytes.byteLength)
+    throw fail("its data runs past the end of the archive (a truncated archive?)");
   const data = bytes.subarray(start, start + entry.compressedSize);
   const inflated = entry.method === 0 ? data : inflate(data, entry.size, fail);
-  if (inflated.byteLength !== entry.size) throw fail(`holds ${inflated.byteLength} bytes, but declares ${entry.size}`);
+  if (inflated.byteLength !== entry.size)
+    throw fail(`holds ${inflated.byteLength} bytes, but declares ${entry.size}`);
   const crc = crc32(inflated) >>> 0;
-  if (crc !== entry.crc) throw fail(`CRC-32 ${hex(crc)} does not match the declared ${hex(entry.crc)} (a damaged archive)`);
+  if (crc !== entry.crc)
+    throw fail(
+      `CRC-32 ${hex(crc)} does not match the declared ${hex(entry.crc)} (a damaged archive)`,
+    );
   return inflated;
 }
 
@@ -112,7 +139,8 @@ function inflate(data: Uint8Array, size: number, fail: (reason: string) => Error
   try {
     return new Uint8Array(inflateRawSync(data, { maxOutputLength: size + 1 }));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE") throw fail(`inflates to more than the declared ${size} bytes`);
+    if ((error as NodeJS.ErrnoException).code === "ERR_BUFFER_TOO_LARGE")
+      throw fail(`inflates to more than the declared ${size} bytes`);
     throw fail(`cannot be inflated (${error instanceof Error ? error.message : String(error)})`);
   }
 }

@@ -16,7 +16,16 @@ import { rawRequest, startServer, type RunningServer } from "../support/http.ts"
  * GitHub's Ubuntu runners (whose `chromium` apt package is only a snap shim).
  */
 const CHROMIUM = process.env["PLZ_CHROMIUM"] || "/usr/bin/chromium";
-const CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
 const RESULTS = join(ROOT, "test-results");
 /** A phone (390 CSS px, as an iPhone 12 to 15) and a desktop window. */
 const WIDTHS = [390, 1280] as const;
@@ -27,10 +36,17 @@ let other: Server;
 let otherOrigin: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium, or set PLZ_CHROMIUM to a Chromium or Chrome executable`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium, or set PLZ_CHROMIUM to a Chromium or Chrome executable`,
+    );
   // Without the Swiss street directory: /ch/FullTextSearch is an endpoint this build does not serve.
   const { dir } = await buildFixture(20_000, undefined, { swissStreets: false });
-  [api, browser, other] = await Promise.all([startServer(dir), chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }), otherOriginServer()]);
+  [api, browser, other] = await Promise.all([
+    startServer(dir),
+    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
+    otherOriginServer(),
+  ]);
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
@@ -52,25 +68,39 @@ function otherOriginServer(): Promise<Server> {
 }
 
 /** A fresh page that records script errors and console errors (CSP violations are reported there). */
-async function openPage(options: { javaScriptEnabled?: boolean; width?: number } = {}): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+async function openPage(
+  options: { javaScriptEnabled?: boolean; width?: number } = {},
+): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
   const { width = 1200, ...rest } = options;
   const phone = width < 500;
-  const context = await browser.newContext({ viewport: { width, height: phone ? 844 : 900 }, isMobile: phone, hasTouch: phone, ...rest });
+  const context = await browser.newContext({
+    viewport: { width, height: phone ? 844 : 900 },
+    isMobile: phone,
+    hasTouch: phone,
+    ...rest,
+  });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error" && !/favicon/.test(message.location().url)) problems.push(`console: ${message.text()}`);
+    if (message.type() === "error" && !/favicon/.test(message.location().url))
+      problems.push(`console: ${message.text()}`);
   });
   return { context, page, problems };
 }
 
-const headerValues = (page: Page) => page.$$eval("#try-headers dd", (cells) => cells.map((cell) => [cell.getAttribute("data-header"), cell.textContent]));
+const headerValues = (page: Page) =>
+  page.$$eval("#try-headers dd", (cells) =>
+    cells.map((cell) => [cell.getAttribute("data-header"), cell.textContent]),
+  );
 
 async function submit(page: Page): Promise<string> {
   await page.locator("#try-status").evaluate((status) => (status.textContent = ""));
   await page.getByRole("button", { name: "Send request" }).click();
-  await page.locator("#try-status").filter({ hasText: /^HTTP \d+/ }).waitFor();
+  await page
+    .locator("#try-status")
+    .filter({ hasText: /^HTTP \d+/ })
+    .waitFor();
   return (await page.locator("#try-status").textContent()) ?? "";
 }
 
@@ -93,10 +123,16 @@ describe("the docs page in Chromium", () => {
         ["x-total-pages", "30"],
       ]);
       expect(await page.locator("#try-table tbody tr").count()).toBe(20);
-      expect(await page.locator("#try-target").textContent()).toBe("GET /de/Streets?locality=Berlin&page=3&pageSize=20");
+      expect(await page.locator("#try-target").textContent()).toBe(
+        "GET /de/Streets?locality=Berlin&page=3&pageSize=20",
+      );
       // the rows are the API's records, in order
-      const records = JSON.parse((await rawRequest(api.origin, "/de/Streets?locality=Berlin&page=3&pageSize=20")).text) as { name: string }[];
-      expect(await page.locator("#try-table tbody tr td:first-child").allTextContents()).toEqual(records.map((r) => r.name));
+      const records = JSON.parse(
+        (await rawRequest(api.origin, "/de/Streets?locality=Berlin&page=3&pageSize=20")).text,
+      ) as { name: string }[];
+      expect(await page.locator("#try-table tbody tr td:first-child").allTextContents()).toEqual(
+        records.map((r) => r.name),
+      );
 
       expect(problems).toEqual([]);
     } finally {
@@ -108,13 +144,17 @@ describe("the docs page in Chromium", () => {
     const { context, page, problems } = await openPage();
     try {
       await page.goto(`${api.origin}/`);
-      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Districts/{key}/Municipalities");
+      await page
+        .getByLabel("Endpoint", { exact: true })
+        .selectOption("/de/Districts/{key}/Municipalities");
       expect(await page.getByLabel("Locality", { exact: true }).isDisabled()).toBe(true);
       await page.getByLabel("Key", { exact: true }).fill("09189");
       await page.getByLabel("Page", { exact: true }).fill("2");
       await page.getByLabel("Page size", { exact: true }).fill("5");
       expect(await submit(page)).toMatch(/^HTTP 200, application\/json.*5 records shown/);
-      expect(await page.locator("#try-target").textContent()).toBe("GET /de/Districts/09189/Municipalities?page=2&pageSize=5");
+      expect(await page.locator("#try-target").textContent()).toBe(
+        "GET /de/Districts/09189/Municipalities?page=2&pageSize=5",
+      );
       expect((await headerValues(page)).map(([, value]) => value)).toEqual(["2", "5", "37", "8"]);
 
       await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Localities");
@@ -123,7 +163,9 @@ describe("the docs page in Chromium", () => {
       await page.getByLabel("Name", { exact: true }).fill("");
       await page.getByLabel("Page", { exact: true }).fill("1");
       expect(await submit(page)).toMatch(/^HTTP 200, application\/json.*2 records shown/);
-      expect(await page.locator("#try-target").textContent()).toBe("GET /de/Localities?postalCode=01920&page=1&pageSize=5");
+      expect(await page.locator("#try-target").textContent()).toBe(
+        "GET /de/Localities?postalCode=01920&page=1&pageSize=5",
+      );
       expect(problems).toEqual([]);
     } finally {
       await context.close();
@@ -142,11 +184,17 @@ describe("the docs page in Chromium", () => {
       expect((await headerValues(page)).map(([, value]) => value)).toEqual(["1", "7", "600", "86"]);
 
       await page.getByLabel("Endpoint", { exact: true }).selectOption("/ch/Cantons");
-      for (const label of ["Locality", "Page", "Page size"]) expect(await page.getByLabel(label, { exact: true }).isDisabled(), label).toBe(true);
+      for (const label of ["Locality", "Page", "Page size"])
+        expect(await page.getByLabel(label, { exact: true }).isDisabled(), label).toBe(true);
       await page.getByLabel("JSON").check();
       expect(await submit(page)).toMatch(/26 records shown/);
       expect(await page.locator("#try-table tbody tr").count()).toBe(26);
-      expect((await headerValues(page)).map(([, value]) => value)).toEqual(["not sent", "not sent", "not sent", "not sent"]);
+      expect((await headerValues(page)).map(([, value]) => value)).toEqual([
+        "not sent",
+        "not sent",
+        "not sent",
+        "not sent",
+      ]);
 
       await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Streets");
       await page.getByLabel("Page size", { exact: true }).fill("51");
@@ -170,19 +218,35 @@ describe("the docs page in Chromium", () => {
         const names = ["x-page", "x-page-size", "x-total-count", "x-total-pages"];
         const etag = response.headers.get("etag") ?? "";
         // Headers that are not CORS-safelisted: the browser asks the API first (a preflight).
-        const again = await fetch(target, { headers: { "If-None-Match": etag, "Cache-Control": "no-cache" } });
-        const since = await fetch(target, { headers: { "If-Modified-Since": new Date(0).toUTCString(), Accept: "text/csv" } });
+        const again = await fetch(target, {
+          headers: { "If-None-Match": etag, "Cache-Control": "no-cache" },
+        });
+        const since = await fetch(target, {
+          headers: { "If-Modified-Since": new Date(0).toUTCString(), Accept: "text/csv" },
+        });
         return {
           status: response.status,
           paging: names.map((name) => response.headers.get(name)),
           etag: /^".+"$/.test(etag),
           records: records.length,
           revalidated: [again.status, again.headers.get("etag") === etag],
-          csv: [since.status, since.headers.get("x-total-count"), (await since.text()).split("\r\n")[0]?.split(",")[0]],
+          csv: [
+            since.status,
+            since.headers.get("x-total-count"),
+            (await since.text()).split("\r\n")[0]?.split(",")[0],
+          ],
           hidden: response.headers.get("content-security-policy"), // not exposed: a script reads only what CORS exposes
         };
       }, api.origin);
-      expect(seen).toEqual({ status: 200, paging: ["2", "10", "600", "60"], etag: true, records: 10, revalidated: [304, true], csv: [200, "600", "Name"], hidden: null });
+      expect(seen).toEqual({
+        status: 200,
+        paging: ["2", "10", "600", "60"],
+        etag: true,
+        records: 10,
+        revalidated: [304, true],
+        csv: [200, "600", "Name"],
+        hidden: null,
+      });
     } finally {
       await context.close();
     }
@@ -201,7 +265,12 @@ describe("the docs page in Chromium", () => {
         return answers;
       }, api.origin);
       expect(seen).toEqual([
-        [404, expect.stringMatching(/^This build does not serve \/ch\/FullTextSearch: there is no street data/)],
+        [
+          404,
+          expect.stringMatching(
+            /^This build does not serve \/ch\/FullTextSearch: there is no street data/,
+          ),
+        ],
         [404, "There is no resource at '/ch/Strets'."],
       ]);
     } finally {
@@ -209,67 +278,92 @@ describe("the docs page in Chromium", () => {
     }
   });
 
-  it.each(WIDTHS)("at %i px: no horizontal overflow, the form on the first screen, disabled fields marked; screenshot", async (width) => {
-    const { context, page, problems } = await openPage({ width });
-    try {
-      await page.goto(`${api.origin}/`);
-      const overflow = () => page.evaluate("({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })");
-      expect(await overflow()).toEqual({ scroll: width, client: width });
-      const form = await page.locator("#try-form").boundingBox();
-      expect(form?.y ?? Infinity, "the try-it form starts on the first screen").toBeLessThan(page.viewportSize()?.height ?? 0);
-      expect(form?.x ?? -1).toBeGreaterThanOrEqual(0);
-      expect((form?.x ?? 0) + (form?.width ?? Infinity)).toBeLessThanOrEqual(width);
+  it.each(WIDTHS)(
+    "at %i px: no horizontal overflow, the form on the first screen, disabled fields marked; screenshot",
+    async (width) => {
+      const { context, page, problems } = await openPage({ width });
+      try {
+        await page.goto(`${api.origin}/`);
+        const overflow = () =>
+          page.evaluate(
+            "({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })",
+          );
+        expect(await overflow()).toEqual({ scroll: width, client: width });
+        const form = await page.locator("#try-form").boundingBox();
+        expect(form?.y ?? Infinity, "the try-it form starts on the first screen").toBeLessThan(
+          page.viewportSize()?.height ?? 0,
+        );
+        expect(form?.x ?? -1).toBeGreaterThanOrEqual(0);
+        expect((form?.x ?? 0) + (form?.width ?? Infinity)).toBeLessThanOrEqual(width);
 
-      // /de/Streets takes a locality, not a key: the key field is disabled, and looks it.
-      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Streets");
-      /** How an input and its label look: the browser's computed style (the page's own stylesheet). */
-      const look = (id: string) =>
-        page.evaluate(`(() => {
+        // /de/Streets takes a locality, not a key: the key field is disabled, and looks it.
+        await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Streets");
+        /** How an input and its label look: the browser's computed style (the page's own stylesheet). */
+        const look = (id: string) =>
+          page.evaluate(`(() => {
           const input = document.getElementById(${JSON.stringify(id)});
           const label = document.querySelector('label[for="${id}"]');
           return { border: getComputedStyle(input).borderTopStyle, background: getComputedStyle(input).backgroundColor, note: getComputedStyle(label, "::after").content };
         })()`) as Promise<{ border: string; background: string; note: string }>;
-      const [enabled, disabled] = [await look("try-locality"), await look("try-key")];
-      expect(await page.locator("#try-key").isDisabled()).toBe(true);
-      expect(enabled.border).toBe("solid");
-      expect(disabled.border).toBe("dashed");
-      expect(disabled.background).not.toBe(enabled.background);
-      expect(enabled.note).toBe("none");
-      expect(disabled.note).toBe('" (not used by this endpoint)"');
+        const [enabled, disabled] = [await look("try-locality"), await look("try-key")];
+        expect(await page.locator("#try-key").isDisabled()).toBe(true);
+        expect(enabled.border).toBe("solid");
+        expect(disabled.border).toBe("dashed");
+        expect(disabled.background).not.toBe(enabled.background);
+        expect(enabled.note).toBe("none");
+        expect(disabled.note).toBe('" (not used by this endpoint)"');
 
-      // The records of a response, the widest part of the page, stay within it too.
-      await page.getByLabel("Locality", { exact: true }).fill("Berlin");
-      expect(await submit(page)).toMatch(/^HTTP 200/);
-      await page.evaluate('document.querySelector("#endpoints details").open = true');
-      expect(await overflow()).toEqual({ scroll: width, client: width });
+        // The records of a response, the widest part of the page, stay within it too.
+        await page.getByLabel("Locality", { exact: true }).fill("Berlin");
+        expect(await submit(page)).toMatch(/^HTTP 200/);
+        await page.evaluate('document.querySelector("#endpoints details").open = true');
+        expect(await overflow()).toEqual({ scroll: width, client: width });
 
-      mkdirSync(RESULTS, { recursive: true });
-      const file = join(RESULTS, `docs-${width}.png`);
-      await page.screenshot({ path: file, fullPage: true });
-      expect(statSync(file).size).toBeGreaterThan(10_000);
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
+        mkdirSync(RESULTS, { recursive: true });
+        const file = join(RESULTS, `docs-${width}.png`);
+        await page.screenshot({ path: file, fullPage: true });
+        expect(statSync(file).size).toBeGreaterThan(10_000);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    },
+  );
 
-  it.each(WIDTHS)("without JavaScript at %i px: the endpoints, examples and sources are there, and the form is replaced by a note", async (width) => {
-    const { context, page } = await openPage({ javaScriptEnabled: false, width });
-    try {
-      await page.goto(`${api.origin}/`);
-      expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(width);
-      // This build has no Swiss street directory: every other resource is there.
-      const served = RESOURCES.filter((r) => !OPTIONAL_RESOURCES.includes(r));
-      expect(await page.locator("#endpoints > .scroll > table > tbody > tr").count()).toBe(served.length);
-      // The heading is "GET {path} {title}": match the path exactly (/de/FederalStates is a prefix of other paths).
-      for (const resource of served) expect(await page.getByRole("heading", { name: new RegExp(`^GET ${resource.path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} `) }).count(), resource.path).toBe(1);
-      expect(await page.locator("#try-nojs").isVisible()).toBe(true);
-      expect(await page.locator("#try-form").isHidden()).toBe(true);
-      expect(await page.locator("#sources").textContent()).toContain("© OpenStreetMap contributors");
-      await page.keyboard.press("Tab");
-      expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to the content");
-    } finally {
-      await context.close();
-    }
-  });
+  it.each(WIDTHS)(
+    "without JavaScript at %i px: the endpoints, examples and sources are there, and the form is replaced by a note",
+    async (width) => {
+      const { context, page } = await openPage({ javaScriptEnabled: false, width });
+      try {
+        await page.goto(`${api.origin}/`);
+        expect(await page.evaluate("document.documentElement.scrollWidth")).toBe(width);
+        // This build has no Swiss street directory: every other resource is there.
+        const served = RESOURCES.filter((r) => !OPTIONAL_RESOURCES.includes(r));
+        expect(await page.locator("#endpoints > .scroll > table > tbody > tr").count()).toBe(
+          served.length,
+        );
+        // The heading is "GET {path} {title}": match the path exactly (/de/FederalStates is a prefix of other paths).
+        for (const resource of served)
+          expect(
+            await page
+              .getByRole("heading", {
+                name: new RegExp(`^GET ${resource.path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} `),
+              })
+              .count(),
+            resource.path,
+          ).toBe(1);
+        expect(await page.locator("#try-nojs").isVisible()).toBe(true);
+        expect(await page.locator("#try-form").isHidden()).toBe(true);
+        expect(await page.locator("#sources").textContent()).toContain(
+          "© OpenStreetMap contributors",
+        );
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate("document.activeElement.textContent")).toBe(
+          "Skip to the content",
+        );
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

@@ -1,6 +1,10 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readAtDistricts, readAtMunicipalities, readAtStreets } from "../../generator/sources/at.ts";
+import {
+  readAtDistricts,
+  readAtMunicipalities,
+  readAtStreets,
+} from "../../generator/sources/at.ts";
 import { SourceError } from "../../generator/sources/errors.ts";
 import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
 import { dataFile } from "../support/paths.ts";
@@ -11,16 +15,27 @@ const file = (name: string) => new Uint8Array(readFileSync(dataFile(name)));
 describe("Statistik Austria readers take the embedded files and the upstream format", () => {
   it.each([
     ["the embedded 2015 district list", "at/districts-2015.txt", 9, 117],
-    ["upstream polbezirke.csv (title, 'Erstellt am', header, rows, footer, BOM)", "at/upstream-format/districts-fixture.csv", 2, 4],
+    [
+      "upstream polbezirke.csv (title, 'Erstellt am', header, rows, footer, BOM)",
+      "at/upstream-format/districts-fixture.csv",
+      2,
+      4,
+    ],
   ])("districts: %s", (_, name, provinces, districts) => {
     const list = readAtDistricts(file(name), name);
     expect(list.provinces).toHaveLength(provinces);
     expect(list.districts).toHaveLength(districts);
-    expect(list.districts.filter((d) => d.provinceKey === "9").every((d) => d.key === "900" && /^9[0-2][0-9]$/.test(d.code))).toBe(true);
+    expect(
+      list.districts
+        .filter((d) => d.provinceKey === "9")
+        .every((d) => d.key === "900" && /^9[0-2][0-9]$/.test(d.code)),
+    ).toBe(true);
   });
 
   it("reads Vienna's Donaustadt from upstream as key 900, code 922", () => {
-    expect(readAtDistricts(file("at/upstream-format/districts-fixture.csv"), "x").districts).toContainEqual({ key: "900", code: "922", name: "Wien 22.,Donaustadt", provinceKey: "9" });
+    expect(
+      readAtDistricts(file("at/upstream-format/districts-fixture.csv"), "x").districts,
+    ).toContainEqual({ key: "900", code: "922", name: "Wien 22.,Donaustadt", provinceKey: "9" });
   });
 
   it.each([
@@ -33,25 +48,53 @@ describe("Statistik Austria readers take the embedded files and the upstream for
   });
 
   it("reads Villach's further postal codes from upstream", () => {
-    expect(readAtMunicipalities(file("at/upstream-format/municipalities-fixture.csv"), "x").find((m) => m.key === "20201")?.otherPostalCodes).toEqual(["9241", "9504", "9523", "9524", "9580", "9585", "9586", "9587"]);
+    expect(
+      readAtMunicipalities(file("at/upstream-format/municipalities-fixture.csv"), "x").find(
+        (m) => m.key === "20201",
+      )?.otherPostalCodes,
+    ).toEqual(["9241", "9504", "9523", "9524", "9580", "9585", "9586", "9587"]);
   });
 
   it.each([
-    ["the embedded Vorarlberg sample (no header, 8 columns, BOM)", "at/gemplzstr_8-vorarlberg-sample.csv", 1137],
-    ["upstream gemplzstr_N.csv (9 columns with Zustellort)", "at/upstream-format/streets-fixture.csv", 4],
+    [
+      "the embedded Vorarlberg sample (no header, 8 columns, BOM)",
+      "at/gemplzstr_8-vorarlberg-sample.csv",
+      1137,
+    ],
+    [
+      "upstream gemplzstr_N.csv (9 columns with Zustellort)",
+      "at/upstream-format/streets-fixture.csv",
+      4,
+    ],
   ])("streets: %s", (_, name, rows) => {
     const read = readAtStreets(file(name), name);
     expect(read).toHaveLength(rows);
     expect(read[0]?.key).toMatch(/^[0-9]{6}$/);
   });
 
-  const HEADER = "Gemeindekennziffer;Gemeindename;Gemeindecode;Status;PLZ des Gem.Amtes;weitere Postleitzahlen\n";
+  const HEADER =
+    "Gemeindekennziffer;Gemeindename;Gemeindecode;Status;PLZ des Gem.Amtes;weitere Postleitzahlen\n";
   it.each([
     ["no header", "10101;Eisenstadt;10101;SR;7000;\n", 1, /expected the header/],
-    ["a wrong column count", `${HEADER}10101;Eisenstadt;10101;SR;7000\n`, 2, /expected 6 columns, found 5/],
-    ["a bad key", `${HEADER}10101;Eisenstadt;10101;SR;7000;\n1010x;Rust;10201;SR;7071;\n`, 3, /Gemeindekennziffer '1010x'/],
+    [
+      "a wrong column count",
+      `${HEADER}10101;Eisenstadt;10101;SR;7000\n`,
+      2,
+      /expected 6 columns, found 5/,
+    ],
+    [
+      "a bad key",
+      `${HEADER}10101;Eisenstadt;10101;SR;7000;\n1010x;Rust;10201;SR;7071;\n`,
+      3,
+      /Gemeindekennziffer '1010x'/,
+    ],
     ["a bad status", `${HEADER}10101;Eisenstadt;10101;XX;7000;\n`, 2, /Status 'XX'/],
-    ["rows after the footer", `${HEADER}10101;Eisenstadt;10101;SR;7000;\nQuelle: STATISTIK AUSTRIA\n10201;Rust;10201;SR;7071;\n`, 4, /after the 'Quelle:' footer/],
+    [
+      "rows after the footer",
+      `${HEADER}10101;Eisenstadt;10101;SR;7000;\nQuelle: STATISTIK AUSTRIA\n10201;Rust;10201;SR;7071;\n`,
+      4,
+      /after the 'Quelle:' footer/,
+    ],
     ["a header only", HEADER, 2, /no data rows/],
   ])("a Gemeindeliste with %s fails with file and line", (_, text, line, message) => {
     try {
@@ -80,7 +123,16 @@ const sorted = (values: readonly string[]) => [...values].sort();
 
 let handler: Handler;
 beforeAll(async () => {
-  ({ handler } = await memoryBuild(8_000, { only: ["at.federalprovinces", "at.federalprovinces.districts", "at.federalprovinces.municipalities", "at.districts.municipalities", "at.streets", "at.localities"] }));
+  ({ handler } = await memoryBuild(8_000, {
+    only: [
+      "at.federalprovinces",
+      "at.federalprovinces.districts",
+      "at.federalprovinces.municipalities",
+      "at.districts.municipalities",
+      "at.streets",
+      "at.localities",
+    ],
+  }));
 }, 120_000);
 
 describe("Austrian endpoints", () => {
@@ -89,24 +141,42 @@ describe("Austrian endpoints", () => {
     const byProvince: string[] = [];
     const districts: string[] = [];
     for (const province of ["1", "2", "3", "4", "5", "6", "7", "8", "9"]) {
-      byProvince.push(...(await allRecords(handler, `/at/FederalProvinces/${province}/Municipalities`)).map((m) => String(m["code"])));
-      districts.push(...(await allRecords(handler, `/at/FederalProvinces/${province}/Districts`)).map((d) => String(d["key"])));
+      byProvince.push(
+        ...(await allRecords(handler, `/at/FederalProvinces/${province}/Municipalities`)).map((m) =>
+          String(m["code"]),
+        ),
+      );
+      districts.push(
+        ...(await allRecords(handler, `/at/FederalProvinces/${province}/Districts`)).map((d) =>
+          String(d["key"]),
+        ),
+      );
     }
     expect(sorted(byProvince)).toEqual(sorted(gemliste.map((r) => r[2] ?? "")));
     const byDistrict: string[] = [];
-    for (const district of new Set(districts)) byDistrict.push(...(await allRecords(handler, `/at/Districts/${district}/Municipalities`)).map((m) => String(m["code"])));
+    for (const district of new Set(districts))
+      byDistrict.push(
+        ...(await allRecords(handler, `/at/Districts/${district}/Municipalities`)).map((m) =>
+          String(m["code"]),
+        ),
+      );
     expect(sorted(byDistrict)).toEqual(sorted(gemliste.map((r) => r[2] ?? "")));
   });
 
   it("list Vienna's 23 Bezirke under the district key 900, and Wien-Umgebung (dissolved 2017) without municipalities", async () => {
-    expect((await ask(handler, "/at/Districts/900/Municipalities")).headers["x-total-count"]).toBe("23");
+    expect((await ask(handler, "/at/Districts/900/Municipalities")).headers["x-total-count"]).toBe(
+      "23",
+    );
     const wu = await ask(handler, "/at/Districts/324/Municipalities");
     expect([wu.text, wu.headers["x-total-count"]]).toEqual(["[]", "0"]);
   });
 
   it("write the district code under 'Code' in CSV (the original writes it under 'PostalCode')", async () => {
     const csv = await ask(handler, "/at/FederalProvinces/8/Districts?format=csv");
-    expect(csv.text.split("\r\n").slice(0, 2)).toEqual(["Key,Code,Name,FederalProvince.Key,FederalProvince.Name", "801,801,Bludenz,8,Vorarlberg"]);
+    expect(csv.text.split("\r\n").slice(0, 2)).toEqual([
+      "Key,Code,Name,FederalProvince.Key,FederalProvince.Name",
+      "801,801,Bludenz,8,Vorarlberg",
+    ]);
   });
 
   it("serve every street of the sample once under its locality", async () => {
@@ -114,7 +184,10 @@ describe("Austrian endpoints", () => {
     let total = 0;
     const keys: string[] = [];
     for (const locality of localities) {
-      const streets = await allRecords(handler, `/at/Streets?locality=${encodeURIComponent(locality.toUpperCase())}`);
+      const streets = await allRecords(
+        handler,
+        `/at/Streets?locality=${encodeURIComponent(locality.toUpperCase())}`,
+      );
       expect(streets.every((s) => s["locality"] === locality)).toBe(true);
       total += streets.length;
       keys.push(...streets.map((s) => `${String(s["key"])}|${String(s["postalCode"])}`));
@@ -126,6 +199,8 @@ describe("Austrian endpoints", () => {
   it("require a locality on /at/Streets and serve the sample's localities on /at/Localities", async () => {
     expect((await ask(handler, "/at/Streets")).status).toBe(400);
     const localities = await allRecords(handler, "/at/Localities?postalCode=.");
-    expect(sorted(localities.map((l) => `${String(l["key"])}|${String(l["postalCode"])}`))).toEqual(sorted([...new Set(streetRows.map((r) => `${r[2]}|${r[6]}`))]));
+    expect(sorted(localities.map((l) => `${String(l["key"])}|${String(l["postalCode"])}`))).toEqual(
+      sorted([...new Set(streetRows.map((r) => `${r[2]}|${r[6]}`))]),
+    );
   });
 });

@@ -18,7 +18,8 @@ let builds: { name: string; build: MemoryBuild }[];
 beforeAll(async () => {
   const streets = fixtureStreets(tempDir("budget-in-process"));
   const counts = new Map<string, number>();
-  for (const s of await readModelStreets(streets)) counts.set(s.locality, (counts.get(s.locality) ?? 0) + 1);
+  for (const s of await readModelStreets(streets))
+    counts.set(s.locality, (counts.get(s.locality) ?? 0) + 1);
   localities = [...counts].map(([name, total]) => ({ name, total }));
   const options = { sources: { "de-streets": streets }, only: [...STREET_FIXTURE] };
   const generous = await memoryBuild(1_000_000, options);
@@ -56,8 +57,15 @@ describe("budget equivalence, in-process, every locality", () => {
             expect(expected.status, target).toBe(200);
             for (const other of others) {
               const actual = await ask(other.build.handler, target, { Accept: accept });
-              if (actual.status !== expected.status || actual.text !== expected.text || JSON.stringify(actual.headers) !== JSON.stringify(expected.headers)) {
-                expect({ ...actual, build: other.name }, `${target} ${accept}`).toEqual({ ...expected, build: other.name });
+              if (
+                actual.status !== expected.status ||
+                actual.text !== expected.text ||
+                JSON.stringify(actual.headers) !== JSON.stringify(expected.headers)
+              ) {
+                expect({ ...actual, build: other.name }, `${target} ${accept}`).toEqual({
+                  ...expected,
+                  build: other.name,
+                });
               }
               compared++;
             }

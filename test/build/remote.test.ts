@@ -9,7 +9,14 @@ import { SOURCE_NAMES } from "../../generator/sources/registry.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
 import { tempDir } from "../support/fixture.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
-import { DESTATIS, GV100AD_LISTING_PATH, LI_STREETS_PATH, provinceStreets, PUBLISHED, publishers } from "../support/publishers.ts";
+import {
+  DESTATIS,
+  GV100AD_LISTING_PATH,
+  LI_STREETS_PATH,
+  provinceStreets,
+  PUBLISHED,
+  publishers,
+} from "../support/publishers.ts";
 import { UpstreamServer } from "../support/upstream.ts";
 
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
@@ -25,7 +32,10 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 /** A remote build through the loopback mirror of every publisher. */
-function options(cacheDir: string, extra: Partial<BuildOptions> = {}): BuildOptions & { events: LoadEvent[] } {
+function options(
+  cacheDir: string,
+  extra: Partial<BuildOptions> = {},
+): BuildOptions & { events: LoadEvent[] } {
   const events: LoadEvent[] = [];
   return {
     root: ROOT,
@@ -44,7 +54,11 @@ function options(cacheDir: string, extra: Partial<BuildOptions> = {}): BuildOpti
 }
 
 /** Serves `body` at `path` for the duration of `run`. */
-async function serving<T>(path: string, body: Uint8Array | number, run: () => Promise<T>): Promise<T> {
+async function serving<T>(
+  path: string,
+  body: Uint8Array | number,
+  run: () => Promise<T>,
+): Promise<T> {
   const original = upstream.files.get(path);
   upstream.files.set(path, body);
   try {
@@ -55,7 +69,18 @@ async function serving<T>(path: string, body: Uint8Array | number, run: () => Pr
   }
 }
 
-type Manifest = { sources: { name: string; location: string; entry?: string; lastModified?: string; sha256: string; edition?: string; listing?: string; allowEmbedded?: boolean }[] };
+type Manifest = {
+  sources: {
+    name: string;
+    location: string;
+    entry?: string;
+    lastModified?: string;
+    sha256: string;
+    edition?: string;
+    listing?: string;
+    allowEmbedded?: boolean;
+  }[];
+};
 
 describe("a build from every publisher (loopback mirror)", () => {
   it("reads all twelve sources from their publishers: the newest GV100AD edition, the BFS snapshot of the build's day, nine Austrian street files, both files of the Swiss street directory", async () => {
@@ -72,15 +97,32 @@ describe("a build from every publisher (loopback mirror)", () => {
       listing: upstream.url(GV100AD_LISTING_PATH),
       lastModified: "Sun, 30 Nov 2025 00:00:00 GMT",
     });
-    expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => upstream.url(provinceStreets(n))));
-    expect(manifest.sources.find((s) => s.name === "ch-localities")).toMatchObject({ entry: "AMTOVZ_CSV_LV95/AMTOVZ_CSV_LV95.csv" });
-    expect(manifest.sources.filter((s) => s.name === "ch-streets").map((s) => s.location)).toEqual([upstream.url(PUBLISHED["ch-streets"]), upstream.url(LI_STREETS_PATH)]);
+    expect(manifest.sources.filter((s) => s.name === "at-streets").map((s) => s.location)).toEqual(
+      [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => upstream.url(provinceStreets(n))),
+    );
+    expect(manifest.sources.find((s) => s.name === "ch-localities")).toMatchObject({
+      entry: "AMTOVZ_CSV_LV95/AMTOVZ_CSV_LV95.csv",
+    });
+    expect(manifest.sources.filter((s) => s.name === "ch-streets").map((s) => s.location)).toEqual([
+      upstream.url(PUBLISHED["ch-streets"]),
+      upstream.url(LI_STREETS_PATH),
+    ]);
     const snapshot = upstream.url(`${PUBLISHED["ch-communes"]}?date=22-11-2026`);
-    expect(manifest.sources.filter((s) => ["ch-cantons", "ch-districts", "ch-communes"].includes(s.name)).map((s) => s.location)).toEqual([snapshot, snapshot, snapshot]);
-    expect(upstream.urls.filter((url) => url.startsWith(PUBLISHED["ch-communes"]))).toEqual([`${PUBLISHED["ch-communes"]}?date=22-11-2026`]); // once for the three
+    expect(
+      manifest.sources
+        .filter((s) => ["ch-cantons", "ch-districts", "ch-communes"].includes(s.name))
+        .map((s) => s.location),
+    ).toEqual([snapshot, snapshot, snapshot]);
+    expect(upstream.urls.filter((url) => url.startsWith(PUBLISHED["ch-communes"]))).toEqual([
+      `${PUBLISHED["ch-communes"]}?date=22-11-2026`,
+    ]); // once for the three
     // The snapshot holds the 144 districts (no lake-only ones) and the 2,110 communes in force.
     const count = (path: string) => (JSON.parse(sink.text(path) ?? "[]") as unknown[]).length;
-    expect([count("/downloads/ch.cantons.json"), count("/downloads/ch.cantons.districts.json"), count("/downloads/ch.cantons.communes.json")]).toEqual([26, 144, 2110]);
+    expect([
+      count("/downloads/ch.cantons.json"),
+      count("/downloads/ch.cantons.districts.json"),
+      count("/downloads/ch.cantons.communes.json"),
+    ]).toEqual([26, 144, 2110]);
   });
 
   it("serves the same API as a build from the same files on disk", async () => {
@@ -88,11 +130,17 @@ describe("a build from every publisher (loopback mirror)", () => {
     const [remote, onDisk] = [new MemorySink(), new MemorySink()];
     await buildInto(options(cacheDir), remote);
     await buildInto({ ...options(cacheDir), remote: false, sources: local }, onDisk);
-    const differing = [...onDisk.files.keys()].filter((path) => onDisk.text(path) !== remote.text(path));
+    const differing = [...onDisk.files.keys()].filter(
+      (path) => onDisk.text(path) !== remote.text(path),
+    );
     expect(differing.sort()).toEqual(["/_build.json", "/downloads/index.json"]); // they name the sources' locations
     expect([...remote.files.keys()].sort()).toEqual([...onDisk.files.keys()].sort());
-    const sha = (sink: MemorySink, name: string) => (JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest).sources.find((s) => s.name === name)?.sha256;
-    for (const name of ["de-gv100ad", "ch-localities", "ch-communes"]) expect(sha(remote, name), name).toBe(sha(onDisk, name));
+    const sha = (sink: MemorySink, name: string) =>
+      (JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest).sources.find(
+        (s) => s.name === name,
+      )?.sha256;
+    for (const name of ["de-gv100ad", "ch-localities", "ch-communes"])
+      expect(sha(remote, name), name).toBe(sha(onDisk, name));
   });
 
   it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer)", async () => {
@@ -104,7 +152,10 @@ describe("a build from every publisher (loopback mirror)", () => {
         buildInto(options(join(tempDir("cache"), "c"), { guards: { maxJoinLoss: 100 } }), sink),
       ),
     );
-    const provinces = JSON.parse(sink.text("/downloads/at.federalprovinces.json") ?? "") as { key: string; name: string }[];
+    const provinces = JSON.parse(sink.text("/downloads/at.federalprovinces.json") ?? "") as {
+      key: string;
+      name: string;
+    }[];
     expect(provinces.map((p) => `${p.key} ${p.name}`)).toEqual(["1 Burgenland", "9 Wien"]);
     const streets = JSON.parse(sink.text("/downloads/at.streets.json") ?? "") as { name: string }[];
     expect(streets.map((s) => s.name)).toContain("Josef Stanislaus Albach-Gasse");
@@ -117,9 +168,16 @@ describe("a build from every publisher (loopback mirror)", () => {
     const before = upstream.count(PUBLISHED["ch-localities"]);
     await buildInto(remote, sink);
     expect(upstream.count(PUBLISHED["ch-localities"])).toBe(before);
-    expect(remote.events.find((e) => e.name === "ch-localities")).toMatchObject({ origin: "file", location: "data/ch/AMTOVZ_CSV_LV95.csv", allowEmbedded: true });
+    expect(remote.events.find((e) => e.name === "ch-localities")).toMatchObject({
+      origin: "file",
+      location: "data/ch/AMTOVZ_CSV_LV95.csv",
+      allowEmbedded: true,
+    });
     const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest;
-    expect(manifest.sources.find((s) => s.name === "ch-localities")).toMatchObject({ location: "data/ch/AMTOVZ_CSV_LV95.csv", allowEmbedded: true });
+    expect(manifest.sources.find((s) => s.name === "ch-localities")).toMatchObject({
+      location: "data/ch/AMTOVZ_CSV_LV95.csv",
+      allowEmbedded: true,
+    });
     expect(manifest.sources.filter((s) => s.allowEmbedded === true)).toHaveLength(1);
   });
 
@@ -129,27 +187,81 @@ describe("a build from every publisher (loopback mirror)", () => {
     await buildToDirectory(options(cacheDir), out);
     const good = readFileSync(join(out, "_files.tsv"), "utf8");
     const url = upstream.url(PUBLISHED["li-communes"]);
-    await serving(PUBLISHED["li-communes"], 503, () => expect(buildToDirectory(options(join(tempDir("cache"), "c")), out)).rejects.toThrow(`source li-communes (${url}): download failed: Bad response for ${url} (503)`));
+    await serving(PUBLISHED["li-communes"], 503, () =>
+      expect(buildToDirectory(options(join(tempDir("cache"), "c")), out)).rejects.toThrow(
+        `source li-communes (${url}): download failed: Bad response for ${url} (503)`,
+      ),
+    );
     expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
   });
 
-  const newerListing = readFileSync(dataFile("de/upstream-format/gemeindeverzeichnis-listing-fixture.html"), "utf8").replace(
+  const newerListing = readFileSync(
+    dataFile("de/upstream-format/gemeindeverzeichnis-listing-fixture.html"),
+    "utf8",
+  ).replace(
     "<li><a",
     `<li><a href="/DE/Themen/Laender-Regionen/Regionales/Gemeindeverzeichnis/Administrativ/Archiv/GV100ADQ/GV100AD3112.html">31.12.2025</a></li>\n      <li><a`,
   );
   it.each([
-    ["a zip without the data file", PUBLISHED["de-gv100ad"], zipSync({ "readme.txt": new Uint8Array([65]) }), /source de-gv100ad \(.*\): expected one zip entry matching .* found none \(entries: readme\.txt\)/],
-    ["a plain file where a zip is expected", PUBLISHED["de-gv100ad"], readFileSync(dataFile("de/GV100AD_30112025.txt")), /source de-gv100ad \(.*\): expected a zip archive/],
-    ["a truncated zip", PUBLISHED["de-gv100ad"], gv100adZip.slice(0, 5000), /source de-gv100ad \(.*\): not a readable zip archive/],
-    ["a listing page without editions", GV100AD_LISTING_PATH, new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>"), /source de-gv100ad \(.*_inhalt\.html\): the listing page names no GV100AD edition/],
-    ["a listing page that is gone", GV100AD_LISTING_PATH, 404, /source de-gv100ad \(.*_inhalt\.html\): download of the listing page failed: Bad response .* \(404\)/],
+    [
+      "a zip without the data file",
+      PUBLISHED["de-gv100ad"],
+      zipSync({ "readme.txt": new Uint8Array([65]) }),
+      /source de-gv100ad \(.*\): expected one zip entry matching .* found none \(entries: readme\.txt\)/,
+    ],
+    [
+      "a plain file where a zip is expected",
+      PUBLISHED["de-gv100ad"],
+      readFileSync(dataFile("de/GV100AD_30112025.txt")),
+      /source de-gv100ad \(.*\): expected a zip archive/,
+    ],
+    [
+      "a truncated zip",
+      PUBLISHED["de-gv100ad"],
+      gv100adZip.slice(0, 5000),
+      /source de-gv100ad \(.*\): not a readable zip archive/,
+    ],
+    [
+      "a listing page without editions",
+      GV100AD_LISTING_PATH,
+      new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>"),
+      /source de-gv100ad \(.*_inhalt\.html\): the listing page names no GV100AD edition/,
+    ],
+    [
+      "a listing page that is gone",
+      GV100AD_LISTING_PATH,
+      404,
+      /source de-gv100ad \(.*_inhalt\.html\): download of the listing page failed: Bad response .* \(404\)/,
+    ],
     // Last year's file under this year's name: never used silently.
-    ["an edition file that holds an older edition", `${DESTATIS}/Administrativ/Archiv/GV100ADQ/GV100AD3112.zip`, gv100adZip, /the newest GV100AD edition listed is 2025-12-31, but .*GV100AD3112\.zip\?__blob=publicationFile holds the edition of 2025-11-30/],
-    ["the BFS snapshot as an HTML page", PUBLISHED["ch-cantons"], new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>\n"), /ch-cantons \(http:\/\/127\.0\.0\.1:\d+\/www\.agvchapp\.bfs\.admin\.ch\/api\/communes\/snapshot\?date=22-11-2026\):1: expected 4 columns/],
-    ["a CSV row broken in transfer", PUBLISHED["de-streets"], new TextEncoder().encode(`${readFileSync(local["de-streets"], "utf8")}"Broken,10115\n`), new RegExp(`de-streets \\(http:.*streets\\.updated\\.csv\\):${readFileSync(local["de-streets"], "utf8").split("\n").length}: malformed CSV`)],
+    [
+      "an edition file that holds an older edition",
+      `${DESTATIS}/Administrativ/Archiv/GV100ADQ/GV100AD3112.zip`,
+      gv100adZip,
+      /the newest GV100AD edition listed is 2025-12-31, but .*GV100AD3112\.zip\?__blob=publicationFile holds the edition of 2025-11-30/,
+    ],
+    [
+      "the BFS snapshot as an HTML page",
+      PUBLISHED["ch-cantons"],
+      new TextEncoder().encode("<html><body>Wartungsarbeiten</body></html>\n"),
+      /ch-cantons \(http:\/\/127\.0\.0\.1:\d+\/www\.agvchapp\.bfs\.admin\.ch\/api\/communes\/snapshot\?date=22-11-2026\):1: expected 4 columns/,
+    ],
+    [
+      "a CSV row broken in transfer",
+      PUBLISHED["de-streets"],
+      new TextEncoder().encode(`${readFileSync(local["de-streets"], "utf8")}"Broken,10115\n`),
+      new RegExp(
+        `de-streets \\(http:.*streets\\.updated\\.csv\\):${readFileSync(local["de-streets"], "utf8").split("\n").length}: malformed CSV`,
+      ),
+    ],
   ] as const)("fails on %s, naming the source", async (_, path, body, message) => {
     const listing = path.includes("GV100AD3112") ? newerListing : undefined;
-    const run = () => serving(path, body, () => expect(buildInto(options(join(tempDir("cache"), "c")), new MemorySink())).rejects.toThrow(message));
+    const run = () =>
+      serving(path, body, () =>
+        expect(buildInto(options(join(tempDir("cache"), "c")), new MemorySink())).rejects.toThrow(
+          message,
+        ),
+      );
     if (listing === undefined) await run();
     else await serving(GV100AD_LISTING_PATH, new TextEncoder().encode(listing), run);
   });
@@ -163,7 +275,10 @@ describe("the CLI with remote sources", () => {
   const cli = (args: string[]) =>
     new Promise<{ status: number | null; stderr: string }>((resolve) => {
       // Asynchronous: the loopback publisher runs in this process and must keep answering.
-      const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+      const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], {
+        cwd: ROOT,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       child.on("close", (status) => resolve({ status, stderr }));
@@ -173,15 +288,38 @@ describe("the CLI with remote sources", () => {
   it("npm run build -- --remote reads all twelve sources from the publishers (mirror), downloads once per cache duration, fails a bad download in one line, and uses an expired copy only when told", async () => {
     const out = join(tempDir("remote-cli"), "dist");
     const cacheDir = join(tempDir("cache"), "c");
-    const build = (...extra: string[]) => cli(["build", "--remote", "--mirror", upstream.mirror, "--cache-dir", cacheDir, "--out", out, "--max-files", "20000", ...extra]);
+    const build = (...extra: string[]) =>
+      cli([
+        "build",
+        "--remote",
+        "--mirror",
+        upstream.mirror,
+        "--cache-dir",
+        cacheDir,
+        "--out",
+        out,
+        "--max-files",
+        "20000",
+        ...extra,
+      ]);
     const gvPath = PUBLISHED["de-gv100ad"];
     const before = upstream.count(gvPath);
 
     const first = await build();
     expect(first.status, first.stderr).toBe(0);
-    for (const name of SOURCE_NAMES) expect(first.stderr, name).toMatch(new RegExp(`^${name}: ${upstream.mirror.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\S+, [0-9.]+ MiB, downloaded`, "m"));
-    expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, 0.4 MiB, downloaded, edition 2025-11-30 (the newest on ${upstream.url(GV100AD_LISTING_PATH)})`);
-    expect(first.stderr).toContain(`de-gv100ad: ${upstream.url(GV100AD_LISTING_PATH)}, 0.0 MiB, downloaded\n`); // the listing page is reported too
+    for (const name of SOURCE_NAMES)
+      expect(first.stderr, name).toMatch(
+        new RegExp(
+          `^${name}: ${upstream.mirror.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/\\S+, [0-9.]+ MiB, downloaded`,
+          "m",
+        ),
+      );
+    expect(first.stderr).toContain(
+      `de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, 0.4 MiB, downloaded, edition 2025-11-30 (the newest on ${upstream.url(GV100AD_LISTING_PATH)})`,
+    );
+    expect(first.stderr).toContain(
+      `de-gv100ad: ${upstream.url(GV100AD_LISTING_PATH)}, 0.0 MiB, downloaded\n`,
+    ); // the listing page is reported too
 
     const second = await build();
     expect(second.status).toBe(0);
@@ -196,19 +334,29 @@ describe("the CLI with remote sources", () => {
       const failed = await build("--cache-duration", "0s");
       expect(failed.status).toBe(1);
       const url = upstream.url(PUBLISHED["de-streets"]);
-      expect(errors(failed.stderr)).toEqual([`error: source de-streets (${url}): download failed: Bad response for ${url} (404): Not Found (an expired cached copy exists: --allow-stale would use it)`]);
+      expect(errors(failed.stderr)).toEqual([
+        `error: source de-streets (${url}): download failed: Bad response for ${url} (404): Not Found (an expired cached copy exists: --allow-stale would use it)`,
+      ]);
       expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
 
       const stale = await build("--cache-duration", "0s", "--allow-stale");
       expect(stale.status).toBe(0);
-      expect(stale.stderr).toMatch(/de-streets: .*STALE: the download failed, using the cached copy downloaded 20\d\d-.* \(--allow-stale\)/);
+      expect(stale.stderr).toMatch(
+        /de-streets: .*STALE: the download failed, using the cached copy downloaded 20\d\d-.* \(--allow-stale\)/,
+      );
       // The build time is in the manifest, the docs page and the change feed (which lists the builds it follows).
-      const timeless = (files: string) => files.replace(/\/downloads\/index\.json.*\n|\/index\.html.*\n|\/downloads\/changes\/index\.json.*\n/g, "");
+      const timeless = (files: string) =>
+        files.replace(
+          /\/downloads\/index\.json.*\n|\/index\.html.*\n|\/downloads\/changes\/index\.json.*\n/g,
+          "",
+        );
       expect(timeless(readFileSync(join(out, "_files.tsv"), "utf8"))).toBe(timeless(good));
     });
     const embedded = await build("--allow-embedded", "ch-localities");
     expect(embedded.status).toBe(0);
-    expect(embedded.stderr).toMatch(/^ch-localities: data\/ch\/AMTOVZ_CSV_LV95\.csv, 0\.5 MiB, read \(EMBEDDED by --allow-embedded: not the publisher's current file\)$/m);
+    expect(embedded.stderr).toMatch(
+      /^ch-localities: data\/ch\/AMTOVZ_CSV_LV95\.csv, 0\.5 MiB, read \(EMBEDDED by --allow-embedded: not the publisher's current file\)$/m,
+    );
     for (const [args, message] of [
       [["--cache-duration", "soon"], /--cache-duration.*expected a number and a unit/],
       [["--allow-embedded", "ch-nowhere"], /--allow-embedded.*unknown source 'ch-nowhere'/],

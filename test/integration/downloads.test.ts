@@ -28,23 +28,40 @@ describe("whole-dataset downloads", () => {
     expect(index.headers["access-control-allow-origin"]).toBe("*");
     expect(short.body.equals(index.body)).toBe(true);
     expect(Date.parse(manifest.builtAt)).toBeGreaterThan(Date.parse("2026-01-01"));
-    expect(manifest.sources.map((s) => (s as { name: string }).name).sort()).toEqual([...SOURCE_NAMES].sort());
+    expect(manifest.sources.map((s) => (s as { name: string }).name).sort()).toEqual(
+      [...SOURCE_NAMES].sort(),
+    );
   });
 
   it("has every resource complete in JSON and CSV, and every locality's streets", () => {
-    const complete = manifest.files.filter((f) => f.filter === undefined && f.gzipOf === undefined).map((f) => f.path);
+    const complete = manifest.files
+      .filter((f) => f.filter === undefined && f.gzipOf === undefined)
+      .map((f) => f.path);
     expect(complete.sort()).toEqual(
       // FullTextSearch answers from the Streets' index: its records are the Streets' download.
-      RESOURCES.filter((r) => r.search?.role !== "fullText").map((r) => r.id).flatMap((id) => [`/downloads/${id}.csv`, `/downloads/${id}.json`]).sort(),
+      RESOURCES.filter((r) => r.search?.role !== "fullText")
+        .map((r) => r.id)
+        .flatMap((id) => [`/downloads/${id}.csv`, `/downloads/${id}.json`])
+        .sort(),
     );
-    const localities = manifest.files.filter((f) => f.filter !== undefined && f.format === "json" && f.gzipOf === undefined);
+    const localities = manifest.files.filter(
+      (f) => f.filter !== undefined && f.format === "json" && f.gzipOf === undefined,
+    );
     expect(localities.length).toBe(743);
-    expect(localities.find((f) => f.filter?.["locality"] === "Berlin")).toMatchObject({ path: "/downloads/de.streets/berlin.json", records: 600 });
+    expect(localities.find((f) => f.filter?.["locality"] === "Berlin")).toMatchObject({
+      path: "/downloads/de.streets/berlin.json",
+      records: 600,
+    });
   });
 
   it("serves each listed file with the listed bytes, SHA-256 and media type (sample: datasets, gzip copies, 40 localities)", async () => {
-    const perLocality = manifest.files.filter((f) => f.filter !== undefined && f.gzipOf === undefined);
-    const sample = [...manifest.files.filter((f) => f.filter === undefined || f.gzipOf !== undefined), ...perLocality.filter((_, i) => i % Math.ceil(perLocality.length / 40) === 0)];
+    const perLocality = manifest.files.filter(
+      (f) => f.filter !== undefined && f.gzipOf === undefined,
+    );
+    const sample = [
+      ...manifest.files.filter((f) => f.filter === undefined || f.gzipOf !== undefined),
+      ...perLocality.filter((_, i) => i % Math.ceil(perLocality.length / 40) === 0),
+    ];
     expect(sample.length).toBeGreaterThanOrEqual(50);
     for (const file of sample) {
       const response = await get(file.path);
@@ -54,7 +71,9 @@ describe("whole-dataset downloads", () => {
       expect(createHash("sha256").update(response.body).digest("hex"), file.path).toBe(file.sha256);
       if (file.gzipOf !== undefined) {
         expect(response.headers["content-disposition"]).toBe("attachment");
-        expect(gunzipSync(response.body).equals((await get(file.gzipOf)).body), file.path).toBe(true);
+        expect(gunzipSync(response.body).equals((await get(file.gzipOf)).body), file.path).toBe(
+          true,
+        );
       }
     }
   });
@@ -67,17 +86,24 @@ describe("whole-dataset downloads", () => {
       const text = (await get(`/de/Streets?locality=Berlin&page=${page}&format=csv`)).text;
       csv += page === 1 ? text : text.slice(text.indexOf("\r\n") + 2);
     }
-    expect(records(await get("/de/Streets?locality=Berlin&format=json&pageSize=1&page=1"))).toEqual(pages.slice(0, 1));
+    expect(records(await get("/de/Streets?locality=Berlin&format=json&pageSize=1&page=1"))).toEqual(
+      pages.slice(0, 1),
+    );
     expect(records(await get("/downloads/de.streets/berlin.json"))).toEqual(pages);
     expect((await get("/downloads/de.streets/berlin.csv")).text).toBe(csv);
   });
 
   it("has every street once in the complete file: the localities' files together", async () => {
     const all = records(await get("/downloads/de.streets.json")).map((r) => JSON.stringify(r));
-    const perLocality = manifest.files.filter((f) => f.filter !== undefined && f.format === "json" && f.gzipOf === undefined);
+    const perLocality = manifest.files.filter(
+      (f) => f.filter !== undefined && f.format === "json" && f.gzipOf === undefined,
+    );
     const joined: string[] = [];
-    for (const file of perLocality) joined.push(...records(await get(file.path)).map((r) => JSON.stringify(r)));
-    expect(all.length).toBe(manifest.files.find((f) => f.path === "/downloads/de.streets.json")?.records);
+    for (const file of perLocality)
+      joined.push(...records(await get(file.path)).map((r) => JSON.stringify(r)));
+    expect(all.length).toBe(
+      manifest.files.find((f) => f.path === "/downloads/de.streets.json")?.records,
+    );
     expect([...all].sort()).toEqual(joined.sort());
   });
 
@@ -87,6 +113,8 @@ describe("whole-dataset downloads", () => {
     expect(missing.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
     const unfiltered = await get("/de/Streets");
     expect(unfiltered.status).toBe(400);
-    expect((JSON.parse(unfiltered.text) as { detail: string }).detail).toBe("No name, postal code or locality given.");
+    expect((JSON.parse(unfiltered.text) as { detail: string }).detail).toBe(
+      "No name, postal code or locality given.",
+    );
   });
 });

@@ -24,9 +24,17 @@ afterAll(async () => server?.stop());
 const viewOf = (resource: (typeof PAGED)[number]) => {
   const example = resource.examples[0];
   if (example === undefined) throw new Error(`${resource.path} has no example`);
-  return exampleTarget(resource, { ...example, query: Object.fromEntries(Object.entries(example.query).filter(([name]) => !["page", "pageSize", "format"].includes(name))) });
+  return exampleTarget(resource, {
+    ...example,
+    query: Object.fromEntries(
+      Object.entries(example.query).filter(
+        ([name]) => !["page", "pageSize", "format"].includes(name),
+      ),
+    ),
+  });
 };
-const withQuery = (target: string, query: string) => `${target}${target.includes("?") ? "&" : "?"}${query}`;
+const withQuery = (target: string, query: string) =>
+  `${target}${target.includes("?") ? "&" : "?"}${query}`;
 
 describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
   it("pages follow the contract: default size 50, consecutive pages of any size, totals on every page, JSON and CSV alike", async () => {
@@ -39,21 +47,30 @@ describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
     expect(total).toBeGreaterThan(0);
     expect(Number(pagesText)).toBe(Math.ceil(total / 50));
     const whole: unknown[] = [];
-    for (let page = 1; page <= Math.ceil(total / 50); page++) whole.push(...(JSON.parse((await get(withQuery(view, `page=${page}`))).text) as unknown[]));
+    for (let page = 1; page <= Math.ceil(total / 50); page++)
+      whole.push(...(JSON.parse((await get(withQuery(view, `page=${page}`))).text) as unknown[]));
     expect(whole).toHaveLength(total);
     for (const pageSize of [1, 7]) {
       const pages = Math.ceil(total / pageSize);
       for (const page of [1, 2, pages, pages + 1]) {
         const target = withQuery(view, `pageSize=${pageSize}&page=${page}`);
         const [json, csv] = await Promise.all([get(target), get(target, { Accept: "text/csv" })]);
-        expect(paging(json), target).toEqual([String(page), String(pageSize), String(total), String(pages)]);
+        expect(paging(json), target).toEqual([
+          String(page),
+          String(pageSize),
+          String(total),
+          String(pages),
+        ]);
         expect(paging(csv), target).toEqual(paging(json));
         const expected = whole.slice((page - 1) * pageSize, page * pageSize);
         expect(JSON.parse(json.text), target).toEqual(expected);
         const rows = parseCsvBody(csv.text);
         expect(rows, target).toHaveLength(expected.length);
         rows.forEach((row, i) => {
-          for (const column of resource.record.columns) expect(row[column.header], `${target} ${column.header}`).toBe(valueAt(expected[i], column.header));
+          for (const column of resource.record.columns)
+            expect(row[column.header], `${target} ${column.header}`).toBe(
+              valueAt(expected[i], column.header),
+            );
         });
       }
     }
@@ -62,11 +79,17 @@ describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
   it("answers an unknown key or filter value with 200 [] and zero totals, in both formats", async () => {
     const path = resource.path.replace(/\{[A-Za-z]+\}/g, "99999");
     // (The prefix switch of FullTextSearch takes true or false only.)
-    const filters = resource.query.filters.filter((name) => name !== "lastWordPrefix").map((name) => `${name}=no-such-${name}`).join("&");
+    const filters = resource.query.filters
+      .filter((name) => name !== "lastWordPrefix")
+      .map((name) => `${name}=no-such-${name}`)
+      .join("&");
     const target = filters === "" ? path : `${path}?${filters}`;
     const [json, csv] = await Promise.all([get(target), get(withQuery(target, "format=csv"))]);
     expect([json.status, json.text, ...paging(json).slice(2)]).toEqual([200, "[]", "0", "0"]);
-    expect([csv.status, csv.text]).toEqual([200, `${resource.record.columns.map((c) => c.header).join(",")}\r\n`]);
+    expect([csv.status, csv.text]).toEqual([
+      200,
+      `${resource.record.columns.map((c) => c.header).join(",")}\r\n`,
+    ]);
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
   });
 
@@ -77,7 +100,9 @@ describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
     const template = resource.path.split("/");
     const upper = path
       .split("/")
-      .map((segment, i) => (template[i]?.startsWith("{") === true ? segment : segment.toUpperCase()))
+      .map((segment, i) =>
+        template[i]?.startsWith("{") === true ? segment : segment.toUpperCase(),
+      )
       .join("/");
     const variant = `${upper}/${query === undefined ? "" : `?${query}`}`;
     expect(variant).not.toBe(view);
@@ -85,7 +110,11 @@ describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
     expect(b.status).toBe(200);
     expect(b.text).toBe(a.text);
     const head = await get(view, {}, "HEAD");
-    expect([head.status, head.body.length, head.headers["content-length"]]).toEqual([200, 0, a.headers["content-length"]]);
+    expect([head.status, head.body.length, head.headers["content-length"]]).toEqual([
+      200,
+      0,
+      a.headers["content-length"],
+    ]);
     const etag = a.headers["etag"] ?? "";
     expect(etag).toMatch(/^"[0-9a-f]{16}\.50\.1\.json"$/);
     expect((await get(view, { "If-None-Match": etag })).status).toBe(304);

@@ -22,7 +22,10 @@ let local: RunningServer;
 let dev: RunningServer;
 
 beforeAll(async () => {
-  ({ dir } = await buildFixture(20_000, undefined, { only: ["de.streets", "at.streets", "de.localities"], swissStreets: false }));
+  ({ dir } = await buildFixture(20_000, undefined, {
+    only: ["de.streets", "at.streets", "de.localities"],
+    swissStreets: false,
+  }));
   [local, dev] = await Promise.all([startServer(dir), startWranglerDev(dir)]);
 }, 240_000);
 afterAll(async () => Promise.all([local?.stop(), dev?.stop()]));
@@ -49,41 +52,82 @@ describe("a value over its length limit is a 400 problem naming the parameter, w
     const response = await rawRequest(local.origin, `${path}?${parameter}=${x(length)}`);
     expect(response.status).toBe(400);
     const problem = problemOf(response);
-    expect(problem.errors?.[parameter]).toEqual([`The value of ${parameter} is longer than 200 characters, the most it takes.`]);
+    expect(problem.errors?.[parameter]).toEqual([
+      `The value of ${parameter} is longer than 200 characters, the most it takes.`,
+    ]);
     expect(response.body.length).toBeLessThan(1000);
   });
 
   it("takes 200 characters (code points: 200 astral characters are 400 UTF-16 units)", async () => {
     for (const value of [x(200), "😀".repeat(200)]) {
-      const response = await rawRequest(local.origin, `/de/Localities?name=${encodeURIComponent(value)}`);
+      const response = await rawRequest(
+        local.origin,
+        `/de/Localities?name=${encodeURIComponent(value)}`,
+      );
       expect(response.status, value.slice(0, 10)).toBe(200);
       expect(response.text).toBe("[]");
     }
-    expect((await rawRequest(local.origin, `/de/Localities?name=${encodeURIComponent("😀".repeat(201))}`)).status).toBe(400);
+    expect(
+      (
+        await rawRequest(
+          local.origin,
+          `/de/Localities?name=${encodeURIComponent("😀".repeat(201))}`,
+        )
+      ).status,
+    ).toBe(400);
   });
 
   it("page and pageSize take 20 characters", async () => {
-    expect((await rawRequest(local.origin, `/de/Streets?locality=Berlin&page=${"0".repeat(19)}1`)).status).toBe(200);
-    expect((await rawRequest(local.origin, `/de/Streets?locality=Berlin&pageSize=${"0".repeat(20)}1`)).status).toBe(400);
+    expect(
+      (await rawRequest(local.origin, `/de/Streets?locality=Berlin&page=${"0".repeat(19)}1`))
+        .status,
+    ).toBe(200);
+    expect(
+      (await rawRequest(local.origin, `/de/Streets?locality=Berlin&pageSize=${"0".repeat(20)}1`))
+        .status,
+    ).toBe(400);
   });
 });
 
 describe("a parameter repeated 9,000 times", () => {
   it("is one message per distinct error, not one per repetition", async () => {
-    const response = await rawRequest(local.origin, `/de/Streets?locality=Berlin&${Array(9_000).fill("page=1").join("&")}`);
+    const response = await rawRequest(
+      local.origin,
+      `/de/Streets?locality=Berlin&${Array(9_000).fill("page=1").join("&")}`,
+    );
     expect(response.status).toBe(400);
-    expect(problemOf(response).errors).toEqual({ page: ["The parameter 'page' must not be given more than once."] });
+    expect(problemOf(response).errors).toEqual({
+      page: ["The parameter 'page' must not be given more than once."],
+    });
     expect(response.body.length).toBeLessThan(1000);
   });
 
   it("over its length limit as well (400 times): two messages", async () => {
-    const response = await rawRequest(local.origin, `/de/Streets?${Array(400).fill(`name=${"y".repeat(201)}`).join("&")}`);
+    const response = await rawRequest(
+      local.origin,
+      `/de/Streets?${Array(400)
+        .fill(`name=${"y".repeat(201)}`)
+        .join("&")}`,
+    );
     expect(problemOf(response).errors?.["name"]).toHaveLength(2);
   });
 });
 
 describe("internal files are a 404 under any spelling, on both runtimes", () => {
-  const spellings = ["/_build.json", "/%5Fbuild.json", "/%5fbuild.json", "//_build.json", "///_build.json", "/%2F_build.json", "/%2f%5Fbuild.json", "/%5Froutes.json", "/%5Ffiles.tsv", "/%5Fc/de.streets/json/0.bin", "/_%63/de.streets/json/0.bin", "//_c/de.streets/json/0.bin"];
+  const spellings = [
+    "/_build.json",
+    "/%5Fbuild.json",
+    "/%5fbuild.json",
+    "//_build.json",
+    "///_build.json",
+    "/%2F_build.json",
+    "/%2f%5Fbuild.json",
+    "/%5Froutes.json",
+    "/%5Ffiles.tsv",
+    "/%5Fc/de.streets/json/0.bin",
+    "/_%63/de.streets/json/0.bin",
+    "//_c/de.streets/json/0.bin",
+  ];
   for (const runtime of ["the local server", "wrangler dev"] as const) {
     it.each(spellings)(`${runtime}: %s`, async (path) => {
       const response = await rawRequest((runtime === "wrangler dev" ? dev : local).origin, path);
@@ -97,11 +141,19 @@ describe("a download the Worker assembles", () => {
   const path = "/downloads/de.streets/berlin.json";
 
   it("carries its Content-Length, the size the manifest gives", async () => {
-    const manifest = JSON.parse((await rawRequest(local.origin, "/downloads/index.json")).text) as DownloadsManifest;
+    const manifest = JSON.parse(
+      (await rawRequest(local.origin, "/downloads/index.json")).text,
+    ) as DownloadsManifest;
     const bytes = manifest.files.find((f) => f.path === path)?.bytes;
     expect(bytes).toBeGreaterThan(2 * PACK_CHUNK_BYTES);
     const response = await exchange(local.origin, `GET ${path} HTTP/1.1\r\nHost: localhost`);
-    expect([response.status, response.headers["content-length"], response.headers["transfer-encoding"], response.body.length, response.complete]).toEqual([200, String(bytes), undefined, bytes, true]);
+    expect([
+      response.status,
+      response.headers["content-length"],
+      response.headers["transfer-encoding"],
+      response.body.length,
+      response.complete,
+    ]).toEqual([200, String(bytes), undefined, bytes, true]);
   });
 
   it("breaks the connection when an asset fetch fails mid-stream: no short body that looks complete", async () => {
@@ -110,7 +162,8 @@ describe("a download the Worker assembles", () => {
     cpSync(dir, copy, { recursive: true });
     const table = JSON.parse(readFileSync(join(copy, "_routes.json"), "utf8")) as RouteTable;
     const shards = table.resources.find((r) => r.id === "de.streets")?.shards ?? 1;
-    const read = (key: string) => decodeShard(readFileSync(join(copy, indexPath("de.streets", shardOf(key, shards))), "utf8"));
+    const read = (key: string) =>
+      decodeShard(readFileSync(join(copy, indexPath("de.streets", shardOf(key, shards))), "utf8"));
     const key = read(slugShardKey("berlin")).slugs.get("berlin") ?? "";
     const ref = read(key).entries.get(key)?.packed?.json;
     if (ref === undefined) throw new Error("Berlin's streets are not packed in this build");

@@ -39,7 +39,9 @@ const wire = (response: RawResponse) => ({
 
 /** Where the body has a length on both sides (neither chunked), the two lengths. */
 const lengths = (a: RawResponse, b: RawResponse) =>
-  a.headers["transfer-encoding"] === undefined && b.headers["transfer-encoding"] === undefined ? [a.headers["content-length"], b.headers["content-length"]] : [];
+  a.headers["transfer-encoding"] === undefined && b.headers["transfer-encoding"] === undefined
+    ? [a.headers["content-length"], b.headers["content-length"]]
+    : [];
 
 const API = [
   "/de/Streets?locality=Berlin",
@@ -64,11 +66,22 @@ const API = [
   "/_files.tsv",
   "/DE/streets?locality=Berlin",
 ];
-const ASSETS = ["/", "/index.html", "/index", "/docs.js", "/openapi.json", "/downloads/", "/downloads/index.json", "/downloads/missing.json"];
+const ASSETS = [
+  "/",
+  "/index.html",
+  "/index",
+  "/docs.js",
+  "/openapi.json",
+  "/downloads/",
+  "/downloads/index.json",
+  "/downloads/missing.json",
+];
 
 describe("wrangler dev and the server on workerd", () => {
   it("answer every request alike: GET, HEAD, CSV by Accept, and a revalidation with each one's ETag", async () => {
-    const manifest = JSON.parse(readFileSync(join(dir, "downloads/index.json"), "utf8")) as DownloadsManifest;
+    const manifest = JSON.parse(
+      readFileSync(join(dir, "downloads/index.json"), "utf8"),
+    ) as DownloadsManifest;
     const downloads = manifest.files.filter((_, i) => i % 97 === 0).map((f) => f.path);
     const paths = [...API, ...ASSETS, ...downloads];
     expect(downloads.length).toBeGreaterThan(5);
@@ -80,15 +93,25 @@ describe("wrangler dev and the server on workerd", () => {
     const statuses = new Set<number>();
     for (const path of paths) {
       for (const { name, init } of kinds) {
-        const [before, now] = await Promise.all([rawRequest(dev.origin, path, init), rawRequest(local.origin, path, init)]);
+        const [before, now] = await Promise.all([
+          rawRequest(dev.origin, path, init),
+          rawRequest(local.origin, path, init),
+        ]);
         expect(wire(now), `${name} ${path}`).toEqual(wire(before));
         const [was, is] = lengths(before, now);
         expect(is, `Content-Length of ${name} ${path}`).toBe(was);
         statuses.add(now.status);
         const etags = [before.headers["etag"], now.headers["etag"]];
         if (etags[0] === undefined || etags[1] === undefined) continue;
-        const revalidate = (origin: string, etag: string) => rawRequest(origin, path, { ...init, headers: { ...init.headers, "If-None-Match": etag } });
-        const [before304, now304] = await Promise.all([revalidate(dev.origin, etags[0]), revalidate(local.origin, etags[1])]);
+        const revalidate = (origin: string, etag: string) =>
+          rawRequest(origin, path, {
+            ...init,
+            headers: { ...init.headers, "If-None-Match": etag },
+          });
+        const [before304, now304] = await Promise.all([
+          revalidate(dev.origin, etags[0]),
+          revalidate(local.origin, etags[1]),
+        ]);
         expect(now304.status, `If-None-Match ${name} ${path}`).toBe(304);
         expect(wire(now304), `If-None-Match ${name} ${path}`).toEqual(wire(before304));
       }
@@ -96,16 +119,30 @@ describe("wrangler dev and the server on workerd", () => {
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
   }, 120_000);
 
-  it.each(["POST", "PUT", "DELETE", "OPTIONS"])("answer %s alike (405 or the CORS preflight)", async (method) => {
-    for (const path of ["/de/Streets?locality=Berlin", "/de/FederalStates", "/nowhere", "/openapi.json"]) {
-      const [before, now] = await Promise.all([rawRequest(dev.origin, path, { method }), rawRequest(local.origin, path, { method })]);
-      expect(wire(now), `${method} ${path}`).toEqual(wire(before));
-    }
-  });
+  it.each(["POST", "PUT", "DELETE", "OPTIONS"])(
+    "answer %s alike (405 or the CORS preflight)",
+    async (method) => {
+      for (const path of [
+        "/de/Streets?locality=Berlin",
+        "/de/FederalStates",
+        "/nowhere",
+        "/openapi.json",
+      ]) {
+        const [before, now] = await Promise.all([
+          rawRequest(dev.origin, path, { method }),
+          rawRequest(local.origin, path, { method }),
+        ]);
+        expect(wire(now), `${method} ${path}`).toEqual(wire(before));
+      }
+    },
+  );
 
   it("differ in one thing: the server leaves compression to the reverse proxy in front of it (wrangler dev imitates the edge's)", async () => {
     const path = "/de/Streets?locality=Berlin";
-    const [before, now] = await Promise.all([rawRequest(dev.origin, path, { headers: { "Accept-Encoding": "gzip" } }), rawRequest(local.origin, path, { headers: { "Accept-Encoding": "gzip" } })]);
+    const [before, now] = await Promise.all([
+      rawRequest(dev.origin, path, { headers: { "Accept-Encoding": "gzip" } }),
+      rawRequest(local.origin, path, { headers: { "Accept-Encoding": "gzip" } }),
+    ]);
     expect(before.headers["content-encoding"]).toBe("gzip");
     expect(now.headers["content-encoding"]).toBeUndefined();
     expect(now.text).toBe((await rawRequest(dev.origin, path)).text);
@@ -113,9 +150,15 @@ describe("wrangler dev and the server on workerd", () => {
 
   it("only the server answers its health endpoint, with the build's time stamp and sources", async () => {
     const health = await rawRequest(local.origin, "/_health");
-    const manifest = JSON.parse(readFileSync(join(dir, "downloads/index.json"), "utf8")) as DownloadsManifest;
+    const manifest = JSON.parse(
+      readFileSync(join(dir, "downloads/index.json"), "utf8"),
+    ) as DownloadsManifest;
     expect(health.status).toBe(200);
-    const body = JSON.parse(health.text) as { status: string; builtAt: string; sources: { name: string }[] };
+    const body = JSON.parse(health.text) as {
+      status: string;
+      builtAt: string;
+      sources: { name: string }[];
+    };
     expect(body.status).toBe("ok");
     expect(body.builtAt).toBe(manifest.builtAt);
     expect(body.sources.map((s) => s.name)).toContain("de-streets");

@@ -22,7 +22,10 @@ interface Street {
 }
 
 beforeAll(async () => {
-  const { dir } = await buildFixture(20_000, dataFile("de/streets-berlin.csv"), { only: ["de.streets", "at.streets", "de.federalstates"], swissStreets: false });
+  const { dir } = await buildFixture(20_000, dataFile("de/streets-berlin.csv"), {
+    only: ["de.streets", "at.streets", "de.federalstates"],
+    swissStreets: false,
+  });
   server = await startServer(dir);
   berlin = (await allPages(get, "/de/Streets?locality=Berlin")) as Street[];
 }, 300_000);
@@ -51,32 +54,61 @@ describe("FullTextSearch", () => {
   });
 
   it("pages through every Berlin street with the word Platz, in the Streets order", async () => {
-    const expected = berlin.filter((s) => lexemesOf(streetDocument(s.name, s.postalCode, s.locality)).has("platz"));
+    const expected = berlin.filter((s) =>
+      lexemesOf(streetDocument(s.name, s.postalCode, s.locality)).has("platz"),
+    );
     expect(expected.length).toBeGreaterThan(100);
     const first = await get(`/de/FullTextSearch?searchTerm=${q("Berlin Platz")}&pageSize=10`);
-    expect(pagingOf(first)).toEqual(["1", "10", String(expected.length), String(Math.ceil(expected.length / 10))]);
+    expect(pagingOf(first)).toEqual([
+      "1",
+      "10",
+      String(expected.length),
+      String(Math.ceil(expected.length / 10)),
+    ]);
     const pages: Street[] = [];
-    for (let page = 1; page <= Math.ceil(expected.length / 10); page++) pages.push(...json((await get(`/de/FullTextSearch?searchTerm=${q("Berlin Platz")}&pageSize=10&page=${page}`)).text));
+    for (let page = 1; page <= Math.ceil(expected.length / 10); page++)
+      pages.push(
+        ...json(
+          (await get(`/de/FullTextSearch?searchTerm=${q("Berlin Platz")}&pageSize=10&page=${page}`))
+            .text,
+        ),
+      );
     expect(pages).toEqual(expected);
-    const past = await get(`/de/FullTextSearch?searchTerm=${q("Berlin Platz")}&pageSize=10&page=${Math.ceil(expected.length / 10) + 1}`);
-    expect([past.status, past.text, past.headers["x-total-count"]]).toEqual([200, "[]", String(expected.length)]);
+    const past = await get(
+      `/de/FullTextSearch?searchTerm=${q("Berlin Platz")}&pageSize=10&page=${Math.ceil(expected.length / 10) + 1}`,
+    );
+    expect([past.status, past.text, past.headers["x-total-count"]]).toEqual([
+      200,
+      "[]",
+      String(expected.length),
+    ]);
   });
 
   it("normalises as the original: case, accents, stems; phrases, or and -word", async () => {
-    const names = async (term: string) => json((await get(`/de/FullTextSearch?searchTerm=${q(term)}`)).text).map((s) => `${s.name} ${s.postalCode}`);
+    const names = async (term: string) =>
+      json((await get(`/de/FullTextSearch?searchTerm=${q(term)}`)).text).map(
+        (s) => `${s.name} ${s.postalCode}`,
+      );
     expect(await names("PARISER platz")).toEqual(["Pariser Platz 10117"]);
     expect(await names("pariser plätze")).toEqual(["Pariser Platz 10117"]);
     expect(await names('"Platz Pariser"')).toEqual([]);
     expect(await names("Pariser Platz -10117")).toEqual([]);
-    expect(await names("pariser platz or 10117 wilhelmstrasse")).toEqual(expect.arrayContaining(["Pariser Platz 10117", "Wilhelmstraße 10117"]));
+    expect(await names("pariser platz or 10117 wilhelmstrasse")).toEqual(
+      expect.arrayContaining(["Pariser Platz 10117", "Wilhelmstraße 10117"]),
+    );
   });
 
   it("completes the last word with lastWordPrefix=true (at least two characters), and only then", async () => {
-    const names = async (query: string) => json((await get(`/de/FullTextSearch?${query}`)).text).map((s) => s.name);
-    expect(await names(`searchTerm=${q("berlin pariser pl")}&lastWordPrefix=true`)).toEqual(["Pariser Platz"]);
+    const names = async (query: string) =>
+      json((await get(`/de/FullTextSearch?${query}`)).text).map((s) => s.name);
+    expect(await names(`searchTerm=${q("berlin pariser pl")}&lastWordPrefix=true`)).toEqual([
+      "Pariser Platz",
+    ]);
     expect(await names(`searchTerm=${q("berlin pariser pl")}`)).toEqual([]);
     expect(await names(`searchTerm=${q("10117 pariser p")}&lastWordPrefix=true`)).toEqual([]);
-    expect(await names(`searchTerm=${q("pariser pla")}&lastwordprefix=TRUE`)).toEqual(["Pariser Platz"]);
+    expect(await names(`searchTerm=${q("pariser pla")}&lastwordprefix=TRUE`)).toEqual([
+      "Pariser Platz",
+    ]);
   });
 
   it("answers CSV with the Streets header, and ETag revalidation with 304", async () => {
@@ -84,10 +116,15 @@ describe("FullTextSearch", () => {
     const streets = await get("/de/Streets?locality=Berlin&pageSize=1&format=csv");
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.text.split("\r\n")[0]).toBe(streets.text.split("\r\n")[0]);
-    expect(csv.text).toBe(`${streets.text.split("\r\n")[0]}\r\nPariser Platz,10117,Berlin,Mitte,Mitte,11000000,"Berlin, Stadt",Kreisfreie Stadt,,,,11,Berlin\r\n`);
+    expect(csv.text).toBe(
+      `${streets.text.split("\r\n")[0]}\r\nPariser Platz,10117,Berlin,Mitte,Mitte,11000000,"Berlin, Stadt",Kreisfreie Stadt,,,,11,Berlin\r\n`,
+    );
     const etag = csv.headers["etag"] ?? "";
     expect(etag).toMatch(/^"/);
-    const again = await get(`/de/FullTextSearch?searchTerm=${q("Berlin Pariser Platz")}&format=csv`, { "If-None-Match": etag });
+    const again = await get(
+      `/de/FullTextSearch?searchTerm=${q("Berlin Pariser Platz")}&format=csv`,
+      { "If-None-Match": etag },
+    );
     expect(again.status).toBe(304);
     const other = await get(`/de/FullTextSearch?searchTerm=${q("Berlin Platz")}&format=csv`);
     expect(other.headers["etag"]).not.toBe(etag);
@@ -95,7 +132,9 @@ describe("FullTextSearch", () => {
 
   it("treats Unicode in NFD and percent-encoded characters as the same words", async () => {
     const nfc = await get(`/de/FullTextSearch?searchTerm=${q("Müllerstraße Berlin")}`);
-    const nfd = await get(`/de/FullTextSearch?searchTerm=${q("Müllerstraße Berlin".normalize("NFD"))}`);
+    const nfd = await get(
+      `/de/FullTextSearch?searchTerm=${q("Müllerstraße Berlin".normalize("NFD"))}`,
+    );
     expect(json(nfc.text).length).toBeGreaterThan(0);
     expect(nfd.text).toBe(nfc.text);
     const plus = await get("/de/FullTextSearch?searchTerm=Berlin+Pariser+Platz");
@@ -108,30 +147,51 @@ describe("FullTextSearch", () => {
 
   it("finds nothing for a term of stop words only (as the original)", async () => {
     const answer = await get(`/de/FullTextSearch?searchTerm=${q("der die das am weg")}`);
-    expect([answer.status, answer.text, ...pagingOf(answer)]).toEqual([200, "[]", "1", "50", "0", "0"]);
+    expect([answer.status, answer.text, ...pagingOf(answer)]).toEqual([
+      200,
+      "[]",
+      "1",
+      "50",
+      "0",
+      "0",
+    ]);
   });
 
   it.each([
     ["missing", "/de/FullTextSearch", "searchTerm"],
     ["empty", "/de/FullTextSearch?searchTerm=", "searchTerm"],
     ["blank", "/de/FullTextSearch?searchTerm=%20%09%E2%80%83", "searchTerm"],
-    ["1,000 characters", `/de/FullTextSearch?searchTerm=${q("Berlin Platz ".repeat(77).slice(0, 1000))}`, "searchTerm"],
+    [
+      "1,000 characters",
+      `/de/FullTextSearch?searchTerm=${q("Berlin Platz ".repeat(77).slice(0, 1000))}`,
+      "searchTerm",
+    ],
     ["with U+0000", "/de/FullTextSearch?searchTerm=Pariser%00Platz", "searchTerm"],
     ["given twice", "/de/FullTextSearch?searchTerm=a&searchTerm=b", "searchTerm"],
-    ["a prefix switch that is not true or false", "/de/FullTextSearch?searchTerm=berlin&lastWordPrefix=yes", "lastWordPrefix"],
+    [
+      "a prefix switch that is not true or false",
+      "/de/FullTextSearch?searchTerm=berlin&lastWordPrefix=yes",
+      "lastWordPrefix",
+    ],
   ])("a %s searchTerm is a 400 problem naming the parameter", async (_, path, parameter) => {
     const answer = await get(path);
     expect(answer.status).toBe(400);
     expect(answer.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-    expect(Object.keys((JSON.parse(answer.text) as { errors: Record<string, unknown> }).errors)).toEqual([parameter]);
+    expect(
+      Object.keys((JSON.parse(answer.text) as { errors: Record<string, unknown> }).errors),
+    ).toEqual([parameter]);
   });
 
   it("is served for Austria, and said not to be for Switzerland without its street directory", async () => {
     const at = await get(`/at/FullTextSearch?searchTerm=${q("6900 Bregenz Achgasse")}`);
-    expect(json(at.text).map((s) => [s["key"], s.name, s.postalCode])).toEqual([["042417", "Achgasse", "6900"]]);
+    expect(json(at.text).map((s) => [s["key"], s.name, s.postalCode])).toEqual([
+      ["042417", "Achgasse", "6900"],
+    ]);
     const ch = await get(`/ch/FullTextSearch?searchTerm=${q("Zürich")}`);
     expect(ch.status).toBe(404);
-    expect((JSON.parse(ch.text) as { detail: string }).detail).toMatch(/^This build does not serve \/ch\/FullTextSearch: there is no street data/);
+    expect((JSON.parse(ch.text) as { detail: string }).detail).toMatch(
+      /^This build does not serve \/ch\/FullTextSearch: there is no street data/,
+    );
   });
 });
 
@@ -150,12 +210,17 @@ describe("the Streets filters", () => {
   });
 
   it("postalCode finds substrings and prefixes, name and locality substrings and $ anchors", async () => {
-    const byPostalCode = (test: (code: string) => boolean) => berlin.filter((s) => test(s.postalCode));
+    const byPostalCode = (test: (code: string) => boolean) =>
+      berlin.filter((s) => test(s.postalCode));
     const all = async (query: string) => (await allPages(get, `/de/Streets?${query}`)) as Street[];
     expect(await all("postalCode=1011")).toEqual(byPostalCode((c) => c.includes("1011")));
     expect(await all("postalCode=%5E101")).toEqual(byPostalCode((c) => c.startsWith("101")));
-    expect(await all(`name=${q("damm$")}&postalCode=${q("^12")}`)).toEqual(berlin.filter((s) => s.name.toLowerCase().endsWith("damm") && s.postalCode.startsWith("12")));
-    expect(await all(`locality=${q("erli")}&name=${q("str\\.")}`)).toEqual(berlin.filter((s) => s.name.toLowerCase().includes("str.")));
+    expect(await all(`name=${q("damm$")}&postalCode=${q("^12")}`)).toEqual(
+      berlin.filter((s) => s.name.toLowerCase().endsWith("damm") && s.postalCode.startsWith("12")),
+    );
+    expect(await all(`locality=${q("erli")}&name=${q("str\\.")}`)).toEqual(
+      berlin.filter((s) => s.name.toLowerCase().includes("str.")),
+    );
   });
 
   it("a locality that names one is its view, exactly as before search", async () => {
@@ -163,15 +228,40 @@ describe("the Streets filters", () => {
     const spelled = await get(`/de/Streets?locality=${q(" BERLIN ")}&pageSize=7&page=3`);
     expect(spelled.text).toBe(view.text);
     expect(json(view.text)).toEqual(berlin.slice(14, 21));
-    expect(pagingOf(view)).toEqual(["3", "7", String(berlin.length), String(Math.ceil(berlin.length / 7))]);
+    expect(pagingOf(view)).toEqual([
+      "3",
+      "7",
+      String(berlin.length),
+      String(Math.ceil(berlin.length / 7)),
+    ]);
   });
 
   it.each([
-    ["no filter", "/de/Streets", ["locality", "name", "postalCode"], /^No name, postal code or locality given\.$/],
-    ["empty filters", "/de/Streets?name=&postalCode=&locality=", ["locality", "name", "postalCode"], /^No name, postal code or locality given\.$/],
+    [
+      "no filter",
+      "/de/Streets",
+      ["locality", "name", "postalCode"],
+      /^No name, postal code or locality given\.$/,
+    ],
+    [
+      "empty filters",
+      "/de/Streets?name=&postalCode=&locality=",
+      ["locality", "name", "postalCode"],
+      /^No name, postal code or locality given\.$/,
+    ],
     ["a group in name", `/de/Streets?name=${q("Haupt(str|weg)")}`, ["name"], /name/],
-    ["a class in postalCode", `/de/Streets?postalCode=${q("[0-9]")}&name=platz`, ["postalCode"], /postalCode/],
-    ["a dot in a locality that names none", "/de/Streets?locality=Ber.in", ["locality"], /locality/],
+    [
+      "a class in postalCode",
+      `/de/Streets?postalCode=${q("[0-9]")}&name=platz`,
+      ["postalCode"],
+      /postalCode/,
+    ],
+    [
+      "a dot in a locality that names none",
+      "/de/Streets?locality=Ber.in",
+      ["locality"],
+      /locality/,
+    ],
     ["\\d", `/de/Streets?postalCode=${q("\\d")}`, ["postalCode"], /postalCode/],
     ["^ in the middle", `/de/Streets?name=${q("a^b")}`, ["name"], /name/],
   ])("%s is a 400 problem naming the parameter", async (_, path, parameters, detail) => {
@@ -181,7 +271,10 @@ describe("the Streets filters", () => {
     const problem = JSON.parse(answer.text) as { detail: string; errors: Record<string, string[]> };
     expect(Object.keys(problem.errors).sort()).toEqual(parameters);
     expect(problem.detail).toMatch(detail);
-    if (parameters.length === 1) expect(problem.detail).toMatch(/only plain text is supported here, with '\^' at the start and '\$' at the end/);
+    if (parameters.length === 1)
+      expect(problem.detail).toMatch(
+        /only plain text is supported here, with '\^' at the start and '\$' at the end/,
+      );
   });
 
   it("NFD and percent-encoded values select the same streets", async () => {
@@ -197,24 +290,42 @@ describe("a search too broad for the read budget", () => {
   let narrow: RunningServer;
   const ask = client(() => narrow);
   beforeAll(async () => {
-    const { dir } = await buildFixture(20_000, dataFile("de/streets-berlin.csv"), { only: ["de.streets"], swissStreets: false, searchReadBudget: 256 * 1024 });
+    const { dir } = await buildFixture(20_000, dataFile("de/streets-berlin.csv"), {
+      only: ["de.streets"],
+      swissStreets: false,
+      searchReadBudget: 256 * 1024,
+    });
     narrow = await startServer(dir);
   }, 300_000);
   afterAll(async () => narrow?.stop());
 
   it.each([
-    ["/de/FullTextSearch?searchTerm=-pariser", ["searchTerm"], /add a word, a postal code or a locality/],
-    ["/de/FullTextSearch?searchTerm=be&lastWordPrefix=true", ["searchTerm"], /make the last word longer/],
+    [
+      "/de/FullTextSearch?searchTerm=-pariser",
+      ["searchTerm"],
+      /add a word, a postal code or a locality/,
+    ],
+    [
+      "/de/FullTextSearch?searchTerm=be&lastWordPrefix=true",
+      ["searchTerm"],
+      /make the last word longer/,
+    ],
     ["/de/Streets?name=e", ["name"], /add postalCode or locality, or give a longer name/],
     ["/de/Streets?locality=erli&name=a", ["locality", "name"], /give a longer name/],
   ])("%s is a 400 naming %j, and says how to narrow it", async (target, parameters, narrower) => {
     const answer = await ask(target);
     expect(answer.status).toBe(400);
     expect(answer.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
-    const problem = JSON.parse(answer.text) as { status: number; detail: string; errors: Record<string, string[]> };
+    const problem = JSON.parse(answer.text) as {
+      status: number;
+      detail: string;
+      errors: Record<string, string[]>;
+    };
     expect(problem.status).toBe(400);
     expect(Object.keys(problem.errors).sort()).toEqual(parameters);
-    expect(problem.detail).toMatch(/matches too broadly to be answered: it would read more than 256 KiB of the search index/);
+    expect(problem.detail).toMatch(
+      /matches too broadly to be answered: it would read more than 256 KiB of the search index/,
+    );
     expect(problem.detail).toMatch(narrower);
   });
 
@@ -225,15 +336,15 @@ describe("a search too broad for the read budget", () => {
     // Counted from the place table, the page found in the record table: no list is read.
     "/de/Streets?postalCode=1",
     "/de/Streets?postalCode=1&page=40",
-  ])(
-    "answers %s as the build with the default budget does",
-    async (target) => {
-      const [small, usual] = [await ask(target), await get(target)];
-      expect([small.status, small.headers["x-total-count"]]).toEqual([200, usual.headers["x-total-count"]]);
-      expect(json(small.text).length).toBeGreaterThan(0);
-      expect(small.text).toBe(usual.text);
-    },
-  );
+  ])("answers %s as the build with the default budget does", async (target) => {
+    const [small, usual] = [await ask(target), await get(target)];
+    expect([small.status, small.headers["x-total-count"]]).toEqual([
+      200,
+      usual.headers["x-total-count"],
+    ]);
+    expect(json(small.text).length).toBeGreaterThan(0);
+    expect(small.text).toBe(usual.text);
+  });
 
   it("refuses a broad search after a narrow one cached much of what it reads (the budget counts cached files too)", async () => {
     // pariser reads the meta, the lexicon shard and the list chunk that -pariser needs too.

@@ -18,13 +18,28 @@ const dir = join(work, "dist");
 let server: RunningServer;
 
 beforeAll(async () => {
-  await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 20_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"), only: ["de.federalstates", "ch.cantons"] }, dir);
+  await buildToDirectory(
+    {
+      root: ROOT,
+      sources: {},
+      maxFiles: 20_000,
+      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+      only: ["de.federalstates", "ch.cantons"],
+    },
+    dir,
+  );
   server = await startServer(dir);
 }, 180_000);
 afterAll(async () => server?.stop());
 
-const errorLines = (stderr: string) => stderr.split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir"));
-const serveCli = (args: string[]) => spawnSync(process.execPath, ["--import", "tsx", "generator/cli/main.ts", "serve", ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
+const errorLines = (stderr: string) =>
+  stderr.split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir"));
+const serveCli = (args: string[]) =>
+  spawnSync(process.execPath, ["--import", "tsx", "generator/cli/main.ts", "serve", ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
 
 /** Waits until no process of the group is alive (zombies have no resident memory); the milliseconds it took, or -1. */
 async function goneWithin(groupId: number, ms: number): Promise<number> {
@@ -38,10 +53,15 @@ async function goneWithin(groupId: number, ms: number): Promise<number> {
 
 /** `npm run serve` in its own process group, resolved once it answers; its pid is npm's. */
 async function npmServe(port: number): Promise<number> {
-  const child = spawn("npm", ["run", "--silent", "serve", "--", "--dir", dir, "--port", String(port)], { cwd: ROOT, stdio: "ignore", detached: true });
+  const child = spawn(
+    "npm",
+    ["run", "--silent", "serve", "--", "--dir", dir, "--port", String(port)],
+    { cwd: ROOT, stdio: "ignore", detached: true },
+  );
   for (let i = 0; i < 600; i++) {
     try {
-      if ((await rawRequest(`http://127.0.0.1:${port}`, "/_health")).status === 200) return child.pid ?? -1;
+      if ((await rawRequest(`http://127.0.0.1:${port}`, "/_health")).status === 200)
+        return child.pid ?? -1;
     } catch {
       // not yet
     }
@@ -55,45 +75,76 @@ describe("npm run serve", () => {
   it("says in one line that a directory is not a build, and exits 1", () => {
     const result = serveCli(["--dir", work]);
     expect(result.status).toBe(1);
-    expect(errorLines(result.stderr)).toEqual([`error: ${work} is not a build (no _headers); run npm run build first`]);
+    expect(errorLines(result.stderr)).toEqual([
+      `error: ${work} is not a build (no _headers); run npm run build first`,
+    ]);
   });
 
-  it.each([0, FORMAT_VERSION + 1])("says in one line that a build is of format %i, not its own, and exits 1", (version) => {
-    const other = join(work, `format-${version}`);
-    cpSync(dir, other, { recursive: true });
-    const table = JSON.parse(readFileSync(join(other, ROUTE_TABLE_PATH), "utf8")) as Record<string, unknown>;
-    if (version === 0) delete table["formatVersion"]; // as every build before the version was written
-    else table["formatVersion"] = version;
-    writeFileSync(join(other, ROUTE_TABLE_PATH), JSON.stringify(table));
-    const result = serveCli(["--dir", other]);
-    expect(result.status).toBe(1);
-    expect(errorLines(result.stderr)).toEqual([`error: ${other} is a build of format ${version}, this code reads format ${FORMAT_VERSION}; rebuild it with npm run build`]);
-  });
+  it.each([0, FORMAT_VERSION + 1])(
+    "says in one line that a build is of format %i, not its own, and exits 1",
+    (version) => {
+      const other = join(work, `format-${version}`);
+      cpSync(dir, other, { recursive: true });
+      const table = JSON.parse(readFileSync(join(other, ROUTE_TABLE_PATH), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      if (version === 0)
+        delete table["formatVersion"]; // as every build before the version was written
+      else table["formatVersion"] = version;
+      writeFileSync(join(other, ROUTE_TABLE_PATH), JSON.stringify(table));
+      const result = serveCli(["--dir", other]);
+      expect(result.status).toBe(1);
+      expect(errorLines(result.stderr)).toEqual([
+        `error: ${other} is a build of format ${version}, this code reads format ${FORMAT_VERSION}; rebuild it with npm run build`,
+      ]);
+    },
+  );
 
   it("says in one line that the port is in use, and exits 1", () => {
     const port = new URL(server.origin).port;
     const result = serveCli(["--dir", dir, "--port", port]);
     expect(result.status).toBe(1);
-    expect(errorLines(result.stderr)).toEqual([`error: port ${port} on 127.0.0.1 is in use; choose another with --port (or PORT=…)`]);
+    expect(errorLines(result.stderr)).toEqual([
+      `error: port ${port} on 127.0.0.1 is in use; choose another with --port (or PORT=…)`,
+    ]);
     expect(result.stdout).toBe("");
   });
 
   it("reports the build's time stamp and sources at /_health", async () => {
     const health = await rawRequest(server.origin, "/_health");
-    const manifest = JSON.parse(readFileSync(join(dir, "downloads/index.json"), "utf8")) as { builtAt: string; sources: { name: string }[] };
-    expect([health.status, health.headers["content-type"], health.headers["cache-control"]]).toEqual([200, "application/json", "no-store"]);
-    const body = JSON.parse(health.text) as { status: string; builtAt: string; sources: { name: string }[]; assets: number };
+    const manifest = JSON.parse(readFileSync(join(dir, "downloads/index.json"), "utf8")) as {
+      builtAt: string;
+      sources: { name: string }[];
+    };
+    expect([
+      health.status,
+      health.headers["content-type"],
+      health.headers["cache-control"],
+    ]).toEqual([200, "application/json", "no-store"]);
+    const body = JSON.parse(health.text) as {
+      status: string;
+      builtAt: string;
+      sources: { name: string }[];
+      assets: number;
+    };
     expect(body).toMatchObject({ status: "ok", builtAt: manifest.builtAt });
     expect(body.sources.map((s) => s.name)).toEqual(manifest.sources.map((s) => s.name));
-    expect(body.assets).toBe(readFileSync(join(dir, "_files.tsv"), "utf8").trimEnd().split("\n").length - 2); // without _headers and _redirects
+    expect(body.assets).toBe(
+      readFileSync(join(dir, "_files.tsv"), "utf8").trimEnd().split("\n").length - 2,
+    ); // without _headers and _redirects
   });
 
-  it.each(["SIGTERM", "SIGINT"] as const)("leaves no process behind within 5 s after %s to npm alone", async (signal) => {
-    const npm = await npmServe(await freePort());
-    expect(groupRssKiB(npm)).toBeGreaterThan(0);
-    process.kill(npm, signal); // a supervisor's stop: npm only, not its group
-    const took = await goneWithin(npm, 5_000);
-    if (took < 0) process.kill(-npm, "SIGKILL");
-    expect(took, "ms until npm, node and workerd were gone").toBeGreaterThanOrEqual(0);
-  }, 90_000);
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "leaves no process behind within 5 s after %s to npm alone",
+    async (signal) => {
+      const npm = await npmServe(await freePort());
+      expect(groupRssKiB(npm)).toBeGreaterThan(0);
+      process.kill(npm, signal); // a supervisor's stop: npm only, not its group
+      const took = await goneWithin(npm, 5_000);
+      if (took < 0) process.kill(-npm, "SIGKILL");
+      expect(took, "ms until npm, node and workerd were gone").toBeGreaterThanOrEqual(0);
+    },
+    90_000,
+  );
 });

@@ -15,7 +15,18 @@ const good = join(work, "dist");
 
 function verify(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", "verify", "--dir", dir], { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
+    const child = spawn(
+      join(ROOT, "node_modules/.bin/tsx"),
+      ["generator/cli/main.ts", "verify", "--dir", dir],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          WRANGLER_SEND_METRICS: "false",
+          CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        },
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -33,7 +44,15 @@ function rewrite(dir: string, path: string, change: (text: string) => string): v
 }
 
 beforeAll(async () => {
-  await buildToDirectory({ root: ROOT, sources: {}, maxFiles: 20_000, headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8") }, good);
+  await buildToDirectory(
+    {
+      root: ROOT,
+      sources: {},
+      maxFiles: 20_000,
+      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+    },
+    good,
+  );
 }, 180_000);
 
 describe("npm run verify", () => {
@@ -52,19 +71,31 @@ describe("npm run verify", () => {
     rewrite(damaged, "_l/ch.cantons.csv", (text) => text.replace("Zürich", "Zurich"));
     rewrite(damaged, "downloads/li.communes.json", (text) => text.replace("Vaduz", "Vaduz "));
     rmSync(join(damaged, "downloads/at.federalprovinces.csv"));
-    rewrite(damaged, "downloads/changes/index.json", (text) => text.replace('"builds":[]', '"builds": []'));
+    rewrite(damaged, "downloads/changes/index.json", (text) =>
+      text.replace('"builds":[]', '"builds": []'),
+    );
     const result = await verify(damaged);
     expect(result.status).toBe(1);
     const failures = result.stdout.split("\n").filter((line) => line.startsWith("FAIL "));
     expect(failures).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^FAIL GET \/ch\/Cantons\?format=csv: the body differs from the downloads' records/),
-        expect.stringMatching(/^FAIL GET \/downloads\/li\.communes\.json: \d+ bytes, the manifest says \d+; SHA-256 [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/),
+        expect.stringMatching(
+          /^FAIL GET \/ch\/Cantons\?format=csv: the body differs from the downloads' records/,
+        ),
+        expect.stringMatching(
+          /^FAIL GET \/downloads\/li\.communes\.json: \d+ bytes, the manifest says \d+; SHA-256 [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/,
+        ),
         expect.stringMatching(/^FAIL GET \/li\/Communes: the body differs/),
-        expect.stringMatching(/^FAIL GET \/downloads\/at\.federalprovinces\.csv: status 404, expected 200$/),
-        expect.stringMatching(/^FAIL GET \/downloads\/changes\/index\.json: \d+ bytes, the manifest says \d+; SHA-256 [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/),
+        expect.stringMatching(
+          /^FAIL GET \/downloads\/at\.federalprovinces\.csv: status 404, expected 200$/,
+        ),
+        expect.stringMatching(
+          /^FAIL GET \/downloads\/changes\/index\.json: \d+ bytes, the manifest says \d+; SHA-256 [0-9a-f]{64}, the manifest says [0-9a-f]{64}$/,
+        ),
       ]),
     );
-    expect(result.stdout).toMatch(new RegExp(`^verify: \\d+ checks, ${failures.length} failed$`, "m"));
+    expect(result.stdout).toMatch(
+      new RegExp(`^verify: \\d+ checks, ${failures.length} failed$`, "m"),
+    );
   }, 180_000);
 });

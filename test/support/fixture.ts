@@ -13,8 +13,17 @@ import { generateSwissStreets } from "./swiss-streets.ts";
  */
 export function fixtureStreets(dir: string): string {
   const berlin = readFileSync(dataFile("de/streets-berlin.csv"), "utf8").trimEnd().split("\n");
-  const sample = readFileSync(dataFile("de/streets-openplz-sample.csv"), "utf8").trimEnd().split("\n");
-  const rows = [berlin[0], ...berlin.slice(1).filter((_, i) => i % 20 === 0).slice(0, 595), ...sample.slice(1)];
+  const sample = readFileSync(dataFile("de/streets-openplz-sample.csv"), "utf8")
+    .trimEnd()
+    .split("\n");
+  const rows = [
+    berlin[0],
+    ...berlin
+      .slice(1)
+      .filter((_, i) => i % 20 === 0)
+      .slice(0, 595),
+    ...sample.slice(1),
+  ];
   const file = join(dir, "streets.csv");
   writeFileSync(file, `${rows.join("\n")}\n`);
   return file;
@@ -26,7 +35,13 @@ export function tempDir(prefix: string): string {
 }
 
 /** The street fixture's resources: streets and the unpaged lists (what the street tests serve). */
-export const STREET_FIXTURE = ["de.streets", "de.federalstates", "at.federalprovinces", "ch.cantons", "li.communes"] as const;
+export const STREET_FIXTURE = [
+  "de.streets",
+  "de.federalstates",
+  "at.federalprovinces",
+  "ch.cantons",
+  "li.communes",
+] as const;
 
 export interface FixtureOptions {
   /** Build only these resources (default all). */
@@ -50,11 +65,18 @@ export function fixtureSwissStreets(dir: string): string {
 }
 
 /** Builds the fixture into a temporary `dist`; returns it with the build's summary and the source files it read besides the embedded ones. */
-export async function buildFixture(maxFiles: number, streetsFile?: string, options: FixtureOptions = {}): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
+export async function buildFixture(
+  maxFiles: number,
+  streetsFile?: string,
+  options: FixtureOptions = {},
+): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
   const work = tempDir("fixture");
   const dir = join(work, "dist");
-  const sources: Partial<Record<SourceName, string>> = { "de-streets": streetsFile ?? fixtureStreets(work) };
-  if (options.swissStreets !== false) sources["ch-streets"] = options.swissStreets ?? fixtureSwissStreets(work);
+  const sources: Partial<Record<SourceName, string>> = {
+    "de-streets": streetsFile ?? fixtureStreets(work),
+  };
+  if (options.swissStreets !== false)
+    sources["ch-streets"] = options.swissStreets ?? fixtureSwissStreets(work);
   const summary = await buildToDirectory(
     {
       root: ROOT,
@@ -62,8 +84,12 @@ export async function buildFixture(maxFiles: number, streetsFile?: string, optio
       maxFiles,
       headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
       ...(options.only === undefined ? {} : { only: options.only }),
-      ...(options.inlineShardBytes === undefined ? {} : { inlineShardBytes: options.inlineShardBytes }),
-      ...(options.searchReadBudget === undefined ? {} : { searchReadBudget: options.searchReadBudget }),
+      ...(options.inlineShardBytes === undefined
+        ? {}
+        : { inlineShardBytes: options.inlineShardBytes }),
+      ...(options.searchReadBudget === undefined
+        ? {}
+        : { searchReadBudget: options.searchReadBudget }),
     },
     dir,
   );

@@ -13,24 +13,35 @@ export function startServer(dir: string): Promise<RunningServer> {
 }
 
 /** Requests against one server: `get(path, headers, method)`. */
-export function client(server: () => RunningServer): (path: string, headers?: Record<string, string>, method?: string) => Promise<RawResponse> {
-  return (path, headers = {}, method = "GET") => rawRequest(server().origin, path, { method, headers });
+export function client(
+  server: () => RunningServer,
+): (path: string, headers?: Record<string, string>, method?: string) => Promise<RawResponse> {
+  return (path, headers = {}, method = "GET") =>
+    rawRequest(server().origin, path, { method, headers });
 }
 
 /** Every record of a paged request through `get`, page by page at size 50; fails on anything but a 200. */
-export async function allPages(get: (path: string) => Promise<RawResponse>, path: string): Promise<Record<string, unknown>[]> {
+export async function allPages(
+  get: (path: string) => Promise<RawResponse>,
+  path: string,
+): Promise<Record<string, unknown>[]> {
   const records: Record<string, unknown>[] = [];
   const separator = path.includes("?") ? "&" : "?";
   for (let page = 1; ; page++) {
     const response = await get(`${path}${separator}page=${page}`);
-    if (response.status !== 200) throw new Error(`${path} page ${page}: HTTP ${response.status} ${response.text}`);
+    if (response.status !== 200)
+      throw new Error(`${path} page ${page}: HTTP ${response.status} ${response.text}`);
     records.push(...(JSON.parse(response.text) as Record<string, unknown>[]));
     if (page >= Number(response.headers["x-total-pages"])) return records;
   }
 }
 
 /** `work` over every item, at most `concurrency` at a time (requests to one local runtime). */
-export async function inParallel<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function inParallel<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
   await Promise.all(
@@ -46,9 +57,10 @@ export async function inParallel<T, R>(items: readonly T[], concurrency: number,
 
 /** The four paging headers of a response, in contract order. */
 export function pagingOf(response: RawResponse): (string | undefined)[] {
-  return ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((name) => response.headers[name]);
+  return ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map(
+    (name) => response.headers[name],
+  );
 }
-
 
 export interface RawResponse {
   readonly status: number;
@@ -60,26 +72,40 @@ export interface RawResponse {
 }
 
 /** One HTTP request with node:http, which keeps header names and order as they came on the wire. */
-export function rawRequest(origin: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+export function rawRequest(
+  origin: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${origin}${path}`, { method: init.method ?? "GET", headers: init.headers ?? {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (chunk: Buffer) => chunks.push(chunk));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        const rawHeaders: string[] = [];
-        const headers: Record<string, string> = {};
-        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-          const name = res.rawHeaders[i] ?? "";
-          const value = res.rawHeaders[i + 1] ?? "";
-          if (name.toLowerCase() === "date") continue;
-          rawHeaders.push(`${name}: ${value}`);
-          headers[name.toLowerCase()] = value;
-        }
-        resolve({ status: res.statusCode ?? 0, rawHeaders, headers, body, text: body.toString("utf8") });
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      `${origin}${path}`,
+      { method: init.method ?? "GET", headers: init.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          const rawHeaders: string[] = [];
+          const headers: Record<string, string> = {};
+          for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+            const name = res.rawHeaders[i] ?? "";
+            const value = res.rawHeaders[i + 1] ?? "";
+            if (name.toLowerCase() === "date") continue;
+            rawHeaders.push(`${name}: ${value}`);
+            headers[name.toLowerCase()] = value;
+          }
+          resolve({
+            status: res.statusCode ?? 0,
+            rawHeaders,
+            headers,
+            body,
+            text: body.toString("utf8"),
+          });
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.end();
   });

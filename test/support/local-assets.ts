@@ -12,24 +12,34 @@ import { parseHeadersFile } from "../../generator/contract/headers.ts";
 export function localAssets(dir: string): Assets {
   return assetsFrom(readFileSync(join(dir, "_headers"), "utf8"), (path) => {
     const file = join(dir, path);
-    return file.startsWith(dir) && existsSync(file) && statSync(file).isFile() ? readFileSync(file) : null;
+    return file.startsWith(dir) && existsSync(file) && statSync(file).isFile()
+      ? readFileSync(file)
+      : null;
   });
 }
 
 /** The same over a build in memory (a `MemorySink`'s files). */
 export function memoryAssets(files: ReadonlyMap<string, string | Uint8Array>): Assets {
   const headers = files.get("/_headers") ?? "";
-  return assetsFrom(typeof headers === "string" ? headers : Buffer.from(headers).toString("utf8"), (path) => {
-    const data = files.get(path);
-    return data === undefined ? null : Buffer.from(data);
-  });
+  return assetsFrom(
+    typeof headers === "string" ? headers : Buffer.from(headers).toString("utf8"),
+    (path) => {
+      const data = files.get(path);
+      return data === undefined ? null : Buffer.from(data);
+    },
+  );
 }
 
 function assetsFrom(headersText: string, read: (path: string) => Buffer | null): Assets {
   const parsed = parseHeadersFile(headersText);
   if (!parsed.ok) throw new Error(parsed.message);
   const rules = parsed.rules.map((rule) => ({
-    regex: new RegExp(`^${rule.pattern.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:([A-Za-z]\w*)/g, "(?<$1>[^/]+)").replace(/\*/, "(?<splat>.*)")}$`),
+    regex: new RegExp(
+      `^${rule.pattern
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/:([A-Za-z]\w*)/g, "(?<$1>[^/]+)")
+        .replace(/\*/, "(?<splat>.*)")}$`,
+    ),
     headers: rule.headers,
   }));
   const cache = new Map<string, Buffer | null>();
@@ -45,7 +55,11 @@ function assetsFrom(headersText: string, read: (path: string) => Buffer | null):
       for (const rule of rules) {
         const match = rule.regex.exec(path);
         if (match === null) continue;
-        for (const [name, value] of rule.headers) headers.set(name.toLowerCase(), value.replace(/:([A-Za-z]\w*)/g, (all, key: string) => match.groups?.[key] ?? all));
+        for (const [name, value] of rule.headers)
+          headers.set(
+            name.toLowerCase(),
+            value.replace(/:([A-Za-z]\w*)/g, (all, key: string) => match.groups?.[key] ?? all),
+          );
       }
       if (body === null) return new Response(null, { status: 404, headers });
       // As the CDN: a whole file is sent with its length.

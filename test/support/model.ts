@@ -18,9 +18,18 @@ export interface ModelStreet {
 export async function readModelStreets(file: string): Promise<ModelStreet[]> {
   const rows: ModelStreet[] = [];
   await new Promise<void>((resolve, reject) => {
-    parseString<Record<string, string>, Record<string, string>>(readFileSync(file, "utf8"), { headers: true })
+    parseString<Record<string, string>, Record<string, string>>(readFileSync(file, "utf8"), {
+      headers: true,
+    })
       .on("data", (r: Record<string, string>) =>
-        rows.push({ name: r["Name"] ?? "", postalCode: r["PostalCode"] ?? "", locality: r["Locality"] ?? "", regionalKey: r["RegionalKey"] ?? "", borough: r["Borough"] ?? "", suburb: r["Suburb"] ?? "" }),
+        rows.push({
+          name: r["Name"] ?? "",
+          postalCode: r["PostalCode"] ?? "",
+          locality: r["Locality"] ?? "",
+          regionalKey: r["RegionalKey"] ?? "",
+          borough: r["Borough"] ?? "",
+          suburb: r["Suburb"] ?? "",
+        }),
       )
       .on("error", reject)
       .on("end", () => resolve());
@@ -42,13 +51,22 @@ export function modelLocality(streets: readonly ModelStreet[], locality: string)
       seen.add(id);
       return true;
     })
-    .sort((a, b) => collator.compare(a.name, b.name) || cmp(a.postalCode, b.postalCode) || collator.compare(a.borough, b.borough) || collator.compare(a.suburb, b.suburb));
+    .sort(
+      (a, b) =>
+        collator.compare(a.name, b.name) ||
+        cmp(a.postalCode, b.postalCode) ||
+        collator.compare(a.borough, b.borough) ||
+        collator.compare(a.suburb, b.suburb),
+    );
 }
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** GV100AD municipality names and federal-state names by key, read with plain substring arithmetic. */
-export function modelRegister(): { municipalities: Map<string, string>; states: Map<string, string> } {
+export function modelRegister(): {
+  municipalities: Map<string, string>;
+  states: Map<string, string>;
+} {
   const municipalities = new Map<string, string>();
   const states = new Map<string, string>();
   for (const line of readFileSync(dataFile("de/GV100AD_30112025.txt"), "utf8").split("\n")) {
@@ -73,5 +91,11 @@ export function modelByLocality(streets: readonly ModelStreet[]): Map<string, Mo
 }
 
 function sortModel(streets: ModelStreet[]): ModelStreet[] {
-  return streets.sort((a, b) => collator.compare(a.name, b.name) || cmp(a.postalCode, b.postalCode) || collator.compare(a.borough, b.borough) || collator.compare(a.suburb, b.suburb));
+  return streets.sort(
+    (a, b) =>
+      collator.compare(a.name, b.name) ||
+      cmp(a.postalCode, b.postalCode) ||
+      collator.compare(a.borough, b.borough) ||
+      collator.compare(a.suburb, b.suburb),
+  );
 }

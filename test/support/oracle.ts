@@ -2,7 +2,11 @@ import { expect } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
-import { FilterSyntaxError, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
+import {
+  FilterSyntaxError,
+  parseStreetFilter,
+  type FilterParameter,
+} from "../../generator/contract/search/filter.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 
 /**
@@ -36,7 +40,13 @@ const DOCS = ["/", "/index.html", "/docs.js", "/openapi.json"];
  * `locality` names a locality of the build's data (then `locality` alone selects its streets,
  * whatever regular-expression syntax it holds).
  */
-export function verdictOf(method: string, target: string, resources: readonly AnyResource[] = RESOURCES, cdn = false, isLocality: (value: string) => boolean = () => false): Verdict {
+export function verdictOf(
+  method: string,
+  target: string,
+  resources: readonly AnyResource[] = RESOURCES,
+  cdn = false,
+  isLocality: (value: string) => boolean = () => false,
+): Verdict {
   // Not new URL(target, base): a target starting with `//` would name a host.
   const url = new URL(`http://oracle${target}`);
   const route = routeOf(url.pathname, resources);
@@ -49,7 +59,12 @@ export function verdictOf(method: string, target: string, resources: readonly An
   if (route === undefined) return { status: 200, kind: "file" };
   const { resource, keys } = route;
   const paged = resource.query.paged;
-  const names = [...(paged ? ["page", "pageSize"] : []), "format", ...resource.query.filters, ...resource.query.unservedFilters];
+  const names = [
+    ...(paged ? ["page", "pageSize"] : []),
+    "format",
+    ...resource.query.filters,
+    ...resource.query.unservedFilters,
+  ];
   const seen = new Map<string, string>();
   let bad = false;
   for (const [name, value] of url.searchParams) {
@@ -57,7 +72,8 @@ export function verdictOf(method: string, target: string, resources: readonly An
     if (canonical === undefined) continue;
     if (seen.has(canonical)) bad = true;
     // The documented limits, in characters (code points): page and pageSize 20, every other parameter 200.
-    if (Array.from(value).length > (canonical === "page" || canonical === "pageSize" ? 20 : 200)) bad = true;
+    if (Array.from(value).length > (canonical === "page" || canonical === "pageSize" ? 20 : 200))
+      bad = true;
     seen.set(canonical, value);
   }
   if (!["", "json", "csv"].includes((seen.get("format") ?? "").toLowerCase())) bad = true;
@@ -65,20 +81,47 @@ export function verdictOf(method: string, target: string, resources: readonly An
   for (const name of resource.query.unservedFilters) if ((seen.get(name) ?? "") !== "") bad = true;
   if (resource.search?.role === "streets") {
     // Streets with search: name, postalCode and locality in any combination, at least one, each in the supported subset.
-    const given = ["locality", "name", "postalCode"].filter((name) => (seen.get(name) ?? "") !== "");
-    const view = given.length === 1 && given[0] === "locality" && isLocality(seen.get("locality") ?? "");
-    if (given.length === 0 || (!view && !given.every((name) => supportedFilter(name as FilterParameter, seen.get(name) ?? "")))) bad = true;
+    const given = ["locality", "name", "postalCode"].filter(
+      (name) => (seen.get(name) ?? "") !== "",
+    );
+    const view =
+      given.length === 1 && given[0] === "locality" && isLocality(seen.get("locality") ?? "");
+    if (
+      given.length === 0 ||
+      (!view &&
+        !given.every((name) => supportedFilter(name as FilterParameter, seen.get(name) ?? "")))
+    )
+      bad = true;
   } else if (resource.search?.role === "fullText") {
     const term = seen.get("searchTerm") ?? "";
     const prefix = (seen.get("lastWordPrefix") ?? "").toLowerCase();
-    if (/^[\s\u0085\u180e]*$/u.test(term) || Array.from(term).length > 200 || !["", "true", "false"].includes(prefix) || !supportedTerm(term, prefix === "true")) bad = true;
+    if (
+      /^[\s\u0085\u180e]*$/u.test(term) ||
+      Array.from(term).length > 200 ||
+      !["", "true", "false"].includes(prefix) ||
+      !supportedTerm(term, prefix === "true")
+    )
+      bad = true;
   } else if (resource.patterns !== undefined) {
     // Regular-expression filters (Localities): at least one, each a pattern the engine evaluates.
     const given = resource.patterns.filters.filter((f) => (seen.get(f.param) ?? "") !== "");
-    if (given.length === 0 || !given.every((f) => compilePattern((seen.get(f.param) ?? "").normalize("NFC"), { ignoreCase: f.ignoreCase }).ok)) bad = true;
+    if (
+      given.length === 0 ||
+      !given.every(
+        (f) =>
+          compilePattern((seen.get(f.param) ?? "").normalize("NFC"), { ignoreCase: f.ignoreCase })
+            .ok,
+      )
+    )
+      bad = true;
   } else {
     for (const selector of resource.selectors ?? []) {
-      if (selector.in === "query" && selector.required && (seen.get(selector.param) ?? "").normalize("NFC").trim() === "") bad = true;
+      if (
+        selector.in === "query" &&
+        selector.required &&
+        (seen.get(selector.param) ?? "").normalize("NFC").trim() === ""
+      )
+        bad = true;
     }
   }
   const integer = (name: string, max: number, fallback: number) => {
@@ -99,7 +142,10 @@ export function verdictOf(method: string, target: string, resources: readonly An
 }
 
 /** The resource a path routes to by the contract: literal segments case-insensitively, keys non-empty, one trailing slash allowed. */
-function routeOf(pathname: string, resources: readonly AnyResource[]): { resource: AnyResource; keys: [string, string][] } | undefined {
+function routeOf(
+  pathname: string,
+  resources: readonly AnyResource[],
+): { resource: AnyResource; keys: [string, string][] } | undefined {
   const segments = pathname.replace(/(.)\/$/, "$1").split("/");
   for (const resource of resources) {
     const parts = resource.path.split("/");
@@ -156,22 +202,43 @@ export interface Answered {
  * for errors, and for a page paging headers that agree with each other and with the records.
  * Returns the page's total for the caller's own checks.
  */
-export function expectVerdict(verdict: Verdict, answer: Answered, context: string, method = "GET"): number | undefined {
+export function expectVerdict(
+  verdict: Verdict,
+  answer: Answered,
+  context: string,
+  method = "GET",
+): number | undefined {
   expect(answer.status, context).toBe(verdict.status);
   expect(answer.headers["access-control-allow-origin"], context).toBe("*");
-  for (const name of ["content-security-policy", "strict-transport-security", "x-content-type-options", "x-frame-options", "referrer-policy", "permissions-policy"]) expect(answer.headers[name], `${context}: ${name}`).toBeTruthy();
+  for (const name of [
+    "content-security-policy",
+    "strict-transport-security",
+    "x-content-type-options",
+    "x-frame-options",
+    "referrer-policy",
+    "permissions-policy",
+  ])
+    expect(answer.headers[name], `${context}: ${name}`).toBeTruthy();
   if ("kind" in verdict && verdict.kind === "static") return undefined;
   if (verdict.status >= 400) {
     expect(answer.headers["content-type"], context).toBe("application/problem+json; charset=utf-8");
-    if (method !== "HEAD") expect((JSON.parse(answer.text) as { status: number }).status, context).toBe(verdict.status);
+    if (method !== "HEAD")
+      expect((JSON.parse(answer.text) as { status: number }).status, context).toBe(verdict.status);
     return undefined;
   }
   if (!("kind" in verdict) || verdict.kind !== "page") return undefined;
   const total = Number(answer.headers["x-total-count"]);
   expect(Number.isInteger(total) && total >= 0, context).toBe(true);
-  expect([answer.headers["x-page"], answer.headers["x-page-size"], answer.headers["x-total-pages"]], context).toEqual([verdict.page, verdict.size, Math.ceil(total / verdict.size)].map(String));
+  expect(
+    [answer.headers["x-page"], answer.headers["x-page-size"], answer.headers["x-total-pages"]],
+    context,
+  ).toEqual([verdict.page, verdict.size, Math.ceil(total / verdict.size)].map(String));
   if (method === "HEAD") return total;
-  const records = answer.headers["content-type"]?.startsWith("text/csv") ? answer.text.split("\r\n").length - 2 : (JSON.parse(answer.text) as unknown[]).length;
-  expect(records, context).toBe(Math.max(0, Math.min(verdict.size, total - (verdict.page - 1) * verdict.size)));
+  const records = answer.headers["content-type"]?.startsWith("text/csv")
+    ? answer.text.split("\r\n").length - 2
+    : (JSON.parse(answer.text) as unknown[]).length;
+  expect(records, context).toBe(
+    Math.max(0, Math.min(verdict.size, total - (verdict.page - 1) * verdict.size)),
+  );
   return total;
 }

@@ -20,7 +20,8 @@ const isSurrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
 function* chunks(from: number): Generator<number[]> {
   for (let start = from; start <= MAX; start += CHUNK) {
     const points: number[] = [];
-    for (let c = start; c < Math.min(start + CHUNK, MAX + 1); c++) if (!isSurrogate(c)) points.push(c);
+    for (let c = start; c < Math.min(start + CHUNK, MAX + 1); c++)
+      if (!isSurrogate(c)) points.push(c);
     yield points;
   }
 }
@@ -43,7 +44,12 @@ export interface CtypeTables {
  */
 export async function deriveCtype(db: PGlite): Promise<CtypeTables> {
   const tokens = async (text: string, type: number) =>
-    (await column<string>(db, "SELECT token FROM ts_parse('default', $1) WHERE tokid = $2", [text, type])).flatMap(codePoints);
+    (
+      await column<string>(db, "SELECT token FROM ts_parse('default', $1) WHERE tokid = $2", [
+        text,
+        type,
+      ])
+    ).flatMap(codePoints);
   const alpha = new Set<number>();
   const wordy = new Set<number>();
   const tagged = new Set<number>();
@@ -63,9 +69,11 @@ export async function deriveCtype(db: PGlite): Promise<CtypeTables> {
       [text],
     ).then((rows) => rows[0] ?? []);
     const [l, u, s] = [lowered, uppered, lexized].map((t) => codePoints(t ?? ""));
-    if (l?.length !== points.length || u?.length !== points.length || s?.length !== points.length) throw new Error("case mapping is not one code point to one");
+    if (l?.length !== points.length || u?.length !== points.length || s?.length !== points.length)
+      throw new Error("case mapping is not one code point to one");
     points.forEach((c, i) => {
-      if (s[i] !== l[i]) throw new Error(`to_tsvector's lower-casing differs from lower() at U+${c.toString(16)}`);
+      if (s[i] !== l[i])
+        throw new Error(`to_tsvector's lower-casing differs from lower() at U+${c.toString(16)}`);
       if (l[i] !== c) lower.push([c, l[i] ?? c]);
       if (u[i] !== c) upper.push([c, u[i] ?? c]);
     });
@@ -89,7 +97,8 @@ export function parseUnaccentRules(text: string): [string, string][] {
       const match = /^(\S+)(?:[ \t]+(?:"((?:[^"]|"")*)"|(\S+)))?\s*$/u.exec(line);
       if (match === null) throw new Error(`unreadable unaccent rule: ${JSON.stringify(line)}`);
       const source = match[1] ?? "";
-      if ([...source].length !== 1) throw new Error(`unaccent rule with a multi-character source: ${JSON.stringify(line)}`);
+      if ([...source].length !== 1)
+        throw new Error(`unaccent rule with a multi-character source: ${JSON.stringify(line)}`);
       return [source, match[2] !== undefined ? match[2].replaceAll('""', '"') : (match[3] ?? "")];
     });
 }
@@ -101,7 +110,10 @@ export interface VendoredFiles {
 
 export async function readVendoredFiles(db: PGlite): Promise<VendoredFiles> {
   const unaccent = parseUnaccentRules(await shareFile(db, "tsearch_data/unaccent.rules"));
-  const stopWords = (await shareFile(db, "tsearch_data/german.stop")).split("\n").map((w) => w.trim()).filter((w) => w !== "");
+  const stopWords = (await shareFile(db, "tsearch_data/german.stop"))
+    .split("\n")
+    .map((w) => w.trim())
+    .filter((w) => w !== "");
   return { unaccent, stopWords };
 }
 
@@ -117,7 +129,7 @@ const HEADER = (what: string) =>
 /** Sorted code points as hex ranges: "aa,b5,c0-d6". */
 export function encodeRanges(points: readonly number[]): string {
   const out: string[] = [];
-  for (let i = 0; i < points.length; ) {
+  for (let i = 0; i < points.length;) {
     let j = i;
     while (j + 1 < points.length && points[j + 1] === (points[j] ?? 0) + 1) j++;
     out.push(i === j ? hex(points[i] ?? 0) : `${hex(points[i] ?? 0)}-${hex(points[j] ?? 0)}`);
@@ -129,18 +141,23 @@ export function encodeRanges(points: readonly number[]): string {
 /** Case pairs as runs "start:count:delta:stride" (hex, delta signed): A-Z is "41:1a:20:1". */
 export function encodeRuns(pairs: readonly [number, number][]): string {
   const out: string[] = [];
-  for (let i = 0; i < pairs.length; ) {
+  for (let i = 0; i < pairs.length;) {
     const [start, to] = pairs[i] ?? [0, 0];
     const delta = to - start;
     const next = pairs[i + 1];
-    const stride = next !== undefined && next[1] - next[0] === delta && next[0] - start <= 2 ? next[0] - start : 1;
+    const stride =
+      next !== undefined && next[1] - next[0] === delta && next[0] - start <= 2
+        ? next[0] - start
+        : 1;
     let count = 1;
     while (true) {
       const p = pairs[i + count];
       if (p === undefined || p[0] !== start + count * stride || p[1] - p[0] !== delta) break;
       count++;
     }
-    out.push(`${hex(start)}:${hex(count)}:${delta < 0 ? "-" : ""}${hex(Math.abs(delta))}:${stride}`);
+    out.push(
+      `${hex(start)}:${hex(count)}:${delta < 0 ? "-" : ""}${hex(Math.abs(delta))}:${stride}`,
+    );
     i += count;
   }
   return out.join(",");
@@ -177,15 +194,29 @@ export const UPPER =
 }
 
 /** Readable where the character is; escaped where it would be invisible or confusing in an editor. */
-const quote = (s: string) => JSON.stringify(s).replace(/[\p{M}\p{C}\p{Z}]/gu, (ch) => (ch === " " ? ch : `\\u${hex(ch.charCodeAt(0)).padStart(4, "0")}`));
+const quote = (s: string) =>
+  JSON.stringify(s).replace(/[\p{M}\p{C}\p{Z}]/gu, (ch) =>
+    ch === " " ? ch : `\\u${hex(ch.charCodeAt(0)).padStart(4, "0")}`,
+  );
 
 export function renderVendoredModule(files: VendoredFiles): string {
   const rules: string[] = [];
   for (let i = 0; i < files.unaccent.length; i += 8) {
-    rules.push(files.unaccent.slice(i, i + 8).map(([s, d]) => `${quote(s)}, ${quote(d)}`).join(", "));
+    rules.push(
+      files.unaccent
+        .slice(i, i + 8)
+        .map(([s, d]) => `${quote(s)}, ${quote(d)}`)
+        .join(", "),
+    );
   }
   const words: string[] = [];
-  for (let i = 0; i < files.stopWords.length; i += 16) words.push(files.stopWords.slice(i, i + 16).map((w) => JSON.stringify(w)).join(", "));
+  for (let i = 0; i < files.stopWords.length; i += 16)
+    words.push(
+      files.stopWords
+        .slice(i, i + 16)
+        .map((w) => JSON.stringify(w))
+        .join(", "),
+    );
   return `${HEADER("unaccent.rules and german.stop from PostgreSQL's share/tsearch_data.")}//
 // unaccent.rules: PostgreSQL's contrib/unaccent, PostgreSQL License (Portions Copyright (c)
 // 1996-2024, PostgreSQL Global Development Group; Portions Copyright (c) 1994, The Regents of the

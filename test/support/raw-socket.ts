@@ -19,7 +19,9 @@ export function exchange(origin: string, head: string): Promise<RawExchange> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = connect({ host: hostname, port: Number(port) }, () => socket.end(`${head}\r\nConnection: close\r\n\r\n`));
+    const socket = connect({ host: hostname, port: Number(port) }, () =>
+      socket.end(`${head}\r\nConnection: close\r\n\r\n`),
+    );
     socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     // A reset is how a server breaks a response off: what came until then is the answer.
     socket.on("error", () => socket.destroy());
@@ -35,7 +37,10 @@ export function exchange(origin: string, head: string): Promise<RawExchange> {
       }
       const body = bytes.subarray(end + 4);
       const length = headers["content-length"];
-      const complete = headers["transfer-encoding"] === "chunked" ? body.toString("latin1").endsWith("0\r\n\r\n") : length === undefined || body.length >= Number(length);
+      const complete =
+        headers["transfer-encoding"] === "chunked"
+          ? body.toString("latin1").endsWith("0\r\n\r\n")
+          : length === undefined || body.length >= Number(length);
       resolve({ status: Number(statusLine.split(" ")[1]), headers, body, complete });
     });
   });

@@ -14,14 +14,23 @@ export interface SearchStreet {
 
 /** Every row of both files, numbered from 1 in file order (duplicates kept, as the original's table keeps them). */
 export async function searchStreets(): Promise<SearchStreet[]> {
-  const rows = (await Promise.all(SEARCH_FILES.map((file) => readModelStreets(dataFile(file))))).flat();
-  return rows.map((r, i) => ({ id: i + 1, name: r.name, postalCode: r.postalCode, locality: r.locality }));
+  const rows = (
+    await Promise.all(SEARCH_FILES.map((file) => readModelStreets(dataFile(file))))
+  ).flat();
+  return rows.map((r, i) => ({
+    id: i + 1,
+    name: r.name,
+    postalCode: r.postalCode,
+    locality: r.locality,
+  }));
 }
 
 /** The distinct runs of letters in the street files (all columns), for stemmer and generator vocabularies. */
 export function dataWords(): Set<string> {
   const words = new Set<string>();
-  for (const file of SEARCH_FILES) for (const word of readFileSync(dataFile(file), "utf8").split(/[^\p{L}]+/u)) if (word !== "") words.add(word);
+  for (const file of SEARCH_FILES)
+    for (const word of readFileSync(dataFile(file), "utf8").split(/[^\p{L}]+/u))
+      if (word !== "") words.add(word);
   return words;
 }
 
@@ -32,6 +41,9 @@ const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffe
 export function tsvectorText(lexemes: ReadonlyMap<string, readonly number[]>): string {
   return [...lexemes]
     .sort(([a], [b]) => byteOrder(a, b))
-    .map(([lexeme, positions]) => `'${lexeme.replaceAll("'", "''").replaceAll("\\", "\\\\")}':${positions.join(",")}`)
+    .map(
+      ([lexeme, positions]) =>
+        `'${lexeme.replaceAll("'", "''").replaceAll("\\", "\\\\")}':${positions.join(",")}`,
+    )
     .join(" ");
 }

@@ -11,9 +11,17 @@ import { dataFile } from "./paths.ts";
  * rows are in it too, and so are the two rows whose commune is not in force. Written to a
  * temporary file by the tests; never shipped as data.
  */
-export const SWISS_STREETS_HEADER = "STR_ESID;STN_LABEL;ZIP_LABEL;COM_FOSNR;COM_NAME;COM_CANTON;STR_TYPE;STR_STATUS;STR_OFFICIAL;STR_VALID;STR_MODIFIED;STR_EASTING;STR_NORTHING";
+export const SWISS_STREETS_HEADER =
+  "STR_ESID;STN_LABEL;ZIP_LABEL;COM_FOSNR;COM_NAME;COM_CANTON;STR_TYPE;STR_STATUS;STR_OFFICIAL;STR_VALID;STR_MODIFIED;STR_EASTING;STR_NORTHING";
 
-const NAMES = ["Dorfstrasse", "Bahnhofstrasse", "Route de l'Église", "Via Cantonale", "Schulweg", "Chemin des Écoliers"];
+const NAMES = [
+  "Dorfstrasse",
+  "Bahnhofstrasse",
+  "Route de l'Église",
+  "Via Cantonale",
+  "Schulweg",
+  "Chemin des Écoliers",
+];
 const STATUSES = ["real", "real", "planned", "outdated", ""];
 
 export interface GeneratedStreet {
@@ -32,19 +40,78 @@ export function generateSwissStreets(file: string): GeneratedStreet[] {
     .slice(1)
     .filter((line) => line !== "")
     .map((line) => line.split(";"));
-  const streets: (GeneratedStreet & { communeName: string; canton: string; east: string; north: string })[] = [];
-  register.forEach(([name = "", postalCode = "", , , communeName = "", communeKey = "", canton = "", , east = "", north = ""], i) => {
-    const next = register[i + 1];
-    // Liechtenstein's few localities get a dozen streets each, so its example requests have a page 2.
-    const count = /^70(0[1-9]|1[01])$/.test(communeKey) ? 12 : 1 + (i % 4);
-    for (let n = 0; n < count; n++) {
-      const key = String(10_000_000 + streets.length);
-      const zipLabels = [`${postalCode} ${name}`];
-      if (Number(key) % 7 === 0 && next !== undefined && next[5] === communeKey && next[0] !== name) zipLabels.push(`${next[1]} ${next[0]}`);
-      streets.push({ key, name: NAMES[(i + n) % NAMES.length] ?? "", zipLabels, communeKey, communeName, canton, status: STATUSES[streets.length % STATUSES.length] ?? "", east: east.split(".")[0] ?? "", north: north.split(".")[0] ?? "" });
-    }
-  });
-  const lines = streets.map((s) => [s.key, s.name, s.zipLabels.join(", "), s.communeKey, s.communeName, s.canton, "Street", s.status, "true", "true", "01.01.2026", s.east, s.north].join(";"));
+  const streets: (GeneratedStreet & {
+    communeName: string;
+    canton: string;
+    east: string;
+    north: string;
+  })[] = [];
+  register.forEach(
+    (
+      [
+        name = "",
+        postalCode = "",
+        ,
+        ,
+        communeName = "",
+        communeKey = "",
+        canton = "",
+        ,
+        east = "",
+        north = "",
+      ],
+      i,
+    ) => {
+      const next = register[i + 1];
+      // Liechtenstein's few localities get a dozen streets each, so its example requests have a page 2.
+      const count = /^70(0[1-9]|1[01])$/.test(communeKey) ? 12 : 1 + (i % 4);
+      for (let n = 0; n < count; n++) {
+        const key = String(10_000_000 + streets.length);
+        const zipLabels = [`${postalCode} ${name}`];
+        if (
+          Number(key) % 7 === 0 &&
+          next !== undefined &&
+          next[5] === communeKey &&
+          next[0] !== name
+        )
+          zipLabels.push(`${next[1]} ${next[0]}`);
+        streets.push({
+          key,
+          name: NAMES[(i + n) % NAMES.length] ?? "",
+          zipLabels,
+          communeKey,
+          communeName,
+          canton,
+          status: STATUSES[streets.length % STATUSES.length] ?? "",
+          east: east.split(".")[0] ?? "",
+          north: north.split(".")[0] ?? "",
+        });
+      }
+    },
+  );
+  const lines = streets.map((s) =>
+    [
+      s.key,
+      s.name,
+      s.zipLabels.join(", "),
+      s.communeKey,
+      s.communeName,
+      s.canton,
+      "Street",
+      s.status,
+      "true",
+      "true",
+      "01.01.2026",
+      s.east,
+      s.north,
+    ].join(";"),
+  );
   writeFileSync(file, `\uFEFF${SWISS_STREETS_HEADER}\r\n${lines.join("\r\n")}\r\n`);
-  return streets.map(({ key, name, zipLabels, communeKey, status }) => ({ key, name, zipLabels, communeKey, status }));
+  return streets.map(({ key, name, zipLabels, communeKey, status }) => ({
+    key,
+    name,
+    zipLabels,
+    communeKey,
+    status,
+  }));
 }

@@ -22,7 +22,13 @@ export class UpstreamServer {
       self?.urls.push(request.url ?? "/");
       const body = self?.files.get(path) ?? 404;
       if (typeof body === "number") response.writeHead(body).end();
-      else response.writeHead(200, { "Content-Type": "application/octet-stream", "Last-Modified": "Sun, 30 Nov 2025 00:00:00 GMT" }).end(body);
+      else
+        response
+          .writeHead(200, {
+            "Content-Type": "application/octet-stream",
+            "Last-Modified": "Sun, 30 Nov 2025 00:00:00 GMT",
+          })
+          .end(body);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     self = new UpstreamServer(server, files);

@@ -19,7 +19,13 @@ export interface CraftedEntry {
 
 /** An entry whose declarations are true: `text` deflated (or stored), with its real size and CRC. */
 export function honestEntry(name: string, bytes: Uint8Array, method: 0 | 8 = 8): CraftedEntry {
-  return { name, data: method === 8 ? new Uint8Array(deflateRawSync(bytes)) : bytes, method, crc: crc32(bytes) >>> 0, size: bytes.byteLength };
+  return {
+    name,
+    data: method === 8 ? new Uint8Array(deflateRawSync(bytes)) : bytes,
+    method,
+    crc: crc32(bytes) >>> 0,
+    size: bytes.byteLength,
+  };
 }
 
 /**

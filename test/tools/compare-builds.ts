@@ -34,11 +34,13 @@ interface Report {
  * Files whose bytes carry the build time, a hash of the code or the fixture's path (relative to
  * each tree, so different): compared with those parts masked.
  */
-const fixturePath = (text: string) => text.replace(/"location": ?"[^"]*streets\.csv"/g, '"location":"…streets.csv"');
+const fixturePath = (text: string) =>
+  text.replace(/"location": ?"[^"]*streets\.csv"/g, '"location":"…streets.csv"');
 const MASKED: Readonly<Record<string, (text: string) => string>> = {
   "downloads/index.json": (text) => fixturePath(text.replace(/"builtAt":"[^"]*"/, '"builtAt":"…"')),
   "index.html": (text) => text.replace(/Built \d{4}-\d\d-\d\dT[\d:.]+Z/, "Built …"),
-  "_build.json": (text) => fixturePath(text.replace(/"fingerprint": "[^"]*"/, '"fingerprint": "…"')),
+  "_build.json": (text) =>
+    fixturePath(text.replace(/"fingerprint": "[^"]*"/, '"fingerprint": "…"')),
 };
 
 /**
@@ -69,8 +71,13 @@ function compareTrees(ours: string, theirs: string, allowAdded: ReadonlySet<stri
       continue;
     }
     const mask = MASKED[path];
-    if (mask !== undefined && mask(x.toString("utf8")) === mask(y.toString("utf8"))) report.allowed.push(`/${path} (build time, code hash or fixture path)`);
-    else if (VERSIONED.test(path) && withoutFormatVersion(x.toString("utf8")) === y.toString("utf8")) report.allowed.push(`/${path} (the format version added)`);
+    if (mask !== undefined && mask(x.toString("utf8")) === mask(y.toString("utf8")))
+      report.allowed.push(`/${path} (build time, code hash or fixture path)`);
+    else if (
+      VERSIONED.test(path) &&
+      withoutFormatVersion(x.toString("utf8")) === y.toString("utf8")
+    )
+      report.allowed.push(`/${path} (the format version added)`);
     else report.failures.push(`differs: /${path}`);
   }
   return report;
@@ -91,14 +98,19 @@ function listFiles(root: string): Set<string> {
 
 const work = mkdtempSync(join(tmpdir(), "plz-compare-"));
 const baseTree = join(work, "base");
-execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", baseTree, args.base], { stdio: "ignore" });
+execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", baseTree, args.base], {
+  stdio: "ignore",
+});
 symlinkSync(join(ROOT, "node_modules"), join(baseTree, "node_modules"));
 const streets = fixtureStreets(work);
 
 /** The builds compared: the embedded data at the default budget, and the street fixture at three budgets. */
 const builds: { name: string; args: string[] }[] = [
   { name: "embedded", args: [] },
-  { name: "fixture-generous", args: ["--source", `de-streets=${streets}`, "--max-files", "1000000"] },
+  {
+    name: "fixture-generous",
+    args: ["--source", `de-streets=${streets}`, "--max-files", "1000000"],
+  },
   { name: "fixture-default", args: ["--source", `de-streets=${streets}`] },
   { name: "fixture-tight", args: ["--source", `de-streets=${streets}`, "--max-files", "6000"] },
 ];
@@ -110,12 +122,18 @@ try {
       const out = join(work, `${build.name}-${i === 0 ? "new" : "base"}`);
       process.stderr.write(`building ${build.name} with ${i === 0 ? "this tree" : args.base}…\n`);
       const invocation = buildInvocation(["--full", "--out", out, ...build.args]);
-      execFileSync(invocation.command, invocation.args, { cwd: tree, env: invocation.env, stdio: ["ignore", "ignore", "inherit"] });
+      execFileSync(invocation.command, invocation.args, {
+        cwd: tree,
+        env: invocation.env,
+        stdio: ["ignore", "ignore", "inherit"],
+      });
       return out;
     });
     const [ours = "", theirs = ""] = trees;
     const report = compareTrees(ours, theirs, new Set(args["allow-added"]));
-    process.stdout.write(`${build.name}: ${report.same} files identical; ${report.allowed.length} allowed differences${report.allowed.length === 0 ? "" : ` (${report.allowed.join(", ")})`}; ${report.failures.length} unexpected\n`);
+    process.stdout.write(
+      `${build.name}: ${report.same} files identical; ${report.allowed.length} allowed differences${report.allowed.length === 0 ? "" : ` (${report.allowed.join(", ")})`}; ${report.failures.length} unexpected\n`,
+    );
     for (const failure of report.failures.slice(0, 20)) process.stdout.write(`  ${failure}\n`);
     failures += report.failures.length;
     for (const tree of trees) rmSync(tree, { recursive: true, force: true });

@@ -4,7 +4,12 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { deriveCtype, readVendoredFiles, renderCtypeModule, renderVendoredModule } from "../support/pg-tables.ts";
+import {
+  deriveCtype,
+  readVendoredFiles,
+  renderCtypeModule,
+  renderVendoredModule,
+} from "../support/pg-tables.ts";
 import { ROOT } from "../support/paths.ts";
 import { startPostgres } from "../support/pglite.ts";
 

@@ -24,24 +24,38 @@ if (args.dir === undefined) throw new Error("--dir DIR (a build of --source) is 
 const model = modelByLocality(await readModelStreets(resolve(args.source)));
 const byCount = [...model].sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
 let seed = 7;
-const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
 const largest = Number(args.largest);
 const rest = byCount.slice(largest);
 const picked = new Set<number>();
-while (picked.size < Math.min(Number(args.random), rest.length)) picked.add(Math.floor(random() * rest.length));
-const localities = [...byCount.slice(0, largest), ...[...picked].map((i) => rest[i]).filter((x) => x !== undefined)];
+while (picked.size < Math.min(Number(args.random), rest.length))
+  picked.add(Math.floor(random() * rest.length));
+const localities = [
+  ...byCount.slice(0, largest),
+  ...[...picked].map((i) => rest[i]).filter((x) => x !== undefined),
+];
 
-interface Check { locality: string; size: number; page: number; csv: boolean }
+interface Check {
+  locality: string;
+  size: number;
+  page: number;
+  csv: boolean;
+}
 const checks: Check[] = [];
 for (const [index, [locality, streets]] of localities.entries()) {
   for (let size = 1; size <= 50; size++) {
     const last = Math.ceil(streets.length / size);
     // The three largest: every page. The random ones: first, second, middle, last and one past.
-    const pages = index < largest ? Array.from({ length: last + 1 }, (_, i) => i + 1) : [...new Set([1, 2, Math.ceil(last / 2), last, last + 1])].filter((p) => p <= last + 1);
+    const pages =
+      index < largest
+        ? Array.from({ length: last + 1 }, (_, i) => i + 1)
+        : [...new Set([1, 2, Math.ceil(last / 2), last, last + 1])].filter((p) => p <= last + 1);
     for (const page of pages) checks.push({ locality, size, page, csv: (size + page) % 5 === 0 });
   }
 }
-process.stderr.write(`${localities.length} localities (largest ${byCount[0]?.[0]}: ${byCount[0]?.[1].length}), ${checks.length} requests\n`);
+process.stderr.write(
+  `${localities.length} localities (largest ${byCount[0]?.[0]}: ${byCount[0]?.[1].length}), ${checks.length} requests\n`,
+);
 
 // wrangler dev's Node process grows by about 20 KB per request (measured: 1.4 GB to 2.3 GB over 40,000
 // requests) and died near 90,000 in earlier sweeps: a fresh server serves each block of requests.
@@ -74,7 +88,9 @@ try {
   await server.stop();
 }
 const seconds = (performance.now() - started) / 1000; // includes the server restarts
-process.stdout.write(`${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)}/s, none retried), ${failures.length === 0 ? "all correct" : `${failures.length} FAILURES, the first 20:\n${failures.slice(0, 20).join("\n")}`}\n`);
+process.stdout.write(
+  `${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)}/s, none retried), ${failures.length === 0 ? "all correct" : `${failures.length} FAILURES, the first 20:\n${failures.slice(0, 20).join("\n")}`}\n`,
+);
 process.exit(failures.length === 0 ? 0 : 1);
 
 async function verify({ locality, size, page, csv }: Check): Promise<string | undefined> {
@@ -83,18 +99,30 @@ async function verify({ locality, size, page, csv }: Check): Promise<string | un
   // Never retried: a failed request is a finding, counted like a wrong answer.
   let response: Response;
   try {
-    response = await fetch(`${server.origin}${path}`, { headers: { Accept: csv ? "text/csv" : "application/json" } });
+    response = await fetch(`${server.origin}${path}`, {
+      headers: { Accept: csv ? "text/csv" : "application/json" },
+    });
   } catch (error) {
     return `${path}: request failed: ${error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}` : String(error)}`;
   }
   const text = await response.text();
-  const headers = ["x-page", "x-page-size", "x-total-count", "x-total-pages"].map((h) => response.headers.get(h)).join(",");
+  const headers = ["x-page", "x-page-size", "x-total-count", "x-total-pages"]
+    .map((h) => response.headers.get(h))
+    .join(",");
   const expectedHeaders = [page, size, streets.length, Math.ceil(streets.length / size)].join(",");
   if (response.status !== 200) return `${path}: status ${response.status} ${text.slice(0, 200)}`;
-  if (headers !== expectedHeaders) return `${path}: headers ${headers}, expected ${expectedHeaders}`;
+  if (headers !== expectedHeaders)
+    return `${path}: headers ${headers}, expected ${expectedHeaders}`;
   const expected = streets.slice((page - 1) * size, page * size).map(fields);
-  const actual = csv ? (await parseCsv(text)).map((r) => [r["Name"], r["PostalCode"], r["Borough"], r["Suburb"]].join("|")) : (JSON.parse(text) as Record<string, string>[]).map((r) => [r["name"], r["postalCode"], r["borough"] ?? "", r["suburb"] ?? ""].join("|"));
-  if (actual.join("\n") !== expected.join("\n")) return `${path} (${csv ? "csv" : "json"}): records differ`;
+  const actual = csv
+    ? (await parseCsv(text)).map((r) =>
+        [r["Name"], r["PostalCode"], r["Borough"], r["Suburb"]].join("|"),
+      )
+    : (JSON.parse(text) as Record<string, string>[]).map((r) =>
+        [r["name"], r["postalCode"], r["borough"] ?? "", r["suburb"] ?? ""].join("|"),
+      );
+  if (actual.join("\n") !== expected.join("\n"))
+    return `${path} (${csv ? "csv" : "json"}): records differ`;
   return undefined;
 }
 

@@ -10,7 +10,14 @@ import { ROOT } from "../support/paths.ts";
  */
 
 /** The folders of generator/ from the ground up: a folder may import its own and lower floors only. */
-const FLOORS: readonly (readonly string[])[] = [["contract"], ["io", "resources"], ["sources"], ["model", "docs"], ["build", "serve"], ["cli"]];
+const FLOORS: readonly (readonly string[])[] = [
+  ["contract"],
+  ["io", "resources"],
+  ["sources"],
+  ["model", "docs"],
+  ["build", "serve"],
+  ["cli"],
+];
 /** The Worker: beside the house, on the contract alone. */
 const EDGE = "edge";
 /** npm packages the contract (and so the Worker) may use: pure ESM, no Node, no side effects. */
@@ -25,20 +32,29 @@ interface Import {
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
-    return statSync(path).isDirectory() ? sourceFiles(path) : /\.(ts|js)$/.test(entry) ? [path] : [];
+    return statSync(path).isDirectory()
+      ? sourceFiles(path)
+      : /\.(ts|js)$/.test(entry)
+        ? [path]
+        : [];
   });
 }
 
 function importsOf(file: string): string[] {
   const text = readFileSync(file, "utf8");
-  return [...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"/gm)].map((m) => m[1] ?? "");
+  return [...text.matchAll(/^(?:import|export)\s[^;]*?\sfrom\s+"([^"]+)"/gm)].map(
+    (m) => m[1] ?? "",
+  );
 }
 
 const generator = join(ROOT, "generator");
 const files = sourceFiles(generator);
 const folderOf = (file: string) => relative(generator, file).split("/")[0] ?? "";
 const imports: Import[] = files.flatMap((file) =>
-  importsOf(file).map((specifier) => ({ from: relative(ROOT, file), to: specifier.startsWith(".") ? relative(ROOT, resolve(dirname(file), specifier)) : specifier })),
+  importsOf(file).map((specifier) => ({
+    from: relative(ROOT, file),
+    to: specifier.startsWith(".") ? relative(ROOT, resolve(dirname(file), specifier)) : specifier,
+  })),
 );
 
 describe("the house", () => {
@@ -48,12 +64,21 @@ describe("the house", () => {
   });
 
   it("the contract imports nothing of the project and nothing of Node (pure packages aside)", () => {
-    const wrong = imports.filter((i) => i.from.startsWith("generator/contract/") && !i.to.startsWith("generator/contract/") && !PURE_PACKAGES.includes(i.to));
+    const wrong = imports.filter(
+      (i) =>
+        i.from.startsWith("generator/contract/") &&
+        !i.to.startsWith("generator/contract/") &&
+        !PURE_PACKAGES.includes(i.to),
+    );
     expect(wrong).toEqual([]);
   });
 
   it("the Worker imports the contract and itself only, and nothing of Node", () => {
-    const wrong = imports.filter((i) => i.from.startsWith(`generator/${EDGE}/`) && !(i.to.startsWith("generator/contract/") || i.to.startsWith(`generator/${EDGE}/`)));
+    const wrong = imports.filter(
+      (i) =>
+        i.from.startsWith(`generator/${EDGE}/`) &&
+        !(i.to.startsWith("generator/contract/") || i.to.startsWith(`generator/${EDGE}/`)),
+    );
     expect(wrong).toEqual([]);
   });
 
@@ -61,20 +86,37 @@ describe("the house", () => {
     const floor = (folder: string) => FLOORS.findIndex((names) => names.includes(folder));
     const wrong = imports
       .filter((i) => i.from.startsWith("generator/") && i.to.startsWith("generator/"))
-      .map((i) => ({ ...i, fromFolder: i.from.split("/")[1] ?? "", toFolder: i.to.split("/")[1] ?? "" }))
-      .filter(({ fromFolder, toFolder }) => fromFolder !== toFolder && fromFolder !== EDGE && (toFolder === EDGE || floor(toFolder) > floor(fromFolder) || (floor(toFolder) === floor(fromFolder) && toFolder !== fromFolder)))
+      .map((i) => ({
+        ...i,
+        fromFolder: i.from.split("/")[1] ?? "",
+        toFolder: i.to.split("/")[1] ?? "",
+      }))
+      .filter(
+        ({ fromFolder, toFolder }) =>
+          fromFolder !== toFolder &&
+          fromFolder !== EDGE &&
+          (toFolder === EDGE ||
+            floor(toFolder) > floor(fromFolder) ||
+            (floor(toFolder) === floor(fromFolder) && toFolder !== fromFolder)),
+      )
       .map(({ from, to }) => `${from} → ${to}`);
     expect(wrong).toEqual([]);
   });
 
   it("benchmarks import the generator, not the tests; the generator imports neither", () => {
-    const benchImports = sourceFiles(join(ROOT, "bench")).flatMap((file) => importsOf(file).map((specifier) => relative(ROOT, resolve(dirname(file), specifier))));
+    const benchImports = sourceFiles(join(ROOT, "bench")).flatMap((file) =>
+      importsOf(file).map((specifier) => relative(ROOT, resolve(dirname(file), specifier))),
+    );
     expect(benchImports.filter((to) => to.startsWith("test/"))).toEqual([]);
-    expect(imports.filter((i) => i.to.startsWith("test/") || i.to.startsWith("bench/"))).toEqual([]);
+    expect(imports.filter((i) => i.to.startsWith("test/") || i.to.startsWith("bench/"))).toEqual(
+      [],
+    );
   });
 
   it(`keeps every file of generator/ within ${MAX_LINES} lines`, () => {
-    const long = files.map((file) => [relative(ROOT, file), readFileSync(file, "utf8").split("\n").length] as const).filter(([, lines]) => lines > MAX_LINES);
+    const long = files
+      .map((file) => [relative(ROOT, file), readFileSync(file, "utf8").split("\n").length] as const)
+      .filter(([, lines]) => lines > MAX_LINES);
     expect(long).toEqual([]);
   });
 });

@@ -11,19 +11,35 @@ import { ROOT } from "../support/paths.ts";
  * what the `build` script gives.
  */
 describe("the build process settings", () => {
-  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+  const scripts = (
+    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    }
+  ).scripts;
 
-  it.each(["start", "build", "plan", "dev"])("the %s script sets malloc and the heap limits", (name) => {
-    expect(scripts[name]).toMatch(/^MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 /);
-    expect(scripts[name]).toContain(" --max-old-space-size=1024 --max-semi-space-size=16 ");
-  });
+  it.each(["start", "build", "plan", "dev"])(
+    "the %s script sets malloc and the heap limits",
+    (name) => {
+      expect(scripts[name]).toMatch(/^MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 /);
+      expect(scripts[name]).toContain(" --max-old-space-size=1024 --max-semi-space-size=16 ");
+    },
+  );
 
   it("the benches' build process has the build script's environment and flags", () => {
     const invocation = buildInvocation(["--json"]);
-    expect([invocation.env["MALLOC_ARENA_MAX"], invocation.env["MALLOC_MMAP_THRESHOLD_"]]).toEqual(["2", "131072"]);
+    expect([invocation.env["MALLOC_ARENA_MAX"], invocation.env["MALLOC_MMAP_THRESHOLD_"]]).toEqual([
+      "2",
+      "131072",
+    ]);
     expect(invocation.command).toBe(join(ROOT, "node_modules/.bin/tsx"));
     // The project's Node 24 (the `node` devDependency), as under `npm run`, not the system's.
     expect(invocation.env["PATH"]?.split(delimiter)[0]).toBe(join(ROOT, "node_modules/.bin"));
-    expect(invocation.args).toEqual(["--max-old-space-size=1024", "--max-semi-space-size=16", "generator/cli/main.ts", "build", "--json"]);
+    expect(invocation.args).toEqual([
+      "--max-old-space-size=1024",
+      "--max-semi-space-size=16",
+      "generator/cli/main.ts",
+      "build",
+      "--json",
+    ]);
   });
 });

@@ -8,7 +8,9 @@ function store() {
     fetch: async (request: Request) => {
       const path = new URL(request.url).pathname;
       fetched.push(path);
-      return new Response(new Uint8Array(CHUNK_CACHE_BYTES / 8).fill(Number(/(\d+)\.bin$/.exec(path)?.[1] ?? 0)));
+      return new Response(
+        new Uint8Array(CHUNK_CACHE_BYTES / 8).fill(Number(/(\d+)\.bin$/.exec(path)?.[1] ?? 0)),
+      );
     },
   };
   return { store: new AssetStore(assets), fetched };

@@ -8,12 +8,30 @@ const sorted = (names: string[]) => sortRecords(names, (name) => [collationKey(n
 
 describe("German collation", () => {
   it.each([
-    [["Zeppelinstraße", "Ährenweg", "Aachener Straße", "Öschweg", "Oberweg"], ["Aachener Straße", "Ährenweg", "Oberweg", "Öschweg", "Zeppelinstraße"]],
-    [["Straße", "Strasse", "Strand"], ["Strand", "Strasse", "Straße"]],
-    [["am Park", "Am Park", "Amsel"], ["am Park", "Am Park", "Amsel"]],
-    [["Müller", "Muller", "Mueller"], ["Mueller", "Muller", "Müller"]],
-    [["B 2", "B 10", "B1"], ["B 10", "B 2", "B1"]],
-    [["Élysée", "Elysee", "Eltviller"], ["Eltviller", "Elysee", "Élysée"]],
+    [
+      ["Zeppelinstraße", "Ährenweg", "Aachener Straße", "Öschweg", "Oberweg"],
+      ["Aachener Straße", "Ährenweg", "Oberweg", "Öschweg", "Zeppelinstraße"],
+    ],
+    [
+      ["Straße", "Strasse", "Strand"],
+      ["Strand", "Strasse", "Straße"],
+    ],
+    [
+      ["am Park", "Am Park", "Amsel"],
+      ["am Park", "Am Park", "Amsel"],
+    ],
+    [
+      ["Müller", "Muller", "Mueller"],
+      ["Mueller", "Muller", "Müller"],
+    ],
+    [
+      ["B 2", "B 10", "B1"],
+      ["B 10", "B 2", "B1"],
+    ],
+    [
+      ["Élysée", "Elysee", "Eltviller"],
+      ["Eltviller", "Elysee", "Élysée"],
+    ],
   ])("%j", (input, expected) => {
     expect(sorted(input)).toEqual(expected);
   });
@@ -22,7 +40,9 @@ describe("German collation", () => {
     const names = readFileSync(dataFile("de/streets-berlin.csv"), "utf8")
       .split("\n")
       .slice(1)
-      .map((line) => (line.startsWith('"') ? line.slice(1, line.indexOf('"', 1)) : (line.split(",")[0] ?? "")))
+      .map((line) =>
+        line.startsWith('"') ? line.slice(1, line.indexOf('"', 1)) : (line.split(",")[0] ?? ""),
+      )
       .filter((name) => name !== "");
     const unique = [...new Set(names)];
     expect(unique.length).toBeGreaterThan(9000);

@@ -2,7 +2,13 @@ import fc from "fast-check";
 import { parseString } from "fast-csv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { csvField, csvRow, cutOutsideQuotes, parseCsvLine, parseCsvRows } from "../../generator/contract/csv.ts";
+import {
+  csvField,
+  csvRow,
+  cutOutsideQuotes,
+  parseCsvLine,
+  parseCsvRows,
+} from "../../generator/contract/csv.ts";
 import { parseCsv } from "../../generator/sources/csv.ts";
 import { SourceError } from "../../generator/sources/errors.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
@@ -72,12 +78,16 @@ describe("the odd names of the OpenPLZ sample", () => {
 });
 
 describe("parseCsv reads what fast-csv reads", () => {
-  const viaFastCsv = (text: string) => parse(text).then(
-    (rows) => ({ ok: true as const, rows }),
-    () => ({ ok: false as const, rows: [] }),
-  );
+  const viaFastCsv = (text: string) =>
+    parse(text).then(
+      (rows) => ({ ok: true as const, rows }),
+      () => ({ ok: false as const, rows: [] }),
+    );
   /** What our validation refuses in fast-csv's rows: a wrong width, a field spanning lines or holding a control character. */
-  const refused = (rows: readonly string[][], columns: number) => rows.some((row) => row.length !== columns || row.some((field) => /[\u0000-\u001f\u007f]/.test(field)));
+  const refused = (rows: readonly string[][], columns: number) =>
+    rows.some(
+      (row) => row.length !== columns || row.some((field) => /[\u0000-\u001f\u007f]/.test(field)),
+    );
   const agree = async (text: string, columns: number) => {
     const theirs = await viaFastCsv(text);
     const ours = await parseCsv(text, "t.csv", { header: undefined, columns }, (row) => row).then(
@@ -87,21 +97,46 @@ describe("parseCsv reads what fast-csv reads", () => {
     if (ours.ok) expect(theirs, JSON.stringify(text)).toEqual({ ok: true, rows: ours.rows });
     else {
       expect(ours.error, JSON.stringify(text)).toBeInstanceOf(SourceError);
-      expect(!theirs.ok || theirs.rows.length === 0 || refused(theirs.rows, columns), JSON.stringify(text)).toBe(true);
+      expect(
+        !theirs.ok || theirs.rows.length === 0 || refused(theirs.rows, columns),
+        JSON.stringify(text),
+      ).toBe(true);
     }
   };
 
   it("on generated files of quoted and plain fields", async () => {
-    const field = fc.oneof(fc.stringMatching(/^[a-zäß ]{0,6}$/), fc.stringMatching(/^[a-z ,"ä]{0,6}$/).map((f) => `"${f.replaceAll('"', '""')}"`));
-    const file = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.boolean()).chain(([columns, crlf]) =>
-      fc.array(fc.array(field, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 6 }).map((rows) => ({ columns, text: rows.map((row) => row.join(",")).join(crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n") })),
+    const field = fc.oneof(
+      fc.stringMatching(/^[a-zäß ]{0,6}$/),
+      fc.stringMatching(/^[a-z ,"ä]{0,6}$/).map((f) => `"${f.replaceAll('"', '""')}"`),
     );
-    await fc.assert(fc.asyncProperty(file, ({ columns, text }) => agree(text, columns)), { numRuns: 2_000 });
+    const file = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.boolean()).chain(([columns, crlf]) =>
+      fc
+        .array(fc.array(field, { minLength: columns, maxLength: columns }), {
+          minLength: 1,
+          maxLength: 6,
+        })
+        .map((rows) => ({
+          columns,
+          text:
+            rows.map((row) => row.join(",")).join(crlf ? "\r\n" : "\n") + (crlf ? "\r\n" : "\n"),
+        })),
+    );
+    await fc.assert(
+      fc.asyncProperty(file, ({ columns, text }) => agree(text, columns)),
+      { numRuns: 2_000 },
+    );
   });
 
   it("on generated broken text", async () => {
-    const text = fc.array(fc.constantFrom("a", ",", '"', "\n", "\r", " ", "ä"), { maxLength: 30 }).map((chars) => chars.join(""));
-    await fc.assert(fc.asyncProperty(text, fc.integer({ min: 1, max: 3 }), (input, columns) => agree(input, columns)), { numRuns: 3_000 });
+    const text = fc
+      .array(fc.constantFrom("a", ",", '"', "\n", "\r", " ", "ä"), { maxLength: 30 })
+      .map((chars) => chars.join(""));
+    await fc.assert(
+      fc.asyncProperty(text, fc.integer({ min: 1, max: 3 }), (input, columns) =>
+        agree(input, columns),
+      ),
+      { numRuns: 3_000 },
+    );
   });
 });
 
@@ -128,12 +163,22 @@ describe("the CSV line parser (contract/csv.ts)", () => {
     expect(parseCsvLine(line)).toEqual(values);
   });
 
-  const value = fc.string({ unit: fc.constantFrom("a", "ä", " ", ",", '"', "\r", "\n", "ß", "1"), maxLength: 8 });
-  const table = fc.integer({ min: 1, max: 4 }).chain((columns) => fc.array(fc.array(value, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 5 }));
-  const render = (rows: readonly (readonly string[])[]) => rows.map((row) => `${row.map(csvField).join(",")}\r\n`).join("");
+  const value = fc.string({
+    unit: fc.constantFrom("a", "ä", " ", ",", '"', "\r", "\n", "ß", "1"),
+    maxLength: 8,
+  });
+  const table = fc.integer({ min: 1, max: 4 }).chain((columns) =>
+    fc.array(fc.array(value, { minLength: columns, maxLength: columns }), {
+      minLength: 1,
+      maxLength: 5,
+    }),
+  );
+  const render = (rows: readonly (readonly string[])[]) =>
+    rows.map((row) => `${row.map(csvField).join(",")}\r\n`).join("");
 
   // A value a spreadsheet would run as a formula comes back with the leading ' csvField gives it.
-  const asWritten = (rows: readonly (readonly string[])[]) => rows.map((row) => row.map((v) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)));
+  const asWritten = (rows: readonly (readonly string[])[]) =>
+    rows.map((row) => row.map((v) => (/^[=+\-@\t\r]/.test(v) ? `'${v}` : v)));
 
   it("reads back every row csvField writes", () => {
     fc.assert(
@@ -149,7 +194,9 @@ describe("the CSV line parser (contract/csv.ts)", () => {
     const script = readFileSync(`${ROOT}/generator/docs/client.js`, "utf8");
     const source = /\nfunction parseCsv\(text\) \{\n[\s\S]*?\n\}\n/.exec(script)?.[0];
     expect(source).toBeDefined();
-    const clientParse = new Function(`${source ?? ""}\nreturn parseCsv;`)() as (text: string) => string[][];
+    const clientParse = new Function(`${source ?? ""}\nreturn parseCsv;`)() as (
+      text: string,
+    ) => string[][];
     fc.assert(
       fc.property(table, (rows) => {
         expect(clientParse(render(rows))).toEqual(parseCsvRows(render(rows)));

@@ -30,13 +30,28 @@ describe("place and county names", () => {
 
   it("takes the closest candidates only, several when they cannot be told apart", () => {
     const names = (list: string[]) => list.join(" | ");
-    expect(names(closestMatches("Neukirch/Lausitz", ["Neukirch", "Neukirch/Lausitz"], (n) => n))).toBe("Neukirch/Lausitz");
-    expect(names(closestMatches("Wentorf", ["Wentorf bei Hamburg", "Wentorf (Amt Sandesneben)"], (n) => n))).toBe("Wentorf bei Hamburg | Wentorf (Amt Sandesneben)");
-    expect(names(closestMatches("Garding", ["Garding, Kirchspiel", "Garding, Stadt"], (n) => n))).toBe("Garding, Kirchspiel | Garding, Stadt");
+    expect(
+      names(closestMatches("Neukirch/Lausitz", ["Neukirch", "Neukirch/Lausitz"], (n) => n)),
+    ).toBe("Neukirch/Lausitz");
+    expect(
+      names(
+        closestMatches("Wentorf", ["Wentorf bei Hamburg", "Wentorf (Amt Sandesneben)"], (n) => n),
+      ),
+    ).toBe("Wentorf bei Hamburg | Wentorf (Amt Sandesneben)");
+    expect(
+      names(closestMatches("Garding", ["Garding, Kirchspiel", "Garding, Stadt"], (n) => n)),
+    ).toBe("Garding, Kirchspiel | Garding, Stadt");
     expect(closestMatches("Gladbach", ["Neuwied, Stadt", "Rengsdorf"], (n) => n)).toEqual([]);
   });
 
   it("drops GV100AD's suffix from an official name", () => {
-    expect(["Frankfurt (Oder), Stadt", "Halle (Saale), Stadt", "Hamburg, Freie und Hansestadt", "Neuwied"].map(officialShortName)).toEqual(["Frankfurt (Oder)", "Halle (Saale)", "Hamburg", "Neuwied"]);
+    expect(
+      [
+        "Frankfurt (Oder), Stadt",
+        "Halle (Saale), Stadt",
+        "Hamburg, Freie und Hansestadt",
+        "Neuwied",
+      ].map(officialShortName),
+    ).toEqual(["Frankfurt (Oder)", "Halle (Saale)", "Hamburg", "Neuwied"]);
   });
 });

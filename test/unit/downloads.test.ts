@@ -37,15 +37,31 @@ describe("complete datasets in parts", () => {
     for (const format of ["json", "csv"] as const) {
       const files = manifest.files.filter((f) => f.format === format && f.gzipOf === undefined);
       expect(files.length, format).toBeGreaterThanOrEqual(Math.min(expectedParts, 2));
-      if (expectedParts === 1) expect(files.map((f) => [f.path, f.part, f.parts])).toEqual([[`/downloads/li.communes.${format}`, undefined, undefined]]);
-      else expect(files.map((f) => [f.path, f.part, f.parts])).toEqual(files.map((_, i) => [`/downloads/li.communes.part-${i + 1}.${format}`, i + 1, files.length]));
+      if (expectedParts === 1)
+        expect(files.map((f) => [f.path, f.part, f.parts])).toEqual([
+          [`/downloads/li.communes.${format}`, undefined, undefined],
+        ]);
+      else
+        expect(files.map((f) => [f.path, f.part, f.parts])).toEqual(
+          files.map((_, i) => [
+            `/downloads/li.communes.part-${i + 1}.${format}`,
+            i + 1,
+            files.length,
+          ]),
+        );
       const records: string[] = [];
       for (const file of files) {
         const text = sink.text(file.path) ?? "";
         expect(Buffer.byteLength(text), file.path).toBe(file.bytes);
         expect(file.bytes, file.path).toBeLessThanOrEqual(maxBytes);
         expect(createHash("sha256").update(text).digest("hex")).toBe(file.sha256);
-        const rows = format === "json" ? (JSON.parse(text) as unknown[]).map((r) => JSON.stringify(r)) : text.split("\r\n").slice(1, -1).map((r) => `${r}\r\n`);
+        const rows =
+          format === "json"
+            ? (JSON.parse(text) as unknown[]).map((r) => JSON.stringify(r))
+            : text
+                .split("\r\n")
+                .slice(1, -1)
+                .map((r) => `${r}\r\n`);
         if (format === "csv") expect(text.startsWith("Key,")).toBe(true); // every part has the header
         expect(file.records).toBe(rows.length);
         records.push(...rows);
@@ -75,12 +91,23 @@ describe("complete datasets in parts", () => {
 
   it("lists every file in the manifest with hash, size, media type, records and credits", async () => {
     const { sink, manifest } = await writeDataset(1_000_000);
-    const index = JSON.parse(sink.text("/downloads/index.json") ?? "") as { builtAt: string; files: DownloadFile[] };
+    const index = JSON.parse(sink.text("/downloads/index.json") ?? "") as {
+      builtAt: string;
+      files: DownloadFile[];
+    };
     expect(index.builtAt).toBe("2026-11-22T00:00:00.000Z");
     expect(index.files).toEqual(manifest.files);
     for (const file of index.files) {
-      expect(Object.keys(file).slice(0, 5)).toEqual(["path", "mediaType", "bytes", "sha256", "records"]);
-      expect(file.credits).toEqual([expect.objectContaining({ licence: "Open Database License (ODbL) 1.0", asOf: "2025" })]);
+      expect(Object.keys(file).slice(0, 5)).toEqual([
+        "path",
+        "mediaType",
+        "bytes",
+        "sha256",
+        "records",
+      ]);
+      expect(file.credits).toEqual([
+        expect.objectContaining({ licence: "Open Database License (ODbL) 1.0", asOf: "2025" }),
+      ]);
     }
   });
 });

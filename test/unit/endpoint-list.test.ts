@@ -7,28 +7,69 @@ import { notServedRoutes } from "../../generator/resources/original.ts";
 
 /** The 38 routes of the original (openplzapi v1.2.0, `[HttpGet]` in Controllers/{AT,CH,DE,LI}Controller.cs). */
 const ORIGINAL_ROUTES = [
-  "/at/FullTextSearch", "/at/FederalProvinces/{key}/Districts", "/at/FederalProvinces", "/at/Localities", "/at/Districts/{key}/Localities", "/at/FederalProvinces/{key}/Localities", "/at/Districts/{key}/Municipalities", "/at/FederalProvinces/{key}/Municipalities", "/at/Streets",
-  "/ch/FullTextSearch", "/ch/Cantons", "/ch/Cantons/{key}/Communes", "/ch/Districts/{key}/Communes", "/ch/Cantons/{key}/Districts", "/ch/Localities", "/ch/Cantons/{key}/Localities", "/ch/Districts/{key}/Localities", "/ch/Streets",
-  "/de/FullTextSearch", "/de/FederalStates/{key}/Districts", "/de/GovernmentRegions/{key}/Districts", "/de/FederalStates", "/de/FederalStates/{key}/GovernmentRegions", "/de/Localities", "/de/Districts/{key}/Localities", "/de/FederalStates/{key}/Localities", "/de/GovernmentRegions/{key}/Localities", "/de/Districts/{key}/MunicipalAssociations", "/de/FederalStates/{key}/MunicipalAssociations", "/de/GovernmentRegions/{key}/MunicipalAssociations", "/de/Districts/{key}/Municipalities", "/de/FederalStates/{key}/Municipalities", "/de/GovernmentRegions/{key}/Municipalities", "/de/Streets",
-  "/li/FullTextSearch", "/li/Communes", "/li/Localities", "/li/Streets",
+  "/at/FullTextSearch",
+  "/at/FederalProvinces/{key}/Districts",
+  "/at/FederalProvinces",
+  "/at/Localities",
+  "/at/Districts/{key}/Localities",
+  "/at/FederalProvinces/{key}/Localities",
+  "/at/Districts/{key}/Municipalities",
+  "/at/FederalProvinces/{key}/Municipalities",
+  "/at/Streets",
+  "/ch/FullTextSearch",
+  "/ch/Cantons",
+  "/ch/Cantons/{key}/Communes",
+  "/ch/Districts/{key}/Communes",
+  "/ch/Cantons/{key}/Districts",
+  "/ch/Localities",
+  "/ch/Cantons/{key}/Localities",
+  "/ch/Districts/{key}/Localities",
+  "/ch/Streets",
+  "/de/FullTextSearch",
+  "/de/FederalStates/{key}/Districts",
+  "/de/GovernmentRegions/{key}/Districts",
+  "/de/FederalStates",
+  "/de/FederalStates/{key}/GovernmentRegions",
+  "/de/Localities",
+  "/de/Districts/{key}/Localities",
+  "/de/FederalStates/{key}/Localities",
+  "/de/GovernmentRegions/{key}/Localities",
+  "/de/Districts/{key}/MunicipalAssociations",
+  "/de/FederalStates/{key}/MunicipalAssociations",
+  "/de/GovernmentRegions/{key}/MunicipalAssociations",
+  "/de/Districts/{key}/Municipalities",
+  "/de/FederalStates/{key}/Municipalities",
+  "/de/GovernmentRegions/{key}/Municipalities",
+  "/de/Streets",
+  "/li/FullTextSearch",
+  "/li/Communes",
+  "/li/Localities",
+  "/li/Streets",
 ];
 
 /** The docs page a build of these resources generates (the endpoint reference lives there, not in the README). */
 function pageOf(resources: typeof RESOURCES): string {
-  const input: DocsInput = { version: "0.0.0", resources: resources.map((resource) => ({ resource, records: 1, views: 1 })), notServed: notServedRoutes(resources.map((r) => r.path)) };
+  const input: DocsInput = {
+    version: "0.0.0",
+    resources: resources.map((resource) => ({ resource, records: 1, views: 1 })),
+    notServed: notServedRoutes(resources.map((r) => r.path)),
+  };
   return docsPage(input, DOCS_CSS);
 }
 const tableSection = (page: string) => {
   const start = page.indexOf(`<section id="endpoints"`);
   return page.slice(start, page.indexOf("</table>", start));
 };
-const paths = (text: string) => [...new Set([...text.matchAll(/<code>GET (\/[^<?\s]+)<\/code>/g)].map((m) => m[1] ?? ""))].sort();
+const paths = (text: string) =>
+  [...new Set([...text.matchAll(/<code>GET (\/[^<?\s]+)<\/code>/g)].map((m) => m[1] ?? ""))].sort();
 
 describe("the docs page's endpoint list", () => {
   it("lists every resource in its endpoint table, and nothing else", () => {
     expect(ORIGINAL_ROUTES).toHaveLength(38);
     expect(paths(tableSection(pageOf(RESOURCES)))).toEqual(RESOURCES.map((r) => r.path).sort());
-    expect(paths(tableSection(pageOf(EMBEDDED_RESOURCES)))).toEqual(EMBEDDED_RESOURCES.map((r) => r.path).sort());
+    expect(paths(tableSection(pageOf(EMBEDDED_RESOURCES)))).toEqual(
+      EMBEDDED_RESOURCES.map((r) => r.path).sort(),
+    );
   });
 
   it("lists as not served every route of the original that the embedded build does not serve, with a reason", () => {
@@ -37,10 +78,21 @@ describe("the docs page's endpoint list", () => {
     const notServed = page.slice(start, page.indexOf("</section>", start));
     const served = new Set(EMBEDDED_RESOURCES.map((r) => r.path));
     expect(paths(notServed)).toEqual(ORIGINAL_ROUTES.filter((path) => !served.has(path)).sort());
-    for (const item of notServed.split("<li>").slice(1)) expect(item.replace(/<[^>]+>/g, "").split(": ").slice(1).join(": ").trim().length, item).toBeGreaterThan(20);
+    for (const item of notServed.split("<li>").slice(1))
+      expect(
+        item
+          .replace(/<[^>]+>/g, "")
+          .split(": ")
+          .slice(1)
+          .join(": ")
+          .trim().length,
+        item,
+      ).toBeGreaterThan(20);
   });
 
   it("serves no route the original does not have", () => {
-    expect(RESOURCES.map((r) => r.path).filter((path) => !ORIGINAL_ROUTES.includes(path))).toEqual([]);
+    expect(RESOURCES.map((r) => r.path).filter((path) => !ORIGINAL_ROUTES.includes(path))).toEqual(
+      [],
+    );
   });
 });

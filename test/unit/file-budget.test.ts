@@ -14,7 +14,10 @@ describe("pageFilesFor", () => {
 
 describe("choosePageSizes", () => {
   const berlin = [{ resource: "de.streets", viewSizes: [11920] }];
-  const all = Array.from({ length: 50 }, (_, i) => i + 1).reduce((sum, s) => sum + pageFilesFor([11920], s), 0);
+  const all = Array.from({ length: 50 }, (_, i) => i + 1).reduce(
+    (sum, s) => sum + pageFilesFor([11920], s),
+    0,
+  );
 
   it("materialises all 50 sizes when they fit", () => {
     const plan = choosePageSizes(berlin, 10, all + 10);

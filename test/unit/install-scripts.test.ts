@@ -10,9 +10,21 @@ import { ROOT } from "../support/paths.ts";
  * keys would never match), and nothing else. `.ci/install` checks the real `npm ci` output too.
  */
 describe("allowScripts", () => {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { allowScripts?: Record<string, boolean> };
-  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, { hasInstallScript?: boolean }> };
-  const withScripts = [...new Set(Object.entries(lock.packages).flatMap(([path, entry]) => (entry.hasInstallScript === true ? [path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length)] : [])))].sort();
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+    allowScripts?: Record<string, boolean>;
+  };
+  const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+    packages: Record<string, { hasInstallScript?: boolean }>;
+  };
+  const withScripts = [
+    ...new Set(
+      Object.entries(lock.packages).flatMap(([path, entry]) =>
+        entry.hasInstallScript === true
+          ? [path.slice(path.lastIndexOf("node_modules/") + "node_modules/".length)]
+          : [],
+      ),
+    ),
+  ].sort();
 
   it("approves by name exactly the packages of the lockfile that have install scripts", () => {
     expect(withScripts.length).toBeGreaterThan(0);

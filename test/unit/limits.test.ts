@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_MAX_VALUE_LENGTH, exceedsLength, maxValueLength } from "../../generator/contract/limits.ts";
+import {
+  DEFAULT_MAX_VALUE_LENGTH,
+  exceedsLength,
+  maxValueLength,
+} from "../../generator/contract/limits.ts";
 
 describe("the length limits of query parameters", () => {
   it.each([

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { decodeMatchTable, encodeMatchTable, matchRecords } from "../../generator/contract/match-table.ts";
+import {
+  decodeMatchTable,
+  encodeMatchTable,
+  matchRecords,
+} from "../../generator/contract/match-table.ts";
 import { literalQuery } from "../../generator/contract/regex/literals.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
@@ -22,14 +26,30 @@ const table = decodeMatchTable(
 const test = (param: string, pattern: string, ignoreCase: boolean) => {
   const compiled = compilePattern(pattern, { ignoreCase });
   if (!compiled.ok) throw new Error(pattern);
-  return { param, test: compiled.pattern.test, literals: { query: literalQuery(compiled.pattern.tree, ignoreCase ? caseFoldKey : (text: string) => text), folded: ignoreCase } };
+  return {
+    param,
+    test: compiled.pattern.test,
+    literals: {
+      query: literalQuery(compiled.pattern.tree, ignoreCase ? caseFoldKey : (text: string) => text),
+      folded: ignoreCase,
+    },
+  };
 };
 
 describe("the match table", () => {
   it("keeps each distinct value once, with its case-folded form for a column matched ignoring case", () => {
-    expect(table.columns.get("name")?.values).toEqual(["Dresden", "Berlin", "Erkner", "Grünheide (Mark)", "München", "ǆemal"]);
+    expect(table.columns.get("name")?.values).toEqual([
+      "Dresden",
+      "Berlin",
+      "Erkner",
+      "Grünheide (Mark)",
+      "München",
+      "ǆemal",
+    ]);
     expect(table.columns.get("name")?.rows).toEqual([0, 1, 1, 2, 3, 4, 5]);
-    expect(table.columns.get("name")?.folded).toEqual(["Dresden", "Berlin", "Erkner", "Grünheide (Mark)", "München", "ǆemal"].map(caseFoldKey));
+    expect(table.columns.get("name")?.folded).toEqual(
+      ["Dresden", "Berlin", "Erkner", "Grünheide (Mark)", "München", "ǆemal"].map(caseFoldKey),
+    );
     expect(table.columns.get("postalCode")?.folded).toBeUndefined();
   });
 
@@ -38,8 +58,16 @@ describe("the match table", () => {
     ["postalCode=^155", [test("postalCode", "^155", false)], [3, 4]],
     ["name=BERLIN", [test("name", "BERLIN", true)], [1, 2]],
     ["name=(erk|mün)", [test("name", "(erk|mün)", true)], [3, 5]],
-    ["name=ǅemal (titlecase finds ǆ through its case variants)", [test("name", "ǅemal", true)], [6]],
-    ["postalCode=15537&name=grün", [test("postalCode", "15537", false), test("name", "grün", true)], [4]],
+    [
+      "name=ǅemal (titlecase finds ǆ through its case variants)",
+      [test("name", "ǅemal", true)],
+      [6],
+    ],
+    [
+      "postalCode=15537&name=grün",
+      [test("postalCode", "15537", false), test("name", "grün", true)],
+      [4],
+    ],
     ["name=xyz", [test("name", "xyz", true)], []],
   ])("%s selects the records in order", (_, tests, positions) => {
     expect(matchRecords(table, tests)).toEqual(positions);
@@ -48,23 +76,42 @@ describe("the match table", () => {
   it("tests each distinct value at most once, and a name only for records whose postal code matched", () => {
     const seen: string[] = [];
     const name = test("name", "e", true);
-    matchRecords(table, [test("postalCode", "^1", false), { ...name, test: (value: string) => (seen.push(value), name.test(value)) }]);
+    matchRecords(table, [
+      test("postalCode", "^1", false),
+      { ...name, test: (value: string) => (seen.push(value), name.test(value)) },
+    ]);
     expect(seen).toEqual(["Berlin", "Erkner", "Grünheide (Mark)"]);
   });
 });
 
 describe("the literal prefilter", () => {
   it("is not applied with folded literals to a column without folded values (the engine decides alone)", () => {
-    const plain = decodeMatchTable(encodeMatchTable(2, [{ param: "name", valueOf: (i) => ["Frankfurt am Main", "Berlin"][i] ?? "" }]));
+    const plain = decodeMatchTable(
+      encodeMatchTable(2, [
+        { param: "name", valueOf: (i) => ["Frankfurt am Main", "Berlin"][i] ?? "" },
+      ]),
+    );
     const compiled = compilePattern("FRANKFURT", { ignoreCase: true });
     if (!compiled.ok) throw new Error("FRANKFURT");
-    expect(matchRecords(plain, [{ param: "name", test: compiled.pattern.test, literals: { query: literalQuery(compiled.pattern.tree, caseFoldKey), folded: true } }])).toEqual([0]);
+    expect(
+      matchRecords(plain, [
+        {
+          param: "name",
+          test: compiled.pattern.test,
+          literals: { query: literalQuery(compiled.pattern.tree, caseFoldKey), folded: true },
+        },
+      ]),
+    ).toEqual([0]);
   });
 
   it("rejects a value without the pattern's literals before the engine sees it", () => {
     const seen: string[] = [];
     const probe = test("name", "erkner", true);
-    expect(matchRecords(table, [{ ...probe, test: (value: string) => (seen.push(value), probe.test(value)) }])).toEqual([3]);
+    expect(
+      matchRecords(table, [
+        { ...probe, test: (value: string) => (seen.push(value), probe.test(value)) },
+      ]),
+    ).toEqual([3]);
     expect(seen).toEqual(["Erkner"]);
   });
 });

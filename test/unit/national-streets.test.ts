@@ -16,19 +16,22 @@ describe("the synthetic national street list", () => {
   it.each([
     [1, 5_000],
     [7, 2_000],
-  ])("seed %i, %i rows: read by the build's reader, every key a municipality, each name once per municipality", async (seed, rows) => {
-    const file = join(dir, `streets-${seed}.csv`);
-    const written = await writeNationalStreets(file, rows, seed);
-    const streets = await readStreets(readFileSync(file), file);
-    expect(written.rows).toBe(rows);
-    expect(streets).toHaveLength(rows);
-    expect(streets.filter((s) => !keys.has(s.regionalKey))).toEqual([]);
-    expect(new Set(streets.map((s) => `${s.regionalKey}\t${s.name}`)).size).toBe(rows);
-    expect(streets.every((s) => /^[0-9]{5}$/.test(s.postalCode))).toBe(true);
-    const again = join(dir, `again-${seed}.csv`);
-    await writeNationalStreets(again, rows, seed);
-    expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
-  });
+  ])(
+    "seed %i, %i rows: read by the build's reader, every key a municipality, each name once per municipality",
+    async (seed, rows) => {
+      const file = join(dir, `streets-${seed}.csv`);
+      const written = await writeNationalStreets(file, rows, seed);
+      const streets = await readStreets(readFileSync(file), file);
+      expect(written.rows).toBe(rows);
+      expect(streets).toHaveLength(rows);
+      expect(streets.filter((s) => !keys.has(s.regionalKey))).toEqual([]);
+      expect(new Set(streets.map((s) => `${s.regionalKey}\t${s.name}`)).size).toBe(rows);
+      expect(streets.every((s) => /^[0-9]{5}$/.test(s.postalCode))).toBe(true);
+      const again = join(dir, `again-${seed}.csv`);
+      await writeNationalStreets(again, rows, seed);
+      expect(readFileSync(again).equals(readFileSync(file))).toBe(true);
+    },
+  );
 
   it("differs between seeds", async () => {
     await writeNationalStreets(join(dir, "a.csv"), 2_000, 1);

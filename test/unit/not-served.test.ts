@@ -11,18 +11,48 @@ const embedded = EMBEDDED_RESOURCES.map((r) => r.path);
 describe("the endpoints a build does not serve", () => {
   it("are the original's endpoints without a resource in the build, each with its reason", () => {
     expect(notServedRoutes(served).map((r) => r.path)).toEqual([]);
-    expect(notServedRoutes(embedded).map((r) => r.path)).toEqual(["/ch/FullTextSearch", "/ch/Streets", "/li/FullTextSearch", "/li/Streets"]);
-    for (const route of notServedRoutes(embedded)) expect(route.reason, route.path).toMatch(/^[a-z].{20,}[^.]$/);
-    expect(notServedRoutes(embedded).find((r) => r.path === "/li/Streets")?.reason).toMatch(/ch-streets/);
-    expect(notServedRoutes(embedded).find((r) => r.path === "/ch/FullTextSearch")?.reason).toMatch(/ch-streets/);
+    expect(notServedRoutes(embedded).map((r) => r.path)).toEqual([
+      "/ch/FullTextSearch",
+      "/ch/Streets",
+      "/li/FullTextSearch",
+      "/li/Streets",
+    ]);
+    for (const route of notServedRoutes(embedded))
+      expect(route.reason, route.path).toMatch(/^[a-z].{20,}[^.]$/);
+    expect(notServedRoutes(embedded).find((r) => r.path === "/li/Streets")?.reason).toMatch(
+      /ch-streets/,
+    );
+    expect(notServedRoutes(embedded).find((r) => r.path === "/ch/FullTextSearch")?.reason).toMatch(
+      /ch-streets/,
+    );
   });
 
   it.each([
-    ["a resource for /ch/Streets (its source built)", [...served, "/ch/Streets"], "/ch/Streets", false],
-    ["a resource for /ch/FullTextSearch (its streets built)", [...embedded, "/ch/FullTextSearch"], "/ch/FullTextSearch", false],
+    [
+      "a resource for /ch/Streets (its source built)",
+      [...served, "/ch/Streets"],
+      "/ch/Streets",
+      false,
+    ],
+    [
+      "a resource for /ch/FullTextSearch (its streets built)",
+      [...embedded, "/ch/FullTextSearch"],
+      "/ch/FullTextSearch",
+      false,
+    ],
     ["the embedded resources", embedded, "/ch/FullTextSearch", true],
-    ["a build without /de/FullTextSearch", embedded.filter((p) => p !== "/de/FullTextSearch"), "/de/FullTextSearch", true],
-    ["a build without /de/Districts/{key}/Municipalities", served.filter((p) => p !== "/de/Districts/{key}/Municipalities"), "/de/Districts/{key}/Municipalities", true],
+    [
+      "a build without /de/FullTextSearch",
+      embedded.filter((p) => p !== "/de/FullTextSearch"),
+      "/de/FullTextSearch",
+      true,
+    ],
+    [
+      "a build without /de/Districts/{key}/Municipalities",
+      served.filter((p) => p !== "/de/Districts/{key}/Municipalities"),
+      "/de/Districts/{key}/Municipalities",
+      true,
+    ],
     ["all resources", served, "/li/Streets", false],
     ["the embedded resources", embedded, "/li/Streets", true],
   ])("with %s: %s is listed: %s", (_, paths, path, listed) => {
@@ -30,19 +60,33 @@ describe("the endpoints a build does not serve", () => {
   });
 
   it("says why a build was made without a resource the project has", () => {
-    expect(notServedRoutes([]).find((r) => r.path === "/de/Streets")?.reason).toBe("this build was made without it");
+    expect(notServedRoutes([]).find((r) => r.path === "/de/Streets")?.reason).toBe(
+      "this build was made without it",
+    );
   });
 
   it("has a reason for every original endpoint the project has no resource for", () => {
-    for (const endpoint of ORIGINAL_ENDPOINTS) if (endpoint.reason === undefined) expect(served, endpoint.path).toContain(endpoint.path);
+    for (const endpoint of ORIGINAL_ENDPOINTS)
+      if (endpoint.reason === undefined) expect(served, endpoint.path).toContain(endpoint.path);
   });
 });
 
 describe("the Worker's router", () => {
-  const route = createRouter({ resources: EMBEDDED_RESOURCES.map((r) => routeOf(r, 1)), notServed: notServedRoutes(embedded) });
+  const route = createRouter({
+    resources: EMBEDDED_RESOURCES.map((r) => routeOf(r, 1)),
+    notServed: notServedRoutes(embedded),
+  });
   const kindOf = (pathname: string) => {
     const found = route(pathname);
-    return found === undefined ? "unknown" : "notServed" in found ? `not served: ${found.notServed.path}` : "file" in found ? `file: ${found.file}` : "viewDownload" in found ? `download: ${found.viewDownload.slug}` : `resource: ${found.resource.path}`;
+    return found === undefined
+      ? "unknown"
+      : "notServed" in found
+        ? `not served: ${found.notServed.path}`
+        : "file" in found
+          ? `file: ${found.file}`
+          : "viewDownload" in found
+            ? `download: ${found.viewDownload.slug}`
+            : `resource: ${found.resource.path}`;
   };
 
   it.each([
@@ -67,7 +111,12 @@ describe("the Worker's router", () => {
 
 describe("the problems", () => {
   it("tell a path that is not served from one that does not exist", () => {
-    expect(notServedProblem("/ch/Streets", "there is no street data")).toEqual({ type: "https://tools.ietf.org/html/rfc9110#section-15.5.5", title: "Not Found", status: 404, detail: "This build does not serve /ch/Streets: there is no street data." });
+    expect(notServedProblem("/ch/Streets", "there is no street data")).toEqual({
+      type: "https://tools.ietf.org/html/rfc9110#section-15.5.5",
+      title: "Not Found",
+      status: 404,
+      detail: "This build does not serve /ch/Streets: there is no street data.",
+    });
     expect(notFoundProblem("/ch/Strets").detail).toBe("There is no resource at '/ch/Strets'.");
   });
 });

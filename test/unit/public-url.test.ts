@@ -9,8 +9,14 @@ describe("a source URL as published (manifest, build record, messages)", () => {
     ["https://host/file.csv?access_token=abc", "https://host/file.csv"],
     ["https://host/file.csv?access_token=abc&X-Amz-Signature=def#part", "https://host/file.csv"],
     // the publishers' own query keys say which file was read, and stay
-    ["https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=22-11-2026", "https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=22-11-2026"],
-    ["https://www.destatis.de/x/GV100AD3011.zip?__blob=publicationFile&v=3&sig=s", "https://www.destatis.de/x/GV100AD3011.zip?__blob=publicationFile"],
+    [
+      "https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=22-11-2026",
+      "https://www.agvchapp.bfs.admin.ch/api/communes/snapshot?date=22-11-2026",
+    ],
+    [
+      "https://www.destatis.de/x/GV100AD3011.zip?__blob=publicationFile&v=3&sig=s",
+      "https://www.destatis.de/x/GV100AD3011.zip?__blob=publicationFile",
+    ],
     ["https://host/f?token=a&date=01-01-2026", "https://host/f?date=01-01-2026"],
     ["https://host/f?%64ate=01-01-2026", "https://host/f?%64ate=01-01-2026"],
     ["not a url?token=x", "not a url"],
@@ -19,6 +25,10 @@ describe("a source URL as published (manifest, build record, messages)", () => {
   });
 
   it("every URL a message quotes loses its credentials, the text around it stays", () => {
-    expect(withPublicUrls("Bad response for http://u:p@127.0.0.1:8/a.csv?access_token=t (404): Not Found, see https://x/y?k=v.")).toBe("Bad response for http://127.0.0.1:8/a.csv (404): Not Found, see https://x/y.");
+    expect(
+      withPublicUrls(
+        "Bad response for http://u:p@127.0.0.1:8/a.csv?access_token=t (404): Not Found, see https://x/y?k=v.",
+      ),
+    ).toBe("Bad response for http://127.0.0.1:8/a.csv (404): Not Found, see https://x/y.");
   });
 });

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { parseQuery, type QuerySpec } from "../../generator/contract/query.ts";
 
-const streets: QuerySpec = { paged: true, filters: ["locality"], unservedFilters: ["name", "postalCode"] };
+const streets: QuerySpec = {
+  paged: true,
+  filters: ["locality"],
+  unservedFilters: ["name", "postalCode"],
+};
 const list: QuerySpec = { paged: false, filters: [], unservedFilters: [] };
 
-type Expected = { page: number; pageSize: number; format?: string; locality?: string } | { errors: string[] };
+type Expected =
+  { page: number; pageSize: number; format?: string; locality?: string } | { errors: string[] };
 
 const cases: [query: string, expected: Expected][] = [
   ["", { page: 1, pageSize: 50 }],
@@ -54,7 +59,8 @@ describe("parseQuery on a paged resource", () => {
     const result = parseQuery(new URLSearchParams(query), streets);
     if ("errors" in expected) {
       expect(result.ok).toBe(false);
-      if (!result.ok) expect(Object.keys(result.errors).sort()).toEqual([...expected.errors].sort());
+      if (!result.ok)
+        expect(Object.keys(result.errors).sort()).toEqual([...expected.errors].sort());
       return;
     }
     expect(result.ok).toBe(true);
@@ -67,31 +73,46 @@ describe("parseQuery on a paged resource", () => {
 
   it("words errors as the original does", () => {
     const result = parseQuery(new URLSearchParams("pageSize=99"), streets);
-    expect(result).toEqual({ ok: false, errors: { pageSize: ["The field pageSize must be between 1 and 50."] } });
+    expect(result).toEqual({
+      ok: false,
+      errors: { pageSize: ["The field pageSize must be between 1 and 50."] },
+    });
   });
 });
 
 describe("parseQuery on hostile query strings", () => {
   it("lists each distinct message once, however often the request repeats its cause", () => {
-    const repeated = new URLSearchParams([...Array<[string, string]>(9_000).fill(["page", "1"]), ...Array<[string, string]>(50).fill(["locality", "y".repeat(300)])]);
+    const repeated = new URLSearchParams([
+      ...Array<[string, string]>(9_000).fill(["page", "1"]),
+      ...Array<[string, string]>(50).fill(["locality", "y".repeat(300)]),
+    ]);
     expect(parseQuery(repeated, streets)).toEqual({
       ok: false,
       errors: {
         page: ["The parameter 'page' must not be given more than once."],
-        locality: ["The value of locality is longer than 200 characters, the most it takes.", "The parameter 'locality' must not be given more than once."],
+        locality: [
+          "The value of locality is longer than 200 characters, the most it takes.",
+          "The parameter 'locality' must not be given more than once.",
+        ],
       },
     });
   });
 
   it("never quotes a value over its limit", () => {
-    const result = parseQuery(new URLSearchParams({ format: "q".repeat(5_000), page: "7".repeat(5_000) }), streets);
+    const result = parseQuery(
+      new URLSearchParams({ format: "q".repeat(5_000), page: "7".repeat(5_000) }),
+      streets,
+    );
     expect(JSON.stringify(result)).not.toContain("qqq");
     expect(JSON.stringify(result)).not.toContain("777");
   });
 });
 
 describe("parseQuery on an unpaged list", () => {
-  it.each(["page=0", "pageSize=999", "page=abc&page=2"])("ignores paging parameters: %s", (query) => {
-    expect(parseQuery(new URLSearchParams(query), list).ok).toBe(true);
-  });
+  it.each(["page=0", "pageSize=999", "page=abc&page=2"])(
+    "ignores paging parameters: %s",
+    (query) => {
+      expect(parseQuery(new URLSearchParams(query), list).ok).toBe(true);
+    },
+  );
 });

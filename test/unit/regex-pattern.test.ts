@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { compilePattern, MAX_PATTERN_LENGTH, patternErrorMessage } from "../../generator/contract/regex/pattern.ts";
+import {
+  compilePattern,
+  MAX_PATTERN_LENGTH,
+  patternErrorMessage,
+} from "../../generator/contract/regex/pattern.ts";
 
 const matches = (pattern: string, ignoreCase: boolean, value: string): boolean => {
   const compiled = compilePattern(pattern, { ignoreCase });

@@ -18,12 +18,20 @@ import { GV, POST_CODES, shortName } from "../support/source-model.ts";
 const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
 const runs = Number(process.env["REGEX_RUNS"] ?? 200);
 
-const names = [...new Set([...POST_CODES.map((p) => p.city), ...[...GV.municipalities.values()].map((m) => shortName(m.name)), ...[...GV.municipalities.values()].map((m) => m.name)])].filter((n) => n !== "");
+const names = [
+  ...new Set([
+    ...POST_CODES.map((p) => p.city),
+    ...[...GV.municipalities.values()].map((m) => shortName(m.name)),
+    ...[...GV.municipalities.values()].map((m) => m.name),
+  ]),
+].filter((n) => n !== "");
 const postalCodes = [...new Set(POST_CODES.map((p) => p.postalCode))];
 
 let db: PGlite;
 beforeAll(async () => {
-  console.log(`regex property test: seed ${seed}, ${runs} patterns per column over ${names.length} names and ${postalCodes.length} postal codes (replay: REGEX_SEED=${seed})`);
+  console.log(
+    `regex property test: seed ${seed}, ${runs} patterns per column over ${names.length} names and ${postalCodes.length} postal codes (replay: REGEX_SEED=${seed})`,
+  );
   db = await startPostgres();
 }, 120_000);
 afterAll(async () => {
@@ -31,7 +39,11 @@ afterAll(async () => {
 });
 
 /** PostgreSQL's verdict on a pattern: the 1-based indexes of the values it matches, or its error. */
-async function postgres(values: readonly string[], patterns: readonly string[], operator: "~" | "~*"): Promise<(number[] | Error)[]> {
+async function postgres(
+  values: readonly string[],
+  patterns: readonly string[],
+  operator: "~" | "~*",
+): Promise<(number[] | Error)[]> {
   const verdicts: (number[] | Error)[] = [];
   for (const pattern of patterns) {
     try {
@@ -51,28 +63,47 @@ describe("regular-expression filters against PostgreSQL's ~* and ~", () => {
   it.each<[string, readonly string[], boolean, number]>([
     ["name", names, true, 0],
     ["postalCode", postalCodes, false, 1],
-  ])(`${runs} generated patterns over the embedded %s values: the same matches, or a refusal PostgreSQL agrees with`, async (column, values, ignoreCase, offset) => {
-    const patterns = fc.sample(regexPattern(values), { seed: seed + offset, numRuns: runs });
-    const verdicts = await postgres(values, patterns, ignoreCase ? "~*" : "~");
-    const mismatches: { pattern: string; mine: string; postgres: string }[] = [];
-    let compared = 0;
-    patterns.forEach((pattern, k) => {
-      const pg = verdicts[k];
-      const mine = compilePattern(pattern, { ignoreCase });
-      if (pg instanceof Error) {
-        if (mine.ok) mismatches.push({ pattern, mine: "accepted", postgres: pg.message });
-        return;
-      }
-      if (!mine.ok) {
-        if (mine.error.kind === "invalid") mismatches.push({ pattern, mine: `invalid: ${mine.error.reason}`, postgres: `${pg?.length ?? 0} values` });
-        return;
-      }
-      compared++;
-      const ours = values.flatMap((value, i) => (mine.pattern.test(value) ? [i + 1] : []));
-      if (JSON.stringify(ours) !== JSON.stringify(pg)) mismatches.push({ pattern, mine: `${ours.length} values`, postgres: `${pg?.length ?? 0} values` });
-    });
-    const shortest = [...mismatches].sort((a, b) => a.pattern.length - b.pattern.length).slice(0, 8);
-    expect(shortest, `${column}: ${mismatches.length} mismatches (seed ${seed}; replay: REGEX_SEED=${seed})`).toEqual([]);
-    expect(compared, `${column}: patterns compared`).toBeGreaterThan(runs * 0.6);
-  }, 600_000);
+  ])(
+    `${runs} generated patterns over the embedded %s values: the same matches, or a refusal PostgreSQL agrees with`,
+    async (column, values, ignoreCase, offset) => {
+      const patterns = fc.sample(regexPattern(values), { seed: seed + offset, numRuns: runs });
+      const verdicts = await postgres(values, patterns, ignoreCase ? "~*" : "~");
+      const mismatches: { pattern: string; mine: string; postgres: string }[] = [];
+      let compared = 0;
+      patterns.forEach((pattern, k) => {
+        const pg = verdicts[k];
+        const mine = compilePattern(pattern, { ignoreCase });
+        if (pg instanceof Error) {
+          if (mine.ok) mismatches.push({ pattern, mine: "accepted", postgres: pg.message });
+          return;
+        }
+        if (!mine.ok) {
+          if (mine.error.kind === "invalid")
+            mismatches.push({
+              pattern,
+              mine: `invalid: ${mine.error.reason}`,
+              postgres: `${pg?.length ?? 0} values`,
+            });
+          return;
+        }
+        compared++;
+        const ours = values.flatMap((value, i) => (mine.pattern.test(value) ? [i + 1] : []));
+        if (JSON.stringify(ours) !== JSON.stringify(pg))
+          mismatches.push({
+            pattern,
+            mine: `${ours.length} values`,
+            postgres: `${pg?.length ?? 0} values`,
+          });
+      });
+      const shortest = [...mismatches]
+        .sort((a, b) => a.pattern.length - b.pattern.length)
+        .slice(0, 8);
+      expect(
+        shortest,
+        `${column}: ${mismatches.length} mismatches (seed ${seed}; replay: REGEX_SEED=${seed})`,
+      ).toEqual([]);
+      expect(compared, `${column}: patterns compared`).toBeGreaterThan(runs * 0.6);
+    },
+    600_000,
+  );
 });

@@ -4,14 +4,24 @@ import type { Node } from "../../generator/contract/regex/ast.ts";
 import { literalQuery, satisfies } from "../../generator/contract/regex/literals.ts";
 import { parsePattern } from "../../generator/contract/regex/parse.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
-import { trigramQuery, trigramsOf, type TrigramQuery } from "../../generator/contract/regex/trigrams.ts";
+import {
+  trigramQuery,
+  trigramsOf,
+  type TrigramQuery,
+} from "../../generator/contract/regex/trigrams.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
 import { regexPattern } from "../support/regex-arbitraries.ts";
 import { POST_CODES } from "../support/source-model.ts";
 
 const identity = (text: string) => text;
-const show = (q: TrigramQuery): string => (q.op === "all" ? "*" : q.op === "trigram" ? q.trigram : `(${q.of.map(show).join(q.op === "and" ? " & " : " | ")})`);
-const planOf = (pattern: string, ignoreCase: boolean) => show(trigramQuery(parsePattern(pattern, ignoreCase), ignoreCase ? caseFoldKey : identity));
+const show = (q: TrigramQuery): string =>
+  q.op === "all"
+    ? "*"
+    : q.op === "trigram"
+      ? q.trigram
+      : `(${q.of.map(show).join(q.op === "and" ? " & " : " | ")})`;
+const planOf = (pattern: string, ignoreCase: boolean) =>
+  show(trigramQuery(parsePattern(pattern, ignoreCase), ignoreCase ? caseFoldKey : identity));
 
 describe("a pattern as a query over trigrams", () => {
   it.each<[pattern: string, ignoreCase: boolean, plan: string]>([
@@ -40,7 +50,12 @@ describe("a pattern as a query over trigrams", () => {
 
   it("folds case for ~* with the street index's key, so BERLIN and berlin plan alike", () => {
     expect(planOf("BERLIN", true)).toBe(planOf("berlin", true));
-    expect(planOf("BERLIN", true)).toBe(show({ op: "and", of: trigramsOf(caseFoldKey("berlin")).map((trigram) => ({ op: "trigram", trigram })) }));
+    expect(planOf("BERLIN", true)).toBe(
+      show({
+        op: "and",
+        of: trigramsOf(caseFoldKey("berlin")).map((trigram) => ({ op: "trigram", trigram })),
+      }),
+    );
   });
 });
 
@@ -49,7 +64,13 @@ const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
 describe("the plans are sound: every value a pattern matches satisfies them", () => {
   const names = [...new Set(POST_CODES.map((p) => p.city))];
   const holds = (q: TrigramQuery, grams: ReadonlySet<string>): boolean =>
-    q.op === "all" ? true : q.op === "trigram" ? grams.has(q.trigram) : q.op === "and" ? q.of.every((p) => holds(p, grams)) : q.of.some((p) => holds(p, grams));
+    q.op === "all"
+      ? true
+      : q.op === "trigram"
+        ? grams.has(q.trigram)
+        : q.op === "and"
+          ? q.of.every((p) => holds(p, grams))
+          : q.of.some((p) => holds(p, grams));
 
   it("on generated patterns over the embedded localities' names", () => {
     console.log(`regex trigram soundness: seed ${seed} (replay: REGEX_SEED=${seed})`);
@@ -66,7 +87,9 @@ describe("the plans are sound: every value a pattern matches satisfies them", ()
         if (!compiled.pattern.test(name)) return;
         checked++;
         expect(satisfies(literals, folded[i] ?? ""), `${pattern} on ${name}: literals`).toBe(true);
-        expect(holds(trigrams, grams[i] ?? new Set()), `${pattern} on ${name}: trigrams`).toBe(true);
+        expect(holds(trigrams, grams[i] ?? new Set()), `${pattern} on ${name}: trigrams`).toBe(
+          true,
+        );
       });
     }
     expect(checked).toBeGreaterThan(1000);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { filterMatches, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
+import {
+  filterMatches,
+  parseStreetFilter,
+  type FilterParameter,
+} from "../../generator/contract/search/filter.ts";
 
 /**
  * The `/Streets` filters take the engine's own string search where it is exact (`native`): it
@@ -56,7 +60,11 @@ describe("filters by the engine's string search", () => {
   it.each(FILTERS)("%s=%s answers as the comparison by characters", (parameter, value) => {
     const filter = parseStreetFilter(parameter, value);
     const { native: _, ...byCharacters } = filter;
-    for (const text of VALUES) expect([text, filterMatches(filter, text)]).toEqual([text, filterMatches(byCharacters, text)]);
+    for (const text of VALUES)
+      expect([text, filterMatches(filter, text)]).toEqual([
+        text,
+        filterMatches(byCharacters, text),
+      ]);
   });
 
   it("is used for plain ASCII and case-sensitive literals, not where case rules differ", () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { caseFoldKey, filterMatches, FilterSyntaxError, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
+import {
+  caseFoldKey,
+  filterMatches,
+  FilterSyntaxError,
+  parseStreetFilter,
+  type FilterParameter,
+} from "../../generator/contract/search/filter.ts";
 
-const match = (parameter: FilterParameter, pattern: string, value: string) => filterMatches(parseStreetFilter(parameter, pattern), value);
+const match = (parameter: FilterParameter, pattern: string, value: string) =>
+  filterMatches(parseStreetFilter(parameter, pattern), value);
 
 /** What PostgreSQL 17 answers for `value ~* ('(?p)' || pattern)` (name, locality) and `~` (postalCode). */
 describe("the /Streets filters select what the original's regular expressions select", () => {
@@ -53,8 +60,29 @@ describe("the /Streets filters select what the original's regular expressions se
   });
 
   it.each([
-    "Schützenstr.", "Paris.*", "a+", "a?", "a*", "(ab)", "[ab]", "a{2}", "a|b", "\\d{5}", "\\y", "\\bPlatz", "(?i)abc", "***=a.b",
-    "a^b", "a$b", "$a", "^^a", "a$$", "x\\", "\\", "Frankfurt (Oder)", "a\0b",
+    "Schützenstr.",
+    "Paris.*",
+    "a+",
+    "a?",
+    "a*",
+    "(ab)",
+    "[ab]",
+    "a{2}",
+    "a|b",
+    "\\d{5}",
+    "\\y",
+    "\\bPlatz",
+    "(?i)abc",
+    "***=a.b",
+    "a^b",
+    "a$b",
+    "$a",
+    "^^a",
+    "a$$",
+    "x\\",
+    "\\",
+    "Frankfurt (Oder)",
+    "a\0b",
   ])("rejects %j, naming the parameter and what is supported", (pattern) => {
     for (const parameter of ["name", "postalCode", "locality"] as const) {
       let error: unknown;
@@ -65,14 +93,20 @@ describe("the /Streets filters select what the original's regular expressions se
       }
       expect(error).toBeInstanceOf(FilterSyntaxError);
       expect((error as FilterSyntaxError).parameter).toBe(parameter);
-      expect((error as Error).message).toMatch(new RegExp(`^The value of ${parameter} is not supported: .*plain text.*'\\^' at the start and '\\$' at the end`));
+      expect((error as Error).message).toMatch(
+        new RegExp(
+          `^The value of ${parameter} is not supported: .*plain text.*'\\^' at the start and '\\$' at the end`,
+        ),
+      );
     }
   });
 
   it("says what was wrong", () => {
     expect(() => parseStreetFilter("name", "Paris.*")).toThrow(/'\.' is regular-expression syntax/);
     expect(() => parseStreetFilter("name", "a^b")).toThrow(/'\^' anchors only at the start/);
-    expect(() => parseStreetFilter("postalCode", "\\d")).toThrow(/'\\d' is a regular-expression escape/);
+    expect(() => parseStreetFilter("postalCode", "\\d")).toThrow(
+      /'\\d' is a regular-expression escape/,
+    );
   });
 
   it("folds case for candidate lookups so that every ~* match has equal keys", () => {
@@ -88,6 +122,9 @@ describe("a filter far longer than any request may send (the Worker refuses it f
     const value = "1".repeat(200_000);
     const filter = parseStreetFilter("postalCode", value);
     expect(filter.literal).toHaveLength(200_000);
-    expect([filterMatches(filter, value), filterMatches(filter, value.slice(1))]).toEqual([true, false]);
+    expect([filterMatches(filter, value), filterMatches(filter, value.slice(1))]).toEqual([
+      true,
+      false,
+    ]);
   });
 });

@@ -4,15 +4,31 @@ import { join } from "node:path";
 import { readStreets } from "../../generator/sources/de-streets.ts";
 import { ROOT } from "../support/paths.ts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FilterSyntaxError, filterMatches, parseStreetFilter, type FilterParameter, type StreetFilter } from "../../generator/contract/search/filter.ts";
-import { lexemesOf, streetDocument, type DocumentLexemes } from "../../generator/contract/search/lexize.ts";
+import {
+  FilterSyntaxError,
+  filterMatches,
+  parseStreetFilter,
+  type FilterParameter,
+  type StreetFilter,
+} from "../../generator/contract/search/filter.ts";
+import {
+  lexemesOf,
+  streetDocument,
+  type DocumentLexemes,
+} from "../../generator/contract/search/lexize.ts";
 import { matches } from "../../generator/contract/search/query.ts";
 import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
 import { sortRecords } from "../../generator/build/views.ts";
 import { streets as deStreets } from "../../generator/resources/de.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";
 import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
-import { filterValue, lastWord, searchTerm, vocabulary, type Vocabulary } from "../support/search-arbitraries.ts";
+import {
+  filterValue,
+  lastWord,
+  searchTerm,
+  vocabulary,
+  type Vocabulary,
+} from "../support/search-arbitraries.ts";
 import { dataWords } from "../support/search-data.ts";
 import { adversarialMix } from "../../bench/search-adversarial.ts";
 
@@ -40,19 +56,33 @@ interface Dataset {
 }
 
 async function dataset(file: string | undefined): Promise<Dataset> {
-  const { handler } = await memoryBuild(100_000, { only: ["de.streets"], ...(file === undefined ? {} : { sources: { "de-streets": file } }) });
+  const { handler } = await memoryBuild(100_000, {
+    only: ["de.streets"],
+    ...(file === undefined ? {} : { sources: { "de-streets": file } }),
+  });
   const path = file ?? join(ROOT, "data/de/streets-berlin.csv");
   const localities = new Set((await readStreets(readFileSync(path), path)).map((s) => s.locality));
   const unsorted: Street[] = [];
   // Every street, read locality by locality through the (separately tested) locality views.
-  for (const locality of localities) unsorted.push(...((await allRecords(handler, `/de/Streets?locality=${encodeURIComponent(locality)}`)) as unknown as Street[]));
+  for (const locality of localities)
+    unsorted.push(
+      ...((await allRecords(
+        handler,
+        `/de/Streets?locality=${encodeURIComponent(locality)}`,
+      )) as unknown as Street[]),
+    );
   const seen = new Set<string>();
   const distinct = unsorted.filter((s) => {
     const key = JSON.stringify(s);
     return seen.has(key) ? false : (seen.add(key), true);
   });
   const streets = sortRecords(distinct, deStreets.sortKey as (s: Street) => readonly string[]);
-  return { handler, streets, docs: streets.map((s) => lexemesOf(streetDocument(s.name, s.postalCode, s.locality))), v: vocabulary(streets as never, dataWords()) };
+  return {
+    handler,
+    streets,
+    docs: streets.map((s) => lexemesOf(streetDocument(s.name, s.postalCode, s.locality))),
+    v: vocabulary(streets as never, dataWords()),
+  };
 }
 
 interface Request {
@@ -61,12 +91,23 @@ interface Request {
 }
 
 function paging(page: number, pageSize: number, matched: readonly Street[]) {
-  return { status: 200 as const, total: matched.length, page: matched.slice((page - 1) * pageSize, page * pageSize) };
+  return {
+    status: 200 as const,
+    total: matched.length,
+    page: matched.slice((page - 1) * pageSize, page * pageSize),
+  };
 }
 
-function fullText(d: Dataset, term: string, prefix: boolean, page: number, pageSize: number): Request {
+function fullText(
+  d: Dataset,
+  term: string,
+  prefix: boolean,
+  page: number,
+  pageSize: number,
+): Request {
   const target = `/de/FullTextSearch?searchTerm=${encodeURIComponent(term)}${prefix ? "&lastWordPrefix=true" : ""}&page=${page}&pageSize=${pageSize}`;
-  if (/^[\s\u0085\u180e]*$/u.test(term) || Array.from(term).length > 200) return { target, expected: { status: 400 } };
+  if (/^[\s\u0085\u180e]*$/u.test(term) || Array.from(term).length > 200)
+    return { target, expected: { status: 400 } };
   let query;
   try {
     query = parseSearchTerm(term.normalize("NFC"), { lastWordPrefix: prefix });
@@ -74,11 +115,26 @@ function fullText(d: Dataset, term: string, prefix: boolean, page: number, pageS
     if (error instanceof SearchTermError) return { target, expected: { status: 400 } };
     throw error;
   }
-  return { target, expected: paging(page, pageSize, d.streets.filter((_, i) => matches(query, d.docs[i] as DocumentLexemes))) };
+  return {
+    target,
+    expected: paging(
+      page,
+      pageSize,
+      d.streets.filter((_, i) => matches(query, d.docs[i] as DocumentLexemes)),
+    ),
+  };
 }
 
-function streetFilters(d: Dataset, values: Partial<Record<FilterParameter, string>>, page: number, pageSize: number): Request {
-  const given = Object.entries(values).filter(([, value]) => value !== "") as [FilterParameter, string][];
+function streetFilters(
+  d: Dataset,
+  values: Partial<Record<FilterParameter, string>>,
+  page: number,
+  pageSize: number,
+): Request {
+  const given = Object.entries(values).filter(([, value]) => value !== "") as [
+    FilterParameter,
+    string,
+  ][];
   const target = `/de/Streets?${given.map(([p, value]) => `${p}=${encodeURIComponent(value)}`).join("&")}&page=${page}&pageSize=${pageSize}`;
   if (given.length === 0) return { target, expected: { status: 400 } };
   const filters: [FilterParameter, StreetFilter][] = [];
@@ -91,70 +147,171 @@ function streetFilters(d: Dataset, values: Partial<Record<FilterParameter, strin
   // A value of locality alone that names a locality is that locality's view (the Streets contract before search).
   if (given.length === 1 && given[0]?.[0] === "locality") {
     const exact = given[0][1].normalize("NFC").trim().toLowerCase();
-    const view = d.streets.filter((s) => s.locality.normalize("NFC").trim().toLowerCase() === exact);
+    const view = d.streets.filter(
+      (s) => s.locality.normalize("NFC").trim().toLowerCase() === exact,
+    );
     if (view.length > 0) return { target, expected: paging(page, pageSize, view) };
   }
-  return { target, expected: paging(page, pageSize, d.streets.filter((s) => filters.every(([p, f]) => filterMatches(f, s[p])))) };
+  return {
+    target,
+    expected: paging(
+      page,
+      pageSize,
+      d.streets.filter((s) => filters.every(([p, f]) => filterMatches(f, s[p]))),
+    ),
+  };
 }
 
 function requests(d: Dataset): fc.Arbitrary<Request> {
-  const page = fc.oneof({ weight: 4, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 30 }) });
-  const size = fc.oneof({ weight: 2, arbitrary: fc.constant(50) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: 50 }) });
+  const page = fc.oneof(
+    { weight: 4, arbitrary: fc.constant(1) },
+    { weight: 1, arbitrary: fc.integer({ min: 2, max: 30 }) },
+  );
+  const size = fc.oneof(
+    { weight: 2, arbitrary: fc.constant(50) },
+    { weight: 3, arbitrary: fc.integer({ min: 1, max: 50 }) },
+  );
   const withPrefix = fc.tuple(searchTerm(d.v), lastWord(d.v)).map(([t, w]) => `${t} ${w}`);
-  const filter = (values: readonly string[]) => fc.option(filterValue(values), { nil: undefined, freq: 2 });
+  const filter = (values: readonly string[]) =>
+    fc.option(filterValue(values), { nil: undefined, freq: 2 });
   // As users type them: words of a real street with its locality or postal code, the last word cut short.
   const street = fc.constantFrom(...d.streets);
   const words = (s: Street) => s.name.split(/[\s-]+/).filter((w) => w.length > 2);
-  const realistic = fc.tuple(street, fc.nat(3), fc.nat(8), fc.boolean()).map(([s, how, cut, prefix]) => {
-    const [first = s.name, second = ""] = words(s);
-    const place = how === 0 ? s.postalCode : how === 1 ? s.locality : how === 2 ? `${s.postalCode} ${s.locality}` : "";
-    const last = prefix ? Array.from(second || first).slice(0, 2 + cut).join("") : second;
-    return { term: `${place} ${first} ${last}`.trim(), prefix };
-  });
-  const nameSlice = fc.tuple(street, fc.nat(20), fc.integer({ min: 1, max: 9 }), fc.nat(3)).map(([s, from, length, how]) => {
-    const chars = Array.from(s.name);
-    const start = from % chars.length;
-    const text = chars.slice(start, start + length).join("").replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`);
-    const name = start === 0 && how === 0 ? `^${text}` : text;
-    return how === 1 ? { name, postalCode: s.postalCode } : how === 2 ? { name, locality: s.locality.slice(0, 4) } : how === 3 ? { postalCode: `^${s.postalCode.slice(0, 3)}` } : { name };
-  });
+  const realistic = fc
+    .tuple(street, fc.nat(3), fc.nat(8), fc.boolean())
+    .map(([s, how, cut, prefix]) => {
+      const [first = s.name, second = ""] = words(s);
+      const place =
+        how === 0
+          ? s.postalCode
+          : how === 1
+            ? s.locality
+            : how === 2
+              ? `${s.postalCode} ${s.locality}`
+              : "";
+      const last = prefix
+        ? Array.from(second || first)
+            .slice(0, 2 + cut)
+            .join("")
+        : second;
+      return { term: `${place} ${first} ${last}`.trim(), prefix };
+    });
+  const nameSlice = fc
+    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 9 }), fc.nat(3))
+    .map(([s, from, length, how]) => {
+      const chars = Array.from(s.name);
+      const start = from % chars.length;
+      const text = chars
+        .slice(start, start + length)
+        .join("")
+        .replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`);
+      const name = start === 0 && how === 0 ? `^${text}` : text;
+      return how === 1
+        ? { name, postalCode: s.postalCode }
+        : how === 2
+          ? { name, locality: s.locality.slice(0, 4) }
+          : how === 3
+            ? { postalCode: `^${s.postalCode.slice(0, 3)}` }
+            : { name };
+    });
   // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
   const operators = fc.tuple(street, street, fc.nat(6), fc.boolean()).map(([s, t, how, prefix]) => {
     const [w = s.name] = words(s);
     const [u = t.name] = words(t);
-    const terms = [`-${w}`, `${w} -${s.locality}`, `"${s.locality}"`, `${w} or ${u}`, `"${s.name}" ${s.postalCode}`, `-${w} -${s.locality}`, `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`];
+    const terms = [
+      `-${w}`,
+      `${w} -${s.locality}`,
+      `"${s.locality}"`,
+      `${w} or ${u}`,
+      `"${s.name}" ${s.postalCode}`,
+      `-${w} -${s.locality}`,
+      `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`,
+    ];
     return { term: terms[how] ?? w, prefix };
   });
   return fc.oneof(
-    { weight: 3, arbitrary: fc.tuple(operators, page, size).map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)) },
-    { weight: 4, arbitrary: fc.tuple(realistic, page, size).map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)) },
-    { weight: 3, arbitrary: fc.tuple(nameSlice, page, size).map(([values, p, s]) => streetFilters(d, values, p, s)) },
-    { weight: 5, arbitrary: fc.tuple(searchTerm(d.v), page, size).map(([t, p, s]) => fullText(d, t, false, p, s)) },
-    { weight: 2, arbitrary: fc.tuple(withPrefix, page, size).map(([t, p, s]) => fullText(d, t, true, p, s)) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(operators, page, size)
+        .map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)),
+    },
+    {
+      weight: 4,
+      arbitrary: fc
+        .tuple(realistic, page, size)
+        .map(([{ term, prefix }, p, s]) => fullText(d, term, prefix, p, s)),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(nameSlice, page, size)
+        .map(([values, p, s]) => streetFilters(d, values, p, s)),
+    },
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(searchTerm(d.v), page, size)
+        .map(([t, p, s]) => fullText(d, t, false, p, s)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.tuple(withPrefix, page, size).map(([t, p, s]) => fullText(d, t, true, p, s)),
+    },
     {
       weight: 3,
       arbitrary: fc
         .tuple(filter(d.v.names), filter(d.v.postalCodes), filter(d.v.localities), page, size)
-        .map(([name, postalCode, locality, p, s]) => streetFilters(d, { ...(name === undefined ? {} : { name }), ...(postalCode === undefined ? {} : { postalCode }), ...(locality === undefined ? {} : { locality }) }, p, s)),
+        .map(([name, postalCode, locality, p, s]) =>
+          streetFilters(
+            d,
+            {
+              ...(name === undefined ? {} : { name }),
+              ...(postalCode === undefined ? {} : { postalCode }),
+              ...(locality === undefined ? {} : { locality }),
+            },
+            p,
+            s,
+          ),
+        ),
     },
   );
 }
 
-async function check(d: Dataset, label: string, sample = fc.sample(requests(d), { seed, numRuns: runs })): Promise<void> {
+async function check(
+  d: Dataset,
+  label: string,
+  sample = fc.sample(requests(d), { seed, numRuns: runs }),
+): Promise<void> {
   const mismatches: string[] = [];
   for (const { target, expected } of sample) {
     const answer = await ask(d.handler, target);
     if (expected.status === 400) {
-      if (answer.status !== 400 || !answer.headers["content-type"]?.startsWith("application/problem+json")) mismatches.push(`${target}: ${answer.status}, expected a 400 problem`);
+      if (
+        answer.status !== 400 ||
+        !answer.headers["content-type"]?.startsWith("application/problem+json")
+      )
+        mismatches.push(`${target}: ${answer.status}, expected a 400 problem`);
       continue;
     }
     const got = answer.status === 200 ? (JSON.parse(answer.text) as Street[]) : [];
-    const same = answer.status === 200 && Number(answer.headers["x-total-count"]) === expected.total && JSON.stringify(got) === JSON.stringify(expected.page);
-    if (!same) mismatches.push(`${target}: ${answer.status} total ${answer.headers["x-total-count"]}, expected ${expected.total} (${got.length} vs ${expected.page.length} on the page)`);
+    const same =
+      answer.status === 200 &&
+      Number(answer.headers["x-total-count"]) === expected.total &&
+      JSON.stringify(got) === JSON.stringify(expected.page);
+    if (!same)
+      mismatches.push(
+        `${target}: ${answer.status} total ${answer.headers["x-total-count"]}, expected ${expected.total} (${got.length} vs ${expected.page.length} on the page)`,
+      );
   }
   const matched = sample.filter((r) => r.expected.status === 200 && r.expected.total > 0).length;
-  console.log(`search index oracle (${label}): ${sample.length} queries, ${matched} with matches, seed ${seed}`);
-  expect(mismatches.slice(0, 5), `${mismatches.length} of ${sample.length} differ (replay: SEARCH_SEED=${seed})`).toEqual([]);
+  console.log(
+    `search index oracle (${label}): ${sample.length} queries, ${matched} with matches, seed ${seed}`,
+  );
+  expect(
+    mismatches.slice(0, 5),
+    `${mismatches.length} of ${sample.length} differ (replay: SEARCH_SEED=${seed})`,
+  ).toEqual([]);
   expect(matched).toBeGreaterThan(sample.length / 3);
 }
 
@@ -179,7 +336,16 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
     const sample = adversarialMix(berlin.streets).map((r) =>
       r.kind === "fts"
         ? fullText(berlin, r.searchTerm, r.prefix, r.page ?? 1, r.pageSize ?? 50)
-        : streetFilters(berlin, { ...(r.name === undefined ? {} : { name: r.name }), ...(r.postalCode === undefined ? {} : { postalCode: r.postalCode }), ...(r.locality === undefined ? {} : { locality: r.locality }) }, r.page ?? 1, r.pageSize ?? 50),
+        : streetFilters(
+            berlin,
+            {
+              ...(r.name === undefined ? {} : { name: r.name }),
+              ...(r.postalCode === undefined ? {} : { postalCode: r.postalCode }),
+              ...(r.locality === undefined ? {} : { locality: r.locality }),
+            },
+            r.page ?? 1,
+            r.pageSize ?? 50,
+          ),
     );
     expect(sample.length).toBeGreaterThan(500);
     await check(berlin, "Berlin, adversarial", sample);

@@ -1,12 +1,33 @@
 import type { PGlite } from "@electric-sql/pglite";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { filterMatches, FilterSyntaxError, parseStreetFilter, type FilterParameter } from "../../generator/contract/search/filter.ts";
-import { lexemesOf, streetDocument, streetLexemes, type DocumentLexemes } from "../../generator/contract/search/lexize.ts";
+import {
+  filterMatches,
+  FilterSyntaxError,
+  parseStreetFilter,
+  type FilterParameter,
+} from "../../generator/contract/search/filter.ts";
+import {
+  lexemesOf,
+  streetDocument,
+  streetLexemes,
+  type DocumentLexemes,
+} from "../../generator/contract/search/lexize.ts";
 import { formatQuery, matches, type SearchQuery } from "../../generator/contract/search/query.ts";
 import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
-import { filterValue, lastWord, searchTerm, vocabulary, type Vocabulary } from "../support/search-arbitraries.ts";
-import { dataWords, searchStreets, tsvectorText, type SearchStreet } from "../support/search-data.ts";
+import {
+  filterValue,
+  lastWord,
+  searchTerm,
+  vocabulary,
+  type Vocabulary,
+} from "../support/search-arbitraries.ts";
+import {
+  dataWords,
+  searchStreets,
+  tsvectorText,
+  type SearchStreet,
+} from "../support/search-data.ts";
 import { column, startPostgres } from "../support/pglite.ts";
 
 /**
@@ -35,9 +56,15 @@ beforeAll(async () => {
   await db.exec(`CREATE TABLE streets (id int PRIMARY KEY, name text NOT NULL, postal_code text NOT NULL, locality text NOT NULL,
     vec tsvector GENERATED ALWAYS AS (to_tsvector('config_openplzapi', name || ' ' || postal_code || ' ' || locality)) STORED);
     CREATE INDEX streets_vec ON streets USING gin (vec);`);
-  await db.query("INSERT INTO streets (id, name, postal_code, locality) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])", [
-    streets.map((s) => s.id), streets.map((s) => s.name), streets.map((s) => s.postalCode), streets.map((s) => s.locality),
-  ]);
+  await db.query(
+    "INSERT INTO streets (id, name, postal_code, locality) SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::text[])",
+    [
+      streets.map((s) => s.id),
+      streets.map((s) => s.name),
+      streets.map((s) => s.postalCode),
+      streets.map((s) => s.locality),
+    ],
+  );
   docs = streets.map((s) => lexemesOf(streetDocument(s.name, s.postalCode, s.locality)));
 }, 120_000);
 afterAll(async () => {
@@ -51,11 +78,17 @@ interface Mismatch {
 }
 function report(what: string, mismatches: Mismatch[]): void {
   const shortest = [...mismatches].sort((a, b) => a.input.length - b.input.length).slice(0, 5);
-  expect(shortest, `${what}: ${mismatches.length} mismatches (seed ${seed}; replay: SEARCH_SEED=${seed})`).toEqual([]);
+  expect(
+    shortest,
+    `${what}: ${mismatches.length} mismatches (seed ${seed}; replay: SEARCH_SEED=${seed})`,
+  ).toEqual([]);
 }
 
 /** Per query (SQL for the tsquery from q.t): PostgreSQL's tsquery text and the streets it matches. */
-async function postgresSearch(inputs: string[], tsquery: string): Promise<{ text: string; ids: number[] }[]> {
+async function postgresSearch(
+  inputs: string[],
+  tsquery: string,
+): Promise<{ text: string; ids: number[] }[]> {
   const rows = await db.query<{ text: string; ids: number[] | null }>(
     `WITH q AS MATERIALIZED (SELECT o, ${tsquery} AS query FROM unnest($1::text[]) WITH ORDINALITY q(t, o))
      SELECT q.query::text AS text, (SELECT array_agg(s.id ORDER BY s.id) FROM streets s WHERE s.vec @@ q.query) AS ids FROM q ORDER BY q.o`,
@@ -63,11 +96,21 @@ async function postgresSearch(inputs: string[], tsquery: string): Promise<{ text
   );
   return rows.rows.map((r) => ({ text: r.text, ids: r.ids ?? [] }));
 }
-function compare(term: string, query: SearchQuery, pg: { text: string; ids: number[] } | undefined, mismatches: Mismatch[]): void {
+function compare(
+  term: string,
+  query: SearchQuery,
+  pg: { text: string; ids: number[] } | undefined,
+  mismatches: Mismatch[],
+): void {
   const text = formatQuery(query);
   const ids = streets.filter((_, i) => matches(query, docs[i] ?? new Map())).map((s) => s.id);
   if (text !== pg?.text) mismatches.push({ input: term, mine: text, postgres: pg?.text ?? "" });
-  else if (JSON.stringify(ids) !== JSON.stringify(pg.ids)) mismatches.push({ input: term, mine: `${ids.length} streets`, postgres: `${pg.ids.length} streets` });
+  else if (JSON.stringify(ids) !== JSON.stringify(pg.ids))
+    mismatches.push({
+      input: term,
+      mine: `${ids.length} streets`,
+      postgres: `${pg.ids.length} streets`,
+    });
 }
 const safely = <T>(f: () => T): T | Error => {
   try {
@@ -80,16 +123,38 @@ const safely = <T>(f: () => T): T | Error => {
 describe("search against PostgreSQL (PGlite 0.4.6)", () => {
   it("every street's lexemes are its to_tsvector('config_openplzapi', Name || ' ' || PostalCode || ' ' || Locality)", async () => {
     const pg = await column<string>(db, "SELECT vec::text FROM streets ORDER BY id");
-    const mismatches = streets.flatMap((s, i) => (tsvectorText(docs[i] ?? new Map()) === pg[i] ? [] : [{ input: streetDocument(s.name, s.postalCode, s.locality), mine: tsvectorText(docs[i] ?? new Map()), postgres: pg[i] ?? "" }]));
+    const mismatches = streets.flatMap((s, i) =>
+      tsvectorText(docs[i] ?? new Map()) === pg[i]
+        ? []
+        : [
+            {
+              input: streetDocument(s.name, s.postalCode, s.locality),
+              mine: tsvectorText(docs[i] ?? new Map()),
+              postgres: pg[i] ?? "",
+            },
+          ],
+    );
     expect(streets.length).toBeGreaterThan(12_000);
     report("documents", mismatches);
   });
 
   it("streetLexemes (fields lexized apart and joined) is lexemesOf the whole document, for every street and generated names", () => {
     const names = fc.sample(searchTerm(v), { seed: seed + 5, numRuns: runs });
-    const mismatches = [...streets, ...names.map((name, i) => ({ name, postalCode: streets[i]?.postalCode ?? "", locality: streets[i]?.locality ?? "" }))].flatMap((s) => {
-      const [joined, whole] = [streetLexemes(s.name, s.postalCode, s.locality), lexemesOf(streetDocument(s.name, s.postalCode, s.locality))];
-      return tsvectorText(joined) === tsvectorText(whole) ? [] : [{ input: s.name, mine: tsvectorText(joined), postgres: tsvectorText(whole) }];
+    const mismatches = [
+      ...streets,
+      ...names.map((name, i) => ({
+        name,
+        postalCode: streets[i]?.postalCode ?? "",
+        locality: streets[i]?.locality ?? "",
+      })),
+    ].flatMap((s) => {
+      const [joined, whole] = [
+        streetLexemes(s.name, s.postalCode, s.locality),
+        lexemesOf(streetDocument(s.name, s.postalCode, s.locality)),
+      ];
+      return tsvectorText(joined) === tsvectorText(whole)
+        ? []
+        : [{ input: s.name, mine: tsvectorText(joined), postgres: tsvectorText(whole) }];
     });
     report("streetLexemes", mismatches);
   });
@@ -105,33 +170,68 @@ describe("search against PostgreSQL (PGlite 0.4.6)", () => {
       for (const [k, t] of batch.entries()) {
         const error = mine[k];
         if (!(error instanceof Error)) continue;
-        const pg = t.includes("\0") ? "ERROR" : await column<string>(db, "SELECT websearch_to_tsquery('config_openplzapi', $1)::text", [t]).then(() => "no error", () => "ERROR");
-        if (!(error instanceof SearchTermError) || pg !== "ERROR") mismatches.push({ input: t, mine: String(error), postgres: pg });
+        const pg = t.includes("\0")
+          ? "ERROR"
+          : await column<string>(db, "SELECT websearch_to_tsquery('config_openplzapi', $1)::text", [
+              t,
+            ]).then(
+              () => "no error",
+              () => "ERROR",
+            );
+        if (!(error instanceof SearchTermError) || pg !== "ERROR")
+          mismatches.push({ input: t, mine: String(error), postgres: pg });
       }
       const pg = await postgresSearch(valid, "websearch_to_tsquery('config_openplzapi', q.t)");
-      mine.filter((q): q is SearchQuery => !(q instanceof Error)).forEach((query, k) => compare(valid[k] ?? "", query, pg[k], mismatches));
+      mine
+        .filter((q): q is SearchQuery => !(q instanceof Error))
+        .forEach((query, k) => compare(valid[k] ?? "", query, pg[k], mismatches));
     }
     report("search terms", mismatches);
   }, 600_000);
 
   it(`${Math.ceil(runs / 4)} generated terms in prefix mode: as PostgreSQL with the last word's lexemes as prefixes (:*)`, async () => {
-    const cases = fc.sample(fc.tuple(searchTerm(v), lastWord(v)), { seed: seed + 1, numRuns: Math.ceil(runs / 4) }).filter(([head]) => !head.includes("\0") && !/-{20}/.test(head));
+    const cases = fc
+      .sample(fc.tuple(searchTerm(v), lastWord(v)), {
+        seed: seed + 1,
+        numRuns: Math.ceil(runs / 4),
+      })
+      .filter(([head]) => !head.includes("\0") && !/-{20}/.test(head));
     const mismatches: Mismatch[] = [];
     for (let i = 0; i < cases.length; i += BATCH) {
       const batch = cases.slice(i, i + BATCH);
       const terms = batch.map(([head, last]) => `${head} ${last}`);
-      const withSentinel = await column<string>(db, "SELECT websearch_to_tsquery('config_openplzapi', t)::text FROM unnest($1::text[]) WITH ORDINALITY x(t, o) ORDER BY o", [batch.map(([head]) => `${head} ${SENTINEL}`)]);
-      const lastPhrases = await column<string>(db, "SELECT phraseto_tsquery('config_openplzapi', t)::text FROM unnest($1::text[]) WITH ORDINALITY x(t, o) ORDER BY o", [batch.map(([, last]) => last)]);
-      const plain = await column<string>(db, "SELECT websearch_to_tsquery('config_openplzapi', t)::text FROM unnest($1::text[]) WITH ORDINALITY x(t, o) ORDER BY o", [terms]);
+      const withSentinel = await column<string>(
+        db,
+        "SELECT websearch_to_tsquery('config_openplzapi', t)::text FROM unnest($1::text[]) WITH ORDINALITY x(t, o) ORDER BY o",
+        [batch.map(([head]) => `${head} ${SENTINEL}`)],
+      );
+      const lastPhrases = await column<string>(
+        db,
+        "SELECT phraseto_tsquery('config_openplzapi', t)::text FROM unnest($1::text[]) WITH ORDINALITY x(t, o) ORDER BY o",
+        [batch.map(([, last]) => last)],
+      );
+      const plain = await column<string>(
+        db,
+        "SELECT websearch_to_tsquery('config_openplzapi', t)::text FROM unnest($1::text[]) WITH ORDINALITY x(t, o) ORDER BY o",
+        [terms],
+      );
       // The reference: the sentinel, where it stands as an operand of its own, replaced by the last word's phrase with :* on lexemes of 2+ characters.
       const references = batch.map(([head], k) => {
-        const phrase = (lastPhrases[k] ?? "").replace(/'((?:[^']|'')*)'/g, (all, lexeme: string) => (Array.from(lexeme.replaceAll("''", "'").replaceAll("\\\\", "\\")).length >= 2 ? `${all}:*` : all));
+        const phrase = (lastPhrases[k] ?? "").replace(/'((?:[^']|'')*)'/g, (all, lexeme: string) =>
+          Array.from(lexeme.replaceAll("''", "'").replaceAll("\\\\", "\\")).length >= 2
+            ? `${all}:*`
+            : all,
+        );
         const sentinel = withSentinel[k] ?? "";
         const quotes = (head.match(/"/g) ?? []).length;
-        return quotes % 2 === 1 || phrase === "" || !sentinel.includes(`'${SENTINEL}'`) ? (plain[k] ?? "") : sentinel.replace(`'${SENTINEL}'`, `( ${phrase} )`);
+        return quotes % 2 === 1 || phrase === "" || !sentinel.includes(`'${SENTINEL}'`)
+          ? (plain[k] ?? "")
+          : sentinel.replace(`'${SENTINEL}'`, `( ${phrase} )`);
       });
       const pg = await postgresSearch(references, "q.t::tsquery");
-      terms.forEach((term, k) => compare(term, parseSearchTerm(term, { lastWordPrefix: true }), pg[k], mismatches));
+      terms.forEach((term, k) =>
+        compare(term, parseSearchTerm(term, { lastWordPrefix: true }), pg[k], mismatches),
+      );
     }
     expect(cases.length).toBeGreaterThan(runs / 5);
     report("prefix-mode terms", mismatches);
@@ -139,14 +239,21 @@ describe("search against PostgreSQL (PGlite 0.4.6)", () => {
 
   it(`${runs} generated filter values: the same streets as ~* / ~ with (?p), or a FilterSyntaxError`, async () => {
     const columns: [FilterParameter, readonly string[], string][] = [
-      ["name", v.names, "~*"], ["locality", v.localities, "~*"], ["postalCode", v.postalCodes, "~"],
+      ["name", v.names, "~*"],
+      ["locality", v.localities, "~*"],
+      ["postalCode", v.postalCodes, "~"],
     ];
     const mismatches: Mismatch[] = [];
     let accepted = 0;
     for (const [index, [parameter, values, operator]] of columns.entries()) {
-      const patterns = fc.sample(filterValue(values), { seed: seed + 2 + index, numRuns: Math.ceil(runs / columns.length) });
+      const patterns = fc.sample(filterValue(values), {
+        seed: seed + 2 + index,
+        numRuns: Math.ceil(runs / columns.length),
+      });
       const filters = patterns.map((p) => safely(() => parseStreetFilter(parameter, p)));
-      for (const [k, f] of filters.entries()) if (f instanceof Error && !(f instanceof FilterSyntaxError && f.parameter === parameter)) mismatches.push({ input: patterns[k] ?? "", mine: String(f), postgres: "" });
+      for (const [k, f] of filters.entries())
+        if (f instanceof Error && !(f instanceof FilterSyntaxError && f.parameter === parameter))
+          mismatches.push({ input: patterns[k] ?? "", mine: String(f), postgres: "" });
       const valid = patterns.filter((_, k) => !(filters[k] instanceof Error));
       accepted += valid.length;
       const rows = await db.query<{ o: number; ids: number[] }>(
@@ -159,7 +266,12 @@ describe("search against PostgreSQL (PGlite 0.4.6)", () => {
       valid.forEach((pattern, k) => {
         const filter = parseStreetFilter(parameter, pattern);
         const mine = values.flatMap((value, i) => (filterMatches(filter, value) ? [i + 1] : []));
-        if (JSON.stringify(mine) !== JSON.stringify(pgIds[k])) mismatches.push({ input: `${parameter}=${pattern}`, mine: `${mine.length} values`, postgres: `${pgIds[k]?.length} values` });
+        if (JSON.stringify(mine) !== JSON.stringify(pgIds[k]))
+          mismatches.push({
+            input: `${parameter}=${pattern}`,
+            mine: `${mine.length} values`,
+            postgres: `${pgIds[k]?.length} values`,
+          });
       });
     }
     expect(accepted).toBeGreaterThan(runs * 0.6);

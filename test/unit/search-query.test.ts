@@ -3,7 +3,8 @@ import { lexemesOf, streetDocument } from "../../generator/contract/search/lexiz
 import { formatQuery, lexemesOfQuery, matches } from "../../generator/contract/search/query.ts";
 import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
 
-const q = (term: string, lastWordPrefix = false) => formatQuery(parseSearchTerm(term, { lastWordPrefix }));
+const q = (term: string, lastWordPrefix = false) =>
+  formatQuery(parseSearchTerm(term, { lastWordPrefix }));
 
 /** `websearch_to_tsquery('config_openplzapi', term)::text` as PostgreSQL 15 and 17 print it. */
 describe("parseSearchTerm = websearch_to_tsquery('config_openplzapi', …)", () => {
@@ -22,7 +23,16 @@ describe("parseSearchTerm = websearch_to_tsquery('config_openplzapi', …)", () 
     ["it's", "'it' <-> 's'"],
     ["Dr.-Karl-Renner-Ring", "'dr' <-> 'karl-renner-ring' <-> 'karl' <-> 'renn' <-> 'ring'"],
     // only stop words, punctuation or nothing: the empty query
-    ["am weg", ""], ['"am weg"', ""], ["der", ""], ["", ""], ["   ", ""], ["weg -weg", ""], ['"der die das"', ""], ["-", ""], ['""', ""], ['"', ""],
+    ["am weg", ""],
+    ['"am weg"', ""],
+    ["der", ""],
+    ["", ""],
+    ["   ", ""],
+    ["weg -weg", ""],
+    ['"der die das"', ""],
+    ["-", ""],
+    ['""', ""],
+    ['"', ""],
     // `-`, `or`
     ["-berlin", "!'berlin'"],
     ["--berlin", "!!'berlin'"],
@@ -44,17 +54,29 @@ describe("parseSearchTerm = websearch_to_tsquery('config_openplzapi', …)", () 
     ["berlin | mitte", "'berlin' & 'mitt'"],
     ["berlin & !mitte", "'berlin' & 'mitt'"],
     ["berlin<2>mitte", "'berlin' & '2' <-> 'mitt'"],
-    ["berlin:*", "'berlin'"], ["ber*", "'ber'"], ["a:b", "'a' & 'b'"],
+    ["berlin:*", "'berlin'"],
+    ["ber*", "'ber'"],
+    ["a:b", "'a' & 'b'"],
     ['foo"bar"baz', "'foo' & 'bar' & 'baz'"],
     ['"unclosed phrase', "'unclosed' <-> 'phras'"],
     ['x-"y z"', "'x' & 'y' <-> 'z'"],
     // the parser decides what a word is
-    ["St. Gallen", "'st' & 'gall'"], ["St.Gallen", "'st.gallen'"], ["Berlin/Mitte", "'berlin/mitte'"], ["Hauptstr.12", "'hauptstr.12'"],
-    ["12-14", "'12' <-> '-14'"], ["Auf’m Berg", "'m' & 'berg'"], ["Zürich–Altstetten", "'zurich' <-> 'altstett'"],
-    ["<b>Platz</b>", "'b' <-> 'platz' & '/b'"], ["&amp; Platz", "'amp' & 'platz'"],
-    ["für", "'fur'"], ["Über", "'uber'"], ["ueber", "'ueb'"],
+    ["St. Gallen", "'st' & 'gall'"],
+    ["St.Gallen", "'st.gallen'"],
+    ["Berlin/Mitte", "'berlin/mitte'"],
+    ["Hauptstr.12", "'hauptstr.12'"],
+    ["12-14", "'12' <-> '-14'"],
+    ["Auf’m Berg", "'m' & 'berg'"],
+    ["Zürich–Altstetten", "'zurich' <-> 'altstett'"],
+    ["<b>Platz</b>", "'b' <-> 'platz' & '/b'"],
+    ["&amp; Platz", "'amp' & 'platz'"],
+    ["für", "'fur'"],
+    ["Über", "'uber'"],
+    ["ueber", "'ueb'"],
     // spaces are iswspace: not NBSP
-    ["Pariser\u00a0Platz", "'paris' <-> 'platz'"], ["Pariser\u2003Platz", "'paris' & 'platz'"], ["Pariser\tPlatz", "'paris' & 'platz'"],
+    ["Pariser\u00a0Platz", "'paris' <-> 'platz'"],
+    ["Pariser\u2003Platz", "'paris' & 'platz'"],
+    ["Pariser\tPlatz", "'paris' & 'platz'"],
     // NFD as it arrives percent-decoded
     ["Mu\u0308llerstrasse", "'mullerstrass'"],
   ])("%j → %s", (term, expected) => {
@@ -96,16 +118,35 @@ describe("prefix mode (lastWordPrefix)", () => {
 describe("matches = tsvector @@ tsquery", () => {
   const doc = lexemesOf(streetDocument("Karl-Marx-Allee", "10178", "Berlin"));
   it.each([
-    ['"Karl Marx Allee"', true], ["Marx-Allee", false], ['"Allee 10178"', true], ['"10178 Berlin"', true], ['"Berlin 10178"', false],
-    ['"Karl Allee"', false], ["KARL-MARX-ALLEE", true], ['"marx alle"', true], ['berlin -"karl marx"', false], ['berlin -"marx karl"', true],
-    ["hamburg or -berlin", false], ["Karl-Marx", false], ["-hamburg", true], ["", false], ["der", false], ["karl mar", false],
+    ['"Karl Marx Allee"', true],
+    ["Marx-Allee", false],
+    ['"Allee 10178"', true],
+    ['"10178 Berlin"', true],
+    ['"Berlin 10178"', false],
+    ['"Karl Allee"', false],
+    ["KARL-MARX-ALLEE", true],
+    ['"marx alle"', true],
+    ['berlin -"karl marx"', false],
+    ['berlin -"marx karl"', true],
+    ["hamburg or -berlin", false],
+    ["Karl-Marx", false],
+    ["-hamburg", true],
+    ["", false],
+    ["der", false],
+    ["karl mar", false],
   ])("Karl-Marx-Allee 10178 Berlin @@ %j is %s", (term, expected) => {
     expect(matches(parseSearchTerm(term), doc)).toBe(expected);
   });
 
   it.each([
-    ["karl mar", true], ["berlin karl-marx-al", true], ["ber 10178", false], ["10178 ber", true], ["berlin 1017", true], ["berlin 10179", false],
-    ['"allee 1017"', false], ["allee -ber", false],
+    ["karl mar", true],
+    ["berlin karl-marx-al", true],
+    ["ber 10178", false],
+    ["10178 ber", true],
+    ["berlin 1017", true],
+    ["berlin 10179", false],
+    ['"allee 1017"', false],
+    ["allee -ber", false],
   ])("with the last word a prefix, %j is %s", (term, expected) => {
     expect(matches(parseSearchTerm(term, { lastWordPrefix: true }), doc)).toBe(expected);
   });
@@ -118,8 +159,15 @@ describe("matches = tsvector @@ tsquery", () => {
   });
 
   it("lists the lexemes a query looks up, once each", () => {
-    expect(lexemesOfQuery(parseSearchTerm('berlin -"pariser platz" or berlin pl', { lastWordPrefix: true }))).toEqual([
-      { lexeme: "berlin", prefix: false }, { lexeme: "paris", prefix: false }, { lexeme: "platz", prefix: false }, { lexeme: "pl", prefix: true },
+    expect(
+      lexemesOfQuery(
+        parseSearchTerm('berlin -"pariser platz" or berlin pl', { lastWordPrefix: true }),
+      ),
+    ).toEqual([
+      { lexeme: "berlin", prefix: false },
+      { lexeme: "paris", prefix: false },
+      { lexeme: "platz", prefix: false },
+      { lexeme: "pl", prefix: true },
     ]);
   });
 });

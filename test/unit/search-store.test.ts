@@ -1,9 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { ByteReader, ByteWriter, frontCode, readFrontCoded, sharedPrefix } from "../../generator/contract/search/bytes.ts";
-import { decodePlaceTable, encodePlaceTable, placeList, placeLocality, placePostalCode, type MetaPlace } from "../../generator/contract/search/meta.ts";
+import {
+  ByteReader,
+  ByteWriter,
+  frontCode,
+  readFrontCoded,
+  sharedPrefix,
+} from "../../generator/contract/search/bytes.ts";
+import {
+  decodePlaceTable,
+  encodePlaceTable,
+  placeList,
+  placeLocality,
+  placePostalCode,
+  type MetaPlace,
+} from "../../generator/contract/search/meta.ts";
 import { encodeListShard, ListShard, shardFor } from "../../generator/contract/search/shards.ts";
 import { decodeBlocks, encodeBlock } from "../../generator/contract/search/store.ts";
-import { csvPieces, decodeTailShard, encodeTailShard, jsonPieces } from "../../generator/contract/search/tails.ts";
+import {
+  csvPieces,
+  decodeTailShard,
+  encodeTailShard,
+  jsonPieces,
+} from "../../generator/contract/search/tails.ts";
 
 /** The search index's codecs (contract/search): what the build writes, the Worker reads back unchanged. */
 
@@ -19,14 +37,27 @@ describe("front coding", () => {
   });
 
   it("reads back what it wrote, astral characters and empty strings included", () => {
-    const strings = ["", "Aachener Straße", "Aachener Weg", "Ähre", "a\u{1F600}b", "a\u{1F601}", "a\u{1F601}", "", "Zeil"];
+    const strings = [
+      "",
+      "Aachener Straße",
+      "Aachener Weg",
+      "Ähre",
+      "a\u{1F600}b",
+      "a\u{1F601}",
+      "a\u{1F601}",
+      "",
+      "Zeil",
+    ];
     const lengths = new ByteWriter();
     const text = frontCode(strings, lengths);
     const bytes = new ByteWriter();
     bytes.text(text);
     const reader = new ByteReader(bytes.view());
     const decoded = reader.text(bytes.length);
-    expect(readFrontCoded(strings.length, new ByteReader(lengths.view()), decoded)).toEqual({ strings, end: decoded.length });
+    expect(readFrontCoded(strings.length, new ByteReader(lengths.view()), decoded)).toEqual({
+      strings,
+      end: decoded.length,
+    });
   });
 
   it.each([0, 1, 127, 128, 16_383, 16_384, 2 ** 31, 2 ** 40])("varint %d", (value) => {
@@ -41,7 +72,14 @@ describe("front coding", () => {
 describe("list blocks", () => {
   it.each([
     ["one column", [["Aachener Straße"], ["Aachener Weg"], ["Zeil"]]],
-    ["two columns (key, name)", [["042417", "Achgasse"], ["042418", "Achgasse"], ["1", "\u{1F600} Weg"]]],
+    [
+      "two columns (key, name)",
+      [
+        ["042417", "Achgasse"],
+        ["042418", "Achgasse"],
+        ["1", "\u{1F600} Weg"],
+      ],
+    ],
     ["empty names", [[""], ["x"], [""]]],
   ])("%s: entries and heads as written", (_, heads) => {
     const entries = [
@@ -61,8 +99,18 @@ describe("list blocks", () => {
         entries.length,
       );
     }
-    const decoded = decodeBlocks(out.view()).map((e) => ({ position: e.position, place: e.place, head: e.head }));
-    const expected = [0, 1].flatMap((block) => entries.map((e) => ({ position: e.position + block * 2_000_000, place: e.place, head: heads[e.head] })));
+    const decoded = decodeBlocks(out.view()).map((e) => ({
+      position: e.position,
+      place: e.place,
+      head: e.head,
+    }));
+    const expected = [0, 1].flatMap((block) =>
+      entries.map((e) => ({
+        position: e.position + block * 2_000_000,
+        place: e.place,
+        head: heads[e.head],
+      })),
+    );
     expect(decoded).toEqual(expected);
   });
 });
@@ -81,7 +129,11 @@ describe("places", () => {
     expect(table.size).toBe(places.length);
     let start = 123_456_789;
     places.forEach((place, p) => {
-      expect([placePostalCode(table, p), placeLocality(table, p), placeList(table, p)]).toEqual([place.postalCode, place.locality, [place.count, start, start + place.listBytes]]);
+      expect([placePostalCode(table, p), placeLocality(table, p), placeList(table, p)]).toEqual([
+        place.postalCode,
+        place.locality,
+        [place.count, start, start + place.listBytes],
+      ]);
       start += place.listBytes;
     });
     expect(table.postalCodes).toEqual(["01067", "01068", "01069"]);
@@ -120,11 +172,15 @@ describe("lexicon and trigram shards", () => {
   });
 
   it("trigram shards carry each trigram's streets", () => {
-    expect(ListShard.parse(encodeListShard([{ key: "abc", ref: [1, 0, 5], streets: 17 }])).get("abc")).toEqual({ ref: [1, 0, 5], streets: 17 });
+    expect(
+      ListShard.parse(encodeListShard([{ key: "abc", ref: [1, 0, 5], streets: 17 }])).get("abc"),
+    ).toEqual({ ref: [1, 0, 5], streets: 17 });
   });
 
   it("refuses lists that are not back to back", () => {
-    expect(() => encodeListShard([entries[0] as never, entries[2] as never])).toThrow(/does not follow/);
+    expect(() => encodeListShard([entries[0] as never, entries[2] as never])).toThrow(
+      /does not follow/,
+    );
   });
 
   it.each([
@@ -141,8 +197,14 @@ describe("lexicon and trigram shards", () => {
 
 describe("tails", () => {
   const tails: [string, string][] = [
-    [',"postalCode":"01067","locality":"Dresden","municipality":{"key":"1","name":"Dresden, Stadt"}}', '01067,Dresden,1,"Dresden, Stadt"\r\n'],
-    [',"postalCode":"01068","locality":"Dresden","municipality":{"key":"1","name":"Dresden, Stadt"}}', '01068,Dresden,1,"Dresden, Stadt"\r\n'],
+    [
+      ',"postalCode":"01067","locality":"Dresden","municipality":{"key":"1","name":"Dresden, Stadt"}}',
+      '01067,Dresden,1,"Dresden, Stadt"\r\n',
+    ],
+    [
+      ',"postalCode":"01068","locality":"Dresden","municipality":{"key":"1","name":"Dresden, Stadt"}}',
+      '01068,Dresden,1,"Dresden, Stadt"\r\n',
+    ],
     [',"a":"x\\",\\"{","b":[1,{"c":"}"}]}', '"x"",""{",",",\r\n'],
     ["}", "\r\n"],
   ];
@@ -157,7 +219,16 @@ describe("tails", () => {
   });
 
   it("cuts JSON before top-level properties and CSV after cells", () => {
-    expect(jsonPieces(tails[0]?.[0] ?? "")).toEqual([',"postalCode":"01067"', ',"locality":"Dresden"', ',"municipality":{"key":"1","name":"Dresden, Stadt"}}']);
-    expect(csvPieces(tails[0]?.[1] ?? "")).toEqual(["01067,", "Dresden,", "1,", '"Dresden, Stadt"\r\n']);
+    expect(jsonPieces(tails[0]?.[0] ?? "")).toEqual([
+      ',"postalCode":"01067"',
+      ',"locality":"Dresden"',
+      ',"municipality":{"key":"1","name":"Dresden, Stadt"}}',
+    ]);
+    expect(csvPieces(tails[0]?.[1] ?? "")).toEqual([
+      "01067,",
+      "Dresden,",
+      "1,",
+      '"Dresden, Stadt"\r\n',
+    ]);
   });
 });

@@ -2,9 +2,21 @@ import type { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { casePairs, isAlpha, isSpace, isSpecial, toLower, toUpper } from "../../generator/contract/search/ctype.ts";
+import {
+  casePairs,
+  isAlpha,
+  isSpace,
+  isSpecial,
+  toLower,
+  toUpper,
+} from "../../generator/contract/search/ctype.ts";
 import { germanStem, stem, unaccent } from "../../generator/contract/search/lexize.ts";
-import { deriveCtype, readVendoredFiles, renderCtypeModule, renderVendoredModule } from "../support/pg-tables.ts";
+import {
+  deriveCtype,
+  readVendoredFiles,
+  renderCtypeModule,
+  renderVendoredModule,
+} from "../support/pg-tables.ts";
 import { ROOT } from "../support/paths.ts";
 import { column, startPostgres } from "../support/pglite.ts";
 import { dataWords } from "../support/search-data.ts";
@@ -21,22 +33,33 @@ afterAll(async () => {
   await db.close();
 });
 
-const committed = (name: string) => readFileSync(resolve(ROOT, "generator/contract/search/data", name), "utf8");
+const committed = (name: string) =>
+  readFileSync(resolve(ROOT, "generator/contract/search/data", name), "utf8");
 
 describe("vendored PostgreSQL tables", () => {
   it("character classes and case mappings are the server's, for every code point", async () => {
     const derived = await deriveCtype(db);
     expect(renderCtypeModule(derived)).toBe(committed("pg-ctype.ts"));
     // and ctype.ts decodes them back to exactly these
-    const [alpha, special, space] = [new Set(derived.alpha), new Set(derived.special), new Set(derived.space)];
+    const [alpha, special, space] = [
+      new Set(derived.alpha),
+      new Set(derived.special),
+      new Set(derived.space),
+    ];
     const wrong: string[] = [];
     for (let c = 0x80; c <= 0x10ffff; c++) {
-      if (isAlpha(c) !== alpha.has(c) || isSpecial(c) !== special.has(c) || isSpace(c) !== space.has(c)) wrong.push(c.toString(16));
+      if (
+        isAlpha(c) !== alpha.has(c) ||
+        isSpecial(c) !== special.has(c) ||
+        isSpace(c) !== space.has(c)
+      )
+        wrong.push(c.toString(16));
     }
     expect(wrong).toEqual([]);
     const lower = new Map(derived.lower);
     const upper = new Map(derived.upper);
-    for (const [c] of casePairs()) expect([toLower(c), toUpper(c)]).toEqual([lower.get(c) ?? c, upper.get(c) ?? c]);
+    for (const [c] of casePairs())
+      expect([toLower(c), toUpper(c)]).toEqual([lower.get(c) ?? c, upper.get(c) ?? c]);
     expect([...casePairs()].length).toBe(derived.lower.length + derived.upper.length);
   }, 120_000);
 
@@ -48,7 +71,8 @@ describe("vendored PostgreSQL tables", () => {
     const separator = "\u0001";
     for (let start = 1; start <= 0x10ffff; start += 0x10000) {
       const chars: string[] = [];
-      for (let c = start; c < Math.min(start + 0x10000, 0x110000); c++) if (c !== 1 && (c < 0xd800 || c > 0xdfff)) chars.push(String.fromCodePoint(c));
+      for (let c = start; c < Math.min(start + 0x10000, 0x110000); c++)
+        if (c !== 1 && (c < 0xd800 || c > 0xdfff)) chars.push(String.fromCodePoint(c));
       const [pg] = await column<string>(db, "SELECT unaccent($1)", [chars.join(separator)]);
       expect(pg?.split(separator)).toEqual(chars.map(unaccent));
     }
@@ -58,19 +82,56 @@ describe("vendored PostgreSQL tables", () => {
 describe("the Snowball German stemmer (@orama/stemmers) is PostgreSQL 17's german_stem", () => {
   // ts_lexize('german_stem', w) on PostgreSQL 15 and 17; Snowball 3 (PostgreSQL 18) differs on several.
   it.each([
-    ["mueller", "muell"], ["müller", "mull"], ["häuser", "haus"], ["haeuser", "haeus"], ["allee", "alle"], ["systemen", "system"],
-    ["kaiserin", "kaiserin"], ["lehrerinnen", "lehrerinn"], ["feuer", "feu"], ["aachener", "aach"], ["straße", "strass"],
-    ["strasse", "strass"], ["bauer", "bau"], ["wandeln", "wandeln"], ["aquae", "aqua"], ["schlüssel", "schlussel"], ["gasse", "gass"],
-    ["gassen", "gass"], ["wegen", "weg"], ["huegel", "huegel"], ["hügel", "hugel"], ["quelle", "quell"], ["treue", "treu"],
-    ["platz", "platz"], ["aero", "aero"], ["aeg", "aeg"], ["altonaer", "altona"], ["pariser", "paris"], ["republik", "republ"],
+    ["mueller", "muell"],
+    ["müller", "mull"],
+    ["häuser", "haus"],
+    ["haeuser", "haeus"],
+    ["allee", "alle"],
+    ["systemen", "system"],
+    ["kaiserin", "kaiserin"],
+    ["lehrerinnen", "lehrerinn"],
+    ["feuer", "feu"],
+    ["aachener", "aach"],
+    ["straße", "strass"],
+    ["strasse", "strass"],
+    ["bauer", "bau"],
+    ["wandeln", "wandeln"],
+    ["aquae", "aqua"],
+    ["schlüssel", "schlussel"],
+    ["gasse", "gass"],
+    ["gassen", "gass"],
+    ["wegen", "weg"],
+    ["huegel", "huegel"],
+    ["hügel", "hugel"],
+    ["quelle", "quell"],
+    ["treue", "treu"],
+    ["platz", "platz"],
+    ["aero", "aero"],
+    ["aeg", "aeg"],
+    ["altonaer", "altona"],
+    ["pariser", "paris"],
+    ["republik", "republ"],
   ])("%s → %s", (word, expected) => {
     expect(stem(word)).toBe(expected);
   });
 
   it("with the stop words and lower-casing, agrees with ts_lexize('german_stem') on every word of the street data", async () => {
     // plus words with characters beyond the BMP, which the package counts as two
-    const words = [...[...dataWords()].map(unaccent), "a𝐀en", "a𝐀ern", "o𝐀es", "ab𝐀en", "𝐀𝐀𝐀ungen", "hä𝐀user", "straß𝐀e"];
-    const pg = await column<string | null>(db, "SELECT (ts_lexize('german_stem', w))[1] FROM unnest($1::text[]) WITH ORDINALITY x(w, o) ORDER BY o", [words]);
+    const words = [
+      ...[...dataWords()].map(unaccent),
+      "a𝐀en",
+      "a𝐀ern",
+      "o𝐀es",
+      "ab𝐀en",
+      "𝐀𝐀𝐀ungen",
+      "hä𝐀user",
+      "straß𝐀e",
+    ];
+    const pg = await column<string | null>(
+      db,
+      "SELECT (ts_lexize('german_stem', w))[1] FROM unnest($1::text[]) WITH ORDINALITY x(w, o) ORDER BY o",
+      [words],
+    );
     expect(words.length).toBeGreaterThan(10_000);
     expect(pg.filter((lexeme) => lexeme === null).length).toBeGreaterThan(20);
     expect(words.map(germanStem)).toEqual(pg);

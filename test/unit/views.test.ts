@@ -17,7 +17,9 @@ describe("slugs", () => {
   });
 
   it("gives values that fold to the same slug distinct, deterministic paths", () => {
-    expect(assignSlugs(["frankfurt (oder)", "frankfurt oder", "frankfurt-oder", "frankfurt-oder-2"])).toEqual(["frankfurt-oder", "frankfurt-oder-2", "frankfurt-oder-3", "frankfurt-oder-2-2"]);
+    expect(
+      assignSlugs(["frankfurt (oder)", "frankfurt oder", "frankfurt-oder", "frankfurt-oder-2"]),
+    ).toEqual(["frankfurt-oder", "frankfurt-oder-2", "frankfurt-oder-3", "frankfurt-oder-2-2"]);
   });
 });
 
@@ -28,9 +30,21 @@ describe("views", () => {
     title: "t",
     description: "",
     query: { paged: true, filters: ["locality"], unservedFilters: [] },
-    selectors: [{ param: "locality", in: "query", required: true, match: "caseInsensitive", description: "", value: (r) => r.locality }],
+    selectors: [
+      {
+        param: "locality",
+        in: "query",
+        required: true,
+        match: "caseInsensitive",
+        description: "",
+        value: (r) => r.locality,
+      },
+    ],
     sortKey: (r) => [r.name],
-    record: recordSchema<{ locality: string; name: string }>("T", "", { locality: { description: "" }, name: { description: "" } }),
+    record: recordSchema<{ locality: string; name: string }>("T", "", {
+      locality: { description: "" },
+      name: { description: "" },
+    }),
     examples: [],
     credits: [],
   };
@@ -61,9 +75,22 @@ describe("a selector with several values per record (a parent matched by key or 
     title: "m",
     description: "",
     query: { paged: true, filters: [], unservedFilters: [] },
-    selectors: [{ param: "key", in: "path", required: true, match: "exact", description: "", value: (r) => [r.key, r.code] }],
+    selectors: [
+      {
+        param: "key",
+        in: "path",
+        required: true,
+        match: "exact",
+        description: "",
+        value: (r) => [r.key, r.code],
+      },
+    ],
     sortKey: (r) => [r.name],
-    record: recordSchema<M>("M", "", { name: { description: "" }, key: { description: "" }, code: { description: "" } }),
+    record: recordSchema<M>("M", "", {
+      name: { description: "" },
+      key: { description: "" },
+      code: { description: "" },
+    }),
     examples: [],
     credits: [],
   };
@@ -87,8 +114,15 @@ describe("a selector with several values per record (a parent matched by key or 
 
   it("adds each record to the whole dataset once, from the view of its own (first) value", () => {
     const prepared = prepare(resource, records);
-    const dataset = prepared.views.flatMap((view) => jsonRecordsOf(view.datasetPart() ?? encodeRecords({ json: [], csv: [] })));
-    expect(dataset.map((json) => (JSON.parse(json) as M).name)).toEqual(["Bregenz", "Hard", "Wien 1", "Wien 2"]);
+    const dataset = prepared.views.flatMap((view) =>
+      jsonRecordsOf(view.datasetPart() ?? encodeRecords({ json: [], csv: [] })),
+    );
+    expect(dataset.map((json) => (JSON.parse(json) as M).name)).toEqual([
+      "Bregenz",
+      "Hard",
+      "Wien 1",
+      "Wien 2",
+    ]);
     expect(prepared.views.find((v) => v.key === "901")?.datasetPart()?.count).toBe(0);
     expect(prepared.views.map((v) => v.datasetCount)).toEqual([2, 2, 0, 0]);
   });
@@ -96,7 +130,10 @@ describe("a selector with several values per record (a parent matched by key or 
   it("leaves a record without a value out of every view", () => {
     const [selector] = resource.selectors ?? [];
     if (selector === undefined) throw new Error("no selector");
-    const optional: Resource<M> = { ...resource, selectors: [{ ...selector, value: (r) => (r.key === "900" ? undefined : [r.key]) }] };
+    const optional: Resource<M> = {
+      ...resource,
+      selectors: [{ ...selector, value: (r) => (r.key === "900" ? undefined : [r.key]) }],
+    };
     expect(viewsOf(optional, records).map((v) => v.key)).toEqual(["802"]);
   });
 });

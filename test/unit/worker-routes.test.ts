@@ -12,7 +12,9 @@ import { workerFirstMatcher, type RunWorkerFirst } from "../../generator/serve/w
  * own files), nothing else, within Cloudflare's rules for the list (the HTTP test through the
  * runtime shows what it does: test/integration/asset-routing.test.ts).
  */
-const config = JSON.parse(readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, "")) as { assets: { run_worker_first: unknown; html_handling: string } };
+const config = JSON.parse(
+  readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""),
+) as { assets: { run_worker_first: unknown; html_handling: string } };
 const rules = config.assets.run_worker_first as string[];
 
 const workerFirst = workerFirstMatcher(rules);
@@ -23,7 +25,10 @@ describe("run_worker_first", () => {
     expect(rules.length).toBeLessThanOrEqual(100);
     for (const rule of rules) expect(rule).toMatch(/^!?\/.{0,97}$/);
     expect(new Set(rules).size).toBe(rules.length);
-    for (const rule of rules.filter((r) => r.endsWith("*"))) expect(rules.filter((other) => other !== rule && other.startsWith(rule.slice(0, -1)))).toEqual([]);
+    for (const rule of rules.filter((r) => r.endsWith("*")))
+      expect(
+        rules.filter((other) => other !== rule && other.startsWith(rule.slice(0, -1))),
+      ).toEqual([]);
   });
 
   it("names the first segment of every API path, and the build's own files under any spelling", () => {
@@ -32,7 +37,13 @@ describe("run_worker_first", () => {
     expect([...rules].sort()).toEqual([...prefixes, "/_*", "/%*", "//*"].sort());
   });
 
-  it.each(["/_build.json", "/%5Fbuild.json", "/%5fc/de.streets/json/0.bin", "//_build.json", "/%2F_build.json"])("runs the Worker first for the internal path %s", (path) => {
+  it.each([
+    "/_build.json",
+    "/%5Fbuild.json",
+    "/%5fc/de.streets/json/0.bin",
+    "//_build.json",
+    "/%2F_build.json",
+  ])("runs the Worker first for the internal path %s", (path) => {
     expect(workerFirst(path)).toBe(true);
   });
 
@@ -42,11 +53,23 @@ describe("run_worker_first", () => {
     expect(workerFirst(`${concrete}/`)).toBe(true);
   });
 
-  it.each([...DOCS_ROUTES.keys(), "/downloads/index.json", "/downloads/de.streets.part-1.csv.gz", "/downloads/de.streets/berlin.json", "/downloads/changes/index.json", "/downloads/changes/20261122-031700/de.streets.csv"])("serves %s as a plain asset (no Worker invocation)", (path) => {
+  it.each([
+    ...DOCS_ROUTES.keys(),
+    "/downloads/index.json",
+    "/downloads/de.streets.part-1.csv.gz",
+    "/downloads/de.streets/berlin.json",
+    "/downloads/changes/index.json",
+    "/downloads/changes/20261122-031700/de.streets.csv",
+  ])("serves %s as a plain asset (no Worker invocation)", (path) => {
     expect(workerFirst(path)).toBe(false);
   });
 
-  it.each(["/_routes.json", "/_build.json", "/_p/de.streets/berlin/11920/50/239/1.json", "/_headers"])("keeps the build's own file %s behind the Worker (a 404)", (path) => {
+  it.each([
+    "/_routes.json",
+    "/_build.json",
+    "/_p/de.streets/berlin/11920/50/239/1.json",
+    "/_headers",
+  ])("keeps the build's own file %s behind the Worker (a 404)", (path) => {
     expect(workerFirst(path)).toBe(true);
   });
 

@@ -15,7 +15,12 @@ export type Node =
   | { readonly kind: "end" }
   | { readonly kind: "concat"; readonly parts: readonly Node[] }
   | { readonly kind: "alternate"; readonly branches: readonly Node[] }
-  | { readonly kind: "repeat"; readonly node: Node; readonly min: number; readonly max: number | undefined };
+  | {
+      readonly kind: "repeat";
+      readonly node: Node;
+      readonly min: number;
+      readonly max: number | undefined;
+    };
 
 /** An inclusive range of code points. */
 export type Range = readonly [from: number, to: number];
@@ -33,7 +38,9 @@ export function mergeRanges(ranges: readonly Range[]): Range[] {
 }
 
 /** Why a pattern is refused: not a regular expression at all, or one the linear-time engine cannot evaluate as PostgreSQL would. */
-export type PatternError = { readonly kind: "invalid"; readonly reason: string } | { readonly kind: "unsupported"; readonly construct: string };
+export type PatternError =
+  | { readonly kind: "invalid"; readonly reason: string }
+  | { readonly kind: "unsupported"; readonly construct: string };
 
 export class PatternRefused extends Error {
   constructor(readonly refusal: PatternError) {

@@ -24,20 +24,33 @@ let space: readonly Range[] | undefined;
 /** The ranges of a class shorthand letter (d, s or w). */
 export function shorthandRanges(letter: "d" | "s" | "w"): readonly Range[] {
   if (letter === "d") return DIGITS;
-  if (letter === "s") return (space ??= mergeRanges([[0x09, 0x0d], [0x20, 0x20], ...beyondAscii(spaceRanges())]));
-  return (word ??= mergeRanges([[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a], ...beyondAscii(alphaRanges())]));
+  if (letter === "s")
+    return (space ??= mergeRanges([[0x09, 0x0d], [0x20, 0x20], ...beyondAscii(spaceRanges())]));
+  return (word ??= mergeRanges([
+    [0x30, 0x39],
+    [0x41, 0x5a],
+    [0x5f, 0x5f],
+    [0x61, 0x7a],
+    ...beyondAscii(alphaRanges()),
+  ]));
 }
 
 /** `~*`'s set for one pattern character: towlower(c) and towupper(c) (allcases; c itself only through them). */
 export function caseVariants(code: number): Range[] {
   const lower = toLower(code);
   const upper = toUpper(code);
-  return lower === upper ? [[lower, lower]] : [[lower, lower], [upper, upper]];
+  return lower === upper
+    ? [[lower, lower]]
+    : [
+        [lower, lower],
+        [upper, upper],
+      ];
 }
 
 /** A bracket range under `~*`: the range itself and the case variants of its members that fall outside it. */
 export function rangeWithCases(from: number, to: number): Range[] {
   const ranges: Range[] = [[from, to]];
-  for (const [c, mapped] of casePairs()) if (c >= from && c <= to && (mapped < from || mapped > to)) ranges.push([mapped, mapped]);
+  for (const [c, mapped] of casePairs())
+    if (c >= from && c <= to && (mapped < from || mapped > to)) ranges.push([mapped, mapped]);
   return ranges;
 }

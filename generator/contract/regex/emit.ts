@@ -28,7 +28,9 @@ export function toRe2Syntax(node: Node): string {
       return `(?:${node.branches.map(toRe2Syntax).join("|")})`;
     case "repeat":
       // `()*` matches the empty string however often it is repeated.
-      return node.node.kind === "empty" ? "(?:)" : `(?:${toRe2Syntax(node.node)})${quantifier(node.min, node.max)}`;
+      return node.node.kind === "empty"
+        ? "(?:)"
+        : `(?:${toRe2Syntax(node.node)})${quantifier(node.min, node.max)}`;
   }
 }
 
@@ -39,7 +41,9 @@ function quantifier(min: number, max: number | undefined): string {
 }
 
 function literal(code: number): string {
-  return /^[A-Za-z0-9]$/.test(String.fromCodePoint(code)) ? String.fromCodePoint(code) : `\\x{${code.toString(16)}}`;
+  return /^[A-Za-z0-9]$/.test(String.fromCodePoint(code))
+    ? String.fromCodePoint(code)
+    : `\\x{${code.toString(16)}}`;
 }
 
 /** A negated bracket: everything else, and (the original's `(?p)`) never a newline. */
@@ -57,6 +61,8 @@ function complement(ranges: readonly Range[]): Range[] {
 function classSyntax(ranges: readonly Range[]): string {
   // An empty class matches nothing; RE2 has no `[]`, so a character class that excludes everything.
   if (ranges.length === 0) return "[^\\x{0}-\\x{10ffff}]";
-  const items = ranges.map(([from, to]) => (from === to ? literal(from) : `${literal(from)}-${literal(to)}`));
+  const items = ranges.map(([from, to]) =>
+    from === to ? literal(from) : `${literal(from)}-${literal(to)}`,
+  );
   return `[${items.join("")}]`;
 }

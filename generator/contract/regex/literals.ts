@@ -11,7 +11,10 @@
  */
 import type { Node } from "./ast.ts";
 
-export type LiteralQuery = { readonly op: "all" } | { readonly op: "literal"; readonly text: string } | { readonly op: "and" | "or"; readonly of: readonly LiteralQuery[] };
+export type LiteralQuery =
+  | { readonly op: "all" }
+  | { readonly op: "literal"; readonly text: string }
+  | { readonly op: "and" | "or"; readonly of: readonly LiteralQuery[] };
 
 export const ALL: LiteralQuery = { op: "all" };
 
@@ -42,8 +45,14 @@ function infoOf(node: Node, fold: (text: string) => string): Info {
       if (node.negated) return { exact: undefined, query: ALL };
       const size = node.ranges.reduce((n, [from, to]) => n + to - from + 1, 0);
       if (size > MAX_CLASS * 2) return { exact: undefined, query: ALL };
-      const chars = new Set(node.ranges.flatMap(([from, to]) => Array.from({ length: to - from + 1 }, (_, i) => fold(String.fromCodePoint(from + i)))));
-      return chars.size <= MAX_CLASS ? { exact: chars, query: ALL } : { exact: undefined, query: ALL };
+      const chars = new Set(
+        node.ranges.flatMap(([from, to]) =>
+          Array.from({ length: to - from + 1 }, (_, i) => fold(String.fromCodePoint(from + i))),
+        ),
+      );
+      return chars.size <= MAX_CLASS
+        ? { exact: chars, query: ALL }
+        : { exact: undefined, query: ALL };
     }
     case "any":
       return { exact: undefined, query: ALL };
@@ -52,13 +61,18 @@ function infoOf(node: Node, fold: (text: string) => string): Info {
     case "alternate": {
       const branches = node.branches.map((branch) => infoOf(branch, fold));
       const union = new Set(branches.flatMap((b) => (b.exact === undefined ? [] : [...b.exact])));
-      if (branches.every((b) => b.exact !== undefined) && union.size <= MAX_EXACT) return { exact: union, query: ALL };
+      if (branches.every((b) => b.exact !== undefined) && union.size <= MAX_EXACT)
+        return { exact: union, query: ALL };
       return { exact: undefined, query: or(branches.map(queryOf)) };
     }
     case "repeat": {
       const inner = infoOf(node.node, fold);
-      if (node.min === 0) return inner.exact !== undefined && node.max === 1 && inner.exact.size < MAX_EXACT ? exact(["", ...inner.exact]) : { exact: undefined, query: ALL };
-      if (inner.exact !== undefined && node.max === node.min && node.min <= 3) return concat(Array.from({ length: node.min }, () => inner));
+      if (node.min === 0)
+        return inner.exact !== undefined && node.max === 1 && inner.exact.size < MAX_EXACT
+          ? exact(["", ...inner.exact])
+          : { exact: undefined, query: ALL };
+      if (inner.exact !== undefined && node.max === node.min && node.min <= 3)
+        return concat(Array.from({ length: node.min }, () => inner));
       return { exact: undefined, query: queryOf(inner) };
     }
   }
@@ -78,7 +92,8 @@ function concat(parts: readonly Info[]): Info {
       continue;
     }
     if (current === undefined) current = part.exact;
-    else if (current.size * part.exact.size <= MAX_EXACT) current = new Set([...current].flatMap((a) => [...(part.exact ?? [])].map((b) => a + b)));
+    else if (current.size * part.exact.size <= MAX_EXACT)
+      current = new Set([...current].flatMap((a) => [...(part.exact ?? [])].map((b) => a + b)));
     else {
       required.push(queryOf({ exact: current, query: ALL }));
       current = part.exact;

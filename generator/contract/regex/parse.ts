@@ -14,7 +14,17 @@ export const MAX_BOUND = 255;
 /** An escape's value that no text holds: `char` makes it a class that matches nothing. */
 const NO_CHARACTER = -1;
 
-const CONTROL: Readonly<Record<string, number>> = { a: 0x07, b: 0x08, B: 0x5c, e: 0x1b, f: 0x0c, n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b };
+const CONTROL: Readonly<Record<string, number>> = {
+  a: 0x07,
+  b: 0x08,
+  B: 0x5c,
+  e: 0x1b,
+  f: 0x0c,
+  n: 0x0a,
+  r: 0x0d,
+  t: 0x09,
+  v: 0x0b,
+};
 const isAlnum = (ch: string | undefined) => ch !== undefined && /^[A-Za-z0-9]$/.test(ch);
 const isDigit = (ch: string | undefined) => ch !== undefined && ch >= "0" && ch <= "9";
 
@@ -52,12 +62,20 @@ class Parser {
 
   private branch(): Node {
     const parts: Node[] = [];
-    for (let ch = this.peek(); ch !== undefined && ch !== "|" && !(ch === ")" && this.depth > 0); ch = this.peek()) {
+    for (
+      let ch = this.peek();
+      ch !== undefined && ch !== "|" && !(ch === ")" && this.depth > 0);
+      ch = this.peek()
+    ) {
       const atom = this.atom();
       if (atom === undefined) continue;
       parts.push(this.quantified(atom));
     }
-    return parts.length === 0 ? { kind: "empty" } : parts.length === 1 ? (parts[0] as Node) : { kind: "concat", parts };
+    return parts.length === 0
+      ? { kind: "empty" }
+      : parts.length === 1
+        ? (parts[0] as Node)
+        : { kind: "concat", parts };
   }
 
   /** The next atom; undefined for a comment. */
@@ -93,7 +111,9 @@ class Parser {
     if (code === NO_CHARACTER) return { kind: "class", negated: false, ranges: [] };
     if (!this.ignoreCase) return { kind: "char", code };
     const variants = caseVariants(code);
-    return variants.length === 1 && variants[0]?.[0] === code ? { kind: "char", code } : { kind: "class", negated: false, ranges: variants };
+    return variants.length === 1 && variants[0]?.[0] === code
+      ? { kind: "char", code }
+      : { kind: "class", negated: false, ranges: variants };
   }
 
   private group(): Node | undefined {
@@ -106,8 +126,10 @@ class Parser {
         return undefined;
       }
       if (kind === "=" || kind === "!") unsupported(`lookahead '(?${kind}'`);
-      if (kind === "<" && (this.peek() === "=" || this.peek() === "!")) unsupported(`lookbehind '(?<${this.peek() ?? ""}'`);
-      if (kind !== undefined && /^[A-Za-z]$/.test(kind)) unsupported(`embedded options '(?${kind}'`);
+      if (kind === "<" && (this.peek() === "=" || this.peek() === "!"))
+        unsupported(`lookbehind '(?<${this.peek() ?? ""}'`);
+      if (kind !== undefined && /^[A-Za-z]$/.test(kind))
+        unsupported(`embedded options '(?${kind}'`);
       if (kind !== ":") invalid(`'(?${kind ?? ""}' is not a group`);
     }
     this.depth++;
@@ -120,11 +142,22 @@ class Parser {
   private quantified(atom: Node): Node {
     let node = atom;
     let quantifiers = 0;
-    for (let ch = this.peek(); ch === "*" || ch === "+" || ch === "?" || (ch === "{" && isDigit(this.peek(1))); ch = this.peek()) {
+    for (
+      let ch = this.peek();
+      ch === "*" || ch === "+" || ch === "?" || (ch === "{" && isDigit(this.peek(1)));
+      ch = this.peek()
+    ) {
       if (quantifiers > 0) invalid(`'${ch}' repeats a repetition`);
       if (node.kind === "start" || node.kind === "end") invalid(`'${ch}' has nothing to repeat`);
       this.at++;
-      const [min, max] = ch === "*" ? [0, undefined] : ch === "+" ? [1, undefined] : ch === "?" ? [0, 1] : this.bound();
+      const [min, max] =
+        ch === "*"
+          ? [0, undefined]
+          : ch === "+"
+            ? [1, undefined]
+            : ch === "?"
+              ? [0, 1]
+              : this.bound();
       if (this.peek() === "?") this.at++; // lazy: the same matches
       node = { kind: "repeat", node, min, max };
       quantifiers++;
@@ -142,7 +175,8 @@ class Parser {
     }
     if (this.chars[this.at++] !== "}") invalid("a bound '{' is not closed by '}'");
     if (min > MAX_BOUND || (max ?? 0) > MAX_BOUND) invalid(`a bound is larger than ${MAX_BOUND}`);
-    if (max !== undefined && min > max) invalid(`the bound {${min},${max}} has its minimum above its maximum`);
+    if (max !== undefined && min > max)
+      invalid(`the bound {${min},${max}} has its minimum above its maximum`);
     return [min, max];
   }
 
@@ -155,8 +189,14 @@ class Parser {
   private escape(): Node {
     const ch = this.chars[this.at++];
     if (ch === undefined) return invalid("it ends with a backslash");
-    if (ch === "d" || ch === "s" || ch === "w") return { kind: "class", negated: false, ranges: shorthandRanges(ch) };
-    if (ch === "D" || ch === "S" || ch === "W") return { kind: "class", negated: true, ranges: shorthandRanges(ch.toLowerCase() as "d" | "s" | "w") };
+    if (ch === "d" || ch === "s" || ch === "w")
+      return { kind: "class", negated: false, ranges: shorthandRanges(ch) };
+    if (ch === "D" || ch === "S" || ch === "W")
+      return {
+        kind: "class",
+        negated: true,
+        ranges: shorthandRanges(ch.toLowerCase() as "d" | "s" | "w"),
+      };
     if (ch === "A") return { kind: "start" };
     if (ch === "Z") return { kind: "end" };
     if ("mMyY".includes(ch)) return unsupported(`the word boundary '\\${ch}'`);
@@ -187,10 +227,16 @@ class Parser {
    */
   private hex(min: number, max: number): number {
     let digits = "";
-    while (digits.length < max && /^[0-9A-Fa-f]$/.test(this.peek() ?? "")) digits += this.chars[this.at++];
-    if (digits.length < min) invalid(`a hexadecimal escape needs ${min === max ? min : `at least ${min}`} digit${min === 1 ? "" : "s"}`);
+    while (digits.length < max && /^[0-9A-Fa-f]$/.test(this.peek() ?? ""))
+      digits += this.chars[this.at++];
+    if (digits.length < min)
+      invalid(
+        `a hexadecimal escape needs ${min === max ? min : `at least ${min}`} digit${min === 1 ? "" : "s"}`,
+      );
     const code = Number(BigInt(`0x${digits}`) & 0xffffffffn);
-    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? NO_CHARACTER : code;
+    return code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)
+      ? NO_CHARACTER
+      : code;
   }
 
   /** A bracket expression after its `[`. */
@@ -203,26 +249,40 @@ class Parser {
       if (ch === undefined) return invalid("unmatched '['");
       if (ch === "]" && !first) break;
       if (ch === "[" && (this.peek() === ":" || this.peek() === "." || this.peek() === "=")) {
-        const what = { ":": "character classes like [[:alpha:]]", ".": "collating elements like [[.a.]]", "=": "equivalence classes like [[=a=]]" }[this.peek() as ":" | "." | "="];
+        const what = {
+          ":": "character classes like [[:alpha:]]",
+          ".": "collating elements like [[.a.]]",
+          "=": "equivalence classes like [[=a=]]",
+        }[this.peek() as ":" | "." | "="];
         unsupported(`${what} (write the characters, e.g. [a-zäöü])`);
       }
       if (ch === "\\" && "dsw".includes(this.peek() ?? "-")) {
         ranges.push(...shorthandRanges(this.chars[this.at++] as "d" | "s" | "w"));
-        if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) invalid("a class shorthand cannot start a range");
+        if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined)
+          invalid("a class shorthand cannot start a range");
         continue;
       }
-      if (ch === "\\" && "DSW".includes(this.peek() ?? "-")) invalid(`'\\${this.peek() ?? ""}' is not allowed inside brackets`);
+      if (ch === "\\" && "DSW".includes(this.peek() ?? "-"))
+        invalid(`'\\${this.peek() ?? ""}' is not allowed inside brackets`);
       const from = this.bracketCharacter(ch);
       if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) {
         this.at++;
         const next = this.chars[this.at++] ?? "";
-        if (next === "[" && (this.peek() === "." || this.peek() === "=" || this.peek() === ":")) unsupported("a collating element as a range end");
-        if (next === "\\" && "dswDSW".includes(this.peek() ?? "-")) invalid("a class shorthand cannot end a range");
+        if (next === "[" && (this.peek() === "." || this.peek() === "=" || this.peek() === ":"))
+          unsupported("a collating element as a range end");
+        if (next === "\\" && "dswDSW".includes(this.peek() ?? "-"))
+          invalid("a class shorthand cannot end a range");
         const to = this.bracketCharacter(next);
-        if (to < from) invalid(`the range '${String.fromCodePoint(from)}-${String.fromCodePoint(to)}' is out of order`);
-        if (from !== NO_CHARACTER && to !== NO_CHARACTER) ranges.push(...(this.ignoreCase ? rangeWithCases(from, to) : [[from, to] as const]));
-        if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined) invalid("a range cannot start at the end of another");
-      } else if (from !== NO_CHARACTER) ranges.push(...(this.ignoreCase ? caseVariants(from) : [[from, from] as const]));
+        if (to < from)
+          invalid(
+            `the range '${String.fromCodePoint(from)}-${String.fromCodePoint(to)}' is out of order`,
+          );
+        if (from !== NO_CHARACTER && to !== NO_CHARACTER)
+          ranges.push(...(this.ignoreCase ? rangeWithCases(from, to) : [[from, to] as const]));
+        if (this.peek() === "-" && this.peek(1) !== "]" && this.peek(1) !== undefined)
+          invalid("a range cannot start at the end of another");
+      } else if (from !== NO_CHARACTER)
+        ranges.push(...(this.ignoreCase ? caseVariants(from) : [[from, from] as const]));
     }
     return { kind: "class", negated, ranges: mergeRanges(ranges) };
   }

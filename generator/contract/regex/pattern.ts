@@ -24,12 +24,25 @@ export interface CompiledPattern {
   readonly test: (value: string) => boolean;
 }
 
-export type PatternResult = { readonly ok: true; readonly pattern: CompiledPattern } | { readonly ok: false; readonly error: PatternError };
+export type PatternResult =
+  | { readonly ok: true; readonly pattern: CompiledPattern }
+  | { readonly ok: false; readonly error: PatternError };
 
-export function compilePattern(source: string, options: { readonly ignoreCase: boolean }): PatternResult {
+export function compilePattern(
+  source: string,
+  options: { readonly ignoreCase: boolean },
+): PatternResult {
   const length = Array.from(source).length;
-  if (length > MAX_PATTERN_LENGTH) return { ok: false, error: { kind: "unsupported", construct: `a pattern of ${length} characters (at most ${MAX_PATTERN_LENGTH})` } };
-  if (source.includes("\0")) return { ok: false, error: { kind: "invalid", reason: "it contains the character U+0000" } };
+  if (length > MAX_PATTERN_LENGTH)
+    return {
+      ok: false,
+      error: {
+        kind: "unsupported",
+        construct: `a pattern of ${length} characters (at most ${MAX_PATTERN_LENGTH})`,
+      },
+    };
+  if (source.includes("\0"))
+    return { ok: false, error: { kind: "invalid", reason: "it contains the character U+0000" } };
   let tree: Node;
   try {
     tree = parsePattern(source, options.ignoreCase);
@@ -41,15 +54,29 @@ export function compilePattern(source: string, options: { readonly ignoreCase: b
   try {
     engine = RE2JS.compile(toRe2Syntax(tree));
   } catch {
-    return { ok: false, error: { kind: "unsupported", construct: "a pattern this large (its repetitions expand too far)" } };
+    return {
+      ok: false,
+      error: {
+        kind: "unsupported",
+        construct: "a pattern this large (its repetitions expand too far)",
+      },
+    };
   }
-  if (engine.programSize() > MAX_PROGRAM_SIZE) return { ok: false, error: { kind: "unsupported", construct: "a pattern this large (its repetitions expand too far)" } };
+  if (engine.programSize() > MAX_PROGRAM_SIZE)
+    return {
+      ok: false,
+      error: {
+        kind: "unsupported",
+        construct: "a pattern this large (its repetitions expand too far)",
+      },
+    };
   return { ok: true, pattern: { source, tree, test: (value) => engine.test(value) } };
 }
 
 /** The problem text for a refused filter value, naming the parameter. */
 export function patternErrorMessage(parameter: string, error: PatternError): string {
-  if (error.kind === "invalid") return `The value of ${parameter} is not a valid regular expression: ${error.reason}.`;
+  if (error.kind === "invalid")
+    return `The value of ${parameter} is not a valid regular expression: ${error.reason}.`;
   return (
     `The value of ${parameter} uses ${error.construct}, which this API does not evaluate: ${parameter} is a PostgreSQL regular expression ` +
     `evaluated in linear time, without back-references, lookahead, lookbehind, word boundaries and POSIX bracket classes.`

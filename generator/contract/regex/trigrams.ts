@@ -8,7 +8,10 @@
 import type { Node } from "./ast.ts";
 import { literalQuery, type LiteralQuery } from "./literals.ts";
 
-export type TrigramQuery = { readonly op: "all" } | { readonly op: "trigram"; readonly trigram: string } | { readonly op: "and" | "or"; readonly of: readonly TrigramQuery[] };
+export type TrigramQuery =
+  | { readonly op: "all" }
+  | { readonly op: "trigram"; readonly trigram: string }
+  | { readonly op: "and" | "or"; readonly of: readonly TrigramQuery[] };
 
 const ALL: TrigramQuery = { op: "all" };
 

@@ -28,7 +28,8 @@ export const NOTHING: PositionSet = { positions: EMPTY, negated: false };
 export const EVERYTHING: PositionSet = { positions: EMPTY, negated: true };
 
 /** How many positions a set holds within a universe of `size`. */
-export const setCount = (set: PositionSet, size: number) => (set.negated ? size - set.positions.length : set.positions.length);
+export const setCount = (set: PositionSet, size: number) =>
+  set.negated ? size - set.positions.length : set.positions.length;
 
 /** a ∩ b. Galloping from the smaller: a rare word against a common one costs the rare one's length. */
 export function intersect(a: Int32Array, b: Int32Array): Int32Array {
@@ -63,18 +64,22 @@ export function unite(lists: readonly Int32Array[], size: number): Int32Array {
   if (nonEmpty.length === 0) return EMPTY;
   if (nonEmpty.length === 1) return nonEmpty[0] as Int32Array;
   const total = nonEmpty.reduce((sum, list) => sum + list.length, 0);
-  if (nonEmpty.length === 2 && total * 8 < size) return merge(nonEmpty[0] as Int32Array, nonEmpty[1] as Int32Array);
+  if (nonEmpty.length === 2 && total * 8 < size)
+    return merge(nonEmpty[0] as Int32Array, nonEmpty[1] as Int32Array);
   if (total * 4 < size / 32) {
     const all = new Int32Array(total);
     let at = 0;
     for (const list of nonEmpty) all.set(list, (at += list.length) - list.length);
     all.sort();
     let n = 0;
-    for (let i = 0; i < all.length; i++) if (n === 0 || all[n - 1] !== all[i]) all[n++] = all[i] as number;
+    for (let i = 0; i < all.length; i++)
+      if (n === 0 || all[n - 1] !== all[i]) all[n++] = all[i] as number;
     return all.subarray(0, n);
   }
   const bits = new Uint32Array((size >>> 5) + 1);
-  for (const list of nonEmpty) for (let i = 0; i < list.length; i++) bits[(list[i] as number) >>> 5]! |= 1 << ((list[i] as number) & 31);
+  for (const list of nonEmpty)
+    for (let i = 0; i < list.length; i++)
+      bits[(list[i] as number) >>> 5]! |= 1 << ((list[i] as number) & 31);
   return positionsOf(bits, total);
 }
 
@@ -126,26 +131,38 @@ function gallop(values: Int32Array, value: number, from: number): number {
 }
 
 export function and(a: PositionSet, b: PositionSet, size: number): PositionSet {
-  if (!a.negated && !b.negated) return { positions: intersect(a.positions, b.positions), negated: false };
-  if (a.negated && b.negated) return { positions: unite([a.positions, b.positions], size), negated: true };
+  if (!a.negated && !b.negated)
+    return { positions: intersect(a.positions, b.positions), negated: false };
+  if (a.negated && b.negated)
+    return { positions: unite([a.positions, b.positions], size), negated: true };
   const [plain, negated] = a.negated ? [b, a] : [a, b];
   return { positions: difference(plain.positions, negated.positions), negated: false };
 }
 
 export function or(a: PositionSet, b: PositionSet, size: number): PositionSet {
-  if (!a.negated && !b.negated) return { positions: unite([a.positions, b.positions], size), negated: false };
-  if (a.negated && b.negated) return { positions: intersect(a.positions, b.positions), negated: true };
+  if (!a.negated && !b.negated)
+    return { positions: unite([a.positions, b.positions], size), negated: false };
+  if (a.negated && b.negated)
+    return { positions: intersect(a.positions, b.positions), negated: true };
   const [plain, negated] = a.negated ? [b, a] : [a, b];
   return { positions: difference(negated.positions, plain.positions), negated: true };
 }
 
-export const not = (a: PositionSet): PositionSet => ({ positions: a.positions, negated: !a.negated });
+export const not = (a: PositionSet): PositionSet => ({
+  positions: a.positions,
+  negated: !a.negated,
+});
 
 /**
  * A tree's set. `and` starts from its smallest operand (estimated by `cost`) and stops at the
  * first empty intersection; `leaf` gives a list's set.
  */
-export function evaluateTree<L>(tree: ListTree<L>, leaf: (list: L) => PositionSet, size: number, cost: (tree: ListTree<L>) => number = () => 0): PositionSet {
+export function evaluateTree<L>(
+  tree: ListTree<L>,
+  leaf: (list: L) => PositionSet,
+  size: number,
+  cost: (tree: ListTree<L>) => number = () => 0,
+): PositionSet {
   switch (tree.op) {
     case "list":
       return leaf(tree.list);
@@ -153,7 +170,14 @@ export function evaluateTree<L>(tree: ListTree<L>, leaf: (list: L) => PositionSe
       return not(evaluateTree(tree.operand, leaf, size, cost));
     case "or": {
       const sets = tree.operands.map((operand) => evaluateTree(operand, leaf, size, cost));
-      if (sets.every((set) => !set.negated)) return { positions: unite(sets.map((set) => set.positions), size), negated: false };
+      if (sets.every((set) => !set.negated))
+        return {
+          positions: unite(
+            sets.map((set) => set.positions),
+            size,
+          ),
+          negated: false,
+        };
       return sets.reduce((a, b) => or(a, b, size), NOTHING);
     }
     case "and": {
@@ -188,7 +212,12 @@ export function treeCost<L>(tree: ListTree<L>, entries: (list: L) => number): nu
  * Positions [start, end) (in order) of a set within [0, size): a select, not a walk, so a deep
  * page of `-berlin` costs a binary search over berlin's list.
  */
-export function selectRange(set: PositionSet, size: number, start: number, end: number): Int32Array {
+export function selectRange(
+  set: PositionSet,
+  size: number,
+  start: number,
+  end: number,
+): Int32Array {
   const total = setCount(set, size);
   const to = Math.min(end, total);
   if (to <= start) return EMPTY;

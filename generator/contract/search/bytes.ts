@@ -104,7 +104,12 @@ export function frontCode(strings: Iterable<string>, lengths: ByteWriter): strin
 }
 
 /** Reads `count` front-coded strings: their lengths from `lengths`, their rests from `text` (from `at`); returns them and where the text ends. */
-export function readFrontCoded(count: number, lengths: ByteReader, text: string, at = 0): { readonly strings: string[]; readonly end: number } {
+export function readFrontCoded(
+  count: number,
+  lengths: ByteReader,
+  text: string,
+  at = 0,
+): { readonly strings: string[]; readonly end: number } {
   const strings: string[] = [];
   let previous = "";
   for (let i = 0; i < count; i++) {

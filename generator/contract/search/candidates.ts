@@ -21,15 +21,27 @@ const lexemesFrom = (text: string): Lexemes => {
  * Does a street match a query without phrases? Only which lexemes it has matters: its name's or
  * its place's (a name with `<` is lexized whole, as the build does).
  */
-export function streetMatches(node: SearchNode, name: string, place: number, places: PlaceTable): boolean {
-  if (name.includes("<")) return matches({ root: node }, streetLexemes(name, placePostalCode(places, place), placeLocality(places, place)));
+export function streetMatches(
+  node: SearchNode,
+  name: string,
+  place: number,
+  places: PlaceTable,
+): boolean {
+  if (name.includes("<"))
+    return matches(
+      { root: node },
+      streetLexemes(name, placePostalCode(places, place), placeLocality(places, place)),
+    );
   return evaluate(node, nameLexemes(name), placeLexemes(places, place));
 }
 
 function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
   switch (node.op) {
     case "lexeme":
-      return node.prefix ? name.list.some((l) => l.startsWith(node.lexeme)) || place.list.some((l) => l.startsWith(node.lexeme)) : name.set.has(node.lexeme) || place.set.has(node.lexeme);
+      return node.prefix
+        ? name.list.some((l) => l.startsWith(node.lexeme)) ||
+            place.list.some((l) => l.startsWith(node.lexeme))
+        : name.set.has(node.lexeme) || place.set.has(node.lexeme);
     case "not":
       return !evaluate(node.operand, name, place);
     case "and":
@@ -56,5 +68,7 @@ const byPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
 function placeLexemes(places: PlaceTable, id: number): Lexemes {
   let cache = byPlace.get(places);
   if (cache === undefined) byPlace.set(places, (cache = []));
-  return (cache[id] ??= lexemesFrom(` ${placePostalCode(places, id)} ${placeLocality(places, id)}`));
+  return (cache[id] ??= lexemesFrom(
+    ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`,
+  ));
 }

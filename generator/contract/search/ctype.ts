@@ -31,7 +31,9 @@ function inRanges(ranges: Uint32Array, c: number): boolean {
 function decodeRuns(encoded: string): Map<number, number> {
   const map = new Map<number, number>();
   for (const run of encoded.split(",")) {
-    const [start = 0, count = 0, delta = 0, stride = 1] = run.split(":").map((n) => parseInt(n, 16));
+    const [start = 0, count = 0, delta = 0, stride = 1] = run
+      .split(":")
+      .map((n) => parseInt(n, 16));
     for (let i = 0; i < count; i++) map.set(start + i * stride, start + i * stride + delta);
   }
   return map;
@@ -53,8 +55,10 @@ export const isAlpha = (c: number) => (c < 0x80 ? isAsciiLetter(c) : inRanges(al
 export const isAlnum = (c: number) => isDigit(c) || isAlpha(c);
 /** Extends a word although not a letter (zero display width, spacing marks); never ASCII. */
 export const isSpecial = (c: number) => c >= 0x80 && inRanges(special, c);
-export const isSpace = (c: number) => (c < 0x80 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : inRanges(space, c));
-export const isHexDigit = (c: number) => isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
+export const isSpace = (c: number) =>
+  c < 0x80 ? c === 0x20 || (c >= 0x09 && c <= 0x0d) : inRanges(space, c);
+export const isHexDigit = (c: number) =>
+  isDigit(c) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46);
 export const toLower = (c: number): number => lower.get(c) ?? c;
 export const toUpper = (c: number): number => upper.get(c) ?? c;
 

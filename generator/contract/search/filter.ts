@@ -70,12 +70,15 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
       else literal.push(next.codePointAt(0) ?? 0);
     } else if (ch === "^" && i === 0) anchoredStart = true;
     else if (ch === "$" && i === chars.length - 1) anchoredEnd = true;
-    else if (ch === "^" || ch === "$") fail(`'${ch}' anchors only at the ${ch === "^" ? "start" : "end"}`);
+    else if (ch === "^" || ch === "$")
+      fail(`'${ch}' anchors only at the ${ch === "^" ? "start" : "end"}`);
     else if (SYNTAX.has(ch)) fail(`'${ch}' is regular-expression syntax`);
     else literal.push(ch.codePointAt(0) ?? 0);
   }
   const ignoreCase = parameter !== "postalCode";
-  const accepts = Int32Array.from(literal.flatMap((c) => (ignoreCase ? [toLower(c), toUpper(c)] : [c, c])));
+  const accepts = Int32Array.from(
+    literal.flatMap((c) => (ignoreCase ? [toLower(c), toUpper(c)] : [c, c])),
+  );
   const filter = { parameter, literal, anchoredStart, anchoredEnd, ignoreCase, accepts };
   const native = nativeTest(filter);
   return native === undefined ? filter : { ...filter, native };
@@ -88,7 +91,13 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
  * lower and upper case, as a RegExp with the `i` flag and without `u`, which never lets a
  * character beyond ASCII match an ASCII one (ECMA-262 Canonicalize).
  */
-function nativeTest({ literal, anchoredStart, anchoredEnd, ignoreCase, accepts }: StreetFilter): ((value: string) => boolean) | undefined {
+function nativeTest({
+  literal,
+  anchoredStart,
+  anchoredEnd,
+  ignoreCase,
+  accepts,
+}: StreetFilter): ((value: string) => boolean) | undefined {
   if (literal.some((c) => c > 0xffff || (c >= 0xd800 && c <= 0xdfff))) return undefined;
   const text = literalText(literal);
   if (!ignoreCase) {
@@ -97,9 +106,17 @@ function nativeTest({ literal, anchoredStart, anchoredEnd, ignoreCase, accepts }
     if (anchoredEnd) return (value) => value.endsWith(text);
     return (value) => value.includes(text);
   }
-  const asciiCase = literal.every((c, k) => c < 0x80 && accepts[2 * k] === String.fromCharCode(c).toLowerCase().charCodeAt(0) && accepts[2 * k + 1] === String.fromCharCode(c).toUpperCase().charCodeAt(0));
+  const asciiCase = literal.every(
+    (c, k) =>
+      c < 0x80 &&
+      accepts[2 * k] === String.fromCharCode(c).toLowerCase().charCodeAt(0) &&
+      accepts[2 * k + 1] === String.fromCharCode(c).toUpperCase().charCodeAt(0),
+  );
   if (!asciiCase) return undefined;
-  const pattern = new RegExp(`${anchoredStart ? "^" : ""}${text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}${anchoredEnd ? "$" : ""}`, "i");
+  const pattern = new RegExp(
+    `${anchoredStart ? "^" : ""}${text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}${anchoredEnd ? "$" : ""}`,
+    "i",
+  );
   return (value) => pattern.test(value);
 }
 
@@ -112,7 +129,12 @@ export function literalText(literal: readonly number[]): string {
 export function filterMatches(filter: StreetFilter, value: string): boolean {
   if (filter.native !== undefined) return filter.native(value);
   if (filter.anchoredStart) return matchesAt(filter, value, 0);
-  for (let start = 0; start < value.length; start += (value.codePointAt(start) ?? 0) > 0xffff ? 2 : 1) if (matchesAt(filter, value, start)) return true;
+  for (
+    let start = 0;
+    start < value.length;
+    start += (value.codePointAt(start) ?? 0) > 0xffff ? 2 : 1
+  )
+    if (matchesAt(filter, value, start)) return true;
   return filter.literal.length === 0;
 }
 

@@ -24,7 +24,8 @@ export interface Runs {
 /** The runs whose name passes the filter, out of its trigrams' run lists (each holds every passing run). */
 export function passingRuns(filter: StreetFilter, lists: readonly Postings[]): Runs {
   const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
-  if (smallest === undefined) return { starts: new Int32Array(), lengths: new Int32Array(), heads: [], streets: 0 };
+  if (smallest === undefined)
+    return { starts: new Int32Array(), lengths: new Int32Array(), heads: [], streets: 0 };
   const common = others.reduce((set, list) => intersect(set, list.positions), smallest.positions);
   const starts: number[] = [];
   const lengths: number[] = [];
@@ -43,7 +44,11 @@ export function passingRuns(filter: StreetFilter, lists: readonly Postings[]): R
 }
 
 /** Streets [start, end) of the runs: their positions and heads. */
-export function runStreets(runs: Runs, start: number, end: number): { readonly positions: number[]; readonly heads: (readonly string[])[] } {
+export function runStreets(
+  runs: Runs,
+  start: number,
+  end: number,
+): { readonly positions: number[]; readonly heads: (readonly string[])[] } {
   const positions: number[] = [];
   const heads: (readonly string[])[] = [];
   for (let r = 0, at = 0; r < runs.starts.length && at < end; r++) {
@@ -60,7 +65,8 @@ export function runStreets(runs: Runs, start: number, end: number): { readonly p
 /** Every street of the runs, in order. */
 export function allRunStreets(runs: Runs): Int32Array {
   const out = new Int32Array(runs.streets);
-  for (let r = 0, n = 0; r < runs.starts.length; r++) for (let k = 0; k < (runs.lengths[r] as number); k++) out[n++] = (runs.starts[r] as number) + k;
+  for (let r = 0, n = 0; r < runs.starts.length; r++)
+    for (let k = 0; k < (runs.lengths[r] as number); k++) out[n++] = (runs.starts[r] as number) + k;
   return out;
 }
 
@@ -71,11 +77,18 @@ export function runOf(runs: Runs, position: number): number {
 }
 
 /** The places that pass the postal code and locality filters (each distinct value matched once), and their streets. */
-export function passingPlaces(filters: { readonly postalCode?: StreetFilter | undefined; readonly locality?: StreetFilter | undefined }, places: PlaceTable): { readonly pass: Uint8Array; readonly streets: number } {
+export function passingPlaces(
+  filters: {
+    readonly postalCode?: StreetFilter | undefined;
+    readonly locality?: StreetFilter | undefined;
+  },
+  places: PlaceTable,
+): { readonly pass: Uint8Array; readonly streets: number } {
   const passing = (filter: StreetFilter | undefined, values: readonly string[]) => {
     if (filter === undefined) return undefined;
     const pass = new Uint8Array(values.length);
-    for (let i = 0; i < values.length; i++) if (filterMatches(filter, values[i] as string)) pass[i] = 1;
+    for (let i = 0; i < values.length; i++)
+      if (filterMatches(filter, values[i] as string)) pass[i] = 1;
     return pass;
   };
   const codes = passing(filters.postalCode, places.postalCodes);
@@ -83,7 +96,11 @@ export function passingPlaces(filters: { readonly postalCode?: StreetFilter | un
   const pass = new Uint8Array(places.size);
   let streets = 0;
   for (let p = 0; p < places.size; p++) {
-    if ((codes !== undefined && codes[places.postalCodeOf[p] ?? 0] !== 1) || (localities !== undefined && localities[places.localityOf[p] ?? 0] !== 1)) continue;
+    if (
+      (codes !== undefined && codes[places.postalCodeOf[p] ?? 0] !== 1) ||
+      (localities !== undefined && localities[places.localityOf[p] ?? 0] !== 1)
+    )
+      continue;
     pass[p] = 1;
     streets += places.counts[p] ?? 0;
   }

@@ -9,7 +9,14 @@
  * `and` whose cheapest operand leaves a few candidates checks them against operands whose lists
  * are much longer (planQuery), so that a common word beside a rare one costs no list.
  */
-import { evaluateTree, NOTHING, treeCost, unite, type ListTree, type PositionSet } from "./algebra.ts";
+import {
+  evaluateTree,
+  NOTHING,
+  treeCost,
+  unite,
+  type ListTree,
+  type PositionSet,
+} from "./algebra.ts";
 import { streetMatches } from "./candidates.ts";
 import { streetLexemes } from "./lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
@@ -24,7 +31,11 @@ import type { ListEntry } from "./store.ts";
 export type QueryLeaf =
   | { readonly kind: "term"; readonly term: LexemeMatch }
   | { readonly kind: "phrase"; readonly node: PhraseNode; readonly driver: LexemeMatch }
-  | { readonly kind: "checked"; readonly base: ListTree<QueryLeaf>; readonly checks: readonly SearchNode[] };
+  | {
+      readonly kind: "checked";
+      readonly base: ListTree<QueryLeaf>;
+      readonly checks: readonly SearchNode[];
+    };
 type PhraseNode = SearchNode & { readonly op: "phrase" };
 
 /**
@@ -44,33 +55,60 @@ export const MOST_CHECKS: CheckPolicy = { maxChecked: Infinity, factor: 1 };
  * whose cheapest positive operand bounds its matches to a few candidates checks them against the
  * much longer operands instead of reading those (`berlin pariser platz` does not read Berlin's list).
  */
-export function planQuery(node: SearchNode, entries: (term: LexemeMatch) => number, policy = FEW_CHECKS): ListTree<QueryLeaf> {
+export function planQuery(
+  node: SearchNode,
+  entries: (term: LexemeMatch) => number,
+  policy = FEW_CHECKS,
+): ListTree<QueryLeaf> {
   switch (node.op) {
     case "lexeme":
       return { op: "list", list: { kind: "term", term: node } };
     case "phrase": {
       // Its candidates are its rarest term's streets: only that list is read, adjacency is checked.
-      const driver = node.terms.reduce<LexemeMatch | undefined>((best, term) => (best === undefined || entries(term) < entries(best) ? term : best), undefined);
-      return driver === undefined ? { op: "or", operands: [] } : { op: "list", list: { kind: "phrase", node, driver } };
+      const driver = node.terms.reduce<LexemeMatch | undefined>(
+        (best, term) => (best === undefined || entries(term) < entries(best) ? term : best),
+        undefined,
+      );
+      return driver === undefined
+        ? { op: "or", operands: [] }
+        : { op: "list", list: { kind: "phrase", node, driver } };
     }
     case "not":
       return { op: "not", operand: planQuery(node.operand, entries, policy) };
     case "or":
-      return { op: "or", operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries, policy)) };
+      return {
+        op: "or",
+        operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries, policy)),
+      };
     case "and": {
       const operands = operandsOf(node, "and");
       const costs = operands.map((operand) => nodeCost(operand, entries));
-      const bound = Math.min(...operands.map((operand, i) => (isPositive(operand) ? (costs[i] as number) : Infinity)));
-      const checked = bound <= policy.maxChecked ? operands.filter((_, i) => (costs[i] as number) > policy.factor * bound) : [];
-      const listed = operands.filter((operand) => !checked.includes(operand)).map((operand) => planQuery(operand, entries, policy));
-      const base: ListTree<QueryLeaf> = listed.length === 1 ? (listed[0] as ListTree<QueryLeaf>) : { op: "and", operands: listed };
-      return checked.length === 0 ? base : { op: "list", list: { kind: "checked", base, checks: checked } };
+      const bound = Math.min(
+        ...operands.map((operand, i) => (isPositive(operand) ? (costs[i] as number) : Infinity)),
+      );
+      const checked =
+        bound <= policy.maxChecked
+          ? operands.filter((_, i) => (costs[i] as number) > policy.factor * bound)
+          : [];
+      const listed = operands
+        .filter((operand) => !checked.includes(operand))
+        .map((operand) => planQuery(operand, entries, policy));
+      const base: ListTree<QueryLeaf> =
+        listed.length === 1 ? (listed[0] as ListTree<QueryLeaf>) : { op: "and", operands: listed };
+      return checked.length === 0
+        ? base
+        : { op: "list", list: { kind: "checked", base, checks: checked } };
     }
   }
 }
 
 const hasPhrase = (node: SearchNode): boolean =>
-  node.op === "phrase" || (node.op === "not" ? hasPhrase(node.operand) : node.op === "and" || node.op === "or" ? hasPhrase(node.left) || hasPhrase(node.right) : false);
+  node.op === "phrase" ||
+  (node.op === "not"
+    ? hasPhrase(node.operand)
+    : node.op === "and" || node.op === "or"
+      ? hasPhrase(node.left) || hasPhrase(node.right)
+      : false);
 
 /** The operands of a chain of one operator (PostgreSQL's trees are binary, left-deep). */
 function operandsOf(node: SearchNode, op: "and" | "or"): SearchNode[] {
@@ -79,19 +117,37 @@ function operandsOf(node: SearchNode, op: "and" | "or"): SearchNode[] {
 
 /** Is every match of a node on one of its lists (not so for `-x`, or `a or -x`)? */
 const isPositive = (node: SearchNode): boolean =>
-  node.op === "lexeme" || node.op === "phrase" || (node.op === "and" ? isPositive(node.left) || isPositive(node.right) : node.op === "or" ? isPositive(node.left) && isPositive(node.right) : false);
+  node.op === "lexeme" ||
+  node.op === "phrase" ||
+  (node.op === "and"
+    ? isPositive(node.left) || isPositive(node.right)
+    : node.op === "or"
+      ? isPositive(node.left) && isPositive(node.right)
+      : false);
 
 const nodeTerms = (node: SearchNode): LexemeMatch[] =>
-  node.op === "lexeme" ? [node] : node.op === "phrase" ? [...node.terms] : node.op === "not" ? nodeTerms(node.operand) : [...nodeTerms(node.left), ...nodeTerms(node.right)];
+  node.op === "lexeme"
+    ? [node]
+    : node.op === "phrase"
+      ? [...node.terms]
+      : node.op === "not"
+        ? nodeTerms(node.operand)
+        : [...nodeTerms(node.left), ...nodeTerms(node.right)];
 const nodeCost = (node: SearchNode, entries: (term: LexemeMatch) => number): number =>
-  node.op === "phrase" ? Math.min(...node.terms.map(entries)) : nodeTerms(node).reduce((sum, term) => sum + entries(term), 0);
+  node.op === "phrase"
+    ? Math.min(...node.terms.map(entries))
+    : nodeTerms(node).reduce((sum, term) => sum + entries(term), 0);
 
 /** The terms whose lists a plan reads (not those its checks decide). */
 export function planTerms(tree: ListTree<QueryLeaf>): LexemeMatch[] {
   if (tree.op === "not") return planTerms(tree.operand);
   if (tree.op !== "list") return tree.operands.flatMap(planTerms);
   const leaf = tree.list;
-  return leaf.kind === "term" ? [leaf.term] : leaf.kind === "phrase" ? [leaf.driver] : planTerms(leaf.base);
+  return leaf.kind === "term"
+    ? [leaf.term]
+    : leaf.kind === "phrase"
+      ? [leaf.driver]
+      : planTerms(leaf.base);
 }
 
 /** Does a plan check candidates against their documents (so need the places)? */
@@ -117,20 +173,40 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
   const termSet = (term: LexemeMatch) => {
     const key = termKey(term);
     let set = termSets.get(key);
-    if (set === undefined) termSets.set(key, (set = unite(inputs.postings(term).map((p) => p.positions), inputs.size)));
+    if (set === undefined)
+      termSets.set(
+        key,
+        (set = unite(
+          inputs.postings(term).map((p) => p.positions),
+          inputs.size,
+        )),
+      );
     return set;
   };
-  const cost = (node: ListTree<QueryLeaf>) => treeCost(node, (leaf) => Math.min(...planTerms({ op: "list", list: leaf }).map((term) => termSet(term).length)));
+  const cost = (node: ListTree<QueryLeaf>) =>
+    treeCost(node, (leaf) =>
+      Math.min(...planTerms({ op: "list", list: leaf }).map((term) => termSet(term).length)),
+    );
   const leaf = (of: QueryLeaf): PositionSet => {
     if (of.kind === "term") return { positions: termSet(of.term), negated: false };
     if (of.kind === "phrase") return checked(termSet(of.driver), [of.driver], [of.node], inputs);
-    return checked(evaluateTree(of.base, leaf, inputs.size, cost).positions, planTerms(of.base), of.checks, inputs);
+    return checked(
+      evaluateTree(of.base, leaf, inputs.size, cost).positions,
+      planTerms(of.base),
+      of.checks,
+      inputs,
+    );
   };
   return evaluateTree(tree, leaf, inputs.size, cost);
 }
 
 /** The candidates whose documents match every check; `terms`: the terms whose lists hold every candidate. */
-function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: readonly SearchNode[], inputs: QueryInputs): PositionSet {
+function checked(
+  candidates: Int32Array,
+  terms: readonly LexemeMatch[],
+  checks: readonly SearchNode[],
+  inputs: QueryInputs,
+): PositionSet {
   const places = inputs.places;
   if (places === undefined || candidates.length === 0) return NOTHING;
   const lists = terms.flatMap((term) => inputs.postings(term));
@@ -140,14 +216,22 @@ function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: 
   const byPlace = new Map<number, boolean>();
   const passes = (entry: ListEntry): boolean => {
     const name = entry.head[entry.head.length - 1] ?? "";
-    if (!positional) return checks.every((check) => streetMatches(check, name, entry.place, places));
-    const [postalCode, locality] = [placePostalCode(places, entry.place), placeLocality(places, entry.place)];
+    if (!positional)
+      return checks.every((check) => streetMatches(check, name, entry.place, places));
+    const [postalCode, locality] = [
+      placePostalCode(places, entry.place),
+      placeLocality(places, entry.place),
+    ];
     const [query] = queries;
     if (queries.length === 1 && query?.root.op === "phrase") {
       // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
       const alone =
         !name.includes("<") &&
-        (cached(byName, name, () => matches(query, fieldLexemes(name))) || (name.length + postalCode.length + locality.length < SHORT_DOCUMENT && cached(byPlace, entry.place, () => matches(query, fieldLexemes(` ${postalCode} ${locality}`)))));
+        (cached(byName, name, () => matches(query, fieldLexemes(name))) ||
+          (name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
+            cached(byPlace, entry.place, () =>
+              matches(query, fieldLexemes(` ${postalCode} ${locality}`)),
+            )));
       return alone || matches(query, streetLexemes(name, postalCode, locality));
     }
     const doc = streetLexemes(name, postalCode, locality);
@@ -156,12 +240,16 @@ function checked(candidates: Int32Array, terms: readonly LexemeMatch[], checks: 
   // Each candidate's entry: looked up in every list when they are few, else found by one pass over the lists (a prefix has hundreds).
   const verdicts = new Int8Array(candidates.length);
   const entries = lists.reduce((sum, list) => sum + list.length, 0);
-  if (candidates.length * lists.length * 16 <= entries) candidates.forEach((position, k) => (verdicts[k] = passes(entryAt(lists, position) as ListEntry) ? 1 : -1));
+  if (candidates.length * lists.length * 16 <= entries)
+    candidates.forEach(
+      (position, k) => (verdicts[k] = passes(entryAt(lists, position) as ListEntry) ? 1 : -1),
+    );
   else {
     for (const list of lists) {
       for (let i = 0; i < list.length; i++) {
         const k = lowerBound(candidates, list.positions[i] as number);
-        if (candidates[k] === list.positions[i] && verdicts[k] === 0) verdicts[k] = passes(list.entry(i)) ? 1 : -1;
+        if (candidates[k] === list.positions[i] && verdicts[k] === 0)
+          verdicts[k] = passes(list.entry(i)) ? 1 : -1;
       }
     }
   }
@@ -185,7 +273,12 @@ function cached<K>(cache: Map<K, boolean>, key: K, compute: () => boolean): bool
 /** The entry of a position in one of a term's lists. */
 export function entryAt(lists: readonly Postings[], position: number): ListEntry | undefined {
   for (const list of lists) {
-    if (list.length === 0 || position < (list.positions[0] as number) || position > (list.positions[list.length - 1] as number)) continue;
+    if (
+      list.length === 0 ||
+      position < (list.positions[0] as number) ||
+      position > (list.positions[list.length - 1] as number)
+    )
+      continue;
     const i = list.indexOf(position);
     if (i >= 0) return list.entry(i);
   }

@@ -4,7 +4,34 @@
  * `Name PostalCode Locality`, and the `/Streets` filters as its `~*` / `~` regular expressions
  * (the supported subset). Pure: no Node APIs, nothing of the project.
  */
-export { lexemesOf, positionedLexemes, streetDocument, streetLexemes, type DocumentLexemes, type PositionedLexeme } from "./lexize.ts";
-export { parseSearchTerm, PREFIX_MIN_LENGTH, SearchTermError, type SearchOptions } from "./websearch.ts";
-export { formatQuery, lexemesOfQuery, matches, type LexemeMatch, type PhraseTerm, type SearchNode, type SearchQuery } from "./query.ts";
-export { caseFoldKey, filterMatches, FilterSyntaxError, parseStreetFilter, type FilterParameter, type StreetFilter } from "./filter.ts";
+export {
+  lexemesOf,
+  positionedLexemes,
+  streetDocument,
+  streetLexemes,
+  type DocumentLexemes,
+  type PositionedLexeme,
+} from "./lexize.ts";
+export {
+  parseSearchTerm,
+  PREFIX_MIN_LENGTH,
+  SearchTermError,
+  type SearchOptions,
+} from "./websearch.ts";
+export {
+  formatQuery,
+  lexemesOfQuery,
+  matches,
+  type LexemeMatch,
+  type PhraseTerm,
+  type SearchNode,
+  type SearchQuery,
+} from "./query.ts";
+export {
+  caseFoldKey,
+  filterMatches,
+  FilterSyntaxError,
+  parseStreetFilter,
+  type FilterParameter,
+  type StreetFilter,
+} from "./filter.ts";

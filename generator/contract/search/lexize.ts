@@ -35,7 +35,8 @@ const MAX_POSITIONS = 255;
 
 const STOP_WORDS = new Set(GERMAN_STOP_WORDS.map(lowerCase));
 const UNACCENT = new Map<number, string>();
-for (let i = 0; i + 1 < UNACCENT_RULES.length; i += 2) UNACCENT.set(UNACCENT_RULES[i]?.codePointAt(0) ?? 0, UNACCENT_RULES[i + 1] ?? "");
+for (let i = 0; i + 1 < UNACCENT_RULES.length; i += 2)
+  UNACCENT.set(UNACCENT_RULES[i]?.codePointAt(0) ?? 0, UNACCENT_RULES[i + 1] ?? "");
 
 /** unaccent per code point (every rule's source is one code point, so the trie's longest match is the map). */
 export function unaccent(text: string): string {
@@ -51,16 +52,21 @@ export function unaccent(text: string): string {
  */
 export function stem(word: string): string {
   if (!/[\u{10000}-\u{10ffff}]/u.test(word)) return stemmer(word);
-  const placeholder = [...Array(32).keys()].map((i) => String.fromCharCode(0xfdd0 + i)).find((ch) => !word.includes(ch));
+  const placeholder = [...Array(32).keys()]
+    .map((i) => String.fromCharCode(0xfdd0 + i))
+    .find((ch) => !word.includes(ch));
   if (placeholder === undefined) return stemmer(word);
   const astral: string[] = [];
-  const stemmed = stemmer(word.replace(/[\u{10000}-\u{10ffff}]/gu, (ch) => (astral.push(ch), placeholder)));
+  const stemmed = stemmer(
+    word.replace(/[\u{10000}-\u{10ffff}]/gu, (ch) => (astral.push(ch), placeholder)),
+  );
   let i = 0;
   return stemmed.replaceAll(placeholder, () => astral[i++] ?? "");
 }
 
 /** More than `bytes` UTF-8 bytes? (A UTF-16 unit is at most 3 bytes, so short strings need no count.) */
-const tooLong = (text: string, bytes: number) => text.length * 3 > bytes && utf8Length(text) > bytes;
+const tooLong = (text: string, bytes: number) =>
+  text.length * 3 > bytes && utf8Length(text) > bytes;
 
 /** german_stem's lexize (`ts_lexize('german_stem', token)`): null for a stop word (or an empty token). */
 export function germanStem(token: string): string | null {
@@ -95,9 +101,21 @@ const simpleOnly = memo(50_000, simple);
 const DICTIONARIES: ReadonlyMap<number, (token: string) => string | null> = new Map([
   ...[T.WORD, T.HWORD, T.PARTHWORD].map((type) => [type, unaccentStem] as const),
   ...[T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD].map((type) => [type, stemOnly] as const),
-  ...[T.NUMWORD, T.NUMHWORD, T.NUMPARTHWORD, T.EMAIL, T.URL, T.HOST, T.SCIENTIFIC, T.VERSION, T.URLPATH, T.FILEPATH, T.DECIMAL, T.SIGNEDINT, T.UNSIGNEDINT].map(
-    (type) => [type, simpleOnly] as const,
-  ),
+  ...[
+    T.NUMWORD,
+    T.NUMHWORD,
+    T.NUMPARTHWORD,
+    T.EMAIL,
+    T.URL,
+    T.HOST,
+    T.SCIENTIFIC,
+    T.VERSION,
+    T.URLPATH,
+    T.FILEPATH,
+    T.DECIMAL,
+    T.SIGNEDINT,
+    T.UNSIGNEDINT,
+  ].map((type) => [type, simpleOnly] as const),
 ]);
 const hasDictionary = (type: number) => DICTIONARIES.has(type);
 
@@ -109,7 +127,10 @@ export function positionedLexemes(text: string): PositionedLexeme[] {
     if (tooLong(token.text, MAX_WORD_BYTES - 1)) continue;
     const lexeme = DICTIONARIES.get(token.type)?.(token.text) ?? null;
     position++;
-    out.push({ lexeme: lexeme !== null && tooLong(lexeme, MAX_WORD_BYTES) ? null : lexeme, position: Math.min(position, MAX_POSITION) });
+    out.push({
+      lexeme: lexeme !== null && tooLong(lexeme, MAX_WORD_BYTES) ? null : lexeme,
+      position: Math.min(position, MAX_POSITION),
+    });
   }
   return out;
 }
@@ -130,13 +151,15 @@ function collect(words: Iterable<PositionedLexeme>): Map<string, number[]> {
     if (lexeme === null) continue;
     const positions = lexemes.get(lexeme);
     if (positions === undefined) lexemes.set(lexeme, [position]);
-    else if (positions.length < MAX_POSITIONS && positions.at(-1) !== position) positions.push(position);
+    else if (positions.length < MAX_POSITIONS && positions.at(-1) !== position)
+      positions.push(position);
   }
   return lexemes;
 }
 
 /** The text the original indexes for a street: `"Name" || ' ' || "PostalCode" || ' ' || "Locality"`. */
-export const streetDocument = (name: string, postalCode: string, locality: string) => `${name} ${postalCode} ${locality}`;
+export const streetDocument = (name: string, postalCode: string, locality: string) =>
+  `${name} ${postalCode} ${locality}`;
 
 const fieldLexemes = memo(200_000, positionedLexemes);
 
@@ -146,11 +169,18 @@ const fieldLexemes = memo(200_000, positionedLexemes);
  * shifted by the name's. Exact because no token of the default parser spans a space, except XML
  * tags and what a <script> or <style> tag hides: a name with `<` is lexized whole.
  */
-export function streetLexemes(name: string, postalCode: string, locality: string): Map<string, number[]> {
+export function streetLexemes(
+  name: string,
+  postalCode: string,
+  locality: string,
+): Map<string, number[]> {
   if (name.includes("<")) return lexemesOf(streetDocument(name, postalCode, locality));
   const head = fieldLexemes(name);
   const shift = head.at(-1)?.position ?? 0;
   if (shift >= MAX_POSITION) return lexemesOf(streetDocument(name, postalCode, locality));
-  const tail = fieldLexemes(` ${postalCode} ${locality}`).map(({ lexeme, position }) => ({ lexeme, position: Math.min(position + shift, MAX_POSITION) }));
+  const tail = fieldLexemes(` ${postalCode} ${locality}`).map(({ lexeme, position }) => ({
+    lexeme,
+    position: Math.min(position + shift, MAX_POSITION),
+  }));
   return collect([...head, ...tail]);
 }

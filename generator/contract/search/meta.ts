@@ -57,9 +57,15 @@ export interface MetaPlace {
   readonly listBytes: number;
 }
 
-export const placePostalCode = (places: PlaceTable, place: number) => places.postalCodes[places.postalCodeOf[place] ?? 0] ?? "";
-export const placeLocality = (places: PlaceTable, place: number) => places.localities[places.localityOf[place] ?? 0] ?? "";
-export const placeList = (places: PlaceTable, place: number): ListRef => [places.counts[place] ?? 0, places.listStarts[place] ?? 0, places.listStarts[place + 1] ?? 0];
+export const placePostalCode = (places: PlaceTable, place: number) =>
+  places.postalCodes[places.postalCodeOf[place] ?? 0] ?? "";
+export const placeLocality = (places: PlaceTable, place: number) =>
+  places.localities[places.localityOf[place] ?? 0] ?? "";
+export const placeList = (places: PlaceTable, place: number): ListRef => [
+  places.counts[place] ?? 0,
+  places.listStarts[place] ?? 0,
+  places.listStarts[place + 1] ?? 0,
+];
 
 /** Numbers distinct values in order of first use, each use written as a step (see the file comment). */
 class Steps {
@@ -97,7 +103,14 @@ export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number):
   }
   const out = new ByteWriter();
   const textBytes = new TextEncoder().encode(text);
-  for (const n of [places.length, postalCodes.values.length, localities.values.length, listsAt, textBytes.length]) out.varint(n);
+  for (const n of [
+    places.length,
+    postalCodes.values.length,
+    localities.values.length,
+    listsAt,
+    textBytes.length,
+  ])
+    out.varint(n);
   out.raw(textBytes);
   out.raw(lengths.view());
   out.raw(perPlace.view());
@@ -106,7 +119,13 @@ export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number):
 
 export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const reader = new ByteReader(bytes);
-  const [size, codeCount, localityCount, listsAt, textBytes] = [reader.varint(), reader.varint(), reader.varint(), reader.varint(), reader.varint()];
+  const [size, codeCount, localityCount, listsAt, textBytes] = [
+    reader.varint(),
+    reader.varint(),
+    reader.varint(),
+    reader.varint(),
+    reader.varint(),
+  ];
   const text = reader.text(textBytes);
   const codes = readFrontCoded(codeCount, reader, text);
   const localities: string[] = [];
@@ -120,7 +139,8 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const counts = new Int32Array(size);
   const listStarts = new Float64Array(size + 1);
   const next = { postalCode: 0, locality: 0 };
-  const fromStep = (step: number, previous: number, kind: keyof typeof next) => (step === 0 ? previous : step === 1 ? next[kind]++ : step - 2);
+  const fromStep = (step: number, previous: number, kind: keyof typeof next) =>
+    step === 0 ? previous : step === 1 ? next[kind]++ : step - 2;
   listStarts[0] = listsAt;
   for (let p = 0; p < size; p++) {
     postalCodeOf[p] = fromStep(reader.varint(), postalCodeOf[p - 1] ?? 0, "postalCode");
@@ -128,5 +148,13 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
     counts[p] = reader.varint();
     listStarts[p + 1] = (listStarts[p] ?? 0) + reader.varint();
   }
-  return { size, postalCodes: codes.strings, localities, postalCodeOf, localityOf, counts, listStarts };
+  return {
+    size,
+    postalCodes: codes.strings,
+    localities,
+    postalCodeOf,
+    localityOf,
+    counts,
+    listStarts,
+  };
 }

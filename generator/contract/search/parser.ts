@@ -14,7 +14,14 @@ export interface Token {
   readonly text: string;
 }
 
-const NEXT = 0, BINGO = 1, POP = 2, PUSH = 4, RERUN = 8, CLEAR = 16, MERGE = 32, CLRALL = 64;
+const NEXT = 0,
+  BINGO = 1,
+  POP = 2,
+  PUSH = 4,
+  RERUN = 8,
+  CLEAR = 16,
+  MERGE = 32,
+  CLRALL = 64;
 const FLAG_BITS: Record<string, number> = { NEXT, BINGO, POP, PUSH, RERUN, CLEAR, MERGE, CLRALL };
 
 type Test = (p: Parser) => boolean;
@@ -40,11 +47,22 @@ interface Position {
 }
 
 /** Character classes per code point, as bits; the end of the text has none. */
-const ALPHA = 1, DIGIT = 2, ASCII_LETTER = 4, SPECIAL = 8, SPACE = 16, XDIGIT = 32, URLCHAR = 64;
+const ALPHA = 1,
+  DIGIT = 2,
+  ASCII_LETTER = 4,
+  SPECIAL = 8,
+  SPACE = 16,
+  XDIGIT = 32,
+  URLCHAR = 64;
 const ALNUM = ALPHA | DIGIT;
 
 function classify(c: number): number {
-  let bits = (isAlpha(c) ? ALPHA : 0) | (isDigit(c) ? DIGIT : 0) | (isAsciiLetter(c) ? ASCII_LETTER : 0) | (isSpace(c) ? SPACE : 0) | (isHexDigit(c) ? XDIGIT : 0);
+  let bits =
+    (isAlpha(c) ? ALPHA : 0) |
+    (isDigit(c) ? DIGIT : 0) |
+    (isAsciiLetter(c) ? ASCII_LETTER : 0) |
+    (isSpace(c) ? SPACE : 0) |
+    (isHexDigit(c) ? XDIGIT : 0);
   if (c >= 0x80 && isSpecial(c)) bits |= SPECIAL;
   // p_isurlchar: printable ASCII but space and the characters RFC 3986 disallows
   if (c > 0x20 && c < 0x7f && !'"<>\\^`{|}'.includes(String.fromCharCode(c))) bits |= URLCHAR;
@@ -71,8 +89,12 @@ interface Parser extends Text {
   type: number;
 }
 
-const is = (bits: number): Test => (p) => ((p.classes[p.state.pos] ?? 0) & bits) !== 0;
-const slice = (p: Parser, from: number, to: number) => p.text.slice(p.offsets[from] ?? 0, p.offsets[to] ?? 0);
+const is =
+  (bits: number): Test =>
+  (p) =>
+    ((p.classes[p.state.pos] ?? 0) & bits) !== 0;
+const slice = (p: Parser, from: number, to: number) =>
+  p.text.slice(p.offsets[from] ?? 0, p.offsets[to] ?? 0);
 const atEnd = (p: Parser) => p.state.pos === p.len || p.state.charlen === 0;
 
 const TESTS: Record<string, Test> = {
@@ -101,7 +123,9 @@ const rewind = (p: Parser) => {
 };
 const SPECIALS: Record<Special, (p: Parser) => void> = {
   Tags: (p) => {
-    const token = slice(p, p.tokenStart, p.tokenStart + p.state.lentoken).replace(/[A-Z]/g, (ch) => ch.toLowerCase());
+    const token = slice(p, p.tokenStart, p.tokenStart + p.state.lentoken).replace(/[A-Z]/g, (ch) =>
+      ch.toLowerCase(),
+    );
     if (token === "</script" || token === "</style") p.ignore = false;
     else if (token === "<script" || token === "<style") p.ignore = true;
   },
@@ -119,25 +143,54 @@ const SPECIALS: Record<Special, (p: Parser) => void> = {
 const STATE_NAMES = Object.keys(STATES);
 const stateIndex = (name: string) => (name === "Null" ? -1 : STATE_NAMES.indexOf(name));
 const compile = ([test, flags, to, type = 0, special]: Action): CompiledAction => ({
-  test: test === "" ? null : test.length === 1 ? equals(test.charCodeAt(0)) : (TESTS[test] ?? fail(test)),
+  test:
+    test === ""
+      ? null
+      : test.length === 1
+        ? equals(test.charCodeAt(0))
+        : (TESTS[test] ?? fail(test)),
   flags: flags.split("|").reduce((bits, flag) => bits | (FLAG_BITS[flag] ?? 0), 0),
   to: stateIndex(to),
   type,
   special: special === undefined ? null : SPECIALS[special],
 });
-const equals = (code: number): Test => (p) => p.state.pos < p.len && p.chars[p.state.pos] === code;
+const equals =
+  (code: number): Test =>
+  (p) =>
+    p.state.pos < p.len && p.chars[p.state.pos] === code;
 const fail = (what: string): never => {
   throw new Error(`unknown parser test ${what}`);
 };
-const ACTIONS: readonly (readonly CompiledAction[])[] = STATE_NAMES.map((name) => (STATES[name] ?? []).map(compile));
+const ACTIONS: readonly (readonly CompiledAction[])[] = STATE_NAMES.map((name) =>
+  (STATES[name] ?? []).map(compile),
+);
 const BASE = stateIndex("Base");
 const URL_PATH_FIRST = stateIndex("InURLPathFirst");
 
-const position = (state: number, pos: number, prev: Position | null = null): Position => ({ pos, charlen: 0, lentoken: 0, state, prev, pushedAt: -1 });
+const position = (state: number, pos: number, prev: Position | null = null): Position => ({
+  pos,
+  charlen: 0,
+  lentoken: 0,
+  state,
+  prev,
+  pushedAt: -1,
+});
 
 function newParser(from: Text | string, start: number): Parser {
   const { text, chars, offsets, classes } = typeof from === "string" ? analyse(from) : from;
-  return { text, chars, offsets, classes, len: chars.length, state: position(BASE, start), ignore: false, wanthost: false, tokenStart: start, lentoken: 0, type: 0 };
+  return {
+    text,
+    chars,
+    offsets,
+    classes,
+    len: chars.length,
+    state: position(BASE, start),
+    ignore: false,
+    wanthost: false,
+    tokenStart: start,
+    lentoken: 0,
+    type: 0,
+  };
 }
 
 /** p_ishost / p_isURLPath: a parser copy from the current position must find a host / URL path here. */
@@ -179,7 +232,14 @@ function next(p: Parser): boolean {
     if (item.flags & POP) p.state = p.state.prev ?? p.state;
     else if (item.flags & PUSH) {
       st.pushedAt = i;
-      p.state = { pos: st.pos, charlen: st.charlen, lentoken: st.lentoken, state: st.state, prev: st, pushedAt: -1 };
+      p.state = {
+        pos: st.pos,
+        charlen: st.charlen,
+        lentoken: st.lentoken,
+        state: st.state,
+        prev: st,
+        pushedAt: -1,
+      };
     } else if (item.flags & CLEAR) p.state.prev = p.state.prev?.prev ?? null;
     else if (item.flags & CLRALL) p.state.prev = null;
     else if (item.flags & MERGE) {
@@ -204,14 +264,16 @@ function next(p: Parser): boolean {
 export function parseTokens(text: string, wanted: (type: number) => boolean = () => true): Token[] {
   const p = newParser(text, 0);
   const tokens: Token[] = [];
-  while (next(p)) if (wanted(p.type)) tokens.push({ type: p.type, text: slice(p, p.tokenStart, p.tokenStart + p.lentoken) });
+  while (next(p))
+    if (wanted(p.type))
+      tokens.push({ type: p.type, text: slice(p, p.tokenStart, p.tokenStart + p.lentoken) });
   return tokens;
 }
 
 function analyse(text: string): Text {
   const chars: number[] = [];
   const offsets: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const c = text.codePointAt(i) ?? 0;
     chars.push(c);
     offsets.push(i);

@@ -25,7 +25,11 @@ export class Postings {
   entry(i: number): ListEntry {
     const ref = this.headRefs[i] ?? 0;
     const block = Math.floor(ref / BLOCK_ENTRIES);
-    return { position: this.positions[i] ?? 0, place: this.seconds[i] ?? 0, head: this.tables[block]?.get(ref % BLOCK_ENTRIES) ?? [] };
+    return {
+      position: this.positions[i] ?? 0,
+      place: this.seconds[i] ?? 0,
+      head: this.tables[block]?.get(ref % BLOCK_ENTRIES) ?? [],
+    };
   }
 
   /** The index of a position among the entries, or -1. */
@@ -82,5 +86,12 @@ export function decodePostings(bytes: Uint8Array, count: number): Postings {
       headRefs[n] = block * BLOCK_ENTRIES + varint();
     }
   }
-  return n === count ? new Postings(positions, seconds, headRefs, tables) : new Postings(positions.subarray(0, n), seconds.subarray(0, n), headRefs.subarray(0, n), tables);
+  return n === count
+    ? new Postings(positions, seconds, headRefs, tables)
+    : new Postings(
+        positions.subarray(0, n),
+        seconds.subarray(0, n),
+        headRefs.subarray(0, n),
+        tables,
+      );
 }

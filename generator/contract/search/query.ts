@@ -35,7 +35,8 @@ export interface SearchQuery {
 function positionsOf(doc: DocumentLexemes, term: LexemeMatch): readonly number[] {
   if (!term.prefix) return doc.get(term.lexeme) ?? [];
   const all = new Set<number>();
-  for (const [lexeme, positions] of doc) if (lexeme.startsWith(term.lexeme)) for (const p of positions) all.add(p);
+  for (const [lexeme, positions] of doc)
+    if (lexeme.startsWith(term.lexeme)) for (const p of positions) all.add(p);
   return [...all].sort((a, b) => a - b);
 }
 
@@ -76,8 +77,14 @@ export function matches(query: SearchQuery, doc: DocumentLexemes): boolean {
 export function lexemesOfQuery(query: SearchQuery): LexemeMatch[] {
   const seen = new Map<string, LexemeMatch>();
   const visit = (node: SearchNode): void => {
-    if (node.op === "lexeme") seen.set(`${node.prefix ? "*" : "="}${node.lexeme}`, { lexeme: node.lexeme, prefix: node.prefix });
-    else if (node.op === "phrase") for (const t of node.terms) seen.set(`${t.prefix ? "*" : "="}${t.lexeme}`, { lexeme: t.lexeme, prefix: t.prefix });
+    if (node.op === "lexeme")
+      seen.set(`${node.prefix ? "*" : "="}${node.lexeme}`, {
+        lexeme: node.lexeme,
+        prefix: node.prefix,
+      });
+    else if (node.op === "phrase")
+      for (const t of node.terms)
+        seen.set(`${t.prefix ? "*" : "="}${t.lexeme}`, { lexeme: t.lexeme, prefix: t.prefix });
     else if (node.op === "not") visit(node.operand);
     else {
       visit(node.left);
@@ -89,7 +96,8 @@ export function lexemesOfQuery(query: SearchQuery): LexemeMatch[] {
 }
 
 const PRIORITY = { or: 1, and: 2, phrase: 3, not: 4 } as const;
-const quoteLexeme = (t: LexemeMatch) => `'${t.lexeme.replaceAll("'", "''").replaceAll("\\", "\\\\")}'${t.prefix ? ":*" : ""}`;
+const quoteLexeme = (t: LexemeMatch) =>
+  `'${t.lexeme.replaceAll("'", "''").replaceAll("\\", "\\\\")}'${t.prefix ? ":*" : ""}`;
 
 function infix(node: SearchNode, parent: number, rightOfPhrase: boolean): string {
   switch (node.op) {
@@ -100,7 +108,13 @@ function infix(node: SearchNode, parent: number, rightOfPhrase: boolean): string
       return PRIORITY.not < parent ? `( ${text} )` : text;
     }
     case "phrase": {
-      const text = node.terms.map((t, i) => (i === 0 ? "" : ` ${distance(t.offset - (node.terms[i - 1]?.offset ?? 0))} `) + quoteLexeme(t)).join("");
+      const text = node.terms
+        .map(
+          (t, i) =>
+            (i === 0 ? "" : ` ${distance(t.offset - (node.terms[i - 1]?.offset ?? 0))} `) +
+            quoteLexeme(t),
+        )
+        .join("");
       return PRIORITY.phrase < parent || rightOfPhrase ? `( ${text} )` : text;
     }
     default: {

@@ -15,22 +15,47 @@ export const PREFIX_PARAMETER = "lastWordPrefix";
 export const MAX_SEARCH_TERM_LENGTH = 200;
 export const STREET_FILTERS: readonly FilterParameter[] = ["locality", "name", "postalCode"];
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly errors: Record<string, string[]>; readonly detail: string };
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly errors: Record<string, string[]>; readonly detail: string };
 
-const fail = (parameter: string, message: string, detail = message): Parsed<never> => ({ ok: false, errors: { [parameter]: [message] }, detail });
+const fail = (parameter: string, message: string, detail = message): Parsed<never> => ({
+  ok: false,
+  errors: { [parameter]: [message] },
+  detail,
+});
 
 /** .NET's char.IsWhiteSpace, which the original's [Required] trims with. */
 const BLANK = /^[\s\u0085\u180e]*$/u;
 
 /** A FullTextSearch request's term (as sent; empty counts as absent) and prefix switch. */
-export function parseSearchRequest(term: string | undefined, prefix: string | undefined): Parsed<SearchQuery> {
-  if (term === undefined || BLANK.test(term)) return fail(SEARCH_TERM_PARAMETER, `The ${SEARCH_TERM_PARAMETER} field is required.`, `No ${SEARCH_TERM_PARAMETER} given.`);
+export function parseSearchRequest(
+  term: string | undefined,
+  prefix: string | undefined,
+): Parsed<SearchQuery> {
+  if (term === undefined || BLANK.test(term))
+    return fail(
+      SEARCH_TERM_PARAMETER,
+      `The ${SEARCH_TERM_PARAMETER} field is required.`,
+      `No ${SEARCH_TERM_PARAMETER} given.`,
+    );
   const length = Array.from(term).length;
-  if (length > MAX_SEARCH_TERM_LENGTH) return fail(SEARCH_TERM_PARAMETER, `The ${SEARCH_TERM_PARAMETER} has ${length} characters; at most ${MAX_SEARCH_TERM_LENGTH} are allowed.`);
+  if (length > MAX_SEARCH_TERM_LENGTH)
+    return fail(
+      SEARCH_TERM_PARAMETER,
+      `The ${SEARCH_TERM_PARAMETER} has ${length} characters; at most ${MAX_SEARCH_TERM_LENGTH} are allowed.`,
+    );
   const lastWordPrefix = (prefix ?? "false").toLowerCase();
-  if (lastWordPrefix !== "true" && lastWordPrefix !== "false") return fail(PREFIX_PARAMETER, `The value '${prefix?.slice(0, 40) ?? ""}' is not valid for ${PREFIX_PARAMETER}: use true or false.`);
+  if (lastWordPrefix !== "true" && lastWordPrefix !== "false")
+    return fail(
+      PREFIX_PARAMETER,
+      `The value '${prefix?.slice(0, 40) ?? ""}' is not valid for ${PREFIX_PARAMETER}: use true or false.`,
+    );
   try {
-    return { ok: true, value: parseSearchTerm(term.normalize("NFC"), { lastWordPrefix: lastWordPrefix === "true" }) };
+    return {
+      ok: true,
+      value: parseSearchTerm(term.normalize("NFC"), { lastWordPrefix: lastWordPrefix === "true" }),
+    };
   } catch (error) {
     if (error instanceof SearchTermError) return fail(SEARCH_TERM_PARAMETER, error.message);
     throw error;
@@ -38,7 +63,10 @@ export function parseSearchRequest(term: string | undefined, prefix: string | un
 }
 
 /** A Streets request's filters (given ones only, at least one); `given` maps each parameter to its value as sent. */
-export function parseStreetFilters(given: ReadonlyMap<string, string>, noFilter: string): Parsed<StreetFilters> {
+export function parseStreetFilters(
+  given: ReadonlyMap<string, string>,
+  noFilter: string,
+): Parsed<StreetFilters> {
   const filters: { -readonly [K in FilterParameter]?: ReturnType<typeof parseStreetFilter> } = {};
   for (const parameter of STREET_FILTERS) {
     const value = given.get(parameter);
@@ -50,6 +78,11 @@ export function parseStreetFilters(given: ReadonlyMap<string, string>, noFilter:
       throw error;
     }
   }
-  if (Object.keys(filters).length === 0) return { ok: false, errors: Object.fromEntries(STREET_FILTERS.map((p) => [p, [noFilter]])), detail: noFilter };
+  if (Object.keys(filters).length === 0)
+    return {
+      ok: false,
+      errors: Object.fromEntries(STREET_FILTERS.map((p) => [p, [noFilter]])),
+      detail: noFilter,
+    };
   return { ok: true, value: filters };
 }

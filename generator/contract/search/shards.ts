@@ -31,7 +31,10 @@ export function encodeListShard(entries: readonly ShardEntry[]): string {
   const lists: number[][] = [];
   let end = entries[0]?.ref[1] ?? 0;
   for (const { key, ref } of entries) {
-    if ((ref[1] ?? 0) !== end) throw new Error(`search index: the list of ${JSON.stringify(key)} does not follow the previous one`);
+    if ((ref[1] ?? 0) !== end)
+      throw new Error(
+        `search index: the list of ${JSON.stringify(key)} does not follow the previous one`,
+      );
     const list = [ref[0] ?? 0];
     for (let k = 2; k < ref.length; k++) list.push((ref[k] ?? 0) - (ref[k - 1] ?? 0));
     lists.push(list);
@@ -41,7 +44,9 @@ export function encodeListShard(entries: readonly ShardEntry[]): string {
     at: entries[0]?.ref[1] ?? 0,
     keys: entries.map((e) => e.key),
     lists,
-    ...(entries.some((e) => e.streets !== undefined) ? { streets: entries.map((e) => e.streets ?? 0) } : {}),
+    ...(entries.some((e) => e.streets !== undefined)
+      ? { streets: entries.map((e) => e.streets ?? 0) }
+      : {}),
   };
   return JSON.stringify(file);
 }
@@ -68,13 +73,20 @@ export class ListShard {
   /** A key's list, with its number of streets (trigram shards; else 0). */
   get(key: string): { readonly ref: ListRef; readonly streets: number } | undefined {
     const i = lowerBound(this.keys, key);
-    return this.keys[i] === key ? { ref: this.refs[i] as ListRef, streets: this.streetCounts[i] ?? 0 } : undefined;
+    return this.keys[i] === key
+      ? { ref: this.refs[i] as ListRef, streets: this.streetCounts[i] ?? 0 }
+      : undefined;
   }
 
   /** The lists of every key that starts with `prefix`, in key order (so in stream order). */
   withPrefix(prefix: string): ListRef[] {
     const refs: ListRef[] = [];
-    for (let i = lowerBound(this.keys, prefix); i < this.keys.length && (this.keys[i] as string).startsWith(prefix); i++) refs.push(this.refs[i] as ListRef);
+    for (
+      let i = lowerBound(this.keys, prefix);
+      i < this.keys.length && (this.keys[i] as string).startsWith(prefix);
+      i++
+    )
+      refs.push(this.refs[i] as ListRef);
     return refs;
   }
 }

@@ -44,7 +44,16 @@ export const BLOCK_ENTRIES = 1024;
 export const TAILS_PER_SHARD = 16;
 export const RECORD_CHUNK_STREETS = 16_384;
 
-export { headsPath, listChunkPath, lexiconPath, placesPath, recordsPath, searchMetaPath, tailsPath, trigramPath } from "../layout.ts";
+export {
+  headsPath,
+  listChunkPath,
+  lexiconPath,
+  placesPath,
+  recordsPath,
+  searchMetaPath,
+  tailsPath,
+  trigramPath,
+} from "../layout.ts";
 
 /**
  * `[count, offset0, offset1, …]`: count entries in blocks [offset_k, offset_k+1) of the stream.
@@ -108,12 +117,23 @@ const scratch = { table: new ByteWriter(), lengths: new ByteWriter() };
  * the order of their first entry, so in name order). The head table holds the heads column by
  * column, each column front-coded.
  */
-export function encodeBlock(out: ByteWriter, heads: readonly (readonly string[])[], positions: ArrayLike<number>, seconds: ArrayLike<number>, headIndexes: ArrayLike<number>, count: number): void {
+export function encodeBlock(
+  out: ByteWriter,
+  heads: readonly (readonly string[])[],
+  positions: ArrayLike<number>,
+  seconds: ArrayLike<number>,
+  headIndexes: ArrayLike<number>,
+  count: number,
+): void {
   const { table, lengths } = scratch;
   const columns = heads[0]?.length ?? 0;
   lengths.clear();
   let text = "";
-  for (let c = 0; c < columns; c++) text += frontCode(heads.map((head) => head[c] ?? ""), lengths);
+  for (let c = 0; c < columns; c++)
+    text += frontCode(
+      heads.map((head) => head[c] ?? ""),
+      lengths,
+    );
   const utf8 = textEncoder.encode(text);
   table.clear();
   table.varint(heads.length);
@@ -209,6 +229,7 @@ export function headCsv(values: readonly string[]): string {
 /** A head as JSON: the record's opening up to its name (headCsv: its CSV cells). */
 export function headJson(keys: readonly string[], values: readonly string[]): string {
   let out = "{";
-  for (let i = 0; i < keys.length; i++) out += `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:${JSON.stringify(values[i] ?? "")}`;
+  for (let i = 0; i < keys.length; i++)
+    out += `${i > 0 ? "," : ""}${JSON.stringify(keys[i])}:${JSON.stringify(values[i] ?? "")}`;
   return out;
 }

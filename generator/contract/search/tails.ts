@@ -29,7 +29,11 @@ export function encodeTailShard(tails: readonly Tail[]): string {
       if (id === undefined) ids.set(part, (id = pieces.push(part) - 1));
       return id;
     });
-  const file: TailShardFile = { pieces, json: tails.map(([json]) => idsOf(jsonPieces(json))), csv: tails.map(([, csv]) => idsOf(csvPieces(csv))) };
+  const file: TailShardFile = {
+    pieces,
+    json: tails.map(([json]) => idsOf(jsonPieces(json))),
+    csv: tails.map(([, csv]) => idsOf(csvPieces(csv))),
+  };
   return JSON.stringify(file);
 }
 

@@ -54,20 +54,30 @@ type Item =
 type Raw =
   | { readonly kind: "value"; readonly lexeme: string; readonly prefix: boolean }
   | { readonly kind: "stop" }
-  | { readonly kind: "op"; readonly op: Operator | "phrase"; readonly distance: number; readonly left: Raw | null; readonly right: Raw | null };
+  | {
+      readonly kind: "op";
+      readonly op: Operator | "phrase";
+      readonly distance: number;
+      readonly left: Raw | null;
+      readonly right: Raw | null;
+    };
 
 const OPERATOR_CHARS = new Set(["!", "&", "|", "(", ")", "<"]);
 /** pushValue rejects lexemes this long ("word is too long in tsquery", MAXSTRLEN). */
 const MAX_LEXEME_BYTES = 2047;
 
 /** gettoken_query_websearch's tokens. */
-type Token = { readonly kind: "operand"; readonly text: string; readonly quoted: boolean } | { readonly kind: "operator"; readonly op: Operator };
+type Token =
+  | { readonly kind: "operand"; readonly text: string; readonly quoted: boolean }
+  | { readonly kind: "operator"; readonly op: Operator };
 
 export function parseSearchTerm(term: string, options: SearchOptions = {}): SearchQuery {
-  if (term.includes("\0")) throw new SearchTermError("The search term must not contain the character U+0000.");
+  if (term.includes("\0"))
+    throw new SearchTermError("The search term must not contain the character U+0000.");
   const tokens = tokenize(Array.from(term));
   const last = tokens.findLast((t) => t.kind === "operand");
-  const prefixOperand = options.lastWordPrefix === true && last?.kind === "operand" && !last.quoted ? last : undefined;
+  const prefixOperand =
+    options.lastWordPrefix === true && last?.kind === "operand" && !last.quoted ? last : undefined;
 
   const items: Item[] = [];
   const stack: Operator[] = [];
@@ -79,10 +89,18 @@ export function parseSearchTerm(term: string, options: SearchOptions = {}): Sear
     // makepol's shunting-yard: pop what binds at least as tightly; NOT is right-associative.
     while (stack.length > 0) {
       const top = stack.at(-1) as Operator;
-      if (token.op !== "not" ? PRIORITY[token.op] > PRIORITY[top] : PRIORITY[token.op] >= PRIORITY[top]) break;
+      if (
+        token.op !== "not"
+          ? PRIORITY[token.op] > PRIORITY[top]
+          : PRIORITY[token.op] >= PRIORITY[top]
+      )
+        break;
       items.push({ kind: "op", op: stack.pop() as Operator, distance: 0 });
     }
-    if (stack.length === STACK_DEPTH) throw new SearchTermError("The search term has too many operators in a row (at most 32, such as '-' signs).");
+    if (stack.length === STACK_DEPTH)
+      throw new SearchTermError(
+        "The search term has too many operators in a row (at most 32, such as '-' signs).",
+      );
     stack.push(token.op);
   }
   // The term ended where an operand was expected: a stop placeholder stands in (and is cleaned away).
@@ -96,7 +114,7 @@ function tokenize(chars: readonly string[]): Token[] {
   const at = (k: number) => chars[k] ?? "";
   const space = (k: number) => isSpace(at(k).codePointAt(0) ?? 0);
   let waitOperand = true;
-  for (let i = 0; i < chars.length; ) {
+  for (let i = 0; i < chars.length;) {
     const ch = at(i);
     if (waitOperand && ch === "-") {
       tokens.push({ kind: "operator", op: "not" });
@@ -110,7 +128,14 @@ function tokenize(chars: readonly string[]): Token[] {
     } else if (OPERATOR_CHARS.has(ch) || space(i)) i++;
     else if (waitOperand) {
       let end = i + 1;
-      while (end < chars.length && !space(end) && !OPERATOR_CHARS.has(at(end)) && at(end) !== '"' && at(end) !== ":") end++;
+      while (
+        end < chars.length &&
+        !space(end) &&
+        !OPERATOR_CHARS.has(at(end)) &&
+        at(end) !== '"' &&
+        at(end) !== ":"
+      )
+        end++;
       tokens.push({ kind: "operand", text: chars.slice(i, end).join(""), quoted: false });
       i = end;
       waitOperand = false;
@@ -132,14 +157,22 @@ function tokenize(chars: readonly string[]): Token[] {
  * all, one placeholder.
  */
 function pushValue(items: Item[], text: string, prefix: boolean): void {
-  const words = positionedLexemes(text).filter((w): w is { lexeme: string; position: number } => w.lexeme !== null);
+  const words = positionedLexemes(text).filter(
+    (w): w is { lexeme: string; position: number } => w.lexeme !== null,
+  );
   if (words.length === 0) return void items.push({ kind: "stop" });
   let previous = 0;
   words.forEach(({ lexeme, position }, index) => {
-    if (utf8Length(lexeme) >= MAX_LEXEME_BYTES) throw new SearchTermError("A word of the search term is too long.");
-    for (; index > 0 && previous + 1 < position; previous++) items.push({ kind: "stop" }, { kind: "op", op: "phrase", distance: 1 });
+    if (utf8Length(lexeme) >= MAX_LEXEME_BYTES)
+      throw new SearchTermError("A word of the search term is too long.");
+    for (; index > 0 && previous + 1 < position; previous++)
+      items.push({ kind: "stop" }, { kind: "op", op: "phrase", distance: 1 });
     previous = position;
-    items.push({ kind: "value", lexeme, prefix: prefix && Array.from(lexeme).length >= PREFIX_MIN_LENGTH });
+    items.push({
+      kind: "value",
+      lexeme,
+      prefix: prefix && Array.from(lexeme).length >= PREFIX_MIN_LENGTH,
+    });
     if (index > 0) items.push({ kind: "op", op: "phrase", distance: 1 });
   });
 }
@@ -148,8 +181,10 @@ function pushValue(items: Item[], text: string, prefix: boolean): void {
 function isOrOperator(chars: readonly string[], i: number): boolean {
   if (!/^[oO]$/.test(chars[i] ?? "") || !/^[rR]$/.test(chars[i + 1] ?? "")) return false;
   const after = chars[i + 2];
-  if (after === undefined || after === "-" || after === "_" || isAlnum(after.codePointAt(0) ?? 0)) return false;
-  for (let k = i + 3; k < chars.length; k++) if (!isSpace(chars[k]?.codePointAt(0) ?? 0)) return true;
+  if (after === undefined || after === "-" || after === "_" || isAlnum(after.codePointAt(0) ?? 0))
+    return false;
+  for (let k = i + 3; k < chars.length; k++)
+    if (!isSpace(chars[k]?.codePointAt(0) ?? 0)) return true;
   return false;
 }
 
@@ -158,10 +193,17 @@ function buildTree(items: readonly Item[]): Raw | null {
   const stack: Raw[] = [];
   for (const item of items) {
     if (item.kind !== "op") stack.push(item);
-    else if (item.op === "not") stack.push({ kind: "op", op: "not", distance: 0, left: null, right: stack.pop() ?? null });
+    else if (item.op === "not")
+      stack.push({ kind: "op", op: "not", distance: 0, left: null, right: stack.pop() ?? null });
     else {
       const right = stack.pop() ?? null;
-      stack.push({ kind: "op", op: item.op, distance: item.distance, left: stack.pop() ?? null, right });
+      stack.push({
+        kind: "op",
+        op: item.op,
+        distance: item.distance,
+        left: stack.pop() ?? null,
+        right,
+      });
     }
   }
   return stack.pop() ?? null;
@@ -179,7 +221,9 @@ function cleanStopWords(node: Raw | null): Cleaned {
   if (node.kind === "value") return { node, ladd: 0, radd: 0 };
   if (node.op === "not") {
     const child = cleanStopWords(node.right);
-    return child.node === null ? { node: null, ladd: child.ladd, radd: child.radd } : { node: { ...node, right: child.node }, ladd: child.ladd, radd: child.radd };
+    return child.node === null
+      ? { node: null, ladd: child.ladd, radd: child.radd }
+      : { node: { ...node, right: child.node }, ladd: child.ladd, radd: child.radd };
   }
   const left = cleanStopWords(node.left);
   const right = cleanStopWords(node.right);
@@ -189,9 +233,28 @@ function cleanStopWords(node: Raw | null): Cleaned {
     const add = phrase ? left.ladd + d + right.ladd : Math.max(left.ladd, right.ladd);
     return { node: null, ladd: add, radd: add };
   }
-  if (left.node === null) return { node: right.node, ladd: phrase ? left.ladd + d + right.ladd : right.ladd, radd: right.radd };
-  if (right.node === null) return { node: left.node, ladd: left.ladd, radd: phrase ? left.radd + d + right.radd : left.radd };
-  return { node: { ...node, left: left.node, right: right.node, distance: phrase ? d + left.radd + right.ladd : d }, ladd: phrase ? left.ladd : 0, radd: phrase ? right.radd : 0 };
+  if (left.node === null)
+    return {
+      node: right.node,
+      ladd: phrase ? left.ladd + d + right.ladd : right.ladd,
+      radd: right.radd,
+    };
+  if (right.node === null)
+    return {
+      node: left.node,
+      ladd: left.ladd,
+      radd: phrase ? left.radd + d + right.radd : left.radd,
+    };
+  return {
+    node: {
+      ...node,
+      left: left.node,
+      right: right.node,
+      distance: phrase ? d + left.radd + right.ladd : d,
+    },
+    ladd: phrase ? left.ladd : 0,
+    radd: phrase ? right.radd : 0,
+  };
 }
 
 function toSearchNode(node: Raw | null): SearchNode | null {
@@ -203,8 +266,20 @@ function toSearchNode(node: Raw | null): SearchNode | null {
   const left = toSearchNode(node.left);
   if (left === null) throw new Error("malformed query tree");
   if (node.op !== "phrase") return { op: node.op, left, right };
-  const leftTerms: readonly PhraseTerm[] = left.op === "phrase" ? left.terms : left.op === "lexeme" ? [{ lexeme: left.lexeme, prefix: left.prefix, offset: 0 }] : [];
-  if (leftTerms.length === 0 || right.op !== "lexeme") throw new Error("a phrase of something other than lexemes");
+  const leftTerms: readonly PhraseTerm[] =
+    left.op === "phrase"
+      ? left.terms
+      : left.op === "lexeme"
+        ? [{ lexeme: left.lexeme, prefix: left.prefix, offset: 0 }]
+        : [];
+  if (leftTerms.length === 0 || right.op !== "lexeme")
+    throw new Error("a phrase of something other than lexemes");
   const last = leftTerms.at(-1)?.offset ?? 0;
-  return { op: "phrase", terms: [...leftTerms, { lexeme: right.lexeme, prefix: right.prefix, offset: last + node.distance }] };
+  return {
+    op: "phrase",
+    terms: [
+      ...leftTerms,
+      { lexeme: right.lexeme, prefix: right.prefix, offset: last + node.distance },
+    ],
+  };
 }
