@@ -5,7 +5,7 @@
  * `npm run bench:search` beside the query mix (its ten most expensive printed), and in the tests
  * on the embedded Berlin streets, where each answer is compared with a plain scan.
  */
-import { positionedLexemes } from "../generator/contract/search/lexize.ts";
+import { positionedLexemes } from "../generator/contract/postgres/lexize.ts";
 import type { MixStreet } from "./search-mix.ts";
 
 export type AdversarialRequest =

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { lexemesOf, streetDocument, streetLexemes } from "../generator/contract/search/lexize.ts";
+import { lexemesOf, streetDocument, streetLexemes } from "../generator/contract/postgres/lexize.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 
 const { values: args } = parseArgs({

@@ -7,7 +7,7 @@
  * mode (the last word cut short, as typed). /Streets filters: name (substring), ^name, name with
  * postal code, locality, postal-code prefix. Every filter value is in the supported subset.
  */
-import { positionedLexemes } from "../generator/contract/search/lexize.ts";
+import { positionedLexemes } from "../generator/contract/postgres/lexize.ts";
 
 export interface MixStreet {
   readonly name: string;

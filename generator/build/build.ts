@@ -22,7 +22,7 @@ import type { Predecessor } from "./predecessor.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare } from "./views.ts";
 import { writeMatchTables } from "./match-tables.ts";
-import { writeSearchIndex } from "./search-index.ts";
+import { writeSearchIndex } from "./emit-search.ts";
 import { FULL_TEXT_SEARCH } from "../resources/index.ts";
 import type { AnyResource } from "../resources/resource.ts";
 

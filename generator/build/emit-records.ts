@@ -13,7 +13,7 @@ import {
   viewHash,
   type EncodedRecords,
 } from "./encode.ts";
-import { PackWriter } from "./packs.ts";
+import { PackWriter } from "./pack-writer.ts";
 import type { BuildPlan } from "./plan.ts";
 import type { PreparedResource } from "./views.ts";
 

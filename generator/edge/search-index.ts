@@ -3,7 +3,7 @@ import { bytesOf, chunkNumbers } from "./search-chunks.ts";
 import { ReadBudget } from "../contract/search/budget.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import { decodePostings, Postings } from "../contract/search/postings.ts";
-import type { LexemeMatch } from "../contract/search/query.ts";
+import type { LexemeMatch } from "../contract/postgres/tsquery.ts";
 import { ListShard, shardFor } from "../contract/search/shards.ts";
 import {
   BLOCK_ENTRIES,

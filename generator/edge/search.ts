@@ -20,7 +20,7 @@ import {
   type QueryLeaf,
 } from "../contract/search/fulltext.ts";
 import type { Postings } from "../contract/search/postings.ts";
-import { lexemesOfQuery, type LexemeMatch } from "../contract/search/query.ts";
+import { lexemesOfQuery, type LexemeMatch } from "../contract/postgres/tsquery.ts";
 import {
   PREFIX_PARAMETER,
   parseSearchRequest,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lexemesOf, streetDocument } from "../../generator/contract/search/lexize.ts";
+import { lexemesOf, streetDocument } from "../../generator/contract/postgres/lexize.ts";
 import { buildFixture } from "../support/fixture.ts";
 import { allPages, client, pagingOf, startServer, type RunningServer } from "../support/http.ts";
 import { dataFile } from "../support/paths.ts";

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
-import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
+import { parseSearchTerm, SearchTermError } from "../../generator/contract/postgres/websearch.ts";
 import {
   FilterSyntaxError,
   parseStreetFilter,

@@ -1,6 +1,6 @@
 /**
  * Derives the search module's vendored tables from PostgreSQL itself (PGlite 0.4.6 = PostgreSQL
- * 17.5) and renders them as the TypeScript modules under generator/contract/search/data/.
+ * 17.5) and renders them as the TypeScript modules under generator/contract/postgres/data/.
  * `npm run search-tables` writes them; test/unit/search-tables.test.ts proves the committed files
  * equal to what PostgreSQL says today.
  *

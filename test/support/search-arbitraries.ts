@@ -5,7 +5,7 @@
  * oddities (decoded as a query string arrives) that users and attackers send.
  */
 import fc from "fast-check";
-import { GERMAN_STOP_WORDS } from "../../generator/contract/search/data/pg-tsearch.ts";
+import { GERMAN_STOP_WORDS } from "../../generator/contract/postgres/data/pg-tsearch.ts";
 import type { SearchStreet } from "./search-data.ts";
 
 export interface Vocabulary {

@@ -13,8 +13,8 @@ import {
 import { ROOT } from "../support/paths.ts";
 import { startPostgres } from "../support/pglite.ts";
 
-export const CTYPE_MODULE = resolve(ROOT, "generator/contract/search/data/pg-ctype.ts");
-export const VENDORED_MODULE = resolve(ROOT, "generator/contract/search/data/pg-tsearch.ts");
+export const CTYPE_MODULE = resolve(ROOT, "generator/contract/postgres/data/pg-ctype.ts");
+export const VENDORED_MODULE = resolve(ROOT, "generator/contract/postgres/data/pg-tsearch.ts");
 
 const db = await startPostgres();
 process.stderr.write("reading PostgreSQL's character classes (all code points)…\n");

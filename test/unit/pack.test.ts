@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encodeRecords } from "../../generator/build/encode.ts";
-import { PackWriter } from "../../generator/build/packs.ts";
+import { PackWriter } from "../../generator/build/pack-writer.ts";
 import { csvHeader, csvRow } from "../../generator/contract/csv.ts";
 import { jsonRecord, renderPage } from "../../generator/contract/page.ts";
 import { pageBounds, pageCount } from "../../generator/contract/paging.ts";

@@ -15,9 +15,9 @@ import {
   lexemesOf,
   streetDocument,
   type DocumentLexemes,
-} from "../../generator/contract/search/lexize.ts";
-import { matches } from "../../generator/contract/search/query.ts";
-import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
+} from "../../generator/contract/postgres/lexize.ts";
+import { matches } from "../../generator/contract/postgres/tsquery.ts";
+import { parseSearchTerm, SearchTermError } from "../../generator/contract/postgres/websearch.ts";
 import { sortRecords } from "../../generator/build/views.ts";
 import { streets as deStreets } from "../../generator/resources/de.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { lexemesOf, streetDocument } from "../../generator/contract/search/lexize.ts";
-import { parseTokens } from "../../generator/contract/search/parser.ts";
+import { lexemesOf, streetDocument } from "../../generator/contract/postgres/lexize.ts";
+import { parseTokens } from "../../generator/contract/postgres/parser.ts";
 import { tsvectorText } from "../support/search-data.ts";
 
 /**

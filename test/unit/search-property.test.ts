@@ -12,9 +12,13 @@ import {
   streetDocument,
   streetLexemes,
   type DocumentLexemes,
-} from "../../generator/contract/search/lexize.ts";
-import { formatQuery, matches, type SearchQuery } from "../../generator/contract/search/query.ts";
-import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
+} from "../../generator/contract/postgres/lexize.ts";
+import {
+  formatQuery,
+  matches,
+  type SearchQuery,
+} from "../../generator/contract/postgres/tsquery.ts";
+import { parseSearchTerm, SearchTermError } from "../../generator/contract/postgres/websearch.ts";
 import {
   filterValue,
   lastWord,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { lexemesOf, streetDocument } from "../../generator/contract/search/lexize.ts";
-import { formatQuery, lexemesOfQuery, matches } from "../../generator/contract/search/query.ts";
-import { parseSearchTerm, SearchTermError } from "../../generator/contract/search/websearch.ts";
+import { lexemesOf, streetDocument } from "../../generator/contract/postgres/lexize.ts";
+import { formatQuery, lexemesOfQuery, matches } from "../../generator/contract/postgres/tsquery.ts";
+import { parseSearchTerm, SearchTermError } from "../../generator/contract/postgres/websearch.ts";
 
 const q = (term: string, lastWordPrefix = false) =>
   formatQuery(parseSearchTerm(term, { lastWordPrefix }));

@@ -9,8 +9,8 @@ import {
   isSpecial,
   toLower,
   toUpper,
-} from "../../generator/contract/search/ctype.ts";
-import { germanStem, stem, unaccent } from "../../generator/contract/search/lexize.ts";
+} from "../../generator/contract/postgres/ctype.ts";
+import { germanStem, stem, unaccent } from "../../generator/contract/postgres/lexize.ts";
 import {
   deriveCtype,
   readVendoredFiles,
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const committed = (name: string) =>
-  readFileSync(resolve(ROOT, "generator/contract/search/data", name), "utf8");
+  readFileSync(resolve(ROOT, "generator/contract/postgres/data", name), "utf8");
 
 describe("vendored PostgreSQL tables", () => {
   it("character classes and case mappings are the server's, for every code point", async () => {

@@ -3,7 +3,7 @@
  * a libc UTF-8 database: `\d` the ASCII digits (glibc's iswdigit), `\s` iswspace, `\w` iswalnum
  * and `_` (regc_locale.c), from the same ctype tables the street filters use.
  */
-import { alphaRanges, casePairs, spaceRanges, toLower, toUpper } from "../search/ctype.ts";
+import { alphaRanges, casePairs, spaceRanges, toLower, toUpper } from "../postgres/ctype.ts";
 import { mergeRanges, type Range } from "./ast.ts";
 
 const DIGITS: readonly Range[] = [[0x30, 0x39]];

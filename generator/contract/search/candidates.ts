@@ -3,9 +3,9 @@
  * (fulltext.ts): without phrases only which lexemes a street has matters, not where, so its
  * name's and its place's lexemes, each worked out once per isolate, are looked up side by side.
  */
-import { lexemesOf, streetLexemes } from "./lexize.ts";
+import { lexemesOf, streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import { matches, type SearchNode } from "./query.ts";
+import { matches, type SearchNode } from "../postgres/tsquery.ts";
 
 /** A document's lexemes, to look up and to list. */
 interface Lexemes {

@@ -3,7 +3,7 @@
  * (answered by filtering.ts) and the one query that is a single list (fulltext.ts for the rest).
  */
 import type { StreetFilter } from "./filter.ts";
-import type { SearchQuery } from "./query.ts";
+import type { SearchQuery } from "../postgres/tsquery.ts";
 
 /** A one-lexeme query needs no algebra: its list is the answer, and a page reads one block of it. */
 export function isSingleList(query: SearchQuery): boolean {

@@ -13,7 +13,7 @@
  * towupper(c)} (regc_locale.c, allcases): per character, no multi-character folding (`STRASSE`
  * does not find `Straße`), and a titlecase `ǅ` does not even find itself.
  */
-import { casePairs, toLower, toUpper } from "./ctype.ts";
+import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
 

@@ -18,10 +18,10 @@ import {
   type PositionSet,
 } from "./algebra.ts";
 import { streetMatches } from "./candidates.ts";
-import { streetLexemes } from "./lexize.ts";
+import { streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { lowerBound, type Postings } from "./postings.ts";
-import { matches, type LexemeMatch, type SearchNode } from "./query.ts";
+import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 import type { ListEntry } from "./store.ts";
 
 /**

@@ -11,13 +11,13 @@ export {
   streetLexemes,
   type DocumentLexemes,
   type PositionedLexeme,
-} from "./lexize.ts";
+} from "../postgres/lexize.ts";
 export {
   parseSearchTerm,
   PREFIX_MIN_LENGTH,
   SearchTermError,
   type SearchOptions,
-} from "./websearch.ts";
+} from "../postgres/websearch.ts";
 export {
   formatQuery,
   lexemesOfQuery,
@@ -26,7 +26,7 @@ export {
   type PhraseTerm,
   type SearchNode,
   type SearchQuery,
-} from "./query.ts";
+} from "../postgres/tsquery.ts";
 export {
   caseFoldKey,
   filterMatches,

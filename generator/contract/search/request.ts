@@ -5,8 +5,8 @@
  */
 import type { StreetFilters } from "./evaluate.ts";
 import { FilterSyntaxError, parseStreetFilter, type FilterParameter } from "./filter.ts";
-import type { SearchQuery } from "./query.ts";
-import { parseSearchTerm, SearchTermError } from "./websearch.ts";
+import type { SearchQuery } from "../postgres/tsquery.ts";
+import { parseSearchTerm, SearchTermError } from "../postgres/websearch.ts";
 
 export const SEARCH_TERM_PARAMETER = "searchTerm";
 /** Opt-in search as you type (not in the original API). */

@@ -3,7 +3,7 @@ import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
 import { FORMAT_VERSION } from "../contract/layout.ts";
 import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
-import { lexemesOf, streetDocument } from "../contract/search/lexize.ts";
+import { lexemesOf, streetDocument } from "../contract/postgres/lexize.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import { encodeListShard, type ShardEntry } from "../contract/search/shards.ts";
 import {

@@ -16,7 +16,7 @@
  */
 import { isAlnum, isSpace, utf8Length } from "./ctype.ts";
 import { positionedLexemes } from "./lexize.ts";
-import type { PhraseTerm, SearchNode, SearchQuery } from "./query.ts";
+import type { PhraseTerm, SearchNode, SearchQuery } from "./tsquery.ts";
 
 export interface SearchOptions {
   /**
