@@ -36,7 +36,7 @@ import { startWranglerDev } from "../generator/serve/wrangler-dev.ts";
 import { buildInvocation } from "./build-invocation.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
-/** The last commit before packed storage (issue 12): the layout of one file per page and per locality download. */
+/** The last commit before packed storage: the layout of one file per page and per locality download. */
 const BASELINE_COMMIT = "cd0ba45";
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:postgres`: the original OpenPLZ API's street search on PostgreSQL, timed per query
- * class, to stand beside the static implementation (issue 13). It installs nothing: it needs a
+ * class, to stand beside the static implementation. It installs nothing: it needs a
  * running PostgreSQL (Debian's postgresql-15) on this machine. `bash bench/postgres-up.sh` installs
  * and starts one, listening on the Unix socket and localhost only, with a superuser role for you:
  *

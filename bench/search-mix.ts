@@ -1,5 +1,5 @@
 /**
- * The street-search query mix of issue 13, built from a street file's own rows: the same requests
+ * The street-search query mix, built from a street file's own rows: the same requests
  * (same seed, same counts) for PostgreSQL (bench/postgres.ts) and for the static Worker, so their
  * figures can stand side by side per class.
  *

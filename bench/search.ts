@@ -1,5 +1,5 @@
 /**
- * `npm run bench:search`: street search at national scale (issue 13). Builds the synthetic national
+ * `npm run bench:search`: street search at national scale. Builds the synthetic national
  * street list with and without the search index (A/B, each build in its own process), then runs
  * the query mix of bench/search-mix.ts through the Worker in-process over the built files and
  * prints per query class: our wall time and CPU per request (p50 / p99), asset fetches and index

@@ -38,7 +38,7 @@ describe("the CLI", () => {
     expect(result.stderr).toMatch(message);
   });
 
-  /** The rough edges a new user met (issue 17), one row each: what the CLI must print, and its exit code. */
+  /** The rough edges a new user met, one row each: what the CLI must print, and its exit code. */
   const work = tempDir("cli-edges");
   const version = (
     JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }

@@ -6,7 +6,7 @@ import { tempDir } from "../support/fixture.ts";
 import { dataFile } from "../support/paths.ts";
 
 /**
- * CSV formula injection (issue 29): street names come from OpenStreetMap, which anyone can edit. A
+ * CSV formula injection: street names come from OpenStreetMap, which anyone can edit. A
  * value a spreadsheet would run as a formula is written with a leading `'` in every CSV the API
  * serves, the downloads and the pages alike; the JSON keeps it as it is.
  */

@@ -14,7 +14,7 @@ import { craftZip, honestEntry, zeroBombEntry } from "../support/zip-craft.ts";
 
 /**
  * Sources that lie, or are too large: each fails the build with one line naming the source, before
- * it costs memory (issue 29). The archives are crafted here, byte by byte; the large remote source
+ * it costs memory. The archives are crafted here, byte by byte; the large remote source
  * is a loopback server that streams for as long as it is read.
  */
 const work = tempDir("hostile-sources");

@@ -183,7 +183,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 describe("published counts equal what the API serves", () => {
   it("the endpoints with a parent key serve fewer records than the child has where some records lack that parent", () => {
-    // The counts this test exists for (issue 17): districts outside any government region are not served under one.
+    // The counts this test exists for: districts outside any government region are not served under one.
     expect(served.get("/de/GovernmentRegions/{key}/Districts")?.records).toBeLessThan(
       served.get("/de/FederalStates/{key}/Districts")?.records ?? 0,
     );
