@@ -37,6 +37,16 @@ const PAGING = ["page", "pageSize"] as const;
  * and is read no further. Each distinct message is listed once per parameter, however often the
  * request repeats its cause.
  */
+/** Path parameters over their length limit (the same limits as query values), checked before any work. */
+export function pathParameterErrors(params: ReadonlyMap<string, string>): ValidationErrors {
+  const errors: ValidationErrors = {};
+  for (const [name, value] of params) {
+    const max = maxValueLength(name);
+    if (exceedsLength(value, max)) errors[name] = [tooLongMessage(name, max)];
+  }
+  return errors;
+}
+
 export function parseQuery(params: URLSearchParams, spec: QuerySpec): QueryResult {
   const known = knownNames(spec);
   const errors: ValidationErrors = {};

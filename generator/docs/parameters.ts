@@ -38,12 +38,7 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     in: s.in,
     required: required(s),
     description: s.description,
-    schema:
-      s.in === "query"
-        ? textSchema(s.param, required(s))
-        : required(s)
-          ? { type: "string", minLength: 1 }
-          : { type: "string" },
+    schema: textSchema(s.param, required(s)),
   }));
   const extra: ParameterDoc[] = (resource.queryParameters ?? []).map((p) => ({
     name: p.name,
@@ -86,7 +81,7 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
   return [...filters, ...extra, ...paging, format];
 }
 
-/** A free-text query parameter: its length limit, and for a required one at least a character. */
+/** A free-text parameter (path or query): its length limit, and for a required one at least a character. */
 function textSchema(name: string, required: boolean): StringParameter {
   return required
     ? { type: "string", minLength: 1, maxLength: maxValueLength(name) }

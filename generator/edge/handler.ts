@@ -8,7 +8,7 @@ import {
   notServedProblem,
   validationProblem,
 } from "../contract/problem.ts";
-import { parseQuery } from "../contract/query.ts";
+import { parseQuery, pathParameterErrors } from "../contract/query.ts";
 import type { RouteTable } from "../contract/routes.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
@@ -90,6 +90,11 @@ async function handle(
         route.viewDownload.format,
       );
     const { resource, params } = route;
+    const tooLong = pathParameterErrors(params);
+    if (Object.keys(tooLong).length > 0)
+      return respond.problem(
+        validationProblem(tooLong, "The path has invalid parameters; see errors."),
+      );
     const parsed = parseQuery(url.searchParams, resource.query);
     if (!parsed.ok)
       return respond.problem(

@@ -23,7 +23,7 @@ let dev: RunningServer;
 
 beforeAll(async () => {
   ({ dir } = await buildFixture(20_000, undefined, {
-    only: ["de.streets", "at.streets", "de.localities"],
+    only: ["de.streets", "at.streets", "de.localities", "de.federalstates.districts"],
     swissStreets: false,
   }));
   [local, dev] = await Promise.all([startServer(dir), startWranglerDev(dir)]);
@@ -75,6 +75,17 @@ describe("a value over its length limit is a 400 problem naming the parameter, w
         )
       ).status,
     ).toBe(400);
+  });
+
+  it("a path parameter takes 200 characters too", async () => {
+    const path = (key: string) => `/de/FederalStates/${key}/Districts`;
+    expect((await rawRequest(local.origin, path(x(200)))).text).toBe("[]");
+    const response = await rawRequest(local.origin, path(x(100_000)));
+    expect(response.status).toBe(400);
+    expect(problemOf(response).errors).toEqual({
+      key: ["The value of key is longer than 200 characters, the most it takes."],
+    });
+    expect((await rawRequest(local.origin, path("01"))).status).toBe(200);
   });
 
   it("page and pageSize take 20 characters", async () => {

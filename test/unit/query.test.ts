@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseQuery, type QuerySpec } from "../../generator/contract/query.ts";
+import { parseQuery, pathParameterErrors, type QuerySpec } from "../../generator/contract/query.ts";
 
 const streets: QuerySpec = {
   paged: true,
@@ -115,4 +115,22 @@ describe("parseQuery on an unpaged list", () => {
       expect(parseQuery(new URLSearchParams(query), list).ok).toBe(true);
     },
   );
+});
+
+describe("pathParameterErrors", () => {
+  it.each([
+    [{ key: "01" }, {}],
+    [{ key: "k".repeat(200) }, {}],
+    [{ key: "😀".repeat(200) }, {}],
+    [
+      { key: "k".repeat(201) },
+      { key: ["The value of key is longer than 200 characters, the most it takes."] },
+    ],
+    [
+      { key: "k".repeat(100_000), other: "v" },
+      { key: ["The value of key is longer than 200 characters, the most it takes."] },
+    ],
+  ])("%#", (params, errors) => {
+    expect(pathParameterErrors(new Map(Object.entries(params)))).toEqual(errors);
+  });
 });

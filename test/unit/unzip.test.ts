@@ -11,7 +11,7 @@ const streets = readFileSync(
 );
 const gv = /(^|\/)GV100AD[^/]*\.txt$/i;
 
-describe("zip sources (fflate)", () => {
+describe("zip sources (archives written by fflate, read by our reader)", () => {
   it("reads the swisstopo street directory out of its zip, as published (data file beside a licence and a readme)", async () => {
     const archive = zipSync({
       "amtliches-strassenverzeichnis_ch_2056.csv": streets,
