@@ -36,8 +36,13 @@ interface Report {
  */
 const fixturePath = (text: string) =>
   text.replace(/"location": ?"[^"]*streets\.csv"/g, '"location":"…streets.csv"');
+const builtAt = (text: string) => text.replace(/"builtAt":"[^"]*"/g, '"builtAt":"…"');
+/** The feed's entry in the manifest: its size and hash follow the build time the feed carries. */
+const feedEntry = (text: string) =>
+  text.replace(/("changeFeed":\{[^}]*?"bytes":)\d+,"sha256":"[0-9a-f]+"/, '$1…,"sha256":"…"');
 const MASKED: Readonly<Record<string, (text: string) => string>> = {
-  "downloads/index.json": (text) => fixturePath(text.replace(/"builtAt":"[^"]*"/, '"builtAt":"…"')),
+  "downloads/index.json": (text) => fixturePath(feedEntry(builtAt(text))),
+  "downloads/changes/index.json": builtAt,
   "index.html": (text) => text.replace(/Built \d{4}-\d\d-\d\dT[\d:.]+Z/, "Built …"),
   "_build.json": (text) =>
     fixturePath(text.replace(/"fingerprint": "[^"]*"/, '"fingerprint": "…"')),
