@@ -346,7 +346,7 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
     await check(berlin, "Berlin");
   }, 600_000);
 
-  it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none", async () => {
+  it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none but regular-expression names too broad to check", async () => {
     const sample = adversarialMix(berlin.streets).map((r) =>
       r.kind === "fts"
         ? fullText(berlin, r.searchTerm, r.prefix, r.page ?? 1, r.pageSize ?? 50)
