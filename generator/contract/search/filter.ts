@@ -17,7 +17,7 @@
  */
 import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
 import type { Node } from "../regex/ast.ts";
-import { compilePattern, patternErrorMessage } from "../regex/pattern.ts";
+import { compilePattern, patternErrorMessage, type PatternResult } from "../regex/pattern.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
 
@@ -64,12 +64,29 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
     if (!(error instanceof NotPlain)) throw error;
   }
   const ignoreCase = parameter !== "postalCode";
-  const compiled = compilePattern(value, { ignoreCase });
+  const compiled = keptPattern(value, ignoreCase);
   if (!compiled.ok)
     throw new FilterSyntaxError(parameter, value, patternErrorMessage(parameter, compiled.error));
   const { tree, test } = compiled.pattern;
   const base = { anchoredStart: false, anchoredEnd: false, ignoreCase };
   return { parameter, literal: [], ...base, accepts: new Int32Array(), pattern: { tree, test } };
+}
+
+/**
+ * Patterns compiled per isolate: a pattern asked again (the next page, the same form) skips
+ * compiling and starts from the engine's states built before.
+ */
+const KEPT_PATTERNS = 64;
+const keptPatterns = new Map<string, PatternResult>();
+function keptPattern(value: string, ignoreCase: boolean): PatternResult {
+  const key = `${ignoreCase ? "~*" : "~"}${value}`;
+  const kept = keptPatterns.get(key);
+  if (kept !== undefined) return kept;
+  const compiled = compilePattern(value, { ignoreCase });
+  if (keptPatterns.size >= KEPT_PATTERNS)
+    keptPatterns.delete(keptPatterns.keys().next().value ?? "");
+  keptPatterns.set(key, compiled);
+  return compiled;
 }
 
 /** The literal subset; throws NotPlain for anything else. */
