@@ -94,7 +94,7 @@ export function packPath(resource: string, format: Format, chunk: number): strin
 /** An unpaged list; `listPath("*", format)` is the `_headers` pattern of all of them. */
 /** The match table of a resource with pattern filters (match-table.ts): what the Worker matches a pattern against. */
 export function matchTablePath(resource: string): string {
-  return `/_m/${resource}.json`;
+  return `/_m/${resource}.bin`;
 }
 
 export function listPath(resource: string, format: Format): string {

@@ -10,7 +10,11 @@ import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { Format, ParsedQuery } from "../contract/query.ts";
-import { literalQuery, withoutShortLiterals } from "../contract/regex/literals.ts";
+import {
+  literalQuery,
+  withoutShortLiterals,
+  type LiteralQuery,
+} from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
 import {
   compileTree,
@@ -72,13 +76,7 @@ export async function serveMatched(
       tests.push({
         param,
         test: compiled.pattern.test,
-        literals: {
-          query: withoutShortLiterals(
-            literalQuery(tree, ignoreCase ? caseFoldKey : (text) => text),
-            2,
-          ),
-          folded: ignoreCase,
-        },
+        literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
       });
   }
   const tooLarge = Object.values(errors)[0]?.[0];
@@ -163,6 +161,23 @@ async function packedRecordsAt(
 }
 
 /**
+ * The literals a value must contain before the engine sees it: those of two characters or more;
+ * failing those, up to four one-letter ones (`(.{1,10}){1,10}z` needs a `z`: a substring test per
+ * value spares the engine most values), not more (each costs a scan of every value).
+ */
+function prefilter(tree: Node, ignoreCase: boolean): LiteralQuery {
+  const all = literalQuery(tree, ignoreCase ? caseFoldKey : (text) => text);
+  const long = withoutShortLiterals(all, 2);
+  return long.op === "all" && literalCount(all) <= 4 ? all : long;
+}
+
+function literalCount(query: LiteralQuery): number {
+  if (query.op === "all") return 0;
+  if (query.op === "literal") return 1;
+  return query.of.reduce((sum, q) => sum + literalCount(q), 0);
+}
+
+/**
  * Patterns compiled per isolate and match table, the engine's states with them: a pattern asked
  * again (the next page, the same address form) skips compiling and starts from a warm engine.
  */
@@ -192,7 +207,7 @@ async function matchTableOf(
   const cached = byResource.get(resource);
   if (cached !== undefined) return cached;
   const table = decodeMatchTable(
-    await (await store.require(origin, matchTablePath(resource))).text(),
+    new Uint8Array(await (await store.require(origin, matchTablePath(resource))).arrayBuffer()),
   );
   byResource.set(resource, table);
   return table;
