@@ -113,5 +113,35 @@ export function adversarialMix(streets: readonly MixStreet[], common = 12): Adve
     filters("adv: one-digit postal code, deep page", { postalCode: digit }, 2000);
     filters("adv: postal code prefix", { postalCode: `^${digit}` });
   }
+  // Regular expressions: names planned on the n-gram lists (a dot, a class, an alternation, `?`,
+  // `.*` between pieces of common words), names without usable n-grams (refused alone, answered
+  // beside a narrow place filter), and postal-code and locality patterns over every place.
+  for (const [i, w] of words.slice(0, 6).entries()) {
+    const word = w.toLowerCase();
+    const other = (words[(i + 1) % words.length] ?? w).toLowerCase();
+    filters("adv: regex name, dot", { name: `${word.slice(0, -1)}.` });
+    filters("adv: regex name, class", { name: `[ck]${word.slice(1)}` });
+    filters("adv: regex name, alternation", { name: `(${word}|${other})` });
+    filters("adv: regex name, optional", { name: `${word}e?$` });
+    filters("adv: regex name, any run", { name: `^${word.slice(0, 3)}.*${other.slice(-3)}$` });
+    filters("adv: regex name, deep page", { name: `(${word}|${other})` }, 200);
+    for (const city of cities)
+      filters("adv: regex name + city pattern", {
+        name: `${word.slice(0, 4)}.*e`,
+        locality: `^${city.slice(0, 3)}.*${city.slice(-1)}$`,
+      });
+  }
+  for (const name of [".*", "\\d", "[ae]{2}", "(a|e)(i|n)", "^.{3}$", "[^x]+[^y]+z"]) {
+    filters("adv: regex name without n-grams", { name });
+    for (const digit of digits.slice(0, 3))
+      filters("adv: regex name without n-grams + postal code", {
+        name,
+        postalCode: `^${digit}${digit}`,
+      });
+  }
+  for (const postalCode of ["^1(0|2)", "[0-9]{5}", "9$", "^(0|1|2)[0-9]*1$"])
+    filters("adv: regex postal code", { postalCode });
+  for (const city of cities)
+    filters("adv: regex locality", { locality: `(${city}|${cities[0] ?? city})` });
   return out;
 }

@@ -12,7 +12,7 @@ import type { Format } from "./query.ts";
  * in a way that the other side cannot read: the route table and each search meta carry it, and
  * the Worker and `serve` refuse a build of another version instead of misreading it.
  */
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
 
 /**
  * Why a build stamped `found` cannot be read by this code, as one line naming `what` (a directory,
@@ -94,7 +94,7 @@ export function packPath(resource: string, format: Format, chunk: number): strin
 /** An unpaged list; `listPath("*", format)` is the `_headers` pattern of all of them. */
 /** The match table of a resource with pattern filters (match-table.ts): what the Worker matches a pattern against. */
 export function matchTablePath(resource: string): string {
-  return `/_m/${resource}.json`;
+  return `/_m/${resource}.bin`;
 }
 
 export function listPath(resource: string, format: Format): string {

@@ -4,25 +4,49 @@
  * of the resource's one view, `ALL_SLUG`). The build encodes it, the Worker decodes it once per
  * isolate and tests each distinct value at most once per request.
  *
- *   {"records":n,"columns":{"postalCode":{"values":["01067",…],"rows":[0,0,1,…]},"name":{…,"folded":[…]}}}
+ * Binary, so that a new isolate's first request decodes only the columns it filters on: a
+ * little-endian u32 (the header's length), the header (UTF-8 JSON), then the sections it points
+ * to, each at an even offset from the start of the file:
+ *
+ *   {"records":n,"columns":{"postalCode":{"values":[at,bytes],"rows":at,"alphabet":[[48,57]]},
+ *    "name":{"values":[…],"folded":[…],"rows":at,"alphabet":[…]}}}
+ *
+ * `values` (and `folded`) are the distinct values as UTF-8 joined with newlines (no value holds
+ * one); `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
+ * characters the column's values use, as ranges: a pattern's classes are cut down to it
+ * (regex/alphabet.ts), which leaves every verdict as it is and makes the engine's classes small.
  *
  * A column matched ignoring case also holds its values case-folded (search/filter.ts caseFoldKey),
  * for the literals every match must contain (regex/literals.ts): a value without them is never
  * handed to the engine.
  */
+import type { Range } from "./regex/ast.ts";
+import { alphabetOf } from "./regex/alphabet.ts";
 import { satisfies, type LiteralQuery } from "./regex/literals.ts";
+
+/** Most distinct values a column can hold: an index is a u16. */
+export const MAX_MATCH_VALUES = 0x10000;
 
 export interface MatchColumn {
   readonly values: readonly string[];
   /** The values case-folded, for a column matched ignoring case. */
-  readonly folded?: readonly string[];
+  readonly folded: readonly string[] | undefined;
   /** Per record, the index of its value in `values`. */
-  readonly rows: readonly number[];
+  readonly rows: ArrayLike<number>;
+  /** The characters the values use. */
+  readonly alphabet: readonly Range[];
 }
 
 export interface MatchTable {
   readonly records: number;
   readonly columns: ReadonlyMap<string, MatchColumn>;
+}
+
+interface WireColumn {
+  readonly values: readonly [at: number, bytes: number];
+  readonly folded?: readonly [at: number, bytes: number];
+  readonly rows: number;
+  readonly alphabet: Range[];
 }
 
 /** A filter as the matcher applies it: the column it tests and the test. */
@@ -44,27 +68,117 @@ export function encodeMatchTable(
     readonly valueOf: (record: number) => string;
     readonly fold?: (value: string) => string;
   }[],
-): string {
-  const encoded: Record<string, MatchColumn> = {};
+): Uint8Array {
+  const encoder = new TextEncoder();
+  const sections: Uint8Array[] = [];
+  let at = 0;
+  const add = (bytes: Uint8Array): number => {
+    const start = at;
+    sections.push(bytes);
+    at += bytes.length;
+    if (at % 2 === 1) {
+      sections.push(new Uint8Array(1));
+      at++;
+    }
+    return start;
+  };
+  const header: Record<string, WireColumn> = {};
   for (const { param, valueOf, fold } of columns) {
     const index = new Map<string, number>();
-    const rows = Array.from({ length: records }, (_, record) => {
+    const rows = new Uint8Array(records * 2);
+    for (let record = 0; record < records; record++) {
       const value = valueOf(record);
-      let at = index.get(value);
-      if (at === undefined) index.set(value, (at = index.size));
-      return at;
-    });
+      if (value.includes("\n")) throw new Error(`a ${param} holds a newline: ${value}`);
+      let i = index.get(value);
+      if (i === undefined) index.set(value, (i = index.size));
+      if (i >= MAX_MATCH_VALUES) throw new Error(`more than ${MAX_MATCH_VALUES} ${param} values`);
+      rows[record * 2] = i & 0xff;
+      rows[record * 2 + 1] = i >> 8;
+    }
     const values = [...index.keys()];
-    encoded[param] =
-      fold === undefined ? { values, rows } : { values, rows, folded: values.map(fold) };
+    const text = (joined: string) => {
+      const bytes = encoder.encode(joined);
+      return [add(bytes), bytes.length] as const;
+    };
+    const plain = text(values.join("\n"));
+    const folded = fold === undefined ? undefined : text(values.map(fold).join("\n"));
+    header[param] = {
+      values: plain,
+      ...(folded === undefined ? {} : { folded }),
+      rows: add(rows),
+      alphabet: alphabetOf(values),
+    };
   }
-  return JSON.stringify({ records, columns: encoded });
+  const head = encoder.encode(JSON.stringify({ records, columns: header }));
+  // The sections start at an even offset: the header's length, the header, padding.
+  const offset = 4 + head.length + ((4 + head.length) % 2);
+  const out = new Uint8Array(offset + at);
+  new DataView(out.buffer).setUint32(0, head.length, true);
+  out.set(head, 4);
+  let to = offset;
+  for (const section of sections) {
+    out.set(section, to);
+    to += section.length;
+  }
+  return out;
 }
 
-export function decodeMatchTable(text: string): MatchTable {
-  const wire = JSON.parse(text) as { records: number; columns: Record<string, MatchColumn> };
-  return { records: wire.records, columns: new Map(Object.entries(wire.columns)) };
+export function decodeMatchTable(bytes: Uint8Array): MatchTable {
+  const length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
+  const wire = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as {
+    records: number;
+    columns: Record<string, WireColumn>;
+  };
+  const body = bytes.subarray(4 + length + ((4 + length) % 2));
+  return {
+    records: wire.records,
+    columns: new Map(
+      Object.entries(wire.columns).map(([param, c]) => [
+        param,
+        new LazyColumn(body, c, wire.records),
+      ]),
+    ),
+  };
 }
+
+/** A column decoded on first use: a request reads only the columns it filters on. */
+class LazyColumn implements MatchColumn {
+  #values: string[] | undefined;
+  #folded: string[] | undefined;
+  #rows: Uint16Array | undefined;
+  constructor(
+    private readonly body: Uint8Array,
+    private readonly wire: WireColumn,
+    private readonly records: number,
+  ) {}
+  get values(): readonly string[] {
+    return (this.#values ??= this.text(this.wire.values));
+  }
+  get folded(): readonly string[] | undefined {
+    const folded = this.wire.folded;
+    return folded === undefined ? undefined : (this.#folded ??= this.text(folded));
+  }
+  get rows(): ArrayLike<number> {
+    if (this.#rows === undefined) {
+      const { body, records } = this;
+      const at = this.wire.rows;
+      const rows = new Uint16Array(records);
+      for (let i = 0; i < records; i++)
+        rows[i] = (body[at + 2 * i] ?? 0) | ((body[at + 2 * i + 1] ?? 0) << 8);
+      this.#rows = rows;
+    }
+    return this.#rows;
+  }
+  get alphabet(): readonly Range[] {
+    return this.wire.alphabet;
+  }
+  private text([at, bytes]: readonly [number, number]): string[] {
+    return splitValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
+  }
+}
+
+/** The joined values; a column of records all empty is one empty value, not none. */
+const splitValues = (joined: string): string[] => joined.split("\n");
 
 const UNKNOWN = 0;
 const YES = 1;
@@ -80,22 +194,32 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const column = table.columns.get(param);
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
     const literals = test.literals;
-    const keys = literals?.folded === true ? column.folded : column.values;
     const query = literals?.query;
+    const keys =
+      query === undefined || query.op === "all"
+        ? undefined
+        : literals?.folded === true
+          ? column.folded
+          : column.values;
     const check =
-      query === undefined || query.op === "all" || keys === undefined
+      query === undefined || keys === undefined
         ? test.test
         : (value: string, at: number) => satisfies(query, keys[at] ?? "") && test.test(value);
-    return { column, check, verdicts: new Uint8Array(column.values.length) };
+    return {
+      values: column.values,
+      rows: column.rows,
+      check,
+      verdicts: new Uint8Array(column.values.length),
+    };
   });
   const matched: number[] = [];
   for (let record = 0; record < table.records; record++) {
     let accepted = true;
-    for (const { column, check, verdicts } of checks) {
-      const value = column.rows[record] ?? 0;
+    for (const { values, rows, check, verdicts } of checks) {
+      const value = rows[record] ?? 0;
       let verdict = verdicts[value] ?? UNKNOWN;
       if (verdict === UNKNOWN)
-        verdicts[value] = verdict = check(column.values[value] ?? "", value) ? YES : NO;
+        verdicts[value] = verdict = check(values[value] ?? "", value) ? YES : NO;
       if (verdict === NO) {
         accepted = false;
         break;

@@ -124,7 +124,7 @@ export function sharedResponses(notServed: readonly NotServedRoute[]): Record<st
       headers: { [ETAG_HEADER]: headerRef(ETAG_HEADER) },
     },
     BadRequest: problemResponse(
-      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, a Streets filter with unsupported regular-expression syntax, a Localities filter that is not a valid regular expression or uses a construct the linear-time engine does not evaluate (back-references, lookaround, word boundaries, POSIX bracket classes; the problem names the parameter and the construct), none of a Localities endpoint's filters, or a street search too broad to count within the index's read budget (the problem names the parameters and says how to narrow them).",
+      "Invalid query string: a parameter out of range, not plain decimal digits, repeated, an unknown format, a parameter that is not served, a missing required filter, a missing, blank or too long searchTerm, a Localities or Streets filter that is not a valid regular expression or uses a construct the linear-time engine does not evaluate (back-references, lookaround, word boundaries, POSIX bracket classes; the problem names the parameter and the construct), a Streets name pattern that would leave too many candidate names (the problem asks for three or more letters in a row, or for postalCode or locality), none of a Localities endpoint's filters, or a street search too broad to count within the index's read budget (the problem names the parameters and says how to narrow them).",
       {
         "page-size-out-of-range": validationProblem(
           { pageSize: ["The field pageSize must be between 1 and 50."] },
@@ -237,6 +237,6 @@ function searchProblems(): Record<string, Json> {
     parseSearchRequest("x".repeat(MAX_SEARCH_TERM_LENGTH + 1), undefined),
   );
   add("no-street-filter", parseStreetFilters(new Map(), "No name, postal code or locality given."));
-  add("unsupported-filter-syntax", parseStreetFilters(new Map([["name", "Haupt(str|weg)"]]), ""));
+  add("unsupported-filter-syntax", parseStreetFilters(new Map([["name", "Haupt(?=str)"]]), ""));
   return examples;
 }

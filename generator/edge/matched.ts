@@ -10,8 +10,18 @@ import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { Format, ParsedQuery } from "../contract/query.ts";
-import { literalQuery, withoutShortLiterals } from "../contract/regex/literals.ts";
-import { compilePattern, patternErrorMessage } from "../contract/regex/pattern.ts";
+import {
+  literalQuery,
+  withoutShortLiterals,
+  type LiteralQuery,
+} from "../contract/regex/literals.ts";
+import type { Node } from "../contract/regex/ast.ts";
+import {
+  compileTree,
+  parseFilterPattern,
+  patternErrorMessage,
+  type PatternResult,
+} from "../contract/regex/pattern.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import type { PatternFiltersSpec, RouteResource } from "../contract/routes.ts";
 import type { ShardEntry } from "../contract/shard.ts";
@@ -44,23 +54,12 @@ export async function serveMatched(
         patterns.missing,
       ),
     );
-  const tests: ColumnTest[] = [];
+  const parsed: { param: string; ignoreCase: boolean; value: string; tree: Node }[] = [];
   const errors: Record<string, string[]> = {};
   for (const { param, ignoreCase, value } of given) {
-    const compiled = compilePattern(value, { ignoreCase });
-    if (compiled.ok)
-      tests.push({
-        param,
-        test: compiled.pattern.test,
-        literals: {
-          query: withoutShortLiterals(
-            literalQuery(compiled.pattern.tree, ignoreCase ? caseFoldKey : (text) => text),
-            2,
-          ),
-          folded: ignoreCase,
-        },
-      });
-    else errors[param] = [patternErrorMessage(param, compiled.error)];
+    const result = parseFilterPattern(value, { ignoreCase });
+    if (result.ok) parsed.push({ param, ignoreCase, value, tree: result.tree });
+    else errors[param] = [patternErrorMessage(param, result.error)];
   }
   const refused = Object.values(errors)[0]?.[0];
   if (refused !== undefined) return respond.problem(validationProblem(errors, refused));
@@ -69,6 +68,19 @@ export async function serveMatched(
     matchTableOf(store, origin, resource.id),
     store.shard(origin, resource.id, shardOf("", resource.shards)),
   ]);
+  const tests: ColumnTest[] = [];
+  for (const { param, ignoreCase, value, tree } of parsed) {
+    const compiled = compiledOf(table, param, value, tree);
+    if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
+    else
+      tests.push({
+        param,
+        test: compiled.pattern.test,
+        literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
+      });
+  }
+  const tooLarge = Object.values(errors)[0]?.[0];
+  if (tooLarge !== undefined) return respond.problem(validationProblem(errors, tooLarge));
   const entry = shard.entries.get("");
   const matched = entry === undefined ? [] : matchRecords(table, tests);
   const { page, pageSize } = query;
@@ -148,6 +160,41 @@ async function packedRecordsAt(
   return body;
 }
 
+/**
+ * The literals a value must contain before the engine sees it: those of two characters or more;
+ * failing those, up to four one-letter ones (`(.{1,10}){1,10}z` needs a `z`: a substring test per
+ * value spares the engine most values), not more (each costs a scan of every value).
+ */
+function prefilter(tree: Node, ignoreCase: boolean): LiteralQuery {
+  const all = literalQuery(tree, ignoreCase ? caseFoldKey : (text) => text);
+  const long = withoutShortLiterals(all, 2);
+  return long.op === "all" && literalCount(all) <= 4 ? all : long;
+}
+
+function literalCount(query: LiteralQuery): number {
+  if (query.op === "all") return 0;
+  if (query.op === "literal") return 1;
+  return query.of.reduce((sum, q) => sum + literalCount(q), 0);
+}
+
+/**
+ * Patterns compiled per isolate and match table, the engine's states with them: a pattern asked
+ * again (the next page, the same address form) skips compiling and starts from a warm engine.
+ */
+const COMPILED_KEPT = 64;
+const compiledPatterns = new WeakMap<MatchTable, Map<string, PatternResult>>();
+function compiledOf(table: MatchTable, param: string, source: string, tree: Node): PatternResult {
+  let byPattern = compiledPatterns.get(table);
+  if (byPattern === undefined) compiledPatterns.set(table, (byPattern = new Map()));
+  const key = `${param}\n${source}`;
+  const kept = byPattern.get(key);
+  if (kept !== undefined) return kept;
+  const compiled = compileTree(source, tree, table.columns.get(param)?.alphabet);
+  if (byPattern.size >= COMPILED_KEPT) byPattern.delete(byPattern.keys().next().value ?? "");
+  byPattern.set(key, compiled);
+  return compiled;
+}
+
 /** Match tables read per isolate, by store and resource (resolved ones only; see AssetStore). */
 const tables = new WeakMap<AssetStore, Map<string, MatchTable>>();
 async function matchTableOf(
@@ -160,7 +207,7 @@ async function matchTableOf(
   const cached = byResource.get(resource);
   if (cached !== undefined) return cached;
   const table = decodeMatchTable(
-    await (await store.require(origin, matchTablePath(resource))).text(),
+    new Uint8Array(await (await store.require(origin, matchTablePath(resource))).arrayBuffer()),
   );
   byResource.set(resource, table);
   return table;

@@ -18,7 +18,13 @@ import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
 import { placeList } from "../contract/search/meta.ts";
 import { listCount, literalKeys, type ListEntry, type ListRef } from "../contract/search/store.ts";
+import {
+  refuseBroadPattern,
+  unitedPassingRuns,
+  type Cover,
+} from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
+import { patternCover } from "./search-patterns.ts";
 
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -40,14 +46,21 @@ export async function findStreets(
   end: number,
 ): Promise<Found> {
   const name =
-    filters.name === undefined ? undefined : await rarestGram(index, filters.name, budget);
-  if (name !== undefined && name.ref === undefined) return { total: 0, page: [] };
-  const readRuns = async () =>
-    passingRuns(
-      filters.name as StreetFilter,
-      await index.postings(name?.ref === undefined ? [] : [name.ref], budget),
-    );
+    filters.name === undefined
+      ? undefined
+      : filters.name.pattern !== undefined
+        ? await patternCover(index, filters.name, budget)
+        : await rarestGram(index, filters.name, budget);
+  if (name !== undefined && name.refs.length === 0) return { total: 0, page: [] };
+  const readRuns = async () => {
+    const lists = await index.postings(name?.refs ?? [], budget);
+    const filter = filters.name as StreetFilter;
+    return filter.pattern === undefined
+      ? passingRuns(filter, lists)
+      : unitedPassingRuns(filter, lists);
+  };
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
+    refuseBroadPattern(filters.name as StreetFilter, name, Infinity);
     const runs = await readRuns();
     const { positions, heads } = runStreets(runs, start, end);
     const places = await index.streets.placesAt(positions, budget);
@@ -62,6 +75,7 @@ export async function findStreets(
   }
   const places = await index.places(budget);
   const { pass, streets } = passingPlaces(filters, places);
+  if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   const refs: ListRef[] = [];
   for (let place = 0; place < places.size; place++)
     if (pass[place] === 1) refs.push(placeList(places, place));
@@ -127,22 +141,24 @@ export async function findStreets(
  * The rarest n-gram list of a name filter's literal and the streets in its runs (from the shard:
  * nothing read of the list). Its runs hold every street that can pass; each run's name is then
  * checked (a name test costs less than reading a second list: lists are charged by the chunk).
- * `ref` undefined: some n-gram is in no name, so nothing passes.
+ * No list: some n-gram is in no name, so nothing passes.
  */
 async function rarestGram(
   index: SearchIndex,
   filter: StreetFilter,
   budget: ReadBudget,
-): Promise<{ readonly ref: ListRef | undefined; readonly streets: number }> {
+): Promise<Cover> {
   const found = await index.trigramLists(
     literalKeys(caseFoldKey(literalText(filter.literal))),
     budget,
   );
-  let best: { ref: ListRef | undefined; streets: number } | undefined;
+  let best: { ref: ListRef; streets: number } | undefined;
   for (const list of found) {
-    if (list === undefined) return { ref: undefined, streets: 0 };
-    if (best === undefined || listCount(list[1]) < listCount(best.ref ?? []))
+    if (list === undefined) return { refs: [], runs: 0, streets: 0 };
+    if (best === undefined || listCount(list[1]) < listCount(best.ref))
       best = { ref: list[1], streets: list[0] };
   }
-  return best ?? { ref: undefined, streets: 0 };
+  return best === undefined
+    ? { refs: [], runs: 0, streets: 0 }
+    : { refs: [best.ref], runs: listCount(best.ref), streets: best.streets };
 }

@@ -1,3 +1,4 @@
+import { PatternTooBroad } from "../contract/search/regex-plan.ts";
 import { selectView, shardOf } from "../contract/address.ts";
 import { CONTENT_TYPES, pageEtag, pagingHeaders } from "../contract/headers.ts";
 import { renderPage } from "../contract/page.ts";
@@ -172,6 +173,10 @@ async function withinBudget(
     );
     return await answer(ctx, resource, index, budget, found, query, question);
   } catch (error) {
+    if (error instanceof PatternTooBroad)
+      return ctx.respond.problem(
+        validationProblem({ [error.parameter]: [error.message] }, error.message),
+      );
     if (!(error instanceof SearchTooBroad)) throw error;
     const message = `This search matches too broadly to be answered: it would read more than ${Math.floor(index.meta.readBudget / 1024)} KiB of the search index. To narrow it, ${narrower}.`;
     return ctx.respond.problem(

@@ -27,7 +27,7 @@ export const STREETS_QUERY: QuerySpec = {
 };
 
 const FILTER_RULES =
-  "Matched as the original's regular expression anywhere in the value; supported are plain text, '^' at the start and '$' at the end (anchors) and a backslash before a character to take it literally (e.g. 'Str\\.'); any other regular-expression syntax is a 400 problem naming the parameter.";
+  "A PostgreSQL regular expression found anywhere in the value, as the original matches it (plain text finds every value containing it; ^ and $ anchor; . [ ] | ( ) ? * + {m,n} and escapes as in PostgreSQL, e.g. 'Schützenstr.', '[ck]arl', 'Haupt(str|weg)'), evaluated in linear time. Back-references, lookahead, lookbehind, word boundaries (\\y \\m \\M) and POSIX bracket classes ([[:alpha:]]) are a 400 naming the construct, as is an invalid pattern. A name pattern is looked up by the letters in a row every match contains: one that would leave more than 4000 candidate names (e.g. '.*' or '\\d' alone) is a 400 asking for three or more letters in a row, or for postalCode or locality.";
 
 /** The name and postal code filters of a Streets resource (the locality filter is its selector). */
 export const STREET_FILTER_PARAMETERS: readonly QueryParameter[] = [

@@ -29,6 +29,11 @@ export type Verdict =
       readonly size: number;
       /** Each selector's value as sent (path keys decoded), by parameter name; absent when not given. */
       readonly values: ReadonlyMap<string, string>;
+      /**
+       * A Streets name that is a regular expression: the Worker may refuse it as leaving too many
+       * candidate names (a 400 decided from the index's list sizes, which this oracle does not model).
+       */
+      readonly mayBeTooBroad?: true;
     };
 
 const DOCS = ["/", "/index.html", "/docs.js", "/openapi.json"];
@@ -67,6 +72,7 @@ export function verdictOf(
   ];
   const seen = new Map<string, string>();
   let bad = false;
+  let mayBeTooBroad = false;
   for (const [name, value] of url.searchParams) {
     const canonical = names.find((known) => known.toLowerCase() === name.toLowerCase());
     if (canonical === undefined) continue;
@@ -92,6 +98,9 @@ export function verdictOf(
         !given.every((name) => supportedFilter(name as FilterParameter, seen.get(name) ?? "")))
     )
       bad = true;
+    else if (given.includes("name") && !view)
+      mayBeTooBroad =
+        parseStreetFilter("name", (seen.get("name") ?? "").normalize("NFC")).pattern !== undefined;
   } else if (resource.search?.role === "fullText") {
     const term = seen.get("searchTerm") ?? "";
     const prefix = (seen.get("lastWordPrefix") ?? "").toLowerCase();
@@ -138,7 +147,15 @@ export function verdictOf(
     const value = seen.get(name) ?? "";
     if (value !== "") values.set(name, value);
   }
-  return { status: 200, kind: "page", resource, page, size, values };
+  return {
+    status: 200,
+    kind: "page",
+    resource,
+    page,
+    size,
+    values,
+    ...(mayBeTooBroad ? { mayBeTooBroad: true as const } : {}),
+  };
 }
 
 /** The resource a path routes to by the contract: literal segments case-insensitively, keys non-empty, one trailing slash allowed. */
@@ -208,6 +225,12 @@ export function expectVerdict(
   context: string,
   method = "GET",
 ): number | undefined {
+  if (
+    "mayBeTooBroad" in verdict &&
+    answer.status === 400 &&
+    /matches too many street names to be checked/.test(answer.text)
+  )
+    return undefined;
   expect(answer.status, context).toBe(verdict.status);
   expect(answer.headers["access-control-allow-origin"], context).toBe("*");
   for (const name of [

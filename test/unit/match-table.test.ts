@@ -46,11 +46,27 @@ describe("the match table", () => {
       "München",
       "ǆemal",
     ]);
-    expect(table.columns.get("name")?.rows).toEqual([0, 1, 1, 2, 3, 4, 5]);
+    expect(Array.from(table.columns.get("name")?.rows ?? [])).toEqual([0, 1, 1, 2, 3, 4, 5]);
     expect(table.columns.get("name")?.folded).toEqual(
       ["Dresden", "Berlin", "Erkner", "Grünheide (Mark)", "München", "ǆemal"].map(caseFoldKey),
     );
     expect(table.columns.get("postalCode")?.folded).toBeUndefined();
+    expect(table.columns.get("postalCode")?.alphabet).toEqual([
+      [0x30, 0x31],
+      [0x33, 0x33],
+      [0x35, 0x39],
+    ]);
+  });
+
+  it("keeps a column of empty values as one empty value, and no records as none", () => {
+    const empty = decodeMatchTable(encodeMatchTable(2, [{ param: "name", valueOf: () => "" }]));
+    expect(empty.columns.get("name")?.values).toEqual([""]);
+    expect(Array.from(empty.columns.get("name")?.rows ?? [])).toEqual([0, 0]);
+    expect(
+      matchRecords(decodeMatchTable(encodeMatchTable(0, [{ param: "name", valueOf: () => "" }])), [
+        test("name", "x", true),
+      ]),
+    ).toEqual([]);
   });
 
   it.each<[string, ReturnType<typeof test>[], number[]]>([

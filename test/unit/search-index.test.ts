@@ -88,6 +88,8 @@ async function dataset(file: string | undefined): Promise<Dataset> {
 interface Request {
   readonly target: string;
   readonly expected: { status: 400 } | { status: 200; total: number; page: readonly Street[] };
+  /** A regular-expression name: the Worker may refuse it as leaving too many candidate names (regex-plan.ts). */
+  readonly patternName?: true;
 }
 
 function paging(page: number, pageSize: number, matched: readonly Street[]) {
@@ -159,6 +161,9 @@ function streetFilters(
       pageSize,
       d.streets.filter((s) => filters.every(([p, f]) => filterMatches(f, s[p]))),
     ),
+    ...(filters.some(([p, f]) => p === "name" && f.pattern !== undefined)
+      ? { patternName: true as const }
+      : {}),
   };
 }
 
@@ -284,8 +289,17 @@ async function check(
   sample = fc.sample(requests(d), { seed, numRuns: runs }),
 ): Promise<void> {
   const mismatches: string[] = [];
-  for (const { target, expected } of sample) {
+  let tooBroad = 0;
+  for (const { target, expected, patternName } of sample) {
     const answer = await ask(d.handler, target);
+    if (
+      patternName === true &&
+      answer.status === 400 &&
+      /matches too many street names to be checked/.test(answer.text)
+    ) {
+      tooBroad++;
+      continue;
+    }
     if (expected.status === 400) {
       if (
         answer.status !== 400 ||
@@ -306,7 +320,7 @@ async function check(
   }
   const matched = sample.filter((r) => r.expected.status === 200 && r.expected.total > 0).length;
   console.log(
-    `search index oracle (${label}): ${sample.length} queries, ${matched} with matches, seed ${seed}`,
+    `search index oracle (${label}): ${sample.length} queries, ${matched} with matches, ${tooBroad} name patterns refused as too broad, seed ${seed}`,
   );
   expect(
     mismatches.slice(0, 5),
@@ -332,7 +346,7 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
     await check(berlin, "Berlin");
   }, 600_000);
 
-  it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none", async () => {
+  it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none but regular-expression names too broad to check", async () => {
     const sample = adversarialMix(berlin.streets).map((r) =>
       r.kind === "fts"
         ? fullText(berlin, r.searchTerm, r.prefix, r.page ?? 1, r.pageSize ?? 50)

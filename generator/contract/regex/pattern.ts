@@ -5,7 +5,8 @@
  * it, so `(a+)+$` costs what `a+$` costs.
  */
 import { RE2JS } from "re2js";
-import { PatternRefused, type Node, type PatternError } from "./ast.ts";
+import { restrictToAlphabet } from "./alphabet.ts";
+import { PatternRefused, type Node, type PatternError, type Range } from "./ast.ts";
 import { toRe2Syntax } from "./emit.ts";
 import { parsePattern } from "./parse.ts";
 
@@ -31,7 +32,19 @@ export type PatternResult =
 export function compilePattern(
   source: string,
   options: { readonly ignoreCase: boolean },
+  alphabet?: readonly Range[],
 ): PatternResult {
+  const parsed = parseFilterPattern(source, options);
+  return parsed.ok ? compileTree(source, parsed.tree, alphabet) : parsed;
+}
+
+/** The pattern parsed, or why it is refused before any engine sees it. */
+export function parseFilterPattern(
+  source: string,
+  options: { readonly ignoreCase: boolean },
+):
+  | { readonly ok: true; readonly tree: Node }
+  | { readonly ok: false; readonly error: PatternError } {
   const length = Array.from(source).length;
   if (length > MAX_PATTERN_LENGTH)
     return {
@@ -43,33 +56,40 @@ export function compilePattern(
     };
   if (source.includes("\0"))
     return { ok: false, error: { kind: "invalid", reason: "it contains the character U+0000" } };
-  let tree: Node;
   try {
-    tree = parsePattern(source, options.ignoreCase);
+    return { ok: true, tree: parsePattern(source, options.ignoreCase) };
   } catch (error) {
     if (error instanceof PatternRefused) return { ok: false, error: error.refusal };
     throw error;
   }
+}
+
+/**
+ * A parsed pattern compiled for the engine. With `alphabet` (the characters of every value it will
+ * test), its classes are cut down to it first (alphabet.ts): the same verdicts on those values,
+ * and the same program size (a class is one instruction however many ranges it has).
+ */
+export function compileTree(
+  source: string,
+  tree: Node,
+  alphabet?: readonly Range[],
+): PatternResult {
+  const tooLarge: PatternResult = {
+    ok: false,
+    error: {
+      kind: "unsupported",
+      construct: "a pattern this large (its repetitions expand too far)",
+    },
+  };
   let engine: RE2JS;
   try {
-    engine = RE2JS.compile(toRe2Syntax(tree));
+    engine = RE2JS.compile(
+      toRe2Syntax(alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet)),
+    );
   } catch {
-    return {
-      ok: false,
-      error: {
-        kind: "unsupported",
-        construct: "a pattern this large (its repetitions expand too far)",
-      },
-    };
+    return tooLarge;
   }
-  if (engine.programSize() > MAX_PROGRAM_SIZE)
-    return {
-      ok: false,
-      error: {
-        kind: "unsupported",
-        construct: "a pattern this large (its repetitions expand too far)",
-      },
-    };
+  if (engine.programSize() > MAX_PROGRAM_SIZE) return tooLarge;
   return { ok: true, pattern: { source, tree, test: (value) => engine.test(value) } };
 }
 

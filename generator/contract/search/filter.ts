@@ -3,17 +3,21 @@
  * PostgreSQL regular expressions, found anywhere in the value: `"Name" ~* ('(?p)' || @name)`,
  * `"PostalCode" ~ ('(?p)' || @postalCode)`, `"Locality" ~* ('(?p)' || @locality)`.
  *
- * This serves the part of that language users rely on, with exactly PostgreSQL's answers: plain
- * text (found anywhere), `^` at the start and `$` at the end (anchors), and a backslash before
- * any character but an ASCII letter or digit, which makes it literal (`Str\.`). `]` and `}` are
- * literal as in PostgreSQL. Anything else a regular expression could mean (`. * + ? ( ) [ { |`,
- * `\d`, anchors in the middle, …) is a FilterSyntaxError, never a silently different answer.
+ * Plain text (found anywhere), `^` at the start and `$` at the end (anchors), and a backslash
+ * before any character but an ASCII letter or digit (literal: `Str\.`) are read here and matched
+ * by string search. `]` and `}` are literal as in PostgreSQL. Every other value is a regular
+ * expression (`. [ ( | ? * + {`, `\d`, anchors in the middle, …): parsed and compiled by
+ * regex/pattern.ts, its `pattern` tested by a linear-time engine, its name planned on the n-gram
+ * lists by regex-plan.ts. A pattern the engine cannot evaluate as PostgreSQL would, or that is no
+ * regular expression, is a FilterSyntaxError naming the construct, never a different answer.
  *
  * `~*` compares each pattern character c with the value's characters in {towlower(c),
  * towupper(c)} (regc_locale.c, allcases): per character, no multi-character folding (`STRASSE`
  * does not find `Straße`), and a titlecase `ǅ` does not even find itself.
  */
 import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
+import type { Node } from "../regex/ast.ts";
+import { compilePattern, patternErrorMessage, type PatternResult } from "../regex/pattern.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
 
@@ -29,33 +33,67 @@ export interface StreetFilter {
   readonly accepts: Int32Array;
   /** The same test by the engine's own string search, where that is exact (nativeTest). */
   readonly native?: (value: string) => boolean;
+  /** A regular expression (`literal` then empty and unused): its parse and its test. */
+  readonly pattern?: { readonly tree: Node; readonly test: (value: string) => boolean };
 }
 
-/** A filter value outside the supported subset; `message` names the parameter and says what is supported. */
+/** A filter value that is refused; `message` names the parameter and what is refused. */
 export class FilterSyntaxError extends Error {
   readonly parameter: FilterParameter;
   readonly value: string;
 
-  constructor(parameter: FilterParameter, value: string, reason: string) {
-    super(
-      `The value of ${parameter} is not supported: ${reason}. ${parameter} is matched like the original's regular expression ` +
-        `${parameter === "postalCode" ? "(case-sensitive)" : "(ignoring case)"} anywhere in the value, but only plain text is supported here, ` +
-        `with '^' at the start and '$' at the end to anchor it; put a backslash before a character to match it literally (e.g. 'Str\\.').`,
-    );
+  constructor(parameter: FilterParameter, value: string, message: string) {
+    super(message);
     this.name = "FilterSyntaxError";
     this.parameter = parameter;
     this.value = value;
   }
 }
 
+/** A value outside the literal subset: read as a regular expression instead. */
+class NotPlain extends Error {}
+
 const SYNTAX = new Set([".", "[", "(", ")", "*", "+", "?", "{", "|", "^", "$"]);
 const isAsciiAlnum = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
 
-/** Reads a filter value; throws FilterSyntaxError for anything but the supported subset. */
+/** Reads a filter value: plain text, else a regular expression; throws FilterSyntaxError for one that is refused. */
 export function parseStreetFilter(parameter: FilterParameter, value: string): StreetFilter {
+  try {
+    return parsePlainFilter(parameter, value);
+  } catch (error) {
+    if (!(error instanceof NotPlain)) throw error;
+  }
+  const ignoreCase = parameter !== "postalCode";
+  const compiled = keptPattern(value, ignoreCase);
+  if (!compiled.ok)
+    throw new FilterSyntaxError(parameter, value, patternErrorMessage(parameter, compiled.error));
+  const { tree, test } = compiled.pattern;
+  const base = { anchoredStart: false, anchoredEnd: false, ignoreCase };
+  return { parameter, literal: [], ...base, accepts: new Int32Array(), pattern: { tree, test } };
+}
+
+/**
+ * Patterns compiled per isolate: a pattern asked again (the next page, the same form) skips
+ * compiling and starts from the engine's states built before.
+ */
+const KEPT_PATTERNS = 64;
+const keptPatterns = new Map<string, PatternResult>();
+function keptPattern(value: string, ignoreCase: boolean): PatternResult {
+  const key = `${ignoreCase ? "~*" : "~"}${value}`;
+  const kept = keptPatterns.get(key);
+  if (kept !== undefined) return kept;
+  const compiled = compilePattern(value, { ignoreCase });
+  if (keptPatterns.size >= KEPT_PATTERNS)
+    keptPatterns.delete(keptPatterns.keys().next().value ?? "");
+  keptPatterns.set(key, compiled);
+  return compiled;
+}
+
+/** The literal subset; throws NotPlain for anything else. */
+function parsePlainFilter(parameter: FilterParameter, value: string): StreetFilter {
   const chars = Array.from(value);
   const fail = (reason: string): never => {
-    throw new FilterSyntaxError(parameter, value, reason);
+    throw new NotPlain(reason);
   };
   if (value.includes("\0")) fail("it contains the character U+0000");
   let anchoredStart = false;
@@ -127,6 +165,7 @@ export function literalText(literal: readonly number[]): string {
 }
 
 export function filterMatches(filter: StreetFilter, value: string): boolean {
+  if (filter.pattern !== undefined) return filter.pattern.test(value);
   if (filter.native !== undefined) return filter.native(value);
   if (filter.anchoredStart) return matchesAt(filter, value, 0);
   for (
