@@ -8,6 +8,8 @@ export class PhaseTimer {
   readonly totals = new Map<string, number>();
   private readonly running: { readonly phase: string; since: number }[] = [];
 
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
   measure<T>(phase: string, run: () => T): T {
     this.enter(phase);
     try {
@@ -27,14 +29,14 @@ export class PhaseTimer {
   }
 
   private enter(phase: string): void {
-    const now = performance.now();
+    const now = this.now();
     const outer = this.running.at(-1);
     if (outer !== undefined) this.add(outer.phase, now - outer.since);
     this.running.push({ phase, since: now });
   }
 
   private leave(): void {
-    const now = performance.now();
+    const now = this.now();
     const inner = this.running.pop();
     if (inner !== undefined) this.add(inner.phase, now - inner.since);
     const outer = this.running.at(-1);
