@@ -3,12 +3,12 @@ import { buildAtomically, DiskSink, previousBuild, type ChangeReport } from "../
 import { codeFingerprint, readBuildManifest } from "../io/read.ts";
 import { CountingSink, type FileSink } from "../io/sink.ts";
 import type { JoinReport } from "../model/join-report.ts";
-import { recordsOf } from "../model/records.ts";
+import { recordsOf, type Dataset } from "../model/records.ts";
 import type { FetchOptions } from "../sources/fetch.ts";
 import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load.ts";
 import { readRows } from "../sources/read.ts";
 import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
-import { emitBuild, type EmitResult } from "./emit.ts";
+import { emitBuild, type Emitted, type EmitResult } from "./emit.ts";
 import { feedFilesBound, startFeed } from "./change-feed.ts";
 import {
   checkGuards,
@@ -20,11 +20,9 @@ import {
 import { localPredecessor } from "./local-predecessor.ts";
 import type { Predecessor } from "./predecessor.ts";
 import { PhaseTimer } from "./timing.ts";
-import { prepare } from "./views.ts";
-import { writeMatchTables } from "./match-tables.ts";
-import { writeSearchIndex } from "./emit-search.ts";
-import { FULL_TEXT_SEARCH } from "../resources/index.ts";
-import type { AnyResource } from "../resources/resource.ts";
+import { prepare, type PreparedResource } from "./views.ts";
+import { isFullTextSearch, isSearchedStreets } from "../contract/routes.ts";
+import { RESOURCES } from "../resources/index.ts";
 
 export interface BuildOptions {
   /** Project root: sources are resolved against it. */
@@ -141,29 +139,8 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
     keep: (path) => timer.measure("write", () => sink.keep?.(path)),
   };
   const counter = new CountingSink(timed);
-  const searchStarted = performance.now();
-  const search = selected.flatMap((d) =>
-    d.resource.search?.role === "streets" && options.searchIndex !== false
-      ? [
-          {
-            resource: fullTextSearchFor(d.resource),
-            summary: writeSearchIndex(
-              d.resource.search.country,
-              d.resource,
-              d.records,
-              counter,
-              options.searchReadBudget,
-            ),
-          },
-        ]
-      : [],
-  );
-  const searchWrites = timer.totals.get("write") ?? 0;
-  timer.add("search", performance.now() - searchStarted - searchWrites);
-  const matchTables = writeMatchTables(selected, counter);
-  const started = performance.now();
   const result = await emitBuild(
-    resources,
+    emittedOf(selected, resources, options.searchIndex !== false),
     {
       maxFiles: options.maxFiles,
       headersTemplate: options.headersTemplate,
@@ -173,18 +150,16 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       feedFiles: feedFilesBound(feed, resources.length),
       sources,
       joins,
-      reservedFiles: search.reduce((sum, s) => sum + s.summary.files, matchTables),
-      searchResources: search.map((s) => ({ resource: s.resource, records: s.summary.streets })),
+      timer,
+      ...(options.searchReadBudget === undefined
+        ? {}
+        : { searchReadBudget: options.searchReadBudget }),
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined
         ? {}
         : { inlineShardBytes: options.inlineShardBytes }),
     },
     counter,
-  );
-  timer.add(
-    "render",
-    performance.now() - started - (timer.totals.get("write") ?? 0) + searchWrites,
   );
   return { ...result, files: counter.files, joins, notes, guard, timings: timer.totals };
 }
@@ -250,8 +225,32 @@ function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string
   );
 }
 
-function fullTextSearchFor(streets: AnyResource): AnyResource {
-  const search = FULL_TEXT_SEARCH.find((r) => r.search?.country === streets.search?.country);
-  if (search === undefined) throw new Error(`no FullTextSearch resource for ${streets.id}`);
-  return search;
+/**
+ * What the build emits, in the order of RESOURCES: each dataset's records and, unless `search` is
+ * off, each FullTextSearch whose country's Streets are among the datasets (its search index).
+ */
+function emittedOf(
+  datasets: readonly Dataset[],
+  prepared: readonly PreparedResource[],
+  search: boolean,
+): Emitted[] {
+  const records = new Map(
+    datasets.flatMap((dataset, i) => {
+      const resource = prepared[i];
+      return resource === undefined ? [] : [[dataset.resource, { dataset, resource }] as const];
+    }),
+  );
+  return RESOURCES.flatMap((resource): Emitted[] => {
+    if (isFullTextSearch(resource)) {
+      const streets = datasets.find(
+        (d) =>
+          isSearchedStreets(d.resource) && d.resource.search.country === resource.search.country,
+      );
+      return search && streets !== undefined ? [{ kind: "search", resource, streets }] : [];
+    }
+    const entry = records.get(resource);
+    return entry === undefined
+      ? []
+      : [{ kind: "records", prepared: entry.resource, records: entry.dataset.records }];
+  });
 }

@@ -27,6 +27,7 @@ import {
 } from "../contract/search/store.ts";
 import { encodeTailShard } from "../contract/search/tails.ts";
 import type { FileSink } from "../io/sink.ts";
+import type { Searched } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { Interner, ListWriter, PairList } from "./search-lists.ts";
 import { indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
@@ -41,18 +42,25 @@ export interface SearchIndexSummary {
   readonly bytes: number;
 }
 
+/** What the search emitter emits: a FullTextSearch and the Streets whose records its index holds. */
+export interface SearchUnit {
+  readonly resource: Searched<AnyResource>;
+  readonly streets: { readonly resource: AnyResource; readonly records: readonly unknown[] };
+}
+
 /**
- * Writes a country's street-search index (contract/search/store.ts) from its Streets resource's
- * records. Words are lexized once per distinct name and per place; the lists are built from flat
- * arrays of (word, position) pairs, so memory stays a few bytes per pair.
+ * The search emitter: writes a country's street-search index (contract/search/store.ts) from its
+ * Streets resource's records; the index answers that resource's filters and its FullTextSearch.
+ * Words are lexized once per distinct name and per place; the lists are built from flat arrays of
+ * (word, position) pairs, so memory stays a few bytes per pair.
  */
-export function writeSearchIndex(
-  country: string,
-  resource: AnyResource,
-  records: readonly unknown[],
+export function emitSearch(
+  search: SearchUnit,
   sink: FileSink,
   readBudget = SEARCH_READ_BUDGET,
 ): SearchIndexSummary {
+  const { country } = search.resource.search;
+  const { resource, records } = search.streets;
   const indexed = indexStreets(resource, records as readonly Street[]);
   const { streets, headOf, placeOf, places } = indexed;
   let files = 0;

@@ -7,11 +7,24 @@ import type { AnyResource, Resource } from "../resources/resource.ts";
 import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
+import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import { writeMatchTables } from "./match-tables.ts";
 import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
+import { PhaseTimer } from "./timing.ts";
 import type { PreparedResource, PreparedView } from "./views.ts";
 
-export interface EmitOptions extends PlanOptions {
+/** One resource as the build emits it, in the order the API lists them (route table, docs). */
+export type Emitted =
+  | {
+      readonly kind: "records";
+      readonly prepared: PreparedResource;
+      /** The dataset's records as the model made them (the match tables are made of them). */
+      readonly records: readonly unknown[];
+    }
+  | ({ readonly kind: "search" } & SearchUnit);
+
+export interface EmitOptions extends Omit<PlanOptions, "writtenFiles"> {
   /** The project's `_headers` (common headers for every response); the build's rules are appended. */
   readonly headersTemplate: string;
   readonly onProgress?: (done: number, total: number) => void;
@@ -23,13 +36,12 @@ export interface EmitOptions extends PlanOptions {
   readonly sources: readonly unknown[];
   /** What the joins made of the sources' rows, for the downloads manifest. */
   readonly joins: readonly unknown[];
-  /** Resources answered from search indexes written before (FullTextSearch): served and documented, no files of their own. */
-  readonly searchResources?: readonly {
-    readonly resource: AnyResource;
-    readonly records: number;
-  }[];
   /** The predecessor and the feed it carries forward; none: the feed is published empty. */
   readonly feed?: FeedStart;
+  /** Bytes of index one search may read (default SEARCH_READ_BUDGET). */
+  readonly searchReadBudget?: number;
+  /** Times the search emitter as the `search` phase, the rest as `render` (writes are the sink's). */
+  readonly timer?: PhaseTimer;
 }
 
 export interface EmitResult {
@@ -41,18 +53,46 @@ export interface EmitResult {
 }
 
 /**
- * Writes a whole build into `sink`: the plan first (inlined views, page sizes within the file
- * budget), then each resource's records (pages, index shards, lists, downloads), then the docs,
- * `_headers`, the route table and `/_build.json`.
+ * Writes a whole build into `sink`: the search indexes and match tables first (a search index's
+ * file count is known only once written), then the plan (inlined views, page sizes within what
+ * the file budget leaves), then each resource's records (pages, index shards, lists, downloads),
+ * then the docs, `_headers`, the route table and `/_build.json`. The docs and the route table list
+ * every emitted resource in the order given.
  */
 export async function emitBuild(
-  resources: readonly PreparedResource[],
+  emitted: readonly Emitted[],
   options: EmitOptions,
   sink: FileSink,
 ): Promise<EmitResult> {
-  const plan = planBuild(resources, options);
+  const timer = options.timer ?? new PhaseTimer();
+  return timer.measureAsync("render", () => emitAll(emitted, options, sink, timer));
+}
+
+async function emitAll(
+  emitted: readonly Emitted[],
+  options: EmitOptions,
+  sink: FileSink,
+  timer: PhaseTimer,
+): Promise<EmitResult> {
   let written = 0;
   const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
+  /** The docs' entry of each emitted resource, by id. */
+  const docs = new Map<string, DocsResource>();
+  for (const unit of emitted) {
+    if (unit.kind !== "search") continue;
+    const index = timer.measure("search", () =>
+      emitSearch(unit, counted, options.searchReadBudget),
+    );
+    // No sample record: the build does not run searches.
+    docs.set(unit.resource.id, { resource: unit.resource, records: index.streets, views: 1 });
+  }
+  const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
+  writeMatchTables(
+    ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
+    counted,
+  );
+  const resources = ofRecords.map((unit) => unit.prepared);
+  const plan = planBuild(resources, { ...options, writtenFiles: written });
   const downloads = new DownloadWriter(
     counted,
     undefined,
@@ -61,8 +101,6 @@ export async function emitBuild(
   const paged = resources.filter((r) => r.resource.query.paged);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
-  /** One real record per resource for the docs' examples: the first of the first example's view. */
-  const samples = new Map<string, string>();
   for (const prepared of resources) {
     const sample = prepared.resource.query.paged
       ? await emitPagedResource(
@@ -77,42 +115,19 @@ export async function emitBuild(
           () => options.onProgress?.(++doneViews, totalViews),
         )
       : await emitList(prepared, counted, downloads);
-    if (sample !== undefined) samples.set(prepared.resource.id, sample);
+    docs.set(prepared.resource.id, docsEntry(prepared, sample));
   }
   const manifest = await downloads.finish(options.builtAt, options.sources, options.joins);
-  const docsResources = resources.map(({ resource, records, views }): DocsResource => {
-    const sample = samples.get(resource.id);
-    return {
-      resource,
-      records,
-      views: views.length,
-      exampleViews: spreadViews(views),
-      ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }),
-    };
-  });
-  // Each FullTextSearch follows its Streets (no sample record: the build does not run searches).
-  for (const search of options.searchResources ?? []) {
-    const at = docsResources.findIndex(
-      (r) =>
-        r.resource.search?.role === "streets" &&
-        r.resource.search.country === search.resource.search?.country,
-    );
-    docsResources.splice(at + 1, 0, {
-      resource: search.resource,
-      records: search.records,
-      views: 1,
-    });
-  }
   emitSite(counted, {
-    resources: docsResources,
+    resources: emitted.flatMap((unit) => docs.get(idOf(unit)) ?? []),
     downloads: manifest,
     headersTemplate: options.headersTemplate,
     plan,
     stamp: options.stamp,
   });
-  if (written + (options.reservedFiles ?? 0) > options.maxFiles) {
+  if (written > options.maxFiles) {
     throw new Error(
-      `the build came to ${written + (options.reservedFiles ?? 0)} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`,
+      `the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`,
     );
   }
   const views = new Map(paged.map((r) => [r.resource.id, r.views.length]));
@@ -121,6 +136,23 @@ export async function emitBuild(
     0,
   );
   return { plan, views, downloads: manifest, renders };
+}
+
+const idOf = (unit: Emitted): string =>
+  unit.kind === "search" ? unit.resource.id : unit.prepared.resource.id;
+
+/** A resource's docs entry; its sample is one real record, the first of the first example's view. */
+function docsEntry(
+  { resource, records, views }: PreparedResource,
+  sample: string | undefined,
+): DocsResource {
+  return {
+    resource,
+    records,
+    views: views.length,
+    exampleViews: spreadViews(views),
+    ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }),
+  };
 }
 
 /** A few views spread over all of them (first, middle, last), with their selector values: the docs' parameter examples. */

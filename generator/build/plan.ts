@@ -26,8 +26,11 @@ export interface PlanOptions {
    * Views of at most one canonical page are inlined smallest first while the shard stays within it.
    */
   readonly inlineShardBytes?: number;
-  /** Files already written outside the plan (the search indexes), counted against the budget. */
-  readonly reservedFiles?: number;
+  /**
+   * Files written before the plan (the search indexes and match tables: a search index's file
+   * count is known only once written), counted against the budget.
+   */
+  readonly writtenFiles?: number;
   /** Files the change feed may write (see `feedFilesBound`), reserved with the downloads; 1 (the feed) by default. */
   readonly feedFiles?: number;
 }
@@ -92,7 +95,7 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
     packFilesReserved +
     SITE_FILES +
     downloadFilesReserved +
-    (options.reservedFiles ?? 0);
+    (options.writtenFiles ?? 0);
   const plan = choosePageSizes(
     paged.map((r) => {
       const keys = inlined.get(r.resource.id);

@@ -27,7 +27,7 @@ export interface PreparedView {
   /**
    * The rendered records, encoded: rendered on first use and kept until `release`, so the plan and
    * the writing share one render. Kept as bytes, not strings: the plan renders every small view
-   * before any is written, and as strings they took about 250 MB more heap on the national data.
+   * before any is written, and as strings they held far more heap (docs/OPERATIONS.md, "Build memory").
    */
   encoded(): EncodedRecords;
   /**

@@ -67,6 +67,23 @@ export interface SearchSpec {
   readonly role: "streets" | "fullText";
 }
 
+/** A resource that answers from a search index (see the two predicates below). */
+export type Searched<T> = T & { readonly search: SearchSpec };
+
+/** A Streets resource whose filters are answered from its country's search index. */
+export function isSearchedStreets<T extends { readonly search?: SearchSpec }>(
+  resource: T,
+): resource is Searched<T> {
+  return resource.search?.role === "streets";
+}
+
+/** A FullTextSearch resource: answered from its country's search index alone, no records of its own. */
+export function isFullTextSearch<T extends { readonly search?: SearchSpec }>(
+  resource: T,
+): resource is Searched<T> {
+  return resource.search?.role === "fullText";
+}
+
 /** How a selector's value matches: exactly as sent, or case-insensitively after normalisation. */
 export type MatchRule = "exact" | "caseInsensitive";
 

@@ -1,5 +1,5 @@
 import type { DocsFile } from "../contract/address.ts";
-import type { NotServedRoute } from "../contract/routes.ts";
+import { isFullTextSearch, isSearchedStreets, type NotServedRoute } from "../contract/routes.ts";
 import { exampleTarget, type AnyResource } from "../resources/resource.ts";
 import type { JsonSchema } from "../resources/schema.ts";
 import { count, dataTable, section } from "./blocks.ts";
@@ -41,9 +41,9 @@ export function notServedSection(notServed: readonly NotServedRoute[]): Markup {
 /** `locality (required)`, `key (path)`, `postalCode, name`: a resource's selectors in a table cell. */
 function filterSummary(resource: AnyResource): Markup | string {
   const selectors = resource.selectors ?? [];
-  if (resource.search?.role === "streets")
+  if (isSearchedStreets(resource))
     return html`<code>locality</code>, <code>name</code>, <code>postalCode</code> (at least one)`;
-  if (resource.search?.role === "fullText")
+  if (isFullTextSearch(resource))
     return html`<code>searchTerm</code> (required), <code>lastWordPrefix</code>`;
   if (resource.patterns !== undefined)
     return html`${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} (regular expressions, at least one)`;

@@ -1,3 +1,4 @@
+import { isFullTextSearch, isSearchedStreets } from "../contract/routes.ts";
 import { CONTENT_TYPES, PAGING_HEADERS, PROBLEM_CONTENT_TYPE } from "../contract/headers.ts";
 import { DEFAULT_MAX_VALUE_LENGTH, maxValueLength } from "../contract/limits.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
@@ -51,11 +52,11 @@ export function formatsSection(resources: readonly DocsResource[]): Markup {
 
 export function errorsSection(resources: readonly DocsResource[]): Markup {
   const required = resources.flatMap(({ resource }) => {
-    if (resource.search?.role === "streets")
+    if (isSearchedStreets(resource))
       return [
         html`none of <code>name</code>, <code>postalCode</code>, <code>locality</code> on <code>${resource.path}</code> ("No name, postal code or locality given."), `,
       ];
-    if (resource.search?.role === "fullText")
+    if (isFullTextSearch(resource))
       return [
         html`a missing or blank <code>searchTerm</code> on <code>${resource.path}</code>, or one over ${MAX_SEARCH_TERM_LENGTH} characters, `,
       ];
@@ -67,7 +68,7 @@ export function errorsSection(resources: readonly DocsResource[]): Markup {
       .filter((s) => s.in === "query" && s.required)
       .map((s) => html`a missing <code>${s.param}</code> on <code>${resource.path}</code>, `);
   });
-  const search = resources.some(({ resource }) => resource.search?.role === "streets");
+  const search = resources.some(({ resource }) => isSearchedStreets(resource));
   const patterns = resources.some(({ resource }) => resource.patterns !== undefined);
   const unserved = [
     ...new Set(resources.flatMap(({ resource }) => resource.query.unservedFilters)),

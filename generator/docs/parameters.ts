@@ -1,3 +1,4 @@
+import { isSearchedStreets } from "../contract/routes.ts";
 import { PAGING_HEADERS } from "../contract/headers.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
 import { maxValueLength } from "../contract/limits.ts";
@@ -32,7 +33,7 @@ export interface StringParameter {
 export function parametersOf(resource: AnyResource): ParameterDoc[] {
   // On a Streets resource with search, locality is one of three filters (at least one), not required.
   const required = (s: { readonly in: string; readonly required: boolean }) =>
-    s.in === "path" || (s.required && resource.search?.role !== "streets");
+    s.in === "path" || (s.required && !isSearchedStreets(resource));
   const filters: ParameterDoc[] = (resource.selectors ?? []).map((s) => ({
     name: s.param,
     in: s.in,

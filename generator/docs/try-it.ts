@@ -1,3 +1,4 @@
+import { isSearchedStreets } from "../contract/routes.ts";
 import { PAGING_HEADERS } from "../contract/headers.ts";
 import { DEFAULT_PAGE, DEFAULT_PAGE_SIZE, MAX_PAGE, MAX_PAGE_SIZE } from "../contract/paging.ts";
 import { pathParams } from "../resources/resource.ts";
@@ -16,7 +17,7 @@ export function tryItSection(resources: readonly DocsResource[]): Markup {
   const empty = new Set([
     "lastWordPrefix",
     ...resources.flatMap(({ resource }) =>
-      resource.search?.role === "streets"
+      isSearchedStreets(resource)
         ? resource.query.filters.filter((name) => name !== "locality")
         : [],
     ),

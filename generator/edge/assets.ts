@@ -4,8 +4,8 @@ import { decodeShard, EMPTY_SHARD, type ShardLookup } from "../contract/shard.ts
 
 /**
  * Bytes of packed chunks an isolate keeps: the pages of popular localities then read no file. Kept
- * small: measured in-process on the national build, 1 MiB halves the CPU of requests to a few
- * localities (0.126 → 0.059 ms) and costs random ones 15% (garbage collection of kept chunks).
+ * small, because every kept chunk is heap the garbage collector walks, which the requests that
+ * find no kept chunk pay for (docs/OPERATIONS.md, "Scale", has what this size bought).
  */
 export const CHUNK_CACHE_BYTES = 1024 * 1024;
 

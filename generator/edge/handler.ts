@@ -9,7 +9,7 @@ import {
   validationProblem,
 } from "../contract/problem.ts";
 import { parseQuery, pathParameterErrors } from "../contract/query.ts";
-import type { RouteTable } from "../contract/routes.ts";
+import { isFullTextSearch, isSearchedStreets, type RouteTable } from "../contract/routes.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { serveViewDownload } from "./downloads.ts";
@@ -109,10 +109,8 @@ async function handle(
       format: parsed.query.format ?? formatFromAccept(request.headers.get("Accept")),
       vary,
     };
-    if (resource.search?.role === "fullText")
-      return await serveFullText(ctx, resource, parsed.query);
-    if (resource.search?.role === "streets")
-      return await serveStreets(ctx, resource, params, parsed.query);
+    if (isFullTextSearch(resource)) return await serveFullText(ctx, resource, parsed.query);
+    if (isSearchedStreets(resource)) return await serveStreets(ctx, resource, params, parsed.query);
     if (resource.patterns !== undefined)
       return await serveMatched(ctx, resource, resource.patterns, parsed.query);
     return resource.query.paged

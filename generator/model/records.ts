@@ -4,6 +4,7 @@ import * as chLi from "../resources/ch-li.ts";
 import { chStreets, liStreets } from "../resources/ch-li-streets.ts";
 import { deLocalities, federalStates, streets } from "../resources/de.ts";
 import * as deRegions from "../resources/de-regions.ts";
+import { RESOURCES } from "../resources/index.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";
 import type { SourceRows } from "../sources/read.ts";
 import type { SourceName } from "../sources/registry.ts";
@@ -15,19 +16,41 @@ import { regionsOf } from "./de-regions.ts";
 import { federalStatesOf, joinStreets } from "./de-streets.ts";
 import type { JoinReport } from "./join-report.ts";
 
-/** A resource with the records it serves (type-checked against each other by `dataset`), and the sources they are made of. */
+/** A resource with the records it serves (type-checked against each other by `datasets`), and the sources they are made of. */
 export interface Dataset {
   readonly resource: AnyResource;
   readonly records: readonly unknown[];
   readonly sources: readonly SourceName[];
 }
 
-function dataset<R>(
-  resource: Resource<R>,
-  records: readonly R[],
+/**
+ * The sources each family of records is made of: its own first (the guards take it as the one
+ * the records come from), then those it is joined to, named as in sources/registry.ts.
+ */
+const DE_REGISTER = ["de-gv100ad"] as const satisfies readonly SourceName[];
+const DE_STREETS = ["de-streets", ...DE_REGISTER] as const;
+const DE_LOCALITIES = ["de-streets", "de-postcodes", ...DE_REGISTER] as const;
+const AT_DISTRICTS = ["at-districts"] as const satisfies readonly SourceName[];
+const AT_MUNICIPALITIES = ["at-municipalities", ...AT_DISTRICTS] as const;
+const AT_STREETS = ["at-streets", ...AT_MUNICIPALITIES] as const;
+const CH_CANTONS = ["ch-cantons"] as const satisfies readonly SourceName[];
+const CH_DISTRICTS = ["ch-districts", ...CH_CANTONS] as const;
+const CH_COMMUNES = ["ch-communes", ...CH_DISTRICTS] as const;
+const LI_COMMUNES = ["li-communes"] as const satisfies readonly SourceName[];
+
+/** The same records served by each of `resources` (type-checked against them), made of `sources`. */
+function datasets<R>(
+  resources: readonly Resource<R>[],
+  records: readonly R[] | undefined,
   sources: readonly SourceName[],
-): Dataset {
-  return { resource: resource as unknown as AnyResource, records, sources };
+): Dataset[] {
+  return records === undefined
+    ? []
+    : resources.map((resource) => ({
+        resource: resource as unknown as AnyResource,
+        records,
+        sources,
+      }));
 }
 
 export interface Records {
@@ -58,98 +81,74 @@ export function recordsOf(rows: SourceRows): Records {
       ? undefined
       : swissStreetsOf(rows.swissStreets, ch.communes, rows.liCommunes);
 
-  const datasets = [
-    dataset(streets, street.streets, ["de-streets", "de-gv100ad"]),
-    dataset(federalStates, federalStatesOf(rows.gv), ["de-gv100ad"]),
-    dataset(deRegions.deGovernmentRegionsByState, regions.governmentRegions, ["de-gv100ad"]),
-    dataset(deRegions.deDistrictsByState, regions.districts, ["de-gv100ad"]),
-    dataset(deRegions.deDistrictsByRegion, regions.districts, ["de-gv100ad"]),
-    dataset(deRegions.deAssociationsByState, regions.associations, ["de-gv100ad"]),
-    dataset(deRegions.deAssociationsByRegion, regions.associations, ["de-gv100ad"]),
-    dataset(deRegions.deAssociationsByDistrict, regions.associations, ["de-gv100ad"]),
-    dataset(deRegions.deMunicipalitiesByState, regions.municipalities, ["de-gv100ad"]),
-    dataset(deRegions.deMunicipalitiesByRegion, regions.municipalities, ["de-gv100ad"]),
-    dataset(deRegions.deMunicipalitiesByDistrict, regions.municipalities, ["de-gv100ad"]),
-    dataset(deLocalities, localities.localities, ["de-streets", "de-postcodes", "de-gv100ad"]),
-    dataset(deRegions.deLocalitiesByState, localities.localities, [
-      "de-streets",
-      "de-postcodes",
-      "de-gv100ad",
-    ]),
-    dataset(deRegions.deLocalitiesByRegion, localities.localities, [
-      "de-streets",
-      "de-postcodes",
-      "de-gv100ad",
-    ]),
-    dataset(deRegions.deLocalitiesByDistrict, localities.localities, [
-      "de-streets",
-      "de-postcodes",
-      "de-gv100ad",
-    ]),
-    dataset(atFederalProvinces, rows.atDistricts.provinces, ["at-districts"]),
-    dataset(at.atDistrictsByProvince, austria.districts, ["at-districts"]),
-    dataset(at.atMunicipalitiesByProvince, austria.municipalities, [
-      "at-municipalities",
-      "at-districts",
-    ]),
-    dataset(at.atMunicipalitiesByDistrict, austria.municipalities, [
-      "at-municipalities",
-      "at-districts",
-    ]),
-    dataset(at.atStreets, austria.streets, ["at-streets", "at-municipalities", "at-districts"]),
-    dataset(at.atLocalities, austria.localities, [
-      "at-streets",
-      "at-municipalities",
-      "at-districts",
-    ]),
-    dataset(at.atLocalitiesByProvince, austria.localities, [
-      "at-streets",
-      "at-municipalities",
-      "at-districts",
-    ]),
-    dataset(at.atLocalitiesByDistrict, austria.localities, [
-      "at-streets",
-      "at-municipalities",
-      "at-districts",
-    ]),
-    dataset(chCantons, ch.cantons, ["ch-cantons"]),
-    dataset(chLi.chDistrictsByCanton, ch.districts, ["ch-districts", "ch-cantons"]),
-    dataset(chLi.chCommunesByCanton, ch.communes, ["ch-communes", "ch-districts", "ch-cantons"]),
-    dataset(chLi.chCommunesByDistrict, ch.communes, ["ch-communes", "ch-districts", "ch-cantons"]),
-    dataset(chLi.chLocalities, chLiLocalities.ch, [
-      "ch-localities",
-      "ch-communes",
-      "ch-districts",
-      "ch-cantons",
-    ]),
-    dataset(chLi.chLocalitiesByCanton, chLiLocalities.ch, [
-      "ch-localities",
-      "ch-communes",
-      "ch-districts",
-      "ch-cantons",
-    ]),
-    dataset(chLi.chLocalitiesByDistrict, chLiLocalities.ch, [
-      "ch-localities",
-      "ch-communes",
-      "ch-districts",
-      "ch-cantons",
-    ]),
-    ...(swissStreets === undefined
-      ? []
-      : [
-          dataset(chStreets, swissStreets.ch, [
-            "ch-streets",
-            "ch-communes",
-            "ch-districts",
-            "ch-cantons",
-          ]),
-        ]),
-    dataset(chLi.liLocalities, chLiLocalities.li, ["ch-localities", "li-communes"]),
-    ...(swissStreets === undefined
-      ? []
-      : [dataset(liStreets, swissStreets.li, ["ch-streets", "li-communes"])]),
-    dataset(liCommunes, rows.liCommunes, ["li-communes"]),
+  const made = [
+    ...datasets([streets], street.streets, DE_STREETS),
+    ...datasets([federalStates], federalStatesOf(rows.gv), DE_REGISTER),
+    ...datasets([deRegions.deGovernmentRegionsByState], regions.governmentRegions, DE_REGISTER),
+    ...datasets(
+      [deRegions.deDistrictsByState, deRegions.deDistrictsByRegion],
+      regions.districts,
+      DE_REGISTER,
+    ),
+    ...datasets(
+      [
+        deRegions.deAssociationsByState,
+        deRegions.deAssociationsByRegion,
+        deRegions.deAssociationsByDistrict,
+      ],
+      regions.associations,
+      DE_REGISTER,
+    ),
+    ...datasets(
+      [
+        deRegions.deMunicipalitiesByState,
+        deRegions.deMunicipalitiesByRegion,
+        deRegions.deMunicipalitiesByDistrict,
+      ],
+      regions.municipalities,
+      DE_REGISTER,
+    ),
+    ...datasets(
+      [
+        deLocalities,
+        deRegions.deLocalitiesByState,
+        deRegions.deLocalitiesByRegion,
+        deRegions.deLocalitiesByDistrict,
+      ],
+      localities.localities,
+      DE_LOCALITIES,
+    ),
+    ...datasets([atFederalProvinces], rows.atDistricts.provinces, AT_DISTRICTS),
+    ...datasets([at.atDistrictsByProvince], austria.districts, AT_DISTRICTS),
+    ...datasets(
+      [at.atMunicipalitiesByProvince, at.atMunicipalitiesByDistrict],
+      austria.municipalities,
+      AT_MUNICIPALITIES,
+    ),
+    ...datasets([at.atStreets], austria.streets, AT_STREETS),
+    ...datasets(
+      [at.atLocalities, at.atLocalitiesByProvince, at.atLocalitiesByDistrict],
+      austria.localities,
+      AT_STREETS,
+    ),
+    ...datasets([chCantons], ch.cantons, CH_CANTONS),
+    ...datasets([chLi.chDistrictsByCanton], ch.districts, CH_DISTRICTS),
+    ...datasets([chLi.chCommunesByCanton, chLi.chCommunesByDistrict], ch.communes, CH_COMMUNES),
+    ...datasets(
+      [chLi.chLocalities, chLi.chLocalitiesByCanton, chLi.chLocalitiesByDistrict],
+      chLiLocalities.ch,
+      ["ch-localities", ...CH_COMMUNES],
+    ),
+    ...datasets([chStreets], swissStreets?.ch, ["ch-streets", ...CH_COMMUNES]),
+    ...datasets([chLi.liLocalities], chLiLocalities.li, ["ch-localities", ...LI_COMMUNES]),
+    ...datasets([liStreets], swissStreets?.li, ["ch-streets", ...LI_COMMUNES]),
+    ...datasets([liCommunes], rows.liCommunes, LI_COMMUNES),
   ];
+  // In the order the API lists them; a resource of RESOURCES without records is not served.
+  const datasetOf = new Map(made.map((d) => [d.resource, d]));
+  const served = RESOURCES.flatMap((resource) => datasetOf.get(resource) ?? []);
+  if (served.length !== made.length)
+    throw new Error("records made for a resource not in RESOURCES");
   const joins = [
     street.report,
     localities.report,
@@ -168,5 +167,5 @@ export function recordsOf(rows: SourceRows): Records {
       ? [`${label}: no street of Liechtenstein, so /li/Streets serves none`]
       : []),
   ];
-  return { datasets, joins, notes };
+  return { datasets: served, joins, notes };
 }

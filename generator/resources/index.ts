@@ -7,23 +7,19 @@ import { chStreets, liStreets } from "./ch-li-streets.ts";
 import type { AnyResource } from "./resource.ts";
 import { fullTextSearchOf } from "./search.ts";
 
-/** Full-text search per country, answered from the search index of its Streets (written when the build has those streets). */
-export const FULL_TEXT_SEARCH: readonly AnyResource[] = [
-  streets,
-  at.atStreets,
-  chStreets,
-  liStreets,
-].map((r) => fullTextSearchOf(r as unknown as AnyResource));
-const [deSearch, atSearch, chSearch, liSearch] = FULL_TEXT_SEARCH as [
-  AnyResource,
-  AnyResource,
-  AnyResource,
-  AnyResource,
-];
+const deSearch = fullTextSearchOf(streets as unknown as AnyResource);
+const atSearch = fullTextSearchOf(at.atStreets as unknown as AnyResource);
+const chSearch = fullTextSearchOf(chStreets as unknown as AnyResource);
+const liSearch = fullTextSearchOf(liStreets as unknown as AnyResource);
 
-/** Every resource the API can serve; a build serves those it has records for (see `OPTIONAL_RESOURCES`), and writes them to the route table the Worker reads. */
+/**
+ * Every resource the API can serve, in the order the API lists them (route table, docs page,
+ * downloads manifest), each FullTextSearch after the Streets it searches. A build serves those it
+ * has records for (see `OPTIONAL_RESOURCES`); model/records.ts makes each one's records.
+ */
 export const RESOURCES: readonly AnyResource[] = [
   streets,
+  deSearch,
   federalStates,
   de.deGovernmentRegionsByState,
   de.deDistrictsByState,
@@ -43,6 +39,7 @@ export const RESOURCES: readonly AnyResource[] = [
   at.atMunicipalitiesByProvince,
   at.atMunicipalitiesByDistrict,
   at.atStreets,
+  atSearch,
   at.atLocalities,
   at.atLocalitiesByProvince,
   at.atLocalitiesByDistrict,
@@ -54,21 +51,19 @@ export const RESOURCES: readonly AnyResource[] = [
   chLi.chLocalitiesByCanton,
   chLi.chLocalitiesByDistrict,
   chStreets,
-  liCommunes,
+  chSearch,
   chLi.liLocalities,
   liStreets,
-  deSearch,
-  atSearch,
-  chSearch,
   liSearch,
+  liCommunes,
 ];
 
 /** Served only when the build reads their optional source (swisstopo's street directory, `ch-streets`): 404 otherwise. */
 export const OPTIONAL_RESOURCES: readonly AnyResource[] = [
-  chSearch,
   chStreets,
-  liSearch,
+  chSearch,
   liStreets,
+  liSearch,
 ];
 
 /** What a build of the embedded data serves. */

@@ -22,7 +22,7 @@ import {
  * Cloudflare's static-asset service as Miniflare runs it (the asset worker and the router worker of
  * workers-shared, which Miniflare ships), fed from the build's own file list (`_files.tsv`) instead
  * of Miniflare's walk, which stats and hashes every one of up to 100,000 files before the first
- * answer (15–20 s and about 1 GB on the national build).
+ * answer, though the build's list has their hashes already (docs/OPERATIONS.md, "Scale").
  */
 
 const WORKERS = join(createRequire(import.meta.url).resolve("miniflare"), "../workers/assets");
@@ -104,7 +104,7 @@ export interface AssetManifest {
 
 /**
  * The manifest from `_files.tsv` (path, SHA-256 in base64url, bytes), without reading the files; a
- * listed file that is gone is left out (one stat each, ≈0.5 s for 100,000 files).
+ * listed file that is gone is left out (one stat each, no file is read).
  * The content hash (the asset's key and its ETag) is the file's digest with its path: stable across
  * rebuilds of the same bytes, like Cloudflare's (which is the digest with the extension), but one
  * key per file, so that a file changed after the build is served as it is now, not as a twin that
@@ -185,8 +185,8 @@ export async function manifestFromFileList(dir: string): Promise<AssetManifest> 
  */
 export const KV_SHIM = String.raw`
 import { WorkerEntrypoint } from "cloudflare:workers";
-// Files up to 1 MiB are handed over as bytes: a stream passed from isolate to isolate cost workerd
-// more than the copy (written page under 64 connections: p99 about 1 s as a stream, 0.1–0.3 s as bytes).
+// Files up to 1 MiB are handed over as bytes: a stream passed from isolate to isolate costs workerd
+// more than copying a small file (docs/OPERATIONS.md, "Scale").
 const SMALL = 1 << 20;
 let byHash; // content hash → [path, content type]; immutable, built once per isolate
 function lookup(env, key) {

@@ -1,3 +1,4 @@
+import { isFullTextSearch } from "../contract/routes.ts";
 import { createHash } from "node:crypto";
 import { Agent, request } from "node:http";
 import type { ChangeFeed } from "../contract/changes.ts";
@@ -109,7 +110,7 @@ export async function verifyBuild(
     let firstPaged: string | undefined;
     // A full-text search has no records of its own (nor downloads): it answers from the Streets'.
     for (const resource of RESOURCES.filter(
-      (r) => documented.has(r.path) && r.search?.role !== "fullText",
+      (r) => documented.has(r.path) && !isFullTextSearch(r),
     )) {
       if (!manifest.files.some((f) => f.endpoint === resource.path)) {
         checks++;

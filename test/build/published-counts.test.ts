@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
-import type { RouteResource, RouteTable } from "../../generator/contract/routes.ts";
+import {
+  isFullTextSearch,
+  type RouteResource,
+  type RouteTable,
+} from "../../generator/contract/routes.ts";
 import { allRecords, ask, memoryBuild, type MemoryBuild } from "../support/memory-build.ts";
 
 /**
@@ -26,13 +30,12 @@ beforeAll(async () => {
   table = JSON.parse(build.files.get("/_routes.json") ?? "") as RouteTable;
   // FullTextSearch publishes no count of its own: it searches the Streets' records.
   for (const resource of table.resources)
-    if (resource.search?.role !== "fullText")
-      served.set(resource.path, await servedCount(resource));
+    if (!isFullTextSearch(resource)) served.set(resource.path, await servedCount(resource));
 }, 600_000);
 
 const text = (path: string) => build.files.get(path) ?? "";
 /** The resources with counts of their own (FullTextSearch searches the Streets' records: its count is theirs). */
-const counted = () => table.resources.filter((r) => r.search?.role !== "fullText");
+const counted = () => table.resources.filter((r) => !isFullTextSearch(r));
 const total = async (target: string) => {
   const answer = await ask(build.handler, target);
   // A locality with no streets whose name is not plain text to the Streets filters (Hermsdorf/Erzgeb.) is refused: it has none.

@@ -1,3 +1,4 @@
+import { isFullTextSearch } from "../../generator/contract/routes.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeShard } from "../../generator/contract/shard.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
@@ -18,7 +19,7 @@ import {
  */
 // FullTextSearch serves the Streets' records from their index (test/unit/search-index.test.ts, test/integration/search.test.ts).
 const PAGED = RESOURCES.filter(
-  (r) => r.query.paged && r.id !== "de.streets" && r.search?.role !== "fullText",
+  (r) => r.query.paged && r.id !== "de.streets" && !isFullTextSearch(r),
 );
 let inlined: MemoryBuild;
 let files: MemoryBuild;

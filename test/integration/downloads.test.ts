@@ -1,3 +1,4 @@
+import { isFullTextSearch } from "../../generator/contract/routes.ts";
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -39,7 +40,7 @@ describe("whole-dataset downloads", () => {
       .map((f) => f.path);
     expect(complete.sort()).toEqual(
       // FullTextSearch answers from the Streets' index: its records are the Streets' download.
-      RESOURCES.filter((r) => r.search?.role !== "fullText")
+      RESOURCES.filter((r) => !isFullTextSearch(r))
         .map((r) => r.id)
         .flatMap((id) => [`/downloads/${id}.csv`, `/downloads/${id}.json`])
         .sort(),

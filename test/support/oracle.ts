@@ -1,3 +1,4 @@
+import { isFullTextSearch, isSearchedStreets } from "../../generator/contract/routes.ts";
 import { expect } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
@@ -85,7 +86,7 @@ export function verdictOf(
   if (!["", "json", "csv"].includes((seen.get("format") ?? "").toLowerCase())) bad = true;
   if (!paged) return bad ? { status: 400 } : { status: 200, kind: "list", resource };
   for (const name of resource.query.unservedFilters) if ((seen.get(name) ?? "") !== "") bad = true;
-  if (resource.search?.role === "streets") {
+  if (isSearchedStreets(resource)) {
     // Streets with search: name, postalCode and locality in any combination, at least one, each in the supported subset.
     const given = ["locality", "name", "postalCode"].filter(
       (name) => (seen.get(name) ?? "") !== "",
@@ -101,7 +102,7 @@ export function verdictOf(
     else if (given.includes("name") && !view)
       mayBeTooBroad =
         parseStreetFilter("name", (seen.get("name") ?? "").normalize("NFC")).pattern !== undefined;
-  } else if (resource.search?.role === "fullText") {
+  } else if (isFullTextSearch(resource)) {
     const term = seen.get("searchTerm") ?? "";
     const prefix = (seen.get("lastWordPrefix") ?? "").toLowerCase();
     if (

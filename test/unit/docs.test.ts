@@ -50,6 +50,10 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
     "/de/Streets",
     "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name",
   ],
+  [
+    "/de/FullTextSearch",
+    "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name",
+  ],
   ["/de/FederalStates", "Key,Name,SeatOfGovernment"],
   [
     "/de/FederalStates/{key}/GovernmentRegions",
@@ -121,6 +125,10 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
     "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
   ],
   [
+    "/at/FullTextSearch",
+    "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
+  ],
+  [
     "/at/Localities",
     "Key,PostalCode,Name,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
   ],
@@ -161,22 +169,14 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
     "/ch/Streets",
     "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Status",
   ],
-  ["/li/Communes", "Key,Name,ElectoralDistrict"],
-  ["/li/Localities", "PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude"],
-  ["/li/Streets", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
-  [
-    "/de/FullTextSearch",
-    "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name",
-  ],
-  [
-    "/at/FullTextSearch",
-    "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
-  ],
   [
     "/ch/FullTextSearch",
     "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Status",
   ],
+  ["/li/Localities", "PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude"],
+  ["/li/Streets", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
   ["/li/FullTextSearch", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
+  ["/li/Communes", "Key,Name,ElectoralDistrict"],
 ];
 
 describe("record schemas", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { isFullTextSearch, isSearchedStreets } from "../../generator/contract/routes.ts";
 import type { DocsInput } from "../../generator/docs/input.ts";
 import { docsPage } from "../../generator/docs/page.ts";
 import { DOCS_CSS } from "../../generator/docs/style.ts";
@@ -93,6 +94,25 @@ describe("the docs page's endpoint list", () => {
   it("serves no route the original does not have", () => {
     expect(RESOURCES.map((r) => r.path).filter((path) => !ORIGINAL_ROUTES.includes(path))).toEqual(
       [],
+    );
+  });
+});
+
+describe("RESOURCES, the order the API lists them", () => {
+  // The build emits and the docs list resources in this order; a FullTextSearch answers from its
+  // Streets' index, so it follows them.
+  it.each(RESOURCES.filter(isFullTextSearch).map((r) => [r.path, r] as const))(
+    "%s follows the Streets of its country",
+    (_, search) => {
+      const before = RESOURCES[RESOURCES.indexOf(search) - 1];
+      expect(before !== undefined && isSearchedStreets(before)).toBe(true);
+      expect(before?.search?.country).toBe(search.search.country);
+    },
+  );
+
+  it("has a FullTextSearch for every Streets with search", () => {
+    expect(RESOURCES.filter(isFullTextSearch).map((r) => r.search.country)).toEqual(
+      RESOURCES.filter(isSearchedStreets).map((r) => r.search.country),
     );
   });
 });
