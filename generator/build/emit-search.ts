@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
-import { FORMAT_VERSION } from "../contract/layout.ts";
+import { bitmapPath, FORMAT_VERSION } from "../contract/layout.ts";
+import { BITMAP_DENSITY, encodeBitmap } from "../contract/search/bitmaps.ts";
 import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/postgres/lexize.ts";
@@ -75,10 +76,12 @@ export function writeSearchIndex(
     head: (_: number, position: number) => headOf[position] ?? 0,
   };
 
-  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => ({
-    key,
-    ref: writer.list(positions, ofStreet.place, ofStreet.head),
-  }));
+  const bitmaps: string[] = [];
+  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => {
+    if (positions.length * BITMAP_DENSITY >= streets.length)
+      write(bitmapPath(country, bitmaps.push(key) - 1), encodeBitmap(positions, streets.length));
+    return { key, ref: writer.list(positions, ofStreet.place, ofStreet.head) };
+  });
   const runs = headRuns(headOf);
   const trigrams: ShardEntry[] = trigramRuns(indexed, runs).map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);
@@ -148,9 +151,23 @@ export function writeSearchIndex(
     lexiconShards,
     trigramShards,
     readBudget,
+    nameCharacters: nameCharacters(streets),
+    bitmaps,
   };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
+}
+
+/** Every character of the names, once, in code point order. */
+function nameCharacters(streets: readonly { readonly name: string }[]): string {
+  const seen = new Set<number>();
+  let last = "";
+  for (const { name } of streets) {
+    if (name === last) continue;
+    last = name;
+    for (const ch of name) seen.add(ch.codePointAt(0) ?? 0);
+  }
+  return String.fromCodePoint(...[...seen].sort((a, b) => a - b));
 }
 
 /** Every lexeme's positions, by lexeme: a street has its name's lexemes and its place's (`Name PostalCode Locality` is one document). */

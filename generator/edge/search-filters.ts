@@ -3,6 +3,7 @@ import type { StreetFilters } from "../contract/search/evaluate.ts";
 import {
   caseFoldKey,
   filterMatches,
+  foldIsExact,
   literalText,
   type StreetFilter,
 } from "../contract/search/filter.ts";
@@ -46,6 +47,7 @@ export async function findStreets(
     passingRuns(
       filters.name as StreetFilter,
       await index.postings(name?.ref === undefined ? [] : [name.ref], budget),
+      gramIsLiteral(filters.name as StreetFilter, index.nameCharacters),
     );
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
     const runs = await readRuns();
@@ -118,10 +120,14 @@ export async function findStreets(
   const page = Array.from(matched.subarray(start, end), (position) => ({
     position,
     place: placeOf[lowerBound(positions, position)] ?? 0,
-    head: runs.heads[runOf(runs, position)] ?? [],
+    head: runs.head(runOf(runs, position)),
   }));
   return { total: matched.length, page };
 }
+
+/** Is the name's one n-gram list (a literal of at most three characters is its own key) exactly the runs that pass? */
+const gramIsLiteral = (filter: StreetFilter, occurring: ReadonlySet<number>) =>
+  filter.literal.length <= 3 && foldIsExact(filter, occurring);
 
 /**
  * The rarest n-gram list of a name filter's literal and the streets in its runs (from the shard:

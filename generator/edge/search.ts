@@ -7,13 +7,13 @@ import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
 import { selectRange, setCount } from "../contract/search/algebra.ts";
+import { checkedLexemes, checksDocuments } from "../contract/search/bitmaps.ts";
 import { isSingleList } from "../contract/search/evaluate.ts";
 import type { ListTree } from "../contract/search/algebra.ts";
 import {
   entryAt,
   evaluateQuery,
   MOST_CHECKS,
-  planChecks,
   planQuery,
   planTerms,
   termKey,
@@ -85,11 +85,14 @@ export async function serveFullText(
       terms.forEach((term, i) =>
         byTerm.set(termKey(term), decoded.splice(0, refs[i]?.length ?? 0)),
       );
-      const places = planChecks(plan) ? await index.places(budget) : undefined;
+      // Checks against common words are bit tests (when their bitmaps fit); only the others need the places.
+      const bitmaps = await index.bitmaps.of(checkedLexemes(plan), budget, TAILS_RESERVE);
+      const places = checksDocuments(plan, bitmaps) ? await index.places(budget) : undefined;
       const found = evaluateQuery(plan, {
         postings: (term) => byTerm.get(termKey(term)) ?? [],
         places,
         size: index.meta.count,
+        bitmaps,
       });
       const size = index.meta.count;
       const positions = selectRange(found, size, start, end);
@@ -194,6 +197,8 @@ async function hasView(
 
 /** The share of the read budget a plan leaves for the places (to check candidates) and the page's tails. */
 const PAGE_RESERVE = 0.4;
+/** The share of the budget bitmaps leave for a page's tails (at most 50 tail files of about 5 KB nationally). */
+const TAILS_RESERVE = 0.25;
 
 const FULL_TEXT_NARROWER = "add a word, a postal code or a locality, or make the last word longer";
 const STREETS_NARROWER = "add postalCode or locality, or give a longer name";
