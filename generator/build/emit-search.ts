@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
 import { bitmapPath, FORMAT_VERSION } from "../contract/layout.ts";
-import { BITMAP_DENSITY, encodeBitmap } from "../contract/search/bitmaps.ts";
 import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/postgres/lexize.ts";
@@ -29,6 +28,7 @@ import {
 import { encodeTailShard } from "../contract/search/tails.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
+import { writeBitmaps } from "./search-bitmaps.ts";
 import { Interner, ListWriter, PairList } from "./search-lists.ts";
 import { indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
 
@@ -76,12 +76,14 @@ export function writeSearchIndex(
     head: (_: number, position: number) => headOf[position] ?? 0,
   };
 
-  const bitmaps: string[] = [];
-  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => {
-    if (positions.length * BITMAP_DENSITY >= streets.length)
-      write(bitmapPath(country, bitmaps.push(key) - 1), encodeBitmap(positions, streets.length));
-    return { key, ref: writer.list(positions, ofStreet.place, ofStreet.head) };
-  });
+  const lexemes = lexemePositions(indexed);
+  const bitmaps = writeBitmaps(lexemes, streets.length, (n, data) =>
+    write(bitmapPath(country, n), data),
+  );
+  const lexicon: ShardEntry[] = lexemes.map(([key, positions]) => ({
+    key,
+    ref: writer.list(positions, ofStreet.place, ofStreet.head),
+  }));
   const runs = headRuns(headOf);
   const trigrams: ShardEntry[] = trigramRuns(indexed, runs).map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);

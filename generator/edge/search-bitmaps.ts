@@ -24,25 +24,51 @@ export class BitmapStore {
     this.numbers = new Map(meta.bitmaps.map((lexeme, n) => [lexeme, n]));
   }
 
+  /** Does a lexeme have a bitmap? */
+  has(lexeme: string): boolean {
+    return this.numbers.has(lexeme);
+  }
+
+  /** The bytes of the bitmaps of those lexemes that have one. */
+  bytesOf(lexemes: readonly string[]): number {
+    const files = new Set(lexemes.filter((lexeme) => this.numbers.has(lexeme)));
+    return files.size * bitmapBytes(this.meta.count);
+  }
+
+  /** The files of the bitmaps of those keys that have one, with their bytes. */
+  files(keys: readonly string[]): Map<string, number> {
+    const bytes = bitmapBytes(this.meta.count);
+    return new Map(
+      keys.flatMap((key) => {
+        const n = this.numbers.get(key);
+        return n === undefined ? [] : [[bitmapPath(this.country, n), bytes] as const];
+      }),
+    );
+  }
+
   /**
-   * The bitmaps of those lexemes that have one, when all of them fit in the budget with a
+   * The bitmaps of those keys that have one, when all of them fit in the budget with a
    * `reserve` share left (else none: the request checks documents instead, as without bitmaps).
    */
   async of(
-    lexemes: readonly string[],
+    keys: readonly string[],
     budget: ReadBudget,
     reserve: number,
   ): Promise<ReadonlyMap<string, Uint32Array>> {
-    const wanted = [...new Set(lexemes)].flatMap((lexeme) => {
-      const n = this.numbers.get(lexeme);
-      return n === undefined ? [] : [[lexeme, n] as const];
+    const files = this.files(keys);
+    if (files.size === 0 || !budget.fits(files, reserve)) return new Map();
+    for (const [path, bytes] of files) budget.charge(path, bytes);
+    return await this.read(keys);
+  }
+
+  /** The bitmaps of those keys that have one, not charged: the caller charges them if it uses them. */
+  async read(keys: readonly string[]): Promise<ReadonlyMap<string, Uint32Array>> {
+    const wanted = [...new Set(keys)].flatMap((key) => {
+      const n = this.numbers.get(key);
+      return n === undefined ? [] : [[key, n] as const];
     });
-    const bytes = bitmapBytes(this.meta.count);
-    const files = new Map(wanted.map(([, n]) => [bitmapPath(this.country, n), bytes]));
-    if (wanted.length === 0 || !budget.fits(files, reserve)) return new Map();
-    for (const [path] of files) budget.charge(path, bytes);
     return new Map(
-      await Promise.all(wanted.map(async ([lexeme, n]) => [lexeme, await this.bitmap(n)] as const)),
+      await Promise.all(wanted.map(async ([key, n]) => [key, await this.bitmap(n)] as const)),
     );
   }
 

@@ -8,6 +8,12 @@ import type { RouteResource } from "../contract/routes.ts";
 import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
 import { selectRange, setCount } from "../contract/search/algebra.ts";
 import { checkedLexemes, checksDocuments } from "../contract/search/bitmaps.ts";
+import {
+  bitmapsAnswer,
+  countBits,
+  evaluateBitmaps,
+  selectBits,
+} from "../contract/search/bitsets.ts";
 import { isSingleList } from "../contract/search/evaluate.ts";
 import type { ListTree } from "../contract/search/algebra.ts";
 import {
@@ -68,6 +74,27 @@ export async function serveFullText(
               page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget),
             };
       }
+      if (bitmapsAnswer(search.root, (key) => index.bitmaps.has(key))) {
+        // Every term has a bitmap: and/or/not over them, counted and paged without a list, when they and the page's record and head files fit.
+        const keys = lexemesOfQuery(search).map(termKey);
+        const found = evaluateBitmaps(
+          search.root,
+          await index.bitmaps.read(keys),
+          index.meta.count,
+        );
+        const positions = selectBits(found, start, end);
+        const files = new Map([
+          ...index.bitmaps.files(keys),
+          ...(await index.streets.filesAt(positions)),
+        ]);
+        if (budget.fits(files, TAILS_RESERVE)) {
+          for (const [path, bytes] of files) budget.charge(path, bytes);
+          return {
+            total: countBits(found),
+            page: await index.streets.streetsAt(positions, budget),
+          };
+        }
+      }
       const entries = (term: LexemeMatch) =>
         lists(term).reduce((sum, ref) => sum + listCount(ref), 0);
       const termsOf = (plan: ListTree<QueryLeaf>) => [
@@ -75,9 +102,19 @@ export async function serveFullText(
       ];
       // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
       const fewer = planQuery(search.root, entries);
+      // Else a word with a bitmap is checked rather than read (its lists counted as every street), when the other lists and its bitmap fit.
+      const bitsChecked = planQuery(
+        search.root,
+        (term) => (index.bitmaps.has(termKey(term)) ? index.meta.count : entries(term)),
+        MOST_CHECKS,
+      );
+      const bitmapShare =
+        (index.bitmaps.bytesOf(checkedLexemes(bitsChecked)) + 1) / index.meta.readBudget;
       const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE)
         ? fewer
-        : planQuery(search.root, entries, MOST_CHECKS);
+        : index.listsFit(termsOf(bitsChecked).flatMap(lists), budget, TAILS_RESERVE + bitmapShare)
+          ? bitsChecked
+          : planQuery(search.root, entries, MOST_CHECKS);
       const terms = termsOf(plan);
       const refs = terms.map((term) => lists(term));
       const decoded = await index.postings(refs.flat(), budget);

@@ -1,24 +1,24 @@
 /**
- * Dense lexeme lists as bitmaps over the street positions (`/_s/{cc}/b/{n}.bin`): bit p of
- * 32-bit little-endian word p >>> 5 is set when street p's document has the lexeme. A lexeme on
- * at least one street in BITMAP_DENSITY has one (meta.bitmaps names them, file n the n-th), so
- * a check against a common word (`straße` beside `ki*`) is a bit test per candidate, not a
- * decode of its long list nor a lexizing of each candidate's name and place. A list holds
- * exactly the streets whose document has its lexeme, so the test is exact.
+ * Dense lists as bitmaps over the street positions (`/_s/{cc}/b/{n}.bin`): bit p of 32-bit
+ * little-endian word p >>> 5 is set when street p's document has the term. A lexeme, or a
+ * two-character prefix (the union of its lexemes' lists), on at least one street in
+ * BITMAP_DENSITY has one (meta.bitmaps names them by termKey, file n the n-th), so a check
+ * against a common word or a short prefix (`straße ki`, `platz he` as typed) is a bit test per
+ * candidate, not a decode of long lists nor a lexizing of each candidate's name and place. A list
+ * holds exactly the streets whose document has its lexeme, so the test is exact.
  */
 import type { ListTree } from "./algebra.ts";
-import type { QueryLeaf } from "./fulltext.ts";
+import { termKey, type QueryLeaf } from "./fulltext.ts";
 import type { SearchNode } from "../postgres/tsquery.ts";
 
-/** A lexeme on at least one street in this many has a bitmap (its bitmap is then smaller than its list). */
+/** A term on at least one street in this many has a bitmap (of about 150 KB nationally). */
 export const BITMAP_DENSITY = 256;
 
 /** Bytes of a bitmap over `count` streets: whole 32-bit words. */
 export const bitmapBytes = (count: number) => ((count + 31) >>> 5) * 4;
 
-export function encodeBitmap(positions: Int32Array, count: number): Uint8Array {
-  const words = new Uint32Array(bitmapBytes(count) / 4);
-  for (const position of positions) words[position >>> 5]! |= 1 << (position & 31);
+/** A bitmap's words as the file's bytes (little-endian). */
+export function bitmapWords(words: Uint32Array): Uint8Array {
   const bytes = new Uint8Array(words.length * 4);
   const view = new DataView(bytes.buffer);
   for (let w = 0; w < words.length; w++) view.setUint32(w * 4, words[w] as number, true);
@@ -31,19 +31,19 @@ export function decodeBitmap(bytes: Uint8Array): Uint32Array {
   return new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >>> 2);
 }
 
-/** A check a bitmap decides: a whole lexeme (not a prefix), or its negation. */
+/** A check a bitmap decides: a term (its key: termKey), or its negation. */
 function bitmapCheck(
   node: SearchNode,
 ): { readonly lexeme: string; readonly negated: boolean } | undefined {
-  if (node.op === "lexeme" && !node.prefix) return { lexeme: node.lexeme, negated: false };
-  if (node.op === "not" && node.operand.op === "lexeme" && !node.operand.prefix)
-    return { lexeme: node.operand.lexeme, negated: true };
+  if (node.op === "lexeme") return { lexeme: termKey(node), negated: false };
+  if (node.op === "not" && node.operand.op === "lexeme")
+    return { lexeme: termKey(node.operand), negated: true };
   return undefined;
 }
 
-/** The whole-word lexemes of a phrase (each is in every document the phrase matches). */
+/** The keys of a phrase's terms (each is in every document the phrase matches). */
 const phraseLexemes = (node: SearchNode): string[] =>
-  node.op === "phrase" ? node.terms.flatMap((t) => (t.prefix ? [] : [t.lexeme])) : [];
+  node.op === "phrase" ? node.terms.map(termKey) : [];
 
 /** The lexemes of a plan's checks (and phrases) that a bitmap could decide or narrow (those with one, if the index has it). */
 export function checkedLexemes(tree: ListTree<QueryLeaf>): string[] {

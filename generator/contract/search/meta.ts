@@ -35,7 +35,7 @@ export interface SearchMeta {
   readonly readBudget: number;
   /** Every character of the street names, once, in code point order: which n-gram lists need no name test (filter.ts foldIsExact). */
   readonly nameCharacters: string;
-  /** The lexemes with a bitmap (bitmaps.ts), in order: file n is the n-th's. */
+  /** The terms with a bitmap (bitmaps.ts), as fulltext.ts termKey: file n is the n-th's. */
   readonly bitmaps: readonly string[];
 }
 
