@@ -43,11 +43,12 @@ export async function findStreets(
   const name =
     filters.name === undefined ? undefined : await rarestGram(index, filters.name, budget);
   if (name !== undefined && name.ref === undefined) return { total: 0, page: [] };
-  const readRuns = async () =>
+  const readRuns = async (onPass?: (start: number, length: number) => void) =>
     passingRuns(
       filters.name as StreetFilter,
       await index.postings(name?.ref === undefined ? [] : [name.ref], budget),
       gramIsLiteral(filters.name as StreetFilter, index.nameCharacters),
+      onPass,
     );
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
     const runs = await readRuns();
@@ -112,8 +113,10 @@ export async function findStreets(
       ),
     };
   }
-  // The name's runs, each street's place tested (from the record table).
-  const runs = await readRuns();
+  // The name's runs, each street's place tested (from the record table, charged run by run: a search too broad stops early).
+  const runs = await readRuns((first, length) =>
+    index.streets.chargeStreets(first, length, budget),
+  );
   const positions = allRunStreets(runs);
   const placeOf = await index.streets.placesAt(positions, budget);
   const matched = positions.filter((_, i) => pass[placeOf[i] ?? 0] === 1);

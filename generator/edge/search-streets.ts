@@ -82,6 +82,13 @@ export class StreetTable {
     return found;
   }
 
+  /** Charges the record-table chunks of streets [start, start + length) (as placesAt will). */
+  chargeStreets(start: number, length: number, budget: ReadBudget): void {
+    const last = Math.floor((start + length - 1) / RECORD_CHUNK_STREETS);
+    for (let chunk = Math.floor(start / RECORD_CHUNK_STREETS); chunk <= last; chunk++)
+      this.chargeRecords(chunk, budget);
+  }
+
   private chargeRecords(chunk: number, budget: ReadBudget): void {
     budget.charge(recordsPath(this.country, chunk), this.recordBytes(chunk));
   }

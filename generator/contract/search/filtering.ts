@@ -48,10 +48,22 @@ class ListRuns implements Runs {
 /**
  * The runs whose name passes the filter, out of its trigrams' run lists (each holds every passing
  * run). `exact`: the one list holds only passing runs (the list of the literal itself, when
- * foldIsExact), so no run is tested and no head decoded but a page's.
+ * foldIsExact), so no run is tested and no head decoded but a page's. `onPass` sees each passing
+ * run as it is found (it may throw to stop, e.g. once the runs' record chunks exceed a budget).
  */
-export function passingRuns(filter: StreetFilter, lists: readonly Postings[], exact = false): Runs {
-  if (exact && lists.length === 1) return new ListRuns(lists[0] as Postings);
+export function passingRuns(
+  filter: StreetFilter,
+  lists: readonly Postings[],
+  exact = false,
+  onPass?: (start: number, length: number) => void,
+): Runs {
+  if (exact && lists.length === 1) {
+    const runs = new ListRuns(lists[0] as Postings);
+    if (onPass !== undefined)
+      for (let r = 0; r < runs.starts.length; r++)
+        onPass(runs.starts[r] as number, runs.lengths[r] as number);
+    return runs;
+  }
   const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
   if (smallest === undefined) return runsOf([], [], [], 0);
   const common = others.reduce((set, list) => intersect(set, list.positions), smallest.positions);
@@ -63,6 +75,7 @@ export function passingRuns(filter: StreetFilter, lists: readonly Postings[], ex
     at = lowerBound(smallest.positions, common[i] as number, at);
     const run = smallest.entry(at);
     if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
+    onPass?.(run.position, run.place);
     starts.push(run.position);
     lengths.push(run.place);
     heads.push(run.head);
