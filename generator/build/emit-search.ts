@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
-import { FORMAT_VERSION } from "../contract/layout.ts";
+import { bitmapPath, FORMAT_VERSION } from "../contract/layout.ts";
 import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/postgres/lexize.ts";
@@ -29,6 +29,7 @@ import { encodeTailShard } from "../contract/search/tails.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { Searched } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
+import { writeBitmaps } from "./search-bitmaps.ts";
 import { Interner, ListWriter, PairList } from "./search-lists.ts";
 import { indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
 
@@ -83,7 +84,11 @@ export function emitSearch(
     head: (_: number, position: number) => headOf[position] ?? 0,
   };
 
-  const lexicon: ShardEntry[] = lexemePositions(indexed).map(([key, positions]) => ({
+  const lexemes = lexemePositions(indexed);
+  const bitmaps = writeBitmaps(lexemes, streets.length, (n, data) =>
+    write(bitmapPath(country, n), data),
+  );
+  const lexicon: ShardEntry[] = lexemes.map(([key, positions]) => ({
     key,
     ref: writer.list(positions, ofStreet.place, ofStreet.head),
   }));
@@ -156,9 +161,23 @@ export function emitSearch(
     lexiconShards,
     trigramShards,
     readBudget,
+    nameCharacters: nameCharacters(streets),
+    bitmaps,
   };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
+}
+
+/** Every character of the names, once, in code point order. */
+function nameCharacters(streets: readonly { readonly name: string }[]): string {
+  const seen = new Set<number>();
+  let last = "";
+  for (const { name } of streets) {
+    if (name === last) continue;
+    last = name;
+    for (const ch of name) seen.add(ch.codePointAt(0) ?? 0);
+  }
+  return String.fromCodePoint(...[...seen].sort((a, b) => a - b));
 }
 
 /** Every lexeme's positions, by lexeme: a street has its name's lexemes and its place's (`Name PostalCode Locality` is one document). */

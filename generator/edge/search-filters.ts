@@ -3,6 +3,7 @@ import type { StreetFilters } from "../contract/search/evaluate.ts";
 import {
   caseFoldKey,
   filterMatches,
+  foldIsExact,
   literalText,
   type StreetFilter,
 } from "../contract/search/filter.ts";
@@ -52,12 +53,12 @@ export async function findStreets(
         ? await patternCover(index, filters.name, budget)
         : await rarestGram(index, filters.name, budget);
   if (name !== undefined && name.refs.length === 0) return { total: 0, page: [] };
-  const readRuns = async () => {
+  const readRuns = async (onPass?: (start: number, length: number) => void) => {
     const lists = await index.postings(name?.refs ?? [], budget);
     const filter = filters.name as StreetFilter;
     return filter.pattern === undefined
-      ? passingRuns(filter, lists)
-      : unitedPassingRuns(filter, lists);
+      ? passingRuns(filter, lists, gramIsLiteral(filter, index.nameCharacters), onPass)
+      : unitedPassingRuns(filter, lists, onPass);
   };
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
     refuseBroadPattern(filters.name as StreetFilter, name, Infinity);
@@ -124,18 +125,24 @@ export async function findStreets(
       ),
     };
   }
-  // The name's runs, each street's place tested (from the record table).
-  const runs = await readRuns();
+  // The name's runs, each street's place tested (from the record table, charged run by run: a search too broad stops early).
+  const runs = await readRuns((first, length) =>
+    index.streets.chargeStreets(first, length, budget),
+  );
   const positions = allRunStreets(runs);
   const placeOf = await index.streets.placesAt(positions, budget);
   const matched = positions.filter((_, i) => pass[placeOf[i] ?? 0] === 1);
   const page = Array.from(matched.subarray(start, end), (position) => ({
     position,
     place: placeOf[lowerBound(positions, position)] ?? 0,
-    head: runs.heads[runOf(runs, position)] ?? [],
+    head: runs.head(runOf(runs, position)),
   }));
   return { total: matched.length, page };
 }
+
+/** Is the name's one n-gram list (a literal of at most three characters is its own key) exactly the runs that pass? */
+const gramIsLiteral = (filter: StreetFilter, occurring: ReadonlySet<number>) =>
+  filter.literal.length <= 3 && foldIsExact(filter, occurring);
 
 /**
  * The rarest n-gram list of a name filter's literal and the streets in its runs (from the shard:

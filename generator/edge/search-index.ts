@@ -23,6 +23,7 @@ import {
 } from "../contract/search/store.ts";
 import { decodeTailShard, type Tail } from "../contract/search/tails.ts";
 import type { AssetStore } from "./assets.ts";
+import { BitmapStore } from "./search-bitmaps.ts";
 import { StreetTable } from "./search-streets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
@@ -50,6 +51,10 @@ export class SearchIndex {
   private decodedEntries = 0;
   /** Streets by position: their places and heads. */
   readonly streets: StreetTable;
+  /** Bitmaps of common lexemes. */
+  readonly bitmaps: BitmapStore;
+  /** The code points of meta.nameCharacters. */
+  readonly nameCharacters: ReadonlySet<number>;
 
   private constructor(
     private readonly store: AssetStore,
@@ -59,6 +64,8 @@ export class SearchIndex {
     private readonly metaBytes: number,
   ) {
     this.streets = new StreetTable(store, origin, country, meta);
+    this.bitmaps = new BitmapStore(store, origin, country, meta);
+    this.nameCharacters = new Set(Array.from(meta.nameCharacters, (ch) => ch.codePointAt(0) ?? 0));
   }
 
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchIndex> {

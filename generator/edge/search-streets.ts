@@ -82,12 +82,39 @@ export class StreetTable {
     return found;
   }
 
+  /** Charges the record-table chunks of streets [start, start + length) (as placesAt will). */
+  chargeStreets(start: number, length: number, budget: ReadBudget): void {
+    const last = Math.floor((start + length - 1) / RECORD_CHUNK_STREETS);
+    for (let chunk = Math.floor(start / RECORD_CHUNK_STREETS); chunk <= last; chunk++)
+      this.chargeRecords(chunk, budget);
+  }
+
   private chargeRecords(chunk: number, budget: ReadBudget): void {
-    budget.charge(
-      recordsPath(this.country, chunk),
+    budget.charge(recordsPath(this.country, chunk), this.recordBytes(chunk));
+  }
+
+  private recordBytes(chunk: number): number {
+    return (
       Math.min(RECORD_CHUNK_STREETS, this.meta.count - chunk * RECORD_CHUNK_STREETS) *
-        this.meta.placeWidth,
+      this.meta.placeWidth
     );
+  }
+
+  /** A head-table chunk, kept per isolate once read. */
+  private async headChunk(
+    chunk: number,
+  ): Promise<{ readonly runs: Postings; readonly bytes: number }> {
+    let heads = this.headChunks.get(chunk);
+    if (heads === undefined) {
+      const bytes = new Uint8Array(
+        await (await this.store.require(this.origin, headsPath(this.country, chunk))).arrayBuffer(),
+      );
+      this.headChunks.set(
+        chunk,
+        (heads = { runs: decodePostings(bytes, RECORD_CHUNK_STREETS), bytes: bytes.byteLength }),
+      );
+    }
+    return heads;
   }
 
   private async recordChunk(chunk: number): Promise<Uint8Array> {
@@ -104,6 +131,16 @@ export class StreetTable {
     return table;
   }
 
+  /** The record- and head-table files streetsAt reads for these streets, with their bytes (the head chunks read, not charged). */
+  async filesAt(positions: readonly number[]): Promise<Map<string, number>> {
+    const files = new Map<string, number>();
+    for (const chunk of new Set(positions.map((p) => Math.floor(p / RECORD_CHUNK_STREETS)))) {
+      files.set(recordsPath(this.country, chunk), this.recordBytes(chunk));
+      files.set(headsPath(this.country, chunk), (await this.headChunk(chunk)).bytes);
+    }
+    return files;
+  }
+
   /** Streets by position (increasing) as list entries: places from the record table, heads from the head table. */
   async streetsAt(positions: readonly number[], budget: ReadBudget): Promise<ListEntry[]> {
     const places = await this.placesAt(positions, budget);
@@ -112,21 +149,7 @@ export class StreetTable {
     ];
     const loaded = await Promise.all(
       chunks.map(async (chunk) => {
-        let heads = this.headChunks.get(chunk);
-        if (heads === undefined) {
-          const bytes = new Uint8Array(
-            await (
-              await this.store.require(this.origin, headsPath(this.country, chunk))
-            ).arrayBuffer(),
-          );
-          this.headChunks.set(
-            chunk,
-            (heads = {
-              runs: decodePostings(bytes, RECORD_CHUNK_STREETS),
-              bytes: bytes.byteLength,
-            }),
-          );
-        }
+        const heads = await this.headChunk(chunk);
         budget.charge(headsPath(this.country, chunk), heads.bytes);
         return [chunk, heads.runs] as const;
       }),

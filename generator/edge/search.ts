@@ -8,13 +8,19 @@ import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
 import { selectRange, setCount } from "../contract/search/algebra.ts";
+import { checkedLexemes, checksDocuments } from "../contract/search/bitmaps.ts";
+import {
+  bitmapsAnswer,
+  countBits,
+  evaluateBitmaps,
+  selectBits,
+} from "../contract/search/bitsets.ts";
 import { isSingleList } from "../contract/search/evaluate.ts";
 import type { ListTree } from "../contract/search/algebra.ts";
 import {
   entryAt,
   evaluateQuery,
   MOST_CHECKS,
-  planChecks,
   planQuery,
   planTerms,
   termKey,
@@ -69,6 +75,27 @@ export async function serveFullText(
               page: await index.slice(ref, start, Math.min(end, listCount(ref)), budget),
             };
       }
+      if (bitmapsAnswer(search.root, (key) => index.bitmaps.has(key))) {
+        // Every term has a bitmap: and/or/not over them, counted and paged without a list, when they and the page's record and head files fit.
+        const keys = lexemesOfQuery(search).map(termKey);
+        const found = evaluateBitmaps(
+          search.root,
+          await index.bitmaps.read(keys),
+          index.meta.count,
+        );
+        const positions = selectBits(found, start, end);
+        const files = new Map([
+          ...index.bitmaps.files(keys),
+          ...(await index.streets.filesAt(positions)),
+        ]);
+        if (budget.fits(files, TAILS_RESERVE)) {
+          for (const [path, bytes] of files) budget.charge(path, bytes);
+          return {
+            total: countBits(found),
+            page: await index.streets.streetsAt(positions, budget),
+          };
+        }
+      }
       const entries = (term: LexemeMatch) =>
         lists(term).reduce((sum, ref) => sum + listCount(ref), 0);
       const termsOf = (plan: ListTree<QueryLeaf>) => [
@@ -76,9 +103,19 @@ export async function serveFullText(
       ];
       // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
       const fewer = planQuery(search.root, entries);
+      // Else a word with a bitmap is checked rather than read (its lists counted as every street), when the other lists and its bitmap fit.
+      const bitsChecked = planQuery(
+        search.root,
+        (term) => (index.bitmaps.has(termKey(term)) ? index.meta.count : entries(term)),
+        MOST_CHECKS,
+      );
+      const bitmapShare =
+        (index.bitmaps.bytesOf(checkedLexemes(bitsChecked)) + 1) / index.meta.readBudget;
       const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE)
         ? fewer
-        : planQuery(search.root, entries, MOST_CHECKS);
+        : index.listsFit(termsOf(bitsChecked).flatMap(lists), budget, TAILS_RESERVE + bitmapShare)
+          ? bitsChecked
+          : planQuery(search.root, entries, MOST_CHECKS);
       const terms = termsOf(plan);
       const refs = terms.map((term) => lists(term));
       const decoded = await index.postings(refs.flat(), budget);
@@ -86,11 +123,14 @@ export async function serveFullText(
       terms.forEach((term, i) =>
         byTerm.set(termKey(term), decoded.splice(0, refs[i]?.length ?? 0)),
       );
-      const places = planChecks(plan) ? await index.places(budget) : undefined;
+      // Checks against common words are bit tests (when their bitmaps fit); only the others need the places.
+      const bitmaps = await index.bitmaps.of(checkedLexemes(plan), budget, TAILS_RESERVE);
+      const places = checksDocuments(plan, bitmaps) ? await index.places(budget) : undefined;
       const found = evaluateQuery(plan, {
         postings: (term) => byTerm.get(termKey(term)) ?? [],
         places,
         size: index.meta.count,
+        bitmaps,
       });
       const size = index.meta.count;
       const positions = selectRange(found, size, start, end);
@@ -199,6 +239,8 @@ async function hasView(
 
 /** The share of the read budget a plan leaves for the places (to check candidates) and the page's tails. */
 const PAGE_RESERVE = 0.4;
+/** The share of the budget bitmaps leave for a page's tails (at most 50 tail files of about 5 KB nationally). */
+const TAILS_RESERVE = 0.25;
 
 const FULL_TEXT_NARROWER = "add a word, a postal code or a locality, or make the last word longer";
 const STREETS_NARROWER = "add postalCode or locality, or give a longer name";

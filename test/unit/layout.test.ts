@@ -6,6 +6,7 @@ import {
 } from "../../generator/contract/header-rules.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
 import {
+  bitmapPath,
   datasetPath,
   FORMAT_VERSION,
   formatMismatch,
@@ -59,6 +60,7 @@ describe("the layout on disk", () => {
     ["§ 7.4 tails", tailsPath("de", 7), "/_s/de/t/7.json"],
     ["§ 7.5 posting lists", listChunkPath("de", 2), "/_s/de/p/2.bin"],
     ["§ 7.6 record table", recordsPath("de", 0), "/_s/de/r/0.bin"],
+    ["§ 7.8 lexeme bitmap", bitmapPath("de", 3), "/_s/de/b/3.bin"],
     ["§ 8 route table", ROUTE_TABLE_PATH, "/_routes.json"],
     ["§ 10 dataset", datasetPath("de.streets", "json"), "/downloads/de.streets.json"],
     ["§ 10 dataset part", datasetPath("de.streets", "csv", 2), "/downloads/de.streets.part-2.csv"],

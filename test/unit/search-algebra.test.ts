@@ -214,6 +214,33 @@ describe("filters as runs and places", () => {
   });
 
   it.each([
+    [
+      "tested",
+      false,
+      [
+        [0, 2],
+        [10, 1],
+      ],
+    ],
+    [
+      "a literal's own list, untested",
+      true,
+      [
+        [0, 2],
+        [2, 3],
+        [10, 1],
+      ],
+    ],
+  ])("shows each passing run as it is found, %s", (_, exact, seen) => {
+    const passed: [number, number][] = [];
+    const list = decodePostings(out.view(), 3);
+    passingRuns(parseStreetFilter("name", "weg"), [list], exact as boolean, (start, length) =>
+      passed.push([start, length]),
+    );
+    expect(passed).toEqual(seen);
+  });
+
+  it.each([
     [0, 3, [0, 1, 10]],
     [1, 2, [1]],
     [2, 50, [10]],

@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   caseFoldKey,
   filterMatches,
   FilterSyntaxError,
+  foldIsExact,
   parseStreetFilter,
   type FilterParameter,
 } from "../../generator/contract/search/filter.ts";
@@ -116,6 +118,46 @@ describe("the /Streets filters select what the original's regular expressions se
     expect(caseFoldKey("ǅ")).toBe(caseFoldKey("ǆ"));
     expect(caseFoldKey("Pariser")).toBe(caseFoldKey("PARISER"));
     expect(caseFoldKey("Pariser")).not.toBe(caseFoldKey("Parisor"));
+  });
+});
+
+const codes = (text: string) => new Set(Array.from(text, (ch) => ch.codePointAt(0) ?? 0));
+const ASCII = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789ßäöüÄÖÜ";
+
+describe("an n-gram list that is exactly the runs a short name filter passes (foldIsExact)", () => {
+  it.each<[string, string, boolean]>([
+    ["str", ASCII, true],
+    ["A", ASCII, true],
+    ["", ASCII, true],
+    ["ß", ASCII, true],
+    ["k", ASCII, true],
+    ["k", `${ASCII}\u212a`, false], // the Kelvin sign folds with k, ~* k does not find it
+    ["s", `${ASCII}ſ`, false], // so does the long s with s
+    ["ǅ", "ǄǅǆDZ", false],
+    ["^str", ASCII, false],
+    ["str$", ASCII, false],
+  ])("name=%j over the characters %j: %s", (pattern, occurring, expected) => {
+    expect(foldIsExact(parseStreetFilter("name", pattern), codes(occurring))).toBe(expected);
+  });
+
+  it("is never wrong: a value whose folded form holds the folded literal then matches", () => {
+    const chars = fc.constantFrom(..."aAkKsSſßẞǄǅǆiIİı\u212a".split(""));
+    fc.assert(
+      fc.property(
+        fc.array(chars, { maxLength: 3 }),
+        fc.array(chars, { maxLength: 8 }),
+        (literal, value) => {
+          const filter = parseStreetFilter("name", literal.join(""));
+          const text = value.join("");
+          if (
+            foldIsExact(filter, codes(text)) &&
+            caseFoldKey(text).includes(caseFoldKey(literal.join("")))
+          )
+            expect(filterMatches(filter, text)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -201,6 +201,36 @@ export function caseFoldKey(text: string): string {
   return out;
 }
 
+/**
+ * Does every value whose case-folded form contains the literal's own key (caseFoldKey) match the
+ * filter? So when the filter is unanchored, ignores case and each literal character's case class
+ * (the characters caseFoldKey maps with it, of those `occurring` in the values) is no more than
+ * what `~*` accepts for it: then the
+ * runs on the list of its n-gram are exactly those that pass, and none needs testing.
+ */
+export function foldIsExact(filter: StreetFilter, occurring: ReadonlySet<number>): boolean {
+  if (filter.anchoredStart || filter.anchoredEnd || !filter.ignoreCase) return false;
+  return filter.literal.every((c, k) =>
+    caseClass(c).every(
+      (d) => d === filter.accepts[2 * k] || d === filter.accepts[2 * k + 1] || !occurring.has(d),
+    ),
+  );
+}
+
+/** Every character caseFoldKey maps to the same representative as c (c included). */
+function caseClass(c: number): readonly number[] {
+  if (classes === undefined) {
+    classes = new Map();
+    parent ??= caseClosure();
+    for (const member of parent.keys()) {
+      const root = representative(member);
+      (classes.get(root) ?? classes.set(root, [root]).get(root))?.push(member);
+    }
+  }
+  return classes.get(representative(c)) ?? [c];
+}
+let classes: Map<number, number[]> | undefined;
+
 /** Union-find over the case pairs, built on first use. */
 let parent: Map<number, number> | undefined;
 function representative(c: number): number {

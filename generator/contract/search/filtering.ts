@@ -15,17 +15,57 @@ import { lowerBound, type Postings } from "./postings.ts";
 export interface Runs {
   readonly starts: Int32Array;
   readonly lengths: Int32Array;
-  /** Each run's head. */
+  /** Each run's head (every run's at once: `head` decodes only the one asked for). */
   readonly heads: readonly (readonly string[])[];
+  /** Run r's head. */
+  head(r: number): readonly string[];
   /** Streets in all runs. */
   readonly streets: number;
 }
 
-/** The runs whose name passes the filter, out of its trigrams' run lists (each holds every passing run). */
-export function passingRuns(filter: StreetFilter, lists: readonly Postings[]): Runs {
+/** Runs that are a whole decoded list (every run of it passes): columns shared, heads decoded when asked for. */
+class ListRuns implements Runs {
+  readonly streets: number;
+  constructor(private readonly list: Postings) {
+    let streets = 0;
+    for (let i = 0; i < list.length; i++) streets += list.seconds[i] as number;
+    this.streets = streets;
+  }
+  get starts(): Int32Array {
+    return this.list.positions;
+  }
+  get lengths(): Int32Array {
+    return this.list.seconds;
+  }
+  get heads(): readonly (readonly string[])[] {
+    return Array.from({ length: this.list.length }, (_, r) => this.head(r));
+  }
+  head(r: number): readonly string[] {
+    return this.list.entry(r).head;
+  }
+}
+
+/**
+ * The runs whose name passes the filter, out of its trigrams' run lists (each holds every passing
+ * run). `exact`: the one list holds only passing runs (the list of the literal itself, when
+ * foldIsExact), so no run is tested and no head decoded but a page's. `onPass` sees each passing
+ * run as it is found (it may throw to stop, e.g. once the runs' record chunks exceed a budget).
+ */
+export function passingRuns(
+  filter: StreetFilter,
+  lists: readonly Postings[],
+  exact = false,
+  onPass?: (start: number, length: number) => void,
+): Runs {
+  if (exact && lists.length === 1) {
+    const runs = new ListRuns(lists[0] as Postings);
+    if (onPass !== undefined)
+      for (let r = 0; r < runs.starts.length; r++)
+        onPass(runs.starts[r] as number, runs.lengths[r] as number);
+    return runs;
+  }
   const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
-  if (smallest === undefined)
-    return { starts: new Int32Array(), lengths: new Int32Array(), heads: [], streets: 0 };
+  if (smallest === undefined) return runsOf([], [], [], 0);
   const common = others.reduce((set, list) => intersect(set, list.positions), smallest.positions);
   const starts: number[] = [];
   const lengths: number[] = [];
@@ -35,13 +75,27 @@ export function passingRuns(filter: StreetFilter, lists: readonly Postings[]): R
     at = lowerBound(smallest.positions, common[i] as number, at);
     const run = smallest.entry(at);
     if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
+    onPass?.(run.position, run.place);
     starts.push(run.position);
     lengths.push(run.place);
     heads.push(run.head);
     streets += run.place;
   }
-  return { starts: Int32Array.from(starts), lengths: Int32Array.from(lengths), heads, streets };
+  return runsOf(starts, lengths, heads, streets);
 }
+
+export const runsOf = (
+  starts: readonly number[],
+  lengths: readonly number[],
+  heads: readonly (readonly string[])[],
+  streets: number,
+): Runs => ({
+  starts: Int32Array.from(starts),
+  lengths: Int32Array.from(lengths),
+  heads,
+  head: (r) => heads[r] ?? [],
+  streets,
+});
 
 /** Streets [start, end) of the runs: their positions and heads. */
 export function runStreets(
@@ -55,7 +109,7 @@ export function runStreets(
     const length = runs.lengths[r] as number;
     for (let k = Math.max(0, start - at); k < Math.min(length, end - at); k++) {
       positions.push((runs.starts[r] as number) + k);
-      heads.push(runs.heads[r] ?? []);
+      heads.push(runs.head(r));
     }
     at += length;
   }

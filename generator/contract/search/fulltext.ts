@@ -17,6 +17,7 @@ import {
   type ListTree,
   type PositionSet,
 } from "./algebra.ts";
+import { bitmapChecked } from "./bitmaps.ts";
 import { streetMatches } from "./candidates.ts";
 import { streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
@@ -150,13 +151,6 @@ export function planTerms(tree: ListTree<QueryLeaf>): LexemeMatch[] {
       : planTerms(leaf.base);
 }
 
-/** Does a plan check candidates against their documents (so need the places)? */
-export function planChecks(tree: ListTree<QueryLeaf>): boolean {
-  if (tree.op === "not") return planChecks(tree.operand);
-  if (tree.op !== "list") return tree.operands.some(planChecks);
-  return tree.list.kind !== "term";
-}
-
 /** A term as a key: its lexeme and whether it is a prefix. */
 export const termKey = (term: LexemeMatch) => `${term.prefix ? "*" : "="}${term.lexeme}`;
 
@@ -165,6 +159,8 @@ export interface QueryInputs {
   readonly postings: (term: LexemeMatch) => readonly Postings[];
   readonly places: PlaceTable | undefined;
   readonly size: number;
+  /** Bitmaps of lexemes checked (bitmaps.ts): a check they decide is a bit test. */
+  readonly bitmaps?: ReadonlyMap<string, Uint32Array>;
 }
 
 /** The set of streets that match; exact (phrases and checks decided per candidate). */
@@ -202,11 +198,13 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
 
 /** The candidates whose documents match every check; `terms`: the terms whose lists hold every candidate. */
 function checked(
-  candidates: Int32Array,
+  driven: Int32Array,
   terms: readonly LexemeMatch[],
-  checks: readonly SearchNode[],
+  allChecks: readonly SearchNode[],
   inputs: QueryInputs,
 ): PositionSet {
+  const { candidates, rest: checks } = bitmapChecked(driven, allChecks, inputs.bitmaps);
+  if (checks.length === 0) return { positions: candidates, negated: false };
   const places = inputs.places;
   if (places === undefined || candidates.length === 0) return NOTHING;
   const lists = terms.flatMap((term) => inputs.postings(term));

@@ -33,6 +33,10 @@ export interface SearchMeta {
   readonly trigramShards: readonly string[];
   /** Bytes of index files one search may read, every file it reads counted (budget.ts). */
   readonly readBudget: number;
+  /** Every character of the street names, once, in code point order: which n-gram lists need no name test (filter.ts foldIsExact). */
+  readonly nameCharacters: string;
+  /** The terms with a bitmap (bitmaps.ts), as fulltext.ts termKey: file n is the n-th's. */
+  readonly bitmaps: readonly string[];
 }
 
 /** The places (a place: what the tails of its streets share), column by column. */

@@ -15,7 +15,7 @@
 import type { ListTree } from "./algebra.ts";
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import { caseFoldKey, filterMatches, type StreetFilter } from "./filter.ts";
-import type { Runs } from "./filtering.ts";
+import { runsOf, type Runs } from "./filtering.ts";
 import type { Postings } from "./postings.ts";
 import { EVERY_NAME, literalKeys, listCount, type ListRef } from "./store.ts";
 
@@ -136,7 +136,11 @@ export function refuseBroadPattern(filter: StreetFilter, cover: Cover, placeStre
 }
 
 /** The runs of the lists (united: a run can be in several) whose name passes the filter, in order. */
-export function unitedPassingRuns(filter: StreetFilter, lists: readonly Postings[]): Runs {
+export function unitedPassingRuns(
+  filter: StreetFilter,
+  lists: readonly Postings[],
+  onPass?: (start: number, length: number) => void,
+): Runs {
   const entries: [position: number, list: number, index: number][] = [];
   lists.forEach((list, l) => {
     for (let i = 0; i < list.length; i++) entries.push([list.positions[i] ?? 0, l, i]);
@@ -156,10 +160,11 @@ export function unitedPassingRuns(filter: StreetFilter, lists: readonly Postings
     let passed = byName.get(name);
     if (passed === undefined) byName.set(name, (passed = filterMatches(filter, name)));
     if (!passed) continue;
+    onPass?.(run.position, run.place);
     starts.push(run.position);
     lengths.push(run.place);
     heads.push(run.head);
     streets += run.place;
   }
-  return { starts: Int32Array.from(starts), lengths: Int32Array.from(lengths), heads, streets };
+  return runsOf(starts, lengths, heads, streets);
 }
