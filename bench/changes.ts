@@ -127,7 +127,7 @@ process.stdout.write(
 
 /**
  * The national street list's diff by itself, as the build runs it: the first build's dataset as
- * the predecessor, the changed build's records fed view by view (here: part by part). Main-thread
+ * the predecessor, the changed build's records fed part by part, as its dataset writer feeds them. Main-thread
  * CPU, which other processes' load hardly changes.
  */
 async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: number }> {
@@ -135,8 +135,8 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
   const next = localPredecessor(withFeed);
   if (predecessor === undefined || next === undefined) throw new Error("no builds to diff");
   const nextParts = oldDatasetOf(next, "de.streets");
-  const encodedParts: EncodedRecords[] = [];
-  for (let part = 0; part < nextParts.parts; part++) {
+  const encodedParts: { encoded: EncodedRecords; sha256: string }[] = [];
+  for (const [part, { sha256 }] of nextParts.parts.entries()) {
     const raw = await nextParts.read(part);
     const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
     const offsets: number[] = [];
@@ -145,19 +145,20 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
     // As packed: each record followed by its comma (the array's brackets and commas are the bytes between).
     const json = Float64Array.from(offsets);
     encodedParts.push({
-      count: offsets.length - 1,
-      bytes: { json: bytes, csv: Buffer.alloc(0) },
-      offsets: { json, csv: new Float64Array(offsets.length) },
+      encoded: {
+        count: offsets.length - 1,
+        bytes: { json: bytes, csv: Buffer.alloc(0) },
+        offsets: { json, csv: new Float64Array(offsets.length) },
+      },
+      sha256,
     });
   }
   const rssBefore = process.memoryUsage.rss();
   const cpuBefore = process.threadCpuUsage();
   const started = performance.now();
-  const diff = await RecordDiff.start(
-    oldDatasetOf(predecessor, "de.streets"),
-    deStreets.record.columns,
-  );
-  for (const encoded of encodedParts) diff.observe(encoded);
+  const diff = new RecordDiff(oldDatasetOf(predecessor, "de.streets"), deStreets.record.columns);
+  for (const { encoded, sha256 } of encodedParts)
+    await diff.part([{ encoded, from: 0, to: encoded.count }], sha256);
   const changes = await diff.finish("de.streets");
   const cpu = process.threadCpuUsage(cpuBefore);
   const rssMiB = Math.round((process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20);

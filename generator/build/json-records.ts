@@ -34,6 +34,19 @@ export function forEachJsonRecord(
   if (depth !== 0) throw new Error("not a complete JSON array (a download cut short?)");
 }
 
+/** Where the object that starts at `start` (a `{`) ends: the index just past its closing `}`. */
+export function jsonRecordEnd(bytes: Uint8Array, start: number): number {
+  let depth = 0;
+  for (let i = start; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) {
+      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+    else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
+  }
+  throw new Error("not a complete JSON record (a download cut short?)");
+}
+
 /**
  * A 53-bit hash of bytes [start, end): two 32-bit hashes (FNV-1a and a multiply-xorshift), so
  * that a changed record taken for an unchanged one takes a 53-bit collision with that very record.

@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { CHANGE_FEED, type ChangeFeed } from "../contract/changes.ts";
 import { datasetPath, type DownloadsManifest } from "../contract/downloads.ts";
-import type { OldDataset } from "./record-diff.ts";
+import type { OldDataset } from "./old-cursor.ts";
 
 /**
  * The build a build is compared with: the previous output on this machine, or (the nightly) what
@@ -32,8 +32,7 @@ export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldD
     predecessor.manifest.files.flatMap((file) => (file.gzipOf === undefined ? [] : [file.gzipOf])),
   );
   return {
-    parts: parts.length,
-    records: parts.reduce((sum, file) => sum + file.records, 0),
+    parts: parts.map((file) => ({ records: file.records, sha256: file.sha256 })),
     read: async (part) => {
       const plain = parts[part]?.path ?? "";
       const path = predecessor.compressed === true && gzipped.has(plain) ? `${plain}.gz` : plain;
