@@ -6,7 +6,11 @@
  * first build's). Each build runs in its own process; CPU time is the process's own, which the
  * load of other processes on the machine changes far less than the wall time.
  *
- *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N]
+ * With `--before DIR` (another checkout of the generator, e.g. `git archive` of an earlier commit
+ * with this one's node_modules linked in), the rebuild with the feed runs once more with DIR's
+ * generator, between the other two: an A/B of two versions under the same machine load.
+ *
+ *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--before DIR]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,11 +32,13 @@ const { values: args } = parseArgs({
     source: { type: "string", default: "/tmp/national-streets.csv" },
     out: { type: "string", default: join(tmpdir(), "plz-bench-changes") },
     every: { type: "string", default: "100" },
+    before: { type: "string" },
   },
 });
 const source = resolve(args.source);
 const out = resolve(args.out);
 const every = Number(args.every);
+const before = args.before === undefined ? undefined : resolve(args.before);
 
 interface BuildJson {
   cpuMs: number;
@@ -60,16 +66,24 @@ const rows = lines.filter((line) => line !== "").length - 1;
 
 const withFeed = `${out}-feed`;
 const withoutFeed = `${out}-nofeed`;
-for (const dir of [out, withFeed, withoutFeed]) rmSync(dir, { recursive: true, force: true });
+const withFeedBefore = `${out}-feed-before`;
+const dirs = [out, withFeed, withoutFeed, withFeedBefore];
+for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 const load = [loadavg()[0] ?? 0];
 const first = await timed(() => build(source, out, ["--full"]));
 // The same previous output for both rebuilds; without its downloads manifest it is no predecessor.
 execFileSync("cp", ["-al", out, withFeed]);
 execFileSync("cp", ["-al", out, withoutFeed]);
+if (before !== undefined) execFileSync("cp", ["-al", out, withFeedBefore]);
 rmSync(join(withoutFeed, "downloads/index.json"));
 load.push(loadavg()[0] ?? 0);
 const plain = await timed(() => build(changedSource, withoutFeed, []));
 load.push(loadavg()[0] ?? 0);
+const feedBefore =
+  before === undefined
+    ? undefined
+    : await timed(() => build(changedSource, withFeedBefore, [], before));
+if (before !== undefined) load.push(loadavg()[0] ?? 0);
 const feed = await timed(() => build(changedSource, withFeed, []));
 load.push(loadavg()[0] ?? 0);
 const alone = await diffAlone();
@@ -87,7 +101,7 @@ const changeFiles = JSON.parse(
     }[];
   }[];
 };
-for (const dir of [out, withFeed, withoutFeed]) rmSync(dir, { recursive: true, force: true });
+for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 
 const streets = changeFiles.builds[0]?.files.filter((f) => f.resource === "de.streets") ?? [];
 const table: [string, string][] = [
@@ -98,10 +112,13 @@ const table: [string, string][] = [
   ["first build (full)", describe(first)],
   ["rebuild, 1% changed, no predecessor", describe(plain)],
   ["rebuild, 1% changed, with the feed", describe(feed)],
-  [
-    "the feed adds",
-    `CPU ${((feed.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((feed.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${feed.result.peakRssMiB - plain.result.peakRssMiB} MiB`,
-  ],
+  ...(feedBefore === undefined
+    ? []
+    : ([
+        [`rebuild, 1% changed, with the feed, generator in ${before}`, describe(feedBefore)],
+        [`the feed adds, generator in ${before}`, adds(feedBefore)],
+      ] as [string, string][])),
+  ["the feed adds", adds(feed)],
   [
     "de.streets change files",
     streets
@@ -166,6 +183,10 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
   return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - started, rssMiB };
 }
 
+function adds(build: { ms: number; result: BuildJson }): string {
+  return `CPU ${((build.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((build.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${build.result.peakRssMiB - plain.result.peakRssMiB} MiB, render ${(((build.result.timingsMs["render"] ?? 0) - (plain.result.timingsMs["render"] ?? 0)) / 1000).toFixed(1)} s`;
+}
+
 function describe({ ms, result }: { ms: number; result: BuildJson }): string {
   return `${(ms / 1000).toFixed(1)} s wall, CPU ${(result.cpuMs / 1000).toFixed(1)} s, peak RSS ${result.peakRssMiB} MiB, render ${((result.timingsMs["render"] ?? 0) / 1000).toFixed(1)} s`;
 }
@@ -176,8 +197,13 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
   return { ms: performance.now() - started, result };
 }
 
-function build(streets: string, dir: string, extra: string[]): Promise<BuildJson> {
-  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")}\n`);
+function build(
+  streets: string,
+  dir: string,
+  extra: string[],
+  generator = ROOT,
+): Promise<BuildJson> {
+  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")} (${generator})\n`);
   return new Promise((resolvePromise, reject) => {
     const build = buildInvocation([
       "--source",
@@ -188,7 +214,7 @@ function build(streets: string, dir: string, extra: string[]): Promise<BuildJson
       ...extra,
     ]);
     const child = spawn(build.command, build.args, {
-      cwd: ROOT,
+      cwd: generator,
       env: build.env,
       stdio: ["ignore", "pipe", "inherit"],
     });
