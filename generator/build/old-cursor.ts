@@ -33,6 +33,13 @@ export class OldCursor {
     return true;
   }
 
+  /** Whether the cursor is at a record of a part already read (no need to wait for `next`). */
+  atRecord(): boolean {
+    return (
+      this.bytes !== undefined && this.at < this.bytes.length && this.bytes[this.at] !== CLOSE_ARRAY
+    );
+  }
+
   /** The bytes at the cursor and where the next record starts there; undefined past the last record. */
   async next(): Promise<{ bytes: Buffer; at: number } | undefined> {
     for (;;) {

@@ -56,8 +56,9 @@ export class RecordDiff {
       for (let i = from; i < to; i++) {
         const start = at[i] ?? 0;
         const end = (at[i + 1] ?? 0) - 1;
-        if ((await this.cursor.next()) !== undefined && this.cursor.takeIfEqual(json, start, end))
-          continue;
+        // Awaited only where a part is to be read: this loop runs once per record.
+        const ready = this.cursor.atRecord() || (await this.cursor.next()) !== undefined;
+        if (ready && this.cursor.takeIfEqual(json, start, end)) continue;
         await this.differs(json.toString("utf8", start, end), () =>
           encoded.bytes.csv.toString("utf8", encoded.offsets.csv[i], encoded.offsets.csv[i + 1]),
         );
