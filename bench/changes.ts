@@ -175,7 +175,10 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
   const started = performance.now();
   const diff = new RecordDiff(oldDatasetOf(predecessor, "de.streets"), deStreets.record.columns);
   for (const { encoded, sha256 } of encodedParts)
-    await diff.part([{ encoded, from: 0, to: encoded.count }], sha256);
+    await diff.part(
+      [{ json: encoded.bytes.json, offsets: encoded.offsets.json, from: 0, to: encoded.count }],
+      sha256,
+    );
   const changes = await diff.finish("de.streets");
   const cpu = process.threadCpuUsage(cpuBefore);
   const rssMiB = Math.round((process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20);

@@ -97,7 +97,8 @@ export class DatasetWriter {
   ): void {
     const offsets = encoded.offsets[format];
     buffer.pieces.push(encoded.bytes[format].subarray(offsets[from], offsets[to]));
-    if (format === "json" && this.changes !== undefined) buffer.slices.push({ encoded, from, to });
+    if (format === "json" && this.changes !== undefined)
+      buffer.slices.push({ json: encoded.bytes.json, offsets: encoded.offsets.json, from, to });
   }
 
   private emptyBuffer(format: Format): PartBuffer {

@@ -1,6 +1,5 @@
 import { csvRow, type CsvColumn } from "../contract/csv.ts";
 import { identityFields, identityOf } from "./change-identity.ts";
-import type { EncodedRecords } from "./encode.ts";
 import { OldCursor, type OldDataset } from "./old-cursor.ts";
 
 /** One record's change; records as their compact JSON, and their CSV rows (with CRLF). */
@@ -15,9 +14,11 @@ export type RecordChange =
       readonly csv: string;
     };
 
-/** Records of a new dataset part: `encoded`'s records `from` to `to` (as packed: each JSON record ends in a comma). */
+/** Records of a new dataset part: records `from` to `to` of a view's packed JSON (each record ends in a comma). */
 export interface RecordSlice {
-  readonly encoded: EncodedRecords;
+  readonly json: Buffer;
+  /** Where each record starts in `json`, and after the last, where it ends. */
+  readonly offsets: Float64Array;
   readonly from: number;
   readonly to: number;
 }
@@ -35,8 +36,8 @@ export class RecordDiff {
   private readonly cursor: OldCursor;
   /** Old records not (yet) matched: text → how many. */
   private readonly oldPool = new Map<string, number>();
-  /** New records not (yet) matched: text → their CSV rows. */
-  private readonly newPool = new Map<string, string[]>();
+  /** New records not (yet) matched: text → how many. */
+  private readonly newPool = new Map<string, number>();
   private parts = 0;
 
   constructor(
@@ -50,18 +51,14 @@ export class RecordDiff {
   async part(slices: readonly RecordSlice[], sha256: string): Promise<void> {
     const number = this.parts++;
     if (this.old.parts[number]?.sha256 === sha256 && this.cursor.skip(number)) return;
-    for (const { encoded, from, to } of slices) {
-      const json = encoded.bytes.json;
-      const at = encoded.offsets.json;
+    for (const { json, offsets: at, from, to } of slices) {
       for (let i = from; i < to; i++) {
         const start = at[i] ?? 0;
         const end = (at[i + 1] ?? 0) - 1;
         // Awaited only where a part is to be read: this loop runs once per record.
         const ready = this.cursor.atRecord() || (await this.cursor.next()) !== undefined;
         if (ready && this.cursor.takeIfEqual(json, start, end)) continue;
-        await this.differs(json.toString("utf8", start, end), () =>
-          encoded.bytes.csv.toString("utf8", encoded.offsets.csv[i], encoded.offsets.csv[i + 1]),
-        );
+        await this.differs(json.toString("utf8", start, end));
       }
     }
   }
@@ -73,40 +70,27 @@ export class RecordDiff {
    * (it was removed, or this one inserted), so the two sides stay in step across a change. The
    * pools never hold the same record: what they hold at the end is exactly what differs.
    */
-  private async differs(json: string, csv: () => string): Promise<void> {
+  private async differs(json: string): Promise<void> {
     if (take(this.oldPool, json)) return;
     while ((await this.cursor.next()) !== undefined) {
       const old = this.cursor.take();
       if (old === json) return;
-      if (this.takeNew(old)) continue;
+      if (take(this.newPool, old)) continue;
       add(this.oldPool, old);
       break;
     }
-    const waiting = this.newPool.get(json);
-    if (waiting === undefined) this.newPool.set(json, [csv()]);
-    else waiting.push(csv());
-  }
-
-  private takeNew(json: string): boolean {
-    const waiting = this.newPool.get(json);
-    if (waiting === undefined) return false;
-    waiting.pop();
-    if (waiting.length === 0) this.newPool.delete(json);
-    return true;
+    add(this.newPool, json);
   }
 
   /** The changes, ordered by record (its compact JSON: the new one where there is one). */
   async finish(resourceId: string): Promise<RecordChange[]> {
     while ((await this.cursor.next()) !== undefined) {
       const old = this.cursor.take();
-      if (!this.takeNew(old)) add(this.oldPool, old);
+      if (!take(this.newPool, old)) add(this.oldPool, old);
     }
-    const gone = [...this.oldPool].flatMap(([json, count]) =>
-      Array.from({ length: count }, () => json),
-    );
-    const unmatched = [...this.newPool].flatMap(([json, rows]) =>
-      rows.map((csv) => ({ json, csv })),
-    );
+    const gone = expand(this.oldPool);
+    // The CSV rows are rendered from the JSON records, as the download's are.
+    const unmatched = expand(this.newPool).map((json) => ({ json, csv: this.csvOf(json) }));
     const sample = unmatched[0]?.json ?? gone[0];
     if (sample === undefined) return [];
     const fields = identityFields(resourceId, JSON.parse(sample) as Record<string, unknown>);
@@ -140,7 +124,7 @@ export class RecordDiff {
     );
   }
 
-  /** The old record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */
+  /** A record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */
   private csvOf(json: string): string {
     return csvRow(this.columns, JSON.parse(json));
   }
@@ -152,6 +136,10 @@ function take(pool: Map<string, number>, json: string): boolean {
   if (count === 1) pool.delete(json);
   else pool.set(json, count - 1);
   return true;
+}
+
+function expand(pool: Map<string, number>): string[] {
+  return [...pool].flatMap(([json, count]) => Array.from({ length: count }, () => json));
 }
 
 function add(pool: Map<string, number>, json: string): void {

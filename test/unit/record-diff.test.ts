@@ -61,7 +61,12 @@ async function diff(
         json,
         csv: json.map((r) => csvRow(columns, JSON.parse(r))),
       });
-      return { encoded, from: 0, to: encoded.count };
+      return {
+        json: encoded.bytes.json,
+        offsets: encoded.offsets.json,
+        from: 0,
+        to: encoded.count,
+      };
     });
     await records.part(slices, sha(part));
   }
