@@ -6,7 +6,11 @@
  * first build's). Each build runs in its own process; CPU time is the process's own, which the
  * load of other processes on the machine changes far less than the wall time.
  *
- *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N]
+ * With `--before DIR` (another checkout of the generator, e.g. `git archive` of an earlier commit
+ * with this one's node_modules linked in), the rebuild with the feed runs once more with DIR's
+ * generator, between the other two: an A/B of two versions under the same machine load.
+ *
+ *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--before DIR]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -28,11 +32,13 @@ const { values: args } = parseArgs({
     source: { type: "string", default: "/tmp/national-streets.csv" },
     out: { type: "string", default: join(tmpdir(), "plz-bench-changes") },
     every: { type: "string", default: "100" },
+    before: { type: "string" },
   },
 });
 const source = resolve(args.source);
 const out = resolve(args.out);
 const every = Number(args.every);
+const before = args.before === undefined ? undefined : resolve(args.before);
 
 interface BuildJson {
   cpuMs: number;
@@ -60,16 +66,24 @@ const rows = lines.filter((line) => line !== "").length - 1;
 
 const withFeed = `${out}-feed`;
 const withoutFeed = `${out}-nofeed`;
-for (const dir of [out, withFeed, withoutFeed]) rmSync(dir, { recursive: true, force: true });
+const withFeedBefore = `${out}-feed-before`;
+const dirs = [out, withFeed, withoutFeed, withFeedBefore];
+for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 const load = [loadavg()[0] ?? 0];
 const first = await timed(() => build(source, out, ["--full"]));
 // The same previous output for both rebuilds; without its downloads manifest it is no predecessor.
 execFileSync("cp", ["-al", out, withFeed]);
 execFileSync("cp", ["-al", out, withoutFeed]);
+if (before !== undefined) execFileSync("cp", ["-al", out, withFeedBefore]);
 rmSync(join(withoutFeed, "downloads/index.json"));
 load.push(loadavg()[0] ?? 0);
 const plain = await timed(() => build(changedSource, withoutFeed, []));
 load.push(loadavg()[0] ?? 0);
+const feedBefore =
+  before === undefined
+    ? undefined
+    : await timed(() => build(changedSource, withFeedBefore, [], before));
+if (before !== undefined) load.push(loadavg()[0] ?? 0);
 const feed = await timed(() => build(changedSource, withFeed, []));
 load.push(loadavg()[0] ?? 0);
 const alone = await diffAlone();
@@ -87,7 +101,7 @@ const changeFiles = JSON.parse(
     }[];
   }[];
 };
-for (const dir of [out, withFeed, withoutFeed]) rmSync(dir, { recursive: true, force: true });
+for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 
 const streets = changeFiles.builds[0]?.files.filter((f) => f.resource === "de.streets") ?? [];
 const table: [string, string][] = [
@@ -98,10 +112,13 @@ const table: [string, string][] = [
   ["first build (full)", describe(first)],
   ["rebuild, 1% changed, no predecessor", describe(plain)],
   ["rebuild, 1% changed, with the feed", describe(feed)],
-  [
-    "the feed adds",
-    `CPU ${((feed.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((feed.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${feed.result.peakRssMiB - plain.result.peakRssMiB} MiB`,
-  ],
+  ...(feedBefore === undefined
+    ? []
+    : ([
+        [`rebuild, 1% changed, with the feed, generator in ${before}`, describe(feedBefore)],
+        [`the feed adds, generator in ${before}`, adds(feedBefore)],
+      ] as [string, string][])),
+  ["the feed adds", adds(feed)],
   [
     "de.streets change files",
     streets
@@ -127,7 +144,7 @@ process.stdout.write(
 
 /**
  * The national street list's diff by itself, as the build runs it: the first build's dataset as
- * the predecessor, the changed build's records fed view by view (here: part by part). Main-thread
+ * the predecessor, the changed build's records fed part by part, as its dataset writer feeds them. Main-thread
  * CPU, which other processes' load hardly changes.
  */
 async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: number }> {
@@ -135,8 +152,8 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
   const next = localPredecessor(withFeed);
   if (predecessor === undefined || next === undefined) throw new Error("no builds to diff");
   const nextParts = oldDatasetOf(next, "de.streets");
-  const encodedParts: EncodedRecords[] = [];
-  for (let part = 0; part < nextParts.parts; part++) {
+  const encodedParts: { encoded: EncodedRecords; sha256: string }[] = [];
+  for (const [part, { sha256 }] of nextParts.parts.entries()) {
     const raw = await nextParts.read(part);
     const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
     const offsets: number[] = [];
@@ -145,24 +162,32 @@ async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: num
     // As packed: each record followed by its comma (the array's brackets and commas are the bytes between).
     const json = Float64Array.from(offsets);
     encodedParts.push({
-      count: offsets.length - 1,
-      bytes: { json: bytes, csv: Buffer.alloc(0) },
-      offsets: { json, csv: new Float64Array(offsets.length) },
+      encoded: {
+        count: offsets.length - 1,
+        bytes: { json: bytes, csv: Buffer.alloc(0) },
+        offsets: { json, csv: new Float64Array(offsets.length) },
+      },
+      sha256,
     });
   }
   const rssBefore = process.memoryUsage.rss();
   const cpuBefore = process.threadCpuUsage();
   const started = performance.now();
-  const diff = await RecordDiff.start(
-    oldDatasetOf(predecessor, "de.streets"),
-    deStreets.record.columns,
-  );
-  for (const encoded of encodedParts) diff.observe(encoded);
+  const diff = new RecordDiff(oldDatasetOf(predecessor, "de.streets"), deStreets.record.columns);
+  for (const { encoded, sha256 } of encodedParts)
+    await diff.part(
+      [{ json: encoded.bytes.json, offsets: encoded.offsets.json, from: 0, to: encoded.count }],
+      sha256,
+    );
   const changes = await diff.finish("de.streets");
   const cpu = process.threadCpuUsage(cpuBefore);
   const rssMiB = Math.round((process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20);
   if (changes.length === 0) throw new Error("the diff found no changes");
   return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - started, rssMiB };
+}
+
+function adds(build: { ms: number; result: BuildJson }): string {
+  return `CPU ${((build.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((build.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${build.result.peakRssMiB - plain.result.peakRssMiB} MiB, render ${(((build.result.timingsMs["render"] ?? 0) - (plain.result.timingsMs["render"] ?? 0)) / 1000).toFixed(1)} s`;
 }
 
 function describe({ ms, result }: { ms: number; result: BuildJson }): string {
@@ -175,8 +200,13 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
   return { ms: performance.now() - started, result };
 }
 
-function build(streets: string, dir: string, extra: string[]): Promise<BuildJson> {
-  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")}\n`);
+function build(
+  streets: string,
+  dir: string,
+  extra: string[],
+  generator = ROOT,
+): Promise<BuildJson> {
+  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")} (${generator})\n`);
   return new Promise((resolvePromise, reject) => {
     const build = buildInvocation([
       "--source",
@@ -187,7 +217,7 @@ function build(streets: string, dir: string, extra: string[]): Promise<BuildJson
       ...extra,
     ]);
     const child = spawn(build.command, build.args, {
-      cwd: ROOT,
+      cwd: generator,
       env: build.env,
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -11,9 +11,8 @@ import {
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { changeFileTexts, countChanges } from "./change-files.ts";
-import type { EncodedRecords } from "./encode.ts";
 import { feedOf, oldDatasetOf, type Predecessor } from "./predecessor.ts";
-import { RecordDiff } from "./record-diff.ts";
+import { RecordDiff, type RecordSlice } from "./record-diff.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NO_PREDECESSOR =
@@ -152,30 +151,25 @@ export class ChangeFeedWriter {
   }
 }
 
-/** One resource's diff as its dataset is written, view by view. */
+/** One resource's diff as its dataset is written, part by part. */
 export class ResourceChanges {
-  private diff: Promise<RecordDiff> | undefined;
+  private readonly diff: RecordDiff;
 
   constructor(
     private readonly feed: ChangeFeedWriter,
     private readonly resource: AnyResource,
-    private readonly predecessor: Predecessor,
-  ) {}
+    predecessor: Predecessor,
+  ) {
+    // Nothing is read yet: the old dataset's parts are read as the diff reaches them.
+    this.diff = new RecordDiff(oldDatasetOf(predecessor, resource.id), resource.record.columns);
+  }
 
-  async observe(encoded: EncodedRecords): Promise<void> {
-    (await this.started()).observe(encoded);
+  /** One JSON part of the dataset as written: its records, and its SHA-256. */
+  part(slices: readonly RecordSlice[], sha256: string): Promise<void> {
+    return this.diff.part(slices, sha256);
   }
 
   async finish(): Promise<void> {
-    this.feed.record(this.resource, await (await this.started()).finish(this.resource.id));
-  }
-
-  // Started on the first records, so that a failed read is awaited where it happens.
-  private started(): Promise<RecordDiff> {
-    this.diff ??= RecordDiff.start(
-      oldDatasetOf(this.predecessor, this.resource.id),
-      this.resource.record.columns,
-    );
-    return this.diff;
+    this.feed.record(this.resource, await this.diff.finish(this.resource.id));
   }
 }

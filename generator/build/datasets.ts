@@ -4,6 +4,7 @@ import { FORMATS, type Format } from "../contract/query.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { creditsOf, type DownloadWriter, type PendingFile } from "./downloads.ts";
 import type { ResourceChanges } from "./change-feed.ts";
+import type { RecordSlice } from "./record-diff.ts";
 import type { EncodedRecords } from "./encode.ts";
 
 const OPEN = Buffer.from("[");
@@ -12,6 +13,8 @@ const CLOSE = Buffer.from("]");
 /** The part being filled in one format: pieces of the views' encoded records, in packed form. */
 interface PartBuffer {
   pieces: Buffer[];
+  /** The same records with their places (JSON only), for the change feed's diff. */
+  slices: RecordSlice[];
   records: number;
   /** The part's size as written. */
   bytes: number;
@@ -22,6 +25,7 @@ interface PartBuffer {
 
 interface Part {
   readonly pieces: readonly Buffer[];
+  readonly slices: readonly RecordSlice[];
   readonly records: number;
 }
 
@@ -43,17 +47,15 @@ export class DatasetWriter {
   ) {
     this.header = Buffer.from(csvHeader(resource.record.columns));
     this.buffers = {
-      json: { pieces: [], records: 0, bytes: this.emptyBytes("json"), held: undefined, parts: [] },
-      csv: { pieces: [], records: 0, bytes: this.emptyBytes("csv"), held: undefined, parts: [] },
+      json: this.emptyBuffer("json"),
+      csv: this.emptyBuffer("csv"),
     };
   }
 
   async add(encoded: EncodedRecords): Promise<void> {
-    await this.changes?.observe(encoded);
     for (const format of FORMATS) {
       const buffer = this.buffers[format];
       const offsets = encoded.offsets[format];
-      const bytes = encoded.bytes[format];
       let from = 0;
       for (let i = 0; i < encoded.count; i++) {
         // A JSON record's size includes its comma, which the part's last record will not have.
@@ -62,7 +64,7 @@ export class DatasetWriter {
           (offsets[i] ?? 0) -
           (format === "json" && buffer.records === 0 ? 1 : 0);
         if (buffer.records > 0 && buffer.bytes + size > this.maxBytes) {
-          if (i > from) buffer.pieces.push(bytes.subarray(offsets[from], offsets[i]));
+          if (i > from) this.piece(buffer, format, encoded, from, i);
           from = i;
           await this.completePart(format);
           i--; // the record starts the next part
@@ -71,8 +73,7 @@ export class DatasetWriter {
         buffer.records++;
         buffer.bytes += size;
       }
-      if (from < encoded.count)
-        buffer.pieces.push(bytes.subarray(offsets[from], offsets[encoded.count]));
+      if (from < encoded.count) this.piece(buffer, format, encoded, from, encoded.count);
     }
   }
 
@@ -87,14 +88,39 @@ export class DatasetWriter {
     await this.changes?.finish();
   }
 
+  private piece(
+    buffer: PartBuffer,
+    format: Format,
+    encoded: EncodedRecords,
+    from: number,
+    to: number,
+  ): void {
+    const offsets = encoded.offsets[format];
+    buffer.pieces.push(encoded.bytes[format].subarray(offsets[from], offsets[to]));
+    if (format === "json" && this.changes !== undefined)
+      buffer.slices.push({ json: encoded.bytes.json, offsets: encoded.offsets.json, from, to });
+  }
+
+  private emptyBuffer(format: Format): PartBuffer {
+    return {
+      pieces: [],
+      slices: [],
+      records: 0,
+      bytes: this.emptyBytes(format),
+      held: undefined,
+      parts: [],
+    };
+  }
+
   private emptyBytes(format: Format): number {
     return format === "json" ? OPEN.length + CLOSE.length : this.header.length;
   }
 
   private async completePart(format: Format): Promise<void> {
     const buffer = this.buffers[format];
-    const part: Part = { pieces: buffer.pieces, records: buffer.records };
+    const part: Part = { pieces: buffer.pieces, slices: buffer.slices, records: buffer.records };
     buffer.pieces = [];
+    buffer.slices = [];
     buffer.records = 0;
     buffer.bytes = this.emptyBytes(format);
     if (buffer.held === undefined && buffer.parts.length === 0) {
@@ -130,5 +156,6 @@ export class DatasetWriter {
       data,
     );
     if (number !== undefined) this.buffers[format].parts.push(file);
+    if (format === "json") await this.changes?.part(part.slices, file.sha256);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A compact JSON array of objects (a dataset download, as written) cut into its records without
- * parsing them, and a record's bytes hashed: a diff of 1.2 million records compares hashes and
- * parses only the few records that differ.
+ * parsing them: the change feed's diff finds where an old record ends that differs from the new
+ * one, and parses only the few records that differ.
  */
 
 const QUOTE = 0x22;
@@ -34,18 +34,15 @@ export function forEachJsonRecord(
   if (depth !== 0) throw new Error("not a complete JSON array (a download cut short?)");
 }
 
-/**
- * A 53-bit hash of bytes [start, end): two 32-bit hashes (FNV-1a and a multiply-xorshift), so
- * that a changed record taken for an unchanged one takes a 53-bit collision with that very record.
- */
-export function hashBytes(bytes: Uint8Array, start: number, end: number): number {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c ^ (end - start);
-  for (let i = start; i < end; i++) {
-    const c = bytes[i] as number;
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
-    b ^= b >>> 15;
+/** Where the object that starts at `start` (a `{`) ends: the index just past its closing `}`. */
+export function jsonRecordEnd(bytes: Uint8Array, start: number): number {
+  let depth = 0;
+  for (let i = start; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) {
+      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+    else if ((c === CLOSE_OBJECT || c === CLOSE_ARRAY) && --depth === 0) return i + 1;
   }
-  return (a >>> 0) * 0x200000 + ((b >>> 0) >>> 11);
+  throw new Error("not a complete JSON record (a download cut short?)");
 }

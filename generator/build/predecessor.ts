@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { CHANGE_FEED, type ChangeFeed } from "../contract/changes.ts";
-import { datasetPath, type DownloadsManifest } from "../contract/downloads.ts";
-import type { OldDataset } from "./record-diff.ts";
+import { datasetPath, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
+import type { OldDataset } from "./old-cursor.ts";
 
 /**
  * The build a build is compared with: the previous output on this machine, or (the nightly) what
@@ -17,23 +17,37 @@ export interface Predecessor {
   readonly compressed?: boolean;
 }
 
+/** A manifest's files by path, and the paths that have a gzip copy: built once, not once per resource. */
+const indexes = new WeakMap<
+  DownloadsManifest,
+  { byPath: Map<string, DownloadFile>; gzipped: Set<string> }
+>();
+
+function indexOf(manifest: DownloadsManifest) {
+  let index = indexes.get(manifest);
+  if (index === undefined) {
+    const plain = manifest.files.filter((file) => file.gzipOf === undefined);
+    index = {
+      byPath: new Map(plain.map((file) => [file.path, file])),
+      gzipped: new Set(manifest.files.flatMap((file) => file.gzipOf ?? [])),
+    };
+    indexes.set(manifest, index);
+  }
+  return index;
+}
+
 /** A resource's complete JSON dataset in the predecessor; an empty one when it had none (a new resource: every record is added). */
 export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldDataset {
-  const single = datasetPath(resourceId, "json");
-  const parts = predecessor.manifest.files
-    .filter(
-      (file) =>
-        file.gzipOf === undefined &&
-        (file.path === single ||
-          (file.part !== undefined && file.path === datasetPath(resourceId, "json", file.part))),
-    )
-    .sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
-  const gzipped = new Set(
-    predecessor.manifest.files.flatMap((file) => (file.gzipOf === undefined ? [] : [file.gzipOf])),
-  );
+  const { byPath, gzipped } = indexOf(predecessor.manifest);
+  const single = byPath.get(datasetPath(resourceId, "json"));
+  const parts: DownloadFile[] = single === undefined ? [] : [single];
+  for (let part = 1; single === undefined; part++) {
+    const file = byPath.get(datasetPath(resourceId, "json", part));
+    if (file === undefined) break;
+    parts.push(file);
+  }
   return {
-    parts: parts.length,
-    records: parts.reduce((sum, file) => sum + file.records, 0),
+    parts: parts.map((file) => ({ records: file.records, sha256: file.sha256 })),
     read: async (part) => {
       const plain = parts[part]?.path ?? "";
       const path = predecessor.compressed === true && gzipped.has(plain) ? `${plain}.gz` : plain;

@@ -1,15 +1,6 @@
 import { csvRow, type CsvColumn } from "../contract/csv.ts";
 import { identityFields, identityOf } from "./change-identity.ts";
-import type { EncodedRecords } from "./encode.ts";
-import { forEachJsonRecord, hashBytes } from "./json-records.ts";
-
-/** The predecessor's complete dataset of one resource: its JSON download, part by part. */
-export interface OldDataset {
-  readonly parts: number;
-  /** Its records, as the manifest counts them. */
-  readonly records: number;
-  read(part: number): Promise<Uint8Array>;
-}
+import { OldCursor, type OldDataset } from "./old-cursor.ts";
 
 /** One record's change; records as their compact JSON, and their CSV rows (with CRLF). */
 export type RecordChange =
@@ -23,100 +14,91 @@ export type RecordChange =
       readonly csv: string;
     };
 
+/** Records of a new dataset part: records `from` to `to` of a view's packed JSON (each record ends in a comma). */
+export interface RecordSlice {
+  readonly json: Buffer;
+  /** Where each record starts in `json`, and after the last, where it ends. */
+  readonly offsets: Float64Array;
+  readonly from: number;
+  readonly to: number;
+}
+
 /**
- * The records of one resource added, removed and changed against its predecessor's dataset. The
- * old dataset is not held: its records' hashes and places are (every new record with the same
- * bytes as an old one is unchanged); once the new records are all seen, the parts are read again
- * for the few old records no new one matched. Only the records that differ are parsed.
+ * The records of one resource added, removed and changed against its predecessor's dataset,
+ * streamed: both datasets are in the API's order, so the new records are compared byte for byte
+ * with the old record at a cursor, which moves through the old parts once. A part with the same
+ * SHA-256 as the old part in its place is not compared at all (nor read). Records that differ
+ * wait, as text, in one of two pools until the other side brings their match (a record moved, or
+ * inserted before others); what is left in the pools at the end is what changed. Only the
+ * records that differ are decoded or parsed; the pools hold them, not the datasets.
  */
 export class RecordDiff {
-  /** The old records' hashes, sorted; `matched[i]` says whether a new record had `sorted[i]`. */
-  private readonly sorted: Float64Array;
-  private readonly matched: Uint8Array;
-  private readonly unmatched: { json: string; csv: string }[] = [];
+  private readonly cursor: OldCursor;
+  /** Old records not (yet) matched: text → how many. */
+  private readonly oldPool = new Map<string, number>();
+  /** New records not (yet) matched: text → how many. */
+  private readonly newPool = new Map<string, number>();
+  private parts = 0;
 
-  private constructor(
+  constructor(
     private readonly old: OldDataset,
-    /** Per old record, in dataset order: its hash, its part, and where in the part it starts and ends. */
-    private readonly records: {
-      readonly hashes: Float64Array;
-      readonly parts: Uint16Array;
-      readonly starts: Float64Array;
-      readonly ends: Float64Array;
-    },
     private readonly columns: readonly CsvColumn[],
   ) {
-    this.sorted = Float64Array.from(records.hashes).sort();
-    this.matched = new Uint8Array(records.hashes.length);
+    this.cursor = new OldCursor(old);
   }
 
-  static async start(old: OldDataset, columns: readonly CsvColumn[]): Promise<RecordDiff> {
-    const hashes = new Float64Array(old.records);
-    const parts = new Uint16Array(old.records);
-    const starts = new Float64Array(old.records);
-    const ends = new Float64Array(old.records);
-    let n = 0;
-    for (let part = 0; part < old.parts; part++) {
-      const bytes = await old.read(part);
-      forEachJsonRecord(bytes, (start, end) => {
-        if (n === old.records)
-          throw new Error(
-            `the predecessor's dataset has more records than its manifest's ${old.records}`,
-          );
-        hashes[n] = hashBytes(bytes, start, end);
-        parts[n] = part;
-        starts[n] = start;
-        ends[n++] = end;
-      });
+  /** The next part of the new dataset (its records, and the SHA-256 of the part as written). */
+  async part(slices: readonly RecordSlice[], sha256: string): Promise<void> {
+    const number = this.parts++;
+    if (this.old.parts[number]?.sha256 === sha256 && this.cursor.skip(number)) return;
+    for (const { json, offsets: at, from, to } of slices) {
+      for (let i = from; i < to; i++) {
+        const start = at[i] ?? 0;
+        const end = (at[i + 1] ?? 0) - 1;
+        // Awaited only where a part is to be read: this loop runs once per record.
+        const ready = this.cursor.atRecord() || (await this.cursor.next()) !== undefined;
+        if (ready && this.cursor.takeIfEqual(json, start, end)) continue;
+        await this.differs(json.toString("utf8", start, end));
+      }
     }
-    if (n !== old.records)
-      throw new Error(`the predecessor's dataset has ${n} records, its manifest ${old.records}`);
-    return new RecordDiff(old, { hashes, parts, starts, ends }, columns);
   }
 
-  /** The next records of the new dataset, in dataset order (JSON records end in a comma, as packed). */
-  observe(encoded: EncodedRecords): void {
-    const { json, csv } = encoded.bytes;
-    const at = encoded.offsets;
-    for (let i = 0; i < encoded.count; i++) {
-      const start = at.json[i] ?? 0;
-      const end = (at.json[i + 1] ?? 0) - 1;
-      if (this.take(hashBytes(json, start, end), 1)) continue;
-      this.unmatched.push({
-        json: json.toString("utf8", start, end),
-        csv: csv.toString("utf8", at.csv[i] ?? 0, at.csv[i + 1] ?? 0),
-      });
+  /**
+   * A new record that is not the old one at the cursor: matched with a waiting old record, or
+   * else the cursor moves on. Old records that new ones wait for are passed (new records had been
+   * inserted before them), up to this record itself; otherwise one old record moves to the pool
+   * (it was removed, or this one inserted), so the two sides stay in step across a change. The
+   * pools never hold the same record: what they hold at the end is exactly what differs.
+   */
+  private async differs(json: string): Promise<void> {
+    if (take(this.oldPool, json)) return;
+    while ((await this.cursor.next()) !== undefined) {
+      const old = this.cursor.take();
+      if (old === json) return;
+      if (take(this.newPool, old)) continue;
+      add(this.oldPool, old);
+      break;
     }
+    add(this.newPool, json);
   }
 
   /** The changes, ordered by record (its compact JSON: the new one where there is one). */
   async finish(resourceId: string): Promise<RecordChange[]> {
-    const { hashes, parts, starts, ends } = this.records;
-    const missing: number[] = [];
-    for (let i = 0; i < hashes.length; i++) if (!this.take(hashes[i] as number, 2)) missing.push(i);
-    const gone: string[] = [];
-    for (let part = 0, at = 0; part < this.old.parts && at < missing.length; part++) {
-      if (parts[missing[at] as number] !== part) continue;
-      const bytes = await this.old.read(part);
-      for (; at < missing.length && parts[missing[at] as number] === part; at++) {
-        const i = missing[at] as number;
-        gone.push(
-          Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(
-            "utf8",
-            starts[i],
-            ends[i],
-          ),
-        );
-      }
+    while ((await this.cursor.next()) !== undefined) {
+      const old = this.cursor.take();
+      if (!take(this.newPool, old)) add(this.oldPool, old);
     }
-    const sample = this.unmatched[0]?.json ?? gone[0];
+    const gone = expand(this.oldPool);
+    // The CSV rows are rendered from the JSON records, as the download's are.
+    const unmatched = expand(this.newPool).map((json) => ({ json, csv: this.csvOf(json) }));
+    const sample = unmatched[0]?.json ?? gone[0];
     if (sample === undefined) return [];
     const fields = identityFields(resourceId, JSON.parse(sample) as Record<string, unknown>);
     const identity = (json: string) =>
       identityOf(JSON.parse(json) as Record<string, unknown>, fields);
     const oldBy = groupBy(gone, identity);
     const newBy = groupBy(
-      this.unmatched.map((r) => r.json),
+      unmatched.map((r) => r.json),
       identity,
     );
     // Paired only when the identity names one record on each side: otherwise removed and added, which is still exact.
@@ -125,7 +107,7 @@ export class RecordDiff {
         ? oldBy.get(key)?.[0]
         : undefined;
     const paired = new Set<string>();
-    const later: RecordChange[] = this.unmatched.map(({ json, csv }) => {
+    const later: RecordChange[] = unmatched.map(({ json, csv }) => {
       const old = pairOf(identity(json));
       if (old === undefined) return { kind: "added", json, csv };
       paired.add(old);
@@ -142,36 +124,26 @@ export class RecordDiff {
     );
   }
 
-  /** The old record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */
+  /** A record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */
   private csvOf(json: string): string {
     return csvRow(this.columns, JSON.parse(json));
   }
-
-  /**
-   * Marks one old record with hash `hash` as seen in pass `pass` (1: a new record has it; 2: the
-   * old records gone through again), so that equal records count as many times as they occur.
-   */
-  private take(hash: number, pass: 1 | 2): boolean {
-    let i = lowerBound(this.sorted, hash);
-    for (; i < this.sorted.length && this.sorted[i] === hash; i++) {
-      if (this.matched[i] === pass - 1) {
-        this.matched[i] = pass;
-        return true;
-      }
-    }
-    return false;
-  }
 }
 
-function lowerBound(sorted: Float64Array, value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if ((sorted[mid] as number) < value) low = mid + 1;
-    else high = mid;
-  }
-  return low;
+function take(pool: Map<string, number>, json: string): boolean {
+  const count = pool.get(json);
+  if (count === undefined) return false;
+  if (count === 1) pool.delete(json);
+  else pool.set(json, count - 1);
+  return true;
+}
+
+function expand(pool: Map<string, number>): string[] {
+  return [...pool].flatMap(([json, count]) => Array.from({ length: count }, () => json));
+}
+
+function add(pool: Map<string, number>, json: string): void {
+  pool.set(json, (pool.get(json) ?? 0) + 1);
 }
 
 function groupBy(

@@ -1,0 +1,98 @@
+import { jsonRecordEnd } from "./json-records.ts";
+
+/** The predecessor's complete dataset of one resource: its JSON download, part by part. */
+export interface OldDataset {
+  /** Per part, in order: its records and its SHA-256 (hex), as the manifest states them. */
+  readonly parts: readonly { readonly records: number; readonly sha256: string }[];
+  read(part: number): Promise<Uint8Array>;
+}
+
+const COMMA = 0x2c;
+const CLOSE_ARRAY = 0x5d;
+
+/**
+ * Walks the old dataset's records in order, one part in memory at a time, each part read when
+ * the walk reaches it and never again. Parts set aside with `skip` (the same bytes as a new part)
+ * are not read at all.
+ */
+export class OldCursor {
+  /** The part the cursor is in; its bytes once read. */
+  private part = 0;
+  private bytes: Buffer | undefined;
+  /** Where the next record starts in `bytes`, and how many of the part's records came before it. */
+  private at = 1;
+  private taken = 0;
+  private readonly skipped = new Set<number>();
+
+  constructor(private readonly old: OldDataset) {}
+
+  /** Sets aside old part `part` (the caller found a new part with its bytes), unless the cursor has begun it. */
+  skip(part: number): boolean {
+    if (part < this.part || (part === this.part && this.bytes !== undefined)) return false;
+    this.skipped.add(part);
+    return true;
+  }
+
+  /** Whether the cursor is at a record of a part already read (no need to wait for `next`). */
+  atRecord(): boolean {
+    return (
+      this.bytes !== undefined && this.at < this.bytes.length && this.bytes[this.at] !== CLOSE_ARRAY
+    );
+  }
+
+  /** The bytes at the cursor and where the next record starts there; undefined past the last record. */
+  async next(): Promise<{ bytes: Buffer; at: number } | undefined> {
+    for (;;) {
+      while (this.skipped.has(this.part)) this.part++;
+      const spec = this.old.parts[this.part];
+      if (spec === undefined) return undefined;
+      if (this.bytes === undefined) {
+        const raw = await this.old.read(this.part);
+        this.bytes = Buffer.isBuffer(raw)
+          ? raw
+          : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+        this.at = 1;
+        this.taken = 0;
+      }
+      if (this.bytes[this.at] !== CLOSE_ARRAY && this.at < this.bytes.length)
+        return { bytes: this.bytes, at: this.at };
+      if (this.taken !== spec.records)
+        throw new Error(
+          `the predecessor's dataset part ${this.part + 1} has ${this.taken} records, its manifest ${spec.records}`,
+        );
+      this.bytes = undefined;
+      this.part++;
+    }
+  }
+
+  /**
+   * Whether the record at the cursor is `json[start, end)` byte for byte (a native comparison, no
+   * parsing); if so the cursor moves past it. `next` must have found a record.
+   */
+  takeIfEqual(json: Buffer, start: number, end: number): boolean {
+    const bytes = this.bytes as Buffer;
+    const after = this.at + end - start;
+    const delimiter = bytes[after];
+    if (
+      (delimiter !== COMMA && delimiter !== CLOSE_ARRAY) ||
+      json.compare(bytes, this.at, after, start, end) !== 0
+    )
+      return false;
+    this.passed(after);
+    return true;
+  }
+
+  /** The record at the cursor, as text; the cursor moves past it. `next` must have found a record. */
+  take(): string {
+    const bytes = this.bytes as Buffer;
+    const end = jsonRecordEnd(bytes, this.at);
+    const text = bytes.toString("utf8", this.at, end);
+    this.passed(end);
+    return text;
+  }
+
+  private passed(end: number): void {
+    this.taken++;
+    this.at = (this.bytes as Buffer)[end] === COMMA ? end + 1 : end;
+  }
+}

@@ -1,0 +1,203 @@
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { csvRow, type CsvColumn } from "../../generator/contract/csv.ts";
+import { encodeRecords } from "../../generator/build/encode.ts";
+import type { OldDataset } from "../../generator/build/old-cursor.ts";
+import { oldDatasetOf } from "../../generator/build/predecessor.ts";
+import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
+import { RecordDiff, type RecordChange } from "../../generator/build/record-diff.ts";
+
+/**
+ * The streaming diff against what it must equal: the multiset difference of the two datasets
+ * (records that differ, paired by key when one on each side), however the records moved, however
+ * the parts fall, and without reading an old part whose bytes a new part has.
+ */
+const columns: CsvColumn[] = [
+  { header: "Key", path: ["key"] },
+  { header: "Name", path: ["name"] },
+];
+const rec = (key: string, name = `n${key}`) => JSON.stringify({ key, name });
+const range = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => rec(String(from + i).padStart(3, "0")));
+const sha = (records: readonly string[]) =>
+  createHash("sha256")
+    .update(`[${records.join(",")}]`)
+    .digest("hex");
+
+/** Records cut into parts of `size` records, as a dataset's parts (the old side counts its reads). */
+function partsOf(records: readonly string[], size: number): string[][] {
+  const parts: string[][] = [];
+  for (let i = 0; i < records.length || parts.length === 0; i += size)
+    parts.push(records.slice(i, i + size));
+  return parts;
+}
+
+function oldDataset(parts: readonly string[][]): OldDataset & { reads: number[] } {
+  const reads: number[] = [];
+  return {
+    reads,
+    parts: parts.map((records) => ({ records: records.length, sha256: sha(records) })),
+    read: (part) => {
+      reads.push(part);
+      return Promise.resolve(Buffer.from(`[${(parts[part] ?? []).join(",")}]`));
+    },
+  };
+}
+
+async function diff(
+  before: readonly string[],
+  after: readonly string[],
+  size = 4,
+): Promise<{ changes: RecordChange[]; reads: number[] }> {
+  const old = oldDataset(partsOf(before, size));
+  const records = new RecordDiff(old, columns);
+  for (const part of partsOf(after, size)) {
+    // The part's records in two slices of different views, as the dataset writer hands them over.
+    const cut = Math.floor(part.length / 2);
+    const slices = [part.slice(0, cut), part.slice(cut)].map((json) => {
+      const encoded = encodeRecords({
+        json,
+        csv: json.map((r) => csvRow(columns, JSON.parse(r))),
+      });
+      return {
+        json: encoded.bytes.json,
+        offsets: encoded.offsets.json,
+        from: 0,
+        to: encoded.count,
+      };
+    });
+    await records.part(slices, sha(part));
+  }
+  return { changes: await records.finish("t.things"), reads: old.reads };
+}
+
+/** The expected changes: the multiset difference, a key on one record on each side paired as changed. */
+function expected(before: readonly string[], after: readonly string[]): string[] {
+  const left = [...before];
+  const added: string[] = [];
+  for (const r of after) {
+    const at = left.indexOf(r);
+    if (at >= 0) left.splice(at, 1);
+    else added.push(r);
+  }
+  const key = (r: string) => (JSON.parse(r) as { key: string }).key;
+  const once = (list: string[], k: string) => list.filter((r) => key(r) === k).length === 1;
+  const changed = added.filter((r) => once(added, key(r)) && once(left, key(r)));
+  const changedKeys = new Set(changed.map(key));
+  return [
+    ...left.filter((r) => !changedKeys.has(key(r))).map((r) => `removed ${r}`),
+    ...added.filter((r) => !changedKeys.has(key(r))).map((r) => `added ${r}`),
+    ...changed.map((r) => `changed ${left.find((o) => key(o) === key(r))} ${r}`),
+  ].sort();
+}
+
+const described = (changes: RecordChange[]) =>
+  changes
+    .map((c) =>
+      c.kind === "added"
+        ? `added ${c.json}`
+        : c.kind === "removed"
+          ? `removed ${c.old}`
+          : `changed ${c.old} ${c.json}`,
+    )
+    .sort();
+
+describe("the streaming record diff", () => {
+  const base = range(0, 30);
+  it.each([
+    ["nothing changed", base, []],
+    ["one record renamed in place", base.map((r, i) => (i === 5 ? rec("005", "x") : r)), []],
+    ["a block inserted", [...base.slice(0, 10), ...range(100, 120), ...base.slice(10)], []],
+    ["a block removed", [...base.slice(0, 5), ...base.slice(25)], []],
+    ["the first and last removed", base.slice(1, -1), []],
+    ["a record moved far back", [...base.slice(1), base[0] ?? ""], []],
+    ["reversed", [...base].reverse(), []],
+    ["duplicates on both sides", [...base, base[3] ?? "", base[3] ?? ""], [base[3] ?? ""]],
+    ["everything replaced", range(200, 230), []],
+    ["from nothing", base, [], true],
+  ])("%s", async (_, after, extra, fromNothing = false) => {
+    const before = fromNothing ? [] : [...base, ...extra];
+    const { changes } = await diff(before, after);
+    expect(described(changes)).toEqual(expected(before, after));
+  });
+
+  it("reads no old part whose bytes a new part has", async () => {
+    // Parts of 4 records: the change in part 3 (records 8–11) leaves the others' bytes alone.
+    const after = base.map((r, i) => (i === 9 ? rec("009", "x") : r));
+    const { changes, reads } = await diff(base, after);
+    expect(described(changes)).toEqual([`changed ${base[9]} ${rec("009", "x")}`]);
+    expect(reads).toEqual([2]);
+    // An unchanged dataset: nothing read, nothing published.
+    expect(await diff(base, base)).toEqual({ changes: [], reads: [] });
+  });
+
+  it("equals the multiset difference for any edit (property)", async () => {
+    const record = fc
+      .tuple(fc.integer({ min: 0, max: 12 }), fc.constantFrom("a", "b", "c"))
+      .map(([key, name]) => rec(String(key).padStart(3, "0"), name));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(record, { maxLength: 30 }),
+        fc.array(record, { maxLength: 30 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (a, b, size) => {
+          // Sorted as a dataset is, so that the two sides are mostly in step.
+          const before = [...a].sort();
+          const after = [...b].sort();
+          expect(described((await diff(before, after, size)).changes)).toEqual(
+            expected(before, after),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("the predecessor's dataset", () => {
+  const json = Buffer.from(`[${range(0, 3).join(",")}]`);
+  const file = (path: string, extra: object = {}) => ({
+    path,
+    mediaType: "application/json",
+    bytes: json.length,
+    sha256: "ab",
+    records: 3,
+    endpoint: "/t/Things",
+    format: "json" as const,
+    credits: [],
+    ...extra,
+  });
+  const manifest = {
+    builtAt: "2026-11-21T03:00:00.000Z",
+    sources: [],
+    joins: [],
+    files: [
+      file("/downloads/t.things.json"),
+      file("/downloads/t.things.json.gz", { gzipOf: "/downloads/t.things.json" }),
+    ],
+  } as unknown as DownloadsManifest;
+
+  it.each([
+    ["a directory: the plain file", false, "/downloads/t.things.json"],
+    ["over the network: the gzip copy, unpacked", true, "/downloads/t.things.json.gz"],
+  ])("%s", async (_, compressed, fetched) => {
+    const asked: string[] = [];
+    const old = oldDatasetOf(
+      {
+        where: "test",
+        manifest,
+        compressed,
+        read: (path) => {
+          asked.push(path);
+          return Promise.resolve(path.endsWith(".gz") ? gzipSync(json) : json);
+        },
+      },
+      "t.things",
+    );
+    expect(old.parts).toEqual([{ records: 3, sha256: "ab" }]);
+    expect(Buffer.from(await old.read(0))).toEqual(json);
+    expect(asked).toEqual([fetched]);
+  });
+});
