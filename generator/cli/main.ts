@@ -209,7 +209,7 @@ async function buildEmbedded(): Promise<string> {
   return dist;
 }
 
-/** Serves until SIGINT or SIGTERM (Miniflare's exit hooks stop workerd and exit). */
+/** Serves until SIGINT or SIGTERM: then stops taking requests, finishes those in flight (≤ 3 s) and exits. */
 async function serve(dir: string, host: string, port: number): Promise<void> {
   if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
   const started = performance.now();
@@ -218,6 +218,12 @@ async function serve(dir: string, host: string, port: number): Promise<void> {
     process.stderr.write(
       `serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`,
     );
+    const stop = () => {
+      setTimeout(() => process.exit(0), 4_500).unref(); // whatever still holds the loop
+      void server.stop().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
   } catch (error) {
     fail(
       error instanceof ServeError
