@@ -1,15 +1,8 @@
-import { ASSETS_PLUGIN, buildAssetManifest, type Log } from "miniflare";
 import { hash } from "node:crypto";
-import {
-  copyFileSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { extname, join } from "node:path";
+import { fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import {
   ASSETS_IGNORE_PATH,
   FILE_LIST_PATH,
@@ -24,64 +17,36 @@ import {
  * a walk that stats and hashes every one of up to 100,000 files before the first answer.
  */
 
+export interface AssetSetupInput {
+  readonly dir: string;
+  readonly assetConfig: Record<string, unknown>;
+  readonly compatibilityDate: string;
+  /** The file extensions of the build (with their dot). */
+  readonly extensions: readonly string[];
+}
+
+export interface AssetSetup {
+  /** The asset worker's CONFIG: `_headers` and `_redirects` rules as Cloudflare's parsers read them. */
+  readonly config: Record<string, unknown>;
+  /** Content type by extension, as wrangler's upload gives them. */
+  readonly types: readonly (readonly [string, string])[];
+}
+
+/** asset-config.ts in a child process: its answer, then the process (and Miniflare) gone. */
+export function assetSetup(input: AssetSetupInput): Promise<AssetSetup> {
+  return new Promise((resolve, reject) => {
+    const child = fork(fileURLToPath(new URL("./asset-config.ts", import.meta.url)), [], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    child.once("message", (answer: AssetSetup) => resolve(answer));
+    child.once("error", reject);
+    child.once("exit", (code) => reject(new Error(`the asset setup process exited (${code})`)));
+    child.send(input);
+  });
+}
+
 /** Cloudflare's limits (not enforced by the local runtime: a warning keeps a deploy failure from hiding). */
 export const MAX_ASSETS = 100_000;
-
-/**
- * The asset worker's CONFIG exactly as Miniflare builds it: `_headers` and `_redirects` parsed by
- * Cloudflare's own parsers (bundled into Miniflare, not exported), run over a scratch directory
- * that holds only those two files. Invalid rules are logged as warnings.
- */
-export async function assetConfigFor(
-  dir: string,
-  assetConfig: Record<string, unknown>,
-  compatibilityDate: string,
-  log: Log,
-): Promise<Record<string, unknown>> {
-  const scratch = mkdtempSync(join(tmpdir(), "plz-asset-config-"));
-  try {
-    for (const name of [HEADERS_PATH, REDIRECTS_PATH])
-      if (existsSync(join(dir, name))) copyFileSync(join(dir, name), join(scratch, name));
-    const services = await ASSETS_PLUGIN.getServices({
-      options: {
-        assets: { directory: scratch, workerName: "plz", assetConfig },
-        compatibilityDate,
-      },
-      log,
-    } as never);
-    const list = (
-      Array.isArray(services)
-        ? services
-        : ((services as { services?: unknown[] } | undefined)?.services ?? [])
-    ) as { name?: string; worker?: { bindings?: { name?: string; json?: string }[] } }[];
-    const json = list
-      .find((s) => s.name?.startsWith("assets:assets-service:"))
-      ?.worker?.bindings?.find((b) => b.name === "CONFIG")?.json;
-    if (json === undefined)
-      throw new Error(
-        "miniflare's assets plugin changed: no CONFIG binding on its asset service (check the wrangler version)",
-      );
-    return JSON.parse(json) as Record<string, unknown>;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
-
-/** Content types exactly as Miniflare (and wrangler's upload) give them, asked once per extension. */
-export async function contentTypesFor(
-  extensions: ReadonlySet<string>,
-): Promise<Map<string, string>> {
-  const scratch = mkdtempSync(join(tmpdir(), "plz-content-types-"));
-  try {
-    for (const ext of extensions) writeFileSync(join(scratch, `f${ext}`), "");
-    const { assetsReverseMap } = await buildAssetManifest(scratch);
-    return new Map(
-      Object.values(assetsReverseMap).map((v) => [extname(v.filePath), v.contentType ?? ""]),
-    );
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
 
 /** Never assets (Cloudflare's rules), besides what `.assetsignore` lists. */
 const NOT_ASSETS = [HEADERS_PATH, REDIRECTS_PATH, ASSETS_IGNORE_PATH];
@@ -99,7 +64,10 @@ export interface FileIndex {
  * so a file changed after the build is never answered with a twin's ETag. A listed file that is
  * gone is found out when it is asked for (no asset: the Worker's 404).
  */
-export async function fileIndex(dir: string): Promise<FileIndex> {
+export async function fileIndex(
+  dir: string,
+  typesFor: (extensions: readonly string[]) => Promise<ReadonlyMap<string, string>>,
+): Promise<FileIndex> {
   const text = readFileSync(join(dir, FILE_LIST_PATH), "utf8");
   const ignore = existsSync(join(dir, ASSETS_IGNORE_PATH))
     ? readFileSync(join(dir, ASSETS_IGNORE_PATH), "utf8")
@@ -123,7 +91,7 @@ export async function fileIndex(dir: string): Promise<FileIndex> {
       );
     if (!ignored.has(path)) digests.set(path, digest);
   }
-  const types = await contentTypesFor(new Set([...digests.keys()].map((path) => extname(path))));
+  const types = await typesFor([...new Set([...digests.keys()].map((path) => extname(path)))]);
   return {
     count: digests.size,
     lookup(path) {

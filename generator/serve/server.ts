@@ -1,4 +1,3 @@
-import { Log, LogLevel } from "miniflare";
 import { existsSync, readFileSync } from "node:fs";
 import {
   BUILD_STAMP_PATH,
@@ -12,7 +11,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { PROJECT_ROOT as ROOT, readBuildManifest, statedFormatVersion } from "../io/read.ts";
 import { assetRules, type AssetConfig } from "./asset-rules.ts";
-import { assetConfigFor, fileIndex, MAX_ASSETS } from "./assets.ts";
+import { assetSetup, fileIndex, MAX_ASSETS } from "./assets.ts";
 import { directoryAssets } from "./binding.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
 import { createFront, DEFAULT_LIMITS, type Limits } from "./http.ts";
@@ -51,19 +50,24 @@ interface WranglerConfig {
 /** How long a stop waits for requests in flight before it closes their connections. */
 const STOP_GRACE_MS = 3_000;
 
-export async function serveBuild(
-  dir: string,
-  host: string,
-  port: number,
-  limits: Limits = DEFAULT_LIMITS,
-): Promise<Serving> {
+/** Fails with a message the user can act on when `dir` is not a build this server reads. */
+export function checkBuild(dir: string): void {
   for (const file of [HEADERS_PATH, FILE_LIST_PATH])
     if (!existsSync(join(dir, file)))
       throw new ServeError(`${dir} is not a build (no ${file.slice(1)}); run npm run build first`);
   const stated = statedFormatVersion(dir);
   const mismatch = stated === undefined ? undefined : formatMismatch(dir, stated.found);
   if (mismatch !== undefined) throw new ServeError(mismatch);
-  await probePort(host, port);
+}
+
+export async function serveBuild(
+  dir: string,
+  host: string,
+  port: number,
+  options: { readonly limits?: Limits; readonly probe?: boolean } = {},
+): Promise<Serving> {
+  checkBuild(dir);
+  if (options.probe !== false) await probePort(host, port);
   const config = JSON.parse(
     readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""),
   ) as WranglerConfig;
@@ -73,11 +77,17 @@ export async function serveBuild(
     throw new ServeError(
       `wrangler.jsonc: the server reproduces html_handling "none" and not_found_handling "none" only (found "${html}", "${notFound}"); npm run dev serves any`,
     );
-  const log = new Log(LogLevel.WARN); // invalid _headers rules are reported as warnings
-  const [assetConfig, files] = await Promise.all([
-    assetConfigFor(dir, { html_handling: html }, config.compatibility_date, log),
-    fileIndex(dir),
-  ]);
+  let assetConfig: Record<string, unknown> = {};
+  const files = await fileIndex(dir, async (extensions) => {
+    const setup = await assetSetup({
+      dir,
+      assetConfig: { html_handling: html },
+      compatibilityDate: config.compatibility_date,
+      extensions,
+    });
+    assetConfig = setup.config;
+    return new Map(setup.types);
+  });
   if (files.count > MAX_ASSETS)
     process.stderr.write(
       `warning: ${files.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`,
@@ -94,7 +104,7 @@ export async function serveBuild(
       common: table.commonHeaders,
       health: { path: HEALTH_PATH, body: JSON.stringify(health(dir, files.count)) },
     },
-    limits,
+    options.limits ?? DEFAULT_LIMITS,
   );
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
@@ -132,7 +142,7 @@ function health(dir: string, assets: number): Record<string, unknown> {
 }
 
 /** A busy port fails here at once, before the setup (the listen's own check is kept for the race). */
-function probePort(host: string, port: number): Promise<void> {
+export function probePort(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", (error: NodeJS.ErrnoException) =>
