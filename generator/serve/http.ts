@@ -155,7 +155,8 @@ function pipeFile(res: ServerResponse, stream: Readable): void {
 
 /**
  * A Worker's Response on the wire. A body of unknown length is buffered up to `SMALL_FILE` bytes
- * and sent with its length (as workerd sends a body it has whole), else streamed chunked.
+ * and sent with its length (as workerd sends a body it has whole), else streamed chunked; a body
+ * whose length the Worker states is streamed as it comes.
  */
 async function sendResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers = headerMapOf(response.headers);
@@ -168,7 +169,9 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let buffered = 0;
-  let streaming = false;
+  // A length the Worker states is sent at once: a body that then fails shows as cut short.
+  let streaming = headers.has("content-length");
+  if (streaming) res.writeHead(response.status, wireHeaders(headers));
   try {
     for (;;) {
       const { done, value } = await reader.read();
