@@ -21,6 +21,8 @@ export interface ServerOptions {
   readonly port?: number;
   /** Default: loopback. */
   readonly host?: string;
+  /** Server processes (`serve --workers`); default one. */
+  readonly workers?: number;
   /** Pass the server's output through (the CLI) instead of keeping it for errors (tests, benchmarks). */
   readonly inheritOutput?: boolean;
 }

@@ -32,6 +32,7 @@ export async function startLocalServer(
     host,
     "--port",
     String(port),
+    ...(options.workers === undefined ? [] : ["--workers", String(options.workers)]),
   ];
   return spawnServer("the server", process.execPath, args, originOf(host, port), HEALTH_PATH, {
     ...(options.inheritOutput === undefined ? {} : { inheritOutput: options.inheritOutput }),
