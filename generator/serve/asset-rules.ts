@@ -90,23 +90,39 @@ export interface AssetRules {
   redirect(host: string, pathname: string): Redirect | undefined;
 }
 
+/** A header rule ready to apply: lower-case names, and whether a value needs its placeholders filled. */
+interface HeaderAction {
+  readonly unset: readonly string[];
+  readonly set: readonly (readonly [name: string, value: string, placeholders: boolean])[];
+}
+
 export function assetRules(config: AssetConfig): AssetRules {
   const headerRules = compile(
     config.headers?.version === HEADERS_VERSION ? config.headers.rules : undefined,
-  );
+  ).map(({ crossHost, regExp, rule }) => ({
+    crossHost,
+    regExp,
+    rule: {
+      unset: (rule.unset ?? []).map((name) => name.toLowerCase()),
+      set: Object.entries(rule.set ?? {}).map(
+        ([name, value]) => [name.toLowerCase(), value, value.includes(":")] as const,
+      ),
+    } satisfies HeaderAction,
+  }));
   const redirects = config.redirects?.version === REDIRECTS_VERSION ? config.redirects : {};
   const staticRules = redirects.staticRules ?? {};
   const dynamicRules = compile(redirects.rules);
   return {
     applyHeaders(hostname, pathname, headers) {
       const set = new Set<string>();
-      for (const { rule, groups } of matches(headerRules, hostname, pathname)) {
-        for (const name of rule.unset ?? []) headers.delete(name.toLowerCase());
-        for (const [name, value] of Object.entries(rule.set ?? {})) {
-          const key = name.toLowerCase();
-          const text = replace(value, groups);
-          const had = headers.get(key);
-          headers.set(key, set.has(key) && had !== undefined ? `${had}, ${text}` : text);
+      for (const { crossHost, regExp, rule } of headerRules) {
+        const match = regExp.exec(crossHost ? `https://${hostname}${pathname}` : pathname);
+        if (match === null) continue;
+        for (const name of rule.unset) headers.delete(name);
+        for (const [key, value, placeholders] of rule.set) {
+          const text = placeholders ? replace(value, match.groups ?? {}) : value;
+          const had = set.has(key) ? headers.get(key) : undefined;
+          headers.set(key, had !== undefined ? `${had}, ${text}` : text);
           set.add(key);
         }
       }
