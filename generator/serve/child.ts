@@ -47,6 +47,7 @@ export async function spawnServer(
       WRANGLER_SEND_METRICS: "false",
       CLOUDFLARE_CF_FETCH_ENABLED: "false",
       NO_COLOR: "1",
+      MALLOC_ARENA_MAX: "2", // as npm run serve: fewer malloc arenas, less memory held
     },
     stdio: ["ignore", inherit ? "inherit" : "pipe", inherit ? "inherit" : "pipe"],
     detached: true,
