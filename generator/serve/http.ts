@@ -55,6 +55,7 @@ export function createFront(site: Site, limits: Limits = DEFAULT_LIMITS): Server
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.headersTimeoutMs * 3,
       keepAliveTimeout: limits.keepAliveMs,
+      connectionsCheckingInterval: 5_000, // how often the head and request timeouts are checked
       // Lets a request that a client sends just as its connection idles out be answered.
       keepAliveTimeoutBuffer: 1_000,
       noDelay: true,
