@@ -93,7 +93,10 @@ export async function serveBuild(
       `warning: ${files.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`,
     );
   const rules = assetRules(assetConfig as AssetConfig);
-  const table = JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as RouteTable;
+  // The common headers of the server's own problems; without a route table the Worker answers 500s.
+  const table = existsSync(join(dir, ROUTE_TABLE_PATH))
+    ? (JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as RouteTable)
+    : undefined;
   const server = createFront(
     {
       dir,
@@ -101,7 +104,7 @@ export async function serveBuild(
       rules,
       worker: createHandler(directoryAssets(dir, files, rules)),
       workerFirst: workerFirstMatcher(config.assets.run_worker_first),
-      common: table.commonHeaders,
+      common: table?.commonHeaders ?? [],
       health: { path: HEALTH_PATH, body: JSON.stringify(health(dir, files.count)) },
     },
     options.limits ?? DEFAULT_LIMITS,
