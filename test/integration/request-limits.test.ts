@@ -189,7 +189,7 @@ describe("a download the Worker assembles", () => {
 describe("methods and request heads the server decides itself: problems, not the runtime's text", () => {
   it.each([
     ["LINK /de/Streets?locality=Berlin HTTP/1.1", 405],
-    ["LINK /de/FederalStates HTTP/1.1", 405],
+    ["LINK /de/Localities?name=Berlin HTTP/1.1", 405],
     ["FOO /de/Streets?locality=Berlin HTTP/1.1", 501],
     ["get /de/Streets?locality=Berlin HTTP/1.1", 501],
     [`GET /de/Streets?locality=${"x".repeat(131_072)} HTTP/1.1`, 431],
