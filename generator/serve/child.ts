@@ -112,7 +112,7 @@ process.once("exit", () => running.forEach((child) => kill(child, "SIGKILL")));
 function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
   if (child.pid !== undefined && child.exitCode === null) {
     try {
-      process.kill(-child.pid, signal); // the whole group: the server and its workerd
+      process.kill(-child.pid, signal); // the whole group: the server and every process it started
     } catch {
       child.kill(signal);
     }
