@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
+import { LOAD_REQUESTS } from "../../bench/load-requests.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
 import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 
@@ -71,7 +72,7 @@ const API = [
   "/_headers",
   "/_files.tsv",
   "/DE/streets?locality=Berlin",
-  // The sweep's and the load's kinds (bench/load-requests.ts), searches, and hostile spellings.
+  // The sweep's kinds, searches, and hostile spellings (the load's kinds are added below).
   "/de/Streets?locality=Berlin&page=239&pageSize=50",
   "/de/Streets?locality=Berlin&page=11000&pageSize=1",
   "/de/Streets?locality=Berlin&page=400&pageSize=3&format=csv",
@@ -106,7 +107,9 @@ describe("wrangler dev and the server on workerd", () => {
       readFileSync(join(dir, "downloads/index.json"), "utf8"),
     ) as DownloadsManifest;
     const downloads = manifest.files.filter((_, i) => i % 97 === 0).map((f) => f.path);
-    const paths = [...API, ...ASSETS, ...downloads];
+    const paths = [
+      ...new Set([...API, ...LOAD_REQUESTS.map((r) => r.path), ...ASSETS, ...downloads]),
+    ];
     expect(downloads.length).toBeGreaterThan(5);
     const kinds: { name: string; init: { method?: string; headers?: Record<string, string> } }[] = [
       { name: "GET", init: {} },
