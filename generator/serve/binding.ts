@@ -17,7 +17,54 @@ export type FileBody =
   | { readonly bytes: Buffer; readonly size: number }
   | { readonly stream: Readable; readonly size: number };
 
+/** Bytes of small files kept in memory, least recently used out first; a file above `CACHED_FILE` is never kept. */
+export const FILE_CACHE_BYTES = 16 << 20;
+const CACHED_FILE = 256 << 10;
+
+/**
+ * The small files read lately (pages, shards, chunks, lists), within `FILE_CACHE_BYTES`: a popular
+ * page then costs no system call. The build is read once per start (its file list too), so a
+ * kept file is as current as the list that names it.
+ */
+class FileCache {
+  private readonly files = new Map<string, Buffer>();
+  private bytes = 0;
+
+  get(path: string): Buffer | undefined {
+    const kept = this.files.get(path);
+    if (kept !== undefined) {
+      this.files.delete(path);
+      this.files.set(path, kept);
+    }
+    return kept;
+  }
+
+  set(path: string, bytes: Buffer): void {
+    if (bytes.byteLength > CACHED_FILE || this.files.has(path)) return;
+    this.files.set(path, bytes);
+    this.bytes += bytes.byteLength;
+    for (const [oldest, old] of this.files) {
+      if (this.bytes <= FILE_CACHE_BYTES) break;
+      this.files.delete(oldest);
+      this.bytes -= old.byteLength;
+    }
+  }
+}
+
+const caches = new Map<string, FileCache>();
+
+/** A file of the build: from the cache, or read (and kept when small). */
 export function openFile(dir: string, path: string): FileBody | undefined {
+  let cache = caches.get(dir);
+  if (cache === undefined) caches.set(dir, (cache = new FileCache()));
+  const kept = cache.get(path);
+  if (kept !== undefined) return { bytes: kept, size: kept.byteLength };
+  const body = readFile(dir, path);
+  if (body !== undefined && "bytes" in body) cache.set(path, body.bytes);
+  return body;
+}
+
+function readFile(dir: string, path: string): FileBody | undefined {
   let fd: number;
   try {
     fd = openSync(join(dir, path), "r");
