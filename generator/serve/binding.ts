@@ -42,14 +42,17 @@ class FileCache {
   set(path: string, bytes: Buffer): void {
     if (bytes.byteLength > CACHED_FILE || this.files.has(path)) return;
     this.files.set(path, bytes);
-    this.bytes += bytes.byteLength;
+    this.bytes += cost(bytes);
     for (const [oldest, old] of this.files) {
       if (this.bytes <= FILE_CACHE_BYTES) break;
       this.files.delete(oldest);
-      this.bytes -= old.byteLength;
+      this.bytes -= cost(old);
     }
   }
 }
+
+/** What a kept file costs: its bytes and the buffer and map entry around them. */
+const cost = (bytes: Buffer) => bytes.byteLength + 512;
 
 const caches = new Map<string, FileCache>();
 
@@ -78,7 +81,8 @@ function readFile(dir: string, path: string): FileBody | undefined {
       fd = -1;
       return { stream, size };
     }
-    const bytes = Buffer.allocUnsafe(size);
+    // Never a slice of Node's shared 8 KiB pool: a kept small file would hold the whole slab.
+    const bytes = Buffer.allocUnsafeSlow(size);
     let at = 0;
     while (at < size) {
       const read = readSync(fd, bytes, at, size - at, at);
