@@ -1,13 +1,14 @@
 /**
  * `npm run bench:serve`: the ways to serve a build, side by side on the same machine state, in one
  * table: nginx (Debian's package, installed with apt when missing, on loopback) serving the written
- * page's file directly, `wrangler dev`, and the project's server on workerd (`npm run serve`). For
- * a written page, a cut page, a CSV page, an unknown locality and a 400, at 64 connections for 15 s
- * each (autocannon; a failed request is counted, never retried). Then, for the server: its memory
- * (every process) before and after 100,000 more written-page requests, and a 60 s soak over the
- * mixed kinds of `npm run load`.
+ * page's file directly, `wrangler dev`, and the project's server (`npm run serve`: its own asset
+ * path and the Worker in Node). For a written page, a cut page, a CSV page, an unknown locality and
+ * a 400, at 64 connections for 15 s each (autocannon; a failed request is counted, never retried).
+ * Then, for the server: its memory (every process) after the first 50,000 and after 300,000
+ * written-page requests, and a 60 s soak over the mixed kinds of `npm run load` plus street
+ * searches and an asset.
  *
- *   npm run bench:serve -- [--dir DIR] [--duration 15] [--connections 64] [--soak 60] [--growth 100000] [--no-wrangler]
+ *   npm run bench:serve -- [--dir DIR] [--duration 15] [--connections 64] [--soak 60] [--growth 300000] [--workers 1] [--no-wrangler]
  *
  * Without --dir it builds the embedded data into a temporary directory.
  */
@@ -31,7 +32,8 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "15" },
     connections: { type: "string", default: "64" },
     soak: { type: "string", default: "60" },
-    growth: { type: "string", default: "100000" },
+    growth: { type: "string", default: "300000" },
+    workers: { type: "string", default: "1" },
     "no-wrangler": { type: "boolean", default: false },
   },
 });
@@ -46,6 +48,16 @@ const KINDS = [
   { name: "unknown locality", path: "/de/Streets?locality=Atlantis", status: 200 },
   { name: "400", path: "/de/Streets?locality=Berlin&pageSize=51", status: 400 },
 ] as const;
+
+/** Street searches beside the load's kinds in the soak: the expensive requests that once starved the rest. */
+const SEARCHES = [
+  { path: "/de/FullTextSearch?searchTerm=be&lastWordPrefix=true&page=5" },
+  { path: "/de/FullTextSearch?searchTerm=berlin%20str&lastWordPrefix=true" },
+  { path: "/de/Streets?name=a&page=3" },
+  { path: "/de/Streets?name=Haupt&postalCode=1" },
+  { path: "/docs.js" },
+];
+const SOAK = [...LOAD_REQUESTS, ...SEARCHES];
 
 interface Run {
   readonly rps: number;
@@ -205,7 +217,7 @@ async function table5(name: string, server: RunningServer): Promise<void> {
 let pageFile = "";
 await withServer(
   "server (npm run serve)",
-  () => startLocalServer(dir),
+  () => startLocalServer(dir, { workers: Number(args.workers) }),
   async (server) => {
     const page = Buffer.from(await (await fetch(`${server.origin}${KINDS[0].path}`)).arrayBuffer());
     const digest = createHash("sha256").update(page).digest("base64url");
@@ -221,24 +233,34 @@ await withServer(
     await table5("server", server);
     const growth = Number(args.growth);
     if (growth > 0) {
-      const before = server.rssKiB();
+      // Memory after the first 50,000 (or a sixth) and after all: growth between is what a long run adds.
+      const first = Math.min(50_000, Math.floor(growth / 6));
       process.stderr.write(`server: ${growth} written-page requests …\n`);
-      const run = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
-        amount: growth,
+      const early = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
+        amount: first,
+      });
+      const before = server.rssKiB();
+      const late = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
+        amount: growth - first,
       });
       const after = server.rssKiB();
-      row("server", `${growth} written pages`, run, after);
+      row("server", `first ${first} written pages`, early, before);
+      row("server", `next ${growth - first} written pages`, late, after);
       notes.push(
-        `server: RSS ${mib(before)} before ${growth} more written-page requests, ${mib(after)} after (${(((after - before) / before) * 100).toFixed(1)}% growth)`,
+        `server: RSS ${mib(before)} after ${first} written-page requests, ${mib(after)} after ${growth} (${(((after - before) / before) * 100).toFixed(1)}% growth)`,
       );
     }
     const soak = Number(args.soak);
     if (soak > 0) {
-      process.stderr.write(`server: ${soak} s soak over ${LOAD_REQUESTS.length} mixed kinds …\n`);
-      const run = await load(server.origin, LOAD_REQUESTS, (code) => Number(code) < 500, {
+      process.stderr.write(`server: ${soak} s soak over ${SOAK.length} mixed kinds …\n`);
+      const before = server.rssKiB();
+      const run = await load(server.origin, SOAK, (code) => Number(code) < 500, {
         duration: soak,
       });
       row("server", `${soak} s soak (mixed, 5xx = wrong)`, run, server.rssKiB());
+      notes.push(
+        `server: RSS ${mib(before)} before the soak, ${mib(server.rssKiB())} after; the soak's kinds: npm run load's and ${SEARCHES.length} street searches`,
+      );
     }
   },
 );

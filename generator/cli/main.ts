@@ -6,6 +6,7 @@ import { CountingSink } from "../io/sink.ts";
 import { verifyBuild } from "../serve/verify.ts";
 import { HEALTH_PATH } from "../serve/child.ts";
 import { serveBuild, ServeError } from "../serve/server.ts";
+import { isServeWorker, runServeWorker, serveCluster } from "../serve/cluster.ts";
 import { startLocalServer } from "../serve/local.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
@@ -118,10 +119,12 @@ withGuardOptions(
   else printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
 });
 
+const WORKERS_HELP = "server processes sharing the port (default 1; one per core uses every core)";
+
 program
   .command("serve")
   .description(
-    "serve a built directory on workerd as Cloudflare serves it (no dev proxy, no file watching; restart after a build)",
+    "serve a built directory as Cloudflare serves it (its asset rules and the Worker in Node; no file watching: restart after a build)",
   )
   .option("--dir <dir>", "built directory", "dist")
   .option(
@@ -130,8 +133,9 @@ program
     DEFAULT_HOST,
   )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
-  .action((opts: { dir: string; host: string; port?: number }) =>
-    serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort()),
+  .option("--workers <n>", WORKERS_HELP, positiveInteger)
+  .action((opts: { dir: string; host: string; port?: number; workers?: number }) =>
+    serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort(), opts.workers),
   );
 
 program
@@ -169,8 +173,9 @@ program
     DEFAULT_HOST,
   )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
-  .action(async (opts: { host: string; port?: number }) =>
-    serve(await buildEmbedded(), opts.host, opts.port ?? defaultPort()),
+  .option("--workers <n>", WORKERS_HELP, positiveInteger)
+  .action(async (opts: { host: string; port?: number; workers?: number }) =>
+    serve(await buildEmbedded(), opts.host, opts.port ?? defaultPort(), opts.workers),
   );
 
 program
@@ -209,15 +214,24 @@ async function buildEmbedded(): Promise<string> {
   return dist;
 }
 
-/** Serves until SIGINT or SIGTERM (Miniflare's exit hooks stop workerd and exit). */
-async function serve(dir: string, host: string, port: number): Promise<void> {
+/** Serves until SIGINT or SIGTERM: then stops taking requests, finishes those in flight (≤ 3 s) and exits. */
+async function serve(dir: string, host: string, port: number, workers = 1): Promise<void> {
   if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
   const started = performance.now();
   try {
-    const server = await serveBuild(dir, host, port);
+    const server =
+      workers > 1
+        ? await serveCluster(dir, host, port, workers)
+        : await serveBuild(dir, host, port);
     process.stderr.write(
       `serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`,
     );
+    const stop = () => {
+      setTimeout(() => process.exit(0), 4_500).unref(); // whatever still holds the loop
+      void server.stop().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
   } catch (error) {
     fail(
       error instanceof ServeError
@@ -232,6 +246,11 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-program
-  .parseAsync()
-  .catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+if (isServeWorker())
+  runServeWorker().catch((error: unknown) =>
+    fail(error instanceof Error ? error.message : String(error)),
+  );
+else
+  program
+    .parseAsync()
+    .catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

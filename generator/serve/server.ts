@@ -1,5 +1,3 @@
-import * as esbuild from "esbuild";
-import { Log, LogLevel, Miniflare } from "miniflare";
 import { existsSync, readFileSync } from "node:fs";
 import {
   BUILD_STAMP_PATH,
@@ -7,26 +5,25 @@ import {
   formatMismatch,
   HEADERS_PATH,
 } from "../contract/layout.ts";
+import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
+import { createHandler } from "../edge/handler.ts";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
 import { PROJECT_ROOT as ROOT, readBuildManifest, statedFormatVersion } from "../io/read.ts";
+import { assetRules, type AssetConfig } from "./asset-rules.ts";
+import { assetSetup, fileIndex, MAX_ASSETS } from "./assets.ts";
+import { directoryAssets } from "./binding.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
-import { routerRouting, type RunWorkerFirst } from "./worker-first.ts";
-import {
-  ASSET_WORKER_SCRIPT,
-  assetConfigFor,
-  KV_SHIM,
-  manifestFromFileList,
-  MAX_ASSETS,
-  ROUTER_WORKER_SCRIPT,
-} from "./assets.ts";
+import { createFront, DEFAULT_LIMITS, type Limits } from "./http.ts";
+import { workerFirstMatcher, type RunWorkerFirst } from "./worker-first.ts";
 
 /**
- * Serves a build on workerd through Miniflare's API, as Cloudflare serves it: the Worker bundled
- * once, Cloudflare's router and asset workers (`run_worker_first`, `_headers`, `_redirects`, ETags
- * and 304s, content types), the asset manifest from the build's file list. No dev proxy, no file
- * watching: a rebuild needs a restart. Miniflare's exit hooks stop workerd on SIGINT and SIGTERM.
+ * Serves a build in this Node process as Cloudflare serves it: Cloudflare's router and asset
+ * service reproduced for this build (http.ts, static.ts, asset-rules.ts: `run_worker_first`,
+ * `_headers`, `_redirects`, ETags and 304s, content types, 405 for assets) and the Worker's own
+ * handler (edge/) in-process, its `ASSETS` binding over the build directory (binding.ts).
+ * runtimes.test.ts holds it to `wrangler dev` on the wire. No file watching: a rebuild needs a
+ * restart.
  */
 
 /** A failure the user can fix (busy port, no build): the CLI prints its message alone. */
@@ -35,14 +32,14 @@ export class ServeError extends Error {}
 export interface Serving {
   /** Where it answers, e.g. http://127.0.0.1:8787 */
   readonly origin: string;
-  /** Asset files in the manifest. */
+  /** Asset files in the file list. */
   readonly assets: number;
+  /** Stops taking connections, lets requests in flight finish (a few seconds at most), resolves when closed. */
   stop(): Promise<void>;
 }
 
 interface WranglerConfig {
   readonly compatibility_date: string;
-  readonly main: string;
   readonly assets: {
     readonly run_worker_first?: RunWorkerFirst;
     readonly html_handling?: string;
@@ -50,160 +47,84 @@ interface WranglerConfig {
   };
 }
 
-/**
- * The Worker's entry, where the socket delivers requests: the health endpoint; a path that
- * `run_worker_first` sends to the Worker goes to it directly (what Cloudflare's router would do
- * for it, one isolate hop less); everything else to the router, whose user worker is
- * `UserWorker` (the bundled Worker alone, so that nothing loops back here).
- */
-const entry = (health: string, runWorkerFirst: RunWorkerFirst) => `import worker from "./worker.js";
-import { workerFirstMatcher } from "./worker-first.js";
-const workerFirst = workerFirstMatcher(${JSON.stringify(runWorkerFirst ?? false)});
-export default {
-  fetch(request, env, ctx) {
-    const { pathname } = new URL(request.url);
-    if (pathname === ${JSON.stringify(health)}) return Response.json(env.HEALTH, { headers: { "Cache-Control": "no-store" } });
-    return workerFirst(pathname) ? worker.fetch(request, env, ctx) : env.ROUTER.fetch(request);
-  },
-};
-export const UserWorker = { fetch: (request, env, ctx) => worker.fetch(request, env, ctx) };
-`;
+/** How long a stop waits for requests in flight before it closes their connections. */
+const STOP_GRACE_MS = 3_000;
 
-export async function serveBuild(dir: string, host: string, port: number): Promise<Serving> {
+/** Fails with a message the user can act on when `dir` is not a build this server reads. */
+export function checkBuild(dir: string): void {
   for (const file of [HEADERS_PATH, FILE_LIST_PATH])
     if (!existsSync(join(dir, file)))
       throw new ServeError(`${dir} is not a build (no ${file.slice(1)}); run npm run build first`);
   const stated = statedFormatVersion(dir);
   const mismatch = stated === undefined ? undefined : formatMismatch(dir, stated.found);
   if (mismatch !== undefined) throw new ServeError(mismatch);
-  await probePort(host, port);
+}
+
+export async function serveBuild(
+  dir: string,
+  host: string,
+  port: number,
+  options: { readonly limits?: Limits; readonly probe?: boolean } = {},
+): Promise<Serving> {
+  checkBuild(dir);
+  if (options.probe !== false) await probePort(host, port);
   const config = JSON.parse(
     readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""),
   ) as WranglerConfig;
-  const routerConfig = { has_user_worker: true, ...routerRouting(config.assets.run_worker_first) };
-  const assetOptions = {
-    ...(config.assets.html_handling === undefined
-      ? {}
-      : { html_handling: config.assets.html_handling }),
-    ...(config.assets.not_found_handling === undefined
-      ? {}
-      : { not_found_handling: config.assets.not_found_handling }),
-  };
-  const log = new Log(LogLevel.WARN); // Miniflare reports invalid _headers rules as warnings
-  const [[code = "", matcher = ""], assetConfig, manifest] = await Promise.all([
-    bundle([join(ROOT, config.main), join(import.meta.dirname, "worker-first.ts")]),
-    assetConfigFor(dir, assetOptions, config.compatibility_date, log),
-    manifestFromFileList(dir),
-  ]);
-  if (manifest.missing > 0)
-    process.stderr.write(
-      `warning: ${manifest.missing} files of ${join(dir, FILE_LIST_PATH)} are not in the directory (not served)\n`,
+  const { html_handling: html = "auto-trailing-slash", not_found_handling: notFound = "none" } =
+    config.assets;
+  if (html !== "none" || notFound !== "none")
+    throw new ServeError(
+      `wrangler.jsonc: the server reproduces html_handling "none" and not_found_handling "none" only (found "${html}", "${notFound}"); npm run dev serves any`,
     );
-  if (manifest.count > MAX_ASSETS)
-    process.stderr.write(
-      `warning: ${manifest.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`,
-    );
-  const mf = new Miniflare({
-    // Miniflare's own entry (it imitates the edge: compression, request.cf) listens on a spare
-    // loopback port; requests come straight to the Worker's entry through a direct socket (see
-    // `entry`), which halves the work per request.
-    host: "127.0.0.1",
-    port: 0,
-    cf: false, // no fetch of Cloudflare's request metadata
-    log,
-    handleRuntimeStdio: passRuntimeOutput,
-    workers: [
-      {
-        // Cloudflare's router (workers-shared): run_worker_first, else an asset when one exists, else the Worker.
-        name: "router",
-        compatibilityDate: "2024-07-31",
-        compatibilityFlags: ["nodejs_compat", "no_nodejs_compat_v2"],
-        modules: [
-          {
-            type: "ESModule",
-            path: "router.mjs",
-            contents: readFileSync(ROUTER_WORKER_SCRIPT, "utf8"),
-          },
-        ],
-        bindings: { CONFIG: routerConfig },
-        serviceBindings: {
-          ASSET_WORKER: { name: "assets", entrypoint: "AssetWorkerInner" },
-          USER_WORKER: { name: "worker", entrypoint: "UserWorker" },
-        },
-      },
-      {
-        name: "worker",
-        compatibilityDate: config.compatibility_date,
-        modules: [
-          {
-            type: "ESModule",
-            path: "entry.js",
-            contents: entry(HEALTH_PATH, config.assets.run_worker_first),
-          },
-          { type: "ESModule", path: "worker.js", contents: code },
-          { type: "ESModule", path: "worker-first.js", contents: matcher },
-        ],
-        bindings: { HEALTH: health(dir, manifest.count) },
-        serviceBindings: {
-          ASSETS: { name: "assets", entrypoint: "AssetWorkerInner" },
-          ROUTER: "router",
-        },
-        unsafeDirectSockets: [{ host, port }],
-      },
-      {
-        // Cloudflare's asset worker (workers-shared), as Miniflare ships it.
-        name: "assets",
-        compatibilityDate: "2024-07-31",
-        compatibilityFlags: ["nodejs_compat", "enable_ctx_exports"],
-        modules: [
-          {
-            type: "ESModule",
-            path: "asset-worker.mjs",
-            contents: readFileSync(ASSET_WORKER_SCRIPT, "utf8"),
-          },
-        ],
-        bindings: {
-          CONFIG: { ...assetConfig, has_static_routing: "static_routing" in routerConfig },
-        },
-        dataBlobBindings: { ASSETS_MANIFEST: manifest.manifest },
-        serviceBindings: { ASSETS_KV_NAMESPACE: { name: "assets-kv", entrypoint: "Kv" } },
-      },
-      {
-        name: "assets-kv",
-        compatibilityDate: config.compatibility_date,
-        modules: [{ type: "ESModule", path: "kv.mjs", contents: KV_SHIM }],
-        dataBlobBindings: { REVERSE: manifest.reverse },
-        serviceBindings: { FILES: { disk: { path: dir, writable: false } } },
-      },
-    ],
-  });
-  try {
-    await mf.ready;
-  } catch (error) {
-    await mf.dispose().catch(() => undefined); // after a failed start it throws the same error
-    if ((error as { code?: string }).code === "ERR_ADDRESS_IN_USE") throw busy(host, port);
-    throw error;
-  }
-  return { origin: originOf(host, port), assets: manifest.count, stop: () => mf.dispose() };
-}
-
-/** Each entry bundled like wrangler bundles the Worker (ES module, es2024, the workerd export conditions). */
-async function bundle(entries: readonly string[]): Promise<string[]> {
-  try {
-    const result = await esbuild.build({
-      entryPoints: [...entries],
-      outdir: "/bundle",
-      bundle: true,
-      write: false,
-      format: "esm",
-      target: "es2024",
-      conditions: ["workerd", "worker", "browser"],
-      logLevel: "silent",
+  let assetConfig: Record<string, unknown> = {};
+  const files = await fileIndex(dir, async (extensions) => {
+    const setup = await assetSetup({
+      dir,
+      assetConfig: { html_handling: html },
+      compatibilityDate: config.compatibility_date,
+      extensions,
     });
-    return result.outputFiles.map((file) => file.text);
-  } finally {
-    await esbuild.stop(); // else its service process stays
-  }
+    assetConfig = setup.config;
+    return new Map(setup.types);
+  });
+  if (files.count > MAX_ASSETS)
+    process.stderr.write(
+      `warning: ${files.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`,
+    );
+  const rules = assetRules(assetConfig as AssetConfig);
+  // The common headers of the server's own problems; without a route table the Worker answers 500s.
+  const table = existsSync(join(dir, ROUTE_TABLE_PATH))
+    ? (JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as RouteTable)
+    : undefined;
+  const server = createFront(
+    {
+      dir,
+      files,
+      rules,
+      worker: createHandler(directoryAssets(dir, files, rules)),
+      workerFirst: workerFirstMatcher(config.assets.run_worker_first),
+      common: table?.commonHeaders ?? [],
+      health: { path: HEALTH_PATH, body: JSON.stringify(health(dir, files.count)) },
+    },
+    options.limits ?? DEFAULT_LIMITS,
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? busy(host, port) : error),
+    );
+    server.listen({ host, port }, () => resolve());
+  });
+  return {
+    origin: originOf(host, port),
+    assets: files.count,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
+      }),
+  };
 }
 
 /** What the health endpoint reports: the build's time stamp, fingerprint and sources. */
@@ -223,8 +144,8 @@ function health(dir: string, assets: number): Record<string, unknown> {
   };
 }
 
-/** A busy port fails here at once, before the setup (Miniflare's own check comes after it, and is kept for the race). */
-function probePort(host: string, port: number): Promise<void> {
+/** A busy port fails here at once, before the setup (the listen's own check is kept for the race). */
+export function probePort(host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", (error: NodeJS.ErrnoException) =>
@@ -242,12 +163,4 @@ function busy(host: string, port: number): ServeError {
   return new ServeError(
     `port ${port} on ${host} is in use; choose another with --port (or PORT=…)`,
   );
-}
-
-/** workerd's output, except the stack trace it prints for a busy port (reported in one line instead). */
-function passRuntimeOutput(stdout: Readable, stderr: Readable): void {
-  stdout.on("data", (chunk: Buffer) => process.stdout.write(chunk));
-  stderr.on("data", (chunk: Buffer) => {
-    if (!chunk.toString().includes("Address already in use")) process.stderr.write(chunk);
-  });
 }

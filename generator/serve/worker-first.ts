@@ -2,8 +2,8 @@
  * `run_worker_first` as Cloudflare's router applies it (workers-shared): a rule matches the whole
  * path, `*` spans any characters including `/`; a `!` rule sends a path to the assets and wins
  * over the others; `true` sends every path to the Worker. Paths the router treats specially
- * (`/cdn-cgi/`, image checks) are never "Worker first" here, so the local server leaves them to
- * the router. Bundled into the local server's entry module: no imports.
+ * (`/cdn-cgi/`, image checks) are never "Worker first" here: the local server looks for a file
+ * first, then asks the Worker.
  */
 export type RunWorkerFirst = boolean | readonly string[] | undefined;
 
@@ -25,14 +25,6 @@ function split(rules: RunWorkerFirst): {
     toWorker: list.filter((rule) => rule.startsWith("/")),
     toAssets: list.filter((rule) => rule.startsWith("!/")).map((rule) => rule.slice(1)),
   };
-}
-
-/** `run_worker_first` as the router worker's CONFIG holds it (wrangler's parseStaticRouting, without its validation). */
-export function routerRouting(rules: RunWorkerFirst): Record<string, unknown> {
-  if (rules === true) return { invoke_user_worker_ahead_of_assets: true };
-  if (rules === undefined || rules === false) return {};
-  const { toWorker, toAssets } = split(rules);
-  return { static_routing: { user_worker: toWorker, asset_worker: toAssets } };
 }
 
 /** Whether a path goes to the Worker before any asset is looked up. */

@@ -77,7 +77,11 @@ const wire = (response: RawResponse) => ({
   // The framing too: wrangler's dev proxy streams some bodies chunked that workerd sends with
   // their length (the bytes are compared; runtimes.test.ts compares the lengths).
   headers: response.rawHeaders
-    .filter((line) => !/^(cf-cache-status|transfer-encoding|content-length):/i.test(line))
+    .filter(
+      // Connection: hop by hop, each HTTP server's own (Node names the close the request asked for).
+      (line) =>
+        !/^(cf-cache-status|transfer-encoding|content-length|connection|keep-alive):/i.test(line),
+    )
     .map((line) => line.replace(/^(etag: )"[0-9a-f]+"$/i, '$1"…"')),
   body: response.text,
 });

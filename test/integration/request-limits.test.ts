@@ -196,3 +196,20 @@ describe("a download the Worker assembles", () => {
     }
   }, 120_000);
 });
+
+describe("methods and request heads the server decides itself: problems, not the runtime's text", () => {
+  it.each([
+    ["LINK /de/Streets?locality=Berlin HTTP/1.1", 405],
+    ["LINK /de/Localities?name=Berlin HTTP/1.1", 405],
+    ["FOO /de/Streets?locality=Berlin HTTP/1.1", 501],
+    ["get /de/Streets?locality=Berlin HTTP/1.1", 501],
+    [`GET /de/Streets?locality=${"x".repeat(131_072)} HTTP/1.1`, 431],
+  ])("%s", async (line, status) => {
+    const response = await exchange(local.origin, `${line}\r\nHost: localhost`);
+    expect(response.status).toBe(status);
+    expect(response.headers["content-type"]).toBe("application/problem+json; charset=utf-8");
+    expect(response.headers["access-control-allow-origin"]).toBe("*");
+    expect(response.complete).toBe(true);
+    expect((JSON.parse(response.body.toString()) as ProblemBody).status).toBe(status);
+  });
+});

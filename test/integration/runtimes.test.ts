@@ -4,13 +4,16 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
+import { LOAD_REQUESTS } from "../../bench/load-requests.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
 import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 
 /**
  * The two local runtimes of one build answer alike: `wrangler dev` (the development proxy, `npm run
- * dev`) and the project's server on workerd (`npm start`, `npm run serve`, every other HTTP suite).
- * Same status, header lines as sent (names, case, order) and bytes, for GET, HEAD and revalidations.
+ * dev`: Cloudflare's own router and asset worker on workerd) and the project's server (`npm start`,
+ * `npm run serve`, every other HTTP suite: its own asset path and the Worker's handler in Node).
+ * Same status, header lines as sent (names, case, order) and bytes, for GET, HEAD and
+ * revalidations, for every kind of request the sweep, the load and the bench send.
  */
 let dev: RunningServer;
 let local: RunningServer;
@@ -23,7 +26,8 @@ beforeAll(async () => {
 afterAll(async () => Promise.all([dev?.stop(), local?.stop()]));
 
 /**
- * The wire, but the date, the asset server's cache marker (a miss whenever a read takes long), a
+ * The wire, but the date, the connection's own headers (Connection, Keep-Alive: hop by hop, each
+ * HTTP server's), the asset server's cache marker (a miss whenever a read takes long), a
  * file's ETag value (wrangler dev hashes the file's path and modification time, the server the
  * file's bytes as Cloudflare's upload does; the Worker's own ETags, `"<hash>.<size>.<page>.<fmt>"`,
  * are compared) and the framing of a body: wrangler's dev proxy streams some bodies chunked that
@@ -32,7 +36,10 @@ afterAll(async () => Promise.all([dev?.stop(), local?.stop()]));
 const wire = (response: RawResponse) => ({
   status: response.status,
   headers: response.rawHeaders
-    .filter((line) => !/^(cf-cache-status|content-length|transfer-encoding):/i.test(line))
+    .filter(
+      (line) =>
+        !/^(cf-cache-status|content-length|transfer-encoding|connection|keep-alive):/i.test(line),
+    )
     .map((line) => line.replace(/^(etag: )"[0-9a-f]{32}"$/i, '$1"<file>"')),
   body: `${response.body.length} bytes, sha256 ${createHash("sha256").update(response.body).digest("hex")}`,
 });
@@ -65,6 +72,23 @@ const API = [
   "/_headers",
   "/_files.tsv",
   "/DE/streets?locality=Berlin",
+  // The sweep's kinds, searches, and hostile spellings (the load's kinds are added below).
+  "/de/Streets?locality=Berlin&page=239&pageSize=50",
+  "/de/Streets?locality=Berlin&page=11000&pageSize=1",
+  "/de/Streets?locality=Berlin&page=400&pageSize=3&format=csv",
+  `/de/Streets?locality=${encodeURIComponent("Frankfurt am Main")}&pageSize=17&page=2`,
+  "/de/Streets?name=a&page=2",
+  "/de/Streets?name=Aal&postalCode=1",
+  "/de/FullTextSearch?searchTerm=be&lastWordPrefix=true&page=5",
+  "/de/FullTextSearch?searchTerm=berlin",
+  `/de/Streets?locality=${"x".repeat(5_000)}`,
+  `/de/Streets?${"page=1&".repeat(500)}locality=Berlin`,
+  "/%5Fbuild.json",
+  "/%5Fc/nothing",
+  "//_build.json",
+  "/docs%2Ejs",
+  "/de/../openapi.json",
+  "/de/Streets/?locality=Berlin",
 ];
 const ASSETS = [
   "/",
@@ -83,12 +107,15 @@ describe("wrangler dev and the server on workerd", () => {
       readFileSync(join(dir, "downloads/index.json"), "utf8"),
     ) as DownloadsManifest;
     const downloads = manifest.files.filter((_, i) => i % 97 === 0).map((f) => f.path);
-    const paths = [...API, ...ASSETS, ...downloads];
+    const paths = [
+      ...new Set([...API, ...LOAD_REQUESTS.map((r) => r.path), ...ASSETS, ...downloads]),
+    ];
     expect(downloads.length).toBeGreaterThan(5);
     const kinds: { name: string; init: { method?: string; headers?: Record<string, string> } }[] = [
       { name: "GET", init: {} },
       { name: "HEAD", init: { method: "HEAD" } },
       { name: "Accept: text/csv", init: { headers: { Accept: "text/csv" } } },
+      { name: "Accept: application/json", init: { headers: { Accept: "application/json" } } },
     ];
     const statuses = new Set<number>();
     for (const path of paths) {
@@ -117,9 +144,9 @@ describe("wrangler dev and the server on workerd", () => {
       }
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
-  }, 120_000);
+  }, 240_000);
 
-  it.each(["POST", "PUT", "DELETE", "OPTIONS"])(
+  it.each(["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])(
     "answer %s alike (405 or the CORS preflight)",
     async (method) => {
       for (const path of [
@@ -127,6 +154,9 @@ describe("wrangler dev and the server on workerd", () => {
         "/de/FederalStates",
         "/nowhere",
         "/openapi.json",
+        "/",
+        "/docs%2Ejs",
+        "/_build.json",
       ]) {
         const [before, now] = await Promise.all([
           rawRequest(dev.origin, path, { method }),

@@ -1,6 +1,6 @@
 /**
  * `npm run sweep -- --dir DIR --source FILE`: a correctness sweep of a built street list through
- * wrangler dev. Every page size and every page (plus one past the end) of the three largest
+ * the local server (`npm run serve`), one server for every request. Every page size and every page (plus one past the end) of the three largest
  * localities, and every page size of 200 random ones (pages 1, 2, middle, last, one past), is
  * checked against an independent model of the source (fast-csv, ICU collation): status, the four
  * paging headers, and the records in order (every fifth request as CSV).
@@ -57,37 +57,29 @@ process.stderr.write(
   `${localities.length} localities (largest ${byCount[0]?.[0]}: ${byCount[0]?.[1].length}), ${checks.length} requests\n`,
 );
 
-// wrangler dev's Node process grows by about 20 KB per request (measured: 1.4 GB to 2.3 GB over 40,000
-// requests) and died near 90,000 in earlier sweeps: a fresh server serves each block of requests.
-const REQUESTS_PER_SERVER = 30_000;
-let server = await startServer(resolve(args.dir));
+// One server for the whole sweep: its memory does not grow with the requests it serves.
+const server = await startServer(resolve(args.dir));
 const failures: string[] = [];
 let done = 0;
+let next = 0;
 const started = performance.now();
 try {
-  for (let block = 0; block < checks.length; block += REQUESTS_PER_SERVER) {
-    if (block > 0) {
-      await server.stop();
-      server = await startServer(resolve(args.dir));
-    }
-    let next = block;
-    const end = Math.min(block + REQUESTS_PER_SERVER, checks.length);
-    await Promise.all(
-      Array.from({ length: Number(args.concurrency) }, async () => {
-        while (next < end) {
-          const check = checks[next++];
-          if (check === undefined) break;
-          const problem = await verify(check);
-          if (problem !== undefined) failures.push(problem);
-          if (++done % 20000 === 0) process.stderr.write(`${done}/${checks.length}\n`);
-        }
-      }),
-    );
-  }
+  await Promise.all(
+    Array.from({ length: Number(args.concurrency) }, async () => {
+      while (next < checks.length) {
+        const check = checks[next++];
+        if (check === undefined) break;
+        const problem = await verify(check);
+        if (problem !== undefined) failures.push(problem);
+        if (++done % 20000 === 0)
+          process.stderr.write(`${done}/${checks.length}, server RSS ${server.rssKiB()} KiB\n`);
+      }
+    }),
+  );
 } finally {
   await server.stop();
 }
-const seconds = (performance.now() - started) / 1000; // includes the server restarts
+const seconds = (performance.now() - started) / 1000;
 process.stdout.write(
   `${done} requests in ${seconds.toFixed(0)} s (${(done / seconds).toFixed(0)}/s, none retried), ${failures.length === 0 ? "all correct" : `${failures.length} FAILURES, the first 20:\n${failures.slice(0, 20).join("\n")}`}\n`,
 );
