@@ -1,8 +1,6 @@
 import { PatternTooBroad } from "../contract/search/regex-plan.ts";
 import { selectView, shardOf } from "../contract/address.ts";
-import { CONTENT_TYPES, pageEtag, pagingHeaders } from "../contract/headers.ts";
-import { renderPage } from "../contract/page.ts";
-import { pageBounds, pageCount } from "../contract/paging.ts";
+import { pageBounds } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
@@ -35,14 +33,13 @@ import {
   SEARCH_TERM_PARAMETER,
   STREET_FILTERS,
 } from "../contract/search/request.ts";
-import { headCsv, headJson, listCount } from "../contract/search/store.ts";
+import { listCount } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
-import { headerLine, servePaged } from "./paged.ts";
-import { ifNoneMatch, type HeaderList } from "./responses.ts";
+import { servePaged } from "./paged.ts";
 import { findStreets, type Found } from "./search-filters.ts";
 import { SearchIndex } from "./search-index.ts";
-
+import { answer } from "./search-answer.ts";
 /** `/{country}/FullTextSearch`: the page of streets that match the search term. */
 export async function serveFullText(
   ctx: ServeContext,
@@ -256,48 +253,4 @@ async function indexOf(ctx: ServeContext, resource: RouteResource): Promise<Sear
   const index = await SearchIndex.open(ctx.store, ctx.origin, country);
   byCountry.set(country, index);
   return index;
-}
-
-/** The page as JSON or CSV, with the paging headers and an ETag of the index and the question. */
-async function answer(
-  ctx: ServeContext,
-  resource: RouteResource,
-  index: SearchIndex,
-  budget: ReadBudget,
-  found: Found,
-  query: ParsedQuery,
-  question: string,
-): Promise<Response> {
-  const { request, respond, format } = ctx;
-  const { page, pageSize } = query;
-  const etag = pageEtag(
-    `${index.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`,
-    pageSize,
-    page,
-    format,
-  );
-  const headers: HeaderList = [
-    ["Content-Type", CONTENT_TYPES[format]],
-    ["ETag", etag],
-    ...pagingHeaders(page, pageSize, found.total),
-    ...ctx.vary,
-  ];
-  if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
-  const rows = page > pageCount(found.total, pageSize) ? [] : found.page;
-  const tailOf = await index.tailsOf(
-    rows.map((entry) => entry.place),
-    budget,
-  );
-  const keys = index.meta.headKeys;
-  const rendered =
-    format === "json"
-      ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place)[0])
-      : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place)[1]);
-  return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
-}
-
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, "0");
 }

@@ -1,0 +1,118 @@
+/** The build side of the search index's keys: the lexemes, n-grams, heads and runs of the indexed streets. */
+import { ByteWriter } from "../contract/search/bytes.ts";
+import { caseFoldKey } from "../contract/search/filter.ts";
+import { lexemesOf, streetDocument } from "../contract/postgres/lexize.ts";
+import {
+  compareText,
+  EVERY_NAME,
+  BLOCK_ENTRIES,
+  encodeBlock,
+  gramsOf,
+} from "../contract/search/store.ts";
+import { Interner, PairList } from "./search-lists.ts";
+import type { IndexedStreets } from "./search-records.ts";
+
+/** Every character of the names, once, in code point order. */
+export function nameCharacters(streets: readonly { readonly name: string }[]): string {
+  const seen = new Set<number>();
+  let last = "";
+  for (const { name } of streets) {
+    if (name === last) continue;
+    last = name;
+    for (const ch of name) seen.add(ch.codePointAt(0) ?? 0);
+  }
+  return String.fromCodePoint(...[...seen].sort((a, b) => a - b));
+}
+
+/** Every lexeme's positions, by lexeme: a street has its name's lexemes and its place's (`Name PostalCode Locality` is one document). */
+export function lexemePositions({
+  streets,
+  places,
+  placeOf,
+}: IndexedStreets): [string, Int32Array][] {
+  const ids = new Interner();
+  const lexemeIds = (text: string) => [...lexemesOf(text).keys()].map((lexeme) => ids.id(lexeme));
+  const placeLexemes = places.map((place) => lexemeIds(` ${place.postalCode} ${place.locality}`));
+  const nameLexemes = new Map<string, number[]>();
+  const pairs = new PairList();
+  streets.forEach((street, position) => {
+    if (street.name.includes("<")) {
+      // A tag could span the fields: the document is lexized whole.
+      for (const id of lexemeIds(streetDocument(street.name, street.postalCode, street.locality)))
+        pairs.push(id, position);
+      return;
+    }
+    let name = nameLexemes.get(street.name);
+    if (name === undefined) nameLexemes.set(street.name, (name = lexemeIds(street.name)));
+    for (const id of name) pairs.push(id, position);
+    for (const id of placeLexemes[placeOf[position] ?? 0] ?? [])
+      if (!name.includes(id)) pairs.push(id, position);
+  });
+  const grouped = pairs.group(ids.values.length);
+  return ids.values
+    .map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array])
+    .sort((a, b) => compareText(a[0], b[0]));
+}
+
+/** The heads of streets [start, end): their runs (cut at start and end) in blocks of at most BLOCK_ENTRIES runs. */
+export function headChunk(
+  { heads, headOf }: IndexedStreets,
+  start: number,
+  end: number,
+): Uint8Array {
+  const starts: number[] = [];
+  for (let position = start; position < end; position++)
+    if (position === start || headOf[position] !== headOf[position - 1]) starts.push(position);
+  const out = new ByteWriter();
+  for (let from = 0; from < starts.length; from += BLOCK_ENTRIES) {
+    const block = starts.slice(from, from + BLOCK_ENTRIES);
+    const lengths = block.map((first, i) => (starts[from + i + 1] ?? end) - first);
+    encodeBlock(
+      out,
+      block.map((first) => heads[headOf[first] ?? 0] ?? []),
+      block,
+      lengths,
+      block.map((_, i) => i),
+      block.length,
+    );
+  }
+  return out.view().slice();
+}
+
+export interface Runs {
+  readonly start: Int32Array;
+  readonly length: Int32Array;
+}
+
+/** Runs of neighbouring streets with the same head. */
+export function headRuns(headOf: Int32Array): Runs {
+  const starts: number[] = [];
+  for (let position = 0; position < headOf.length; position++)
+    if (position === 0 || headOf[position] !== headOf[position - 1]) starts.push(position);
+  const start = Int32Array.from(starts);
+  const length = start.map((first, run) => (start[run + 1] ?? headOf.length) - first);
+  return { start, length };
+}
+
+/** Every case-folded 1-, 2- and 3-gram of the names, with the runs of streets of those names, by n-gram; EVERY_NAME with every run. */
+export function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
+  const ids = new Interner();
+  const byName = new Map<string, number[]>();
+  const pairs = new PairList();
+  const everyName = ids.id(EVERY_NAME);
+  runs.start.forEach((position, run) => {
+    pairs.push(everyName, run);
+    const name = streets[position]?.name ?? "";
+    let own = byName.get(name);
+    if (own === undefined)
+      byName.set(
+        name,
+        (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))),
+      );
+    for (const id of own) pairs.push(id, run);
+  });
+  const grouped = pairs.group(ids.values.length);
+  return ids.values
+    .map((trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array])
+    .sort((a, b) => compareText(a[0], b[0]));
+}
