@@ -64,6 +64,8 @@ export function verdictOf(
   if (method !== "GET" && method !== "HEAD") return { status: 405 };
   if (route === undefined) return { status: 200, kind: "file" };
   const { resource, keys } = route;
+  // A path parameter has the same limit as a query value, checked before the query.
+  if (keys.some(([, value]) => Array.from(value).length > 200)) return { status: 400 };
   const paged = resource.query.paged;
   const names = [
     ...(paged ? ["page", "pageSize"] : []),
