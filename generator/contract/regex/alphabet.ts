@@ -4,10 +4,7 @@
  * classes become a few ranges instead of Unicode's hundreds (`\w`, `\W`, `\s`, `\S`),
  * which is most of what compiling them and building the engine's first states costs.
  */
-import { mergeRanges, type Node, type Range } from "./ast.ts";
-
-const NEWLINE = 0x0a;
-const MAX_CODE_POINT = 0x10ffff;
+import { complement, mergeRanges, type Node, type Range } from "./ast.ts";
 
 /** The characters of the values, as sorted, merged ranges. */
 export function alphabetOf(values: readonly string[]): Range[] {
@@ -48,18 +45,6 @@ export function restrictToAlphabet(node: Node, alphabet: readonly Range[]): Node
  */
 function fewer(node: Node, ranges: number, cut: Range[]): Node {
   return cut.length < ranges ? { kind: "class", negated: false, ranges: cut } : node;
-}
-
-/** Everything but the ranges and (as a negated bracket or `.` in the original's `(?p)`) a newline. */
-function complement(ranges: readonly Range[]): Range[] {
-  const out: Range[] = [];
-  let next = 0;
-  for (const [from, to] of mergeRanges([...ranges, [NEWLINE, NEWLINE]])) {
-    if (from > next) out.push([next, from - 1]);
-    next = Math.max(next, to + 1);
-  }
-  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
-  return out;
 }
 
 /** The intersection of two sorted, merged range lists. */

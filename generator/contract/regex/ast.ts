@@ -37,6 +37,21 @@ export function mergeRanges(ranges: readonly Range[]): Range[] {
   return merged;
 }
 
+const NEWLINE = 0x0a;
+const MAX_CODE_POINT = 0x10ffff;
+
+/** A negated bracket or `.`: everything but the ranges and (the original's `(?p)`) a newline. */
+export function complement(ranges: readonly Range[]): Range[] {
+  const out: Range[] = [];
+  let next = 0;
+  for (const [from, to] of mergeRanges([...ranges, [NEWLINE, NEWLINE]])) {
+    if (from > next) out.push([next, from - 1]);
+    next = Math.max(next, to + 1);
+  }
+  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
+  return out;
+}
+
 /** Why a pattern is refused: not a regular expression at all, or one the linear-time engine cannot evaluate as PostgreSQL would. */
 export type PatternError =
   | { readonly kind: "invalid"; readonly reason: string }

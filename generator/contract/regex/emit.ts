@@ -3,10 +3,7 @@
  * case, `.`, `\w` or anchors never come into play: the case variants, the classes and the newline
  * rules are PostgreSQL's, decided by the parser.
  */
-import { mergeRanges, type Node, type Range } from "./ast.ts";
-
-const NEWLINE = 0x0a;
-const MAX_CODE_POINT = 0x10ffff;
+import { complement, type Node, type Range } from "./ast.ts";
 
 export function toRe2Syntax(node: Node): string {
   switch (node.kind) {
@@ -44,18 +41,6 @@ function literal(code: number): string {
   return /^[A-Za-z0-9]$/.test(String.fromCodePoint(code))
     ? String.fromCodePoint(code)
     : `\\x{${code.toString(16)}}`;
-}
-
-/** A negated bracket: everything else, and (the original's `(?p)`) never a newline. */
-function complement(ranges: readonly Range[]): Range[] {
-  const out: Range[] = [];
-  let next = 0;
-  for (const [from, to] of mergeRanges([...ranges, [NEWLINE, NEWLINE]])) {
-    if (from > next) out.push([next, from - 1]);
-    next = Math.max(next, to + 1);
-  }
-  if (next <= MAX_CODE_POINT) out.push([next, MAX_CODE_POINT]);
-  return out;
 }
 
 function classSyntax(ranges: readonly Range[]): string {
