@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 
@@ -46,4 +47,40 @@ export function buildInvocation(args: readonly string[]): Invocation {
     ),
   };
   return { command: join(bin, "tsx"), args: [...rest, ...args], env };
+}
+
+/**
+ * Builds `streets` as the German street list into `dir` with `--json` and the `extra` arguments,
+ * in a process of its own started from `generator` (another checkout for an A/B), and resolves to
+ * the build's JSON summary.
+ */
+export function jsonBuild<T>(
+  streets: string,
+  dir: string,
+  extra: readonly string[],
+  generator = ROOT,
+): Promise<T> {
+  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")} (${generator})\n`);
+  return new Promise((resolvePromise, reject) => {
+    const build = buildInvocation([
+      "--source",
+      `de-streets=${streets}`,
+      "--out",
+      dir,
+      "--json",
+      ...extra,
+    ]);
+    const child = spawn(build.command, build.args, {
+      cwd: generator,
+      env: build.env,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let stdout = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolvePromise(JSON.parse(stdout) as T)
+        : reject(new Error(`build exited with ${code}`)),
+    );
+  });
 }

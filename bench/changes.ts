@@ -12,7 +12,7 @@
  *
  *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--before DIR]
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -23,7 +23,7 @@ import { oldDatasetOf } from "../generator/build/predecessor.ts";
 import { forEachJsonRecord } from "../generator/build/json-records.ts";
 import { streets as deStreets } from "../generator/resources/de.ts";
 import type { EncodedRecords } from "../generator/build/encode.ts";
-import { buildInvocation } from "./build-invocation.ts";
+import { jsonBuild } from "./build-invocation.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -200,33 +200,5 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
   return { ms: performance.now() - started, result };
 }
 
-function build(
-  streets: string,
-  dir: string,
-  extra: string[],
-  generator = ROOT,
-): Promise<BuildJson> {
-  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")} (${generator})\n`);
-  return new Promise((resolvePromise, reject) => {
-    const build = buildInvocation([
-      "--source",
-      `de-streets=${streets}`,
-      "--out",
-      dir,
-      "--json",
-      ...extra,
-    ]);
-    const child = spawn(build.command, build.args, {
-      cwd: generator,
-      env: build.env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) =>
-      code === 0
-        ? resolvePromise(JSON.parse(stdout) as BuildJson)
-        : reject(new Error(`build exited with ${code}`)),
-    );
-  });
-}
+const build = (streets: string, dir: string, extra: string[], generator = ROOT) =>
+  jsonBuild<BuildJson>(streets, dir, extra, generator);

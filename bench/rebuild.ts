@@ -5,12 +5,11 @@
  *
  *   npm run bench:rebuild -- [--source FILE] [--out DIR] [--every N]
  */
-import { spawn } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { buildInvocation } from "./build-invocation.ts";
+import { jsonBuild } from "./build-invocation.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -110,28 +109,5 @@ async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; resul
   return { ms: performance.now() - started, result };
 }
 
-function build(streets: string, dir: string, extra: string[]): Promise<BuildJson> {
-  process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")}\n`);
-  return new Promise((resolvePromise, reject) => {
-    const build = buildInvocation([
-      "--source",
-      `de-streets=${streets}`,
-      "--out",
-      dir,
-      "--json",
-      ...extra,
-    ]);
-    const child = spawn(build.command, build.args, {
-      cwd: ROOT,
-      env: build.env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) =>
-      code === 0
-        ? resolvePromise(JSON.parse(stdout) as BuildJson)
-        : reject(new Error(`build exited with ${code}`)),
-    );
-  });
-}
+const build = (streets: string, dir: string, extra: string[]) =>
+  jsonBuild<BuildJson>(streets, dir, extra);
