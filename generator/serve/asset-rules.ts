@@ -96,6 +96,19 @@ interface HeaderAction {
   readonly set: readonly (readonly [name: string, value: string, placeholders: boolean])[];
 }
 
+/**
+ * What the rules matching one path do, in order: a name to delete (no value), or a name to set to
+ * a value with its placeholders filled (`append`: a rule before it set the same name, so the
+ * values are joined). The same for every request of the path: matched once, then replayed.
+ */
+type HeaderOp = readonly [name: string, value?: string, append?: boolean];
+
+/**
+ * Paths whose header operations are kept, least recently used out first: every page of a busy
+ * locality stays matched, and the memory stays bounded (an entry is a few hundred bytes).
+ */
+export const HEADER_OPS_KEPT = 8192;
+
 export function assetRules(config: AssetConfig): AssetRules {
   const headerRules = compile(
     config.headers?.version === HEADERS_VERSION ? config.headers.rules : undefined,
@@ -112,19 +125,37 @@ export function assetRules(config: AssetConfig): AssetRules {
   const redirects = config.redirects?.version === REDIRECTS_VERSION ? config.redirects : {};
   const staticRules = redirects.staticRules ?? {};
   const dynamicRules = compile(redirects.rules);
+  const opsOf = (hostname: string, pathname: string): HeaderOp[] => {
+    const ops: HeaderOp[] = [];
+    const set = new Set<string>();
+    for (const { crossHost, regExp, rule } of headerRules) {
+      const match = regExp.exec(crossHost ? `https://${hostname}${pathname}` : pathname);
+      if (match === null) continue;
+      for (const name of rule.unset) ops.push([name]);
+      for (const [key, value, placeholders] of rule.set) {
+        ops.push([key, placeholders ? replace(value, match.groups ?? {}) : value, set.has(key)]);
+        set.add(key);
+      }
+    }
+    return ops;
+  };
+  // A rule naming a host makes the host part of what a path's operations depend on.
+  const byHost = headerRules.some((rule) => rule.crossHost);
+  const kept = new Map<string, HeaderOp[]>();
   return {
     applyHeaders(hostname, pathname, headers) {
-      const set = new Set<string>();
-      for (const { crossHost, regExp, rule } of headerRules) {
-        const match = regExp.exec(crossHost ? `https://${hostname}${pathname}` : pathname);
-        if (match === null) continue;
-        for (const name of rule.unset) headers.delete(name);
-        for (const [key, value, placeholders] of rule.set) {
-          const text = placeholders ? replace(value, match.groups ?? {}) : value;
-          const had = set.has(key) ? headers.get(key) : undefined;
-          headers.set(key, had !== undefined ? `${had}, ${text}` : text);
-          set.add(key);
+      const key = byHost ? `${hostname}/${pathname}` : pathname;
+      let ops = kept.get(key);
+      if (ops !== undefined) kept.delete(key);
+      else if (kept.size >= HEADER_OPS_KEPT) kept.delete(kept.keys().next().value ?? "");
+      kept.set(key, (ops ??= opsOf(hostname, pathname)));
+      for (const [name, value, append] of ops) {
+        if (value === undefined) {
+          headers.delete(name);
+          continue;
         }
+        const had = append === true ? headers.get(name) : undefined;
+        headers.set(name, had !== undefined ? `${had}, ${value}` : value);
       }
     },
     redirect(host, pathname) {

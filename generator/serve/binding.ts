@@ -142,10 +142,28 @@ export function directoryAssets(dir: string, files: FileIndex, rules: AssetRules
  * and the copy (and its garbage) cost a written page about three times the stream's price.
  */
 function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
+  // Pulled on the first read only (no queue ahead of it): a read stream is no longer whole.
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        wholeBodies.delete(stream);
+        controller.enqueue(bytes);
+        controller.close();
+      },
     },
-  });
+    { highWaterMark: 0 },
+  );
+  wholeBodies.set(stream, bytes);
+  return stream;
+}
+
+/** The bytes behind each one-chunk stream made here (a Response passes its body stream on as is). */
+const wholeBodies = new WeakMap<ReadableStream<Uint8Array>, Uint8Array>();
+
+/**
+ * The bytes of a body stream this binding made, while nobody has read from it: the server then
+ * writes them at once instead of reading the stream chunk by chunk through promises.
+ */
+export function wholeBody(stream: ReadableStream<Uint8Array>): Uint8Array | undefined {
+  return stream.locked ? undefined : wholeBodies.get(stream);
 }

@@ -6,7 +6,7 @@ import { serverProblem } from "../contract/problem.ts";
 import type { Handler } from "../edge/handler.ts";
 import type { AssetRules } from "./asset-rules.ts";
 import type { FileIndex } from "./assets.ts";
-import { openAnswer, SMALL_FILE, type FileBody } from "./binding.ts";
+import { openAnswer, SMALL_FILE, wholeBody, type FileBody } from "./binding.ts";
 import { answerAsset } from "./static.ts";
 import { headerMapOf, wireHeaders, type HeaderMap } from "./wire.ts";
 
@@ -49,6 +49,11 @@ export const DEFAULT_LIMITS: Limits = {
 /** The server, not yet listening. */
 export function createFront(site: Site, limits: Limits = DEFAULT_LIMITS): Server {
   let inFlight = 0;
+  const release = () => inFlight--;
+  const failed = (res: ServerResponse) => (error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+    res.destroy(); // a response that broke off mid-way must not look complete
+  };
   const server = createServer(
     {
       maxHeaderSize: limits.maxHeaderBytes,
@@ -71,11 +76,13 @@ export function createFront(site: Site, limits: Limits = DEFAULT_LIMITS): Server
         return;
       }
       inFlight++;
-      res.once("close", () => inFlight--);
-      answer(site, req, res).catch((error: unknown) => {
-        console.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-        res.destroy(); // a response that broke off mid-way must not look complete
-      });
+      res.once("close", release);
+      // A file's answer is sent synchronously; only the Worker's is a promise.
+      try {
+        answer(site, req, res)?.catch(failed(res));
+      } catch (error) {
+        failed(res)(error);
+      }
     },
   );
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
@@ -84,7 +91,7 @@ export function createFront(site: Site, limits: Limits = DEFAULT_LIMITS): Server
   return server;
 }
 
-async function answer(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function answer(site: Site, req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
   const host = req.headers.host ?? "localhost";
   const target = req.url ?? "/";
   let url: URL;
@@ -118,9 +125,21 @@ async function answer(site: Site, req: IncomingMessage, res: ServerResponse): Pr
         header: (name) => headerValue(req, name),
       }),
     );
-    if (opened !== undefined)
-      return sendAsset(res, opened.answer.status, opened.answer.headers, opened.body);
+    if (opened !== undefined) {
+      sendAsset(res, opened.answer.status, opened.answer.headers, opened.body);
+      return undefined;
+    }
   }
+  return askWorker(site, req, res, url, method);
+}
+
+async function askWorker(
+  site: Site,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  method: string,
+): Promise<void> {
   const headers = new Headers();
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
     headers.append(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
@@ -165,6 +184,14 @@ async function sendResponse(res: ServerResponse, response: Response): Promise<vo
     if (bodyless(res, response.status)) headers.set("content-length", "0");
     res.writeHead(response.status, wireHeaders(headers));
     res.end();
+    return;
+  }
+  const whole = wholeBody(response.body);
+  const stated = headers.get("content-length");
+  if (whole !== undefined && (stated === undefined || stated === String(whole.byteLength))) {
+    headers.set("content-length", String(whole.byteLength));
+    res.writeHead(response.status, wireHeaders(headers));
+    res.end(whole);
     return;
   }
   const reader = response.body.getReader();

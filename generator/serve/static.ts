@@ -29,6 +29,12 @@ export interface AssetRequest {
 /** The browser cache policy the asset worker sets before `_headers` (which overrides it here). */
 const CACHE_CONTROL_BROWSER = "public, max-age=0, must-revalidate";
 
+/**
+ * A path that decoding leaves as it is and encoding spells the same (characters
+ * `encodeURIComponent` keeps, no empty segment): the common case, which needs neither.
+ */
+const PLAIN_PATH = /^(?:\/[\w.!~*'()-]+)*\/?$/;
+
 function decodePath(pathname: string): string {
   return pathname
     .split("/")
@@ -90,12 +96,13 @@ function decide(
     const status = [301, 303, 307, 308].includes(redirect.status) ? redirect.status : 302;
     return { status, headers: new Map([["location", location]]) };
   }
-  const decoded = decodePath(pathname);
+  const plain = PLAIN_PATH.test(pathname);
+  const decoded = plain ? pathname : decodePath(pathname);
   const file = files.lookup(decoded);
   if (file === undefined) return proxied ? { status: 404, headers: new Map() } : undefined;
   const method = request.method.toUpperCase();
   if (method !== "GET" && method !== "HEAD") return { status: 405, headers: new Map() };
-  const encoded = encodePath(decoded);
+  const encoded = plain ? pathname : encodePath(decoded);
   if (encoded !== pathname)
     return { status: 307, headers: new Map([["location", `${encoded}${url.search}`]]) };
   const etag = `"${file.etag}"`;

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { assetRules, type AssetConfig } from "../../generator/serve/asset-rules.ts";
+import {
+  assetRules,
+  HEADER_OPS_KEPT,
+  type AssetConfig,
+} from "../../generator/serve/asset-rules.ts";
 import type { FileIndex } from "../../generator/serve/assets.ts";
 import { answerAsset } from "../../generator/serve/static.ts";
 import { wireHeaders } from "../../generator/serve/wire.ts";
@@ -122,6 +126,49 @@ describe("the asset path as Cloudflare's asset worker answers it", () => {
     });
     expect(plain?.headers.get("cache-control")).toBe("public, max-age=0, must-revalidate");
     expect(ranged?.headers.has("cache-control")).toBe(false);
+  });
+});
+
+describe("a path's header rules, matched once and replayed", () => {
+  const hosted = assetRules({
+    headers: {
+      version: 2,
+      rules: {
+        "/*": { set: { "x-a": "all" } },
+        "https://a.test/*": { set: { "x-host": "a :splat" }, unset: ["x-a"] },
+      },
+    },
+  });
+  const apply = (hostname: string, path: string, start: Record<string, string> = {}) => {
+    const headers = new Map(Object.entries(start));
+    hosted.applyHeaders(hostname, path, headers);
+    return Object.fromEntries(headers);
+  };
+
+  it.each([
+    ["a.test", "/p", {}, { "x-host": "a p" }],
+    ["b.test", "/p", {}, { "x-a": "all" }],
+    ["a.test", "/p", { "x-a": "old", etag: "e" }, { etag: "e", "x-host": "a p" }],
+    ["b.test", "/q/r", { "x-a": "old" }, { "x-a": "all" }],
+  ])("on %s%s over %o: %o, the first time and again", (hostname, path, start, expected) => {
+    expect([apply(hostname, path, start), apply(hostname, path, start)]).toEqual([
+      expected,
+      expected,
+    ]);
+  });
+
+  it("answers alike after more paths than it keeps", () => {
+    const first = summary("/docs/intro");
+    for (let i = 0; i <= HEADER_OPS_KEPT; i++)
+      rules.applyHeaders("example.test", `/docs/p${i}`, new Map());
+    expect(summary("/docs/intro")).toEqual(first);
+    const last = new Map<string, string>();
+    rules.applyHeaders("example.test", `/docs/p${HEADER_OPS_KEPT}`, last);
+    expect(Object.fromEntries(last)).toEqual({
+      "x-a": `all, page p${HEADER_OPS_KEPT}`,
+      "cache-control": "public, max-age=60",
+      "x-splat": `p${HEADER_OPS_KEPT}`,
+    });
   });
 });
 
