@@ -69,6 +69,8 @@ interface Run {
   readonly timeouts: number;
   /** Answers with another status than the correct one. */
   readonly wrong: number;
+  /** CPU of this process (autocannon, the load generator) per second of the run: 100 = one core. */
+  readonly loadCpu: number;
 }
 
 /** One autocannon run; never retries, counts errors by kind (a closed connection is ECONNRESET, EPIPE or "other side closed"). */
@@ -78,6 +80,8 @@ function load(
   expected: (status: string) => boolean,
   limit: { duration: number } | { amount: number },
 ): Promise<Run> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
   return new Promise((resolvePromise, reject) => {
     let closed = 0;
     const instance = autocannon(
@@ -89,6 +93,8 @@ function load(
       },
       (error, result) => {
         if (error !== null && error !== undefined) return reject(error as Error);
+        const used = process.cpuUsage(cpu);
+        const loadCpu = (used.user + used.system) / 10 / (performance.now() - started);
         const wrong = Object.entries(result.statusCodeStats ?? {}).reduce(
           (sum, [code, stat]) => sum + (expected(code) ? 0 : (stat as { count: number }).count),
           0,
@@ -102,6 +108,7 @@ function load(
           closed,
           timeouts: result.timeouts,
           wrong,
+          loadCpu,
         });
       },
     );
@@ -130,6 +137,7 @@ const table: string[][] = [
     "timeouts",
     "wrong status",
     "RSS after",
+    "autocannon CPU",
   ],
 ];
 const notes: string[] = [];
@@ -146,6 +154,7 @@ const row = (server: string, kind: string, run: Run, rss: number) =>
     String(run.timeouts),
     String(run.wrong),
     mib(rss),
+    `${run.loadCpu.toFixed(0)}%`,
   ]);
 
 const work = mkdtempSync(join(tmpdir(), "plz-bench-serve-"));
@@ -289,7 +298,7 @@ process.stdout.write(
   `${table.map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")).join("\n")}\n\n${notes.join("\n")}\n`,
 );
 process.stdout.write(
-  `${duration} s per kind at ${connections} connections (autocannon, no retries); closed = connections closed by the server mid-request\n`,
+  `${duration} s per kind at ${connections} connections (autocannon, no retries); closed = connections closed by the server mid-request; autocannon CPU = the load generator's share of the machine's cores it took (100% = one core), not pinned: on a 2-core machine it competes with the server\n`,
 );
 rmSync(work, { recursive: true, force: true });
 
