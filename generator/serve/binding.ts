@@ -124,8 +124,7 @@ export function directoryAssets(dir: string, files: FileIndex, rules: AssetRules
       );
       if (opened === undefined) return Promise.resolve(new Response(null, { status: 404 }));
       const { answer, body } = opened;
-      const headers = new Headers();
-      for (const [name, value] of answer.headers) headers.set(name, value);
+      const headers = [...answer.headers];
       const payload =
         body === undefined
           ? null

@@ -140,9 +140,10 @@ async function askWorker(
   url: URL,
   method: string,
 ): Promise<void> {
-  const headers = new Headers();
+  // The pairs as they came (repeated names appended by the Request, as a Headers object would).
+  const headers: [string, string][] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
-    headers.append(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
+    headers.push([req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? ""]);
   const response = await site.worker(new Request(url, { method, headers }));
   await sendResponse(res, response);
 }

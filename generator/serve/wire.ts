@@ -65,15 +65,29 @@ export type HeaderMap = Map<string, string>;
 
 /** The flat [name, value, name, value, …] list node:http writes as given, in workerd's order. */
 export function wireHeaders(headers: HeaderMap): string[] {
-  const names = [...headers.keys()].sort((a, b) => {
-    const ra = RANK.get(a) ?? KNOWN.length;
-    const rb = RANK.get(b) ?? KNOWN.length;
-    return ra !== rb ? ra - rb : a < b ? -1 : a > b ? 1 : 0;
-  });
+  let key = "";
+  for (const name of headers.keys()) key += `${name}\n`;
+  let names = ORDERS.get(key);
+  if (names === undefined) {
+    names = [...headers.keys()].sort((a, b) => {
+      const ra = RANK.get(a) ?? KNOWN.length;
+      const rb = RANK.get(b) ?? KNOWN.length;
+      return ra !== rb ? ra - rb : a < b ? -1 : a > b ? 1 : 0;
+    });
+    if (ORDERS.size >= ORDERS_KEPT) ORDERS.clear();
+    ORDERS.set(key, names);
+  }
   const flat: string[] = [];
   for (const name of names) flat.push(SPELLING.get(name) ?? name, headers.get(name) ?? "");
   return flat;
 }
+
+/**
+ * The wire order of the header name lists seen lately, by the names in the order they were set:
+ * the answers of one kind always set the same names in the same order, so each is sorted once.
+ */
+const ORDERS = new Map<string, readonly string[]>();
+const ORDERS_KEPT = 256;
 
 /** A fetch `Headers` (the Worker's response) as a header map. */
 export function headerMapOf(headers: Headers): HeaderMap {
