@@ -51,6 +51,9 @@ export const MAX_ASSETS = 100_000;
 /** Never assets (Cloudflare's rules), besides what `.assetsignore` lists. */
 const NOT_ASSETS = [HEADERS_PATH, REDIRECTS_PATH, ASSETS_IGNORE_PATH];
 
+/** Hex digits of a file's ETag value. */
+const ETAG_LENGTH = 32;
+
 export interface FileIndex {
   /** A served file's ETag value (without quotes) and content type, by its path (decoded, from `/`). */
   lookup(path: string): { readonly etag: string; readonly type: string | undefined } | undefined;
@@ -59,8 +62,9 @@ export interface FileIndex {
 
 /**
  * The build's assets from `_files.tsv` (path, SHA-256 in base64url, bytes), without reading the
- * files: one string per file, its ETag, derived once here rather than per request (a hash of 32
- * hex digits is shorter than the digest it replaces). The ETag is the file's digest hashed with
+ * files: one string per file, the digest until the file is first asked for, then its ETag (a
+ * hash of 32 hex digits, shorter than the digest it replaces): derived once, neither per request
+ * nor for every file before the first answer. The ETag is the file's digest hashed with
  * its path: stable across rebuilds of the same bytes, like Cloudflare's, but one per file, so a
  * file changed after the build is never answered with a twin's ETag. A listed file that is gone
  * is found out when it is asked for (no asset: the Worker's 404).
@@ -82,6 +86,7 @@ export async function fileIndex(
       `${join(dir, ASSETS_IGNORE_PATH)}: only literal paths are supported by the local server, not ${glob}`,
     );
   const ignored = new Set([...NOT_ASSETS, ...ignore]);
+  // Path → the file's digest (43 characters of base64url), replaced by its ETag (32) when first asked.
   const etags = new Map<string, string>();
   for (const line of text.split("\n")) {
     if (line === "") continue;
@@ -90,15 +95,18 @@ export async function fileIndex(
       throw new Error(
         `${join(dir, FILE_LIST_PATH)}: not a file list (line "${line.slice(0, 80)}")`,
       );
-    if (!ignored.has(path))
-      etags.set(path, hash("sha256", `${digest}\t${path}`, "hex").slice(0, 32));
+    if (digest.length === ETAG_LENGTH)
+      throw new Error(`${join(dir, FILE_LIST_PATH)}: ${path}: not a SHA-256 digest`);
+    if (!ignored.has(path)) etags.set(path, digest);
   }
   const types = await typesFor([...new Set([...etags.keys()].map((path) => extname(path)))]);
   return {
     count: etags.size,
     lookup(path) {
-      const etag = etags.get(path);
+      let etag = etags.get(path);
       if (etag === undefined) return undefined;
+      if (etag.length !== ETAG_LENGTH)
+        etags.set(path, (etag = hash("sha256", `${etag}\t${path}`, "hex").slice(0, ETAG_LENGTH)));
       return { etag, type: types.get(extname(path)) || undefined };
     },
   };
