@@ -7,7 +7,7 @@ import type { AssetSetup, AssetSetupInput } from "./assets.ts";
 
 /**
  * Cloudflare's own readers of a build's asset settings, as Miniflare bundles them: run in a child
- * process at the start (assets.ts, `assetSetup`), which ends when it has answered, so that
+ * process at the start (assets.ts, `startAssetSetup`), which ends when it has answered, so that
  * Miniflare (about 140 MB once loaded) never enters the server's memory.
  */
 

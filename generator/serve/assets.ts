@@ -32,17 +32,40 @@ export interface AssetSetup {
   readonly types: readonly (readonly [string, string])[];
 }
 
-/** asset-config.ts in a child process: its answer, then the process (and Miniflare) gone. */
-export function assetSetup(input: AssetSetupInput): Promise<AssetSetup> {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(new URL("./asset-config.ts", import.meta.url)), [], {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-    });
-    child.once("message", (answer: AssetSetup) => resolve(answer));
+/** The asset setup process, started; asked once. */
+export interface AssetSetupProcess {
+  /** Its answer for the build, then the process (and Miniflare) gone. */
+  ask(input: AssetSetupInput): Promise<AssetSetup>;
+  /** Ends the process if it is still there (it was never asked, or its answer is no longer awaited). */
+  end(): void;
+}
+
+/**
+ * asset-config.ts in a child process, started before the build's file list is read: loading
+ * Miniflare takes most of the server's start, and it then runs beside the reading.
+ */
+export function startAssetSetup(): AssetSetupProcess {
+  const child = fork(fileURLToPath(new URL("./asset-config.ts", import.meta.url)), [], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const gone = new Promise<never>((_, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`the asset setup process exited (${code})`)));
-    child.send(input);
   });
+  gone.catch(() => undefined); // a failure matters only to an ask
+  return {
+    ask: (input) =>
+      Promise.race([
+        new Promise<AssetSetup>((resolve) => {
+          child.once("message", (answer: AssetSetup) => resolve(answer));
+          child.send(input);
+        }),
+        gone,
+      ]),
+    end: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    },
+  };
 }
 
 /** Cloudflare's limits (not enforced by the local runtime: a warning keeps a deploy failure from hiding). */

@@ -11,7 +11,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { PROJECT_ROOT as ROOT, readBuildManifest, statedFormatVersion } from "../io/read.ts";
 import { assetRules, type AssetConfig } from "./asset-rules.ts";
-import { assetSetup, fileIndex, MAX_ASSETS } from "./assets.ts";
+import { fileIndex, MAX_ASSETS, startAssetSetup, type FileIndex } from "./assets.ts";
 import { directoryAssets } from "./binding.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
 import { createFront, DEFAULT_LIMITS, type Limits } from "./http.ts";
@@ -67,7 +67,6 @@ export async function serveBuild(
   options: { readonly limits?: Limits; readonly probe?: boolean } = {},
 ): Promise<Serving> {
   checkBuild(dir);
-  if (options.probe !== false) await probePort(host, port);
   const config = JSON.parse(
     readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""),
   ) as WranglerConfig;
@@ -78,16 +77,23 @@ export async function serveBuild(
       `wrangler.jsonc: the server reproduces html_handling "none" and not_found_handling "none" only (found "${html}", "${notFound}"); npm run dev serves any`,
     );
   let assetConfig: Record<string, unknown> = {};
-  const files = await fileIndex(dir, async (extensions) => {
-    const setup = await assetSetup({
-      dir,
-      assetConfig: { html_handling: html },
-      compatibilityDate: config.compatibility_date,
-      extensions,
+  const setupProcess = startAssetSetup();
+  let files: FileIndex;
+  try {
+    if (options.probe !== false) await probePort(host, port);
+    files = await fileIndex(dir, async (extensions) => {
+      const setup = await setupProcess.ask({
+        dir,
+        assetConfig: { html_handling: html },
+        compatibilityDate: config.compatibility_date,
+        extensions,
+      });
+      assetConfig = setup.config;
+      return new Map(setup.types);
     });
-    assetConfig = setup.config;
-    return new Map(setup.types);
-  });
+  } finally {
+    setupProcess.end();
+  }
   if (files.count > MAX_ASSETS)
     process.stderr.write(
       `warning: ${files.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`,
