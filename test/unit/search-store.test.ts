@@ -15,7 +15,13 @@ import {
   type MetaPlace,
 } from "../../generator/contract/search/meta.ts";
 import { encodeListShard, ListShard, shardFor } from "../../generator/contract/search/shards.ts";
-import { decodeBlocks, encodeBlock } from "../../generator/contract/search/store.ts";
+import fc from "fast-check";
+import {
+  decodeBlocks,
+  encodeBlock,
+  HeadTable,
+  headsInRuns,
+} from "../../generator/contract/search/store.ts";
 import {
   csvPieces,
   decodeTailShard,
@@ -112,6 +118,72 @@ describe("list blocks", () => {
       })),
     );
     expect(decoded).toEqual(expected);
+  });
+});
+
+describe("head tables", () => {
+  /** A block's head table as encodeBlock writes it (the bytes before its entries). */
+  const tableOf = (heads: readonly (readonly string[])[]) => {
+    const out = new ByteWriter();
+    encodeBlock(out, heads, [], [], [], 0);
+    const reader = new ByteReader(out.view());
+    const length = reader.varint();
+    reader.varint();
+    return out.view().slice(reader.at, reader.at + length);
+  };
+  const name = fc.stringMatching(/^(Am |An der |)(Ah|Äh|Bach|\u{1F600}|Zeil)(orn|e|weg|straße|)$/u);
+
+  it.each([
+    ["one column", 1],
+    ["two columns (key, name)", 2],
+  ])("%s: any head asked for, in any order and as often, is the head written", (_, columns) => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(name, { minLength: columns, maxLength: columns }), { minLength: 1 }),
+        fc.array(fc.nat(), { maxLength: 400 }),
+        (unsorted, asks) => {
+          const heads = [...unsorted].sort((a, b) => (a.join() < b.join() ? -1 : 1));
+          const table = new HeadTable(tableOf(heads));
+          for (const ask of asks)
+            expect(table.get(ask % (heads.length + 1))).toEqual(
+              heads[ask % (heads.length + 1)] ?? [],
+            );
+          heads.forEach((head, i) => expect(table.get(i)).toEqual(head));
+        },
+      ),
+    );
+  });
+});
+
+describe("heads of streets in runs", () => {
+  // Streets 100–109 in runs of one head, written as two blocks (as a head-table chunk is).
+  const runs = [
+    { first: 100, length: 3, head: ["Ahornweg"] },
+    { first: 103, length: 1, head: ["Ahornstraße"] },
+    { first: 104, length: 4, head: ["Zeil"] },
+    { first: 108, length: 2, head: ["\u{1F600} Weg"] },
+  ];
+  const chunk = new ByteWriter();
+  for (const block of [runs.slice(0, 2), runs.slice(2)])
+    encodeBlock(
+      chunk,
+      block.map((r) => r.head),
+      block.map((r) => r.first),
+      block.map((r) => r.length),
+      block.map((_, i) => i),
+      block.length,
+    );
+  const headAt = (position: number) =>
+    runs.find((r) => r.first <= position && position < r.first + r.length)?.head ?? [];
+
+  it.each([
+    ["none", []],
+    ["the first and the last", [100, 109]],
+    ["every street", [100, 101, 102, 103, 104, 105, 106, 107, 108, 109]],
+    ["one run's last, the next run's first", [102, 103, 107, 108]],
+    ["past the chunk", [105, 110, 200]],
+  ])("%s", (_, positions) => {
+    expect(headsInRuns(chunk.view(), positions)).toEqual(positions.map(headAt));
   });
 });
 

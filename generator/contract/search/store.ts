@@ -37,7 +37,10 @@
  * are in the record table.
  */
 import { csvField } from "../csv.ts";
-import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
+import { ByteWriter, frontCode } from "./bytes.ts";
+import { HeadTable } from "./heads.ts";
+
+export { HeadTable, headsInRuns } from "./heads.ts";
 
 export const SEARCH_CHUNK_BYTES = 128 * 1024;
 export const BLOCK_ENTRIES = 1024;
@@ -152,31 +155,6 @@ export function encodeBlock(
     out.varint(seconds[i] ?? 0);
     out.varint(headIndexes[i] ?? 0);
   }
-}
-
-/** A block's head table, decoded when a head is first asked for (a page needs a few of a block's heads, a count none). */
-export class HeadTable {
-  private heads: readonly (readonly string[])[] | undefined;
-  constructor(private readonly bytes: Uint8Array) {}
-  get(index: number): readonly string[] {
-    this.heads ??= decodeHeads(this.bytes);
-    return this.heads[index] ?? [];
-  }
-}
-
-function decodeHeads(bytes: Uint8Array): (readonly string[])[] {
-  const reader = new ByteReader(bytes);
-  const count = reader.varint();
-  const columns = reader.varint();
-  const text = reader.text(reader.varint());
-  if (columns === 1) return readFrontCoded(count, reader, text).strings.map((value) => [value]);
-  const heads: string[][] = Array.from({ length: count }, () => []);
-  for (let c = 0, at = 0; c < columns; c++) {
-    const column = readFrontCoded(count, reader, text, at);
-    column.strings.forEach((value, h) => heads[h]?.push(value));
-    at = column.end;
-  }
-  return heads;
 }
 
 class BlockEntry implements ListEntry {

@@ -37,14 +37,32 @@ export function encodeTailShard(tails: readonly Tail[]): string {
   return JSON.stringify(file);
 }
 
-export function decodeTailShard(text: string): Tail[] {
-  const { pieces, json, csv } = JSON.parse(text) as TailShardFile;
-  const join = (ids: readonly number[] | undefined) => {
+/** A tail shard as the Worker reads it: a tail is joined from its pieces only when a row shows it. */
+export class TailShard {
+  private readonly file: TailShardFile;
+  constructor(text: string) {
+    this.file = JSON.parse(text) as TailShardFile;
+  }
+
+  /** The tail of the shard's i-th place, JSON (0) or CSV (1). */
+  tail(i: number, format: 0 | 1): string {
+    const ids = (format === 0 ? this.file.json : this.file.csv)[i];
     let out = "";
-    for (const id of ids ?? []) out += pieces[id] ?? "";
+    for (const id of ids ?? []) out += this.file.pieces[id] ?? "";
     return out;
-  };
-  return json.map((ids, i) => [join(ids), join(csv[i])] as const);
+  }
+
+  get size(): number {
+    return this.file.json.length;
+  }
+}
+
+export function decodeTailShard(text: string): Tail[] {
+  const shard = new TailShard(text);
+  return Array.from(
+    { length: shard.size },
+    (_, i) => [shard.tail(i, 0), shard.tail(i, 1)] as const,
+  );
 }
 
 /** A JSON tail cut before each comma outside strings and nested values. */

@@ -1,0 +1,71 @@
+/**
+ * The cold half of `npm run bench:search`, run in a process of its own (search.ts starts it): each
+ * request as the first of a fresh handler (a new isolate's AssetStore and search index: nothing
+ * read before), its main-thread CPU, asset fetches and index bytes (`/_s/…`) written as JSON.
+ *
+ * Why a process of its own: a new isolate's heap holds its module state and nothing else, so the
+ * garbage collection its first request triggers walks a small heap. The bench's own process holds
+ * the national street list, the mixes, the samples and a warm handler's caches (hundreds of MB of
+ * objects); a collection that falls into a cold request there walks all of it and charged the
+ * request tens of milliseconds that Cloudflare would not. Here the files are read from disk in an
+ * untimed pass first (the asset server's work, not the Worker's), which also compiles the code,
+ * as the bench's cold figure has always assumed; and the heap is collected before each request,
+ * so what one request leaves is not charged to the next.
+ *
+ *   node --expose-gc --import tsx bench/search-cold.ts OUT < targets.json > costs.json
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Assets } from "../generator/edge/assets.ts";
+import { createHandler } from "../generator/edge/handler.ts";
+
+/** One cold request's cost: what search.ts prints per request. */
+export interface ColdCost {
+  readonly main: number;
+  readonly fetches: number;
+  readonly bytes: number;
+  readonly status: number;
+}
+
+const [out = "."] = process.argv.slice(2);
+const targets = JSON.parse(readFileSync(0, "utf8")) as string[];
+const files = new Map<string, Uint8Array | null>();
+let [fetches, indexBytes] = [0, 0];
+const assets: Assets = {
+  fetch: async (request) => {
+    const path = new URL(request.url).pathname;
+    fetches++;
+    if (!files.has(path)) {
+      const file = join(out, path);
+      files.set(path, existsSync(file) ? readFileSync(file) : null);
+    }
+    const body = files.get(path);
+    if (body === null || body === undefined) return new Response(null, { status: 404 });
+    if (path.startsWith("/_s/")) indexBytes += body.byteLength;
+    return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+  },
+};
+/** The main thread's CPU ms; cpuUsage first brings the thread's runtime up to date (see search.ts). */
+const mainCpu = () => {
+  process.cpuUsage();
+  const main = process.threadCpuUsage();
+  return (main.user + main.system) / 1000;
+};
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+
+async function run(target: string): Promise<ColdCost> {
+  [fetches, indexBytes] = [0, 0];
+  const handler = createHandler(assets);
+  const started = mainCpu();
+  const response = await handler(new Request(`http://bench${target}`));
+  await response.arrayBuffer();
+  return { main: mainCpu() - started, fetches, bytes: indexBytes, status: response.status };
+}
+
+for (const target of targets) await run(target);
+const costs: ColdCost[] = [];
+for (const target of targets) {
+  collect();
+  costs.push(await run(target));
+}
+process.stdout.write(JSON.stringify(costs));
