@@ -9,10 +9,11 @@
  * objects); a collection that falls into a cold request there walks all of it and charged the
  * request tens of milliseconds that Cloudflare would not. Here the files are read from disk in an
  * untimed pass first (the asset server's work, not the Worker's), which also compiles the code,
- * as the bench's cold figure has always assumed; and the heap is collected before each request,
- * so what one request leaves is not charged to the next.
+ * as the bench's cold figure has always assumed. A full collection forced before each request
+ * (`--expose-gc`) is not done: it doubled the median here, an effect of the forced collection
+ * itself rather than of the requests.
  *
- *   node --expose-gc --import tsx bench/search-cold.ts OUT < targets.json > costs.json
+ *   node --import tsx bench/search-cold.ts OUT < targets.json > costs.json
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,7 +52,6 @@ const mainCpu = () => {
   const main = process.threadCpuUsage();
   return (main.user + main.system) / 1000;
 };
-const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 async function run(target: string): Promise<ColdCost> {
   [fetches, indexBytes] = [0, 0];
@@ -64,8 +64,5 @@ async function run(target: string): Promise<ColdCost> {
 
 for (const target of targets) await run(target);
 const costs: ColdCost[] = [];
-for (const target of targets) {
-  collect();
-  costs.push(await run(target));
-}
+for (const target of targets) costs.push(await run(target));
 process.stdout.write(JSON.stringify(costs));

@@ -292,7 +292,7 @@ if (!args["no-adversarial"]) {
 function coldCosts(targets: readonly string[]): Cost[] {
   const child = spawnSync(
     process.execPath,
-    [...process.execArgv, "--expose-gc", join(ROOT, "bench", "search-cold.ts"), out],
+    [...process.execArgv, join(ROOT, "bench", "search-cold.ts"), out],
     {
       cwd: ROOT,
       input: JSON.stringify(targets),

@@ -209,6 +209,8 @@ describe("places", () => {
       start += place.listBytes;
     });
     expect(table.postalCodes).toEqual(["01067", "01068", "01069"]);
+    expect(table.localities).toEqual(["Dresden", "Börnchen", "\u{1F600}"]);
+    expect([table.locality(-1), table.locality(3)]).toEqual(["", ""]);
   });
 
   it("an empty table", () => {
