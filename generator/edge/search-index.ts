@@ -203,8 +203,12 @@ export class SearchIndex {
       shards
         .filter((shard) => !this.tails.has(shard))
         .map(async (shard) => {
-          const { text, bytes } = await this.text(tailsPath(this.country, shard));
-          return [shard, { tails: new TailShard(text), bytes }] as const;
+          const bytes = new Uint8Array(
+            await (
+              await this.store.require(this.origin, tailsPath(this.country, shard))
+            ).arrayBuffer(),
+          );
+          return [shard, { tails: new TailShard(bytes), bytes: bytes.byteLength }] as const;
         }),
     );
     for (const [shard, tails] of loaded) this.tails.set(shard, tails);

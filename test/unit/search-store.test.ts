@@ -26,6 +26,7 @@ import {
   csvPieces,
   decodeTailShard,
   encodeTailShard,
+  TailShard,
   jsonPieces,
 } from "../../generator/contract/search/tails.ts";
 
@@ -281,10 +282,18 @@ describe("tails", () => {
     ],
     [',"a":"x\\",\\"{","b":[1,{"c":"}"}]}', '"x"",""{",",",\r\n'],
     ["}", "\r\n"],
+    [',"locality":"Köln \u{1F600}","b":"ß"}', "Köln \u{1F600},ß\r\n"],
   ];
 
   it("reads back every tail", () => {
     expect(decodeTailShard(encodeTailShard(tails))).toEqual(tails);
+  });
+
+  it("gives any one tail alone, in any order, and nothing past its places", () => {
+    const shard = new TailShard(encodeTailShard(tails));
+    for (let i = tails.length; i >= -1; i--)
+      for (const format of [1, 0] as const)
+        expect(shard.tail(i, format)).toBe(tails[i]?.[format] ?? "");
   });
 
   it.each(tails)("pieces join to the tail: %s", (json, csv) => {

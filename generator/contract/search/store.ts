@@ -12,7 +12,7 @@
  *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names,
  *                             their 1- and 2-grams (for short name filters) and EVERY_NAME, the
  *                             empty string, whose list is every run
- *   /_s/{cc}/t/{n}.json       tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
+ *   /_s/{cc}/t/{n}.bin        tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
  *                             RECORD_CHUNK_STREETS streets a file
