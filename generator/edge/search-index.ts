@@ -189,8 +189,12 @@ export class SearchIndex {
     const last = Math.floor((end - 1) / BLOCK_ENTRIES);
     const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
     this.chargeChunks([[from, to]], budget);
-    const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
-    return entries.slice(start - first * BLOCK_ENTRIES, end - first * BLOCK_ENTRIES);
+    return decodeBlocks(
+      bytesOf(await this.chunksOf([[from, to]]), from, to),
+      [],
+      start - first * BLOCK_ENTRIES,
+      end - first * BLOCK_ENTRIES,
+    );
   }
 
   /** The rendered tails of places, JSON (0) or CSV (1). */

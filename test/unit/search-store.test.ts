@@ -119,6 +119,19 @@ describe("list blocks", () => {
       })),
     );
     expect(decoded).toEqual(expected);
+    for (const [from, to] of [
+      [0, 0],
+      [2, 6],
+      [3, 100],
+      [7, 8],
+    ] as const)
+      expect(
+        decodeBlocks(out.view(), [], from, to).map((e) => ({
+          position: e.position,
+          place: e.place,
+          head: e.head,
+        })),
+      ).toEqual(expected.slice(from, to));
   });
 });
 

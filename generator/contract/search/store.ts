@@ -169,8 +169,17 @@ class BlockEntry implements ListEntry {
   }
 }
 
-/** The entries of the blocks held in `bytes` (whole blocks, back to back), appended to `out` in order. */
-export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntry[] {
+/**
+ * The entries [from, to) of the blocks held in `bytes` (whole blocks, back to back), appended to
+ * `out` in order: the entries before `from` are stepped over and the decoding stops at `to`, so a
+ * page of a long block makes only the page's entries.
+ */
+export function decodeBlocks(
+  bytes: Uint8Array,
+  out: ListEntry[] = [],
+  from = 0,
+  to = Infinity,
+): ListEntry[] {
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -182,16 +191,17 @@ export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntr
       scale *= 0x80;
     }
   };
-  while (at < bytes.length) {
+  for (let n = 0; at < bytes.length && n < to;) {
     const tableLength = varint();
     const count = varint();
     const heads = new HeadTable(bytes.subarray(at, at + tableLength));
     at += tableLength;
     let position = -1;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count && n < to; i++, n++) {
       position += varint();
       const place = varint();
-      out.push(new BlockEntry(position, place, heads, varint()));
+      const head = varint();
+      if (n >= from) out.push(new BlockEntry(position, place, heads, head));
     }
   }
   return out;
