@@ -16,15 +16,13 @@ export class HeadTable {
   private text = "";
   /** Entries walked by single lookups: past a few times the table's size, decoding it whole is cheaper. */
   private walked = 0;
-  /** Heads asked for: a table asked for more than a page's share of them is being scanned (a name filter tests every head). */
-  private asked = 0;
   constructor(private readonly bytes: Uint8Array) {}
   get(index: number): readonly string[] {
     if (this.heads !== undefined) return this.heads[index] ?? [];
     const columns = (this.columns ??= this.readColumns());
     const count = columns[0]?.shared.length ?? 0;
     if (index < 0 || index >= count) return [];
-    if (++this.asked > SINGLE_LOOKUPS || this.walked > 4 * count + 64) {
+    if (this.walked > 4 * count + 64) {
       this.heads = decodeHeads(this.bytes);
       this.columns = undefined;
       return this.heads[index] ?? [];
@@ -68,9 +66,6 @@ export class HeadTable {
     return value;
   }
 }
-
-/** Heads a table gives one by one before it decodes them all (a page shows one or two of a block's). */
-const SINGLE_LOOKUPS = 8;
 
 interface FrontCodedColumn {
   /** Per string: UTF-16 units shared with the previous one. */
