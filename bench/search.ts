@@ -23,7 +23,9 @@
  * isolate's AssetStore and search index: nothing read before), after the timed passes: the asset
  * fetches and index bytes (`/_s/…`) that first request reads, and its main-thread CPU (lower than
  * a new isolate's: the code is compiled, and what contract/search/evaluate.ts keeps per module,
- * the lexemes of names already seen, stays).
+ * the lexemes of names already seen, stays). They run in a process of their own with a small heap,
+ * as a new isolate's is (bench/search-cold.ts): in this one, a garbage collection that fell into
+ * a cold request walked the street list and the warm handler's caches, which no isolate holds.
  *
  * The adversarial mix (bench/search-adversarial.ts) follows: every request warm (least of the
  * passes) and as a fresh isolate's first. Printed per mix: main-thread CPU max / p99 / p50, warm
@@ -46,6 +48,7 @@ import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { buildInvocation } from "./build-invocation.ts";
 import { adversarialMix, type AdversarialRequest } from "./search-adversarial.ts";
+import type { ColdCost } from "./search-cold.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
@@ -243,12 +246,18 @@ for (let pass = 0; pass < Number(args.passes); pass++) {
 }
 log(`cold requests: the first ${args.cold} of every class, each on a fresh handler…`);
 const coldTaken = new Map<string, number>();
+const coldOnes: number[] = [];
 for (const [i, r] of requests.entries()) {
   const taken = coldTaken.get(r.class) ?? 0;
   if (taken >= Number(args.cold)) continue;
   coldTaken.set(r.class, taken + 1);
-  (samples[i] as Sample).cold = await measure(createHandler(assets), r);
+  coldOnes.push(i);
 }
+const mixCold = coldCosts(coldOnes.map((i) => (samples[i] as Sample).target));
+coldOnes.forEach((i, k) => {
+  const cost = mixCold[k];
+  if (cost !== undefined) (samples[i] as Sample).cold = cost;
+});
 
 // The adversarial mix: warm (least of the passes, after a warm-up pass) and each request as a fresh isolate's first.
 interface Probe {
@@ -274,8 +283,32 @@ if (!args["no-adversarial"]) {
       probe.status = cost.status;
     }
   }
-  for (const [i, r] of adversarial.entries())
-    (probes[i] as Probe).cold = (await measure(createHandler(assets), r)).main;
+  coldCosts(probes.map((p) => p.target)).forEach(
+    (cost, i) => ((probes[i] as Probe).cold = cost.main),
+  );
+}
+
+/** Each target as a fresh isolate's first request, in a process of its own (bench/search-cold.ts says why). */
+function coldCosts(targets: readonly string[]): Cost[] {
+  const child = spawnSync(
+    process.execPath,
+    [...process.execArgv, join(ROOT, "bench", "search-cold.ts"), out],
+    {
+      cwd: ROOT,
+      input: JSON.stringify(targets),
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+      stdio: ["pipe", "pipe", "inherit"],
+    },
+  );
+  if (child.status !== 0) throw new Error(`bench/search-cold.ts exited with ${child.status}`);
+  const costs = JSON.parse(child.stdout) as ColdCost[];
+  failures += costs.filter((cost) => cost.status !== 200).length;
+  return costs.map((cost) => ({
+    ...cost,
+    wall: NaN,
+    proc: NaN,
+  }));
 }
 
 const percentile = (values: readonly number[], p: number) => {

@@ -45,8 +45,8 @@ export async function answer(
   const keys = index.meta.headKeys;
   const rendered =
     format === "json"
-      ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place)[0])
-      : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place)[1]);
+      ? rows.map((entry) => headJson(keys, entry.head) + tailOf(entry.place, 0))
+      : rows.map((entry) => headCsv(entry.head) + tailOf(entry.place, 1));
   return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
 }
 

@@ -21,7 +21,7 @@ import {
   type ListEntry,
   type ListRef,
 } from "../contract/search/store.ts";
-import { decodeTailShard, type Tail } from "../contract/search/tails.ts";
+import { TailShard } from "../contract/search/tails.ts";
 import type { AssetStore } from "./assets.ts";
 import { BitmapStore } from "./search-bitmaps.ts";
 import { StreetTable } from "./search-streets.ts";
@@ -42,10 +42,7 @@ export class SearchIndex {
     string,
     { readonly shard: ListShard; readonly bytes: number }
   >();
-  private readonly tails = new Map<
-    number,
-    { readonly tails: readonly Tail[]; readonly bytes: number }
-  >();
+  private readonly tails = new Map<number, { readonly tails: TailShard; readonly bytes: number }>();
   private readonly chunks = new Map<number, Uint8Array>();
   private readonly decoded = new Map<number, Postings>();
   private decodedEntries = 0;
@@ -192,29 +189,41 @@ export class SearchIndex {
     const last = Math.floor((end - 1) / BLOCK_ENTRIES);
     const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
     this.chargeChunks([[from, to]], budget);
-    const entries = decodeBlocks(bytesOf(await this.chunksOf([[from, to]]), from, to));
-    return entries.slice(start - first * BLOCK_ENTRIES, end - first * BLOCK_ENTRIES);
+    return decodeBlocks(
+      bytesOf(await this.chunksOf([[from, to]]), from, to),
+      [],
+      start - first * BLOCK_ENTRIES,
+      end - first * BLOCK_ENTRIES,
+    );
   }
 
-  /** The rendered tails (JSON and CSV) of places. */
-  async tailsOf(places: readonly number[], budget: ReadBudget): Promise<(place: number) => Tail> {
+  /** The rendered tails of places, JSON (0) or CSV (1). */
+  async tailsOf(
+    places: readonly number[],
+    budget: ReadBudget,
+  ): Promise<(place: number, format: 0 | 1) => string> {
     const shards = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))];
     const loaded = await Promise.all(
       shards
         .filter((shard) => !this.tails.has(shard))
         .map(async (shard) => {
-          const { text, bytes } = await this.text(tailsPath(this.country, shard));
-          return [shard, { tails: decodeTailShard(text), bytes }] as const;
+          const bytes = new Uint8Array(
+            await (
+              await this.store.require(this.origin, tailsPath(this.country, shard))
+            ).arrayBuffer(),
+          );
+          return [shard, { tails: new TailShard(bytes), bytes: bytes.byteLength }] as const;
         }),
     );
     for (const [shard, tails] of loaded) this.tails.set(shard, tails);
     for (const shard of shards)
       budget.charge(tailsPath(this.country, shard), this.tails.get(shard)?.bytes ?? 0);
-    return (place) =>
-      this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.tails[place % TAILS_PER_SHARD] ?? [
-        "}",
-        "\r\n",
-      ];
+    return (place, format) => {
+      const shard = this.tails.get(Math.floor(place / TAILS_PER_SHARD))?.tails;
+      return shard === undefined || place % TAILS_PER_SHARD >= shard.size
+        ? (["}", "\r\n"][format] ?? "")
+        : shard.tail(place % TAILS_PER_SHARD, format);
+    };
   }
 
   /** Lexicon or trigram shards by path, each charged once to the budget. */

@@ -1,7 +1,7 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import type { SearchMeta } from "../contract/search/meta.ts";
-import { decodePostings, lowerBound, Postings } from "../contract/search/postings.ts";
 import {
+  headsInRuns,
   headsPath,
   RECORD_CHUNK_STREETS,
   recordsPath,
@@ -18,11 +18,8 @@ import type { AssetStore } from "./assets.ts";
 export class StreetTable {
   /** The record table's chunks (2 or 3 bytes a street: a few MB for a national list). */
   private readonly records = new Map<number, Uint8Array>();
-  /** The head table's chunks (the runs of one head in a record chunk). */
-  private readonly headChunks = new Map<
-    number,
-    { readonly runs: Postings; readonly bytes: number }
-  >();
+  /** The head table's chunks (the runs of one head in a record chunk), as read: a page needs a few heads of each. */
+  private readonly headChunks = new Map<number, Uint8Array>();
 
   constructor(
     private readonly store: AssetStore,
@@ -101,19 +98,17 @@ export class StreetTable {
   }
 
   /** A head-table chunk, kept per isolate once read. */
-  private async headChunk(
-    chunk: number,
-  ): Promise<{ readonly runs: Postings; readonly bytes: number }> {
+  private async headChunk(chunk: number): Promise<Uint8Array> {
     let heads = this.headChunks.get(chunk);
-    if (heads === undefined) {
-      const bytes = new Uint8Array(
-        await (await this.store.require(this.origin, headsPath(this.country, chunk))).arrayBuffer(),
-      );
+    if (heads === undefined)
       this.headChunks.set(
         chunk,
-        (heads = { runs: decodePostings(bytes, RECORD_CHUNK_STREETS), bytes: bytes.byteLength }),
+        (heads = new Uint8Array(
+          await (
+            await this.store.require(this.origin, headsPath(this.country, chunk))
+          ).arrayBuffer(),
+        )),
       );
-    }
     return heads;
   }
 
@@ -136,7 +131,7 @@ export class StreetTable {
     const files = new Map<string, number>();
     for (const chunk of new Set(positions.map((p) => Math.floor(p / RECORD_CHUNK_STREETS)))) {
       files.set(recordsPath(this.country, chunk), this.recordBytes(chunk));
-      files.set(headsPath(this.country, chunk), (await this.headChunk(chunk)).bytes);
+      files.set(headsPath(this.country, chunk), (await this.headChunk(chunk)).byteLength);
     }
     return files;
   }
@@ -150,16 +145,20 @@ export class StreetTable {
     const loaded = await Promise.all(
       chunks.map(async (chunk) => {
         const heads = await this.headChunk(chunk);
-        budget.charge(headsPath(this.country, chunk), heads.bytes);
-        return [chunk, heads.runs] as const;
+        budget.charge(headsPath(this.country, chunk), heads.byteLength);
+        const here = positions
+          .filter((p) => Math.floor(p / RECORD_CHUNK_STREETS) === chunk)
+          .sort((a, b) => a - b);
+        const found = headsInRuns(heads, here);
+        return here.map((position, i) => [position, found[i] ?? []] as const);
       }),
     );
-    const runsOf = new Map(loaded);
-    return positions.map((position, i) => {
-      const runs = runsOf.get(Math.floor(position / RECORD_CHUNK_STREETS)) ?? Postings.EMPTY;
-      const run = lowerBound(runs.positions, position + 1) - 1;
-      return { position, place: places[i] ?? 0, head: run >= 0 ? runs.entry(run).head : [] };
-    });
+    const heads = new Map(loaded.flat());
+    return positions.map((position, i) => ({
+      position,
+      place: places[i] ?? 0,
+      head: heads.get(position) ?? [],
+    }));
   }
 }
 

@@ -57,7 +57,7 @@ describe("the layout on disk", () => {
     ["§ 7.2 places", placesPath("at"), "/_s/at/places.bin"],
     ["§ 7.3 lexicon shard", lexiconPath("de", 4), "/_s/de/l/4.json"],
     ["§ 7.3 trigram shard", trigramPath("de", 4), "/_s/de/g/4.json"],
-    ["§ 7.4 tails", tailsPath("de", 7), "/_s/de/t/7.json"],
+    ["§ 7.4 tails", tailsPath("de", 7), "/_s/de/t/7.bin"],
     ["§ 7.5 posting lists", listChunkPath("de", 2), "/_s/de/p/2.bin"],
     ["§ 7.6 record table", recordsPath("de", 0), "/_s/de/r/0.bin"],
     ["§ 7.8 lexeme bitmap", bitmapPath("de", 3), "/_s/de/b/3.bin"],

@@ -15,11 +15,18 @@ import {
   type MetaPlace,
 } from "../../generator/contract/search/meta.ts";
 import { encodeListShard, ListShard, shardFor } from "../../generator/contract/search/shards.ts";
-import { decodeBlocks, encodeBlock } from "../../generator/contract/search/store.ts";
+import fc from "fast-check";
+import {
+  decodeBlocks,
+  encodeBlock,
+  HeadTable,
+  headsInRuns,
+} from "../../generator/contract/search/store.ts";
 import {
   csvPieces,
   decodeTailShard,
   encodeTailShard,
+  TailShard,
   jsonPieces,
 } from "../../generator/contract/search/tails.ts";
 
@@ -112,6 +119,85 @@ describe("list blocks", () => {
       })),
     );
     expect(decoded).toEqual(expected);
+    for (const [from, to] of [
+      [0, 0],
+      [2, 6],
+      [3, 100],
+      [7, 8],
+    ] as const)
+      expect(
+        decodeBlocks(out.view(), [], from, to).map((e) => ({
+          position: e.position,
+          place: e.place,
+          head: e.head,
+        })),
+      ).toEqual(expected.slice(from, to));
+  });
+});
+
+describe("head tables", () => {
+  /** A block's head table as encodeBlock writes it (the bytes before its entries). */
+  const tableOf = (heads: readonly (readonly string[])[]) => {
+    const out = new ByteWriter();
+    encodeBlock(out, heads, [], [], [], 0);
+    const reader = new ByteReader(out.view());
+    const length = reader.varint();
+    reader.varint();
+    return out.view().slice(reader.at, reader.at + length);
+  };
+  const name = fc.stringMatching(/^(Am |An der |)(Ah|Äh|Bach|\u{1F600}|Zeil)(orn|e|weg|straße|)$/u);
+
+  it.each([
+    ["one column", 1],
+    ["two columns (key, name)", 2],
+  ])("%s: any head asked for, in any order and as often, is the head written", (_, columns) => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(name, { minLength: columns, maxLength: columns }), { minLength: 1 }),
+        fc.array(fc.nat(), { maxLength: 400 }),
+        (unsorted, asks) => {
+          const heads = [...unsorted].sort((a, b) => (a.join() < b.join() ? -1 : 1));
+          const table = new HeadTable(tableOf(heads));
+          for (const ask of asks)
+            expect(table.get(ask % (heads.length + 1))).toEqual(
+              heads[ask % (heads.length + 1)] ?? [],
+            );
+          heads.forEach((head, i) => expect(table.get(i)).toEqual(head));
+        },
+      ),
+    );
+  });
+});
+
+describe("heads of streets in runs", () => {
+  // Streets 100–109 in runs of one head, written as two blocks (as a head-table chunk is).
+  const runs = [
+    { first: 100, length: 3, head: ["Ahornweg"] },
+    { first: 103, length: 1, head: ["Ahornstraße"] },
+    { first: 104, length: 4, head: ["Zeil"] },
+    { first: 108, length: 2, head: ["\u{1F600} Weg"] },
+  ];
+  const chunk = new ByteWriter();
+  for (const block of [runs.slice(0, 2), runs.slice(2)])
+    encodeBlock(
+      chunk,
+      block.map((r) => r.head),
+      block.map((r) => r.first),
+      block.map((r) => r.length),
+      block.map((_, i) => i),
+      block.length,
+    );
+  const headAt = (position: number) =>
+    runs.find((r) => r.first <= position && position < r.first + r.length)?.head ?? [];
+
+  it.each([
+    ["none", []],
+    ["the first and the last", [100, 109]],
+    ["every street", [100, 101, 102, 103, 104, 105, 106, 107, 108, 109]],
+    ["one run's last, the next run's first", [102, 103, 107, 108]],
+    ["past the chunk", [105, 110, 200]],
+  ])("%s", (_, positions) => {
+    expect(headsInRuns(chunk.view(), positions)).toEqual(positions.map(headAt));
   });
 });
 
@@ -137,6 +223,8 @@ describe("places", () => {
       start += place.listBytes;
     });
     expect(table.postalCodes).toEqual(["01067", "01068", "01069"]);
+    expect(table.localities).toEqual(["Dresden", "Börnchen", "\u{1F600}"]);
+    expect([table.locality(-1), table.locality(3)]).toEqual(["", ""]);
   });
 
   it("an empty table", () => {
@@ -207,10 +295,18 @@ describe("tails", () => {
     ],
     [',"a":"x\\",\\"{","b":[1,{"c":"}"}]}', '"x"",""{",",",\r\n'],
     ["}", "\r\n"],
+    [',"locality":"Köln \u{1F600}","b":"ß"}', "Köln \u{1F600},ß\r\n"],
   ];
 
   it("reads back every tail", () => {
     expect(decodeTailShard(encodeTailShard(tails))).toEqual(tails);
+  });
+
+  it("gives any one tail alone, in any order, and nothing past its places", () => {
+    const shard = new TailShard(encodeTailShard(tails));
+    for (let i = tails.length; i >= -1; i--)
+      for (const format of [1, 0] as const)
+        expect(shard.tail(i, format)).toBe(tails[i]?.[format] ?? "");
   });
 
   it.each(tails)("pieces join to the tail: %s", (json, csv) => {

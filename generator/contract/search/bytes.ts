@@ -56,10 +56,14 @@ export class ByteReader {
   ) {}
 
   varint(): number {
-    let value = 0;
-    let scale = 1;
+    const bytes = this.bytes;
+    // One byte is the common case (lengths, steps, deltas): read it without the loop.
+    let byte = bytes[this.at++] ?? 0;
+    if (byte < 0x80) return byte;
+    let value = byte & 0x7f;
+    let scale = 0x80;
     for (;;) {
-      const byte = this.bytes[this.at++] ?? 0;
+      byte = bytes[this.at++] ?? 0;
       value += (byte & 0x7f) * scale;
       if (byte < 0x80) return value;
       scale *= 0x80;

@@ -145,8 +145,9 @@ export function passingPlaces(
       if (filterMatches(filter, values[i] as string)) pass[i] = 1;
     return pass;
   };
-  const codes = passing(filters.postalCode, places.postalCodes);
-  const localities = passing(filters.locality, places.localities);
+  // Each column only when filtered by: the place table builds its strings on first use.
+  const codes = filters.postalCode && passing(filters.postalCode, places.postalCodes);
+  const localities = filters.locality && passing(filters.locality, places.localities);
   const pass = new Uint8Array(places.size);
   let streets = 0;
   for (let p = 0; p < places.size; p++) {

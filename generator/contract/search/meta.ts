@@ -45,6 +45,8 @@ export interface PlaceTable {
   /** Distinct postal codes and localities; a place holds the number of its own. */
   readonly postalCodes: readonly string[];
   readonly localities: readonly string[];
+  /** Locality number i (without building `localities`). */
+  locality(i: number): string;
   readonly postalCodeOf: Int32Array;
   readonly localityOf: Int32Array;
   /** Streets per place. */
@@ -64,7 +66,7 @@ export interface MetaPlace {
 export const placePostalCode = (places: PlaceTable, place: number) =>
   places.postalCodes[places.postalCodeOf[place] ?? 0] ?? "";
 export const placeLocality = (places: PlaceTable, place: number) =>
-  places.localities[places.localityOf[place] ?? 0] ?? "";
+  places.locality(places.localityOf[place] ?? 0);
 export const placeList = (places: PlaceTable, place: number): ListRef => [
   places.counts[place] ?? 0,
   places.listStarts[place] ?? 0,
@@ -121,6 +123,11 @@ export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number):
   return out.view().slice();
 }
 
+/**
+ * The place table as the Worker reads it. The columns of numbers are decoded at once; the
+ * distinct postal codes and localities (some 20,000 strings nationally) only when a request asks
+ * for them: a postal-code filter needs no locality, a check of a few candidates a few localities.
+ */
 export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const reader = new ByteReader(bytes);
   const [size, codeCount, localityCount, listsAt, textBytes] = [
@@ -131,31 +138,50 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
     reader.varint(),
   ];
   const text = reader.text(textBytes);
-  const codes = readFrontCoded(codeCount, reader, text);
-  const localities: string[] = [];
-  for (let i = 0, at = codes.end; i < localityCount; i++) {
-    const length = reader.varint();
-    localities.push(text.slice(at, at + length));
-    at += length;
+  const codesAt = reader.at;
+  let at = 0;
+  for (let i = 0; i < codeCount; i++) {
+    reader.varint();
+    at += reader.varint();
   }
+  // The localities' text follows the postal codes' rests.
+  const localityStarts = new Int32Array(localityCount + 1);
+  localityStarts[0] = at;
+  for (let i = 0; i < localityCount; i++) localityStarts[i + 1] = at += reader.varint();
   const postalCodeOf = new Int32Array(size);
   const localityOf = new Int32Array(size);
   const counts = new Int32Array(size);
   const listStarts = new Float64Array(size + 1);
-  const next = { postalCode: 0, locality: 0 };
-  const fromStep = (step: number, previous: number, kind: keyof typeof next) =>
-    step === 0 ? previous : step === 1 ? next[kind]++ : step - 2;
+  // A step (see the file comment): 0 the previous place's value, 1 the next unused one, k + 2 number k.
+  let [nextCode, nextLocality, code, locality, start] = [0, 0, 0, 0, listsAt];
   listStarts[0] = listsAt;
   for (let p = 0; p < size; p++) {
-    postalCodeOf[p] = fromStep(reader.varint(), postalCodeOf[p - 1] ?? 0, "postalCode");
-    localityOf[p] = fromStep(reader.varint(), localityOf[p - 1] ?? 0, "locality");
+    const codeStep = reader.varint();
+    code = codeStep === 0 ? code : codeStep === 1 ? nextCode++ : codeStep - 2;
+    const localityStep = reader.varint();
+    locality =
+      localityStep === 0 ? locality : localityStep === 1 ? nextLocality++ : localityStep - 2;
+    postalCodeOf[p] = code;
+    localityOf[p] = locality;
     counts[p] = reader.varint();
-    listStarts[p + 1] = (listStarts[p] ?? 0) + reader.varint();
+    listStarts[p + 1] = start += reader.varint();
   }
+  let postalCodes: readonly string[] | undefined;
+  let localities: readonly string[] | undefined;
+  const localityAt = (i: number) => text.slice(localityStarts[i], localityStarts[i + 1]);
   return {
     size,
-    postalCodes: codes.strings,
-    localities,
+    get postalCodes() {
+      return (postalCodes ??= readFrontCoded(
+        codeCount,
+        new ByteReader(bytes, codesAt),
+        text,
+      ).strings);
+    },
+    get localities() {
+      return (localities ??= Array.from({ length: localityCount }, (_, i) => localityAt(i)));
+    },
+    locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
     postalCodeOf,
     localityOf,
     counts,

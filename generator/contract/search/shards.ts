@@ -51,30 +51,32 @@ export function encodeListShard(entries: readonly ShardEntry[]): string {
   return JSON.stringify(file);
 }
 
-/** A shard as the Worker reads it. */
+/** A shard as the Worker reads it: a key's ListRef is made when asked for (a request asks for a few of a shard's keys). */
 export class ListShard {
   private constructor(
     private readonly keys: readonly string[],
-    private readonly refs: readonly ListRef[],
+    private readonly lists: readonly (readonly number[])[],
+    /** Where list i begins in the stream. */
+    private readonly starts: Float64Array,
     private readonly streetCounts: readonly number[],
   ) {}
 
   static parse(text: string): ListShard {
     const file = JSON.parse(text) as ShardFile;
+    const starts = new Float64Array(file.lists.length);
     let at = file.at;
-    const refs = file.lists.map((list) => {
-      const ref = [list[0] ?? 0, at];
-      for (let k = 1; k < list.length; k++) ref.push((at += list[k] ?? 0));
-      return ref;
+    file.lists.forEach((list, i) => {
+      starts[i] = at;
+      for (let k = 1; k < list.length; k++) at += list[k] ?? 0;
     });
-    return new ListShard(file.keys, refs, file.streets ?? []);
+    return new ListShard(file.keys, file.lists, starts, file.streets ?? []);
   }
 
   /** A key's list, with its number of streets (trigram shards; else 0). */
   get(key: string): { readonly ref: ListRef; readonly streets: number } | undefined {
     const i = lowerBound(this.keys, key);
     return this.keys[i] === key
-      ? { ref: this.refs[i] as ListRef, streets: this.streetCounts[i] ?? 0 }
+      ? { ref: this.ref(i), streets: this.streetCounts[i] ?? 0 }
       : undefined;
   }
 
@@ -86,8 +88,16 @@ export class ListShard {
       i < this.keys.length && (this.keys[i] as string).startsWith(prefix);
       i++
     )
-      refs.push(this.refs[i] as ListRef);
+      refs.push(this.ref(i));
     return refs;
+  }
+
+  private ref(i: number): ListRef {
+    const list = this.lists[i] ?? [0];
+    let at = this.starts[i] ?? 0;
+    const ref = [list[0] ?? 0, at];
+    for (let k = 1; k < list.length; k++) ref.push((at += list[k] ?? 0));
+    return ref;
   }
 }
 

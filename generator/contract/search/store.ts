@@ -12,7 +12,7 @@
  *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names,
  *                             their 1- and 2-grams (for short name filters) and EVERY_NAME, the
  *                             empty string, whose list is every run
- *   /_s/{cc}/t/{n}.json       tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
+ *   /_s/{cc}/t/{n}.bin        tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
  *                             RECORD_CHUNK_STREETS streets a file
@@ -37,7 +37,10 @@
  * are in the record table.
  */
 import { csvField } from "../csv.ts";
-import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
+import { ByteWriter, frontCode } from "./bytes.ts";
+import { HeadTable } from "./heads.ts";
+
+export { HeadTable, headsInRuns } from "./heads.ts";
 
 export const SEARCH_CHUNK_BYTES = 128 * 1024;
 export const BLOCK_ENTRIES = 1024;
@@ -154,31 +157,6 @@ export function encodeBlock(
   }
 }
 
-/** A block's head table, decoded when a head is first asked for (a page needs a few of a block's heads, a count none). */
-export class HeadTable {
-  private heads: readonly (readonly string[])[] | undefined;
-  constructor(private readonly bytes: Uint8Array) {}
-  get(index: number): readonly string[] {
-    this.heads ??= decodeHeads(this.bytes);
-    return this.heads[index] ?? [];
-  }
-}
-
-function decodeHeads(bytes: Uint8Array): (readonly string[])[] {
-  const reader = new ByteReader(bytes);
-  const count = reader.varint();
-  const columns = reader.varint();
-  const text = reader.text(reader.varint());
-  if (columns === 1) return readFrontCoded(count, reader, text).strings.map((value) => [value]);
-  const heads: string[][] = Array.from({ length: count }, () => []);
-  for (let c = 0, at = 0; c < columns; c++) {
-    const column = readFrontCoded(count, reader, text, at);
-    column.strings.forEach((value, h) => heads[h]?.push(value));
-    at = column.end;
-  }
-  return heads;
-}
-
 class BlockEntry implements ListEntry {
   constructor(
     readonly position: number,
@@ -191,8 +169,17 @@ class BlockEntry implements ListEntry {
   }
 }
 
-/** The entries of the blocks held in `bytes` (whole blocks, back to back), appended to `out` in order. */
-export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntry[] {
+/**
+ * The entries [from, to) of the blocks held in `bytes` (whole blocks, back to back), appended to
+ * `out` in order: the entries before `from` are stepped over and the decoding stops at `to`, so a
+ * page of a long block makes only the page's entries.
+ */
+export function decodeBlocks(
+  bytes: Uint8Array,
+  out: ListEntry[] = [],
+  from = 0,
+  to = Infinity,
+): ListEntry[] {
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -204,16 +191,17 @@ export function decodeBlocks(bytes: Uint8Array, out: ListEntry[] = []): ListEntr
       scale *= 0x80;
     }
   };
-  while (at < bytes.length) {
+  for (let n = 0; at < bytes.length && n < to;) {
     const tableLength = varint();
     const count = varint();
     const heads = new HeadTable(bytes.subarray(at, at + tableLength));
     at += tableLength;
     let position = -1;
-    for (let i = 0; i < count; i++) {
+    for (let i = 0; i < count && n < to; i++, n++) {
       position += varint();
       const place = varint();
-      out.push(new BlockEntry(position, place, heads, varint()));
+      const head = varint();
+      if (n >= from) out.push(new BlockEntry(position, place, heads, head));
     }
   }
   return out;
