@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
-import { bitmapPath, FORMAT_VERSION } from "../contract/layout.ts";
+import { bitmapPath, FORMAT_VERSION, gramCountsPath } from "../contract/layout.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import { encodeListShard, type ShardEntry } from "../contract/search/shards.ts";
 import {
@@ -30,6 +30,7 @@ import {
   trigramRuns,
 } from "./search-keys.ts";
 import { writeBitmaps } from "./search-bitmaps.ts";
+import { writeGramCounts } from "./search-gram-counts.ts";
 import { ListWriter, PairList } from "./search-lists.ts";
 import { indexStreets, type Street } from "./search-records.ts";
 /** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
@@ -92,7 +93,16 @@ export function emitSearch(
     ref: writer.list(positions, ofStreet.place, ofStreet.head),
   }));
   const runs = headRuns(headOf);
-  const trigrams: ShardEntry[] = trigramRuns(indexed, runs).map(([key, ofRuns]) => {
+  const gramRuns = trigramRuns(indexed, runs);
+  const gramCounts = writeGramCounts(
+    gramRuns,
+    runs,
+    placeOf,
+    places.length,
+    streets.length,
+    (n, data) => write(gramCountsPath(country, n), data),
+  );
+  const trigrams: ShardEntry[] = gramRuns.map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);
     const streetsIn = ofRuns.reduce((sum, run) => sum + (runs.length[run] ?? 0), 0);
     return {
@@ -161,7 +171,9 @@ export function emitSearch(
     trigramShards,
     readBudget,
     nameCharacters: nameCharacters(streets),
-    bitmaps,
+    bitmaps: bitmaps.files,
+    bitmapAliases: bitmaps.aliases,
+    gramCounts,
   };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };

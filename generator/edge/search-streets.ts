@@ -82,6 +82,43 @@ export class StreetTable {
     return found;
   }
 
+  /**
+   * Matches [start, end) of the streets whose place passes and whose name passes (each distinct
+   * name of a chunk tested once): the record and head tables read chunk by chunk from the first
+   * street on, each charged before it is read, until the page is full. For filters whose count
+   * is known without a list (gram-counts.ts) and that pass many streets.
+   */
+  async scanMatching(
+    pass: Uint8Array,
+    passName: (name: string) => boolean,
+    start: number,
+    end: number,
+    budget: ReadBudget,
+  ): Promise<ListEntry[]> {
+    const found: ListEntry[] = [];
+    const width = this.meta.placeWidth;
+    for (let chunk = 0, seen = 0; chunk * RECORD_CHUNK_STREETS < this.meta.count; chunk++) {
+      if (seen >= end) break;
+      this.chargeRecords(chunk, budget);
+      const [table, heads] = await Promise.all([this.recordChunk(chunk), this.headChunk(chunk)]);
+      budget.charge(headsPath(this.country, chunk), heads.bytes);
+      const first = chunk * RECORD_CHUNK_STREETS;
+      const last = Math.min(this.meta.count, first + RECORD_CHUNK_STREETS);
+      const runs = heads.runs;
+      for (let r = 0; r < runs.length && seen < end; r++) {
+        const entry = runs.entry(r);
+        if (!passName(entry.head[entry.head.length - 1] ?? "")) continue;
+        const to = r + 1 < runs.length ? (runs.positions[r + 1] as number) : last;
+        for (let position = entry.position; position < to && seen < end; position++) {
+          const place = placeIn(table, position - first, width);
+          if (pass[place] === 1 && seen++ >= start)
+            found.push({ position, place, head: entry.head });
+        }
+      }
+    }
+    return found;
+  }
+
   /** Charges the record-table chunks of streets [start, start + length) (as placesAt will). */
   chargeStreets(start: number, length: number, budget: ReadBudget): void {
     const last = Math.floor((start + length - 1) / RECORD_CHUNK_STREETS);
