@@ -219,6 +219,23 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
             ? { postalCode: `^${s.postalCode.slice(0, 3)}` }
             : { name };
     });
+  // A name of one or two characters beside a broad place filter: counted from the per-place n-gram counts, its page scanned.
+  const shortName = fc
+    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 2 }), fc.nat(2), fc.boolean())
+    .map(([s, from, length, how, upper]) => {
+      const chars = Array.from(s.name);
+      const start = from % chars.length;
+      const text = chars.slice(start, start + length).join("");
+      const name = (upper ? text.toUpperCase() : text.toLowerCase()).replace(
+        /[.\\()[\]{}*+?|^$]/g,
+        (ch) => `\\${ch}`,
+      );
+      return how === 0
+        ? { name, postalCode: s.postalCode.slice(0, 1) }
+        : how === 1
+          ? { name, locality: Array.from(s.locality)[0] ?? "" }
+          : { name, postalCode: s.postalCode.slice(-1), locality: s.locality.slice(0, 2) };
+    });
   // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
   const operators = fc.tuple(street, street, fc.nat(6), fc.boolean()).map(([s, t, how, prefix]) => {
     const [w = s.name] = words(s);
@@ -251,6 +268,12 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
       weight: 3,
       arbitrary: fc
         .tuple(nameSlice, page, size)
+        .map(([values, p, s]) => streetFilters(d, values, p, s)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(shortName, page, size)
         .map(([values, p, s]) => streetFilters(d, values, p, s)),
     },
     {
