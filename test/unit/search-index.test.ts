@@ -237,7 +237,7 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
           : { name, postalCode: s.postalCode.slice(-1), locality: s.locality.slice(0, 2) };
     });
   // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
-  const operators = fc.tuple(street, street, fc.nat(6), fc.boolean()).map(([s, t, how, prefix]) => {
+  const operators = fc.tuple(street, street, fc.nat(7), fc.boolean()).map(([s, t, how, prefix]) => {
     const [w = s.name] = words(s);
     const [u = t.name] = words(t);
     const terms = [
@@ -248,6 +248,8 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
       `"${s.name}" ${s.postalCode}`,
       `-${w} -${s.locality}`,
       `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`,
+      // A phrase across the name's end and the place's start.
+      `"${words(s).at(-1) ?? w} ${s.postalCode} ${s.locality}"`,
     ];
     return { term: terms[how] ?? w, prefix };
   });

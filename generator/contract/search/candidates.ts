@@ -5,10 +5,10 @@
  */
 import { lexemesOf, streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import { matches, type SearchNode } from "../postgres/tsquery.ts";
+import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 
 /** A document's lexemes, to look up and to list. */
-interface Lexemes {
+export interface Lexemes {
   readonly set: ReadonlySet<string>;
   readonly list: readonly string[];
 }
@@ -35,13 +35,14 @@ export function streetMatches(
   return evaluate(node, nameLexemes(name), placeLexemes(places, place));
 }
 
+/** Has a field a lexeme the term matches? */
+export const hasTerm = (field: Lexemes, term: LexemeMatch) =>
+  term.prefix ? field.list.some((l) => l.startsWith(term.lexeme)) : field.set.has(term.lexeme);
+
 function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
   switch (node.op) {
     case "lexeme":
-      return node.prefix
-        ? name.list.some((l) => l.startsWith(node.lexeme)) ||
-            place.list.some((l) => l.startsWith(node.lexeme))
-        : name.set.has(node.lexeme) || place.set.has(node.lexeme);
+      return hasTerm(name, node) || hasTerm(place, node);
     case "not":
       return !evaluate(node.operand, name, place);
     case "and":
@@ -56,7 +57,7 @@ function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
 /** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
 const NAMES_KEPT = 100_000;
 const byName = new Map<string, Lexemes>();
-function nameLexemes(name: string): Lexemes {
+export function nameLexemes(name: string): Lexemes {
   let lexemes = byName.get(name);
   if (lexemes === undefined) {
     if (byName.size >= NAMES_KEPT) byName.clear();
@@ -65,7 +66,7 @@ function nameLexemes(name: string): Lexemes {
   return lexemes;
 }
 const byPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
-function placeLexemes(places: PlaceTable, id: number): Lexemes {
+export function placeLexemes(places: PlaceTable, id: number): Lexemes {
   let cache = byPlace.get(places);
   if (cache === undefined) byPlace.set(places, (cache = []));
   return (cache[id] ??= lexemesFrom(

@@ -18,7 +18,7 @@ import {
   type PositionSet,
 } from "./algebra.ts";
 import { bitmapChecked } from "./bitmaps.ts";
-import { streetMatches } from "./candidates.ts";
+import { hasTerm, nameLexemes, placeLexemes, streetMatches } from "./candidates.ts";
 import { streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { lowerBound, type Postings } from "./postings.ts";
@@ -230,7 +230,22 @@ function checked(
             cached(byPlace, entry.place, () =>
               matches(query, fieldLexemes(` ${postalCode} ${locality}`)),
             )));
-      return alone || matches(query, streetLexemes(name, postalCode, locality));
+      if (alone) return true;
+      // Else a match spans the name's end and the place's start: its first word in the name, its last in the place.
+      if (
+        !name.includes("<") &&
+        name.length + postalCode.length + locality.length < SHORT_DOCUMENT
+      ) {
+        // Terms are in offset order (tsquery.ts).
+        const [first, last] = [query.root.terms[0], query.root.terms.at(-1)];
+        if (
+          first !== undefined &&
+          last !== undefined &&
+          (!hasTerm(nameLexemes(name), first) || !hasTerm(placeLexemes(places, entry.place), last))
+        )
+          return false;
+      }
+      return matches(query, streetLexemes(name, postalCode, locality));
     }
     const doc = streetLexemes(name, postalCode, locality);
     return queries.every((q) => matches(q, doc));
