@@ -86,7 +86,7 @@ export function bitmapChecked(
     for (const lexeme of phraseLexemes(check)) {
       // A phrase's words are each in its document: a candidate without one is out, the others are tested.
       const bits = bitmaps?.get(lexeme);
-      if (bits !== undefined) kept = kept.filter((p) => ((bits[p >>> 5] ?? 0) >>> (p & 31)) & 1);
+      if (bits !== undefined) kept = withBit(kept, bits, 1);
     }
     const decided = bitmapCheck(check);
     const bits = decided === undefined ? undefined : bitmaps?.get(decided.lexeme);
@@ -95,7 +95,18 @@ export function bitmapChecked(
       continue;
     }
     const want = decided.negated ? 0 : 1;
-    kept = kept.filter((p) => (((bits[p >>> 5] ?? 0) >>> (p & 31)) & 1) === want);
+    kept = withBit(kept, bits, want);
   }
   return { candidates: kept, rest };
+}
+
+/** The positions whose bit is `want` (a loop into one array: a typed array's filter is several times slower). */
+function withBit(positions: Int32Array, bits: Uint32Array, want: number): Int32Array {
+  const out = new Int32Array(positions.length);
+  let n = 0;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i] as number;
+    if ((((bits[p >>> 5] as number) >>> (p & 31)) & 1) === want) out[n++] = p;
+  }
+  return out.subarray(0, n);
 }

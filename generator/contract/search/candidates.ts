@@ -8,7 +8,7 @@ import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 
 /** A document's lexemes, to look up and to list. */
-export interface Lexemes {
+interface Lexemes {
   readonly set: ReadonlySet<string>;
   readonly list: readonly string[];
 }
@@ -36,8 +36,29 @@ export function streetMatches(
 }
 
 /** Has a field a lexeme the term matches? */
-export const hasTerm = (field: Lexemes, term: LexemeMatch) =>
+const hasTerm = (field: Lexemes, term: LexemeMatch) =>
   term.prefix ? field.list.some((l) => l.startsWith(term.lexeme)) : field.set.has(term.lexeme);
+
+/**
+ * Can a phrase (terms in offset order) match a street's document of a name and a place (not
+ * clamped: a short document, no `<`)? Only when every term is in the name, or every term in the
+ * place, or it spans them: its first term in the name and its last in the place. Decided from the
+ * name's and the place's lexemes, kept per isolate, so most candidates are never lexized.
+ */
+export function phraseMayMatch(
+  terms: readonly LexemeMatch[],
+  name: string,
+  place: number,
+  places: PlaceTable,
+): boolean {
+  const [inName, inPlace] = [nameLexemes(name), placeLexemes(places, place)];
+  const [first, last] = [terms[0], terms.at(-1)];
+  return (
+    terms.every((term) => hasTerm(inName, term)) ||
+    terms.every((term) => hasTerm(inPlace, term)) ||
+    (first !== undefined && last !== undefined && hasTerm(inName, first) && hasTerm(inPlace, last))
+  );
+}
 
 function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
   switch (node.op) {
@@ -57,7 +78,7 @@ function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
 /** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
 const NAMES_KEPT = 100_000;
 const byName = new Map<string, Lexemes>();
-export function nameLexemes(name: string): Lexemes {
+function nameLexemes(name: string): Lexemes {
   let lexemes = byName.get(name);
   if (lexemes === undefined) {
     if (byName.size >= NAMES_KEPT) byName.clear();
@@ -66,7 +87,7 @@ export function nameLexemes(name: string): Lexemes {
   return lexemes;
 }
 const byPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
-export function placeLexemes(places: PlaceTable, id: number): Lexemes {
+function placeLexemes(places: PlaceTable, id: number): Lexemes {
   let cache = byPlace.get(places);
   if (cache === undefined) byPlace.set(places, (cache = []));
   return (cache[id] ??= lexemesFrom(

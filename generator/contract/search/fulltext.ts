@@ -18,7 +18,7 @@ import {
   type PositionSet,
 } from "./algebra.ts";
 import { bitmapChecked } from "./bitmaps.ts";
-import { hasTerm, nameLexemes, placeLexemes, streetMatches } from "./candidates.ts";
+import { phraseMayMatch, streetMatches } from "./candidates.ts";
 import { streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { lowerBound, type Postings } from "./postings.ts";
@@ -222,6 +222,13 @@ function checked(
     ];
     const [query] = queries;
     if (queries.length === 1 && query?.root.op === "phrase") {
+      // Only a phrase whose words are all in the name, all in the place, or first in the name and last in the place can match.
+      if (
+        !name.includes("<") &&
+        name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
+        !phraseMayMatch(query.root.terms, name, entry.place, places)
+      )
+        return false;
       // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
       const alone =
         !name.includes("<") &&
@@ -231,20 +238,6 @@ function checked(
               matches(query, fieldLexemes(` ${postalCode} ${locality}`)),
             )));
       if (alone) return true;
-      // Else a match spans the name's end and the place's start: its first word in the name, its last in the place.
-      if (
-        !name.includes("<") &&
-        name.length + postalCode.length + locality.length < SHORT_DOCUMENT
-      ) {
-        // Terms are in offset order (tsquery.ts).
-        const [first, last] = [query.root.terms[0], query.root.terms.at(-1)];
-        if (
-          first !== undefined &&
-          last !== undefined &&
-          (!hasTerm(nameLexemes(name), first) || !hasTerm(placeLexemes(places, entry.place), last))
-        )
-          return false;
-      }
       return matches(query, streetLexemes(name, postalCode, locality));
     }
     const doc = streetLexemes(name, postalCode, locality);
