@@ -144,6 +144,7 @@ export async function findStreets(
     };
   }
   // The name's runs, each street's place tested (from the record table, charged run by run: a search too broad stops early).
+  refuseSpreadRuns(index, filters.name as StreetFilter, name, budget);
   const runs = await readRuns((first, length) =>
     index.streets.chargeStreets(first, length, budget),
   );
@@ -200,6 +201,26 @@ async function gramCounted(
     total,
     page: await index.streets.scanMatching(pass, passName, start, Math.min(end, total), budget),
   };
+}
+
+/**
+ * Refuses, before any list is read, a name whose runs would charge more record-table chunks than
+ * the budget by far: its rarest n-gram's runs (the shard's counts) spread over the street order
+ * (names not anchored at the start fall anywhere in it) touch about chunks * (1 - e^(-runs/chunks))
+ * chunks; when those are 1.5 budgets, the test run by run would refuse it too, only later.
+ */
+function refuseSpreadRuns(
+  index: SearchIndex,
+  filter: StreetFilter,
+  name: Cover,
+  budget: ReadBudget,
+): void {
+  if (filter.pattern !== undefined || filter.anchoredStart) return;
+  const chunks = Math.ceil(index.meta.count / RECORD_CHUNK_STREETS);
+  const touched = chunks * (1 - Math.exp(-name.runs / chunks));
+  const bytes = touched * RECORD_CHUNK_STREETS * index.meta.placeWidth;
+  if (bytes > 1.5 * index.meta.readBudget)
+    budget.charge("(record chunks of the name's runs)", bytes);
 }
 
 /** A street scanned costs about this share of a list entry read and tested. */
