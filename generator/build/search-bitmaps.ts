@@ -1,4 +1,9 @@
-import { BITMAP_DENSITY, bitmapBytes, bitmapWords } from "../contract/search/bitmaps.ts";
+import {
+  BITMAP_DENSITY,
+  bitmapBytes,
+  bitmapWords,
+  LONG_PREFIX_DENSITY,
+} from "../contract/search/bitmaps.ts";
 import { popcount } from "../contract/search/bitsets.ts";
 import { termKey } from "../contract/search/fulltext.ts";
 
@@ -9,9 +14,9 @@ export interface WrittenBitmaps {
 }
 
 /**
- * The bitmaps of a country's index (contract/search/bitmaps.ts): of every lexeme, and of every
- * prefix of two or more characters (search as you type sends them), on at least one street in
- * BITMAP_DENSITY. `lexemes` in key order, so a prefix's lexemes follow each other; `write` takes
+ * The bitmaps of a country's index (contract/search/bitmaps.ts): of every lexeme and every
+ * two-character prefix on at least one street in BITMAP_DENSITY, and of every longer prefix (search
+ * as you type sends them) on at least one in LONG_PREFIX_DENSITY. `lexemes` in key order, so a prefix's lexemes follow each other; `write` takes
  * the n-th bitmap's bytes. A prefix whose streets are those of a shorter prefix or of one of its
  * lexemes (`straß*` of `straß`) is no file of its own but an alias of that one's.
  */
@@ -23,6 +28,8 @@ export function writeBitmaps(
   const files: string[] = [];
   const aliases: [string, number][] = [];
   const dense = (streets: number) => streets * BITMAP_DENSITY >= count;
+  const densePrefix = (prefix: string, streets: number) =>
+    streets * (prefix.length > 2 ? LONG_PREFIX_DENSITY : BITMAP_DENSITY) >= count;
   const emit = (key: string, words: Uint32Array) => write(files.push(key) - 1, bitmapWords(words));
   const words = new Uint32Array(bitmapBytes(count) / 4);
   // Each lexeme's file, if it has one: a prefix of the same streets is its alias.
@@ -34,7 +41,7 @@ export function writeBitmaps(
   });
   // Prefixes whose lists sum to dense (a bound on their streets), shortest first: a parent before its children.
   const byPrefix = new Map<string, { count: number; file: number }>();
-  for (const { prefix, from, to } of densePrefixes(lexemes, dense)) {
+  for (const { prefix, from, to } of densePrefixes(lexemes, densePrefix)) {
     words.fill(0);
     let largest = -1;
     for (let i = from; i < to; i++) {
@@ -45,7 +52,7 @@ export function writeBitmaps(
     }
     let streets = 0;
     for (const word of words) streets += popcount(word);
-    if (!dense(streets)) continue;
+    if (!densePrefix(prefix, streets)) continue;
     const key = termKey({ lexeme: prefix, prefix: true });
     const parent = byPrefix.get(prefix.slice(0, -1));
     // A subset of the same size is the same set.
@@ -77,14 +84,15 @@ export function writeBitmaps(
  */
 function densePrefixes(
   lexemes: readonly (readonly [string, Int32Array])[],
-  dense: (streets: number) => boolean,
+  dense: (prefix: string, streets: number) => boolean,
 ): { prefix: string; from: number; to: number }[] {
   const found: { prefix: string; from: number; to: number }[] = [];
   const open: { prefix: string; from: number; sum: number }[] = [];
   const close = (keep: number, to: number) => {
     while (open.length > keep) {
       const level = open.pop() as { prefix: string; from: number; sum: number };
-      if (dense(level.sum)) found.push({ prefix: level.prefix, from: level.from, to });
+      if (dense(level.prefix, level.sum))
+        found.push({ prefix: level.prefix, from: level.from, to });
     }
   };
   lexemes.forEach(([lexeme, positions], i) => {

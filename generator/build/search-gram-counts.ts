@@ -1,4 +1,4 @@
-import { BITMAP_DENSITY } from "../contract/search/bitmaps.ts";
+import { BITMAP_DENSITY, LONG_PREFIX_DENSITY } from "../contract/search/bitmaps.ts";
 import { encodeGramCounts, GRAM_COUNT_LENGTH } from "../contract/search/gram-counts.ts";
 
 /**
@@ -21,7 +21,7 @@ export function writeGramCounts(
     if (length === 0 || length > GRAM_COUNT_LENGTH) continue;
     let streets = 0;
     for (const run of ofRuns) streets += runs.length[run] ?? 0;
-    if (streets * BITMAP_DENSITY < count) continue;
+    if (streets * (length > 2 ? LONG_PREFIX_DENSITY : BITMAP_DENSITY) < count) continue;
     const counts = new Int32Array(places);
     for (const run of ofRuns) {
       const first = runs.start[run] ?? 0;

@@ -219,9 +219,9 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
             ? { postalCode: `^${s.postalCode.slice(0, 3)}` }
             : { name };
     });
-  // A name of one or two characters beside a broad place filter: counted from the per-place n-gram counts, its page scanned.
+  // A name of one to three characters beside a broad place filter: counted from the per-place n-gram counts, its page scanned.
   const shortName = fc
-    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 2 }), fc.nat(2), fc.boolean())
+    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 3 }), fc.nat(2), fc.boolean())
     .map(([s, from, length, how, upper]) => {
       const chars = Array.from(s.name);
       const start = from % chars.length;

@@ -2,7 +2,7 @@
  * Dense lists as bitmaps over the street positions (`/_s/{cc}/b/{n}.bin`): bit p of 32-bit
  * little-endian word p >>> 5 is set when street p's document has the term. A lexeme, or a
  * two-character prefix (the union of its lexemes' lists), on at least one street in
- * BITMAP_DENSITY has one (meta.bitmaps names them by termKey, file n the n-th), so a check
+ * BITMAP_DENSITY has one, a longer prefix on one in LONG_PREFIX_DENSITY (meta.bitmaps names them by termKey, file n the n-th), so a check
  * against a common word or a short prefix (`straße ki`, `platz he` as typed) is a bit test per
  * candidate, not a decode of long lists nor a lexizing of each candidate's name and place. A list
  * holds exactly the streets whose document has its lexeme, so the test is exact.
@@ -13,6 +13,12 @@ import type { SearchNode } from "../postgres/tsquery.ts";
 
 /** A term on at least one street in this many has a bitmap (of about 150 KB nationally). */
 export const BITMAP_DENSITY = 256;
+/**
+ * A prefix of three or more characters, on at least one street in this many: rarer ones are
+ * unions of lists short enough to read (a city beside them costs a merge), and a bitmap for each
+ * would add a fifth to the index.
+ */
+export const LONG_PREFIX_DENSITY = 64;
 
 /** Bytes of a bitmap over `count` streets: whole 32-bit words. */
 export const bitmapBytes = (count: number) => ((count + 31) >>> 5) * 4;
