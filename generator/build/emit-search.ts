@@ -31,6 +31,7 @@ import {
 } from "./search-keys.ts";
 import { writeBitmaps } from "./search-bitmaps.ts";
 import { writeGramCounts } from "./search-gram-counts.ts";
+import { writePlaceBitmaps } from "./search-place-bitmaps.ts";
 import { ListWriter, PairList } from "./search-lists.ts";
 import { indexStreets, type Street } from "./search-records.ts";
 /** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
@@ -87,6 +88,13 @@ export function emitSearch(
   const lexemes = lexemePositions(indexed);
   const bitmaps = writeBitmaps(lexemes, streets.length, (n, data) =>
     write(bitmapPath(country, n), data),
+  );
+  const placeBitmaps = writePlaceBitmaps(
+    places,
+    placeOf,
+    streets.length,
+    bitmaps.files.length,
+    (n, data) => write(bitmapPath(country, n), data),
   );
   const lexicon: ShardEntry[] = lexemes.map(([key, positions]) => ({
     key,
@@ -171,7 +179,7 @@ export function emitSearch(
     trigramShards,
     readBudget,
     nameCharacters: nameCharacters(streets),
-    bitmaps: bitmaps.files,
+    bitmaps: [...bitmaps.files, ...placeBitmaps],
     bitmapAliases: bitmaps.aliases,
     gramCounts,
   };

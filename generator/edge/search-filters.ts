@@ -32,6 +32,7 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
+import { placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -121,6 +122,15 @@ export async function findStreets(
         (position) => entryAt(lists, position) ?? { position, place: 0, head: [] },
       ),
     };
+  }
+  const placeKeys =
+    filters.name?.pattern === undefined
+      ? placeBitmapKeys(index, [filters.postalCode, filters.locality], places)
+      : undefined;
+  if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
+    // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
+    const found = await runsOnPlaceBitmaps(index, placeKeys, () => readRuns(), budget, start, end);
+    if (found !== undefined) return found;
   }
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).

@@ -219,9 +219,10 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
             ? { postalCode: `^${s.postalCode.slice(0, 3)}` }
             : { name };
     });
-  // A name of one to three characters beside a broad place filter: counted from the per-place n-gram counts, its page scanned.
+  // A short name beside a one-character place filter: counted from the per-place n-gram counts (a name of up to three
+  // characters), or its runs counted on the place filter's bitmap.
   const shortName = fc
-    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 3 }), fc.nat(2), fc.boolean())
+    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 8 }), fc.nat(2), fc.boolean())
     .map(([s, from, length, how, upper]) => {
       const chars = Array.from(s.name);
       const start = from % chars.length;
@@ -234,7 +235,7 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
         ? { name, postalCode: s.postalCode.slice(0, 1) }
         : how === 1
           ? { name, locality: Array.from(s.locality)[0] ?? "" }
-          : { name, postalCode: s.postalCode.slice(-1), locality: s.locality.slice(0, 2) };
+          : { name, postalCode: s.postalCode.slice(-1), locality: s.locality.slice(-1) };
     });
   // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
   const operators = fc.tuple(street, street, fc.nat(7), fc.boolean()).map(([s, t, how, prefix]) => {
