@@ -129,7 +129,15 @@ export async function findStreets(
       : undefined;
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
-    const found = await runsOnPlaceBitmaps(index, placeKeys, () => readRuns(), budget, start, end);
+    const found = await runsOnPlaceBitmaps(
+      index,
+      placeKeys,
+      name.refs,
+      () => readRuns(),
+      budget,
+      start,
+      end,
+    );
     if (found !== undefined) return found;
   }
   if (streets <= name.streets) {

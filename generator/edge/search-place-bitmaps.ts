@@ -3,6 +3,7 @@ import { countRange } from "../contract/search/bitsets.ts";
 import type { StreetFilter } from "../contract/search/filter.ts";
 import type { Runs } from "../contract/search/filtering.ts";
 import type { PlaceTable } from "../contract/search/meta.ts";
+import type { ListRef } from "../contract/search/store.ts";
 import { placeFilterKey } from "../contract/search/place-bitmaps.ts";
 import type { Found } from "./search-filters.ts";
 import type { SearchIndex } from "./search-index.ts";
@@ -40,19 +41,23 @@ export function placeBitmapKeys(
  * A name beside place filters of one character (place-bitmaps.ts): the name's runs are read as
  * when the name side is taken, and instead of each street's place from the record table, each
  * run's streets are counted by a popcount over its range of the places' bitmap; the page is the
- * first matching streets in order, whose places are then read. Undefined when the bitmaps and a
- * quarter of the budget do not fit.
+ * first matching streets in order, whose places are then read. Undefined when the bitmaps and the
+ * name's lists do not fit with a quarter of the budget left.
  */
 export async function runsOnPlaceBitmaps(
   index: SearchIndex,
   keys: readonly string[],
+  nameRefs: readonly ListRef[],
   readRuns: () => Promise<Runs>,
   budget: ReadBudget,
   start: number,
   end: number,
 ): Promise<Found | undefined> {
   const files = index.bitmaps.files(keys);
-  if (!budget.fits(files, 0.25)) return undefined;
+  // The name's lists as well, with a tenth of the budget left for the page's record chunks and tails.
+  const share = (index.bitmaps.bytesOf(keys) + 1) / index.meta.readBudget;
+  if (!budget.fits(files, 0.25) || !index.listsFit(nameRefs, budget, 0.1 + share))
+    return undefined;
   for (const [path, bytes] of files) budget.charge(path, bytes);
   const read = await index.bitmaps.read(keys);
   const bitmaps = keys.map((key) => read.get(key) as Uint32Array);
