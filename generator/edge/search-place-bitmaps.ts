@@ -56,8 +56,7 @@ export async function runsOnPlaceBitmaps(
   const files = index.bitmaps.files(keys);
   // The name's lists as well, with a tenth of the budget left for the page's record chunks and tails.
   const share = (index.bitmaps.bytesOf(keys) + 1) / index.meta.readBudget;
-  if (!budget.fits(files, 0.25) || !index.listsFit(nameRefs, budget, 0.1 + share))
-    return undefined;
+  if (!budget.fits(files, 0.25) || !index.listsFit(nameRefs, budget, 0.1 + share)) return undefined;
   for (const [path, bytes] of files) budget.charge(path, bytes);
   const read = await index.bitmaps.read(keys);
   const bitmaps = keys.map((key) => read.get(key) as Uint32Array);
