@@ -293,7 +293,7 @@ const all = [...byClass.values()].flat();
 const cold = coldOf(all);
 row(
   "requests × passes + cold (refusals, failures; not retried)",
-  `${all.length.toLocaleString("en")} × ${args.passes} + ${cold.length} (${refusals} refused as too broad, ${failures} failed)`,
+  `${all.length.toLocaleString("en")} × ${args.passes} + ${cold.length} (of every response measured, both mixes: ${refusals} planned 400s, ${failures} failures)`,
 );
 row(
   "Worker CPU, main thread, p50 / p99, first pass",
