@@ -1,7 +1,7 @@
 /**
  * Street-search requests chosen to be expensive, built from a street file's own rows: the most
- * common words alone, in pairs and negated, 2-letter prefixes after common words (search as you
- * type), one-letter filters and every combination of the three filters, and deep pages. Run by
+ * common words alone, in pairs and negated, 2-letter prefixes after common words and longer
+ * prefixes of common words after cities (search as you type), one-letter filters and every combination of the three filters, and deep pages. Run by
  * `npm run bench:search` beside the query mix (its ten most expensive printed), and in the tests
  * on the embedded Berlin streets, where each answer is compared with a plain scan.
  */
@@ -75,6 +75,12 @@ export function adversarialMix(streets: readonly MixStreet[], common = 12): Adve
       fts("adv: common word + 2-letter prefix", `${w} ${prefix}`, true);
   }
   for (const prefix of prefixes) fts("adv: 2-letter prefix alone", prefix, true);
+  // A city beside a longer prefix of a very common word, as typed (`berlin straß`).
+  for (const city of cities)
+    for (const w of words.slice(0, 4))
+      for (const length of [3, 4, 5])
+        if (w.length > length)
+          fts("adv: city + 3+-letter prefix", `${city} ${w.slice(0, length).toLowerCase()}`, true);
   for (const city of cities)
     fts("adv: city - city", `${city} -${cities.find((c) => c !== city) ?? city}`);
   const letters = [..."aeinrstu"];

@@ -190,7 +190,8 @@ const cpuNow = (): readonly [main: number, proc: number] => {
   const main = process.threadCpuUsage();
   return [(main.user + main.system) / 1000, (proc.user + proc.system) / 1000];
 };
-let failures = 0;
+/** Planned refusals (a 400: too broad, decided by the plan) apart from failures (any other status but 200), counted per measured request. */
+let [refusals, failures] = [0, 0];
 async function measure(handler: Handler, r: SearchRequest | AdversarialRequest): Promise<Cost> {
   [fetches, indexBytes] = [0, 0];
   const [main, proc] = cpuNow();
@@ -199,7 +200,8 @@ async function measure(handler: Handler, r: SearchRequest | AdversarialRequest):
   await response.arrayBuffer();
   const wall = performance.now() - started;
   const [mainAfter, procAfter] = cpuNow();
-  if (response.status !== 200) failures++;
+  if (response.status === 400) refusals++;
+  else if (response.status !== 200) failures++;
   return {
     wall,
     main: mainAfter - main,
@@ -323,8 +325,8 @@ const postgres = postgresFigures();
 const all = [...byClass.values()].flat();
 const cold = coldOf(all);
 row(
-  "requests × passes + cold (failures, not retried)",
-  `${all.length.toLocaleString("en")} × ${args.passes} + ${cold.length} (${failures})`,
+  "requests × passes + cold (refusals, failures; not retried)",
+  `${all.length.toLocaleString("en")} × ${args.passes} + ${cold.length} (of every response measured, both mixes: ${refusals} planned 400s, ${failures} failures)`,
 );
 row(
   "Worker CPU, main thread, p50 / p99, first pass",
@@ -469,6 +471,17 @@ for (const [i, p] of worst.slice(0, 10).entries())
     `most expensive #${i + 1} (warm / cold ms, status)`,
     `${p.warm.toFixed(2)} / ${p.cold.toFixed(2)}, ${p.status}: ${decodeURIComponent(p.target)}`,
   );
+const warmest = [...everyProbe].sort((a, b) => b.warm - a.warm);
+for (const [i, p] of warmest.slice(0, 10).entries())
+  row(
+    `most expensive warm #${i + 1} (warm ms, status)`,
+    `${p.warm.toFixed(2)}, ${p.status}: ${decodeURIComponent(p.target)}`,
+  );
+const refused = everyProbe.filter((p) => p.status === 400);
+row(
+  "refusals: main-thread CPU warm max / cold max (n)",
+  `${max(refused.map((p) => p.warm)).toFixed(3)} ms / ${max(refused.map((p) => p.cold)).toFixed(3)} ms (${refused.length})`,
+);
 const ceiling = Number(args.ceiling);
 const over = everyProbe.filter((p) => Math.max(p.warm, p.cold) > ceiling);
 row(

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
-import { bitmapPath, FORMAT_VERSION } from "../contract/layout.ts";
+import { bitmapPath, FORMAT_VERSION, gramCountsPath } from "../contract/layout.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
 import { encodeListShard, type ShardEntry } from "../contract/search/shards.ts";
 import {
@@ -30,6 +30,8 @@ import {
   trigramRuns,
 } from "./search-keys.ts";
 import { writeBitmaps } from "./search-bitmaps.ts";
+import { writeGramCounts } from "./search-gram-counts.ts";
+import { writePlaceBitmaps } from "./search-place-bitmaps.ts";
 import { ListWriter, PairList } from "./search-lists.ts";
 import { indexStreets, type Street } from "./search-records.ts";
 /** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
@@ -87,12 +89,28 @@ export function emitSearch(
   const bitmaps = writeBitmaps(lexemes, streets.length, (n, data) =>
     write(bitmapPath(country, n), data),
   );
+  const placeBitmaps = writePlaceBitmaps(
+    places,
+    placeOf,
+    streets.length,
+    bitmaps.files.length,
+    (n, data) => write(bitmapPath(country, n), data),
+  );
   const lexicon: ShardEntry[] = lexemes.map(([key, positions]) => ({
     key,
     ref: writer.list(positions, ofStreet.place, ofStreet.head),
   }));
   const runs = headRuns(headOf);
-  const trigrams: ShardEntry[] = trigramRuns(indexed, runs).map(([key, ofRuns]) => {
+  const gramRuns = trigramRuns(indexed, runs);
+  const gramCounts = writeGramCounts(
+    gramRuns,
+    runs,
+    placeOf,
+    places.length,
+    streets.length,
+    (n, data) => write(gramCountsPath(country, n), data),
+  );
+  const trigrams: ShardEntry[] = gramRuns.map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);
     const streetsIn = ofRuns.reduce((sum, run) => sum + (runs.length[run] ?? 0), 0);
     return {
@@ -161,7 +179,9 @@ export function emitSearch(
     trigramShards,
     readBudget,
     nameCharacters: nameCharacters(streets),
-    bitmaps,
+    bitmaps: [...bitmaps.files, ...placeBitmaps],
+    bitmapAliases: bitmaps.aliases,
+    gramCounts,
   };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };

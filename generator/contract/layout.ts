@@ -124,6 +124,7 @@ export const listChunkPath = (cc: string, chunk: number) => `/_s/${cc}/p/${chunk
 export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.bin`;
 export const headsPath = (cc: string, chunk: number) => `/_s/${cc}/h/${chunk}.bin`;
 export const bitmapPath = (cc: string, n: number) => `/_s/${cc}/b/${n}.bin`;
+export const gramCountsPath = (cc: string, n: number) => `/_s/${cc}/c/${n}.bin`;
 
 // § 8: the route table; § 9: the build's own records; § 11: the CDN's files.
 

@@ -21,7 +21,10 @@ export class BitmapStore {
     private readonly country: string,
     private readonly meta: SearchMeta,
   ) {
-    this.numbers = new Map(meta.bitmaps.map((lexeme, n) => [lexeme, n]));
+    this.numbers = new Map([
+      ...meta.bitmaps.map((lexeme, n) => [lexeme, n] as const),
+      ...meta.bitmapAliases,
+    ]);
   }
 
   /** Does a lexeme have a bitmap? */
@@ -31,7 +34,7 @@ export class BitmapStore {
 
   /** The bytes of the bitmaps of those lexemes that have one. */
   bytesOf(lexemes: readonly string[]): number {
-    const files = new Set(lexemes.filter((lexeme) => this.numbers.has(lexeme)));
+    const files = new Set(lexemes.flatMap((lexeme) => this.numbers.get(lexeme) ?? []));
     return files.size * bitmapBytes(this.meta.count);
   }
 

@@ -18,7 +18,13 @@ import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
 import { placeList } from "../contract/search/meta.ts";
-import { listCount, literalKeys, type ListEntry, type ListRef } from "../contract/search/store.ts";
+import {
+  listCount,
+  literalKeys,
+  RECORD_CHUNK_STREETS,
+  type ListEntry,
+  type ListRef,
+} from "../contract/search/store.ts";
 import {
   refuseBroadPattern,
   unitedPassingRuns,
@@ -26,6 +32,7 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
+import { placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -77,6 +84,18 @@ export async function findStreets(
   const places = await index.places(budget);
   const { pass, streets } = passingPlaces(filters, places);
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
+  if (name !== undefined && filters.name?.pattern === undefined) {
+    const counted = await gramCounted(
+      index,
+      filters.name as StreetFilter,
+      { pass, streets, size: places.size },
+      name,
+      budget,
+      start,
+      end,
+    );
+    if (counted !== undefined) return counted;
+  }
   const refs: ListRef[] = [];
   for (let place = 0; place < places.size; place++)
     if (pass[place] === 1) refs.push(placeList(places, place));
@@ -104,6 +123,23 @@ export async function findStreets(
       ),
     };
   }
+  const placeKeys =
+    filters.name?.pattern === undefined
+      ? placeBitmapKeys(index, [filters.postalCode, filters.locality], places)
+      : undefined;
+  if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
+    // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
+    const found = await runsOnPlaceBitmaps(
+      index,
+      placeKeys,
+      name.refs,
+      () => readRuns(),
+      budget,
+      start,
+      end,
+    );
+    if (found !== undefined) return found;
+  }
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).
     const lists = await index.postings(refs, budget);
@@ -126,6 +162,7 @@ export async function findStreets(
     };
   }
   // The name's runs, each street's place tested (from the record table, charged run by run: a search too broad stops early).
+  refuseSpreadRuns(index, filters.name as StreetFilter, name, budget);
   const runs = await readRuns((first, length) =>
     index.streets.chargeStreets(first, length, budget),
   );
@@ -139,6 +176,73 @@ export async function findStreets(
   }));
   return { total: matched.length, page };
 }
+
+/**
+ * A short name's count from its n-gram's per-place counts (gram-counts.ts), summed over the
+ * passing places, and its page found by scanning the record and head tables from the first
+ * street: when the name's n-gram list is exactly its passing runs, has counts, and the scan is
+ * expected to touch fewer streets than the cheaper side of the lists would (planned from the
+ * place table's and the shard's counts, assuming names and places independent).
+ */
+async function gramCounted(
+  index: SearchIndex,
+  filter: StreetFilter,
+  placePass: { readonly pass: Uint8Array; readonly streets: number; readonly size: number },
+  name: Cover,
+  budget: ReadBudget,
+  start: number,
+  end: number,
+): Promise<Found | undefined> {
+  const gram = caseFoldKey(literalText(filter.literal));
+  if (!gramIsLiteral(filter, index.nameCharacters) || !index.gramCounts.has(gram)) return undefined;
+  const { pass, streets } = placePass;
+  const count = index.meta.count;
+  const expected = Math.max(1, (streets * name.streets) / Math.max(1, count));
+  const scanned = Math.min(count, (end * count) / expected);
+  if (
+    scanned * SCAN_WEIGHT >= Math.min(streets, name.streets) ||
+    Math.ceil(scanned / RECORD_CHUNK_STREETS) * RECORD_CHUNK_STREETS * index.meta.placeWidth * 2 >
+      index.meta.readBudget / 2
+  )
+    return undefined;
+  const counts = (await index.gramCounts.of(gram, placePass.size, budget)) as Int32Array;
+  let total = 0;
+  for (let p = 0; p < placePass.size; p++) if (pass[p] === 1) total += counts[p] ?? 0;
+  if (start >= total) return { total, page: [] };
+  const byName = new Map<string, boolean>();
+  const passName = (value: string) => {
+    let passed = byName.get(value);
+    if (passed === undefined) byName.set(value, (passed = filterMatches(filter, value)));
+    return passed;
+  };
+  return {
+    total,
+    page: await index.streets.scanMatching(pass, passName, start, Math.min(end, total), budget),
+  };
+}
+
+/**
+ * Refuses, before any list is read, a name whose runs would charge more record-table chunks than
+ * the budget by far: its rarest n-gram's runs (the shard's counts) spread over the street order
+ * (names not anchored at the start fall anywhere in it) touch about chunks * (1 - e^(-runs/chunks))
+ * chunks; when those are 1.5 budgets, the test run by run would refuse it too, only later.
+ */
+function refuseSpreadRuns(
+  index: SearchIndex,
+  filter: StreetFilter,
+  name: Cover,
+  budget: ReadBudget,
+): void {
+  if (filter.pattern !== undefined || filter.anchoredStart) return;
+  const chunks = Math.ceil(index.meta.count / RECORD_CHUNK_STREETS);
+  const touched = chunks * (1 - Math.exp(-name.runs / chunks));
+  const bytes = touched * RECORD_CHUNK_STREETS * index.meta.placeWidth;
+  if (bytes > 1.5 * index.meta.readBudget)
+    budget.charge("(record chunks of the name's runs)", bytes);
+}
+
+/** A street scanned costs about this share of a list entry read and tested. */
+const SCAN_WEIGHT = 0.25;
 
 /** Is the name's one n-gram list (a literal of at most three characters is its own key) exactly the runs that pass? */
 const gramIsLiteral = (filter: StreetFilter, occurring: ReadonlySet<number>) =>

@@ -24,6 +24,7 @@ import {
 import { TailShard } from "../contract/search/tails.ts";
 import type { AssetStore } from "./assets.ts";
 import { BitmapStore } from "./search-bitmaps.ts";
+import { GramCountStore } from "./search-gram-counts.ts";
 import { StreetTable } from "./search-streets.ts";
 
 /** List chunks kept per isolate (of SEARCH_CHUNK_BYTES each): the lists of common words stay warm. */
@@ -50,6 +51,8 @@ export class SearchIndex {
   readonly streets: StreetTable;
   /** Bitmaps of common lexemes. */
   readonly bitmaps: BitmapStore;
+  /** Per-place counts of short n-grams. */
+  readonly gramCounts: GramCountStore;
   /** The code points of meta.nameCharacters. */
   readonly nameCharacters: ReadonlySet<number>;
 
@@ -62,6 +65,7 @@ export class SearchIndex {
   ) {
     this.streets = new StreetTable(store, origin, country, meta);
     this.bitmaps = new BitmapStore(store, origin, country, meta);
+    this.gramCounts = new GramCountStore(store, origin, country, meta);
     this.nameCharacters = new Set(Array.from(meta.nameCharacters, (ch) => ch.codePointAt(0) ?? 0));
   }
 

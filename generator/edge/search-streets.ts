@@ -7,6 +7,7 @@ import {
   recordsPath,
   type ListEntry,
 } from "../contract/search/store.ts";
+import { decodePostings, type Postings } from "../contract/search/postings.ts";
 import type { AssetStore } from "./assets.ts";
 
 /**
@@ -20,6 +21,8 @@ export class StreetTable {
   private readonly records = new Map<number, Uint8Array>();
   /** The head table's chunks (the runs of one head in a record chunk), as read: a page needs a few heads of each. */
   private readonly headChunks = new Map<number, Uint8Array>();
+  /** Head-table chunks decoded whole, for the scans that test every run. */
+  private readonly decodedHeads = new Map<number, Postings>();
 
   constructor(
     private readonly store: AssetStore,
@@ -77,6 +80,51 @@ export class StreetTable {
           found.push(chunk * RECORD_CHUNK_STREETS + k);
     }
     return found;
+  }
+
+  /**
+   * Matches [start, end) of the streets whose place passes and whose name passes (each distinct
+   * name of a chunk tested once): the record and head tables read chunk by chunk from the first
+   * street on, each charged before it is read, until the page is full. For filters whose count
+   * is known without a list (gram-counts.ts) and that pass many streets.
+   */
+  async scanMatching(
+    pass: Uint8Array,
+    passName: (name: string) => boolean,
+    start: number,
+    end: number,
+    budget: ReadBudget,
+  ): Promise<ListEntry[]> {
+    const found: ListEntry[] = [];
+    const width = this.meta.placeWidth;
+    for (let chunk = 0, seen = 0; chunk * RECORD_CHUNK_STREETS < this.meta.count; chunk++) {
+      if (seen >= end) break;
+      this.chargeRecords(chunk, budget);
+      const [table, heads] = await Promise.all([this.recordChunk(chunk), this.headChunk(chunk)]);
+      budget.charge(headsPath(this.country, chunk), heads.byteLength);
+      const first = chunk * RECORD_CHUNK_STREETS;
+      const last = Math.min(this.meta.count, first + RECORD_CHUNK_STREETS);
+      const runs = this.headRuns(chunk, heads);
+      for (let r = 0; r < runs.length && seen < end; r++) {
+        const entry = runs.entry(r);
+        if (!passName(entry.head[entry.head.length - 1] ?? "")) continue;
+        const to = r + 1 < runs.length ? (runs.positions[r + 1] as number) : last;
+        for (let position = entry.position; position < to && seen < end; position++) {
+          const place = placeIn(table, position - first, width);
+          if (pass[place] === 1 && seen++ >= start)
+            found.push({ position, place, head: entry.head });
+        }
+      }
+    }
+    return found;
+  }
+
+  /** A head-table chunk's runs decoded whole (a scan tests every run's name), kept per isolate. */
+  private headRuns(chunk: number, bytes: Uint8Array): Postings {
+    let runs = this.decodedHeads.get(chunk);
+    if (runs === undefined)
+      this.decodedHeads.set(chunk, (runs = decodePostings(bytes, RECORD_CHUNK_STREETS)));
+    return runs;
   }
 
   /** Charges the record-table chunks of streets [start, start + length) (as placesAt will). */

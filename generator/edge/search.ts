@@ -39,6 +39,7 @@ import type { ServeContext } from "./context.ts";
 import { servePaged } from "./paged.ts";
 import { findStreets, type Found } from "./search-filters.ts";
 import { SearchIndex } from "./search-index.ts";
+import { mixedBitmaps } from "./search-mixed.ts";
 import { answer } from "./search-answer.ts";
 /** `/{country}/FullTextSearch`: the page of streets that match the search term. */
 export async function serveFullText(
@@ -108,11 +109,18 @@ export async function serveFullText(
       );
       const bitmapShare =
         (index.bitmaps.bytesOf(checkedLexemes(bitsChecked)) + 1) / index.meta.readBudget;
-      const plan = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE)
-        ? fewer
-        : index.listsFit(termsOf(bitsChecked).flatMap(lists), budget, TAILS_RESERVE + bitmapShare)
-          ? bitsChecked
-          : planQuery(search.root, entries, MOST_CHECKS);
+      const fewerFits = index.listsFit(termsOf(fewer).flatMap(lists), budget, PAGE_RESERVE);
+      const bitsFit =
+        !fewerFits &&
+        index.listsFit(termsOf(bitsChecked).flatMap(lists), budget, TAILS_RESERVE + bitmapShare);
+      const most = planQuery(search.root, entries, MOST_CHECKS);
+      if (!fewerFits && !bitsFit && !index.listsFit(termsOf(most).flatMap(lists), budget, 0)) {
+        // Every plan would be refused: the common words' bitmaps with the others' lists made bitmaps, when those fit.
+        const terms = [...new Map(lexemesOfQuery(search).map((t) => [termKey(t), t])).values()];
+        const mixed = await mixedBitmaps(index, search.root, terms, lists, budget, { start, end });
+        if (mixed !== undefined) return mixed;
+      }
+      const plan = fewerFits ? fewer : bitsFit ? bitsChecked : most;
       const terms = termsOf(plan);
       const refs = terms.map((term) => lists(term));
       const decoded = await index.postings(refs.flat(), budget);

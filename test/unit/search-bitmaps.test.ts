@@ -100,7 +100,7 @@ describe("lexeme bitmaps", () => {
     expect([checkedLexemes(plan), checksDocuments(plan, bits)]).toEqual([lexemes, documents]);
   });
 
-  it("are written for dense lexemes and dense two-character prefixes", () => {
+  it("are written for dense lexemes and prefixes (longer ones denser), a prefix of the same streets as an alias", () => {
     const count = 2 * BITMAP_DENSITY;
     const range = (from: number, to: number) =>
       Int32Array.from({ length: to - from }, (_, i) => from + i);
@@ -110,17 +110,31 @@ describe("lexeme bitmaps", () => {
         ["a", range(0, 10)], // dense, but too short for a prefix
         ["rab", Int32Array.of(5)],
         ["rin", Int32Array.of(1)],
-        ["ring", Int32Array.of(1, 3)], // the prefix ri: two streets, dense enough
+        ["ring", Int32Array.of(1, 3)], // dense: the prefixes ri, rin and ring are its streets
         ["straß", Int32Array.of(0)],
+        ["strauch", Int32Array.of(2)], // st is dense, str and stra (longer) are not
+        ["wald", range(20, 28)],
+        ["walde", range(30, 38)], // wa, wal, wald: 16 streets, dense; walde: as the lexeme
       ],
       count,
       (n, bytes) => (written[n] = bytes),
     );
-    expect(keys).toEqual(["=a", "=ring", "*ri"]);
+    expect(keys).toEqual({
+      files: ["=a", "=ring", "=wald", "=walde", "*st", "*wa"],
+      aliases: [
+        ["*ri", 1],
+        ["*wal", 5],
+        ["*wald", 5],
+        ["*walde", 3],
+      ],
+    });
     expect(written.map((bytes) => setBits(decodeBitmap(bytes), count))).toEqual([
       Array.from(range(0, 10)),
       [1, 3],
-      [1, 3],
+      Array.from(range(20, 28)),
+      Array.from(range(30, 38)),
+      [0, 2],
+      [...range(20, 28), ...range(30, 38)],
     ]);
   });
 });

@@ -219,8 +219,26 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
             ? { postalCode: `^${s.postalCode.slice(0, 3)}` }
             : { name };
     });
+  // A short name beside a one-character place filter: counted from the per-place n-gram counts (a name of up to three
+  // characters), or its runs counted on the place filter's bitmap.
+  const shortName = fc
+    .tuple(street, fc.nat(20), fc.integer({ min: 1, max: 8 }), fc.nat(2), fc.boolean())
+    .map(([s, from, length, how, upper]) => {
+      const chars = Array.from(s.name);
+      const start = from % chars.length;
+      const text = chars.slice(start, start + length).join("");
+      const name = (upper ? text.toUpperCase() : text.toLowerCase()).replace(
+        /[.\\()[\]{}*+?|^$]/g,
+        (ch) => `\\${ch}`,
+      );
+      return how === 0
+        ? { name, postalCode: s.postalCode.slice(0, 1) }
+        : how === 1
+          ? { name, locality: Array.from(s.locality)[0] ?? "" }
+          : { name, postalCode: s.postalCode.slice(-1), locality: s.locality.slice(-1) };
+    });
   // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
-  const operators = fc.tuple(street, street, fc.nat(6), fc.boolean()).map(([s, t, how, prefix]) => {
+  const operators = fc.tuple(street, street, fc.nat(7), fc.boolean()).map(([s, t, how, prefix]) => {
     const [w = s.name] = words(s);
     const [u = t.name] = words(t);
     const terms = [
@@ -231,6 +249,8 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
       `"${s.name}" ${s.postalCode}`,
       `-${w} -${s.locality}`,
       `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`,
+      // A phrase across the name's end and the place's start.
+      `"${words(s).at(-1) ?? w} ${s.postalCode} ${s.locality}"`,
     ];
     return { term: terms[how] ?? w, prefix };
   });
@@ -251,6 +271,12 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
       weight: 3,
       arbitrary: fc
         .tuple(nameSlice, page, size)
+        .map(([values, p, s]) => streetFilters(d, values, p, s)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(shortName, page, size)
         .map(([values, p, s]) => streetFilters(d, values, p, s)),
     },
     {

@@ -2,7 +2,7 @@
  * Dense lists as bitmaps over the street positions (`/_s/{cc}/b/{n}.bin`): bit p of 32-bit
  * little-endian word p >>> 5 is set when street p's document has the term. A lexeme, or a
  * two-character prefix (the union of its lexemes' lists), on at least one street in
- * BITMAP_DENSITY has one (meta.bitmaps names them by termKey, file n the n-th), so a check
+ * BITMAP_DENSITY has one, a longer prefix on one in LONG_PREFIX_DENSITY (meta.bitmaps names them by termKey, file n the n-th), so a check
  * against a common word or a short prefix (`straße ki`, `platz he` as typed) is a bit test per
  * candidate, not a decode of long lists nor a lexizing of each candidate's name and place. A list
  * holds exactly the streets whose document has its lexeme, so the test is exact.
@@ -13,6 +13,12 @@ import type { SearchNode } from "../postgres/tsquery.ts";
 
 /** A term on at least one street in this many has a bitmap (of about 150 KB nationally). */
 export const BITMAP_DENSITY = 256;
+/**
+ * A prefix of three or more characters, on at least one street in this many: rarer ones are
+ * unions of lists short enough to read (a city beside them costs a merge), and a bitmap for each
+ * would add a fifth to the index.
+ */
+export const LONG_PREFIX_DENSITY = 64;
 
 /** Bytes of a bitmap over `count` streets: whole 32-bit words. */
 export const bitmapBytes = (count: number) => ((count + 31) >>> 5) * 4;
@@ -86,7 +92,7 @@ export function bitmapChecked(
     for (const lexeme of phraseLexemes(check)) {
       // A phrase's words are each in its document: a candidate without one is out, the others are tested.
       const bits = bitmaps?.get(lexeme);
-      if (bits !== undefined) kept = kept.filter((p) => ((bits[p >>> 5] ?? 0) >>> (p & 31)) & 1);
+      if (bits !== undefined) kept = withBit(kept, bits, 1);
     }
     const decided = bitmapCheck(check);
     const bits = decided === undefined ? undefined : bitmaps?.get(decided.lexeme);
@@ -95,7 +101,18 @@ export function bitmapChecked(
       continue;
     }
     const want = decided.negated ? 0 : 1;
-    kept = kept.filter((p) => (((bits[p >>> 5] ?? 0) >>> (p & 31)) & 1) === want);
+    kept = withBit(kept, bits, want);
   }
   return { candidates: kept, rest };
+}
+
+/** The positions whose bit is `want` (a loop into one array: a typed array's filter is several times slower). */
+function withBit(positions: Int32Array, bits: Uint32Array, want: number): Int32Array {
+  const out = new Int32Array(positions.length);
+  let n = 0;
+  for (let i = 0; i < positions.length; i++) {
+    const p = positions[i] as number;
+    if ((((bits[p >>> 5] as number) >>> (p & 31)) & 1) === want) out[n++] = p;
+  }
+  return out.subarray(0, n);
 }

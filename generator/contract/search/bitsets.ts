@@ -86,3 +86,15 @@ export function popcount(word: number): number {
   word = (word & 0x33333333) + ((word >>> 2) & 0x33333333);
   return (((word + (word >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
+
+/** The number of set bits of positions [from, to). */
+export function countRange(bits: Uint32Array, from: number, to: number): number {
+  if (to <= from) return 0;
+  const [first, last] = [from >>> 5, (to - 1) >>> 5];
+  const head = (bits[first] as number) & (-1 << (from & 31));
+  const tailMask = (to & 31) === 0 ? -1 : (1 << (to & 31)) - 1;
+  if (first === last) return popcount(head & tailMask);
+  let count = popcount(head) + popcount((bits[last] as number) & tailMask);
+  for (let w = first + 1; w < last; w++) count += popcount(bits[w] as number);
+  return count;
+}

@@ -5,7 +5,7 @@
  */
 import { lexemesOf, streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import { matches, type SearchNode } from "../postgres/tsquery.ts";
+import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 
 /** A document's lexemes, to look up and to list. */
 interface Lexemes {
@@ -35,13 +35,35 @@ export function streetMatches(
   return evaluate(node, nameLexemes(name), placeLexemes(places, place));
 }
 
+/** Has a field a lexeme the term matches? */
+const hasTerm = (field: Lexemes, term: LexemeMatch) =>
+  term.prefix ? field.list.some((l) => l.startsWith(term.lexeme)) : field.set.has(term.lexeme);
+
+/**
+ * Can a phrase (terms in offset order) match a street's document of a name and a place (not
+ * clamped: a short document, no `<`)? Only when every term is in the name, or every term in the
+ * place, or it spans them: its first term in the name and its last in the place. Decided from the
+ * name's and the place's lexemes, kept per isolate, so most candidates are never lexized.
+ */
+export function phraseMayMatch(
+  terms: readonly LexemeMatch[],
+  name: string,
+  place: number,
+  places: PlaceTable,
+): boolean {
+  const [inName, inPlace] = [nameLexemes(name), placeLexemes(places, place)];
+  const [first, last] = [terms[0], terms.at(-1)];
+  return (
+    terms.every((term) => hasTerm(inName, term)) ||
+    terms.every((term) => hasTerm(inPlace, term)) ||
+    (first !== undefined && last !== undefined && hasTerm(inName, first) && hasTerm(inPlace, last))
+  );
+}
+
 function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
   switch (node.op) {
     case "lexeme":
-      return node.prefix
-        ? name.list.some((l) => l.startsWith(node.lexeme)) ||
-            place.list.some((l) => l.startsWith(node.lexeme))
-        : name.set.has(node.lexeme) || place.set.has(node.lexeme);
+      return hasTerm(name, node) || hasTerm(place, node);
     case "not":
       return !evaluate(node.operand, name, place);
     case "and":

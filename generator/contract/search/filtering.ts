@@ -72,7 +72,8 @@ export function passingRuns(
   const heads: (readonly string[])[] = [];
   let streets = 0;
   for (let i = 0, at = 0; i < common.length; i++) {
-    at = lowerBound(smallest.positions, common[i] as number, at);
+    // One list: its entries are the candidates themselves.
+    at = others.length === 0 ? i : lowerBound(smallest.positions, common[i] as number, at);
     const run = smallest.entry(at);
     if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
     onPass?.(run.position, run.place);

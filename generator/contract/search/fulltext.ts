@@ -18,7 +18,7 @@ import {
   type PositionSet,
 } from "./algebra.ts";
 import { bitmapChecked } from "./bitmaps.ts";
-import { streetMatches } from "./candidates.ts";
+import { phraseMayMatch, streetMatches } from "./candidates.ts";
 import { streetLexemes } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { lowerBound, type Postings } from "./postings.ts";
@@ -222,6 +222,13 @@ function checked(
     ];
     const [query] = queries;
     if (queries.length === 1 && query?.root.op === "phrase") {
+      // Only a phrase whose words are all in the name, all in the place, or first in the name and last in the place can match.
+      if (
+        !name.includes("<") &&
+        name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
+        !phraseMayMatch(query.root.terms, name, entry.place, places)
+      )
+        return false;
       // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
       const alone =
         !name.includes("<") &&
@@ -230,7 +237,8 @@ function checked(
             cached(byPlace, entry.place, () =>
               matches(query, fieldLexemes(` ${postalCode} ${locality}`)),
             )));
-      return alone || matches(query, streetLexemes(name, postalCode, locality));
+      if (alone) return true;
+      return matches(query, streetLexemes(name, postalCode, locality));
     }
     const doc = streetLexemes(name, postalCode, locality);
     return queries.every((q) => matches(q, doc));

@@ -37,6 +37,10 @@ export interface SearchMeta {
   readonly nameCharacters: string;
   /** The terms with a bitmap (bitmaps.ts), as fulltext.ts termKey: file n is the n-th's. */
   readonly bitmaps: readonly string[];
+  /** Terms whose streets are those of a bitmap file already (a prefix of one lexeme's): [termKey, file]. */
+  readonly bitmapAliases: readonly (readonly [string, number])[];
+  /** The case-folded n-grams with per-place counts (gram-counts.ts): file n is the n-th's. */
+  readonly gramCounts: readonly string[];
 }
 
 /** The places (a place: what the tails of its streets share), column by column. */
