@@ -285,11 +285,8 @@ export class SearchIndex {
       this.chunks.set(number, cached);
       return cached;
     }
-    const bytes = new Uint8Array(
-      await (
-        await this.store.require(this.origin, listChunkPath(this.country, number))
-      ).arrayBuffer(),
-    );
+    const path = listChunkPath(this.country, number);
+    const bytes = new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
     this.chunks.set(number, bytes);
     if (this.chunks.size > CHUNK_CACHE)
       this.chunks.delete(this.chunks.keys().next().value as number);
