@@ -32,8 +32,13 @@ describe("a pattern as a query over trigrams", () => {
     ["Berlin", false, "(Ber & erl & rli & lin)"],
     ["(Berlin|Hamburg)", false, "((Ber & erl & rli & lin) | (Ham & amb & mbu & bur & urg))"],
     ["Berl.*burg", false, "(Ber & erl & bur & urg)"],
-    ["Stra(ss|ß)e", false, "((Str & tra & ras & ass & sse) | (Str & tra & raß & aße))"],
-    ["[ck]öln", false, "((cöl & öln) | (köl & öln))"],
+    // the branches' common prefix is required besides them
+    [
+      "Stra(ss|ß)e",
+      false,
+      "(Str & tra & ((Str & tra & ras & ass & sse) | (Str & tra & raß & aße)))",
+    ],
+    ["[ck]öln", false, "(öln & ((cöl & öln) | (köl & öln)))"],
     ["ab?c", false, "*"],
     ["abc?d", false, "(abd | (abc & bcd))"],
     // adjacency across a repetition is not kept: x+ requires "x", and yz is too short alone
@@ -60,6 +65,36 @@ describe("a pattern as a query over trigrams", () => {
 });
 
 const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
+
+describe("a pattern's literal query", () => {
+  const literalsOf = (pattern: string): string => {
+    const show = (q: ReturnType<typeof literalQuery>): string =>
+      q.op === "all"
+        ? "*"
+        : q.op === "literal"
+          ? q.text
+          : `(${q.of.map(show).join(q.op === "and" ? " & " : " | ")})`;
+    return show(literalQuery(parsePattern(pattern, false), identity));
+  };
+  it.each<[pattern: string, query: string]>([
+    // one `or` however often the group repeats
+    ["(a|b|c|d|e){18}", "(a | b | c | d | e)"],
+    ["(ab|cd).*(ab|cd).*(ab|cd)", "(ab | cd)"],
+    // a literal containing another is implied by it
+    ["x(a|ab|abc)y", "(xay | xaby | xabcy)"],
+    [
+      "(stadt1|stadt10|stadt11|stadt12|stadt13|stadt14|stadt15|stadt16|stadt17|stadt2)",
+      "(stadt & (stadt1 | stadt2))",
+    ],
+    // the common prefix, else suffix, of three characters or more is required besides the branches
+    ["(Hauptstr|Hauptweg|Hauptplatz)", "(Haupt & (Hauptstr | Hauptweg | Hauptplatz))"],
+    ["(Mühlweg|Kirchweg|Feldweg)", "(weg & (Mühlweg | Kirchweg | Feldweg))"],
+    ["(Berlin|Bern)", "(Ber & (Berlin | Bern))"],
+    ["(Berlin|Hamburg)", "(Berlin | Hamburg)"],
+  ])("%j: %s", (pattern, query) => {
+    expect(literalsOf(pattern)).toBe(query);
+  });
+});
 
 describe("the plans are sound: every value a pattern matches satisfies them", () => {
   const names = [...new Set(POST_CODES.map((p) => p.city))];
