@@ -19,6 +19,7 @@ import {
   trigramPath,
 } from "../contract/search/store.ts";
 import { encodeTailShard } from "../contract/search/tails.ts";
+import { columnShape } from "../contract/regex/universal.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { Searched } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
@@ -161,6 +162,11 @@ export function emitSearch(
     trigramShards,
     readBudget,
     nameCharacters: nameCharacters(streets),
+    columns: {
+      name: columnShape([...new Set(streets.map((street) => street.name))]),
+      postalCode: columnShape([...new Set(places.map((place) => place.postalCode))]),
+      locality: columnShape([...new Set(places.map((place) => place.locality))]),
+    },
     bitmaps,
   };
   put(searchMetaPath(country), JSON.stringify(meta));

@@ -1,4 +1,4 @@
-import { PatternTooBroad } from "../contract/search/regex-plan.ts";
+import { PatternTooBroad, withoutUniversal } from "../contract/search/regex-plan.ts";
 import { selectView, shardOf } from "../contract/address.ts";
 import { pageBounds } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
@@ -178,7 +178,7 @@ export async function serveStreets(
     given,
     STREETS_NARROWER,
     async (index, budget, { start, end }) => {
-      return await findStreets(index, filters, budget, start, end);
+      return await findStreets(index, withoutUniversal(filters, index.meta), budget, start, end);
     },
   );
 }
