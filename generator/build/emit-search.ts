@@ -163,15 +163,22 @@ export function emitSearch(
     readBudget,
     nameCharacters: nameCharacters(streets),
     columns: {
-      name: columnShape([...new Set(streets.map((street) => street.name))]),
-      postalCode: columnShape([...new Set(places.map((place) => place.postalCode))]),
-      locality: columnShape([...new Set(places.map((place) => place.locality))]),
+      name: lengthsOf(streets.map((street) => street.name)),
+      postalCode: columnShape(distinct(places.map((place) => place.postalCode))),
+      locality: columnShape(distinct(places.map((place) => place.locality))),
     },
     bitmaps,
   };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }
+
+const distinct = (values: readonly string[]) => [...new Set(values)];
+/** The shortest and longest value (the names' characters are nameCharacters). */
+const lengthsOf = (values: readonly string[]) => {
+  const { shortest, longest } = columnShape(distinct(values));
+  return { shortest, longest };
+};
 
 /**
  * Cuts entries (in key order) into shards of about SHARD_TARGET_BYTES, never inside a group (the

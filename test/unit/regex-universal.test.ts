@@ -9,10 +9,7 @@ const names = ["Am See", "Hauptstraße", "B", "Ölweg"];
 describe("a pattern that matches every value of a column", () => {
   it("knows a column's alphabet and its shortest and longest value", () => {
     expect(columnShape(["ab", "ä", "abcd"])).toEqual({
-      alphabet: [
-        [0x61, 0x64],
-        [0xe4, 0xe4],
-      ],
+      characters: "abcdä",
       shortest: 1,
       longest: 4,
     });

@@ -11,8 +11,8 @@ import { complement, mergeRanges, type Node, type Range } from "./ast.ts";
 import { alphabetOf } from "./alphabet.ts";
 
 export interface ColumnShape {
-  /** The characters the values use, as sorted, merged ranges. */
-  readonly alphabet: readonly Range[];
+  /** Every character the values use, once, in code point order. */
+  readonly characters: string;
   /** Shortest and longest value, in characters (code points). */
   readonly shortest: number;
   readonly longest: number;
@@ -28,8 +28,13 @@ export function columnShape(values: readonly string[]): ColumnShape {
     shortest = Math.min(shortest, length);
     longest = Math.max(longest, length);
   }
+  const codes = new Set<number>();
+  for (const value of values) for (const char of value) codes.add(char.codePointAt(0) ?? 0);
   return {
-    alphabet: alphabetOf(values),
+    characters: [...codes]
+      .sort((a, b) => a - b)
+      .map((code) => String.fromCodePoint(code))
+      .join(""),
     shortest: values.length === 0 ? 0 : shortest,
     longest,
   };
@@ -48,7 +53,7 @@ export function matchesEvery(tree: Node, shape: ColumnShape): boolean {
     anchoredEnd = true;
     parts.pop();
   }
-  const span = spanOf({ kind: "concat", parts }, shape.alphabet);
+  const span = spanOf({ kind: "concat", parts }, alphabetOf([shape.characters]));
   if (span === undefined) return false;
   return shape.shortest >= span[0] && (!(anchoredStart && anchoredEnd) || shape.longest <= span[1]);
 }

@@ -36,9 +36,12 @@ export interface SearchMeta {
   readonly readBudget: number;
   /** Every character of the street names, once, in code point order: which n-gram lists need no name test (filter.ts foldIsExact). */
   readonly nameCharacters: string;
-  /** The shape of each filtered column's values (regex/universal.ts): a pattern that matches every value is not tested. */
+  /**
+   * The shape of each filtered column's values (regex/universal.ts; the names' characters are
+   * nameCharacters): a pattern that matches every value of its column is not tested.
+   */
   readonly columns: {
-    readonly name: ColumnShape;
+    readonly name: Omit<ColumnShape, "characters">;
     readonly postalCode: ColumnShape;
     readonly locality: ColumnShape;
   };

@@ -54,7 +54,11 @@ export function withoutUniversal(filters: StreetFilters, meta: SearchMeta): Stre
   for (const parameter of ["name", "postalCode", "locality"] as const) {
     const filter = filters[parameter];
     const tree = filter?.pattern?.tree;
-    if (tree !== undefined && matchesEvery(tree, meta.columns[parameter])) continue;
+    const shape =
+      parameter === "name"
+        ? { ...meta.columns.name, characters: meta.nameCharacters }
+        : meta.columns[parameter];
+    if (tree !== undefined && matchesEvery(tree, shape)) continue;
     if (filter !== undefined) kept[parameter] = filter;
   }
   return kept;
