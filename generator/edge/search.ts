@@ -162,10 +162,16 @@ export async function serveStreets(
     (await hasView(ctx.store, ctx.origin, resource, query))
   )
     return await servePaged(ctx, resource, params, query);
+  const { meta } = await indexOf(ctx, resource);
   const parsed = parseStreetFilters(
     query.filters,
     resource.selectors.find((s) => s.param === "locality")?.missing ??
       "No name, postal code or locality given.",
+    {
+      name: meta.nameCharacters,
+      postalCode: meta.columns.postalCode.characters,
+      locality: meta.columns.locality.characters,
+    },
   );
   if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
   const filters = parsed.value;
