@@ -313,7 +313,13 @@ describe("the Streets filters", () => {
     },
   );
 
-  it.each([`name=${q(".*")}`, `postalCode=${q("[0-9]{5}")}`, `name=.&postalCode=${q("^\\d+$")}`])(
+  it.each([
+    `name=${q(".*")}`,
+    `postalCode=${q("[0-9]{5}")}`,
+    `name=.&postalCode=${q("^\\d+$")}`,
+    `name=${q("^")}`,
+    `locality=${q("$")}`,
+  ])(
     "%s matches every value of its columns: the unfiltered list, as the original's",
     async (query) => {
       const [first, deep] = [

@@ -42,6 +42,18 @@ export function columnShape(values: readonly string[]): ColumnShape {
 
 /** Does the pattern (found anywhere in the value, as the filters match) match every value of the shape? */
 export function matchesEvery(tree: Node, shape: ColumnShape): boolean {
+  return matchesEveryOf(tree, { ...shape, alphabet: alphabetOf([shape.characters]) });
+}
+
+/** matchesEvery, the alphabet given as ranges (a match table's columns hold it so). */
+export function matchesEveryOf(
+  tree: Node,
+  shape: {
+    readonly alphabet: readonly Range[];
+    readonly shortest: number;
+    readonly longest: number;
+  },
+): boolean {
   const parts = tree.kind === "concat" ? [...tree.parts] : [tree];
   let anchoredStart = false;
   let anchoredEnd = false;
@@ -53,7 +65,7 @@ export function matchesEvery(tree: Node, shape: ColumnShape): boolean {
     anchoredEnd = true;
     parts.pop();
   }
-  const span = spanOf({ kind: "concat", parts }, alphabetOf([shape.characters]));
+  const span = spanOf({ kind: "concat", parts }, shape.alphabet);
   if (span === undefined) return false;
   return shape.shortest >= span[0] && (!(anchoredStart && anchoredEnd) || shape.longest <= span[1]);
 }

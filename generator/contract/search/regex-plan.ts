@@ -59,6 +59,9 @@ export function withoutUniversal(filters: StreetFilters, meta: SearchMeta): Stre
         ? { ...meta.columns.name, characters: meta.nameCharacters }
         : meta.columns[parameter];
     if (tree !== undefined && matchesEvery(tree, shape)) continue;
+    // `^` or `$` alone is plain text: the empty literal, found at the start or end of every value.
+    const empty = filter?.pattern === undefined && filter?.literal.length === 0;
+    if (empty && !(filter.anchoredStart && filter.anchoredEnd)) continue;
     if (filter !== undefined) kept[parameter] = filter;
   }
   return kept;
