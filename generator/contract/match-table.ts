@@ -25,7 +25,7 @@
 import type { Range } from "./regex/ast.ts";
 import { alphabetOf } from "./regex/alphabet.ts";
 import { columnShape } from "./regex/universal.ts";
-import { satisfies, type LiteralQuery } from "./regex/literals.ts";
+import { satisfier, type LiteralQuery } from "./regex/literals.ts";
 
 /** Most distinct values a column can hold: an index is a u16. */
 export const MAX_MATCH_VALUES = 0x10000;
@@ -196,6 +196,11 @@ class LazyColumn implements MatchColumn {
 /** The joined values; a column of records all empty is one empty value, not none. */
 const splitValues = (joined: string): string[] => joined.split("\n");
 
+const satisfiedThenTested =
+  (satisfied: (folded: string) => boolean, keys: readonly string[], test: (v: string) => boolean) =>
+  (value: string, at: number) =>
+    satisfied(keys[at] ?? "") && test(value);
+
 const UNKNOWN = 0;
 const YES = 1;
 const NO = 2;
@@ -220,7 +225,7 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const check =
       query === undefined || keys === undefined
         ? test.test
-        : (value: string, at: number) => satisfies(query, keys[at] ?? "") && test.test(value);
+        : satisfiedThenTested(satisfier(query), keys, test.test);
     return {
       values: column.values,
       rows: column.rows,

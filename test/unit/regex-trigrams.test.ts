@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../generator/contract/regex/ast.ts";
-import { literalQuery, satisfies } from "../../generator/contract/regex/literals.ts";
+import { literalQuery, satisfier, satisfies } from "../../generator/contract/regex/literals.ts";
 import { parsePattern } from "../../generator/contract/regex/parse.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import {
@@ -93,6 +93,21 @@ describe("a pattern's literal query", () => {
     ["(Berlin|Hamburg)", "(Berlin | Hamburg)"],
   ])("%j: %s", (pattern, query) => {
     expect(literalsOf(pattern)).toBe(query);
+  });
+});
+
+describe("a query prepared once (satisfier) answers as satisfies", () => {
+  const codes = Array.from({ length: 12 }, (_, i) => String(10000 + i * 2311)).join("|");
+  const cities = "berlin|hamburg|münchen|köln|bonn|ulm|essen|bremen|hof|gera|jena|kiel|😀x";
+  it.each<[pattern: string, values: readonly string[]]>([
+    [codes, ["10000", "12311", "12312", "x10000y", "", "35421"]],
+    [cities, ["Berlin", "xulmx", "bremerhaven", "😀x", "😀", "kie", "", "hofgeismar"]],
+    [`(${cities}).*(a|b)`, ["berlina", "ulm", "kiel b", "essen"]],
+    ["ab|cd", ["xabx", "c", "cd"]],
+  ])("%j", (pattern, values) => {
+    const query = literalQuery(parsePattern(pattern, false), identity);
+    const prepared = satisfier(query);
+    for (const value of values) expect(prepared(value)).toBe(satisfies(query, value));
   });
 });
 

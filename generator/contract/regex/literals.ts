@@ -192,3 +192,46 @@ export function satisfies(query: LiteralQuery, folded: string): boolean {
       return query.of.some((q) => satisfies(q, folded));
   }
 }
+
+/** Fewest literals of an `or` tested as sets of substrings (below that, one search each costs less). */
+const SET_LITERALS = 8;
+
+/**
+ * satisfies, prepared once per query: an `or` of SET_LITERALS literals or more (an alternation of
+ * postal codes or names) looks up each substring of a literal's length in a set of them, instead
+ * of searching the value once per literal.
+ */
+export function satisfier(query: LiteralQuery): (folded: string) => boolean {
+  switch (query.op) {
+    case "all":
+      return () => true;
+    case "literal": {
+      const text = query.text;
+      return (folded) => folded.includes(text);
+    }
+    case "and": {
+      const parts = query.of.map(satisfier);
+      return (folded) => parts.every((part) => part(folded));
+    }
+    case "or": {
+      const texts = query.of.flatMap((q) => (q.op === "literal" ? [q.text] : []));
+      if (texts.length < SET_LITERALS) {
+        const parts = query.of.map(satisfier);
+        return (folded) => parts.some((part) => part(folded));
+      }
+      const byLength = new Map<number, Set<string>>();
+      for (const text of texts)
+        (byLength.get(text.length) ?? byLength.set(text.length, new Set()).get(text.length))?.add(
+          text,
+        );
+      const sets = [...byLength];
+      const others = query.of.filter((q) => q.op !== "literal").map(satisfier);
+      return (folded) => {
+        for (const [length, set] of sets)
+          for (let at = 0; at + length <= folded.length; at++)
+            if (set.has(folded.slice(at, at + length))) return true;
+        return others.some((part) => part(folded));
+      };
+    }
+  }
+}
