@@ -196,10 +196,13 @@ export function satisfies(query: LiteralQuery, folded: string): boolean {
 /** Fewest literals of an `or` tested as sets of substrings (below that, one search each costs less). */
 const SET_LITERALS = 8;
 
+/** Most lengths among those literals: each length costs a substring per position of the value. */
+const SET_LENGTHS = 2;
+
 /**
- * satisfies, prepared once per query: an `or` of SET_LITERALS literals or more (an alternation of
- * postal codes or names) looks up each substring of a literal's length in a set of them, instead
- * of searching the value once per literal.
+ * satisfies, prepared once per query: an `or` of SET_LITERALS literals or more of at most
+ * SET_LENGTHS lengths (an alternation of postal codes) looks up each substring of a literal's
+ * length in a set of them, instead of searching the value once per literal.
  */
 export function satisfier(query: LiteralQuery): (folded: string) => boolean {
   switch (query.op) {
@@ -215,7 +218,7 @@ export function satisfier(query: LiteralQuery): (folded: string) => boolean {
     }
     case "or": {
       const texts = query.of.flatMap((q) => (q.op === "literal" ? [q.text] : []));
-      if (texts.length < SET_LITERALS) {
+      if (texts.length < SET_LITERALS || new Set(texts.map((t) => t.length)).size > SET_LENGTHS) {
         const parts = query.of.map(satisfier);
         return (folded) => parts.some((part) => part(folded));
       }
