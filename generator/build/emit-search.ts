@@ -19,6 +19,7 @@ import {
   trigramPath,
 } from "../contract/search/store.ts";
 import { encodeTailShard } from "../contract/search/tails.ts";
+import { columnShape } from "../contract/regex/universal.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { Searched } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
@@ -182,10 +183,22 @@ export function emitSearch(
     bitmaps: [...bitmaps.files, ...placeBitmaps],
     bitmapAliases: bitmaps.aliases,
     gramCounts,
+    columns: {
+      name: lengthsOf(streets.map((street) => street.name)),
+      postalCode: columnShape(distinct(places.map((place) => place.postalCode))),
+      locality: columnShape(distinct(places.map((place) => place.locality))),
+    },
   };
   put(searchMetaPath(country), JSON.stringify(meta));
   return { country, streets: streets.length, files, bytes };
 }
+
+const distinct = (values: readonly string[]) => [...new Set(values)];
+/** The shortest and longest value (the names' characters are nameCharacters). */
+const lengthsOf = (values: readonly string[]) => {
+  const { shortest, longest } = columnShape(distinct(values));
+  return { shortest, longest };
+};
 
 /**
  * Cuts entries (in key order) into shards of about SHARD_TARGET_BYTES, never inside a group (the

@@ -8,13 +8,15 @@
  * little-endian u32 (the header's length), the header (UTF-8 JSON), then the sections it points
  * to, each at an even offset from the start of the file:
  *
- *   {"records":n,"columns":{"postalCode":{"values":[at,bytes],"rows":at,"alphabet":[[48,57]]},
- *    "name":{"values":[…],"folded":[…],"rows":at,"alphabet":[…]}}}
+ *   {"records":n,"columns":{"postalCode":{"values":[at,bytes],"rows":at,"alphabet":[[48,57]],
+ *    "shortest":4,"longest":5},"name":{"values":[…],"folded":[…],"rows":at,"alphabet":[…],…}}}
  *
  * `values` (and `folded`) are the distinct values as UTF-8 joined with newlines (no value holds
  * one); `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
  * characters the column's values use, as ranges: a pattern's classes are cut down to it
  * (regex/alphabet.ts), which leaves every verdict as it is and makes the engine's classes small.
+ * `shortest` and `longest` are its values' lengths in characters: with the alphabet they tell a
+ * pattern that matches every value (regex/universal.ts), which is then not tested.
  *
  * A column matched ignoring case also holds its values case-folded (search/filter.ts caseFoldKey),
  * for the literals every match must contain (regex/literals.ts): a value without them is never
@@ -22,7 +24,8 @@
  */
 import type { Range } from "./regex/ast.ts";
 import { alphabetOf } from "./regex/alphabet.ts";
-import { satisfies, type LiteralQuery } from "./regex/literals.ts";
+import { columnShape } from "./regex/universal.ts";
+import { satisfier, type LiteralQuery } from "./regex/literals.ts";
 
 /** Most distinct values a column can hold: an index is a u16. */
 export const MAX_MATCH_VALUES = 0x10000;
@@ -35,6 +38,9 @@ export interface MatchColumn {
   readonly rows: ArrayLike<number>;
   /** The characters the values use. */
   readonly alphabet: readonly Range[];
+  /** The shortest and longest value, in characters. */
+  readonly shortest: number;
+  readonly longest: number;
 }
 
 export interface MatchTable {
@@ -47,6 +53,8 @@ interface WireColumn {
   readonly folded?: readonly [at: number, bytes: number];
   readonly rows: number;
   readonly alphabet: Range[];
+  readonly shortest: number;
+  readonly longest: number;
 }
 
 /** A filter as the matcher applies it: the column it tests and the test. */
@@ -107,6 +115,8 @@ export function encodeMatchTable(
       ...(folded === undefined ? {} : { folded }),
       rows: add(rows),
       alphabet: alphabetOf(values),
+      shortest: columnShape(values).shortest,
+      longest: columnShape(values).longest,
     };
   }
   const head = encoder.encode(JSON.stringify({ records, columns: header }));
@@ -172,6 +182,12 @@ class LazyColumn implements MatchColumn {
   get alphabet(): readonly Range[] {
     return this.wire.alphabet;
   }
+  get shortest(): number {
+    return this.wire.shortest;
+  }
+  get longest(): number {
+    return this.wire.longest;
+  }
   private text([at, bytes]: readonly [number, number]): string[] {
     return splitValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
   }
@@ -179,6 +195,11 @@ class LazyColumn implements MatchColumn {
 
 /** The joined values; a column of records all empty is one empty value, not none. */
 const splitValues = (joined: string): string[] => joined.split("\n");
+
+const satisfiedThenTested =
+  (satisfied: (folded: string) => boolean, keys: readonly string[], test: (v: string) => boolean) =>
+  (value: string, at: number) =>
+    satisfied(keys[at] ?? "") && test(value);
 
 const UNKNOWN = 0;
 const YES = 1;
@@ -204,7 +225,7 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const check =
       query === undefined || keys === undefined
         ? test.test
-        : (value: string, at: number) => satisfies(query, keys[at] ?? "") && test.test(value);
+        : satisfiedThenTested(satisfier(query), keys, test.test);
     return {
       values: column.values,
       rows: column.rows,

@@ -16,6 +16,7 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
+import { matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
   parseFilterPattern,
@@ -71,8 +72,10 @@ export async function serveMatched(
   const tests: ColumnTest[] = [];
   for (const { param, ignoreCase, value, tree } of parsed) {
     const compiled = compiledOf(table, param, value, tree);
+    const column = table.columns.get(param);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
-    else
+    // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none.
+    else if (column === undefined || !matchesEveryOf(tree, column))
       tests.push({
         param,
         test: compiled.pattern.test,

@@ -53,6 +53,18 @@ export async function findStreets(
   start: number,
   end: number,
 ): Promise<Found> {
+  if (
+    filters.name === undefined &&
+    filters.postalCode === undefined &&
+    filters.locality === undefined
+  ) {
+    // Every street matches (each pattern given matches every value): the page is streets [start, end).
+    const positions = Array.from(
+      { length: Math.max(0, Math.min(end, index.meta.count) - start) },
+      (_, i) => start + i,
+    );
+    return { total: index.meta.count, page: await index.streets.streetsAt(positions, budget) };
+  }
   const name =
     filters.name === undefined
       ? undefined

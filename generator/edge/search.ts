@@ -1,4 +1,4 @@
-import { PatternTooBroad } from "../contract/search/regex-plan.ts";
+import { PatternTooBroad, withoutUniversal } from "../contract/search/regex-plan.ts";
 import { selectView, shardOf } from "../contract/address.ts";
 import { pageBounds } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
@@ -170,10 +170,16 @@ export async function serveStreets(
     (await hasView(ctx.store, ctx.origin, resource, query))
   )
     return await servePaged(ctx, resource, params, query);
+  const { meta } = await indexOf(ctx, resource);
   const parsed = parseStreetFilters(
     query.filters,
     resource.selectors.find((s) => s.param === "locality")?.missing ??
       "No name, postal code or locality given.",
+    {
+      name: meta.nameCharacters,
+      postalCode: meta.columns.postalCode.characters,
+      locality: meta.columns.locality.characters,
+    },
   );
   if (!parsed.ok) return ctx.respond.problem(validationProblem(parsed.errors, parsed.detail));
   const filters = parsed.value;
@@ -186,7 +192,7 @@ export async function serveStreets(
     given,
     STREETS_NARROWER,
     async (index, budget, { start, end }) => {
-      return await findStreets(index, filters, budget, start, end);
+      return await findStreets(index, withoutUniversal(filters, index.meta), budget, start, end);
     },
   );
 }

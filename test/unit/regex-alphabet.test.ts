@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { alphabetOf, restrictToAlphabet } from "../../generator/contract/regex/alphabet.ts";
+import { mergeRanges } from "../../generator/contract/regex/ast.ts";
+import { rangeWithCases } from "../../generator/contract/regex/classes.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
+import { casePairs } from "../../generator/contract/postgres/ctype.ts";
 
 const values = [
   "Berlin",
@@ -67,5 +70,28 @@ describe("a pattern cut down to the values' alphabet", () => {
       negated: true,
       ranges: [[0x78, 0x78]],
     });
+  });
+});
+
+describe("a bracket range under ~*", () => {
+  // Every case pair, scanned: what rangeWithCases gives a range of any width.
+  const byPairs = (from: number, to: number) =>
+    mergeRanges([
+      [from, to],
+      ...[...casePairs()]
+        .filter(([c, mapped]) => c >= from && c <= to && (mapped < from || mapped > to))
+        .map(([, mapped]): [number, number] => [mapped, mapped]),
+    ]);
+  it.each<[from: number, to: number]>([
+    [0x61, 0x7a],
+    [0x41, 0x5a],
+    [0xe0, 0xff],
+    [0x100, 0x17f],
+    [0x391, 0x3c9],
+    [0x30, 0x39],
+    [0x1e00, 0x1fff],
+    [0x20, 0x2fff],
+  ])("[%i-%i] adds the case variants of its members outside it", (from, to) => {
+    expect(mergeRanges(rangeWithCases(from, to))).toEqual(byPairs(from, to));
   });
 });

@@ -3,7 +3,9 @@ import {
   compilePattern,
   MAX_PATTERN_LENGTH,
   patternErrorMessage,
+  shortestMatch,
 } from "../../generator/contract/regex/pattern.ts";
+import { parsePattern } from "../../generator/contract/regex/parse.ts";
 
 const matches = (pattern: string, ignoreCase: boolean, value: string): boolean => {
   const compiled = compilePattern(pattern, { ignoreCase });
@@ -72,6 +74,30 @@ describe("filter patterns select what PostgreSQL's ~* and ~ select", () => {
     ["a()*b", false, "ab", true],
   ])("%j (ignore case: %s) on %j: %s", (pattern, ignoreCase, value, expected) => {
     expect(matches(pattern, ignoreCase, value)).toBe(expected);
+  });
+});
+
+describe("the fewest characters a match spans (shorter values never reach the engine)", () => {
+  it.each<[pattern: string, shortest: number]>([
+    ["[a-zäöüß]{20}", 20],
+    ["(.*a){12}", 12],
+    ["^Berlin$", 6],
+    ["(ab|c)d?", 1],
+    ["x*", 0],
+    ["(a{2,}b){3}", 9],
+    ["^$", 0],
+    ["😀{2}", 2],
+  ])("%j: %i", (pattern, shortest) => {
+    expect(shortestMatch(parsePattern(pattern, true))).toBe(shortest);
+  });
+
+  it.each<[pattern: string, value: string, matched: boolean]>([
+    ["😀{2}", "😀😀", true],
+    ["😀{2}", "😀", false],
+    ["^.{3}$", "a😀b", true],
+    ["[a-z]{5}", "abcd", false],
+  ])("%j on %j: %s (a surrogate pair is one character)", (pattern, value, matched) => {
+    expect(matches(pattern, true, value)).toBe(matched);
   });
 });
 

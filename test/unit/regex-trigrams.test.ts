@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Node } from "../../generator/contract/regex/ast.ts";
-import { literalQuery, satisfies } from "../../generator/contract/regex/literals.ts";
+import { literalQuery, satisfier, satisfies } from "../../generator/contract/regex/literals.ts";
 import { parsePattern } from "../../generator/contract/regex/parse.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import {
@@ -32,8 +32,13 @@ describe("a pattern as a query over trigrams", () => {
     ["Berlin", false, "(Ber & erl & rli & lin)"],
     ["(Berlin|Hamburg)", false, "((Ber & erl & rli & lin) | (Ham & amb & mbu & bur & urg))"],
     ["Berl.*burg", false, "(Ber & erl & bur & urg)"],
-    ["Stra(ss|ß)e", false, "((Str & tra & ras & ass & sse) | (Str & tra & raß & aße))"],
-    ["[ck]öln", false, "((cöl & öln) | (köl & öln))"],
+    // the branches' common prefix is required besides them
+    [
+      "Stra(ss|ß)e",
+      false,
+      "(Str & tra & ((Str & tra & ras & ass & sse) | (Str & tra & raß & aße)))",
+    ],
+    ["[ck]öln", false, "(öln & ((cöl & öln) | (köl & öln)))"],
     ["ab?c", false, "*"],
     ["abc?d", false, "(abd | (abc & bcd))"],
     // adjacency across a repetition is not kept: x+ requires "x", and yz is too short alone
@@ -60,6 +65,52 @@ describe("a pattern as a query over trigrams", () => {
 });
 
 const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
+
+describe("a pattern's literal query", () => {
+  const literalsOf = (pattern: string): string => {
+    const show = (q: ReturnType<typeof literalQuery>): string =>
+      q.op === "all"
+        ? "*"
+        : q.op === "literal"
+          ? q.text
+          : `(${q.of.map(show).join(q.op === "and" ? " & " : " | ")})`;
+    return show(literalQuery(parsePattern(pattern, false), identity));
+  };
+  it.each<[pattern: string, query: string]>([
+    // one `or` however often the group repeats
+    ["(a|b|c|d|e){18}", "(a | b | c | d | e)"],
+    ["(ab|cd).*(ab|cd).*(ab|cd)", "(ab | cd)"],
+    // a literal containing another is implied by it
+    ["x(a|ab|abc)y", "(xay | xaby | xabcy)"],
+    [
+      "(stadt1|stadt10|stadt11|stadt12|stadt13|stadt14|stadt15|stadt16|stadt17|stadt2)",
+      "(stadt & (stadt1 | stadt2))",
+    ],
+    // the common prefix, else suffix, of three characters or more is required besides the branches
+    ["(Hauptstr|Hauptweg|Hauptplatz)", "(Haupt & (Hauptstr | Hauptweg | Hauptplatz))"],
+    ["(Mühlweg|Kirchweg|Feldweg)", "(weg & (Mühlweg | Kirchweg | Feldweg))"],
+    ["(Berlin|Bern)", "(Ber & (Berlin | Bern))"],
+    ["(Berlin|Hamburg)", "(Berlin | Hamburg)"],
+  ])("%j: %s", (pattern, query) => {
+    expect(literalsOf(pattern)).toBe(query);
+  });
+});
+
+describe("a query prepared once (satisfier) answers as satisfies", () => {
+  const codes = Array.from({ length: 12 }, (_, i) => String(10000 + i * 2311)).join("|");
+  const cities = "berlin|hamburg|münchen|köln|bonn|ulm|essen|bremen|hof|gera|jena|kiel|😀x";
+  it.each<[pattern: string, values: readonly string[]]>([
+    [codes, ["10000", "12311", "12312", "x10000y", "", "35421"]],
+    [`${codes}|1234|9876`, ["01234", "9876", "987", "12311", "35421"]],
+    [cities, ["Berlin", "xulmx", "bremerhaven", "😀x", "😀", "kie", "", "hofgeismar"]],
+    [`(${cities}).*(a|b)`, ["berlina", "ulm", "kiel b", "essen"]],
+    ["ab|cd", ["xabx", "c", "cd"]],
+  ])("%j", (pattern, values) => {
+    const query = literalQuery(parsePattern(pattern, false), identity);
+    const prepared = satisfier(query);
+    for (const value of values) expect(prepared(value)).toBe(satisfies(query, value));
+  });
+});
 
 describe("the plans are sound: every value a pattern matches satisfies them", () => {
   const names = [...new Set(POST_CODES.map((p) => p.city))];

@@ -47,11 +47,19 @@ function fewer(node: Node, ranges: number, cut: Range[]): Node {
   return cut.length < ranges ? { kind: "class", negated: false, ranges: cut } : node;
 }
 
-/** The intersection of two sorted, merged range lists. */
+/** The intersection of two sorted, merged range lists; `b` (the alphabet) is entered by binary search, as `a` is often one short class. */
 function intersect(a: readonly Range[], b: readonly Range[]): Range[] {
   const out: Range[] = [];
   let i = 0;
-  let j = 0;
+  let low = 0;
+  let high = b.length;
+  const first = a[0]?.[0] ?? 0;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((b[mid]?.[1] ?? 0) < first) low = mid + 1;
+    else high = mid;
+  }
+  let j = low;
   while (i < a.length && j < b.length) {
     const [af, at] = a[i] as Range;
     const [bf, bt] = b[j] as Range;

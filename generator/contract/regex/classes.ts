@@ -47,10 +47,24 @@ export function caseVariants(code: number): Range[] {
       ];
 }
 
-/** A bracket range under `~*`: the range itself and the case variants of its members that fall outside it. */
+/** Widest range whose members are looked up one by one; a wider one scans the case pairs instead. */
+const SCANNED_RANGE = 1024;
+
+/**
+ * A bracket range under `~*`: the range itself and the case variants of its members that fall
+ * outside it. A narrow range (`a-z`, the usual) looks up its own members, so a pattern of many
+ * such brackets costs its brackets' widths rather than a pass over every case pair each.
+ */
 export function rangeWithCases(from: number, to: number): Range[] {
   const ranges: Range[] = [[from, to]];
-  for (const [c, mapped] of casePairs())
-    if (c >= from && c <= to && (mapped < from || mapped > to)) ranges.push([mapped, mapped]);
+  const add = (mapped: number) => {
+    if (mapped < from || mapped > to) ranges.push([mapped, mapped]);
+  };
+  if (to - from < SCANNED_RANGE)
+    for (let c = from; c <= to; c++) {
+      add(toLower(c));
+      add(toUpper(c));
+    }
+  else for (const [c, mapped] of casePairs()) if (c >= from && c <= to) add(mapped);
   return ranges;
 }

@@ -110,15 +110,59 @@ function queryOf(info: Info): LiteralQuery {
   return or([...info.exact].map((text) => ({ op: "literal", text })));
 }
 
+/** The conjunction, each distinct operand once (`(a|b|c){18}` requires the same `or` eighteen times). */
 export function and(queries: readonly LiteralQuery[]): LiteralQuery {
-  const of = queries.flatMap((q) => (q.op === "all" ? [] : q.op === "and" ? q.of : [q]));
+  const of = distinct(queries.flatMap((q) => (q.op === "all" ? [] : q.op === "and" ? q.of : [q])));
   return of.length === 0 ? ALL : of.length === 1 ? (of[0] as LiteralQuery) : { op: "and", of };
 }
 
+/**
+ * The disjunction, each distinct operand once and without a literal that contains another of its
+ * literals (a value containing `ab` contains `a`). Literals that all share a prefix or suffix of
+ * COMMON_PART characters or more also require that part (`stadt1|stadt2|…` requires `stadt`): one
+ * test or one list that rejects most values before the branches are tried.
+ */
 export function or(queries: readonly LiteralQuery[]): LiteralQuery {
   if (queries.length === 0 || queries.some((q) => q.op === "all")) return ALL;
-  const of = queries.flatMap((q) => (q.op === "or" ? q.of : [q]));
-  return of.length === 1 ? (of[0] as LiteralQuery) : { op: "or", of };
+  const flat = distinct(queries.flatMap((q) => (q.op === "or" ? q.of : [q])));
+  const texts = flat.flatMap((q) => (q.op === "literal" ? [q.text] : []));
+  const of = flat.filter(
+    (q) => q.op !== "literal" || !texts.some((t) => t !== q.text && q.text.includes(t)),
+  );
+  if (of.length === 1) return of[0] as LiteralQuery;
+  const kept = of.flatMap((q) => (q.op === "literal" ? [q.text] : []));
+  const common = kept.length === of.length ? commonPart(kept) : "";
+  const either: LiteralQuery = { op: "or", of };
+  return common === "" ? either : { op: "and", of: [{ op: "literal", text: common }, either] };
+}
+
+const COMMON_PART = 3;
+
+/** The longest prefix, else suffix, every text shares, when it has COMMON_PART characters or more; else "". */
+function commonPart(texts: readonly string[]): string {
+  const chars = texts.map((text) => Array.from(text));
+  const shortest = Math.min(...chars.map((c) => c.length));
+  const shared = (at: (c: string[], k: number) => string | undefined) => {
+    let k = 0;
+    while (k < shortest && chars.every((c) => at(c, k) === at(chars[0] as string[], k))) k++;
+    return k;
+  };
+  const prefix = shared((c, k) => c[k]);
+  if (prefix >= COMMON_PART) return (chars[0] as string[]).slice(0, prefix).join("");
+  const suffix = shared((c, k) => c[c.length - 1 - k]);
+  const first = chars[0] as string[];
+  return suffix >= COMMON_PART ? first.slice(first.length - suffix).join("") : "";
+}
+
+/** The queries without repetitions, in their first order. */
+function distinct(queries: readonly LiteralQuery[]): LiteralQuery[] {
+  const seen = new Set<string>();
+  return queries.filter((q) => {
+    const key = JSON.stringify(q);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The query without literals shorter than `length` (still sound): a one-letter literal rejects little and costs a scan. */
@@ -146,5 +190,51 @@ export function satisfies(query: LiteralQuery, folded: string): boolean {
       return query.of.every((q) => satisfies(q, folded));
     case "or":
       return query.of.some((q) => satisfies(q, folded));
+  }
+}
+
+/** Fewest literals of an `or` tested as sets of substrings (below that, one search each costs less). */
+const SET_LITERALS = 8;
+
+/** Most lengths among those literals: each length costs a substring per position of the value. */
+const SET_LENGTHS = 2;
+
+/**
+ * satisfies, prepared once per query: an `or` of SET_LITERALS literals or more of at most
+ * SET_LENGTHS lengths (an alternation of postal codes) looks up each substring of a literal's
+ * length in a set of them, instead of searching the value once per literal.
+ */
+export function satisfier(query: LiteralQuery): (folded: string) => boolean {
+  switch (query.op) {
+    case "all":
+      return () => true;
+    case "literal": {
+      const text = query.text;
+      return (folded) => folded.includes(text);
+    }
+    case "and": {
+      const parts = query.of.map(satisfier);
+      return (folded) => parts.every((part) => part(folded));
+    }
+    case "or": {
+      const texts = query.of.flatMap((q) => (q.op === "literal" ? [q.text] : []));
+      if (texts.length < SET_LITERALS || new Set(texts.map((t) => t.length)).size > SET_LENGTHS) {
+        const parts = query.of.map(satisfier);
+        return (folded) => parts.some((part) => part(folded));
+      }
+      const byLength = new Map<number, Set<string>>();
+      for (const text of texts)
+        (byLength.get(text.length) ?? byLength.set(text.length, new Set()).get(text.length))?.add(
+          text,
+        );
+      const sets = [...byLength];
+      const others = query.of.filter((q) => q.op !== "literal").map(satisfier);
+      return (folded) => {
+        for (const [length, set] of sets)
+          for (let at = 0; at + length <= folded.length; at++)
+            if (set.has(folded.slice(at, at + length))) return true;
+        return others.some((part) => part(folded));
+      };
+    }
   }
 }

@@ -90,7 +90,32 @@ export function compileTree(
     return tooLarge;
   }
   if (engine.programSize() > MAX_PROGRAM_SIZE) return tooLarge;
-  return { ok: true, pattern: { source, tree, test: (value) => engine.test(value) } };
+  // A value shorter than any match is refused without the engine (its UTF-16 length is at least
+  // its length in characters): `[a-zäöüß]{20}` or `(.*a){12}` leave the engine the few long values.
+  const shortest = shortestMatch(tree);
+  const test =
+    shortest === 0
+      ? (value: string) => engine.test(value)
+      : (value: string) => value.length >= shortest && engine.test(value);
+  return { ok: true, pattern: { source, tree, test } };
+}
+
+/** The fewest characters a match of the node spans. */
+export function shortestMatch(node: Node): number {
+  switch (node.kind) {
+    case "char":
+    case "class":
+    case "any":
+      return 1;
+    case "concat":
+      return node.parts.reduce((sum, part) => sum + shortestMatch(part), 0);
+    case "alternate":
+      return node.branches.length === 0 ? 0 : Math.min(...node.branches.map(shortestMatch));
+    case "repeat":
+      return node.min === 0 ? 0 : node.min * shortestMatch(node.node);
+    default:
+      return 0;
+  }
 }
 
 /** The problem text for a refused filter value, naming the parameter. */

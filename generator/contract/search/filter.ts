@@ -17,6 +17,7 @@
  */
 import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
 import type { Node } from "../regex/ast.ts";
+import { alphabetOf } from "../regex/alphabet.ts";
 import { compilePattern, patternErrorMessage, type PatternResult } from "../regex/pattern.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
@@ -56,15 +57,24 @@ class NotPlain extends Error {}
 const SYNTAX = new Set([".", "[", "(", ")", "*", "+", "?", "{", "|", "^", "$"]);
 const isAsciiAlnum = (ch: string) => /^[A-Za-z0-9]$/.test(ch);
 
-/** Reads a filter value: plain text, else a regular expression; throws FilterSyntaxError for one that is refused. */
-export function parseStreetFilter(parameter: FilterParameter, value: string): StreetFilter {
+/**
+ * Reads a filter value: plain text, else a regular expression; throws FilterSyntaxError for one
+ * that is refused. `characters`: every character of the values the filter will test (the
+ * index's meta), to which a pattern's classes are cut (regex/alphabet.ts: the same verdicts on
+ * those values, a smaller engine); without them the pattern is whole.
+ */
+export function parseStreetFilter(
+  parameter: FilterParameter,
+  value: string,
+  characters?: string,
+): StreetFilter {
   try {
     return parsePlainFilter(parameter, value);
   } catch (error) {
     if (!(error instanceof NotPlain)) throw error;
   }
   const ignoreCase = parameter !== "postalCode";
-  const compiled = keptPattern(value, ignoreCase);
+  const compiled = keptPattern(value, ignoreCase, characters);
   if (!compiled.ok)
     throw new FilterSyntaxError(parameter, value, patternErrorMessage(parameter, compiled.error));
   const { tree, test } = compiled.pattern;
@@ -78,11 +88,12 @@ export function parseStreetFilter(parameter: FilterParameter, value: string): St
  */
 const KEPT_PATTERNS = 64;
 const keptPatterns = new Map<string, PatternResult>();
-function keptPattern(value: string, ignoreCase: boolean): PatternResult {
-  const key = `${ignoreCase ? "~*" : "~"}${value}`;
+function keptPattern(value: string, ignoreCase: boolean, characters?: string): PatternResult {
+  const key = `${characters ?? ""}\n${ignoreCase ? "~*" : "~"}${value}`;
   const kept = keptPatterns.get(key);
   if (kept !== undefined) return kept;
-  const compiled = compilePattern(value, { ignoreCase });
+  const alphabet = characters === undefined ? undefined : alphabetOf([characters]);
+  const compiled = compilePattern(value, { ignoreCase }, alphabet);
   if (keptPatterns.size >= KEPT_PATTERNS)
     keptPatterns.delete(keptPatterns.keys().next().value ?? "");
   keptPatterns.set(key, compiled);

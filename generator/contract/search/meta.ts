@@ -15,6 +15,7 @@
  */
 import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
+import type { ColumnShape } from "../regex/universal.ts";
 
 export interface SearchMeta {
   /** The layout the build wrote (layout.ts FORMAT_VERSION): a Worker of another one refuses it. */
@@ -35,6 +36,15 @@ export interface SearchMeta {
   readonly readBudget: number;
   /** Every character of the street names, once, in code point order: which n-gram lists need no name test (filter.ts foldIsExact). */
   readonly nameCharacters: string;
+  /**
+   * The shape of each filtered column's values (regex/universal.ts; the names' characters are
+   * nameCharacters): a pattern that matches every value of its column is not tested.
+   */
+  readonly columns: {
+    readonly name: Omit<ColumnShape, "characters">;
+    readonly postalCode: ColumnShape;
+    readonly locality: ColumnShape;
+  };
   /** The terms with a bitmap (bitmaps.ts), as fulltext.ts termKey: file n is the n-th's. */
   readonly bitmaps: readonly string[];
   /** Terms whose streets are those of a bitmap file already (a prefix of one lexeme's): [termKey, file]. */

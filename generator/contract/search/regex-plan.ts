@@ -18,6 +18,9 @@ import { caseFoldKey, filterMatches, type StreetFilter } from "./filter.ts";
 import { runsOf, type Runs } from "./filtering.ts";
 import type { Postings } from "./postings.ts";
 import { EVERY_NAME, literalKeys, listCount, type ListRef } from "./store.ts";
+import type { StreetFilters } from "./evaluate.ts";
+import type { SearchMeta } from "./meta.ts";
+import { matchesEvery } from "../regex/universal.ts";
 
 /**
  * Most candidates a pattern may leave for the engine (names of runs, or streets of places): each
@@ -39,6 +42,29 @@ export class PatternTooBroad extends Error {
     );
     this.name = "PatternTooBroad";
   }
+}
+
+/**
+ * The filters without the patterns that match every value of their column (regex/universal.ts,
+ * from the shapes in the index's meta): `postalCode=[0-9]{5}` filters nothing and is answered as
+ * if it were not given. None left: every street matches.
+ */
+export function withoutUniversal(filters: StreetFilters, meta: SearchMeta): StreetFilters {
+  const kept: { -readonly [K in keyof StreetFilters]: StreetFilters[K] } = {};
+  for (const parameter of ["name", "postalCode", "locality"] as const) {
+    const filter = filters[parameter];
+    const tree = filter?.pattern?.tree;
+    const shape =
+      parameter === "name"
+        ? { ...meta.columns.name, characters: meta.nameCharacters }
+        : meta.columns[parameter];
+    if (tree !== undefined && matchesEvery(tree, shape)) continue;
+    // `^` or `$` alone is plain text: the empty literal, found at the start or end of every value.
+    const empty = filter?.pattern === undefined && filter?.literal.length === 0;
+    if (empty && !(filter.anchoredStart && filter.anchoredEnd)) continue;
+    if (filter !== undefined) kept[parameter] = filter;
+  }
+  return kept;
 }
 
 /** The n-gram keys whose run lists hold every name the pattern can match, as an and/or tree. */

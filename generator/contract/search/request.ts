@@ -62,17 +62,26 @@ export function parseSearchRequest(
   }
 }
 
-/** A Streets request's filters (given ones only, at least one); `given` maps each parameter to its value as sent. */
+/**
+ * A Streets request's filters (given ones only, at least one); `given` maps each parameter to its
+ * value as sent. `characters`: per parameter, every character of the values it will be tested on
+ * (the index's meta), to which a pattern's classes are cut (filter.ts).
+ */
 export function parseStreetFilters(
   given: ReadonlyMap<string, string>,
   noFilter: string,
+  characters?: Readonly<Record<FilterParameter, string>>,
 ): Parsed<StreetFilters> {
   const filters: { -readonly [K in FilterParameter]?: ReturnType<typeof parseStreetFilter> } = {};
   for (const parameter of STREET_FILTERS) {
     const value = given.get(parameter);
     if (value === undefined || value === "") continue;
     try {
-      filters[parameter] = parseStreetFilter(parameter, value.normalize("NFC"));
+      filters[parameter] = parseStreetFilter(
+        parameter,
+        value.normalize("NFC"),
+        characters?.[parameter],
+      );
     } catch (error) {
       if (error instanceof FilterSyntaxError) return fail(parameter, error.message);
       throw error;
