@@ -8,7 +8,7 @@
  * their median and spread over the pairs. Each build runs in its own process.
  *
  * A shared machine may not give one run the time for many pairs: `--base DIR` reuses a first
- * build (kept with `--keep-base`), `--results FILE` appends each pair to FILE (JSON lines), and
+ * build there (made there, and kept, when there is none), `--results FILE` appends each pair to FILE (JSON lines), and
  * `--summarize` prints the table of every pair in FILE without building.
  *
  *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--pairs N]
@@ -76,7 +76,9 @@ process.stdout.write(
 );
 
 const base = args.base === undefined ? out : resolve(args.base);
-if (args.base === undefined || !existsSync(join(base, "downloads/index.json"))) {
+// A first build in --base is kept (made there when there is none); the default one with --keep-base.
+const keepBase = args["keep-base"] || args.base !== undefined;
+if (!existsSync(join(base, "downloads/index.json"))) {
   rmSync(base, { recursive: true, force: true });
   const first = await timed(source, base, ["--full"]);
   process.stdout.write(`first build (full): ${describe(first)}\n`);
@@ -109,7 +111,7 @@ for (let i = 0; i < Number(args.pairs); i++) {
   if (results !== undefined) appendFileSync(results, `${JSON.stringify(pair)}\n`);
   process.stderr.write(`pair ${i + 1}: ${row(pair)}\n`);
 }
-if (!args["keep-base"]) rmSync(base, { recursive: true, force: true });
+if (!keepBase) rmSync(base, { recursive: true, force: true });
 print(results === undefined ? pairs : readPairs(results));
 
 /** Renames every `every`th street (a rename is a removed and an added record). */
