@@ -132,37 +132,37 @@ export class RecordDiff {
       const old = this.cursor.take();
       if (!this.take(this.newPool, old)) this.add(this.oldPool, old);
     }
-    const gone = [...expand(this.oldPool), ...((await this.index?.unmatched()) ?? [])];
-    // The CSV rows are rendered from the JSON records, as the download's are.
-    const unmatched = [...expand(this.newPool), ...this.unmatched].map((json) => ({
-      json,
-      csv: this.csvOf(json),
-    }));
-    const sample = unmatched[0]?.json ?? gone[0];
+    const texts = {
+      old: [...expand(this.oldPool), ...((await this.index?.unmatched()) ?? [])],
+      new: [...expand(this.newPool), ...this.unmatched],
+    };
+    const sample = texts.new[0] ?? texts.old[0];
     if (sample === undefined) return [];
     const fields = identityFields(resourceId, JSON.parse(sample) as Record<string, unknown>);
-    const identity = (json: string) =>
-      identityOf(JSON.parse(json) as Record<string, unknown>, fields);
-    const oldBy = groupBy(gone, identity);
-    const newBy = groupBy(
-      unmatched.map((r) => r.json),
-      identity,
-    );
+    // Each record parsed once, for its identity and its CSV row (rendered from the JSON record, as the download's rows are).
+    const read = (json: string) => {
+      const value = JSON.parse(json) as Record<string, unknown>;
+      return { json, key: identityOf(value, fields), csv: csvRow(this.columns, value) };
+    };
+    const gone = texts.old.map(read);
+    const unmatched = texts.new.map(read);
+    const oldBy = groupBy(gone);
+    const newBy = groupBy(unmatched);
     // Paired only when the identity names one record on each side: otherwise removed and added, which is still exact.
     const pairOf = (key: string) =>
       oldBy.get(key)?.length === 1 && newBy.get(key)?.length === 1
         ? oldBy.get(key)?.[0]
         : undefined;
     const paired = new Set<string>();
-    const later: RecordChange[] = unmatched.map(({ json, csv }) => {
-      const old = pairOf(identity(json));
+    const later: RecordChange[] = unmatched.map(({ json, key, csv }) => {
+      const old = pairOf(key);
       if (old === undefined) return { kind: "added", json, csv };
-      paired.add(old);
-      return { kind: "changed", old, oldCsv: this.csvOf(old), json, csv };
+      paired.add(old.json);
+      return { kind: "changed", old: old.json, oldCsv: old.csv, json, csv };
     });
     const removed: RecordChange[] = gone
-      .filter((old) => !paired.has(old))
-      .map((old) => ({ kind: "removed", old, oldCsv: this.csvOf(old) }));
+      .filter((old) => !paired.has(old.json))
+      .map((old) => ({ kind: "removed", old: old.json, oldCsv: old.csv }));
     // In record order, not dataset order: resources that hold the same records in other groupings
     // (every municipality under its district, under its state) then have the same change files.
     const record = (change: RecordChange) => (change.kind === "removed" ? change.old : change.json);
@@ -174,11 +174,6 @@ export class RecordDiff {
   /** Whether the diff outgrew its pools and indexed the old records (for tests). */
   get spilled(): boolean {
     return this.index !== undefined;
-  }
-
-  /** A record's CSV row: the download's rows are rendered from the JSON records (this build's columns). */
-  private csvOf(json: string): string {
-    return csvRow(this.columns, JSON.parse(json));
   }
 
   private take(pool: Map<string, number>, json: string): boolean {
@@ -200,15 +195,11 @@ function expand(pool: Map<string, number>): string[] {
   return [...pool].flatMap(([json, count]) => Array.from({ length: count }, () => json));
 }
 
-function groupBy(
-  records: readonly string[],
-  key: (record: string) => string,
-): Map<string, string[]> {
-  const groups = new Map<string, string[]>();
+function groupBy<T extends { readonly key: string }>(records: readonly T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
   for (const record of records) {
-    const k = key(record);
-    const group = groups.get(k);
-    if (group === undefined) groups.set(k, [record]);
+    const group = groups.get(record.key);
+    if (group === undefined) groups.set(record.key, [record]);
     else group.push(record);
   }
   return groups;
