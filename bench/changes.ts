@@ -147,8 +147,13 @@ function readPairs(file: string): Pair[] {
     .map((line) => JSON.parse(line) as Pair);
 }
 
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
-const signed = (value: number, digits = 1) => `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`;
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}
+
+function signed(value: number, digits = 1): string {
+  return `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`;
+}
 
 function row(pair: Pair): string {
   const d = difference(pair);
