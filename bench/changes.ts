@@ -51,6 +51,8 @@ interface Run {
   cpuMs: number;
   peakRssMiB: number;
   renderMs: number;
+  /** The build's phases (wall time each). */
+  phasesMs?: Record<string, number>;
 }
 
 /** One pair: the build without the feed and with it, which ran first, the load before and after. */
@@ -162,8 +164,16 @@ function row(pair: Pair): string {
     `no feed ${seconds(pair.plain.wallMs)} s wall, ${seconds(pair.plain.cpuMs)} s CPU`,
     `feed ${seconds(pair.feed.wallMs)} s wall, ${seconds(pair.feed.cpuMs)} s CPU`,
     `adds wall ${signed(d.wall)} s, CPU ${signed(d.cpu)} s, render ${signed(d.render)} s, peak RSS ${signed(d.rss, 0)} MiB`,
+    ...(pair.feed.phasesMs === undefined ? [] : [`phases ${phases(pair)}`]),
     `load ${pair.load.map((l) => l.toFixed(1)).join("→")}`,
   ].join(" | ");
+}
+
+/** What the feed adds to each phase of the build (wall). */
+function phases(pair: Pair): string {
+  return Object.entries(pair.feed.phasesMs ?? {})
+    .map(([name, ms]) => `${name} ${signed((ms - (pair.plain.phasesMs?.[name] ?? 0)) / 1000)}`)
+    .join(", ");
 }
 
 function difference(pair: Pair): { wall: number; cpu: number; render: number; rss: number } {
@@ -210,5 +220,6 @@ async function timed(streets: string, dir: string, extra: string[]): Promise<Run
     cpuMs: result.cpuMs,
     peakRssMiB: result.peakRssMiB,
     renderMs: result.timingsMs["render"] ?? 0,
+    phasesMs: result.timingsMs,
   };
 }
