@@ -96,6 +96,9 @@ for (let i = 0; i < Number(args.pairs); i++) {
     const dir = `${out}-${kind}`;
     rmSync(dir, { recursive: true, force: true });
     execFileSync("cp", ["-al", base, dir]);
+    // The last build's writes (and removal) flushed before this one starts, not during it: the
+    // second build of a pair would otherwise pay for the first's (measured: about 20 s).
+    execFileSync("sync");
     // The same previous output for both; without its downloads manifest it is no predecessor.
     if (kind === "plain") rmSync(join(dir, "downloads/index.json"));
     runs[kind] = await timed(changedSource, dir, []);
@@ -196,6 +199,15 @@ function print(all: readonly Pair[]): void {
       `the feed adds, ${key}: median ${signed(median(values), digits)} ${unit}, spread ${signed(values[0] ?? 0, digits)} to ${signed(values.at(-1) ?? 0, digits)} ${unit} (${values.length} pairs)`,
     );
   }
+  const order = all
+    .map((pair) => {
+      const d = difference(pair).wall;
+      return pair.first === "plain" ? d : -d;
+    })
+    .sort((a, b) => a - b);
+  lines.push(
+    `the second build of a pair against the first, wall: median ${signed(median(order))} s (the order's own effect; alternating cancels it)`,
+  );
   const files = all.find((pair) => pair.changeFiles !== undefined)?.changeFiles;
   if (files !== undefined) lines.push(`de.streets change files: ${files}`);
   process.stdout.write(`${lines.join("\n")}\n`);
