@@ -208,6 +208,19 @@ function print(all: readonly Pair[]): void {
   lines.push(
     `the second build of a pair against the first, wall: median ${signed(median(order))} s (the order's own effect; alternating cancels it)`,
   );
+  // The order's effect is added to one order's differences and taken from the other's: their mean cancels it.
+  for (const key of ["wall", "cpu", "render"] as const) {
+    const of = (first: Pair["first"]) =>
+      median(
+        all
+          .filter((pair) => pair.first === first)
+          .map((pair) => difference(pair)[key])
+          .sort((a, b) => a - b),
+      );
+    lines.push(
+      `the feed adds, ${key}, order-balanced (mean of each order's median): ${signed((of("plain") + of("feed")) / 2)} s (plain first ${signed(of("plain"))}, feed first ${signed(of("feed"))})`,
+    );
+  }
   const files = all.find((pair) => pair.changeFiles !== undefined)?.changeFiles;
   if (files !== undefined) lines.push(`de.streets change files: ${files}`);
   process.stdout.write(`${lines.join("\n")}\n`);
