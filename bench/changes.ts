@@ -96,8 +96,8 @@ for (let i = 0; i < Number(args.pairs); i++) {
     const dir = `${out}-${kind}`;
     rmSync(dir, { recursive: true, force: true });
     execFileSync("cp", ["-al", base, dir]);
-    // The last build's writes (and removal) flushed before this one starts, not during it: the
-    // second build of a pair would otherwise pay for the first's (measured: about 20 s).
+    // The last build's writes (and removal) flushed before this one starts, not during it. The
+    // second build of a pair can still be slower than the first: alternating the order cancels it.
     execFileSync("sync");
     // The same previous output for both; without its downloads manifest it is no predecessor.
     if (kind === "plain") rmSync(join(dir, "downloads/index.json"));
