@@ -1,204 +1,250 @@
 /**
  * `npm run bench:changes`: what the change feed adds to a national build. A full build of the
- * synthetic national street list, then the same list with 1% of its rows changed, rebuilt twice
- * from the same state (the first build's output, hard-linked): once without a predecessor (the
+ * synthetic national street list, then the same list with 1% of its rows changed, rebuilt from the
+ * same state (the first build's output, hard-linked) in pairs: once without a predecessor (the
  * feed empty: the build as it was) and once with it (the feed diffs every dataset against the
- * first build's). Each build runs in its own process; CPU time is the process's own, which the
- * load of other processes on the machine changes far less than the wall time.
+ * first build's). The two builds of a pair run back to back, in alternating order from pair to
+ * pair, so a change in the machine's load falls on both; the figure is each pair's difference, and
+ * their median and spread over the pairs. Each build runs in its own process.
  *
- * With `--before DIR` (another checkout of the generator, e.g. `git archive` of an earlier commit
- * with this one's node_modules linked in), the rebuild with the feed runs once more with DIR's
- * generator, between the other two: an A/B of two versions under the same machine load.
+ * A shared machine may not give one run the time for many pairs: `--base DIR` reuses a first
+ * build there (made there, and kept, when there is none), `--results FILE` appends each pair to FILE (JSON lines), and
+ * `--summarize` prints the table of every pair in FILE without building.
  *
- *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--before DIR]
+ *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--pairs N]
+ *     [--base DIR] [--keep-base] [--results FILE] [--summarize]
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { RecordDiff } from "../generator/build/record-diff.ts";
-import { localPredecessor } from "../generator/build/local-predecessor.ts";
-import { oldDatasetOf } from "../generator/build/predecessor.ts";
-import { forEachJsonRecord } from "../generator/build/json-records.ts";
-import { streets as deStreets } from "../generator/resources/de.ts";
-import type { EncodedRecords } from "../generator/build/encode.ts";
 import { jsonBuild } from "./build-invocation.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
-const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
   options: {
     source: { type: "string", default: "/tmp/national-streets.csv" },
     out: { type: "string", default: join(tmpdir(), "plz-bench-changes") },
     every: { type: "string", default: "100" },
-    before: { type: "string" },
+    pairs: { type: "string", default: "5" },
+    base: { type: "string" },
+    "keep-base": { type: "boolean", default: false },
+    results: { type: "string" },
+    summarize: { type: "boolean", default: false },
   },
 });
 const source = resolve(args.source);
 const out = resolve(args.out);
 const every = Number(args.every);
-const before = args.before === undefined ? undefined : resolve(args.before);
+const results = args.results === undefined ? undefined : resolve(args.results);
 
 interface BuildJson {
   cpuMs: number;
   peakRssMiB: number;
   timingsMs: Record<string, number>;
-  downloads: { changeFeed?: { builds: number } };
+}
+
+/** One build as the bench reports it. */
+interface Run {
+  wallMs: number;
+  cpuMs: number;
+  peakRssMiB: number;
+  renderMs: number;
+  /** The build's phases (wall time each). */
+  phasesMs?: Record<string, number>;
+}
+
+/** One pair: the build without the feed and with it, which ran first, the load before and after. */
+interface Pair {
+  plain: Run;
+  feed: Run;
+  first: "plain" | "feed";
+  load: [number, number];
+  changeFiles?: string;
+}
+
+if (args.summarize) {
+  if (results === undefined) throw new Error("--summarize needs --results FILE");
+  print(readPairs(results));
+  process.exit(0);
 }
 
 await ensureNationalStreets(source);
-
-// 1% of the rows changed: every Nth street renamed (a rename is a removed and an added record).
-const lines = readFileSync(source, "utf8").split("\n");
-let changedRows = 0;
-for (let i = 1; i < lines.length; i++) {
-  if (i % every !== 0 || lines[i] === "") continue;
-  lines[i] = (lines[i] ?? "").replace(
-    /^("?)([^,"]+)/,
-    (_, quote: string, name: string) => `${quote}${name} Nord`,
-  );
-  changedRows++;
-}
 const changedSource = join(tmpdir(), "plz-bench-changes-changed.csv");
-writeFileSync(changedSource, lines.join("\n"));
-const rows = lines.filter((line) => line !== "").length - 1;
-
-const withFeed = `${out}-feed`;
-const withoutFeed = `${out}-nofeed`;
-const withFeedBefore = `${out}-feed-before`;
-const dirs = [out, withFeed, withoutFeed, withFeedBefore];
-for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-const load = [loadavg()[0] ?? 0];
-const first = await timed(() => build(source, out, ["--full"]));
-// The same previous output for both rebuilds; without its downloads manifest it is no predecessor.
-execFileSync("cp", ["-al", out, withFeed]);
-execFileSync("cp", ["-al", out, withoutFeed]);
-if (before !== undefined) execFileSync("cp", ["-al", out, withFeedBefore]);
-rmSync(join(withoutFeed, "downloads/index.json"));
-load.push(loadavg()[0] ?? 0);
-const plain = await timed(() => build(changedSource, withoutFeed, []));
-load.push(loadavg()[0] ?? 0);
-const feedBefore =
-  before === undefined
-    ? undefined
-    : await timed(() => build(changedSource, withFeedBefore, [], before));
-if (before !== undefined) load.push(loadavg()[0] ?? 0);
-const feed = await timed(() => build(changedSource, withFeed, []));
-load.push(loadavg()[0] ?? 0);
-const alone = await diffAlone();
-const changeFiles = JSON.parse(
-  readFileSync(join(withFeed, "downloads/changes/index.json"), "utf8"),
-) as {
-  builds: {
-    files: {
-      resource: string;
-      format: string;
-      bytes: number;
-      added: number;
-      removed: number;
-      changed: number;
-    }[];
-  }[];
-};
-for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-
-const streets = changeFiles.builds[0]?.files.filter((f) => f.resource === "de.streets") ?? [];
-const table: [string, string][] = [
-  [
-    "input rows / changed rows",
-    `${rows.toLocaleString("en")} / ${changedRows.toLocaleString("en")} (${((100 * changedRows) / rows).toFixed(2)}%)`,
-  ],
-  ["first build (full)", describe(first)],
-  ["rebuild, 1% changed, no predecessor", describe(plain)],
-  ["rebuild, 1% changed, with the feed", describe(feed)],
-  ...(feedBefore === undefined
-    ? []
-    : ([
-        [`rebuild, 1% changed, with the feed, generator in ${before}`, describe(feedBefore)],
-        [`the feed adds, generator in ${before}`, adds(feedBefore)],
-      ] as [string, string][])),
-  ["the feed adds", adds(feed)],
-  [
-    "de.streets change files",
-    streets
-      .map(
-        (f) =>
-          `${f.format} ${(f.bytes / 1024).toFixed(0)} KiB (${f.added} added, ${f.removed} removed, ${f.changed} changed)`,
-      )
-      .join("; "),
-  ],
-  [
-    "the de.streets diff alone, in this process",
-    `main-thread CPU ${(alone.cpuMs / 1000).toFixed(1)} s (${(alone.wallMs / 1000).toFixed(1)} s wall), RSS +${alone.rssMiB} MiB over the new records held as the build holds one view's`,
-  ],
-  [
-    "load average (1 min) before each build and at the end",
-    load.map((l) => l.toFixed(1)).join(", "),
-  ],
-];
-const width = Math.max(...table.map(([name]) => name.length));
+const rows = writeChanged(source, changedSource, every);
 process.stdout.write(
-  `${table.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n`,
+  `input rows / changed rows: ${rows.rows.toLocaleString("en")} / ${rows.changed.toLocaleString("en")} (${((100 * rows.changed) / rows.rows).toFixed(2)}%)\n`,
 );
 
-/**
- * The national street list's diff by itself, as the build runs it: the first build's dataset as
- * the predecessor, the changed build's records fed part by part, as its dataset writer feeds them. Main-thread
- * CPU, which other processes' load hardly changes.
- */
-async function diffAlone(): Promise<{ cpuMs: number; wallMs: number; rssMiB: number }> {
-  const predecessor = localPredecessor(out);
-  const next = localPredecessor(withFeed);
-  if (predecessor === undefined || next === undefined) throw new Error("no builds to diff");
-  const nextParts = oldDatasetOf(next, "de.streets");
-  const encodedParts: { encoded: EncodedRecords; sha256: string }[] = [];
-  for (const [part, { sha256 }] of nextParts.parts.entries()) {
-    const raw = await nextParts.read(part);
-    const bytes = Buffer.isBuffer(raw) ? raw : Buffer.from(raw);
-    const offsets: number[] = [];
-    forEachJsonRecord(bytes, (start) => offsets.push(start));
-    offsets.push(bytes.length);
-    // As packed: each record followed by its comma (the array's brackets and commas are the bytes between).
-    const json = Float64Array.from(offsets);
-    encodedParts.push({
-      encoded: {
-        count: offsets.length - 1,
-        bytes: { json: bytes, csv: Buffer.alloc(0) },
-        offsets: { json, csv: new Float64Array(offsets.length) },
-      },
-      sha256,
-    });
+const base = args.base === undefined ? out : resolve(args.base);
+// A first build in --base is kept (made there when there is none); the default one with --keep-base.
+const keepBase = args["keep-base"] || args.base !== undefined;
+if (!existsSync(join(base, "downloads/index.json"))) {
+  rmSync(base, { recursive: true, force: true });
+  const first = await timed(source, base, ["--full"]);
+  process.stdout.write(`first build (full): ${describe(first)}\n`);
+}
+
+const pairs: Pair[] = [];
+for (let i = 0; i < Number(args.pairs); i++) {
+  const before = loadavg()[0] ?? 0;
+  const order: ("plain" | "feed")[] = i % 2 === 0 ? ["plain", "feed"] : ["feed", "plain"];
+  const runs: Partial<Record<"plain" | "feed", Run>> = {};
+  let changeFiles: string | undefined;
+  for (const kind of order) {
+    const dir = `${out}-${kind}`;
+    rmSync(dir, { recursive: true, force: true });
+    execFileSync("cp", ["-al", base, dir]);
+    // The last build's writes (and removal) flushed before this one starts, not during it. The
+    // second build of a pair can still be slower than the first: alternating the order cancels it.
+    execFileSync("sync");
+    // The same previous output for both; without its downloads manifest it is no predecessor.
+    if (kind === "plain") rmSync(join(dir, "downloads/index.json"));
+    runs[kind] = await timed(changedSource, dir, []);
+    if (kind === "feed") changeFiles = streetChangeFiles(dir);
+    rmSync(dir, { recursive: true, force: true });
   }
-  const rssBefore = process.memoryUsage.rss();
-  const cpuBefore = process.threadCpuUsage();
-  const started = performance.now();
-  const diff = new RecordDiff(oldDatasetOf(predecessor, "de.streets"), deStreets.record.columns);
-  for (const { encoded, sha256 } of encodedParts)
-    await diff.part(
-      [{ json: encoded.bytes.json, offsets: encoded.offsets.json, from: 0, to: encoded.count }],
-      sha256,
+  const pair: Pair = {
+    plain: runs.plain as Run,
+    feed: runs.feed as Run,
+    first: order[0] ?? "plain",
+    load: [before, loadavg()[0] ?? 0],
+    ...(changeFiles === undefined ? {} : { changeFiles }),
+  };
+  pairs.push(pair);
+  if (results !== undefined) appendFileSync(results, `${JSON.stringify(pair)}\n`);
+  process.stderr.write(`pair ${i + 1}: ${row(pair)}\n`);
+}
+if (!keepBase) rmSync(base, { recursive: true, force: true });
+print(results === undefined ? pairs : readPairs(results));
+
+/** Renames every `every`th street (a rename is a removed and an added record). */
+function writeChanged(from: string, to: string, every: number): { rows: number; changed: number } {
+  const lines = readFileSync(from, "utf8").split("\n");
+  let changed = 0;
+  for (let i = 1; i < lines.length; i++) {
+    if (i % every !== 0 || lines[i] === "") continue;
+    lines[i] = (lines[i] ?? "").replace(
+      /^("?)([^,"]+)/,
+      (_, quote: string, name: string) => `${quote}${name} Nord`,
     );
-  const changes = await diff.finish("de.streets");
-  const cpu = process.threadCpuUsage(cpuBefore);
-  const rssMiB = Math.round((process.resourceUsage().maxRSS * 1024 - rssBefore) / 2 ** 20);
-  if (changes.length === 0) throw new Error("the diff found no changes");
-  return { cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - started, rssMiB };
+    changed++;
+  }
+  writeFileSync(to, lines.join("\n"));
+  return { rows: lines.filter((line) => line !== "").length - 1, changed };
 }
 
-function adds(build: { ms: number; result: BuildJson }): string {
-  return `CPU ${((build.result.cpuMs - plain.result.cpuMs) / 1000).toFixed(1)} s, wall ${((build.ms - plain.ms) / 1000).toFixed(1)} s, peak RSS ${build.result.peakRssMiB - plain.result.peakRssMiB} MiB, render ${(((build.result.timingsMs["render"] ?? 0) - (plain.result.timingsMs["render"] ?? 0)) / 1000).toFixed(1)} s`;
+function streetChangeFiles(dir: string): string {
+  const feed = JSON.parse(readFileSync(join(dir, "downloads/changes/index.json"), "utf8")) as {
+    builds: { files: { resource: string; format: string; bytes: number; added: number }[] }[];
+  };
+  return (feed.builds[0]?.files ?? [])
+    .filter((f) => f.resource === "de.streets")
+    .map((f) => `${f.format} ${(f.bytes / 2 ** 20).toFixed(1)} MiB`)
+    .join(", ");
 }
 
-function describe({ ms, result }: { ms: number; result: BuildJson }): string {
-  return `${(ms / 1000).toFixed(1)} s wall, CPU ${(result.cpuMs / 1000).toFixed(1)} s, peak RSS ${result.peakRssMiB} MiB, render ${((result.timingsMs["render"] ?? 0) / 1000).toFixed(1)} s`;
+function readPairs(file: string): Pair[] {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Pair);
 }
 
-async function timed(run: () => Promise<BuildJson>): Promise<{ ms: number; result: BuildJson }> {
+function seconds(ms: number): string {
+  return (ms / 1000).toFixed(1);
+}
+
+function signed(value: number, digits = 1): string {
+  return `${value >= 0 ? "+" : ""}${value.toFixed(digits)}`;
+}
+
+function row(pair: Pair): string {
+  const d = difference(pair);
+  return [
+    `first ${pair.first.padEnd(5)}`,
+    `no feed ${seconds(pair.plain.wallMs)} s wall, ${seconds(pair.plain.cpuMs)} s CPU`,
+    `feed ${seconds(pair.feed.wallMs)} s wall, ${seconds(pair.feed.cpuMs)} s CPU`,
+    `adds wall ${signed(d.wall)} s, CPU ${signed(d.cpu)} s, render ${signed(d.render)} s, peak RSS ${signed(d.rss, 0)} MiB`,
+    ...(pair.feed.phasesMs === undefined ? [] : [`phases ${phases(pair)}`]),
+    `load ${pair.load.map((l) => l.toFixed(1)).join("→")}`,
+  ].join(" | ");
+}
+
+/** What the feed adds to each phase of the build (wall). */
+function phases(pair: Pair): string {
+  return Object.entries(pair.feed.phasesMs ?? {})
+    .map(([name, ms]) => `${name} ${signed((ms - (pair.plain.phasesMs?.[name] ?? 0)) / 1000)}`)
+    .join(", ");
+}
+
+function difference(pair: Pair): { wall: number; cpu: number; render: number; rss: number } {
+  return {
+    wall: (pair.feed.wallMs - pair.plain.wallMs) / 1000,
+    cpu: (pair.feed.cpuMs - pair.plain.cpuMs) / 1000,
+    render: (pair.feed.renderMs - pair.plain.renderMs) / 1000,
+    rss: pair.feed.peakRssMiB - pair.plain.peakRssMiB,
+  };
+}
+
+function print(all: readonly Pair[]): void {
+  const lines = all.map((pair, i) => `pair ${i + 1}: ${row(pair)}`);
+  const diffs = all.map(difference);
+  for (const key of ["wall", "cpu", "render", "rss"] as const) {
+    const values = diffs.map((d) => d[key]).sort((a, b) => a - b);
+    const digits = key === "rss" ? 0 : 1;
+    const unit = key === "rss" ? "MiB" : "s";
+    lines.push(
+      `the feed adds, ${key}: median ${signed(median(values), digits)} ${unit}, spread ${signed(values[0] ?? 0, digits)} to ${signed(values.at(-1) ?? 0, digits)} ${unit} (${values.length} pairs)`,
+    );
+  }
+  const order = all
+    .map((pair) => {
+      const d = difference(pair).wall;
+      return pair.first === "plain" ? d : -d;
+    })
+    .sort((a, b) => a - b);
+  lines.push(
+    `the second build of a pair against the first, wall: median ${signed(median(order))} s (the order's own effect; alternating cancels it)`,
+  );
+  // The order's effect is added to one order's differences and taken from the other's: their mean cancels it.
+  for (const key of ["wall", "cpu", "render"] as const) {
+    const of = (first: Pair["first"]) =>
+      median(
+        all
+          .filter((pair) => pair.first === first)
+          .map((pair) => difference(pair)[key])
+          .sort((a, b) => a - b),
+      );
+    lines.push(
+      `the feed adds, ${key}, order-balanced (mean of each order's median): ${signed((of("plain") + of("feed")) / 2)} s (plain first ${signed(of("plain"))}, feed first ${signed(of("feed"))})`,
+    );
+  }
+  const files = all.find((pair) => pair.changeFiles !== undefined)?.changeFiles;
+  if (files !== undefined) lines.push(`de.streets change files: ${files}`);
+  process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+function median(sorted: readonly number[]): number {
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? 0)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+function describe(run: Run): string {
+  return `${seconds(run.wallMs)} s wall, CPU ${seconds(run.cpuMs)} s, peak RSS ${run.peakRssMiB} MiB, render ${seconds(run.renderMs)} s`;
+}
+
+async function timed(streets: string, dir: string, extra: string[]): Promise<Run> {
   const started = performance.now();
-  const result = await run();
-  return { ms: performance.now() - started, result };
+  const result = await jsonBuild<BuildJson>(streets, dir, extra);
+  return {
+    wallMs: performance.now() - started,
+    cpuMs: result.cpuMs,
+    peakRssMiB: result.peakRssMiB,
+    renderMs: result.timingsMs["render"] ?? 0,
+    phasesMs: result.timingsMs,
+  };
 }
-
-const build = (streets: string, dir: string, extra: string[], generator = ROOT) =>
-  jsonBuild<BuildJson>(streets, dir, extra, generator);

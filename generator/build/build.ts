@@ -196,11 +196,13 @@ export function buildToDirectory(
     ...options.guards,
     ...(baseline === undefined ? {} : { baseline }),
   };
-  const predecessor = options.predecessor ?? localPredecessor(outDir);
   return buildAtomically(
     outDir,
     async (tmp) => {
-      const sink = new DiskSink(tmp, full ? undefined : previousBuild(outDir));
+      // The previous output's file list (about 100,000 lines nationally), read once for both.
+      const previous = previousBuild(outDir);
+      const predecessor = options.predecessor ?? localPredecessor(outDir, previous);
+      const sink = new DiskSink(tmp, full ? undefined : previous);
       const summary = await buildInto(
         { ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) },
         sink,

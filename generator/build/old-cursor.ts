@@ -91,6 +91,18 @@ export class OldCursor {
     return text;
   }
 
+  /**
+   * The record at the cursor, by its place (the part and its bytes there), not decoded; the cursor
+   * moves past it. `next` must have found a record.
+   */
+  pass(): { part: number; bytes: Buffer; start: number; end: number } {
+    const bytes = this.bytes as Buffer;
+    const start = this.at;
+    const end = jsonRecordEnd(bytes, start);
+    this.passed(end);
+    return { part: this.part, bytes, start, end };
+  }
+
   private passed(end: number): void {
     this.taken++;
     this.at = (this.bytes as Buffer)[end] === COMMA ? end + 1 : end;

@@ -50,9 +50,10 @@ async function diff(
   before: readonly string[],
   after: readonly string[],
   size = 4,
-): Promise<{ changes: RecordChange[]; reads: number[] }> {
+  limit?: number,
+): Promise<{ changes: RecordChange[]; reads: number[]; spilled: boolean }> {
   const old = oldDataset(partsOf(before, size));
-  const records = new RecordDiff(old, columns);
+  const records = new RecordDiff(old, columns, limit);
   for (const part of partsOf(after, size)) {
     // The part's records in two slices of different views, as the dataset writer hands them over.
     const cut = Math.floor(part.length / 2);
@@ -70,7 +71,8 @@ async function diff(
     });
     await records.part(slices, sha(part));
   }
-  return { changes: await records.finish("t.things"), reads: old.reads };
+  const changes = await records.finish("t.things");
+  return { changes, reads: old.reads, spilled: records.spilled };
 }
 
 /** The expected changes: the multiset difference, a key on one record on each side paired as changed. */
@@ -104,7 +106,13 @@ const described = (changes: RecordChange[]) =>
     )
     .sort();
 
-describe("the streaming record diff", () => {
+/** Pool limits: none reached, and one so small that any waiting record indexes the old dataset. */
+const LIMITS = [
+  ["", undefined],
+  [", past the pool limit", 20],
+] as const;
+
+describe.each(LIMITS)("the streaming record diff%s", (_, limit) => {
   const base = range(0, 30);
   it.each([
     ["nothing changed", base, []],
@@ -119,18 +127,35 @@ describe("the streaming record diff", () => {
     ["from nothing", base, [], true],
   ])("%s", async (_, after, extra, fromNothing = false) => {
     const before = fromNothing ? [] : [...base, ...extra];
-    const { changes } = await diff(before, after);
+    const { changes } = await diff(before, after, 4, limit);
     expect(described(changes)).toEqual(expected(before, after));
+  });
+
+  it("finds the same changes in a reordered dataset, indexing past the limit", async () => {
+    // Views in another order: every record waits for its match, so the pools hold the dataset.
+    const before = range(0, 60);
+    const after = [...range(40, 60), ...range(20, 40), ...range(0, 20)].map((r, i) =>
+      i === 7 ? rec("047", "x") : i === 33 ? rec("900") : r,
+    );
+    const { changes, spilled } = await diff(before, after, 4, limit);
+    expect(described(changes)).toEqual(expected(before, after));
+    expect(described(changes)).toEqual([
+      `added ${rec("900")}`,
+      `changed ${rec("047")} ${rec("047", "x")}`,
+      `removed ${rec("033")}`,
+    ]);
+    expect(spilled).toBe(limit !== undefined);
   });
 
   it("reads no old part whose bytes a new part has", async () => {
     // Parts of 4 records: the change in part 3 (records 8–11) leaves the others' bytes alone.
     const after = base.map((r, i) => (i === 9 ? rec("009", "x") : r));
-    const { changes, reads } = await diff(base, after);
+    const { changes, reads } = await diff(base, after, 4, limit);
     expect(described(changes)).toEqual([`changed ${base[9]} ${rec("009", "x")}`]);
-    expect(reads).toEqual([2]);
+    // Past the limit, the rest of the old dataset is read for its index.
+    expect(reads).toEqual(limit === undefined ? [2] : [2, 3, 4, 5, 6, 7]);
     // An unchanged dataset: nothing read, nothing published.
-    expect(await diff(base, base)).toEqual({ changes: [], reads: [] });
+    expect(await diff(base, base, 4, limit)).toEqual({ changes: [], reads: [], spilled: false });
   });
 
   it("equals the multiset difference for any edit (property)", async () => {
@@ -146,7 +171,7 @@ describe("the streaming record diff", () => {
           // Sorted as a dataset is, so that the two sides are mostly in step.
           const before = [...a].sort();
           const after = [...b].sort();
-          expect(described((await diff(before, after, size)).changes)).toEqual(
+          expect(described((await diff(before, after, size, limit)).changes)).toEqual(
             expected(before, after),
           );
         },
