@@ -15,7 +15,7 @@ import {
   runStreets,
 } from "../contract/search/filtering.ts";
 import { entryAt } from "../contract/search/fulltext.ts";
-import { lowerBound, type Postings } from "../contract/search/postings.ts";
+import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
 import { placeList } from "../contract/search/meta.ts";
 import {
@@ -109,7 +109,18 @@ export async function findStreets(
         (await index.streets.scanPlaces(pass, start, end, budget));
       return { total: streets, page: await index.streets.streetsAt(positions, budget) };
     }
-    return { total: streets, page: pageOfLists(await index.postings(refs, budget), start, end) };
+    const lists = await index.postings(refs, budget);
+    const positions = unite(
+      lists.map((list) => list.positions),
+      index.meta.count,
+    ).subarray(start, end);
+    return {
+      total: streets,
+      page: Array.from(
+        positions,
+        (position) => entryAt(lists, position) ?? { position, place: 0, head: [] },
+      ),
+    };
   }
   const placeKeys =
     filters.name?.pattern === undefined ? placeBitmapKeys(index, placeFilters, places) : undefined;
@@ -225,25 +236,6 @@ function refuseSpreadRuns(
   const bytes = touched * RECORD_CHUNK_STREETS * index.meta.placeWidth;
   if (bytes > 1.5 * index.meta.readBudget)
     budget.charge("(record chunks of the name's runs)", bytes);
-}
-
-/**
- * Entries [start, end) of the union of places' lists, which share no street (a street has one
- * place): only each list's first `end` entries can be among them, so those are merged, not the
- * lists whole (keys position * lists + list, sorted as numbers).
- */
-function pageOfLists(lists: readonly Postings[], start: number, end: number): ListEntry[] {
-  const n = lists.length;
-  const keys = new Float64Array(lists.reduce((sum, list) => sum + Math.min(end, list.length), 0));
-  let k = 0;
-  lists.forEach((list, l) => {
-    for (let i = 0; i < Math.min(end, list.length); i++)
-      keys[k++] = (list.positions[i] as number) * n + l;
-  });
-  return Array.from(keys.sort().subarray(start, end), (key) => {
-    const list = lists[key % n] as Postings;
-    return list.entry(list.indexOf(Math.floor(key / n)));
-  });
 }
 
 /** A street scanned costs about this share of a list entry read and tested. */
