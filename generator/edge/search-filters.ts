@@ -32,7 +32,7 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
-import { placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
+import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -95,6 +95,7 @@ export async function findStreets(
   }
   const places = await index.places(budget);
   const { pass, streets } = passingPlaces(filters, places);
+  const placeFilters = [filters.postalCode, filters.locality];
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(
@@ -114,14 +115,12 @@ export async function findStreets(
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.
     const scanned = (end * index.meta.count) / Math.max(1, streets);
-    if (scanned < streets)
-      return {
-        total: streets,
-        page: await index.streets.streetsAt(
-          await index.streets.scanPlaces(pass, start, end, budget),
-          budget,
-        ),
-      };
+    if (scanned < streets) {
+      const positions =
+        (await pageOnPlaceBitmaps(index, placeFilters, places, scanned, budget, start, end)) ??
+        (await index.streets.scanPlaces(pass, start, end, budget));
+      return { total: streets, page: await index.streets.streetsAt(positions, budget) };
+    }
     const lists = await index.postings(refs, budget);
     const positions = unite(
       lists.map((list) => list.positions),
@@ -136,9 +135,7 @@ export async function findStreets(
     };
   }
   const placeKeys =
-    filters.name?.pattern === undefined
-      ? placeBitmapKeys(index, [filters.postalCode, filters.locality], places)
-      : undefined;
+    filters.name?.pattern === undefined ? placeBitmapKeys(index, placeFilters, places) : undefined;
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
     const found = await runsOnPlaceBitmaps(

@@ -1,5 +1,6 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
-import { countRange } from "../contract/search/bitsets.ts";
+import { countRange, selectBits } from "../contract/search/bitsets.ts";
+import { bitmapBytes } from "../contract/search/bitmaps.ts";
 import type { StreetFilter } from "../contract/search/filter.ts";
 import type { Runs } from "../contract/search/filtering.ts";
 import type { PlaceTable } from "../contract/search/meta.ts";
@@ -57,11 +58,7 @@ export async function runsOnPlaceBitmaps(
   // The name's lists as well, with a tenth of the budget left for the page's record chunks and tails.
   const share = (index.bitmaps.bytesOf(keys) + 1) / index.meta.readBudget;
   if (!budget.fits(files, 0.25) || !index.listsFit(nameRefs, budget, 0.1 + share)) return undefined;
-  for (const [path, bytes] of files) budget.charge(path, bytes);
-  const read = await index.bitmaps.read(keys);
-  const bitmaps = keys.map((key) => read.get(key) as Uint32Array);
-  let bits = bitmaps[0] as Uint32Array;
-  for (const other of bitmaps.slice(1)) bits = bits.map((word, w) => word & (other[w] as number));
+  const bits = await intersection(index, keys, files, budget);
   const runs = await readRuns();
   let total = 0;
   const positions: number[] = [];
@@ -86,4 +83,43 @@ export async function runsOnPlaceBitmaps(
       head: heads[i] ?? [],
     })),
   };
+}
+
+/**
+ * Page [start, end) of the streets of one-character place filters alone (`postalCode=7&page=2000`)
+ * by a select over their bitmaps, words counted up to the page, when the record table scanned from
+ * the first street to the page (StreetTable.scanPlaces, `scanned` streets expected) would be more
+ * bytes than a bitmap. Undefined when it would not, or the bitmaps do not fit with a tenth of the
+ * budget left for the page's record and head chunks.
+ */
+export async function pageOnPlaceBitmaps(
+  index: SearchIndex,
+  filters: readonly (StreetFilter | undefined)[],
+  places: PlaceTable,
+  scanned: number,
+  budget: ReadBudget,
+  start: number,
+  end: number,
+): Promise<number[] | undefined> {
+  if (scanned * index.meta.placeWidth <= bitmapBytes(index.meta.count)) return undefined;
+  const keys = placeBitmapKeys(index, filters, places);
+  if (keys === undefined) return undefined;
+  const files = index.bitmaps.files(keys);
+  if (!budget.fits(files, 0.1)) return undefined;
+  return selectBits(await intersection(index, keys, files, budget), start, end);
+}
+
+/** The streets in every one of these bitmaps (read, each file charged): a kept bitmap itself when there is one. */
+async function intersection(
+  index: SearchIndex,
+  keys: readonly string[],
+  files: ReadonlyMap<string, number>,
+  budget: ReadBudget,
+): Promise<Uint32Array> {
+  for (const [path, bytes] of files) budget.charge(path, bytes);
+  const read = await index.bitmaps.read(keys);
+  const bitmaps = keys.map((key) => read.get(key) as Uint32Array);
+  let bits = bitmaps[0] as Uint32Array;
+  for (const other of bitmaps.slice(1)) bits = bits.map((word, w) => word & (other[w] as number));
+  return bits;
 }

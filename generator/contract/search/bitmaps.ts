@@ -16,7 +16,8 @@ export const BITMAP_DENSITY = 256;
 /**
  * A prefix of three or more characters, on at least one street in this many: rarer ones are
  * unions of lists short enough to read (a city beside them costs a merge), and a bitmap for each
- * would add a fifth to the index.
+ * would add a fifth to the index. One in 128 adds a fifth to the bitmaps (and 3-gram counts) and
+ * does not lower the costliest requests, which are not such prefixes.
  */
 export const LONG_PREFIX_DENSITY = 64;
 
