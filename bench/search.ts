@@ -305,7 +305,9 @@ function coldCosts(targets: readonly string[]): Cost[] {
   );
   if (child.status !== 0) throw new Error(`bench/search-cold.ts exited with ${child.status}`);
   const costs = JSON.parse(child.stdout) as ColdCost[];
-  failures += costs.filter((cost) => cost.status !== 200).length;
+  for (const cost of costs)
+    if (cost.status === 400) refusals++;
+    else if (cost.status !== 200) failures++;
   return costs.map((cost) => ({
     ...cost,
     wall: NaN,
