@@ -3,7 +3,8 @@
  * (fulltext.ts): without phrases only which lexemes a street has matters, not where, so its
  * name's and its place's lexemes, each worked out once per isolate, are looked up side by side.
  */
-import { lexemesOf, streetLexemes } from "../postgres/lexize.ts";
+import { lowerCase } from "../postgres/ctype.ts";
+import { lexemesOf, streetLexemes, unaccent } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 
@@ -43,7 +44,8 @@ const hasTerm = (field: Lexemes, term: LexemeMatch) =>
  * Can a phrase (terms in offset order) match a street's document of a name and a place (not
  * clamped: a short document, no `<`)? Only when every term is in the name, or every term in the
  * place, or it spans them: its first term in the name and its last in the place. Decided from the
- * name's and the place's lexemes, kept per isolate, so most candidates are never lexized.
+ * place's lexemes (kept per isolate) and the name's, which are worked out only when the name's
+ * text holds every term it must (mayHaveTerm), so most candidates are never lexized.
  */
 export function phraseMayMatch(
   terms: readonly LexemeMatch[],
@@ -51,14 +53,38 @@ export function phraseMayMatch(
   place: number,
   places: PlaceTable,
 ): boolean {
-  const [inName, inPlace] = [nameLexemes(name), placeLexemes(places, place)];
+  const inPlace = placeLexemes(places, place);
+  if (terms.every((term) => hasTerm(inPlace, term))) return true;
   const [first, last] = [terms[0], terms.at(-1)];
+  if (first === undefined || last === undefined) return false;
+  const texts = nameTexts(name);
+  const allInName = terms.every((term) => mayHaveTerm(texts, term));
+  const spans = hasTerm(inPlace, last) && mayHaveTerm(texts, first);
+  if (!allInName && !spans) return false;
+  const inName = nameLexemes(name);
   return (
-    terms.every((term) => hasTerm(inName, term)) ||
-    terms.every((term) => hasTerm(inPlace, term)) ||
-    (first !== undefined && last !== undefined && hasTerm(inName, first) && hasTerm(inPlace, last))
+    (allInName && terms.every((term) => hasTerm(inName, term))) || (spans && hasTerm(inName, first))
   );
 }
+
+/**
+ * A name's text as its lexemes are cut from it: lower-cased after unaccent (words) and lower-cased
+ * alone (numbers, hosts: the `simple` dictionary). A stem only drops a suffix of its token's
+ * lower-cased unaccented text (ß, already `ss`, and umlauts, already plain vowels, are all that
+ * Snowball German rewrites), so each of the name's lexemes is found in one of the two.
+ */
+const nameTexts = (name: string): readonly [string, string] => [
+  lowerCase(unaccent(name)),
+  lowerCase(name),
+];
+
+/** Can the name have the term (false: it has not)? A lexeme, or a prefix's lexemes, lie in its text. */
+const mayHaveTerm = (texts: readonly [string, string], term: LexemeMatch) =>
+  texts[0].includes(term.lexeme) || texts[1].includes(term.lexeme);
+
+/** Can a name have a lexeme (or a lexeme with this prefix)? False: it has not (lexemesOf). */
+export const nameMayHave = (name: string, lexeme: string) =>
+  mayHaveTerm(nameTexts(name), { lexeme, prefix: false });
 
 function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
   switch (node.op) {
