@@ -60,11 +60,14 @@ export async function findStreets(
         ? await patternCover(index, filters.name, budget)
         : await rarestGram(index, filters.name, budget);
   if (name !== undefined && name.refs.length === 0) return { total: 0, page: [] };
-  const readRuns = async (onPass?: (start: number, length: number) => void) => {
+  const readRuns = async (
+    onPass?: (start: number, length: number) => void,
+    keep?: (start: number, length: number) => boolean,
+  ) => {
     const lists = await index.postings(name?.refs ?? [], budget);
     const filter = filters.name as StreetFilter;
     return filter.pattern === undefined
-      ? passingRuns(filter, lists, gramIsLiteral(filter, index.nameCharacters), onPass)
+      ? passingRuns(filter, lists, gramIsLiteral(filter, index.nameCharacters), onPass, keep)
       : unitedPassingRuns(filter, lists, onPass);
   };
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
@@ -123,9 +126,12 @@ export async function findStreets(
       ),
     };
   }
+  // Only place filters of one character have bitmaps (asking builds the localities' alphabet).
+  const placeFilters = [filters.postalCode, filters.locality];
+  const oneCharacter = placeFilters.every((f) => f === undefined || f.literal.length === 1);
   const placeKeys =
-    filters.name?.pattern === undefined
-      ? placeBitmapKeys(index, [filters.postalCode, filters.locality], places)
+    filters.name?.pattern === undefined && oneCharacter
+      ? placeBitmapKeys(index, placeFilters, places)
       : undefined;
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
@@ -133,7 +139,7 @@ export async function findStreets(
       index,
       placeKeys,
       name.refs,
-      () => readRuns(),
+      (keep) => readRuns(undefined, keep),
       budget,
       start,
       end,
@@ -288,8 +294,5 @@ async function rarestGram(
     : cover;
 }
 
-/** A second list is read when the first has at least this many runs, the second at most this factor more. */
-const SECOND_LIST_MIN = 256;
-const SECOND_LIST_FACTOR = 16;
-/** The share of the budget a second list leaves for the rest of the request (record chunks, tails). */
-const SECOND_LIST_RESERVE = 0.5;
+/** A second list: when the first has this many runs, it at most FACTOR times more, both in half the budget. */
+const [SECOND_LIST_MIN, SECOND_LIST_FACTOR, SECOND_LIST_RESERVE] = [256, 4, 0.5];

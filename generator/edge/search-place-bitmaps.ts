@@ -48,7 +48,7 @@ export async function runsOnPlaceBitmaps(
   index: SearchIndex,
   keys: readonly string[],
   nameRefs: readonly ListRef[],
-  readRuns: () => Promise<Runs>,
+  readRuns: (keep: (start: number, length: number) => boolean) => Promise<Runs>,
   budget: ReadBudget,
   start: number,
   end: number,
@@ -62,7 +62,8 @@ export async function runsOnPlaceBitmaps(
   const bitmaps = keys.map((key) => read.get(key) as Uint32Array);
   let bits = bitmaps[0] as Uint32Array;
   for (const other of bitmaps.slice(1)) bits = bits.map((word, w) => word & (other[w] as number));
-  const runs = await readRuns();
+  // A run without a street in the places is left out before its name is tested.
+  const runs = await readRuns((first, length) => countRange(bits, first, first + length) > 0);
   let total = 0;
   const positions: number[] = [];
   const heads: (readonly string[])[] = [];

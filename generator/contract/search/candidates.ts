@@ -43,9 +43,9 @@ const hasTerm = (field: Lexemes, term: LexemeMatch) =>
 /**
  * Can a phrase (terms in offset order) match a street's document of a name and a place (not
  * clamped: a short document, no `<`)? Only when every term is in the name, or every term in the
- * place, or it spans them: its first term in the name and its last in the place. Decided from the
- * place's lexemes (kept per isolate) and the name's, which are worked out only when the name's
- * text holds every term it must (mayHaveTerm), so most candidates are never lexized.
+ * place, or it spans them: its first term in the name and its last in the place. Decided on the
+ * fields' texts first (mayHaveTerm), then on the lexemes (kept per isolate) of only the fields
+ * whose texts hold the terms a case needs, so most candidates' names are never lexized.
  */
 export function phraseMayMatch(
   terms: readonly LexemeMatch[],
@@ -53,17 +53,19 @@ export function phraseMayMatch(
   place: number,
   places: PlaceTable,
 ): boolean {
-  const inPlace = placeLexemes(places, place);
-  if (terms.every((term) => hasTerm(inPlace, term))) return true;
   const [first, last] = [terms[0], terms.at(-1)];
   if (first === undefined || last === undefined) return false;
-  const texts = nameTexts(name);
-  const allInName = terms.every((term) => mayHaveTerm(texts, term));
-  const spans = hasTerm(inPlace, last) && mayHaveTerm(texts, first);
+  // Which cases the fields' texts allow; only those are decided on lexemes.
+  const [nameText, placeText] = [nameTexts(name), placeTexts(places, place)];
+  const allInName = terms.every((term) => mayHaveTerm(nameText, term));
+  const allInPlace = terms.every((term) => mayHaveTerm(placeText, term));
+  const spans = mayHaveTerm(nameText, first) && mayHaveTerm(placeText, last);
+  if (allInPlace && terms.every((term) => hasTerm(placeLexemes(places, place), term))) return true;
   if (!allInName && !spans) return false;
   const inName = nameLexemes(name);
   return (
-    (allInName && terms.every((term) => hasTerm(inName, term))) || (spans && hasTerm(inName, first))
+    (allInName && terms.every((term) => hasTerm(inName, term))) ||
+    (spans && hasTerm(inName, first) && hasTerm(placeLexemes(places, place), last))
   );
 }
 
@@ -73,10 +75,22 @@ export function phraseMayMatch(
  * lower-cased unaccented text (ß, already `ss`, and umlauts, already plain vowels, are all that
  * Snowball German rewrites), so each of the name's lexemes is found in one of the two.
  */
-const nameTexts = (name: string): readonly [string, string] => [
-  lowerCase(unaccent(name)),
-  lowerCase(name),
-];
+function nameTexts(name: string): readonly [string, string] {
+  let texts = textsByName.get(name);
+  if (texts === undefined) {
+    if (textsByName.size >= NAMES_KEPT) textsByName.clear();
+    textsByName.set(name, (texts = [lowerCase(unaccent(name)), lowerCase(name)]));
+  }
+  return texts;
+}
+const textsByName = new Map<string, readonly [string, string]>();
+const textsByPlace = new WeakMap<PlaceTable, (readonly [string, string] | undefined)[]>();
+function placeTexts(places: PlaceTable, id: number): readonly [string, string] {
+  let cache = textsByPlace.get(places);
+  if (cache === undefined) textsByPlace.set(places, (cache = []));
+  const text = ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
+  return (cache[id] ??= [lowerCase(unaccent(text)), lowerCase(text)]);
+}
 
 /** Can the name have the term (false: it has not)? A lexeme, or a prefix's lexemes, lie in its text. */
 const mayHaveTerm = (texts: readonly [string, string], term: LexemeMatch) =>
