@@ -55,6 +55,13 @@ export function phraseMayMatch(
 ): boolean {
   const [first, last] = [terms[0], terms.at(-1)];
   if (first === undefined || last === undefined) return false;
+  const [keptName, keptPlace] = [byName.get(name), byPlace.get(places)?.[place]];
+  if (keptName !== undefined && keptPlace !== undefined)
+    return (
+      terms.every((term) => hasTerm(keptName, term)) ||
+      terms.every((term) => hasTerm(keptPlace, term)) ||
+      (hasTerm(keptName, first) && hasTerm(keptPlace, last))
+    );
   // Which cases the fields' texts allow; only those are decided on lexemes.
   const [nameText, placeText] = [nameTexts(name), placeTexts(places, place)];
   const allInName = terms.every((term) => mayHaveTerm(nameText, term));
@@ -88,8 +95,12 @@ const textsByPlace = new WeakMap<PlaceTable, (readonly [string, string] | undefi
 function placeTexts(places: PlaceTable, id: number): readonly [string, string] {
   let cache = textsByPlace.get(places);
   if (cache === undefined) textsByPlace.set(places, (cache = []));
-  const text = ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
-  return (cache[id] ??= [lowerCase(unaccent(text)), lowerCase(text)]);
+  let texts = cache[id];
+  if (texts === undefined) {
+    const text = ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
+    cache[id] = texts = [lowerCase(unaccent(text)), lowerCase(text)];
+  }
+  return texts;
 }
 
 /** Can the name have the term (false: it has not)? A lexeme, or a prefix's lexemes, lie in its text. */
