@@ -72,11 +72,14 @@ export async function findStreets(
         ? await patternCover(index, filters.name, budget)
         : await rarestGram(index, filters.name, budget);
   if (name !== undefined && name.refs.length === 0) return { total: 0, page: [] };
-  const readRuns = async (onPass?: (start: number, length: number) => void) => {
+  const readRuns = async (
+    onPass?: (start: number, length: number) => void,
+    keep?: (start: number, length: number) => boolean,
+  ) => {
     const lists = await index.postings(name?.refs ?? [], budget);
     const filter = filters.name as StreetFilter;
     return filter.pattern === undefined
-      ? passingRuns(filter, lists, gramIsLiteral(filter, index.nameCharacters), onPass)
+      ? passingRuns(filter, lists, gramIsLiteral(filter, index.nameCharacters), onPass, keep)
       : unitedPassingRuns(filter, lists, onPass);
   };
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
@@ -134,15 +137,19 @@ export async function findStreets(
       ),
     };
   }
+  // Only place filters of one character have bitmaps (asking builds the localities' alphabet).
+  const oneCharacter = placeFilters.every((f) => f === undefined || f.literal.length === 1);
   const placeKeys =
-    filters.name?.pattern === undefined ? placeBitmapKeys(index, placeFilters, places) : undefined;
+    filters.name?.pattern === undefined && oneCharacter
+      ? placeBitmapKeys(index, placeFilters, places)
+      : undefined;
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
     const found = await runsOnPlaceBitmaps(
       index,
       placeKeys,
       name.refs,
-      () => readRuns(),
+      (keep) => readRuns(undefined, keep),
       budget,
       start,
       end,
@@ -259,26 +266,43 @@ const gramIsLiteral = (filter: StreetFilter, occurring: ReadonlySet<number>) =>
 
 /**
  * The rarest n-gram list of a name filter's literal and the streets in its runs (from the shard:
- * nothing read of the list). Its runs hold every street that can pass; each run's name is then
- * checked (a name test costs less than reading a second list: lists are charged by the chunk).
- * No list: some n-gram is in no name, so nothing passes.
+ * nothing read of the list), with the rarest of the trigrams that do not overlap it when its
+ * list is at most SECOND_LIST_FACTOR times longer: their runs' intersection holds every street
+ * that can pass, and each run's name is then checked (decoding a list's positions costs a
+ * fraction of testing as many names, whose heads are rebuilt one by one). No list: some n-gram
+ * is in no name, so nothing passes.
  */
 async function rarestGram(
   index: SearchIndex,
   filter: StreetFilter,
   budget: ReadBudget,
 ): Promise<Cover> {
-  const found = await index.trigramLists(
-    literalKeys(caseFoldKey(literalText(filter.literal))),
-    budget,
-  );
-  let best: { ref: ListRef; streets: number } | undefined;
-  for (const list of found) {
+  const keys = literalKeys(caseFoldKey(literalText(filter.literal)));
+  const found = await index.trigramLists(keys, budget);
+  let best: { ref: ListRef; streets: number; at: number } | undefined;
+  for (const [at, list] of found.entries()) {
     if (list === undefined) return { refs: [], runs: 0, streets: 0 };
     if (best === undefined || listCount(list[1]) < listCount(best.ref))
-      best = { ref: list[1], streets: list[0] };
+      best = { ref: list[1], streets: list[0], at };
   }
-  return best === undefined
-    ? { refs: [], runs: 0, streets: 0 }
-    : { refs: [best.ref], runs: listCount(best.ref), streets: best.streets };
+  if (best === undefined) return { refs: [], runs: 0, streets: 0 };
+  const cover = { refs: [best.ref], runs: listCount(best.ref), streets: best.streets };
+  const first = best;
+  let second: ListRef | undefined;
+  for (const [at, list] of found.entries())
+    if (
+      Math.abs(at - first.at) >= 3 &&
+      list !== undefined &&
+      listCount(list[1]) <= SECOND_LIST_FACTOR * cover.runs &&
+      (second === undefined || listCount(list[1]) < listCount(second))
+    )
+      second = list[1];
+  return second !== undefined &&
+    cover.runs >= SECOND_LIST_MIN &&
+    index.listsFit([first.ref, second], budget, SECOND_LIST_RESERVE)
+    ? { ...cover, refs: [first.ref, second] }
+    : cover;
 }
+
+/** A second list: when the first has this many runs, it at most FACTOR times more, both in half the budget. */
+const [SECOND_LIST_MIN, SECOND_LIST_FACTOR, SECOND_LIST_RESERVE] = [256, 4, 0.5];

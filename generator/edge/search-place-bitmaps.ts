@@ -49,7 +49,7 @@ export async function runsOnPlaceBitmaps(
   index: SearchIndex,
   keys: readonly string[],
   nameRefs: readonly ListRef[],
-  readRuns: () => Promise<Runs>,
+  readRuns: (keep: (start: number, length: number) => boolean) => Promise<Runs>,
   budget: ReadBudget,
   start: number,
   end: number,
@@ -59,7 +59,8 @@ export async function runsOnPlaceBitmaps(
   const share = (index.bitmaps.bytesOf(keys) + 1) / index.meta.readBudget;
   if (!budget.fits(files, 0.25) || !index.listsFit(nameRefs, budget, 0.1 + share)) return undefined;
   const bits = await intersection(index, keys, files, budget);
-  const runs = await readRuns();
+  // A run without a street in the places is left out before its name is tested.
+  const runs = await readRuns((first, length) => countRange(bits, first, first + length) > 0);
   let total = 0;
   const positions: number[] = [];
   const heads: (readonly string[])[] = [];

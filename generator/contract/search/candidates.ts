@@ -3,7 +3,8 @@
  * (fulltext.ts): without phrases only which lexemes a street has matters, not where, so its
  * name's and its place's lexemes, each worked out once per isolate, are looked up side by side.
  */
-import { lexemesOf, streetLexemes } from "../postgres/lexize.ts";
+import { lowerCase } from "../postgres/ctype.ts";
+import { lexemesOf, streetLexemes, unaccent } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 
@@ -42,8 +43,9 @@ const hasTerm = (field: Lexemes, term: LexemeMatch) =>
 /**
  * Can a phrase (terms in offset order) match a street's document of a name and a place (not
  * clamped: a short document, no `<`)? Only when every term is in the name, or every term in the
- * place, or it spans them: its first term in the name and its last in the place. Decided from the
- * name's and the place's lexemes, kept per isolate, so most candidates are never lexized.
+ * place, or it spans them: its first term in the name and its last in the place. Decided on the
+ * fields' texts first (mayHaveTerm), then on the lexemes (kept per isolate) of only the fields
+ * whose texts hold the terms a case needs, so most candidates' names are never lexized.
  */
 export function phraseMayMatch(
   terms: readonly LexemeMatch[],
@@ -51,14 +53,63 @@ export function phraseMayMatch(
   place: number,
   places: PlaceTable,
 ): boolean {
-  const [inName, inPlace] = [nameLexemes(name), placeLexemes(places, place)];
   const [first, last] = [terms[0], terms.at(-1)];
+  if (first === undefined || last === undefined) return false;
+  const [keptName, keptPlace] = [byName.get(name), byPlace.get(places)?.[place]];
+  if (keptName !== undefined && keptPlace !== undefined)
+    return (
+      terms.every((term) => hasTerm(keptName, term)) ||
+      terms.every((term) => hasTerm(keptPlace, term)) ||
+      (hasTerm(keptName, first) && hasTerm(keptPlace, last))
+    );
+  // Which cases the fields' texts allow; only those are decided on lexemes.
+  const [nameText, placeText] = [nameTexts(name), placeTexts(places, place)];
+  const allInName = terms.every((term) => mayHaveTerm(nameText, term));
+  const allInPlace = terms.every((term) => mayHaveTerm(placeText, term));
+  const spans = mayHaveTerm(nameText, first) && mayHaveTerm(placeText, last);
+  if (allInPlace && terms.every((term) => hasTerm(placeLexemes(places, place), term))) return true;
+  if (!allInName && !spans) return false;
+  const inName = nameLexemes(name);
   return (
-    terms.every((term) => hasTerm(inName, term)) ||
-    terms.every((term) => hasTerm(inPlace, term)) ||
-    (first !== undefined && last !== undefined && hasTerm(inName, first) && hasTerm(inPlace, last))
+    (allInName && terms.every((term) => hasTerm(inName, term))) ||
+    (spans && hasTerm(inName, first) && hasTerm(placeLexemes(places, place), last))
   );
 }
+
+/**
+ * A name's text as its lexemes are cut from it: lower-cased after unaccent (words) and lower-cased
+ * alone (numbers, hosts: the `simple` dictionary). A stem only drops a suffix of its token's
+ * lower-cased unaccented text (ß, already `ss`, and umlauts, already plain vowels, are all that
+ * Snowball German rewrites), so each of the name's lexemes is found in one of the two.
+ */
+function nameTexts(name: string): readonly [string, string] {
+  let texts = textsByName.get(name);
+  if (texts === undefined) {
+    if (textsByName.size >= NAMES_KEPT) textsByName.clear();
+    textsByName.set(name, (texts = [lowerCase(unaccent(name)), lowerCase(name)]));
+  }
+  return texts;
+}
+const textsByName = new Map<string, readonly [string, string]>();
+const textsByPlace = new WeakMap<PlaceTable, (readonly [string, string] | undefined)[]>();
+function placeTexts(places: PlaceTable, id: number): readonly [string, string] {
+  let cache = textsByPlace.get(places);
+  if (cache === undefined) textsByPlace.set(places, (cache = []));
+  let texts = cache[id];
+  if (texts === undefined) {
+    const text = ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
+    cache[id] = texts = [lowerCase(unaccent(text)), lowerCase(text)];
+  }
+  return texts;
+}
+
+/** Can the name have the term (false: it has not)? A lexeme, or a prefix's lexemes, lie in its text. */
+const mayHaveTerm = (texts: readonly [string, string], term: LexemeMatch) =>
+  texts[0].includes(term.lexeme) || texts[1].includes(term.lexeme);
+
+/** Can a name have a lexeme (or a lexeme with this prefix)? False: it has not (lexemesOf). */
+export const nameMayHave = (name: string, lexeme: string) =>
+  mayHaveTerm(nameTexts(name), { lexeme, prefix: false });
 
 function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
   switch (node.op) {

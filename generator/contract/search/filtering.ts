@@ -50,12 +50,14 @@ class ListRuns implements Runs {
  * run). `exact`: the one list holds only passing runs (the list of the literal itself, when
  * foldIsExact), so no run is tested and no head decoded but a page's. `onPass` sees each passing
  * run as it is found (it may throw to stop, e.g. once the runs' record chunks exceed a budget).
+ * `keep`: a test of a run's range before its name's (a run it refuses is left out untested).
  */
 export function passingRuns(
   filter: StreetFilter,
   lists: readonly Postings[],
   exact = false,
   onPass?: (start: number, length: number) => void,
+  keep?: (start: number, length: number) => boolean,
 ): Runs {
   if (exact && lists.length === 1) {
     const runs = new ListRuns(lists[0] as Postings);
@@ -71,9 +73,13 @@ export function passingRuns(
   const lengths: number[] = [];
   const heads: (readonly string[])[] = [];
   let streets = 0;
+  // Most entries tested: their blocks' head tables decoded whole at once, not head by head.
+  if (common.length * 2 >= smallest.length) smallest.decodeHeads();
   for (let i = 0, at = 0; i < common.length; i++) {
     // One list: its entries are the candidates themselves.
     at = others.length === 0 ? i : lowerBound(smallest.positions, common[i] as number, at);
+    if (keep?.(smallest.positions[at] as number, smallest.seconds[at] as number) === false)
+      continue;
     const run = smallest.entry(at);
     if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
     onPass?.(run.position, run.place);

@@ -251,10 +251,13 @@ function checked(
       (position, k) => (verdicts[k] = passes(entryAt(lists, position) as ListEntry) ? 1 : -1),
     );
   else {
+    // Both are in increasing order: one merge per list.
     for (const list of lists) {
-      for (let i = 0; i < list.length; i++) {
-        const k = lowerBound(candidates, list.positions[i] as number);
-        if (candidates[k] === list.positions[i] && verdicts[k] === 0)
+      const positions = list.positions;
+      for (let i = 0, k = 0; i < positions.length && k < candidates.length; i++) {
+        const position = positions[i] as number;
+        while (k < candidates.length && (candidates[k] as number) < position) k++;
+        if (candidates[k] === position && verdicts[k] === 0)
           verdicts[k] = passes(list.entry(i)) ? 1 : -1;
       }
     }

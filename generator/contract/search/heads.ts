@@ -30,6 +30,12 @@ export class HeadTable {
     return columns.map((column) => this.value(column, index));
   }
 
+  /** Decodes the table whole now: most of its heads will be asked for (a dense list's names tested). */
+  decodeWhole(): void {
+    this.heads ??= decodeHeads(this.bytes);
+    this.columns = undefined;
+  }
+
   /** The lengths of every column as arrays (numbers only: no string is built). */
   private readColumns(): FrontCodedColumn[] {
     const reader = new ByteReader(this.bytes);

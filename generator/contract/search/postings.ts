@@ -32,6 +32,11 @@ export class Postings {
     };
   }
 
+  /** Decodes every block's head table whole: for a caller that will ask for most entries' heads. */
+  decodeHeads(): void {
+    for (const table of this.tables) table.decodeWhole();
+  }
+
   /** The index of a position among the entries, or -1. */
   indexOf(position: number): number {
     const i = lowerBound(this.positions, position);
