@@ -3,7 +3,6 @@ import type { StreetFilters } from "../contract/search/evaluate.ts";
 import {
   caseFoldKey,
   filterMatches,
-  foldIsExact,
   literalText,
   type StreetFilter,
 } from "../contract/search/filter.ts";
@@ -32,8 +31,8 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
+import { gramCounted, gramIsLiteral } from "./search-short-names.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
-
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
   readonly total: number;
@@ -194,50 +193,6 @@ export async function findStreets(
 }
 
 /**
- * A short name's count from its n-gram's per-place counts (gram-counts.ts), summed over the
- * passing places, and its page found by scanning the record and head tables from the first
- * street: when the name's n-gram list is exactly its passing runs, has counts, and the scan is
- * expected to touch fewer streets than the cheaper side of the lists would (planned from the
- * place table's and the shard's counts, assuming names and places independent).
- */
-async function gramCounted(
-  index: SearchIndex,
-  filter: StreetFilter,
-  placePass: { readonly pass: Uint8Array; readonly streets: number; readonly size: number },
-  name: Cover,
-  budget: ReadBudget,
-  start: number,
-  end: number,
-): Promise<Found | undefined> {
-  const gram = caseFoldKey(literalText(filter.literal));
-  if (!gramIsLiteral(filter, index.nameCharacters) || !index.gramCounts.has(gram)) return undefined;
-  const { pass, streets } = placePass;
-  const count = index.meta.count;
-  const expected = Math.max(1, (streets * name.streets) / Math.max(1, count));
-  const scanned = Math.min(count, (end * count) / expected);
-  if (
-    scanned * SCAN_WEIGHT >= Math.min(streets, name.streets) ||
-    Math.ceil(scanned / RECORD_CHUNK_STREETS) * RECORD_CHUNK_STREETS * index.meta.placeWidth * 2 >
-      index.meta.readBudget / 2
-  )
-    return undefined;
-  const counts = (await index.gramCounts.of(gram, placePass.size, budget)) as Int32Array;
-  let total = 0;
-  for (let p = 0; p < placePass.size; p++) if (pass[p] === 1) total += counts[p] ?? 0;
-  if (start >= total) return { total, page: [] };
-  const byName = new Map<string, boolean>();
-  const passName = (value: string) => {
-    let passed = byName.get(value);
-    if (passed === undefined) byName.set(value, (passed = filterMatches(filter, value)));
-    return passed;
-  };
-  return {
-    total,
-    page: await index.streets.scanMatching(pass, passName, start, Math.min(end, total), budget),
-  };
-}
-
-/**
  * Refuses, before any list is read, a name whose runs would charge more record-table chunks than
  * the budget by far: its rarest n-gram's runs (the shard's counts) spread over the street order
  * (names not anchored at the start fall anywhere in it) touch about chunks * (1 - e^(-runs/chunks))
@@ -256,13 +211,6 @@ function refuseSpreadRuns(
   if (bytes > 1.5 * index.meta.readBudget)
     budget.charge("(record chunks of the name's runs)", bytes);
 }
-
-/** A street scanned costs about this share of a list entry read and tested. */
-const SCAN_WEIGHT = 0.25;
-
-/** Is the name's one n-gram list (a literal of at most three characters is its own key) exactly the runs that pass? */
-const gramIsLiteral = (filter: StreetFilter, occurring: ReadonlySet<number>) =>
-  filter.literal.length <= 3 && foldIsExact(filter, occurring);
 
 /**
  * The rarest n-gram list of a name filter's literal and the streets in its runs (from the shard:
