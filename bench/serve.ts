@@ -193,7 +193,7 @@ async function withServer(
   } catch (error) {
     process.exitCode = 1;
     notes.push(
-      `${name}: FAILED: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      `${name}: FAILED: ${error instanceof Error ? firstAndLastLine(error.message) : String(error)}`,
     );
   } finally {
     await server?.stop();
@@ -343,4 +343,10 @@ async function startNginx(root: string): Promise<RunningServer> {
     pageFile,
     { timeoutMs: 30_000 },
   );
+}
+
+/** An error's first line and, when the server printed more, its last (the reason it gave). */
+function firstAndLastLine(message: string): string {
+  const lines = message.split("\n").filter((line) => line.trim() !== "");
+  return lines.length > 1 ? `${lines[0]} ${lines.at(-1)}` : (lines[0] ?? "");
 }

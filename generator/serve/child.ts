@@ -56,6 +56,8 @@ export async function spawnServer(
   const exited = new Promise<number | null>((resolve) =>
     child.once("exit", (code) => (running.delete(child), resolve(code))),
   );
+  // "exit" can come before the last output: an early exit waits for the streams to close.
+  const closed = new Promise((resolve) => child.once("close", resolve));
   let output = "";
   const log = process.env["PLZ_SERVER_LOG"]; // keep the server's output, e.g. for long benchmarks
   const keep = (chunk: Buffer) => {
@@ -66,8 +68,10 @@ export async function spawnServer(
   child.stderr?.on("data", keep);
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null)
+    if (child.exitCode !== null || child.signalCode !== null) {
+      await closed;
       throw new Error(`${name} exited early:\n${output}`);
+    }
     try {
       const response = await fetch(`${origin}${readyPath}`, { signal: AbortSignal.timeout(5_000) });
       await response.arrayBuffer();
