@@ -21,7 +21,7 @@ export class StreetTable {
   private readonly records = new Map<number, Uint8Array>();
   /** The head table's chunks (the runs of one head in a record chunk), as read: a page needs a few heads of each. */
   private readonly headChunks = new Map<number, Uint8Array>();
-  /** Head-table chunks decoded whole, for the scans that test every run. */
+  /** Head-table chunks decoded whole, for the scans that test every run (the last DECODED_HEAD_CHUNKS). */
   private readonly decodedHeads = new Map<number, Postings>();
 
   constructor(
@@ -122,8 +122,12 @@ export class StreetTable {
   /** A head-table chunk's runs decoded whole (a scan tests every run's name), kept per isolate. */
   private headRuns(chunk: number, bytes: Uint8Array): Postings {
     let runs = this.decodedHeads.get(chunk);
-    if (runs === undefined)
+    if (runs === undefined) {
       this.decodedHeads.set(chunk, (runs = decodePostings(bytes, RECORD_CHUNK_STREETS)));
+      // A scan may pass every chunk of a national list: keep the most recent, not all of them.
+      if (this.decodedHeads.size > DECODED_HEAD_CHUNKS)
+        this.decodedHeads.delete(this.decodedHeads.keys().next().value as number);
+    }
     return runs;
   }
 
@@ -209,6 +213,9 @@ export class StreetTable {
     }));
   }
 }
+
+/** Head-table chunks kept decoded per isolate (each holds the heads of RECORD_CHUNK_STREETS streets). */
+const DECODED_HEAD_CHUNKS = 8;
 
 /** The place of the k-th street of a record-table chunk (little-endian, `width` bytes). */
 const placeIn = (table: Uint8Array, k: number, width: number) =>
