@@ -154,8 +154,8 @@ function commonPart(texts: readonly string[]): string {
   return suffix >= COMMON_PART ? first.slice(first.length - suffix).join("") : "";
 }
 
-/** The queries without repetitions, in their first order. */
-function distinct(queries: readonly LiteralQuery[]): LiteralQuery[] {
+/** The queries (plain data) without repetitions, in their first order. */
+export function distinct<T>(queries: readonly T[]): T[] {
   const seen = new Set<string>();
   return queries.filter((q) => {
     const key = JSON.stringify(q);

@@ -6,7 +6,7 @@
  * folded with the same key as the street index's trigrams (search/filter.ts caseFoldKey).
  */
 import type { Node } from "./ast.ts";
-import { literalQuery, type LiteralQuery } from "./literals.ts";
+import { distinct, literalQuery, type LiteralQuery } from "./literals.ts";
 
 export type TrigramQuery =
   | { readonly op: "all" }
@@ -41,22 +41,12 @@ export function trigramsOf(text: string): string[] {
 }
 
 function and(queries: readonly TrigramQuery[]): TrigramQuery {
-  const of = dedupe(queries.flatMap((q) => (q.op === "all" ? [] : q.op === "and" ? q.of : [q])));
+  const of = distinct(queries.flatMap((q) => (q.op === "all" ? [] : q.op === "and" ? q.of : [q])));
   return of.length === 0 ? ALL : of.length === 1 ? (of[0] as TrigramQuery) : { op: "and", of };
 }
 
 function or(queries: readonly TrigramQuery[]): TrigramQuery {
   if (queries.length === 0 || queries.some((q) => q.op === "all")) return ALL;
-  const of = dedupe(queries.flatMap((q) => (q.op === "or" ? q.of : [q])));
+  const of = distinct(queries.flatMap((q) => (q.op === "or" ? q.of : [q])));
   return of.length === 1 ? (of[0] as TrigramQuery) : { op: "or", of };
-}
-
-function dedupe(queries: readonly TrigramQuery[]): TrigramQuery[] {
-  const seen = new Set<string>();
-  return queries.filter((q) => {
-    const key = JSON.stringify(q);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }

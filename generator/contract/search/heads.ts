@@ -105,27 +105,17 @@ export function headsInRuns(
   positions: readonly number[],
 ): (readonly string[])[] {
   const out: (readonly string[])[] = [];
-  let at = 0;
-  const varint = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[at++] ?? 0;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
-  while (at < bytes.length && out.length < positions.length) {
-    const tableLength = varint();
-    const count = varint();
-    const heads = new HeadTable(bytes.subarray(at, at + tableLength));
-    at += tableLength;
+  const reader = new ByteReader(bytes);
+  while (reader.at < bytes.length && out.length < positions.length) {
+    const tableLength = reader.varint();
+    const count = reader.varint();
+    const heads = new HeadTable(bytes.subarray(reader.at, reader.at + tableLength));
+    reader.at += tableLength;
     let position = -1;
     for (let i = 0; i < count && out.length < positions.length; i++) {
-      position += varint();
-      const end = position + varint();
-      const head = varint();
+      position += reader.varint();
+      const end = position + reader.varint();
+      const head = reader.varint();
       while (out.length < positions.length && (positions[out.length] ?? 0) < end)
         out.push((positions[out.length] ?? 0) >= position ? heads.get(head) : []);
     }

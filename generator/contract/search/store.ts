@@ -37,7 +37,7 @@
  * are in the record table.
  */
 import { csvField } from "../csv.ts";
-import { ByteWriter, frontCode } from "./bytes.ts";
+import { ByteReader, ByteWriter, frontCode } from "./bytes.ts";
 import { HeadTable } from "./heads.ts";
 
 export { HeadTable, headsInRuns } from "./heads.ts";
@@ -180,27 +180,17 @@ export function decodeBlocks(
   from = 0,
   to = Infinity,
 ): ListEntry[] {
-  let at = 0;
-  const varint = (): number => {
-    let value = 0;
-    let scale = 1;
-    for (;;) {
-      const byte = bytes[at++] ?? 0;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
-  for (let n = 0; at < bytes.length && n < to;) {
-    const tableLength = varint();
-    const count = varint();
-    const heads = new HeadTable(bytes.subarray(at, at + tableLength));
-    at += tableLength;
+  const reader = new ByteReader(bytes);
+  for (let n = 0; reader.at < bytes.length && n < to;) {
+    const tableLength = reader.varint();
+    const count = reader.varint();
+    const heads = new HeadTable(bytes.subarray(reader.at, reader.at + tableLength));
+    reader.at += tableLength;
     let position = -1;
     for (let i = 0; i < count && n < to; i++, n++) {
-      position += varint();
-      const place = varint();
-      const head = varint();
+      position += reader.varint();
+      const place = reader.varint();
+      const head = reader.varint();
       if (n >= from) out.push(new BlockEntry(position, place, heads, head));
     }
   }
