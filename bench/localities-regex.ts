@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { buildToDirectory } from "../generator/build/build.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { memoryAssets } from "./memory-assets.ts";
+import { upTo200 } from "./pattern-length.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -57,15 +58,6 @@ const assets = memoryAssets(root);
 
 const longAlternation = Array.from({ length: 19 }, (_, i) => `stadt${i}`).join("|");
 // Up to the 200-character limit: alternations of real names, classes, counted repetitions.
-const upTo200 = (parts: readonly string[], separator: string): string => {
-  let out = "";
-  for (const part of parts) {
-    const next = out === "" ? part : `${out}${separator}${part}`;
-    if (Array.from(next).length > 200) break;
-    out = next;
-  }
-  return out;
-};
 const cityNames = [
   "Berlin",
   "Hamburg",

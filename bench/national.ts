@@ -16,7 +16,7 @@
  *
  *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline]
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
@@ -33,7 +33,7 @@ import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseFile } from "fast-csv";
 import { startWranglerDev } from "../generator/serve/wrangler-dev.ts";
-import { buildInvocation } from "./build-invocation.ts";
+import { jsonBuild } from "./build-invocation.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
 /** The last commit before packed storage: the layout of one file per page and per locality download. */
@@ -278,30 +278,8 @@ async function baselineHandler(assets: {
 }
 
 function runBuild(layout: Layout, out: string): Promise<BuildJson> {
-  return new Promise((resolvePromise, reject) => {
-    // Both layouts run as this tree's `npm run build` runs (heap limits, malloc settings), from their own checkout.
-    const build = buildInvocation([
-      "--source",
-      `de-streets=${source}`,
-      "--out",
-      out,
-      "--max-files",
-      String(layout.maxFiles),
-      "--json",
-    ]);
-    const child = spawn(build.command, build.args, {
-      cwd: layout.root,
-      env: build.env,
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.on("exit", (code) =>
-      code === 0
-        ? resolvePromise(JSON.parse(stdout) as BuildJson)
-        : reject(new Error(`${layout.name}: build exited with ${code}`)),
-    );
-  });
+  // Both layouts run as this tree's `npm run build` runs (heap limits, malloc settings), from their own checkout.
+  return jsonBuild<BuildJson>(source, out, ["--max-files", String(layout.maxFiles)], layout.root);
 }
 
 /** Every locality of the input with its number of streets, largest first (as the API folds names: NFC, trimmed, lower case). */

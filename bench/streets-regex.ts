@@ -18,6 +18,7 @@ import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { memoryAssets } from "./memory-assets.ts";
 import { adversarialMix } from "./search-adversarial.ts";
+import { upTo200 } from "./pattern-length.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -49,15 +50,6 @@ const targets = new Set<string>();
 for (const r of adversarialMix(streets))
   if (r.kind === "streets" && r.class.includes("regex")) targets.add(targetOf(r, r.page));
 
-const upTo200 = (parts: readonly string[], separator: string): string => {
-  let out = "";
-  for (const part of parts) {
-    const next = out === "" ? part : `${out}${separator}${part}`;
-    if (Array.from(next).length > 200) break;
-    out = next;
-  }
-  return out;
-};
 const words = ["Haupt", "Bahnhof", "Schul", "Kirch", "Garten", "Berg", "Wald", "Linden", "Feld"];
 const extra: Filters[] = [
   { postalCode: "[0-9]{5}" },
