@@ -9,16 +9,18 @@
  * objects); a collection that falls into a cold request there walks all of it and charged the
  * request tens of milliseconds that Cloudflare would not. Here the files are read from disk in an
  * untimed pass first (the asset server's work, not the Worker's), which also compiles the code,
- * as the bench's cold figure has always assumed; index files come back as plain objects, not
- * Node's Response (see indexFile). A full collection forced before each request
- * (`--expose-gc`) is not done: it doubled the median here, an effect of the forced collection
- * itself rather than of the requests.
+ * as the bench's cold figure has always assumed; the memos and tables that pass filled are emptied
+ * before each timed request (forgetIsolateState), as a new isolate has them. Index files come
+ * back as plain objects, not Node's Response (see indexFile). A full collection forced before each
+ * request (`--expose-gc`) is not done: it doubled the median here, an effect of the forced
+ * collection itself rather than of the requests.
  *
  *   node --import tsx bench/search-cold.ts OUT < targets.json > costs.json
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Assets } from "../generator/edge/assets.ts";
+import { forgetIsolateState } from "../generator/contract/isolate-state.ts";
 import { createHandler } from "../generator/edge/handler.ts";
 
 /** One cold request's cost: what search.ts prints per request. */
@@ -70,6 +72,7 @@ const mainCpu = () => {
 
 async function run(target: string): Promise<ColdCost> {
   [fetches, indexBytes] = [0, 0];
+  forgetIsolateState();
   const handler = createHandler(assets);
   const started = mainCpu();
   const response = await handler(new Request(`http://bench${target}`));

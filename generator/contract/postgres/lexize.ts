@@ -15,6 +15,7 @@ import { lowerCase, utf8Length } from "./ctype.ts";
 import { GERMAN_STOP_WORDS, UNACCENT_RULES } from "./data/pg-tsearch.ts";
 import { parseTokens } from "./parser.ts";
 import * as T from "./parser-tables.ts";
+import { isolateMap } from "../isolate-state.ts";
 
 /** A lexeme at a position; `lexeme` is null for a stop word, which only takes its position. */
 export interface PositionedLexeme {
@@ -84,7 +85,7 @@ const simple = (token: string): string | null => {
 
 /** Street data repeats its words (every street of a town names the town): compute each once. */
 const memo = <K, V>(limit: number, compute: (key: K) => V) => {
-  const cache = new Map<K, V>();
+  const cache = isolateMap<K, V>();
   return (key: K): V => {
     if (cache.has(key)) return cache.get(key) as V;
     const value = compute(key);

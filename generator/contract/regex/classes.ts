@@ -5,6 +5,7 @@
  */
 import { alphaRanges, casePairs, spaceRanges, toLower, toUpper } from "../postgres/ctype.ts";
 import { mergeRanges, type Range } from "./ast.ts";
+import { onForgetIsolateState } from "../isolate-state.ts";
 
 const DIGITS: readonly Range[] = [[0x30, 0x39]];
 
@@ -20,6 +21,10 @@ function beyondAscii(table: Uint32Array): Range[] {
 
 let word: readonly Range[] | undefined;
 let space: readonly Range[] | undefined;
+onForgetIsolateState(() => {
+  word = undefined;
+  space = undefined;
+});
 
 /** The ranges of a class shorthand letter (d, s or w). */
 export function shorthandRanges(letter: "d" | "s" | "w"): readonly Range[] {

@@ -7,6 +7,7 @@ import { lowerCase } from "../postgres/ctype.ts";
 import { lexemesOf, streetLexemes, unaccent } from "../postgres/lexize.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
+import { isolateMap } from "../isolate-state.ts";
 
 /** A document's lexemes, to look up and to list. */
 interface Lexemes {
@@ -90,7 +91,7 @@ function nameTexts(name: string): readonly [string, string] {
   }
   return texts;
 }
-const textsByName = new Map<string, readonly [string, string]>();
+const textsByName = isolateMap<string, readonly [string, string]>();
 const textsByPlace = new WeakMap<PlaceTable, (readonly [string, string] | undefined)[]>();
 function placeTexts(places: PlaceTable, id: number): readonly [string, string] {
   let cache = textsByPlace.get(places);
@@ -128,7 +129,7 @@ function evaluate(node: SearchNode, name: Lexemes, place: Lexemes): boolean {
 
 /** Lexemes per name and per place, kept per isolate (names repeat across queries; at most NAMES_KEPT). */
 const NAMES_KEPT = 100_000;
-const byName = new Map<string, Lexemes>();
+const byName = isolateMap<string, Lexemes>();
 function nameLexemes(name: string): Lexemes {
   let lexemes = byName.get(name);
   if (lexemes === undefined) {

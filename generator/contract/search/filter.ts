@@ -19,6 +19,7 @@ import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
 import type { Node } from "../regex/ast.ts";
 import { alphabetOf } from "../regex/alphabet.ts";
 import { compilePattern, patternErrorMessage, type PatternResult } from "../regex/pattern.ts";
+import { isolateMap, onForgetIsolateState } from "../isolate-state.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
 
@@ -87,7 +88,7 @@ export function parseStreetFilter(
  * compiling and starts from the engine's states built before.
  */
 const KEPT_PATTERNS = 64;
-const keptPatterns = new Map<string, PatternResult>();
+const keptPatterns = isolateMap<string, PatternResult>();
 function keptPattern(value: string, ignoreCase: boolean, characters?: string): PatternResult {
   const key = `${characters ?? ""}\n${ignoreCase ? "~*" : "~"}${value}`;
   const kept = keptPatterns.get(key);
@@ -244,6 +245,10 @@ let classes: Map<number, number[]> | undefined;
 
 /** Union-find over the case pairs, built on first use. */
 let parent: Map<number, number> | undefined;
+onForgetIsolateState(() => {
+  classes = undefined;
+  parent = undefined;
+});
 function representative(c: number): number {
   parent ??= caseClosure();
   let root = c;
