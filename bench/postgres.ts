@@ -5,7 +5,8 @@
  * and starts one, listening on the Unix socket and localhost only, with a superuser role for you:
  *
  *   bash bench/postgres-up.sh          # apt-get install postgresql-15; pg_ctlcluster 15 main start
- *   npm run bench:postgres -- [--source FILE] [--seed N] [--json FILE] [--reload]
+ *   npm run bench:postgres -- [--source FILE] [--seed N] [--json FILE] [--reload] [--load-only]
+ *                             [--class NAME …]
  *   pg_ctlcluster 15 main stop         # when done
  *
  * Connection: the libpq variables (PGHOST, PGPORT, PGUSER); default the Unix socket
@@ -16,7 +17,11 @@
  * schema's Localities and Streets (indexes on LocalityId and (Name, LocalityId)) and FullTextStreets
  * with the generated SearchVector = to_tsvector('config_openplzapi', "Name" || ' ' || "PostalCode"
  * || ' ' || "Locality") and its GIN index, in database plz_search_bench, loaded from the synthetic
- * national street file (generated if missing) and kept between runs (--reload rebuilds it).
+ * national street file (generated if missing) and kept between runs (--reload rebuilds it;
+ * --load-only loads if needed and stops, so that loading and timing can be separate runs).
+ * --class (repeatable) times only the named query classes of the same mix, after the same warm-up:
+ * the whole mix takes longer than one run should on a shared machine (the name filters scan every
+ * street), so it can be timed in parts and the parts' JSON files given to bench:search together.
  *
  * A request is what the original asks the database for one page: the page (ORDER BY Name,
  * PostalCode, Locality LIMIT 50) and count(*), one after the other; timed end to end on one
@@ -38,6 +43,8 @@ const { values: args } = parseArgs({
     seed: { type: "string", default: "13" },
     json: { type: "string" },
     reload: { type: "boolean", default: false },
+    "load-only": { type: "boolean", default: false },
+    class: { type: "string", multiple: true },
   },
 });
 const DATABASE = "plz_search_bench";
@@ -78,6 +85,10 @@ const loaded = await db.query<{ n: string }>(`SELECT count(*) AS n FROM de."Full
   () => -1,
 );
 if (args.reload || loaded !== streets.length) await load();
+if (args["load-only"]) {
+  await db.end();
+  process.exit(0);
+}
 
 async function load(): Promise<void> {
   log(`loading ${streets.length.toLocaleString("en")} streets…`);
@@ -174,9 +185,13 @@ async function run(r: SearchRequest): Promise<number> {
   return performance.now() - started;
 }
 
-const requests = searchMix(streets, Number(args.seed));
+const mix = searchMix(streets, Number(args.seed));
+const unknownClass = args.class?.find((name) => !mix.some((r) => r.class === name));
+if (unknownClass !== undefined) throw new Error(`no query class ${unknownClass} in the mix`);
+const requests =
+  args.class === undefined ? mix : mix.filter((r) => args.class?.includes(r.class) === true);
 log(`warming up, then ${requests.length.toLocaleString("en")} requests…`);
-for (const r of requests.slice(0, 200)) await run(r);
+for (const r of mix.slice(0, 200)) await run(r);
 const times = new Map<string, number[]>();
 let done = 0;
 const started = performance.now();
