@@ -13,6 +13,11 @@ export interface Predecessor {
   readonly manifest: DownloadsManifest;
   /** One of its public files (`/downloads/…`); undefined when it has none at that path. */
   read(path: string): Promise<Uint8Array | undefined>;
+  /**
+   * Like `read`, but into `into` when the file fits there: the bytes returned are then a view of
+   * it, overwritten by the next read into it. A predecessor without it reads with `read`.
+   */
+  readInto?(path: string, into: Buffer): Promise<Uint8Array | undefined>;
   /** Read the datasets' gzip copies where there are some (over the network: about a fifth of the bytes). */
   readonly compressed?: boolean;
 }
@@ -46,12 +51,19 @@ export function oldDatasetOf(predecessor: Predecessor, resourceId: string): OldD
     if (file === undefined) break;
     parts.push(file);
   }
+  // One buffer for all of the resource's parts, the largest's size: a fresh one per part (up to
+  // the CDN's file size) is memory the allocator maps and the collector counts, again and again.
+  const largest = Math.max(0, ...parts.map((file) => file.bytes));
+  let scratch: Buffer | undefined;
   return {
     parts: parts.map((file) => ({ records: file.records, sha256: file.sha256 })),
     read: async (part) => {
       const plain = parts[part]?.path ?? "";
       const path = predecessor.compressed === true && gzipped.has(plain) ? `${plain}.gz` : plain;
-      const bytes = await predecessor.read(path);
+      const bytes =
+        path === plain && predecessor.readInto !== undefined
+          ? await predecessor.readInto(path, (scratch ??= Buffer.allocUnsafeSlow(largest)))
+          : await predecessor.read(path);
       if (bytes === undefined)
         throw new Error(
           `${predecessor.where}: its downloads manifest lists ${path}, but it has no such file`,
