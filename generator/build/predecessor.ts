@@ -1,6 +1,11 @@
 import { gunzipSync } from "node:zlib";
 import { CHANGE_FEED, type ChangeFeed } from "../contract/changes.ts";
-import { datasetPath, type DownloadFile, type DownloadsManifest } from "../contract/downloads.ts";
+import {
+  datasetPath,
+  DOWNLOADS_PREFIX,
+  type DownloadFile,
+  type DownloadsManifest,
+} from "../contract/downloads.ts";
 import type { OldDataset } from "./old-cursor.ts";
 
 /**
@@ -10,7 +15,8 @@ import type { OldDataset } from "./old-cursor.ts";
 export interface Predecessor {
   /** Where it is, for messages: a directory or a URL. */
   readonly where: string;
-  readonly manifest: DownloadsManifest;
+  /** Of its downloads manifest, what the feed reads: the build time and the complete datasets' files. */
+  readonly manifest: PredecessorManifest;
   /** One of its public files (`/downloads/…`); undefined when it has none at that path. */
   read(path: string): Promise<Uint8Array | undefined>;
   /**
@@ -22,13 +28,15 @@ export interface Predecessor {
   readonly compressed?: boolean;
 }
 
+export type PredecessorManifest = Pick<DownloadsManifest, "builtAt" | "files">;
+
 /** A manifest's files by path, and the paths that have a gzip copy: built once, not once per resource. */
 const indexes = new WeakMap<
-  DownloadsManifest,
+  PredecessorManifest,
   { byPath: Map<string, DownloadFile>; gzipped: Set<string> }
 >();
 
-function indexOf(manifest: DownloadsManifest) {
+function indexOf(manifest: PredecessorManifest) {
   let index = indexes.get(manifest);
   if (index === undefined) {
     const plain = manifest.files.filter((file) => file.gzipOf === undefined);
@@ -83,10 +91,18 @@ export async function feedOf(predecessor: Predecessor): Promise<ChangeFeed | und
   return feed as ChangeFeed;
 }
 
-/** Checks the parts of a downloads manifest a predecessor needs. */
-export function asManifest(json: unknown, where: string): DownloadsManifest {
+/**
+ * Checks the parts of a downloads manifest a predecessor needs, and keeps only them: its build time
+ * and its complete datasets' files. The views' files (about 20,000 nationally) would otherwise stay
+ * in the heap for the whole build, for the collector to mark again and again.
+ */
+export function asManifest(json: unknown, where: string): PredecessorManifest {
   const manifest = json as Partial<DownloadsManifest> | null;
   if (typeof manifest?.builtAt !== "string" || !Array.isArray(manifest.files))
     throw new Error(`${where}: not a downloads manifest (no builtAt or files)`);
-  return manifest as DownloadsManifest;
+  const complete = (path: string) => !path.slice(DOWNLOADS_PREFIX.length).includes("/");
+  return {
+    builtAt: manifest.builtAt,
+    files: manifest.files.filter((file) => complete(file.path)),
+  };
 }

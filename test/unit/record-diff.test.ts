@@ -9,7 +9,7 @@ import { csvRow, type CsvColumn } from "../../generator/contract/csv.ts";
 import { encodeRecords } from "../../generator/build/encode.ts";
 import type { OldDataset } from "../../generator/build/old-cursor.ts";
 import { localPredecessor } from "../../generator/build/local-predecessor.ts";
-import { oldDatasetOf, type Predecessor } from "../../generator/build/predecessor.ts";
+import { asManifest, oldDatasetOf, type Predecessor } from "../../generator/build/predecessor.ts";
 import { datasetPath, FILE_LIST_PATH } from "../../generator/contract/layout.ts";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { RecordDiff, type RecordChange } from "../../generator/build/record-diff.ts";
@@ -236,6 +236,13 @@ describe("the predecessor's dataset", () => {
     expect(old.parts).toEqual([{ records: 3, sha256: "ab" }]);
     expect(Buffer.from(await old.read(0))).toEqual(json);
     expect(asked).toEqual([fetched]);
+  });
+
+  it("keeps of the manifest the build time and the complete datasets' files, not the views'", () => {
+    const view = file("/downloads/t.things/aach.json", { filter: { locality: "Aach" } });
+    const kept = asManifest({ ...manifest, files: [...manifest.files, view] }, "test");
+    expect(kept).toEqual({ builtAt: manifest.builtAt, files: manifest.files });
+    expect(() => asManifest({ files: [] }, "there")).toThrow("there: not a downloads manifest");
   });
 
   it("a local build: every part read into one buffer, the largest part's size", async () => {
