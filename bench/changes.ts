@@ -7,17 +7,31 @@
  * pair, so a change in the machine's load falls on both; the figure is each pair's difference, and
  * their median and spread over the pairs. Each build runs in its own process.
  *
+ * Before each build the bench runs `sync` and waits for the kernel's writeback to end, so that
+ * neither build pays for the other's writes. On a disk a build still writes about a GB, which a
+ * busy machine may take longer to absorb in the one build than in the other; `--out-dir DIR` puts
+ * everything the bench writes (the first build, the rebuilds, the changed list) under DIR, e.g. a
+ * tmpfs (`/dev/shm/…`), to take the disk out of the comparison. Each pair records the file
+ * system its outputs were on, and the table prints it.
+ *
  * A shared machine may not give one run the time for many pairs: `--base DIR` reuses a first
  * build there (made there, and kept, when there is none), `--results FILE` appends each pair to FILE (JSON lines), and
  * `--summarize` prints the table of every pair in FILE without building.
  *
- *   npm run bench:changes -- [--source FILE] [--out DIR] [--every N] [--pairs N]
+ *   npm run bench:changes -- [--source FILE] [--out DIR] [--out-dir DIR] [--every N] [--pairs N]
  *     [--base DIR] [--keep-base] [--results FILE] [--summarize]
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { loadavg, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { jsonBuild } from "./build-invocation.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
@@ -25,7 +39,8 @@ import { ensureNationalStreets } from "./national-streets.ts";
 const { values: args } = parseArgs({
   options: {
     source: { type: "string", default: "/tmp/national-streets.csv" },
-    out: { type: "string", default: join(tmpdir(), "plz-bench-changes") },
+    out: { type: "string" },
+    "out-dir": { type: "string" },
     every: { type: "string", default: "100" },
     pairs: { type: "string", default: "5" },
     base: { type: "string" },
@@ -35,7 +50,9 @@ const { values: args } = parseArgs({
   },
 });
 const source = resolve(args.source);
-const out = resolve(args.out);
+const outDir = args["out-dir"] === undefined ? tmpdir() : resolve(args["out-dir"]);
+if (args["out-dir"] !== undefined) mkdirSync(outDir, { recursive: true });
+const out = resolve(args.out ?? join(outDir, "plz-bench-changes"));
 const every = Number(args.every);
 const results = args.results === undefined ? undefined : resolve(args.results);
 
@@ -62,6 +79,9 @@ interface Pair {
   first: "plain" | "feed";
   load: [number, number];
   changeFiles?: string;
+  /** The file system the builds wrote to (e.g. tmpfs), and the MiB still dirty after `sync` before each build. */
+  medium?: string;
+  dirtyMiB?: [number, number];
 }
 
 if (args.summarize) {
@@ -71,13 +91,18 @@ if (args.summarize) {
 }
 
 await ensureNationalStreets(source);
-const changedSource = join(tmpdir(), "plz-bench-changes-changed.csv");
+const changedSource = join(outDir, "plz-bench-changes-changed.csv");
 const rows = writeChanged(source, changedSource, every);
 process.stdout.write(
   `input rows / changed rows: ${rows.rows.toLocaleString("en")} / ${rows.changed.toLocaleString("en")} (${((100 * rows.changed) / rows.rows).toFixed(2)}%)\n`,
 );
 
 const base = args.base === undefined ? out : resolve(args.base);
+mkdirSync(dirname(base), { recursive: true });
+const medium = fileSystem(dirname(out));
+process.stdout.write(
+  `outputs on ${medium} (${dirname(out)}); first build on ${fileSystem(dirname(base))} (${base})\n`,
+);
 // A first build in --base is kept (made there when there is none); the default one with --keep-base.
 const keepBase = args["keep-base"] || args.base !== undefined;
 if (!existsSync(join(base, "downloads/index.json"))) {
@@ -92,15 +117,16 @@ for (let i = 0; i < Number(args.pairs); i++) {
   const order: ("plain" | "feed")[] = i % 2 === 0 ? ["plain", "feed"] : ["feed", "plain"];
   const runs: Partial<Record<"plain" | "feed", Run>> = {};
   let changeFiles: string | undefined;
+  const dirty: number[] = [];
   for (const kind of order) {
     const dir = `${out}-${kind}`;
     rmSync(dir, { recursive: true, force: true });
     execFileSync("cp", ["-al", base, dir]);
-    // The last build's writes (and removal) flushed before this one starts, not during it. The
-    // second build of a pair can still be slower than the first: alternating the order cancels it.
-    execFileSync("sync");
     // The same previous output for both; without its downloads manifest it is no predecessor.
     if (kind === "plain") rmSync(join(dir, "downloads/index.json"));
+    // The last build's writes (and removal) flushed before this one starts, not during it. The
+    // second build of a pair can still be slower than the first: alternating the order cancels it.
+    dirty.push(await settle());
     runs[kind] = await timed(changedSource, dir, []);
     if (kind === "feed") changeFiles = streetChangeFiles(dir);
     rmSync(dir, { recursive: true, force: true });
@@ -111,13 +137,38 @@ for (let i = 0; i < Number(args.pairs); i++) {
     first: order[0] ?? "plain",
     load: [before, loadavg()[0] ?? 0],
     ...(changeFiles === undefined ? {} : { changeFiles }),
+    medium,
+    dirtyMiB: [dirty[0] ?? 0, dirty[1] ?? 0],
   };
   pairs.push(pair);
   if (results !== undefined) appendFileSync(results, `${JSON.stringify(pair)}\n`);
   process.stderr.write(`pair ${i + 1}: ${row(pair)}\n`);
 }
 if (!keepBase) rmSync(base, { recursive: true, force: true });
+if (!keepBase && args["out-dir"] !== undefined) rmSync(changedSource, { force: true });
 print(results === undefined ? pairs : readPairs(results));
+
+/** The file system `dir` is on, as `stat -f` names it (tmpfs, ext2/ext3, …). */
+function fileSystem(dir: string): string {
+  return execFileSync("stat", ["-f", "-c", "%T", dir], { encoding: "utf8" }).trim();
+}
+
+/**
+ * Flushes every file system (`sync` returns once what was dirty is written) and waits, up to 60 s,
+ * until the kernel is writing back less than 1 MiB; resolves to the MiB dirty then (other
+ * processes' writes, on a shared machine).
+ */
+async function settle(): Promise<number> {
+  execFileSync("sync");
+  const meminfo = (field: string) =>
+    Number(
+      new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readFileSync("/proc/meminfo", "utf8"))?.[1] ??
+        0,
+    ) / 1024;
+  for (let waited = 0; meminfo("Writeback") >= 1 && waited < 60_000; waited += 100)
+    await new Promise((done) => setTimeout(done, 100));
+  return meminfo("Dirty");
+}
 
 /** Renames every `every`th street (a rename is a removed and an added record). */
 function writeChanged(from: string, to: string, every: number): { rows: number; changed: number } {
@@ -169,6 +220,10 @@ function row(pair: Pair): string {
     `adds wall ${signed(d.wall)} s, CPU ${signed(d.cpu)} s, render ${signed(d.render)} s, peak RSS ${signed(d.rss, 0)} MiB`,
     ...(pair.feed.phasesMs === undefined ? [] : [`phases ${phases(pair)}`]),
     `load ${pair.load.map((l) => l.toFixed(1)).join("→")}`,
+    ...(pair.medium === undefined ? [] : [`on ${pair.medium}`]),
+    ...(pair.dirtyMiB === undefined
+      ? []
+      : [`dirty after sync ${pair.dirtyMiB.map((d) => d.toFixed(0)).join("/")} MiB`]),
   ].join(" | ");
 }
 
@@ -221,6 +276,8 @@ function print(all: readonly Pair[]): void {
       `the feed adds, ${key}, order-balanced (mean of each order's median): ${signed((of("plain") + of("feed")) / 2)} s (plain first ${signed(of("plain"))}, feed first ${signed(of("feed"))})`,
     );
   }
+  const media = [...new Set(all.map((pair) => pair.medium ?? "unrecorded"))];
+  lines.push(`the builds' outputs were on: ${media.join(", ")}`);
   const files = all.find((pair) => pair.changeFiles !== undefined)?.changeFiles;
   if (files !== undefined) lines.push(`de.streets change files: ${files}`);
   process.stdout.write(`${lines.join("\n")}\n`);

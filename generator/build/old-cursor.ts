@@ -4,6 +4,7 @@ import { jsonRecordEnd } from "./json-records.ts";
 export interface OldDataset {
   /** Per part, in order: its records and its SHA-256 (hex), as the manifest states them. */
   readonly parts: readonly { readonly records: number; readonly sha256: string }[];
+  /** One part's bytes; they may be overwritten by the next read (one buffer serves every part). */
   read(part: number): Promise<Uint8Array>;
 }
 
@@ -66,10 +67,11 @@ export class OldCursor {
   }
 
   /**
-   * Whether the record at the cursor is `json[start, end)` byte for byte (a native comparison, no
-   * parsing); if so the cursor moves past it. `next` must have found a record.
+   * Whether the `records` records at the cursor are `json[start, end)` byte for byte (a native
+   * comparison, no parsing; the same bytes from a record's start are the same records); if so the
+   * cursor moves past them. `next` must have found a record.
    */
-  takeIfEqual(json: Buffer, start: number, end: number): boolean {
+  takeIfEqual(json: Buffer, start: number, end: number, records = 1): boolean {
     const bytes = this.bytes as Buffer;
     const after = this.at + end - start;
     const delimiter = bytes[after];
@@ -78,6 +80,7 @@ export class OldCursor {
       json.compare(bytes, this.at, after, start, end) !== 0
     )
       return false;
+    this.taken += records - 1;
     this.passed(after);
     return true;
   }

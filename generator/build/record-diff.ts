@@ -10,6 +10,9 @@ import { OldRecordIndex } from "./record-index.ts";
  */
 export const POOL_LIMIT = 32 * 2 ** 20;
 
+/** How many records the diff compares at once with the old ones at the cursor, before one by one. */
+const RUN = 16;
+
 /** One record's change; records as their compact JSON, and their CSV rows (with CRLF). */
 export type RecordChange =
   | { readonly kind: "added"; readonly json: string; readonly csv: string }
@@ -78,7 +81,15 @@ export class RecordDiff {
         const end = (at[i + 1] ?? 0) - 1;
         // Awaited only where a part is to be read: this loop runs once per record.
         const ready = this.cursor.atRecord() || (await this.cursor.next()) !== undefined;
-        if (ready && this.cursor.takeIfEqual(json, start, end)) continue;
+        if (ready) {
+          // Most records are unchanged: a run of them is one comparison, not one per record.
+          const run = Math.min(RUN, to - i);
+          if (run > 1 && this.cursor.takeIfEqual(json, start, (at[i + run] ?? 0) - 1, run)) {
+            i += run - 1;
+            continue;
+          }
+          if (this.cursor.takeIfEqual(json, start, end)) continue;
+        }
         await this.differs(json.toString("utf8", start, end));
       }
     }

@@ -1,11 +1,16 @@
 import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { csvRow, type CsvColumn } from "../../generator/contract/csv.ts";
 import { encodeRecords } from "../../generator/build/encode.ts";
 import type { OldDataset } from "../../generator/build/old-cursor.ts";
-import { oldDatasetOf } from "../../generator/build/predecessor.ts";
+import { localPredecessor } from "../../generator/build/local-predecessor.ts";
+import { asManifest, oldDatasetOf, type Predecessor } from "../../generator/build/predecessor.ts";
+import { datasetPath, FILE_LIST_PATH } from "../../generator/contract/layout.ts";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { RecordDiff, type RecordChange } from "../../generator/build/record-diff.ts";
 
@@ -34,14 +39,18 @@ function partsOf(records: readonly string[], size: number): string[][] {
   return parts;
 }
 
+/** The old parts as a local predecessor reads them: each into the same buffer, over the last one. */
 function oldDataset(parts: readonly string[][]): OldDataset & { reads: number[] } {
   const reads: number[] = [];
+  const texts = parts.map((records) => `[${records.join(",")}]`);
+  const scratch = Buffer.alloc(Math.max(...texts.map((text) => Buffer.byteLength(text))));
   return {
     reads,
     parts: parts.map((records) => ({ records: records.length, sha256: sha(records) })),
     read: (part) => {
       reads.push(part);
-      return Promise.resolve(Buffer.from(`[${(parts[part] ?? []).join(",")}]`));
+      scratch.fill(0x20);
+      return Promise.resolve(scratch.subarray(0, scratch.write(texts[part] ?? "")));
     },
   };
 }
@@ -127,8 +136,11 @@ describe.each(LIMITS)("the streaming record diff%s", (_, limit) => {
     ["from nothing", base, [], true],
   ])("%s", async (_, after, extra, fromNothing = false) => {
     const before = fromNothing ? [] : [...base, ...extra];
-    const { changes } = await diff(before, after, 4, limit);
-    expect(described(changes)).toEqual(expected(before, after));
+    // Parts of 4 records (slices of 2), and of 40 (slices past a run of records compared at once).
+    for (const size of [4, 40]) {
+      const { changes } = await diff(before, after, size, limit);
+      expect(described(changes)).toEqual(expected(before, after));
+    }
   });
 
   it("finds the same changes in a reordered dataset, indexing past the limit", async () => {
@@ -166,7 +178,7 @@ describe.each(LIMITS)("the streaming record diff%s", (_, limit) => {
       fc.asyncProperty(
         fc.array(record, { maxLength: 30 }),
         fc.array(record, { maxLength: 30 }),
-        fc.integer({ min: 1, max: 6 }),
+        fc.oneof(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 7, max: 40 })),
         async (a, b, size) => {
           // Sorted as a dataset is, so that the two sides are mostly in step.
           const before = [...a].sort();
@@ -224,5 +236,41 @@ describe("the predecessor's dataset", () => {
     expect(old.parts).toEqual([{ records: 3, sha256: "ab" }]);
     expect(Buffer.from(await old.read(0))).toEqual(json);
     expect(asked).toEqual([fetched]);
+  });
+
+  it("keeps of the manifest the build time and the complete datasets' files, not the views'", () => {
+    const view = file("/downloads/t.things/aach.json", { filter: { locality: "Aach" } });
+    const kept = asManifest({ ...manifest, files: [...manifest.files, view] }, "test");
+    expect(kept).toEqual({ builtAt: manifest.builtAt, files: manifest.files });
+    expect(() => asManifest({ files: [] }, "there")).toThrow("there: not a downloads manifest");
+  });
+
+  it("a local build: every part read into one buffer, the largest part's size", async () => {
+    const parts = [range(0, 3), range(3, 4), range(4, 9)].map((r) => Buffer.from(`[${r}]`));
+    const dir = mkdtempSync(join(tmpdir(), "plz-predecessor-"));
+    try {
+      const paths = parts.map((_, i) => datasetPath("t.things", "json", i + 1));
+      mkdirSync(join(dir, "downloads"));
+      parts.forEach((bytes, i) => writeFileSync(join(dir, paths[i] ?? ""), bytes));
+      const files = parts.map((bytes, i) =>
+        file(paths[i] ?? "", { bytes: bytes.length, part: i + 1 }),
+      );
+      writeFileSync(join(dir, "downloads/index.json"), JSON.stringify({ ...manifest, files }));
+      const list = paths.map((path, i) => `${path}\tx\t${parts[i]?.length}\n`).join("");
+      writeFileSync(join(dir, FILE_LIST_PATH), `${list}/downloads/index.json\tx\t1\n`);
+      const predecessor = localPredecessor(dir);
+      expect(predecessor).toBeDefined();
+      const old = oldDatasetOf(predecessor as Predecessor, "t.things");
+      const read = await Promise.all([0, 1, 2].map((part) => old.read(part)));
+      // Each read's bytes were right when read; all three share one buffer (the last part's now).
+      expect(new Set(read.map((bytes) => bytes.buffer)).size).toBe(1);
+      expect(read.map((bytes) => bytes.length)).toEqual(parts.map((bytes) => bytes.length));
+      expect(Buffer.from(read[2] ?? [])).toEqual(parts[2]);
+      expect((read[2]?.buffer.byteLength ?? 0) >= Math.max(...parts.map((b) => b.length))).toBe(
+        true,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
