@@ -136,17 +136,16 @@ export class SearchIndex {
   async postings(refs: readonly ListRef[], budget: ReadBudget): Promise<Postings[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
     this.chargeChunks(ranges, budget);
-    const missing = ranges.filter(([from]) => !this.decoded.has(from));
-    const chunks = await this.chunksOf(missing);
+    // The kept lists first, each made the most recent (keeping the others may drop them).
+    const kept = ranges.map(([from]) => {
+      const list = this.decoded.get(from);
+      if (list !== undefined && this.decoded.delete(from)) this.decoded.set(from, list);
+      return list;
+    });
+    const chunks = await this.chunksOf(ranges.filter((_, i) => kept[i] === undefined));
     return ranges.map(([from, to], i) => {
-      const kept = this.decoded.get(from);
-      if (kept !== undefined) {
-        this.decoded.delete(from);
-        this.decoded.set(from, kept);
-        return kept;
-      }
-      const list = decodePostings(bytesOf(chunks, from, to), listCount(refs[i] ?? []));
-      this.keepDecoded(from, list);
+      const list = kept[i] ?? decodePostings(bytesOf(chunks, from, to), listCount(refs[i] ?? []));
+      if (list !== kept[i]) this.keepDecoded(from, list);
       return list;
     });
   }
