@@ -247,10 +247,7 @@ export class SearchIndex {
     let parsed = this.shards.get(path);
     if (parsed === undefined) {
       const bytes = await this.file(path);
-      this.shards.set(
-        path,
-        (parsed = { shard: ListShard.parse(decoder.decode(bytes)), bytes: bytes.byteLength }),
-      );
+      this.shards.set(path, (parsed = { shard: ListShard.parse(bytes), bytes: bytes.byteLength }));
     }
     return parsed;
   }

@@ -263,12 +263,16 @@ describe("places", () => {
 });
 
 describe("lexicon and trigram shards", () => {
+  // The empty key (every run), an empty list, keys beyond ASCII and beyond the BMP.
   const entries = [
+    { key: "", ref: [0, 100] },
     { key: "2", ref: [4, 100, 130] },
     { key: "platz", ref: [2_000, 130, 5_000, 9_000] },
     { key: "plauen", ref: [1, 9_000, 9_010] },
     { key: "pli", ref: [3, 9_010, 9_020] },
-    { key: "zz", ref: [1, 9_020, 9_021] },
+    { key: "straße", ref: [1, 9_020, 9_020 + 2 ** 31] },
+    { key: "zz", ref: [1, 9_020 + 2 ** 31, 9_021 + 2 ** 31] },
+    { key: "\u{1F600}ß", ref: [1, 9_021 + 2 ** 31, 9_030 + 2 ** 31] },
   ];
   const shard = ListShard.parse(encodeListShard(entries));
 
@@ -277,8 +281,9 @@ describe("lexicon and trigram shards", () => {
   });
 
   it.each([
-    ["pla", [entries[1]?.ref, entries[2]?.ref]],
-    ["pl", [entries[1]?.ref, entries[2]?.ref, entries[3]?.ref]],
+    ["pla", [entries[2]?.ref, entries[3]?.ref]],
+    ["pl", [entries[2]?.ref, entries[3]?.ref, entries[4]?.ref]],
+    ["\u{1F600}", [entries[7]?.ref]],
     ["plz", []],
     ["zzz", []],
   ])("prefix %s", (prefix, refs) => {
@@ -296,7 +301,7 @@ describe("lexicon and trigram shards", () => {
   });
 
   it("refuses lists that are not back to back", () => {
-    expect(() => encodeListShard([entries[0] as never, entries[2] as never])).toThrow(
+    expect(() => encodeListShard([entries[1] as never, entries[3] as never])).toThrow(
       /does not follow/,
     );
   });

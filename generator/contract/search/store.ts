@@ -8,10 +8,10 @@
  *
  *   /_s/{cc}/meta.json        SearchMeta (meta.ts): counts, the head's keys, where the shards begin
  *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
- *   /_s/{cc}/l/{n}.json       lexicon shard (shards.ts): a range of lexemes in order, with their lists
- *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names,
- *                             their 1- and 2-grams (for short name filters) and EVERY_NAME, the
- *                             empty string, whose list is every run
+ *   /_s/{cc}/l/{n}.bin        lexicon shard (shards.ts): a range of lexemes in order, with their lists
+ *   /_s/{cc}/g/{n}.bin        trigram shard: likewise, the case-folded trigrams of street names,
+ *                             their 1- and 2-grams (for short name filters), their common longer
+ *                             n-grams and EVERY_NAME, the empty string, whose list is every run
  *   /_s/{cc}/t/{n}.bin        tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
