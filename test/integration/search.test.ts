@@ -318,6 +318,21 @@ describe("the Streets filters", () => {
     },
   );
 
+  it.each<[string, (s: Street) => boolean]>([
+    ["name=straße", (s) => /straße/i.test(s.name)],
+    ["name=STRA", (s) => /stra/i.test(s.name)],
+    ["name=^straße", (s) => /^straße/i.test(s.name)],
+    ["name=traße&postalCode=101", (s) => /traße/i.test(s.name) && s.postalCode.includes("101")],
+  ])(
+    "%s, a literal in so many names that it has a list of its own: every street, in order",
+    async (query, test) => {
+      const expected = berlin.filter(test);
+      expect(expected.length).toBeGreaterThan(0);
+      const encoded = query.replace(/(?<==)[^&]+/g, (value) => q(value));
+      expect(await allPages(get, `/de/Streets?${encoded}`)).toEqual(expected);
+    },
+  );
+
   it.each([
     `name=${q(".*")}`,
     `postalCode=${q("[0-9]{5}")}`,
