@@ -74,7 +74,12 @@ export async function findStreets(
         : ((await ownGram(index, filters.name, budget)) ??
           (await rarestGram(index, filters.name, budget)));
   if (name !== undefined && name.refs.length === 0) return { total: 0, page: [] };
-  const exact = (name as NameCover | undefined)?.exact;
+  // One list whose runs all pass: the literal's own n-gram, when the fold is exact.
+  const exact =
+    name === undefined || filters.name?.pattern !== undefined
+      ? undefined
+      : ((name as NameCover).exact ??
+        gramIsLiteral(filters.name as StreetFilter, index.nameCharacters));
   const readRuns = async (
     onPass?: (start: number, length: number) => void,
     keep?: (start: number, length: number) => boolean,
@@ -93,7 +98,13 @@ export async function findStreets(
   };
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
     refuseBroadPattern(filters.name as StreetFilter, name, Infinity);
-    const exactPage = await exactNamePage(index, name, budget, start, end);
+    const exactPage = await exactNamePage(
+      index,
+      { ...name, exact: exact === true },
+      budget,
+      start,
+      end,
+    );
     const runs = exactPage === undefined ? await readRuns() : undefined;
     const { positions, heads } = exactPage ?? runStreets(runs as Runs, start, end);
     const places = await index.streets.placesAt(positions, budget);
