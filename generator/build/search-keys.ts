@@ -136,8 +136,8 @@ export const COMMON_GRAM_RUNS = 1024;
 
 /**
  * The n-grams of four and more code points in at least COMMON_GRAM_RUNS runs, with their runs in
- * order: an n-gram is counted only when both of its (n-1)-grams are common, so each length
- * counts a few candidates per name.
+ * order: an n-gram is counted only where both of its (n-1)-grams are common, so each length looks
+ * at a few positions of a few names.
  */
 function commonGramRuns(
   runsOfName: ReadonlyMap<string, readonly number[]>,
@@ -149,30 +149,41 @@ function commonGramRuns(
       .filter(([gram, ofRuns]) => [...gram].length === 3 && ofRuns.length >= COMMON_GRAM_RUNS)
       .map(([gram]) => gram),
   );
-  const folded = [...runsOfName].map(
-    ([name, ofRuns]) => [Array.from(caseFoldKey(name)), ofRuns] as const,
-  );
+  // Per name: its folded code points and where its (n-1)-gram is common, for the length at hand.
+  const names = [...runsOfName].map(([name, ofRuns]) => {
+    const chars = Array.from(caseFoldKey(name));
+    const at: number[] = [];
+    for (let i = 0; i + 3 <= chars.length; i++)
+      if (common.has(chars.slice(i, i + 3).join(""))) at.push(i);
+    return { chars, ofRuns, at };
+  });
   for (let n = 4; common.size > 0; n++) {
     const byGram = new Map<string, number[]>();
-    for (const [chars, ofRuns] of folded) {
+    const gramsAt = names.map((name) => {
+      const grams: [number, string][] = [];
       const seen = new Set<string>();
-      for (let i = 0; i + n <= chars.length; i++) {
-        const gram = chars.slice(i, i + n).join("");
+      for (let k = 0; k + 1 < name.at.length; k++) {
+        const i = name.at[k] as number;
+        if (name.at[k + 1] !== i + 1) continue;
+        const gram = name.chars.slice(i, i + n).join("");
+        grams.push([i, gram]);
         if (seen.has(gram)) continue;
         seen.add(gram);
-        if (!common.has(chars.slice(i, i + n - 1).join(""))) continue;
-        if (!common.has(chars.slice(i + 1, i + n).join(""))) continue;
         let list = byGram.get(gram);
         if (list === undefined) byGram.set(gram, (list = []));
-        for (const run of ofRuns) list.push(run);
+        for (const run of name.ofRuns) list.push(run);
       }
-    }
+      return grams;
+    });
     common = new Set();
     for (const [gram, list] of byGram)
       if (list.length >= COMMON_GRAM_RUNS) {
         common.add(gram);
         out.push([gram, Int32Array.from(list).sort()]);
       }
+    names.forEach((name, j) => {
+      name.at = (gramsAt[j] ?? []).filter(([, gram]) => common.has(gram)).map(([i]) => i);
+    });
   }
   return out;
 }
