@@ -208,7 +208,7 @@ function writeShards(
   entries: readonly ShardEntry[],
   groupOf: (key: string) => string,
   pathOf: (shard: number) => string,
-  write: (path: string, data: string) => void,
+  write: (path: string, data: Uint8Array) => void,
 ): string[] {
   const firstKeys: string[] = [];
   let shard: ShardEntry[] = [];

@@ -94,25 +94,96 @@ export function headRuns(headOf: Int32Array): Runs {
   return { start, length };
 }
 
-/** Every case-folded 1-, 2- and 3-gram of the names, with the runs of streets of those names, by n-gram; EVERY_NAME with every run. */
+/**
+ * Every case-folded 1-, 2- and 3-gram of the names, and every longer one in at least
+ * COMMON_GRAM_RUNS runs, with the runs of streets of those names, by n-gram; EVERY_NAME with
+ * every run.
+ */
 export function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
   const ids = new Interner();
   const byName = new Map<string, number[]>();
+  const runsOfName = new Map<string, number[]>();
   const pairs = new PairList();
   const everyName = ids.id(EVERY_NAME);
   runs.start.forEach((position, run) => {
     pairs.push(everyName, run);
     const name = streets[position]?.name ?? "";
     let own = byName.get(name);
-    if (own === undefined)
+    if (own === undefined) {
       byName.set(
         name,
         (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))),
       );
+      runsOfName.set(name, []);
+    }
+    runsOfName.get(name)?.push(run);
     for (const id of own) pairs.push(id, run);
   });
   const grouped = pairs.group(ids.values.length);
-  return ids.values
-    .map((trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array])
-    .sort((a, b) => compareText(a[0], b[0]));
+  const out = ids.values.map(
+    (trigram, id) => [trigram, grouped[id] as Int32Array] as [string, Int32Array],
+  );
+  out.push(...commonGramRuns(runsOfName, out));
+  return out.sort((a, b) => compareText(a[0], b[0]));
+}
+
+/**
+ * A name filter whose every trigram is common (`straße`, `stra`) would test the names of tens of
+ * thousands of runs; the list of the literal's own n-gram is exactly its runs. So the n-grams of
+ * four and more characters in at least this many runs have lists too.
+ */
+export const COMMON_GRAM_RUNS = 1024;
+
+/**
+ * The n-grams of four and more code points in at least COMMON_GRAM_RUNS runs, with their runs in
+ * order: an n-gram is counted only where both of its (n-1)-grams are common, so each length looks
+ * at a few positions of a few names.
+ */
+function commonGramRuns(
+  runsOfName: ReadonlyMap<string, readonly number[]>,
+  trigrams: readonly (readonly [string, Int32Array])[],
+): [string, Int32Array][] {
+  const out: [string, Int32Array][] = [];
+  let common = new Set(
+    trigrams
+      .filter(([gram, ofRuns]) => [...gram].length === 3 && ofRuns.length >= COMMON_GRAM_RUNS)
+      .map(([gram]) => gram),
+  );
+  // Per name: its folded code points and where its (n-1)-gram is common, for the length at hand.
+  const names = [...runsOfName].map(([name, ofRuns]) => {
+    const chars = Array.from(caseFoldKey(name));
+    const at: number[] = [];
+    for (let i = 0; i + 3 <= chars.length; i++)
+      if (common.has(chars.slice(i, i + 3).join(""))) at.push(i);
+    return { chars, ofRuns, at };
+  });
+  for (let n = 4; common.size > 0; n++) {
+    const byGram = new Map<string, number[]>();
+    const gramsAt = names.map((name) => {
+      const grams: [number, string][] = [];
+      const seen = new Set<string>();
+      for (let k = 0; k + 1 < name.at.length; k++) {
+        const i = name.at[k] as number;
+        if (name.at[k + 1] !== i + 1) continue;
+        const gram = name.chars.slice(i, i + n).join("");
+        grams.push([i, gram]);
+        if (seen.has(gram)) continue;
+        seen.add(gram);
+        let list = byGram.get(gram);
+        if (list === undefined) byGram.set(gram, (list = []));
+        for (const run of name.ofRuns) list.push(run);
+      }
+      return grams;
+    });
+    common = new Set();
+    for (const [gram, list] of byGram)
+      if (list.length >= COMMON_GRAM_RUNS) {
+        common.add(gram);
+        out.push([gram, Int32Array.from(list).sort()]);
+      }
+    names.forEach((name, j) => {
+      name.at = (gramsAt[j] ?? []).filter(([, gram]) => common.has(gram)).map(([i]) => i);
+    });
+  }
+  return out;
 }

@@ -12,7 +12,7 @@ import type { Format } from "./query.ts";
  * in a way that the other side cannot read: the route table and each search meta carry it, and
  * the Worker and `serve` refuse a build of another version instead of misreading it.
  */
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 /**
  * Why a build stamped `found` cannot be read by this code, as one line naming `what` (a directory,
@@ -117,8 +117,8 @@ export const DOCS_ROUTES: ReadonlyMap<string, DocsFile> = new Map<string, DocsFi
 
 export const searchMetaPath = (cc: string) => `/_s/${cc}/meta.json`;
 export const placesPath = (cc: string) => `/_s/${cc}/places.bin`;
-export const lexiconPath = (cc: string, shard: number) => `/_s/${cc}/l/${shard}.json`;
-export const trigramPath = (cc: string, shard: number) => `/_s/${cc}/g/${shard}.json`;
+export const lexiconPath = (cc: string, shard: number) => `/_s/${cc}/l/${shard}.bin`;
+export const trigramPath = (cc: string, shard: number) => `/_s/${cc}/g/${shard}.bin`;
 export const tailsPath = (cc: string, shard: number) => `/_s/${cc}/t/${shard}.bin`;
 export const listChunkPath = (cc: string, chunk: number) => `/_s/${cc}/p/${chunk}.bin`;
 export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.bin`;

@@ -12,6 +12,7 @@ import {
   passingRuns,
   runOf,
   runStreets,
+  type Runs,
 } from "../contract/search/filtering.ts";
 import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
@@ -32,6 +33,7 @@ import {
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
 import { gramCounted, gramIsLiteral } from "./search-short-names.ts";
+import { exactNamePage, ownGram, type NameCover } from "./search-name-grams.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -69,8 +71,15 @@ export async function findStreets(
       ? undefined
       : filters.name.pattern !== undefined
         ? await patternCover(index, filters.name, budget)
-        : await rarestGram(index, filters.name, budget);
+        : ((await ownGram(index, filters.name, budget)) ??
+          (await rarestGram(index, filters.name, budget)));
   if (name !== undefined && name.refs.length === 0) return { total: 0, page: [] };
+  // One list whose runs all pass: the literal's own n-gram, when the fold is exact.
+  const exact =
+    name === undefined || filters.name?.pattern !== undefined
+      ? undefined
+      : ((name as NameCover).exact ??
+        gramIsLiteral(filters.name as StreetFilter, index.nameCharacters));
   const readRuns = async (
     onPass?: (start: number, length: number) => void,
     keep?: (start: number, length: number) => boolean,
@@ -78,16 +87,29 @@ export async function findStreets(
     const lists = await index.postings(name?.refs ?? [], budget);
     const filter = filters.name as StreetFilter;
     return filter.pattern === undefined
-      ? passingRuns(filter, lists, gramIsLiteral(filter, index.nameCharacters), onPass, keep)
+      ? passingRuns(
+          filter,
+          lists,
+          exact ?? gramIsLiteral(filter, index.nameCharacters),
+          onPass,
+          keep,
+        )
       : unitedPassingRuns(filter, lists, onPass);
   };
   if (name !== undefined && filters.postalCode === undefined && filters.locality === undefined) {
     refuseBroadPattern(filters.name as StreetFilter, name, Infinity);
-    const runs = await readRuns();
-    const { positions, heads } = runStreets(runs, start, end);
+    const exactPage = await exactNamePage(
+      index,
+      { ...name, exact: exact === true },
+      budget,
+      start,
+      end,
+    );
+    const runs = exactPage === undefined ? await readRuns() : undefined;
+    const { positions, heads } = exactPage ?? runStreets(runs as Runs, start, end);
     const places = await index.streets.placesAt(positions, budget);
     return {
-      total: runs.streets,
+      total: runs?.streets ?? name.streets,
       page: positions.map((position, i) => ({
         position,
         place: places[i] ?? 0,

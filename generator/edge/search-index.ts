@@ -89,9 +89,7 @@ export class SearchIndex {
   /** The places (read on first use: a one-word search or a name filter alone does without). */
   async places(budget: ReadBudget): Promise<PlaceTable> {
     if (this.placeTable === undefined) {
-      const bytes = new Uint8Array(
-        await (await this.store.require(this.origin, placesPath(this.country))).arrayBuffer(),
-      );
+      const bytes = await this.file(placesPath(this.country));
       this.placeTable = { table: decodePlaceTable(bytes), bytes: bytes.byteLength };
     }
     budget.charge(placesPath(this.country), this.placeTable.bytes);
@@ -138,17 +136,16 @@ export class SearchIndex {
   async postings(refs: readonly ListRef[], budget: ReadBudget): Promise<Postings[]> {
     const ranges = refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0] as const);
     this.chargeChunks(ranges, budget);
-    const missing = ranges.filter(([from]) => !this.decoded.has(from));
-    const chunks = await this.chunksOf(missing);
+    // The kept lists first, each made the most recent (keeping the others may drop them).
+    const kept = ranges.map(([from]) => {
+      const list = this.decoded.get(from);
+      if (list !== undefined && this.decoded.delete(from)) this.decoded.set(from, list);
+      return list;
+    });
+    const chunks = await this.chunksOf(ranges.filter((_, i) => kept[i] === undefined));
     return ranges.map(([from, to], i) => {
-      const kept = this.decoded.get(from);
-      if (kept !== undefined) {
-        this.decoded.delete(from);
-        this.decoded.set(from, kept);
-        return kept;
-      }
-      const list = decodePostings(bytesOf(chunks, from, to), listCount(refs[i] ?? []));
-      this.keepDecoded(from, list);
+      const list = kept[i] ?? decodePostings(bytesOf(chunks, from, to), listCount(refs[i] ?? []));
+      if (list !== kept[i]) this.keepDecoded(from, list);
       return list;
     });
   }
@@ -189,16 +186,22 @@ export class SearchIndex {
         list.entry(start + i),
       );
     }
-    const first = Math.floor(start / BLOCK_ENTRIES);
-    const last = Math.floor((end - 1) / BLOCK_ENTRIES);
-    const [from, to] = [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
-    this.chargeChunks([[from, to]], budget);
+    const [first, last] = [
+      Math.floor(start / BLOCK_ENTRIES),
+      Math.floor((end - 1) / BLOCK_ENTRIES),
+    ];
     return decodeBlocks(
-      bytesOf(await this.chunksOf([[from, to]]), from, to),
+      await this.streamBytes(ref[1 + first] ?? 0, ref[2 + last] ?? 0, budget),
       [],
       start - first * BLOCK_ENTRIES,
       end - first * BLOCK_ENTRIES,
     );
+  }
+
+  /** Bytes [from, to) of the list stream, its chunks charged first. */
+  async streamBytes(from: number, to: number, budget: ReadBudget): Promise<Uint8Array> {
+    this.chargeChunks([[from, to]], budget);
+    return bytesOf(await this.chunksOf([[from, to]]), from, to);
   }
 
   /** The rendered tails of places, JSON (0) or CSV (1). */
@@ -207,19 +210,14 @@ export class SearchIndex {
     budget: ReadBudget,
   ): Promise<(place: number, format: 0 | 1) => string> {
     const shards = [...new Set(places.map((place) => Math.floor(place / TAILS_PER_SHARD)))];
-    const loaded = await Promise.all(
+    await Promise.all(
       shards
         .filter((shard) => !this.tails.has(shard))
         .map(async (shard) => {
-          const bytes = new Uint8Array(
-            await (
-              await this.store.require(this.origin, tailsPath(this.country, shard))
-            ).arrayBuffer(),
-          );
-          return [shard, { tails: new TailShard(bytes), bytes: bytes.byteLength }] as const;
+          const bytes = await this.file(tailsPath(this.country, shard));
+          this.tails.set(shard, { tails: new TailShard(bytes), bytes: bytes.byteLength });
         }),
     );
-    for (const [shard, tails] of loaded) this.tails.set(shard, tails);
     for (const shard of shards)
       budget.charge(tailsPath(this.country, shard), this.tails.get(shard)?.bytes ?? 0);
     return (place, format) => {
@@ -242,21 +240,21 @@ export class SearchIndex {
     return new Map(shards.map(([path, { shard }]) => [path, shard]));
   }
 
+  /** A shard and its size in bytes, kept per isolate once read. */
   private async shard(
     path: string,
   ): Promise<{ readonly shard: ListShard; readonly bytes: number }> {
-    const cached = this.shards.get(path);
-    if (cached !== undefined) return cached;
-    const { text, bytes } = await this.text(path);
-    const parsed = { shard: ListShard.parse(text), bytes };
-    this.shards.set(path, parsed);
+    let parsed = this.shards.get(path);
+    if (parsed === undefined) {
+      const bytes = await this.file(path);
+      this.shards.set(path, (parsed = { shard: ListShard.parse(bytes), bytes: bytes.byteLength }));
+    }
     return parsed;
   }
 
-  /** A file's text and its size in bytes. */
-  private async text(path: string): Promise<{ readonly text: string; readonly bytes: number }> {
-    const bytes = new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
-    return { text: decoder.decode(bytes), bytes: bytes.byteLength };
+  /** A file of the index, as bytes. */
+  private async file(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
   }
 
   /** Charges the list-stream chunks that byte ranges lie in (whole: a chunk is one file), before they are read. */
@@ -286,7 +284,7 @@ export class SearchIndex {
       return cached;
     }
     const path = listChunkPath(this.country, number);
-    const bytes = new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
+    const bytes = await this.file(path);
     this.chunks.set(number, bytes);
     if (this.chunks.size > CHUNK_CACHE)
       this.chunks.delete(this.chunks.keys().next().value as number);

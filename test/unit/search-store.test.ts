@@ -21,6 +21,7 @@ import {
   encodeBlock,
   HeadTable,
   headsInRuns,
+  runStreetsOf,
 } from "../../generator/contract/search/store.ts";
 import {
   csvPieces,
@@ -199,6 +200,35 @@ describe("heads of streets in runs", () => {
   ])("%s", (_, positions) => {
     expect(headsInRuns(chunk.view(), positions)).toEqual(positions.map(headAt));
   });
+
+  // A run list's streets [start, end): the k-th street of the runs is position 100 + k here.
+  it.each([
+    [0, 0],
+    [0, 10],
+    [2, 5],
+    [3, 4],
+    [7, 10],
+    [9, 20],
+    [10, 12],
+  ])("streets [%i, %i) of the runs", (start, end) => {
+    const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
+    const seen = runStreetsOf(chunk.view(), 0, start, end, positions, heads);
+    const expected = Array.from(
+      { length: Math.max(0, Math.min(end, 10) - start) },
+      (_, k) => 100 + start + k,
+    );
+    expect([positions, heads]).toEqual([expected, expected.map(headAt)]);
+    // Decoding stops after the run of the page's last street.
+    expect(seen).toBe(end === 0 ? 0 : [3, 4, 8, 10].find((e) => e >= Math.min(end, 10)));
+  });
+
+  it("counts on from the streets of earlier blocks", () => {
+    const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
+    // As if 20 streets came before these runs: streets [22, 25) are positions 102–104.
+    expect(runStreetsOf(chunk.view(), 20, 22, 25, positions, heads)).toBe(28);
+    expect(positions).toEqual([102, 103, 104]);
+    expect(heads).toEqual([102, 103, 104].map(headAt));
+  });
 });
 
 describe("places", () => {
@@ -233,12 +263,16 @@ describe("places", () => {
 });
 
 describe("lexicon and trigram shards", () => {
+  // The empty key (every run), an empty list, keys beyond ASCII and beyond the BMP.
   const entries = [
+    { key: "", ref: [0, 100] },
     { key: "2", ref: [4, 100, 130] },
     { key: "platz", ref: [2_000, 130, 5_000, 9_000] },
     { key: "plauen", ref: [1, 9_000, 9_010] },
     { key: "pli", ref: [3, 9_010, 9_020] },
-    { key: "zz", ref: [1, 9_020, 9_021] },
+    { key: "straße", ref: [1, 9_020, 9_020 + 2 ** 31] },
+    { key: "zz", ref: [1, 9_020 + 2 ** 31, 9_021 + 2 ** 31] },
+    { key: "\u{1F600}ß", ref: [1, 9_021 + 2 ** 31, 9_030 + 2 ** 31] },
   ];
   const shard = ListShard.parse(encodeListShard(entries));
 
@@ -247,8 +281,9 @@ describe("lexicon and trigram shards", () => {
   });
 
   it.each([
-    ["pla", [entries[1]?.ref, entries[2]?.ref]],
-    ["pl", [entries[1]?.ref, entries[2]?.ref, entries[3]?.ref]],
+    ["pla", [entries[2]?.ref, entries[3]?.ref]],
+    ["pl", [entries[2]?.ref, entries[3]?.ref, entries[4]?.ref]],
+    ["\u{1F600}", [entries[7]?.ref]],
     ["plz", []],
     ["zzz", []],
   ])("prefix %s", (prefix, refs) => {
@@ -266,7 +301,7 @@ describe("lexicon and trigram shards", () => {
   });
 
   it("refuses lists that are not back to back", () => {
-    expect(() => encodeListShard([entries[0] as never, entries[2] as never])).toThrow(
+    expect(() => encodeListShard([entries[1] as never, entries[3] as never])).toThrow(
       /does not follow/,
     );
   });

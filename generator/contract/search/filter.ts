@@ -162,11 +162,32 @@ function nativeTest({
       accepts[2 * k] === String.fromCharCode(c).toLowerCase().charCodeAt(0) &&
       accepts[2 * k + 1] === String.fromCharCode(c).toUpperCase().charCodeAt(0),
   );
-  if (!asciiCase) return undefined;
+  if (!asciiCase) return classTest(literal, accepts, anchoredStart, anchoredEnd);
   const pattern = new RegExp(
     `${anchoredStart ? "^" : ""}${text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&")}${anchoredEnd ? "$" : ""}`,
     "i",
   );
+  return (value) => pattern.test(value);
+}
+
+/**
+ * Any other literal ignoring case as a RegExp of explicit classes, each literal character's two
+ * accepted code points (`[\u{73}\u{53}]`), with `u` and without `i`: it compares code points as
+ * matchesAt does and never starts a match inside a surrogate pair, as filterMatches steps over
+ * them. A literal with a surrogate code point of its own keeps matchesAt.
+ */
+function classTest(
+  literal: readonly number[],
+  accepts: Int32Array,
+  anchoredStart: boolean,
+  anchoredEnd: boolean,
+): ((value: string) => boolean) | undefined {
+  const point = (c: number) => `\\u{${c.toString(16)}}`;
+  if ([...literal, ...accepts].some((c) => c >= 0xd800 && c <= 0xdfff)) return undefined;
+  let source = "";
+  for (let k = 0; k < literal.length; k++)
+    source += `[${point(accepts[2 * k] ?? 0)}${point(accepts[2 * k + 1] ?? 0)}]`;
+  const pattern = new RegExp(`${anchoredStart ? "^" : ""}${source}${anchoredEnd ? "$" : ""}`, "u");
   return (value) => pattern.test(value);
 }
 

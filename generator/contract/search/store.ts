@@ -8,10 +8,10 @@
  *
  *   /_s/{cc}/meta.json        SearchMeta (meta.ts): counts, the head's keys, where the shards begin
  *   /_s/{cc}/places.bin       PlaceTable (meta.ts): the places as columns, with their lists
- *   /_s/{cc}/l/{n}.json       lexicon shard (shards.ts): a range of lexemes in order, with their lists
- *   /_s/{cc}/g/{n}.json       trigram shard: likewise, the case-folded trigrams of street names,
- *                             their 1- and 2-grams (for short name filters) and EVERY_NAME, the
- *                             empty string, whose list is every run
+ *   /_s/{cc}/l/{n}.bin        lexicon shard (shards.ts): a range of lexemes in order, with their lists
+ *   /_s/{cc}/g/{n}.bin        trigram shard: likewise, the case-folded trigrams of street names,
+ *                             their 1- and 2-grams (for short name filters), their common longer
+ *                             n-grams and EVERY_NAME, the empty string, whose list is every run
  *   /_s/{cc}/t/{n}.bin        tails (tails.ts): the [json, csv] tails of TAILS_PER_SHARD places
  *   /_s/{cc}/p/{n}.bin        the lists, one byte stream cut into SEARCH_CHUNK_BYTES files
  *   /_s/{cc}/r/{n}.bin        each street's place, `placeWidth` bytes (little-endian) per position,
@@ -195,6 +195,44 @@ export function decodeBlocks(
     }
   }
   return out;
+}
+
+/**
+ * The streets [start, end) of the runs held in `bytes` (whole blocks of a run list, back to
+ * back), `seen` streets being in the runs before them: each street's position and its run's head
+ * appended to `positions` and `heads`. Runs before the page are stepped over without a head or an
+ * object, and decoding stops after the page's last street. Returns the streets seen in all.
+ */
+export function runStreetsOf(
+  bytes: Uint8Array,
+  seen: number,
+  start: number,
+  end: number,
+  positions: number[],
+  heads: (readonly string[])[],
+): number {
+  const reader = new ByteReader(bytes);
+  while (reader.at < bytes.length && seen < end) {
+    const tableLength = reader.varint();
+    const count = reader.varint();
+    const table = new HeadTable(bytes.subarray(reader.at, reader.at + tableLength));
+    reader.at += tableLength;
+    let position = -1;
+    for (let i = 0; i < count && seen < end; i++) {
+      position += reader.varint();
+      const length = reader.varint();
+      const index = reader.varint();
+      if (seen + length > start) {
+        const head = table.get(index);
+        for (let k = Math.max(0, start - seen); k < Math.min(length, end - seen); k++) {
+          positions.push(position + k);
+          heads.push(head);
+        }
+      }
+      seen += length;
+    }
+  }
+  return seen;
 }
 
 /** A head's CSV cells, with the comma that joins them to the tail. */
