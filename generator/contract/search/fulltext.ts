@@ -9,21 +9,13 @@
  * `and` whose cheapest operand leaves a few candidates checks them against operands whose lists
  * are much longer (planQuery), so that a common word beside a rare one costs no list.
  */
-import {
-  evaluateTree,
-  NOTHING,
-  treeCost,
-  unite,
-  type ListTree,
-  type PositionSet,
-} from "./algebra.ts";
-import { bitmapChecked } from "./bitmaps.ts";
-import { phraseMayMatch, streetMatches } from "./candidates.ts";
-import { streetLexemes } from "../postgres/lexize.ts";
-import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import { lowerBound, type Postings } from "./postings.ts";
-import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
-import type { ListEntry } from "./store.ts";
+import { evaluateTree, treeCost, unite, type ListTree, type PositionSet } from "./algebra.ts";
+import { checked } from "./checked.ts";
+import type { PlaceTable } from "./meta.ts";
+import type { Postings } from "./postings.ts";
+import type { LexemeMatch, SearchNode } from "../postgres/tsquery.ts";
+
+export { entryAt } from "./postings.ts";
 
 /**
  * A leaf of a query's tree: one term (a lexeme or a prefix), a phrase, or a tree whose few
@@ -103,14 +95,6 @@ export function planQuery(
   }
 }
 
-const hasPhrase = (node: SearchNode): boolean =>
-  node.op === "phrase" ||
-  (node.op === "not"
-    ? hasPhrase(node.operand)
-    : node.op === "and" || node.op === "or"
-      ? hasPhrase(node.left) || hasPhrase(node.right)
-      : false);
-
 /** The operands of a chain of one operator (PostgreSQL's trees are binary, left-deep). */
 function operandsOf(node: SearchNode, op: "and" | "or"): SearchNode[] {
   return node.op === op ? [...operandsOf(node.left, op), ...operandsOf(node.right, op)] : [node];
@@ -185,7 +169,8 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
     );
   const leaf = (of: QueryLeaf): PositionSet => {
     if (of.kind === "term") return { positions: termSet(of.term), negated: false };
-    if (of.kind === "phrase") return checked(termSet(of.driver), [of.driver], [of.node], inputs);
+    if (of.kind === "phrase")
+      return checked(termSet(of.driver), [of.driver], [of.node], inputs, of.driver);
     return checked(
       evaluateTree(of.base, leaf, inputs.size, cost).positions,
       planTerms(of.base),
@@ -194,102 +179,4 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
     );
   };
   return evaluateTree(tree, leaf, inputs.size, cost);
-}
-
-/** The candidates whose documents match every check; `terms`: the terms whose lists hold every candidate. */
-function checked(
-  driven: Int32Array,
-  terms: readonly LexemeMatch[],
-  allChecks: readonly SearchNode[],
-  inputs: QueryInputs,
-): PositionSet {
-  const { candidates, rest: checks } = bitmapChecked(driven, allChecks, inputs.bitmaps);
-  if (checks.length === 0) return { positions: candidates, negated: false };
-  const places = inputs.places;
-  if (places === undefined || candidates.length === 0) return NOTHING;
-  const lists = terms.flatMap((term) => inputs.postings(term));
-  const queries = checks.map((root) => ({ root }));
-  const positional = checks.some(hasPhrase);
-  const byName = new Map<string, boolean>();
-  const byPlace = new Map<number, boolean>();
-  const passes = (entry: ListEntry): boolean => {
-    const name = entry.head[entry.head.length - 1] ?? "";
-    if (!positional)
-      return checks.every((check) => streetMatches(check, name, entry.place, places));
-    const [postalCode, locality] = [
-      placePostalCode(places, entry.place),
-      placeLocality(places, entry.place),
-    ];
-    const [query] = queries;
-    if (queries.length === 1 && query?.root.op === "phrase") {
-      // Only a phrase whose words are all in the name, all in the place, or first in the name and last in the place can match.
-      if (
-        !name.includes("<") &&
-        name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
-        !phraseMayMatch(query.root.terms, name, entry.place, places)
-      )
-        return false;
-      // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
-      const alone =
-        !name.includes("<") &&
-        (cached(byName, name, () => matches(query, fieldLexemes(name))) ||
-          (name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
-            cached(byPlace, entry.place, () =>
-              matches(query, fieldLexemes(` ${postalCode} ${locality}`)),
-            )));
-      if (alone) return true;
-      return matches(query, streetLexemes(name, postalCode, locality));
-    }
-    const doc = streetLexemes(name, postalCode, locality);
-    return queries.every((q) => matches(q, doc));
-  };
-  // Each candidate's entry: looked up in every list when they are few, else found by one pass over the lists (a prefix has hundreds).
-  const verdicts = new Int8Array(candidates.length);
-  const entries = lists.reduce((sum, list) => sum + list.length, 0);
-  if (candidates.length * lists.length * 16 <= entries)
-    candidates.forEach(
-      (position, k) => (verdicts[k] = passes(entryAt(lists, position) as ListEntry) ? 1 : -1),
-    );
-  else {
-    // Both are in increasing order: one merge per list.
-    for (const list of lists) {
-      const positions = list.positions;
-      for (let i = 0, k = 0; i < positions.length && k < candidates.length; i++) {
-        const position = positions[i] as number;
-        while (k < candidates.length && (candidates[k] as number) < position) k++;
-        if (candidates[k] === position && verdicts[k] === 0)
-          verdicts[k] = passes(list.entry(i)) ? 1 : -1;
-      }
-    }
-  }
-  return { positions: candidates.filter((_, k) => verdicts[k] === 1), negated: false };
-}
-
-/**
- * A document of fewer characters has fewer than 255 tokens, so neither PostgreSQL's cap on a
- * lexeme's positions (255) nor on a position (16383) can drop a place's positions from it.
- */
-const SHORT_DOCUMENT = 250;
-
-const fieldLexemes = (text: string) => streetLexemes(text, "", "");
-
-function cached<K>(cache: Map<K, boolean>, key: K, compute: () => boolean): boolean {
-  let value = cache.get(key);
-  if (value === undefined) cache.set(key, (value = compute()));
-  return value;
-}
-
-/** The entry of a position in one of a term's lists. */
-export function entryAt(lists: readonly Postings[], position: number): ListEntry | undefined {
-  for (const list of lists) {
-    if (
-      list.length === 0 ||
-      position < (list.positions[0] as number) ||
-      position > (list.positions[list.length - 1] as number)
-    )
-      continue;
-    const i = list.indexOf(position);
-    if (i >= 0) return list.entry(i);
-  }
-  return undefined;
 }
