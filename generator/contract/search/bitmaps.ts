@@ -58,7 +58,9 @@ export function checkedLexemes(tree: ListTree<QueryLeaf>): string[] {
   if (tree.op !== "list") return tree.operands.flatMap(checkedLexemes);
   const leaf = tree.list;
   if (leaf.kind === "term") return [];
-  if (leaf.kind === "phrase") return phraseLexemes(leaf.node);
+  // A phrase's candidates are its driver's list: only its other words' bitmaps narrow them.
+  if (leaf.kind === "phrase")
+    return phraseLexemes(leaf.node).filter((key) => key !== termKey(leaf.driver));
   return [
     ...checkedLexemes(leaf.base),
     ...leaf.checks.flatMap((check) => bitmapCheck(check)?.lexeme ?? []),
