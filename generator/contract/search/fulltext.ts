@@ -9,7 +9,14 @@
  * `and` whose cheapest operand leaves a few candidates checks them against operands whose lists
  * are much longer (planQuery), so that a common word beside a rare one costs no list.
  */
-import { evaluateTree, treeCost, unite, type ListTree, type PositionSet } from "./algebra.ts";
+import {
+  evaluateTree,
+  intersect,
+  treeCost,
+  unite,
+  type ListTree,
+  type PositionSet,
+} from "./algebra.ts";
 import { checked } from "./checked.ts";
 import type { PlaceTable } from "./meta.ts";
 import type { Postings } from "./postings.ts";
@@ -23,7 +30,13 @@ export { entryAt } from "./postings.ts";
  */
 export type QueryLeaf =
   | { readonly kind: "term"; readonly term: LexemeMatch }
-  | { readonly kind: "phrase"; readonly node: PhraseNode; readonly driver: LexemeMatch }
+  | {
+      readonly kind: "phrase";
+      readonly node: PhraseNode;
+      readonly driver: LexemeMatch;
+      /** Other terms whose lists are read too and intersected with the driver's (PHRASE_NARROWING). */
+      readonly narrowing?: readonly LexemeMatch[];
+    }
   | {
       readonly kind: "checked";
       readonly base: ListTree<QueryLeaf>;
@@ -44,6 +57,14 @@ export const FEW_CHECKS: CheckPolicy = { maxChecked: 500, factor: 16 };
 export const MOST_CHECKS: CheckPolicy = { maxChecked: Infinity, factor: 1 };
 
 /**
+ * A phrase's other terms whose lists are read beside its rarest term's: at most `factor` times
+ * as long and at most `entries` entries (a few blocks). Decoding an entry costs far less than
+ * checking a candidate (`"Nürnberg Gasse"`: Gasse's 776 streets narrowed to the few with
+ * Nürnberg); a longer list is left to its bitmap, if it has one, or to the checks.
+ */
+export const PHRASE_NARROWING = { factor: 8, entries: 8192 };
+
+/**
  * A query's plan, from list sizes alone (`entries` of a term: its lists' sizes summed). An `and`
  * whose cheapest positive operand bounds its matches to a few candidates checks them against the
  * much longer operands instead of reading those (`berlin pariser platz` does not read Berlin's list).
@@ -57,14 +78,27 @@ export function planQuery(
     case "lexeme":
       return { op: "list", list: { kind: "term", term: node } };
     case "phrase": {
-      // Its candidates are its rarest term's streets: only that list is read, adjacency is checked.
+      // Its candidates are its rarest term's streets, narrowed by the lists of terms not much longer; adjacency is checked.
       const driver = node.terms.reduce<LexemeMatch | undefined>(
         (best, term) => (best === undefined || entries(term) < entries(best) ? term : best),
         undefined,
       );
-      return driver === undefined
-        ? { op: "or", operands: [] }
-        : { op: "list", list: { kind: "phrase", node, driver } };
+      if (driver === undefined) return { op: "or", operands: [] };
+      const narrowing = node.terms.filter(
+        (term) =>
+          termKey(term) !== termKey(driver) &&
+          entries(term) <= PHRASE_NARROWING.entries &&
+          entries(term) <= PHRASE_NARROWING.factor * entries(driver),
+      );
+      return {
+        op: "list",
+        list: {
+          kind: "phrase",
+          node,
+          driver,
+          narrowing: [...new Map(narrowing.map((term) => [termKey(term), term])).values()],
+        },
+      };
     }
     case "not":
       return { op: "not", operand: planQuery(node.operand, entries, policy) };
@@ -131,7 +165,7 @@ export function planTerms(tree: ListTree<QueryLeaf>): LexemeMatch[] {
   return leaf.kind === "term"
     ? [leaf.term]
     : leaf.kind === "phrase"
-      ? [leaf.driver]
+      ? [leaf.driver, ...(leaf.narrowing ?? [])]
       : planTerms(leaf.base);
 }
 
@@ -169,8 +203,13 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
     );
   const leaf = (of: QueryLeaf): PositionSet => {
     if (of.kind === "term") return { positions: termSet(of.term), negated: false };
-    if (of.kind === "phrase")
-      return checked(termSet(of.driver), [of.driver], [of.node], inputs, of.driver);
+    if (of.kind === "phrase") {
+      const candidates = (of.narrowing ?? []).reduce(
+        (set, term) => intersect(set, termSet(term)),
+        termSet(of.driver),
+      );
+      return checked(candidates, [of.driver], [of.node], inputs, of.driver);
+    }
     return checked(
       evaluateTree(of.base, leaf, inputs.size, cost).positions,
       planTerms(of.base),
