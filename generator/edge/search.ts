@@ -16,6 +16,7 @@ import {
 import { isSingleList } from "../contract/search/evaluate.ts";
 import type { ListTree } from "../contract/search/algebra.ts";
 import {
+  BITMAP_CHECKS,
   entryAt,
   evaluateQuery,
   MOST_CHECKS,
@@ -105,7 +106,7 @@ export async function serveFullText(
       const bitsChecked = planQuery(
         search.root,
         (term) => (index.bitmaps.has(termKey(term)) ? index.meta.count : entries(term)),
-        MOST_CHECKS,
+        BITMAP_CHECKS,
       );
       const bitmapShare =
         (index.bitmaps.bytesOf(checkedLexemes(bitsChecked)) + 1) / index.meta.readBudget;
