@@ -21,7 +21,11 @@ const SIZES: Record<string, number> = {
   "=nurnberg": 3_751,
   "=dortmund": 4_098,
   "*ga": 1_200_000,
+  "=koln": 5_967,
+  "=neu": 4_739,
 };
+/** The words with bitmaps: they do not narrow a phrase by their lists. */
+const BITMAPS = new Set(["=koln", "=neu"]);
 const entries = (term: LexemeMatch) => SIZES[termKey(term)] ?? 1;
 
 function shape(tree: ListTree<QueryLeaf>): unknown {
@@ -48,6 +52,14 @@ describe("planQuery", () => {
       ["=gass", "=nurnberg"],
     ],
     ['"Berlin Straße"', false, FEW_CHECKS, { phrase: "=berlin", narrowing: [] }, ["=berlin"]],
+    // A word with a bitmap narrows by its bitmap, not its list (the caller says which narrow).
+    [
+      '"Köln Neue" Dortmund',
+      false,
+      FEW_CHECKS,
+      { and: [{ phrase: "=neu", narrowing: [] }, "=dortmund"] },
+      ["=dortmund", "=neu"],
+    ],
     // Beside a bitmap (a word counted as every street), a list not much longer than the candidates is read, not checked.
     [
       "Dortmund Gasse Ga",
@@ -66,7 +78,7 @@ describe("planQuery", () => {
   ])("%s (prefix %s)", (term, prefix, policy, expected, read) => {
     const root = parseSearchTerm(term, { lastWordPrefix: prefix }).root;
     if (root === null) throw new Error(term);
-    const plan = planQuery(root, entries, policy);
+    const plan = planQuery(root, entries, policy, (t) => !BITMAPS.has(termKey(t)));
     expect(shape(plan)).toEqual(expected);
     expect(planTerms(plan).map(termKey).sort()).toEqual(read);
   });

@@ -74,11 +74,13 @@ export const PHRASE_NARROWING = { factor: 8, entries: 8192 };
  * A query's plan, from list sizes alone (`entries` of a term: its lists' sizes summed). An `and`
  * whose cheapest positive operand bounds its matches to a few candidates checks them against the
  * much longer operands instead of reading those (`berlin pariser platz` does not read Berlin's list).
+ * A phrase reads the lists of the terms that `narrows` (PHRASE_NARROWING; not those with bitmaps).
  */
 export function planQuery(
   node: SearchNode,
   entries: (term: LexemeMatch) => number,
   policy = FEW_CHECKS,
+  narrows: (term: LexemeMatch) => boolean = () => true,
 ): ListTree<QueryLeaf> {
   switch (node.op) {
     case "lexeme":
@@ -93,6 +95,7 @@ export function planQuery(
       const narrowing = node.terms.filter(
         (term) =>
           termKey(term) !== termKey(driver) &&
+          narrows(term) &&
           entries(term) <= PHRASE_NARROWING.entries &&
           entries(term) <= PHRASE_NARROWING.factor * entries(driver),
       );
@@ -107,11 +110,13 @@ export function planQuery(
       };
     }
     case "not":
-      return { op: "not", operand: planQuery(node.operand, entries, policy) };
+      return { op: "not", operand: planQuery(node.operand, entries, policy, narrows) };
     case "or":
       return {
         op: "or",
-        operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries, policy)),
+        operands: operandsOf(node, "or").map((operand) =>
+          planQuery(operand, entries, policy, narrows),
+        ),
       };
     case "and": {
       const operands = operandsOf(node, "and");
@@ -125,7 +130,7 @@ export function planQuery(
           : [];
       const listed = operands
         .filter((operand) => !checked.includes(operand))
-        .map((operand) => planQuery(operand, entries, policy));
+        .map((operand) => planQuery(operand, entries, policy, narrows));
       const base: ListTree<QueryLeaf> =
         listed.length === 1 ? (listed[0] as ListTree<QueryLeaf>) : { op: "and", operands: listed };
       return checked.length === 0
