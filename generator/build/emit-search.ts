@@ -87,8 +87,10 @@ export function emitSearch(
   };
 
   const lexemes = lexemePositions(indexed);
-  const bitmaps = writeBitmaps(lexemes, streets.length, (n, data) =>
-    write(bitmapPath(country, n), data),
+  const bitmaps = writeBitmaps(
+    lexemes.map(({ lexeme, positions }) => [lexeme, positions] as const),
+    streets.length,
+    (n, data) => write(bitmapPath(country, n), data),
   );
   const placeBitmaps = writePlaceBitmaps(
     places,
@@ -97,9 +99,9 @@ export function emitSearch(
     bitmaps.files.length,
     (n, data) => write(bitmapPath(country, n), data),
   );
-  const lexicon: ShardEntry[] = lexemes.map(([key, positions]) => ({
-    key,
-    ref: writer.list(positions, ofStreet.place, ofStreet.head),
+  const lexicon: ShardEntry[] = lexemes.map(({ lexeme, positions, inName }) => ({
+    key: lexeme,
+    ref: writer.list(positions, ofStreet.place, ofStreet.head, inName),
   }));
   const runs = headRuns(headOf);
   const gramRuns = trigramRuns(indexed, runs);

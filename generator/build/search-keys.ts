@@ -8,6 +8,7 @@ import {
   BLOCK_ENTRIES,
   encodeBlock,
   gramsOf,
+  PLAIN_NAME_LENGTH,
 } from "../contract/search/store.ts";
 import { Interner, PairList } from "./search-lists.ts";
 import type { IndexedStreets } from "./search-records.ts";
@@ -24,34 +25,52 @@ export function nameCharacters(streets: readonly { readonly name: string }[]): s
   return String.fromCodePoint(...[...seen].sort((a, b) => a - b));
 }
 
-/** Every lexeme's positions, by lexeme: a street has its name's lexemes and its place's (`Name PostalCode Locality` is one document). */
-export function lexemePositions({
-  streets,
-  places,
-  placeOf,
-}: IndexedStreets): [string, Int32Array][] {
+/** A lexeme's list: its streets' positions and, per street, its name bit (store.ts PLAIN_NAME_LENGTH). */
+export interface LexemeList {
+  readonly lexeme: string;
+  readonly positions: Int32Array;
+  readonly inName: Uint8Array;
+}
+
+/**
+ * Every lexeme's list, by lexeme: a street has its name's lexemes and its place's (`Name PostalCode
+ * Locality` is one document). A street's name bit is set when the lexeme is one of its name's, or
+ * its name is not plain (long, or lexized whole with its place).
+ */
+export function lexemePositions({ streets, places, placeOf }: IndexedStreets): LexemeList[] {
   const ids = new Interner();
   const lexemeIds = (text: string) => [...lexemesOf(text).keys()].map((lexeme) => ids.id(lexeme));
   const placeLexemes = places.map((place) => lexemeIds(` ${place.postalCode} ${place.locality}`));
   const nameLexemes = new Map<string, number[]>();
+  // Pairs (lexeme, position * 2 + name bit): the counting sort keeps positions in order.
   const pairs = new PairList();
   streets.forEach((street, position) => {
     if (street.name.includes("<")) {
       // A tag could span the fields: the document is lexized whole.
       for (const id of lexemeIds(streetDocument(street.name, street.postalCode, street.locality)))
-        pairs.push(id, position);
+        pairs.push(id, position * 2 + 1);
       return;
     }
     let name = nameLexemes.get(street.name);
     if (name === undefined) nameLexemes.set(street.name, (name = lexemeIds(street.name)));
-    for (const id of name) pairs.push(id, position);
+    const plain = street.name.length < PLAIN_NAME_LENGTH;
+    for (const id of name) pairs.push(id, position * 2 + 1);
     for (const id of placeLexemes[placeOf[position] ?? 0] ?? [])
-      if (!name.includes(id)) pairs.push(id, position);
+      if (!name.includes(id)) pairs.push(id, position * 2 + (plain ? 0 : 1));
   });
   const grouped = pairs.group(ids.values.length);
   return ids.values
-    .map((lexeme, id) => [lexeme, grouped[id] as Int32Array] as [string, Int32Array])
-    .sort((a, b) => compareText(a[0], b[0]));
+    .map((lexeme, id) => {
+      // The grouped pairs are this function's own: positions are taken out of them in place.
+      const positions = grouped[id] as Int32Array;
+      const inName = new Uint8Array(positions.length);
+      for (let i = 0; i < positions.length; i++) {
+        inName[i] = (positions[i] as number) & 1;
+        positions[i] = (positions[i] as number) >>> 1;
+      }
+      return { lexeme, positions, inName };
+    })
+    .sort((a, b) => compareText(a.lexeme, b.lexeme));
 }
 
 /** The heads of streets [start, end): their runs (cut at start and end) in blocks of at most BLOCK_ENTRIES runs. */

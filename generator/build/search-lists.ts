@@ -22,6 +22,7 @@ export class ListWriter {
   private readonly positions = new Int32Array(BLOCK_ENTRIES);
   private readonly seconds = new Int32Array(BLOCK_ENTRIES);
   private readonly headIndexes = new Int32Array(BLOCK_ENTRIES);
+  private readonly nameBits = new Uint8Array(BLOCK_ENTRIES);
 
   /** @param heads each head's values, by head id */
   constructor(
@@ -31,12 +32,14 @@ export class ListWriter {
 
   /**
    * Appends a list: per entry its position (increasing), a second number (a street's place, a
-   * run's length) and its head, and says where the list's blocks are.
+   * run's length) and its head, and says where the list's blocks are. A lexeme list gives its
+   * entries' name bits (store.ts nameBitsOf), one per head: a head's is set if any entry's is.
    */
   list(
     positions: Int32Array,
     second: (i: number, position: number) => number,
     head: (i: number, position: number) => number,
+    inName?: Uint8Array,
   ): ListRef {
     const ref = [positions.length, this.offset];
     for (let start = 0; start < positions.length; start += BLOCK_ENTRIES) {
@@ -46,6 +49,7 @@ export class ListWriter {
         Math.min(positions.length, start + BLOCK_ENTRIES),
         second,
         head,
+        inName,
       );
       ref.push(this.offset);
       this.flushFull();
@@ -84,9 +88,11 @@ export class ListWriter {
     to: number,
     second: (i: number, position: number) => number,
     head: (i: number, position: number) => number,
+    inName: Uint8Array | undefined,
   ): void {
     const local = new Map<number, number>();
     const heads: (readonly string[])[] = [];
+    this.nameBits.fill(0);
     for (let i = from; i < to; i++) {
       const position = positions[i] ?? 0;
       const id = head(i, position);
@@ -98,9 +104,18 @@ export class ListWriter {
       this.positions[i - from] = position;
       this.seconds[i - from] = second(i, position);
       this.headIndexes[i - from] = index;
+      if (inName?.[i] === 1) this.nameBits[index] = 1;
     }
     this.block.clear();
-    encodeBlock(this.block, heads, this.positions, this.seconds, this.headIndexes, to - from);
+    encodeBlock(
+      this.block,
+      heads,
+      this.positions,
+      this.seconds,
+      this.headIndexes,
+      to - from,
+      inName === undefined ? undefined : this.nameBits,
+    );
     const bytes = this.block.view();
     this.reserve(bytes.length);
     this.bytes.set(bytes, this.length);

@@ -16,7 +16,9 @@ import {
 import { isSingleList } from "../contract/search/evaluate.ts";
 import type { ListTree } from "../contract/search/algebra.ts";
 import {
+  BITMAP_CHECKS,
   entryAt,
+  FEW_CHECKS,
   evaluateQuery,
   MOST_CHECKS,
   planQuery,
@@ -100,12 +102,21 @@ export async function serveFullText(
         ...new Map(planTerms(plan).map((term) => [termKey(term), term])).values(),
       ];
       // The plan reads lists where it can, else checks more candidates one by one (e.g. a common word beside a city).
-      const fewer = planQuery(search.root, entries);
+      // A phrase's words without bitmaps narrow its candidates by their lists, unless those do not fit.
+      const narrowed = planQuery(
+        search.root,
+        entries,
+        FEW_CHECKS,
+        (term) => !index.bitmaps.has(termKey(term)),
+      );
+      const fewer = index.listsFit(termsOf(narrowed).flatMap(lists), budget, PAGE_RESERVE)
+        ? narrowed
+        : planQuery(search.root, entries, FEW_CHECKS, () => false);
       // Else a word with a bitmap is checked rather than read (its lists counted as every street), when the other lists and its bitmap fit.
       const bitsChecked = planQuery(
         search.root,
         (term) => (index.bitmaps.has(termKey(term)) ? index.meta.count : entries(term)),
-        MOST_CHECKS,
+        BITMAP_CHECKS,
       );
       const bitmapShare =
         (index.bitmaps.bytesOf(checkedLexemes(bitsChecked)) + 1) / index.meta.readBudget;
@@ -113,7 +124,7 @@ export async function serveFullText(
       const bitsFit =
         !fewerFits &&
         index.listsFit(termsOf(bitsChecked).flatMap(lists), budget, TAILS_RESERVE + bitmapShare);
-      const most = planQuery(search.root, entries, MOST_CHECKS);
+      const most = planQuery(search.root, entries, MOST_CHECKS, () => false);
       if (!fewerFits && !bitsFit && !index.listsFit(termsOf(most).flatMap(lists), budget, 0)) {
         // Every plan would be refused: the common words' bitmaps with the others' lists made bitmaps, when those fit.
         const terms = [...new Map(lexemesOfQuery(search).map((t) => [termKey(t), t])).values()];

@@ -238,22 +238,30 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
           : { name, postalCode: s.postalCode.slice(-1), locality: s.locality.slice(-1) };
     });
   // Operators over real words (negations alone, phrases of whole names and localities, or): every branch of the list algebra.
-  const operators = fc.tuple(street, street, fc.nat(7), fc.boolean()).map(([s, t, how, prefix]) => {
-    const [w = s.name] = words(s);
-    const [u = t.name] = words(t);
-    const terms = [
-      `-${w}`,
-      `${w} -${s.locality}`,
-      `"${s.locality}"`,
-      `${w} or ${u}`,
-      `"${s.name}" ${s.postalCode}`,
-      `-${w} -${s.locality}`,
-      `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`,
-      // A phrase across the name's end and the place's start.
-      `"${words(s).at(-1) ?? w} ${s.postalCode} ${s.locality}"`,
-    ];
-    return { term: terms[how] ?? w, prefix };
-  });
+  const operators = fc
+    .tuple(street, street, fc.nat(12), fc.boolean())
+    .map(([s, t, how, prefix]) => {
+      const [w = s.name] = words(s);
+      const [u = t.name] = words(t);
+      const terms = [
+        `-${w}`,
+        `${w} -${s.locality}`,
+        `"${s.locality}"`,
+        `${w} or ${u}`,
+        `"${s.name}" ${s.postalCode}`,
+        `-${w} -${s.locality}`,
+        `-${u} or ${s.locality} ${Array.from(w).slice(0, 2).join("")}`,
+        // A phrase across the name's end and the place's start.
+        `"${words(s).at(-1) ?? w} ${s.postalCode} ${s.locality}"`,
+        // A city and a name's word in a phrase, either way round (decided by places where the name lacks the city).
+        `"${s.locality} ${words(t).at(-1) ?? u}"`,
+        `"${words(t).at(-1) ?? u} ${s.locality}"`,
+        `"${s.locality} ${w}" ${t.locality}`,
+        `"${words(s).at(-1) ?? w} ${s.postalCode}"`,
+        `"${s.postalCode} ${s.locality} ${w}"`,
+      ];
+      return { term: terms[how] ?? w, prefix };
+    });
   return fc.oneof(
     {
       weight: 3,

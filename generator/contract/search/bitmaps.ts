@@ -58,7 +58,11 @@ export function checkedLexemes(tree: ListTree<QueryLeaf>): string[] {
   if (tree.op !== "list") return tree.operands.flatMap(checkedLexemes);
   const leaf = tree.list;
   if (leaf.kind === "term") return [];
-  if (leaf.kind === "phrase") return phraseLexemes(leaf.node);
+  // A phrase's candidates are on the lists it reads: only its other words' bitmaps narrow them.
+  if (leaf.kind === "phrase") {
+    const read = [leaf.driver, ...(leaf.narrowing ?? [])].map(termKey);
+    return phraseLexemes(leaf.node).filter((key) => !read.includes(key));
+  }
   return [
     ...checkedLexemes(leaf.base),
     ...leaf.checks.flatMap((check) => bitmapCheck(check)?.lexeme ?? []),

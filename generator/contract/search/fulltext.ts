@@ -11,19 +11,18 @@
  */
 import {
   evaluateTree,
-  NOTHING,
+  intersect,
   treeCost,
   unite,
   type ListTree,
   type PositionSet,
 } from "./algebra.ts";
-import { bitmapChecked } from "./bitmaps.ts";
-import { phraseMayMatch, streetMatches } from "./candidates.ts";
-import { streetLexemes } from "../postgres/lexize.ts";
-import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
-import { lowerBound, type Postings } from "./postings.ts";
-import { matches, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
-import type { ListEntry } from "./store.ts";
+import { checked } from "./checked.ts";
+import type { PlaceTable } from "./meta.ts";
+import type { Postings } from "./postings.ts";
+import type { LexemeMatch, SearchNode } from "../postgres/tsquery.ts";
+
+export { entryAt } from "./postings.ts";
 
 /**
  * A leaf of a query's tree: one term (a lexeme or a prefix), a phrase, or a tree whose few
@@ -31,7 +30,13 @@ import type { ListEntry } from "./store.ts";
  */
 export type QueryLeaf =
   | { readonly kind: "term"; readonly term: LexemeMatch }
-  | { readonly kind: "phrase"; readonly node: PhraseNode; readonly driver: LexemeMatch }
+  | {
+      readonly kind: "phrase";
+      readonly node: PhraseNode;
+      readonly driver: LexemeMatch;
+      /** Other terms whose lists are read too and intersected with the driver's (PHRASE_NARROWING). */
+      readonly narrowing?: readonly LexemeMatch[];
+    }
   | {
       readonly kind: "checked";
       readonly base: ListTree<QueryLeaf>;
@@ -50,36 +55,68 @@ export interface CheckPolicy {
 }
 export const FEW_CHECKS: CheckPolicy = { maxChecked: 500, factor: 16 };
 export const MOST_CHECKS: CheckPolicy = { maxChecked: Infinity, factor: 1 };
+/**
+ * Beside bitmaps, which decide their words' checks: a list at most 16 times as long as the
+ * candidates is read rather than checked per candidate (`dortmund gasse ga`: Dortmund's list
+ * narrows Gasse's 776 streets; only `ga` is checked, on its bitmap).
+ */
+export const BITMAP_CHECKS: CheckPolicy = { maxChecked: Infinity, factor: 16 };
+
+/**
+ * A phrase's other terms whose lists are read beside its rarest term's: at most `factor` times
+ * as long and at most `entries` entries (a few blocks). Decoding an entry costs far less than
+ * checking a candidate (`"Nürnberg Gasse"`: Gasse's 776 streets narrowed to the few with
+ * Nürnberg); a longer list is left to its bitmap, if it has one, or to the checks.
+ */
+export const PHRASE_NARROWING = { factor: 8, entries: 8192 };
 
 /**
  * A query's plan, from list sizes alone (`entries` of a term: its lists' sizes summed). An `and`
  * whose cheapest positive operand bounds its matches to a few candidates checks them against the
  * much longer operands instead of reading those (`berlin pariser platz` does not read Berlin's list).
+ * A phrase reads the lists of the terms that `narrows` (PHRASE_NARROWING; not those with bitmaps).
  */
 export function planQuery(
   node: SearchNode,
   entries: (term: LexemeMatch) => number,
   policy = FEW_CHECKS,
+  narrows: (term: LexemeMatch) => boolean = () => true,
 ): ListTree<QueryLeaf> {
   switch (node.op) {
     case "lexeme":
       return { op: "list", list: { kind: "term", term: node } };
     case "phrase": {
-      // Its candidates are its rarest term's streets: only that list is read, adjacency is checked.
+      // Its candidates are its rarest term's streets, narrowed by the lists of terms not much longer; adjacency is checked.
       const driver = node.terms.reduce<LexemeMatch | undefined>(
         (best, term) => (best === undefined || entries(term) < entries(best) ? term : best),
         undefined,
       );
-      return driver === undefined
-        ? { op: "or", operands: [] }
-        : { op: "list", list: { kind: "phrase", node, driver } };
+      if (driver === undefined) return { op: "or", operands: [] };
+      const narrowing = node.terms.filter(
+        (term) =>
+          termKey(term) !== termKey(driver) &&
+          narrows(term) &&
+          entries(term) <= PHRASE_NARROWING.entries &&
+          entries(term) <= PHRASE_NARROWING.factor * entries(driver),
+      );
+      return {
+        op: "list",
+        list: {
+          kind: "phrase",
+          node,
+          driver,
+          narrowing: [...new Map(narrowing.map((term) => [termKey(term), term])).values()],
+        },
+      };
     }
     case "not":
-      return { op: "not", operand: planQuery(node.operand, entries, policy) };
+      return { op: "not", operand: planQuery(node.operand, entries, policy, narrows) };
     case "or":
       return {
         op: "or",
-        operands: operandsOf(node, "or").map((operand) => planQuery(operand, entries, policy)),
+        operands: operandsOf(node, "or").map((operand) =>
+          planQuery(operand, entries, policy, narrows),
+        ),
       };
     case "and": {
       const operands = operandsOf(node, "and");
@@ -93,7 +130,7 @@ export function planQuery(
           : [];
       const listed = operands
         .filter((operand) => !checked.includes(operand))
-        .map((operand) => planQuery(operand, entries, policy));
+        .map((operand) => planQuery(operand, entries, policy, narrows));
       const base: ListTree<QueryLeaf> =
         listed.length === 1 ? (listed[0] as ListTree<QueryLeaf>) : { op: "and", operands: listed };
       return checked.length === 0
@@ -102,14 +139,6 @@ export function planQuery(
     }
   }
 }
-
-const hasPhrase = (node: SearchNode): boolean =>
-  node.op === "phrase" ||
-  (node.op === "not"
-    ? hasPhrase(node.operand)
-    : node.op === "and" || node.op === "or"
-      ? hasPhrase(node.left) || hasPhrase(node.right)
-      : false);
 
 /** The operands of a chain of one operator (PostgreSQL's trees are binary, left-deep). */
 function operandsOf(node: SearchNode, op: "and" | "or"): SearchNode[] {
@@ -147,7 +176,7 @@ export function planTerms(tree: ListTree<QueryLeaf>): LexemeMatch[] {
   return leaf.kind === "term"
     ? [leaf.term]
     : leaf.kind === "phrase"
-      ? [leaf.driver]
+      ? [leaf.driver, ...(leaf.narrowing ?? [])]
       : planTerms(leaf.base);
 }
 
@@ -185,7 +214,13 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
     );
   const leaf = (of: QueryLeaf): PositionSet => {
     if (of.kind === "term") return { positions: termSet(of.term), negated: false };
-    if (of.kind === "phrase") return checked(termSet(of.driver), [of.driver], [of.node], inputs);
+    if (of.kind === "phrase") {
+      const candidates = (of.narrowing ?? []).reduce(
+        (set, term) => intersect(set, termSet(term)),
+        termSet(of.driver),
+      );
+      return checked(candidates, [of.driver], [of.node], inputs, of.driver);
+    }
     return checked(
       evaluateTree(of.base, leaf, inputs.size, cost).positions,
       planTerms(of.base),
@@ -194,102 +229,4 @@ export function evaluateQuery(tree: ListTree<QueryLeaf>, inputs: QueryInputs): P
     );
   };
   return evaluateTree(tree, leaf, inputs.size, cost);
-}
-
-/** The candidates whose documents match every check; `terms`: the terms whose lists hold every candidate. */
-function checked(
-  driven: Int32Array,
-  terms: readonly LexemeMatch[],
-  allChecks: readonly SearchNode[],
-  inputs: QueryInputs,
-): PositionSet {
-  const { candidates, rest: checks } = bitmapChecked(driven, allChecks, inputs.bitmaps);
-  if (checks.length === 0) return { positions: candidates, negated: false };
-  const places = inputs.places;
-  if (places === undefined || candidates.length === 0) return NOTHING;
-  const lists = terms.flatMap((term) => inputs.postings(term));
-  const queries = checks.map((root) => ({ root }));
-  const positional = checks.some(hasPhrase);
-  const byName = new Map<string, boolean>();
-  const byPlace = new Map<number, boolean>();
-  const passes = (entry: ListEntry): boolean => {
-    const name = entry.head[entry.head.length - 1] ?? "";
-    if (!positional)
-      return checks.every((check) => streetMatches(check, name, entry.place, places));
-    const [postalCode, locality] = [
-      placePostalCode(places, entry.place),
-      placeLocality(places, entry.place),
-    ];
-    const [query] = queries;
-    if (queries.length === 1 && query?.root.op === "phrase") {
-      // Only a phrase whose words are all in the name, all in the place, or first in the name and last in the place can match.
-      if (
-        !name.includes("<") &&
-        name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
-        !phraseMayMatch(query.root.terms, name, entry.place, places)
-      )
-        return false;
-      // A phrase found in the name (or the place) alone is found in the document: it only adds positions.
-      const alone =
-        !name.includes("<") &&
-        (cached(byName, name, () => matches(query, fieldLexemes(name))) ||
-          (name.length + postalCode.length + locality.length < SHORT_DOCUMENT &&
-            cached(byPlace, entry.place, () =>
-              matches(query, fieldLexemes(` ${postalCode} ${locality}`)),
-            )));
-      if (alone) return true;
-      return matches(query, streetLexemes(name, postalCode, locality));
-    }
-    const doc = streetLexemes(name, postalCode, locality);
-    return queries.every((q) => matches(q, doc));
-  };
-  // Each candidate's entry: looked up in every list when they are few, else found by one pass over the lists (a prefix has hundreds).
-  const verdicts = new Int8Array(candidates.length);
-  const entries = lists.reduce((sum, list) => sum + list.length, 0);
-  if (candidates.length * lists.length * 16 <= entries)
-    candidates.forEach(
-      (position, k) => (verdicts[k] = passes(entryAt(lists, position) as ListEntry) ? 1 : -1),
-    );
-  else {
-    // Both are in increasing order: one merge per list.
-    for (const list of lists) {
-      const positions = list.positions;
-      for (let i = 0, k = 0; i < positions.length && k < candidates.length; i++) {
-        const position = positions[i] as number;
-        while (k < candidates.length && (candidates[k] as number) < position) k++;
-        if (candidates[k] === position && verdicts[k] === 0)
-          verdicts[k] = passes(list.entry(i)) ? 1 : -1;
-      }
-    }
-  }
-  return { positions: candidates.filter((_, k) => verdicts[k] === 1), negated: false };
-}
-
-/**
- * A document of fewer characters has fewer than 255 tokens, so neither PostgreSQL's cap on a
- * lexeme's positions (255) nor on a position (16383) can drop a place's positions from it.
- */
-const SHORT_DOCUMENT = 250;
-
-const fieldLexemes = (text: string) => streetLexemes(text, "", "");
-
-function cached<K>(cache: Map<K, boolean>, key: K, compute: () => boolean): boolean {
-  let value = cache.get(key);
-  if (value === undefined) cache.set(key, (value = compute()));
-  return value;
-}
-
-/** The entry of a position in one of a term's lists. */
-export function entryAt(lists: readonly Postings[], position: number): ListEntry | undefined {
-  for (const list of lists) {
-    if (
-      list.length === 0 ||
-      position < (list.positions[0] as number) ||
-      position > (list.positions[list.length - 1] as number)
-    )
-      continue;
-    const i = list.indexOf(position);
-    if (i >= 0) return list.entry(i);
-  }
-  return undefined;
 }

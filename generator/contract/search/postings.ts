@@ -4,9 +4,12 @@
  * page shows ever become objects. Decoding reads each block's varints once and allocates three
  * typed arrays per list, not an object per entry.
  */
-import { BLOCK_ENTRIES, HeadTable, type ListEntry } from "./store.ts";
+import { BLOCK_ENTRIES, HeadTable, nameBitsOf, type ListEntry } from "./store.ts";
 
 export class Postings {
+  /** Per block: its name bits (a lexeme list's), read when first asked for. */
+  private readonly bits: (Uint8Array | undefined)[] = [];
+
   constructor(
     /** Increasing street positions (a trigram list: each run's first position). */
     readonly positions: Int32Array,
@@ -15,6 +18,8 @@ export class Postings {
     /** Per entry: its block's number in `tables` and its index in that block's head table, as block * BLOCK_ENTRIES + index. */
     private readonly headRefs: Int32Array,
     private readonly tables: readonly HeadTable[],
+    /** Per block: its head table's bytes. */
+    private readonly tableBytes: readonly Uint8Array[] = [],
   ) {}
 
   get length(): number {
@@ -30,6 +35,18 @@ export class Postings {
       place: this.seconds[i] ?? 0,
       head: this.tables[block]?.get(ref % BLOCK_ENTRIES) ?? [],
     };
+  }
+
+  /**
+   * Entry i's name bit (a lexeme list's, store.ts PLAIN_NAME_LENGTH): false when its name is
+   * plain and has not the lexeme, so the street has it in its place.
+   */
+  inName(i: number): boolean {
+    const ref = this.headRefs[i] ?? 0;
+    const block = (ref / BLOCK_ENTRIES) | 0;
+    const index = ref % BLOCK_ENTRIES;
+    const bits = (this.bits[block] ??= nameBitsOf(this.tableBytes[block] ?? new Uint8Array()));
+    return (((bits[index >>> 3] ?? 0xff) >>> (index & 7)) & 1) === 1;
   }
 
   /** Decodes every block's head table whole: for a caller that will ask for most entries' heads. */
@@ -63,6 +80,7 @@ export function decodePostings(bytes: Uint8Array, count: number): Postings {
   const seconds = new Int32Array(count);
   const headRefs = new Int32Array(count);
   const tables: HeadTable[] = [];
+  const tableBytes: Uint8Array[] = [];
   let at = 0;
   let n = 0;
   const varint = (): number => {
@@ -80,7 +98,9 @@ export function decodePostings(bytes: Uint8Array, count: number): Postings {
   while (at < bytes.length && n < count) {
     const tableLength = varint();
     const entries = varint();
-    const block = tables.push(new HeadTable(bytes.subarray(at, at + tableLength))) - 1;
+    const table = bytes.subarray(at, at + tableLength);
+    tableBytes.push(table);
+    const block = tables.push(new HeadTable(table)) - 1;
     at += tableLength;
     let position = -1;
     for (let i = 0; i < entries && n < count; i++, n++) {
@@ -92,11 +112,27 @@ export function decodePostings(bytes: Uint8Array, count: number): Postings {
     }
   }
   return n === count
-    ? new Postings(positions, seconds, headRefs, tables)
+    ? new Postings(positions, seconds, headRefs, tables, tableBytes)
     : new Postings(
         positions.subarray(0, n),
         seconds.subarray(0, n),
         headRefs.subarray(0, n),
         tables,
+        tableBytes,
       );
+}
+
+/** The entry of a position in one of a term's lists. */
+export function entryAt(lists: readonly Postings[], position: number): ListEntry | undefined {
+  for (const list of lists) {
+    if (
+      list.length === 0 ||
+      position < (list.positions[0] as number) ||
+      position > (list.positions[list.length - 1] as number)
+    )
+      continue;
+    const i = list.indexOf(position);
+    if (i >= 0) return list.entry(i);
+  }
+  return undefined;
 }

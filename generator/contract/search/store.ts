@@ -28,7 +28,7 @@
  * into blocks of BLOCK_ENTRIES. A block stands alone (encodeBlock): its byte length and entry
  * count, its head table (the distinct heads of its entries, front-coded: they are in name order),
  * then per entry three varints: position delta (the first from -1), place id, index into the head
- * table. A ListRef is the list's length and the stream offsets of its block boundaries, so a page
+ * table. A lexeme list's head table ends in a name bit per head (nameBitsOf). A ListRef is the list's length and the stream offsets of its block boundaries, so a page
  * of a one-word search reads one block.
  *
  * Lexeme and place lists have an entry per street (position, place, head). A trigram list has an
@@ -118,7 +118,8 @@ const scratch = { table: new ByteWriter(), lengths: new ByteWriter() };
  * Appends one block to `out`: entries [0, count) of `positions` (increasing), `seconds` (a
  * street's place, a run's length) and `headIndexes` (into `heads`, the block's distinct heads in
  * the order of their first entry, so in name order). The head table holds the heads column by
- * column, each column front-coded.
+ * column, each column front-coded. A lexeme list's table ends in `nameBits`, one bit per head
+ * (nameBitsOf): readers of heads never look past the lengths, so other lists do without.
  */
 export function encodeBlock(
   out: ByteWriter,
@@ -127,6 +128,7 @@ export function encodeBlock(
   seconds: ArrayLike<number>,
   headIndexes: ArrayLike<number>,
   count: number,
+  nameBits?: ArrayLike<number>,
 ): void {
   const { table, lengths } = scratch;
   const columns = heads[0]?.length ?? 0;
@@ -144,6 +146,11 @@ export function encodeBlock(
   table.varint(utf8.length);
   table.raw(utf8);
   table.raw(lengths.view());
+  if (nameBits !== undefined) {
+    const bits = new Uint8Array((heads.length + 7) >>> 3);
+    for (let h = 0; h < heads.length; h++) if (nameBits[h]) bits[h >>> 3]! |= 1 << (h & 7);
+    table.raw(bits);
+  }
   out.varint(table.length);
   out.varint(count);
   out.raw(table.view());
@@ -155,6 +162,20 @@ export function encodeBlock(
     out.varint(seconds[i] ?? 0);
     out.varint(headIndexes[i] ?? 0);
   }
+}
+
+/**
+ * A lexeme list's name bit of a head is clear only when the lexeme is not one of the head's
+ * name's and the name is plain: shorter than PLAIN_NAME_LENGTH and without `<` (lexized apart
+ * from its place, as streetLexemes does). Such a street has the lexeme in its place, and a
+ * phrase through it is decided by the place (fulltext.ts) without reading the name.
+ */
+export const PLAIN_NAME_LENGTH = 128;
+
+/** The name bits at the end of a lexeme list block's head table (its bytes; heads: the table's first varint). */
+export function nameBitsOf(table: Uint8Array): Uint8Array {
+  const heads = new ByteReader(table).varint();
+  return table.subarray(table.length - ((heads + 7) >>> 3));
 }
 
 class BlockEntry implements ListEntry {

@@ -1,0 +1,153 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { lexemePositions } from "../../generator/build/search-keys.ts";
+import { ListWriter } from "../../generator/build/search-lists.ts";
+import type { Street } from "../../generator/build/search-records.ts";
+import { lexemesOf, streetDocument } from "../../generator/contract/postgres/lexize.ts";
+import { matches } from "../../generator/contract/postgres/tsquery.ts";
+import { parseSearchTerm } from "../../generator/contract/postgres/websearch.ts";
+import { decodePlaceTable, encodePlaceTable } from "../../generator/contract/search/meta.ts";
+import { phraseByPlaces } from "../../generator/contract/search/phrase-places.ts";
+import { decodePostings } from "../../generator/contract/search/postings.ts";
+import { PLAIN_NAME_LENGTH, type ListEntry } from "../../generator/contract/search/store.ts";
+
+/**
+ * A phrase's candidates decided by their places (phrase-places.ts), on lists written as the build
+ * writes them (name bits from lexemePositions): the same streets as each street's whole document
+ * says, and a street's name is tested only when its name bit or its place leaves it open.
+ */
+
+function index(streets: readonly Street[]) {
+  const names = [...new Set(streets.map((s) => s.name))];
+  const placeKeys = [...new Set(streets.map((s) => `${s.postalCode}\t${s.locality}`))];
+  const places = placeKeys.map((key) => {
+    const [postalCode = "", locality = ""] = key.split("\t");
+    return { postalCode, locality, json: "}", csv: "" };
+  });
+  const indexed = {
+    streets,
+    headKeys: ["name"],
+    heads: names.map((name) => [name]),
+    headOf: Int32Array.from(streets, (s) => names.indexOf(s.name)),
+    places,
+    placeOf: Int32Array.from(streets, (s) => placeKeys.indexOf(`${s.postalCode}\t${s.locality}`)),
+  };
+  const chunks: Buffer[] = [];
+  const writer = new ListWriter(indexed.heads, (_, bytes) => chunks.push(bytes));
+  const lists = lexemePositions(indexed).map(({ lexeme, positions, inName }) => ({
+    lexeme,
+    ref: writer.list(
+      positions,
+      (_, p) => indexed.placeOf[p] ?? 0,
+      (_, p) => indexed.headOf[p] ?? 0,
+      inName,
+    ),
+  }));
+  writer.finish();
+  const stream = Buffer.concat(chunks);
+  const table = decodePlaceTable(
+    encodePlaceTable(
+      places.map((p) => ({ ...p, count: 0, listBytes: 0 })),
+      0,
+    ),
+  );
+  const listOf = (lexeme: string) => {
+    const ref = lists.find((l) => l.lexeme === lexeme)?.ref ?? [0, 0];
+    return decodePostings(stream.subarray(ref[1], ref.at(-1)), ref[0] ?? 0);
+  };
+  return { table, listOf };
+}
+
+/** Each term of a phrase as the driver: the streets phraseByPlaces keeps, and the names it tested. */
+function decide(streets: readonly Street[], term: string) {
+  const { table, listOf } = index(streets);
+  const root = parseSearchTerm(term).root;
+  if (root?.op !== "phrase") return [];
+  const docs = streets.map((s) => lexemesOf(streetDocument(s.name, s.postalCode, s.locality)));
+  const expected = streets.flatMap((_, p) => (matches({ root }, docs[p] ?? new Map()) ? [p] : []));
+  return root.terms.flatMap((driver, at) => {
+    if (driver.prefix || root.terms.findIndex((t) => t.lexeme === driver.lexeme) !== at) return [];
+    const list = listOf(driver.lexeme);
+    const tested: string[] = [];
+    const passes = (entry: ListEntry) => {
+      tested.push(entry.head.at(-1) ?? "");
+      return matches({ root }, docs[entry.position] ?? new Map());
+    };
+    const kept = phraseByPlaces(list.positions, list, root, at, table, passes);
+    return [{ driver: driver.lexeme, kept: [...kept], expected, tested }];
+  });
+}
+
+const LONG = `${"X".repeat(PLAIN_NAME_LENGTH)} Straße`;
+const berlin = (name: string, postalCode = "10115"): Street => ({
+  name,
+  postalCode,
+  locality: "Berlin",
+});
+const STREETS: readonly Street[] = [
+  berlin("Hauptstraße"),
+  berlin("Berliner Straße"),
+  berlin("Straße des 17. Juni", "10117"),
+  berlin("Am Berliner Tor", "10117"),
+  { name: "Berliner Straße", postalCode: "20095", locality: "Hamburg" },
+  { name: "Hamburger Straße", postalCode: "20095", locality: "Hamburg" },
+  { name: "Große Straße", postalCode: "60311", locality: "Frankfurt am Main" },
+  { name: "Mainstraße", postalCode: "15230", locality: "Frankfurt (Oder)" },
+  { name: "Weg", postalCode: "10115", locality: "Straße Berlin" },
+  berlin(LONG),
+];
+
+describe("phraseByPlaces: a phrase decided by its candidates' places", () => {
+  it.each([
+    ['"Berlin Straße"', ["Berliner Straße", "Berliner Straße"]],
+    ['"Straße Berlin"', ["Weg"]],
+    ['"Frankfurt Main"', []],
+    ['"Frankfurt am Main"', ["Große Straße"]],
+    ['"Hauptstraße 10115"', ["Hauptstraße"]],
+    ['"Straße 10115 Berlin"', ["Berliner Straße", LONG]],
+    ['"Juni 10117"', ["Straße des 17. Juni"]],
+  ])("%s", (term, names) => {
+    for (const { kept, expected } of decide(STREETS, term)) {
+      expect(kept).toEqual(expected);
+      expect(kept.map((p) => STREETS[p]?.name)).toEqual(names);
+    }
+  });
+
+  it.each([
+    // Berlin's streets without it in the name are ruled out by their place, the others by their name's lexemes alone; a
+    // long name is tested whole (its document may be clamped).
+    ['"Berlin Straße"', "berlin", [LONG]],
+    // The postal code stands between a name and its locality: no split through Berlin.
+    ['"Straße Berlin"', "berlin", [LONG]],
+    // A split at the name's end through 10115 Berlin: those names are read.
+    ['"Straße 10115 Berlin"', "10115", ["Hauptstraße", "Berliner Straße", LONG]],
+  ])(
+    "%s tests on whole documents only what a split at the name's end or a long name needs (driver %s)",
+    (term, driver, tested) => {
+      const found = decide(STREETS, term).find((d) => d.driver === driver);
+      expect(found?.tested).toEqual(tested);
+    },
+  );
+
+  const words = ["Berlin", "Berliner", "Straße", "Main", "am", "Weg", "10115", "Alt", "des"];
+  const text = (min: number, max: number) =>
+    fc.array(fc.constantFrom(...words), { minLength: min, maxLength: max }).map((w) => w.join(" "));
+  const street = fc.record({
+    name: text(1, 4),
+    postalCode: fc.constantFrom("10115", "20095"),
+    locality: text(1, 3),
+  });
+  it("keeps exactly the streets whose documents match, whichever term drives (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(street, { minLength: 1, maxLength: 12 }),
+        text(2, 4),
+        (streets, words) => {
+          for (const { kept, expected } of decide(streets, `"${words}"`))
+            expect(kept).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+});
