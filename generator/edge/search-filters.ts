@@ -31,7 +31,7 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
-import { gramCounted, gramIsLiteral } from "./search-short-names.ts";
+import { gramCountable, gramCounted, gramIsLiteral } from "./search-short-names.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -95,9 +95,28 @@ export async function findStreets(
       })),
     };
   }
+  const placeFilters = [filters.postalCode, filters.locality];
+  // A long name beside one-character place filters: their bitmaps, not the place table (below, a
+  // short one may be counted per place instead).
+  const placeKeys =
+    name !== undefined && filters.name?.pattern === undefined
+      ? placeBitmapKeys(index, placeFilters)
+      : undefined;
+  if (placeKeys !== undefined && !gramCountable(index, filters.name as StreetFilter)) {
+    const found = await runsOnPlaceBitmaps(
+      index,
+      placeKeys,
+      name?.refs ?? [],
+      (keep) => readRuns(undefined, keep),
+      budget,
+      start,
+      end,
+      name?.streets,
+    );
+    if (found !== undefined) return found;
+  }
   const places = await index.places(budget);
   const { pass, streets } = passingPlaces(filters, places);
-  const placeFilters = [filters.postalCode, filters.locality];
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(
@@ -119,7 +138,7 @@ export async function findStreets(
     const scanned = (end * index.meta.count) / Math.max(1, streets);
     if (scanned < streets) {
       const positions =
-        (await pageOnPlaceBitmaps(index, placeFilters, places, scanned, budget, start, end)) ??
+        (await pageOnPlaceBitmaps(index, placeFilters, scanned, budget, start, end)) ??
         (await index.streets.scanPlaces(pass, start, end, budget));
       return { total: streets, page: await index.streets.streetsAt(positions, budget) };
     }
@@ -136,12 +155,6 @@ export async function findStreets(
       ),
     };
   }
-  // Only place filters of one character have bitmaps (asking builds the localities' alphabet).
-  const oneCharacter = placeFilters.every((f) => f === undefined || f.literal.length === 1);
-  const placeKeys =
-    filters.name?.pattern === undefined && oneCharacter
-      ? placeBitmapKeys(index, placeFilters, places)
-      : undefined;
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
     const found = await runsOnPlaceBitmaps(

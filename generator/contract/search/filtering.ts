@@ -69,26 +69,53 @@ export function passingRuns(
   const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
   if (smallest === undefined) return runsOf([], [], [], 0);
   const common = others.reduce((set, list) => intersect(set, list.positions), smallest.positions);
-  const starts: number[] = [];
-  const lengths: number[] = [];
-  const heads: (readonly string[])[] = [];
-  let streets = 0;
   // Most entries tested: their blocks' head tables decoded whole at once, not head by head.
   if (common.length * 2 >= smallest.length) smallest.decodeHeads();
+  const { positions, seconds } = smallest;
+  const picks = new Int32Array(common.length);
+  const starts = new Int32Array(common.length);
+  const lengths = new Int32Array(common.length);
+  let [passed, streets] = [0, 0];
   for (let i = 0, at = 0; i < common.length; i++) {
     // One list: its entries are the candidates themselves.
-    at = others.length === 0 ? i : lowerBound(smallest.positions, common[i] as number, at);
-    if (keep?.(smallest.positions[at] as number, smallest.seconds[at] as number) === false)
-      continue;
-    const run = smallest.entry(at);
-    if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
-    onPass?.(run.position, run.place);
-    starts.push(run.position);
-    lengths.push(run.place);
-    heads.push(run.head);
-    streets += run.place;
+    at = others.length === 0 ? i : lowerBound(positions, common[i] as number, at);
+    const start = positions[at] as number;
+    const length = seconds[at] as number;
+    if (keep !== undefined && !keep(start, length)) continue;
+    const head = smallest.entry(at).head;
+    if (!filterMatches(filter, head[head.length - 1] ?? "")) continue;
+    onPass?.(start, length);
+    picks[passed] = at;
+    starts[passed] = start;
+    lengths[passed] = length;
+    passed++;
+    streets += length;
   }
-  return runsOf(starts, lengths, heads, streets);
+  return new PickedRuns(
+    smallest,
+    picks.subarray(0, passed),
+    starts.subarray(0, passed),
+    lengths.subarray(0, passed),
+    streets,
+  );
+}
+
+/** Runs picked out of a decoded list (entries `picks`): heads decoded when asked for. */
+class PickedRuns implements Runs {
+  constructor(
+    private readonly list: Postings,
+    private readonly picks: Int32Array,
+    readonly starts: Int32Array,
+    readonly lengths: Int32Array,
+    readonly streets: number,
+  ) {}
+  get heads(): readonly (readonly string[])[] {
+    return Array.from(this.picks, (_, r) => this.head(r));
+  }
+  head(r: number): readonly string[] {
+    const at = this.picks[r];
+    return at === undefined ? [] : this.list.entry(at).head;
+  }
 }
 
 export const runsOf = (
