@@ -96,8 +96,9 @@ export async function findStreets(
     };
   }
   const placeFilters = [filters.postalCode, filters.locality];
-  // A long name beside one-character place filters: their bitmaps, not the place table (below, a
-  // short one may be counted per place instead).
+  // A long name beside one-character place filters: their bitmaps, not the place table, when they
+  // hold more streets than the name has runs (the name side costs a test per run, the places' a
+  // list entry per street). A short name may be counted per place instead (below).
   const placeKeys =
     name !== undefined && filters.name?.pattern === undefined
       ? placeBitmapKeys(index, placeFilters)
@@ -111,12 +112,12 @@ export async function findStreets(
       budget,
       start,
       end,
-      name?.streets,
+      name?.runs,
     );
     if (found !== undefined) return found;
   }
   const places = await index.places(budget);
-  const { pass, streets } = passingPlaces(filters, places);
+  const { pass, streets } = passingPlaces(filters, places, index.meta.columns.locality.characters);
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(

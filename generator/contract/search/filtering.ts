@@ -9,6 +9,7 @@
 import { intersect } from "./algebra.ts";
 import { filterMatches, type StreetFilter } from "./filter.ts";
 import type { PlaceTable } from "./meta.ts";
+import { localityCandidates } from "./place-candidates.ts";
 import { lowerBound, type Postings } from "./postings.ts";
 
 /** Runs of streets that pass a name filter, in order. */
@@ -164,24 +165,23 @@ export function runOf(runs: Runs, position: number): number {
   return r >= 0 && position < (runs.starts[r] as number) + (runs.lengths[r] as number) ? r : -1;
 }
 
-/** The places that pass the postal code and locality filters (each distinct value matched once), and their streets. */
+/**
+ * The places that pass the postal code and locality filters (each distinct value matched once),
+ * and their streets. `localityCharacters` (the localities' characters, from the meta): a locality
+ * pattern is then tested only on the localities that hold its literals (place-candidates.ts).
+ */
 export function passingPlaces(
   filters: {
     readonly postalCode?: StreetFilter | undefined;
     readonly locality?: StreetFilter | undefined;
   },
   places: PlaceTable,
+  localityCharacters?: string,
 ): { readonly pass: Uint8Array; readonly streets: number } {
-  const passing = (filter: StreetFilter | undefined, values: readonly string[]) => {
-    if (filter === undefined) return undefined;
-    const pass = new Uint8Array(values.length);
-    for (let i = 0; i < values.length; i++)
-      if (filterMatches(filter, values[i] as string)) pass[i] = 1;
-    return pass;
-  };
   // Each column only when filtered by: the place table builds its strings on first use.
-  const codes = filters.postalCode && passing(filters.postalCode, places.postalCodes);
-  const localities = filters.locality && passing(filters.locality, places.localities);
+  const codes = filters.postalCode && passingValues(filters.postalCode, places.postalCodes);
+  const localities =
+    filters.locality && passingLocalities(filters.locality, places, localityCharacters);
   const pass = new Uint8Array(places.size);
   let streets = 0;
   for (let p = 0; p < places.size; p++) {
@@ -194,4 +194,27 @@ export function passingPlaces(
     streets += places.counts[p] ?? 0;
   }
   return { pass, streets };
+}
+
+function passingValues(filter: StreetFilter, values: readonly string[]): Uint8Array {
+  const pass = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++)
+    if (filterMatches(filter, values[i] as string)) pass[i] = 1;
+  return pass;
+}
+
+/** Per distinct locality, 1 when it passes: a pattern tested only on its candidates, by number. */
+function passingLocalities(
+  filter: StreetFilter,
+  places: PlaceTable,
+  characters: string | undefined,
+): Uint8Array {
+  const candidates =
+    characters === undefined
+      ? undefined
+      : localityCandidates(filter, places.localityText, characters);
+  if (candidates === undefined) return passingValues(filter, places.localities);
+  for (let i = 0; i < candidates.length; i++)
+    if (candidates[i] === 1 && !filterMatches(filter, places.locality(i))) candidates[i] = 0;
+  return candidates;
 }
