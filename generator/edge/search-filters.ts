@@ -1,13 +1,9 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import type { StreetFilters } from "../contract/search/evaluate.ts";
-import {
-  caseFoldKey,
-  filterMatches,
-  literalText,
-  type StreetFilter,
-} from "../contract/search/filter.ts";
+import { caseFoldKey, literalText, type StreetFilter } from "../contract/search/filter.ts";
 import {
   allRunStreets,
+  passingEntries,
   passingPlaces,
   passingRuns,
   runOf,
@@ -172,16 +168,7 @@ export async function findStreets(
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).
     const lists = await index.postings(refs, budget);
-    const byName = new Map<string, boolean>();
-    const passes = (entry: ListEntry) => {
-      const value = entry.head[entry.head.length - 1] ?? "";
-      let passed = byName.get(value);
-      if (passed === undefined)
-        byName.set(value, (passed = filterMatches(filters.name as StreetFilter, value)));
-      return passed;
-    };
-    const kept = lists.map((list) => list.positions.filter((_, i) => passes(list.entry(i))));
-    const matched = unite(kept, index.meta.count);
+    const matched = unite(passingEntries(filters.name as StreetFilter, lists), index.meta.count);
     return {
       total: matched.length,
       page: Array.from(

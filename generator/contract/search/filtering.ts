@@ -132,6 +132,27 @@ export const runsOf = (
   streets,
 });
 
+/**
+ * The positions of each list whose name passes the filter, each distinct name tested once. Every
+ * entry's head is asked for, so the lists' head tables are decoded whole first.
+ */
+export function passingEntries(filter: StreetFilter, lists: readonly Postings[]): Int32Array[] {
+  const byName = new Map<string, boolean>();
+  return lists.map((list) => {
+    list.decodeHeads();
+    const kept = new Int32Array(list.length);
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const head = list.entry(i).head;
+      const name = head[head.length - 1] ?? "";
+      let passed = byName.get(name);
+      if (passed === undefined) byName.set(name, (passed = filterMatches(filter, name)));
+      if (passed) kept[n++] = list.positions[i] as number;
+    }
+    return kept.subarray(0, n);
+  });
+}
+
 /** Streets [start, end) of the runs: their positions and heads. */
 export function runStreets(
   runs: Runs,
