@@ -7,7 +7,7 @@
  * sizes before any list is read (FilterPlan), so the Worker takes the cheaper side.
  */
 import { intersect } from "./algebra.ts";
-import { filterMatches, type StreetFilter } from "./filter.ts";
+import { filterMatches, literalText, type StreetFilter } from "./filter.ts";
 import type { PlaceTable } from "./meta.ts";
 import { localityCandidates } from "./place-candidates.ts";
 import { lowerBound, type Postings } from "./postings.ts";
@@ -73,6 +73,7 @@ export function passingRuns(
   // Most entries tested: their blocks' head tables decoded whole at once, not head by head.
   if (common.length * 2 >= smallest.length) smallest.decodeHeads();
   const { positions, seconds } = smallest;
+  const own = ownText(filter);
   const picks = new Int32Array(common.length);
   const starts = new Int32Array(common.length);
   const lengths = new Int32Array(common.length);
@@ -84,7 +85,8 @@ export function passingRuns(
     const length = seconds[at] as number;
     if (keep !== undefined && !keep(start, length)) continue;
     const head = smallest.entry(at).head;
-    if (!filterMatches(filter, head[head.length - 1] ?? "")) continue;
+    const name = head[head.length - 1] ?? "";
+    if (!(own !== undefined && name.includes(own)) && !filterMatches(filter, name)) continue;
     onPass?.(start, length);
     picks[passed] = at;
     starts[passed] = start;
@@ -99,6 +101,19 @@ export function passingRuns(
     lengths.subarray(0, passed),
     streets,
   );
+}
+
+/**
+ * The literal of an unanchored plain filter whose every character `~*` (or `~`) accepts as itself:
+ * a name that holds this text passes, found by the engine's string search before the filter's own
+ * test (which a name of another case still takes).
+ */
+function ownText(filter: StreetFilter): string | undefined {
+  if (filter.pattern !== undefined || filter.anchoredStart || filter.anchoredEnd) return undefined;
+  const { literal, accepts } = filter;
+  for (let k = 0; k < literal.length; k++)
+    if (literal[k] !== accepts[2 * k] && literal[k] !== accepts[2 * k + 1]) return undefined;
+  return literal.length === 0 ? undefined : literalText(literal);
 }
 
 /** Runs picked out of a decoded list (entries `picks`): heads decoded when asked for. */
