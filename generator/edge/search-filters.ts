@@ -1,13 +1,9 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import type { StreetFilters } from "../contract/search/evaluate.ts";
-import {
-  caseFoldKey,
-  filterMatches,
-  literalText,
-  type StreetFilter,
-} from "../contract/search/filter.ts";
+import { caseFoldKey, literalText, type StreetFilter } from "../contract/search/filter.ts";
 import {
   allRunStreets,
+  passingEntries,
   passingPlaces,
   passingRuns,
   runOf,
@@ -32,7 +28,7 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
-import { gramCounted, gramIsLiteral } from "./search-short-names.ts";
+import { gramCountable, gramCounted, gramIsLiteral } from "./search-short-names.ts";
 import { exactNamePage, ownGram, type NameCover } from "./search-name-grams.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 /** What a search found: the number of matches and the page's entries. */
@@ -117,9 +113,29 @@ export async function findStreets(
       })),
     };
   }
-  const places = await index.places(budget);
-  const { pass, streets } = passingPlaces(filters, places);
   const placeFilters = [filters.postalCode, filters.locality];
+  // A long name beside one-character place filters: their bitmaps, not the place table, when they
+  // hold more streets than the name has runs (the name side costs a test per run, the places' a
+  // list entry per street). A short name may be counted per place instead (below).
+  const placeKeys =
+    name !== undefined && filters.name?.pattern === undefined
+      ? placeBitmapKeys(index, placeFilters)
+      : undefined;
+  if (placeKeys !== undefined && !gramCountable(index, filters.name as StreetFilter)) {
+    const found = await runsOnPlaceBitmaps(
+      index,
+      placeKeys,
+      name?.refs ?? [],
+      (keep) => readRuns(undefined, keep),
+      budget,
+      start,
+      end,
+      name?.runs,
+    );
+    if (found !== undefined) return found;
+  }
+  const places = await index.places(budget);
+  const { pass, streets } = passingPlaces(filters, places, index.meta.columns.locality.characters);
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(
@@ -141,7 +157,7 @@ export async function findStreets(
     const scanned = (end * index.meta.count) / Math.max(1, streets);
     if (scanned < streets) {
       const positions =
-        (await pageOnPlaceBitmaps(index, placeFilters, places, scanned, budget, start, end)) ??
+        (await pageOnPlaceBitmaps(index, placeFilters, scanned, budget, start, end)) ??
         (await index.streets.scanPlaces(pass, start, end, budget));
       return { total: streets, page: await index.streets.streetsAt(positions, budget) };
     }
@@ -158,12 +174,6 @@ export async function findStreets(
       ),
     };
   }
-  // Only place filters of one character have bitmaps (asking builds the localities' alphabet).
-  const oneCharacter = placeFilters.every((f) => f === undefined || f.literal.length === 1);
-  const placeKeys =
-    filters.name?.pattern === undefined && oneCharacter
-      ? placeBitmapKeys(index, placeFilters, places)
-      : undefined;
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
     const found = await runsOnPlaceBitmaps(
@@ -180,16 +190,7 @@ export async function findStreets(
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).
     const lists = await index.postings(refs, budget);
-    const byName = new Map<string, boolean>();
-    const passes = (entry: ListEntry) => {
-      const value = entry.head[entry.head.length - 1] ?? "";
-      let passed = byName.get(value);
-      if (passed === undefined)
-        byName.set(value, (passed = filterMatches(filters.name as StreetFilter, value)));
-      return passed;
-    };
-    const kept = lists.map((list) => list.positions.filter((_, i) => passes(list.entry(i))));
-    const matched = unite(kept, index.meta.count);
+    const matched = unite(passingEntries(filters.name as StreetFilter, lists), index.meta.count);
     return {
       total: matched.length,
       page: Array.from(

@@ -1,23 +1,21 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
-import { countRange, selectBits } from "../contract/search/bitsets.ts";
+import { countBits, countRange, selectBits } from "../contract/search/bitsets.ts";
 import { bitmapBytes } from "../contract/search/bitmaps.ts";
 import type { StreetFilter } from "../contract/search/filter.ts";
 import type { Runs } from "../contract/search/filtering.ts";
-import type { PlaceTable } from "../contract/search/meta.ts";
+import type { SearchMeta } from "../contract/search/meta.ts";
 import type { ListRef } from "../contract/search/store.ts";
 import { placeFilterKey } from "../contract/search/place-bitmaps.ts";
 import type { Found } from "./search-filters.ts";
 import type { SearchIndex } from "./search-index.ts";
 
-/** The characters of a place table's localities, worked out once per table. */
-const alphabets = new WeakMap<PlaceTable, ReadonlySet<number>>();
-function localityCharacters(places: PlaceTable): ReadonlySet<number> {
-  let set = alphabets.get(places);
+/** The code points of the localities (the meta's `columns`), worked out once per index. */
+const alphabets = new WeakMap<SearchMeta, ReadonlySet<number>>();
+function localityCharacters(meta: SearchMeta): ReadonlySet<number> {
+  let set = alphabets.get(meta);
   if (set === undefined) {
-    const found = new Set<number>();
-    for (const locality of places.localities)
-      for (const ch of locality) found.add(ch.codePointAt(0) ?? 0);
-    alphabets.set(places, (set = found));
+    const characters = Array.from(meta.columns.locality.characters, (ch) => ch.codePointAt(0) ?? 0);
+    alphabets.set(meta, (set = new Set(characters)));
   }
   return set;
 }
@@ -26,12 +24,11 @@ function localityCharacters(places: PlaceTable): ReadonlySet<number> {
 export function placeBitmapKeys(
   index: SearchIndex,
   filters: readonly (StreetFilter | undefined)[],
-  places: PlaceTable,
 ): string[] | undefined {
   const keys: string[] = [];
   for (const filter of filters) {
     if (filter === undefined) continue;
-    const key = placeFilterKey(filter, localityCharacters(places));
+    const key = placeFilterKey(filter, localityCharacters(index.meta));
     if (key === undefined || !index.bitmaps.has(key)) return undefined;
     keys.push(key);
   }
@@ -43,7 +40,9 @@ export function placeBitmapKeys(
  * when the name side is taken, and instead of each street's place from the record table, each
  * run's streets are counted by a popcount over its range of the places' bitmap; the page is the
  * first matching streets in order, whose places are then read. Undefined when the bitmaps and the
- * name's lists do not fit with a quarter of the budget left.
+ * name's lists do not fit with a quarter of the budget left, or the places hold no more than
+ * `moreThan` streets (their bitmaps are then read, not charged: the caller reads their lists
+ * instead, and with no place table read a request asks this first).
  */
 export async function runsOnPlaceBitmaps(
   index: SearchIndex,
@@ -53,12 +52,15 @@ export async function runsOnPlaceBitmaps(
   budget: ReadBudget,
   start: number,
   end: number,
+  moreThan = -1,
 ): Promise<Found | undefined> {
   const files = index.bitmaps.files(keys);
   // The name's lists as well, with a tenth of the budget left for the page's record chunks and tails.
   const share = (index.bitmaps.bytesOf(keys) + 1) / index.meta.readBudget;
   if (!budget.fits(files, 0.25) || !index.listsFit(nameRefs, budget, 0.1 + share)) return undefined;
-  const bits = await intersection(index, keys, files, budget);
+  const bits = await intersection(index, keys);
+  if (countBits(bits) <= moreThan) return undefined;
+  for (const [path, bytes] of files) budget.charge(path, bytes);
   // A run without a street in the places is left out before its name is tested.
   const runs = await readRuns((first, length) => countRange(bits, first, first + length) > 0);
   let total = 0;
@@ -96,28 +98,22 @@ export async function runsOnPlaceBitmaps(
 export async function pageOnPlaceBitmaps(
   index: SearchIndex,
   filters: readonly (StreetFilter | undefined)[],
-  places: PlaceTable,
   scanned: number,
   budget: ReadBudget,
   start: number,
   end: number,
 ): Promise<number[] | undefined> {
   if (scanned * index.meta.placeWidth <= bitmapBytes(index.meta.count)) return undefined;
-  const keys = placeBitmapKeys(index, filters, places);
+  const keys = placeBitmapKeys(index, filters);
   if (keys === undefined) return undefined;
   const files = index.bitmaps.files(keys);
   if (!budget.fits(files, 0.1)) return undefined;
-  return selectBits(await intersection(index, keys, files, budget), start, end);
+  for (const [path, bytes] of files) budget.charge(path, bytes);
+  return selectBits(await intersection(index, keys), start, end);
 }
 
-/** The streets in every one of these bitmaps (read, each file charged): a kept bitmap itself when there is one. */
-async function intersection(
-  index: SearchIndex,
-  keys: readonly string[],
-  files: ReadonlyMap<string, number>,
-  budget: ReadBudget,
-): Promise<Uint32Array> {
-  for (const [path, bytes] of files) budget.charge(path, bytes);
+/** The streets in every one of these bitmaps (read, not charged): a kept bitmap itself when there is one. */
+async function intersection(index: SearchIndex, keys: readonly string[]): Promise<Uint32Array> {
   const read = await index.bitmaps.read(keys);
   const bitmaps = keys.map((key) => read.get(key) as Uint32Array);
   let bits = bitmaps[0] as Uint32Array;

@@ -19,6 +19,11 @@ const SCAN_WEIGHT = 0.25;
 export const gramIsLiteral = (filter: StreetFilter, occurring: ReadonlySet<number>) =>
   filter.literal.length <= 3 && foldIsExact(filter, occurring);
 
+/** Has the name per-place counts that gramCounted may use? */
+export const gramCountable = (index: SearchIndex, filter: StreetFilter) =>
+  gramIsLiteral(filter, index.nameCharacters) &&
+  index.gramCounts.has(caseFoldKey(literalText(filter.literal)));
+
 /**
  * A short name's count from its n-gram's per-place counts (gram-counts.ts), summed over the
  * passing places, and its page found by scanning the record and head tables from the first
@@ -36,7 +41,7 @@ export async function gramCounted(
   end: number,
 ): Promise<Found | undefined> {
   const gram = caseFoldKey(literalText(filter.literal));
-  if (!gramIsLiteral(filter, index.nameCharacters) || !index.gramCounts.has(gram)) return undefined;
+  if (!gramCountable(index, filter)) return undefined;
   const { pass, streets } = placePass;
   const count = index.meta.count;
   const expected = Math.max(1, (streets * name.streets) / Math.max(1, count));

@@ -34,6 +34,9 @@ describe("place bitmaps", () => {
     ["locality", "a", "Aab", "@lA"],
     // ä is no case of a: a locality with ä still passes locality=a only by its own a.
     ["locality", "a", "Aaä", "@lA"],
+    // The Kelvin sign folds with k, and locality=k does not find it.
+    ["locality", "k", "Kk\u212a", undefined],
+    ["locality", "k", "Kk", "@lK"],
     ["locality", "^a", "Aa", undefined],
     ["locality", "ab", "Aab", undefined],
     ["postalCode", "1$", "", undefined],

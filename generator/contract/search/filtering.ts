@@ -7,8 +7,9 @@
  * sizes before any list is read (FilterPlan), so the Worker takes the cheaper side.
  */
 import { intersect } from "./algebra.ts";
-import { filterMatches, type StreetFilter } from "./filter.ts";
+import { filterMatches, literalText, type StreetFilter } from "./filter.ts";
 import type { PlaceTable } from "./meta.ts";
+import { localityCandidates } from "./place-candidates.ts";
 import { lowerBound, type Postings } from "./postings.ts";
 
 /** Runs of streets that pass a name filter, in order. */
@@ -69,26 +70,68 @@ export function passingRuns(
   const [smallest, ...others] = [...lists].sort((a, b) => a.length - b.length);
   if (smallest === undefined) return runsOf([], [], [], 0);
   const common = others.reduce((set, list) => intersect(set, list.positions), smallest.positions);
-  const starts: number[] = [];
-  const lengths: number[] = [];
-  const heads: (readonly string[])[] = [];
-  let streets = 0;
   // Most entries tested: their blocks' head tables decoded whole at once, not head by head.
   if (common.length * 2 >= smallest.length) smallest.decodeHeads();
+  const { positions, seconds } = smallest;
+  const own = ownText(filter);
+  const picks = new Int32Array(common.length);
+  const starts = new Int32Array(common.length);
+  const lengths = new Int32Array(common.length);
+  let [passed, streets] = [0, 0];
   for (let i = 0, at = 0; i < common.length; i++) {
     // One list: its entries are the candidates themselves.
-    at = others.length === 0 ? i : lowerBound(smallest.positions, common[i] as number, at);
-    if (keep?.(smallest.positions[at] as number, smallest.seconds[at] as number) === false)
-      continue;
-    const run = smallest.entry(at);
-    if (!filterMatches(filter, run.head[run.head.length - 1] ?? "")) continue;
-    onPass?.(run.position, run.place);
-    starts.push(run.position);
-    lengths.push(run.place);
-    heads.push(run.head);
-    streets += run.place;
+    at = others.length === 0 ? i : lowerBound(positions, common[i] as number, at);
+    const start = positions[at] as number;
+    const length = seconds[at] as number;
+    if (keep !== undefined && !keep(start, length)) continue;
+    const head = smallest.entry(at).head;
+    const name = head[head.length - 1] ?? "";
+    if (!(own !== undefined && name.includes(own)) && !filterMatches(filter, name)) continue;
+    onPass?.(start, length);
+    picks[passed] = at;
+    starts[passed] = start;
+    lengths[passed] = length;
+    passed++;
+    streets += length;
   }
-  return runsOf(starts, lengths, heads, streets);
+  return new PickedRuns(
+    smallest,
+    picks.subarray(0, passed),
+    starts.subarray(0, passed),
+    lengths.subarray(0, passed),
+    streets,
+  );
+}
+
+/**
+ * The literal of an unanchored plain filter whose every character `~*` (or `~`) accepts as itself:
+ * a name that holds this text passes, found by the engine's string search before the filter's own
+ * test (which a name of another case still takes).
+ */
+function ownText(filter: StreetFilter): string | undefined {
+  if (filter.pattern !== undefined || filter.anchoredStart || filter.anchoredEnd) return undefined;
+  const { literal, accepts } = filter;
+  for (let k = 0; k < literal.length; k++)
+    if (literal[k] !== accepts[2 * k] && literal[k] !== accepts[2 * k + 1]) return undefined;
+  return literal.length === 0 ? undefined : literalText(literal);
+}
+
+/** Runs picked out of a decoded list (entries `picks`): heads decoded when asked for. */
+class PickedRuns implements Runs {
+  constructor(
+    private readonly list: Postings,
+    private readonly picks: Int32Array,
+    readonly starts: Int32Array,
+    readonly lengths: Int32Array,
+    readonly streets: number,
+  ) {}
+  get heads(): readonly (readonly string[])[] {
+    return Array.from(this.picks, (_, r) => this.head(r));
+  }
+  head(r: number): readonly string[] {
+    const at = this.picks[r];
+    return at === undefined ? [] : this.list.entry(at).head;
+  }
 }
 
 export const runsOf = (
@@ -103,6 +146,27 @@ export const runsOf = (
   head: (r) => heads[r] ?? [],
   streets,
 });
+
+/**
+ * The positions of each list whose name passes the filter, each distinct name tested once. Every
+ * entry's head is asked for, so the lists' head tables are decoded whole first.
+ */
+export function passingEntries(filter: StreetFilter, lists: readonly Postings[]): Int32Array[] {
+  const byName = new Map<string, boolean>();
+  return lists.map((list) => {
+    list.decodeHeads();
+    const kept = new Int32Array(list.length);
+    let n = 0;
+    for (let i = 0; i < list.length; i++) {
+      const head = list.entry(i).head;
+      const name = head[head.length - 1] ?? "";
+      let passed = byName.get(name);
+      if (passed === undefined) byName.set(name, (passed = filterMatches(filter, name)));
+      if (passed) kept[n++] = list.positions[i] as number;
+    }
+    return kept.subarray(0, n);
+  });
+}
 
 /** Streets [start, end) of the runs: their positions and heads. */
 export function runStreets(
@@ -137,24 +201,23 @@ export function runOf(runs: Runs, position: number): number {
   return r >= 0 && position < (runs.starts[r] as number) + (runs.lengths[r] as number) ? r : -1;
 }
 
-/** The places that pass the postal code and locality filters (each distinct value matched once), and their streets. */
+/**
+ * The places that pass the postal code and locality filters (each distinct value matched once),
+ * and their streets. `localityCharacters` (the localities' characters, from the meta): a locality
+ * pattern is then tested only on the localities that hold its literals (place-candidates.ts).
+ */
 export function passingPlaces(
   filters: {
     readonly postalCode?: StreetFilter | undefined;
     readonly locality?: StreetFilter | undefined;
   },
   places: PlaceTable,
+  localityCharacters?: string,
 ): { readonly pass: Uint8Array; readonly streets: number } {
-  const passing = (filter: StreetFilter | undefined, values: readonly string[]) => {
-    if (filter === undefined) return undefined;
-    const pass = new Uint8Array(values.length);
-    for (let i = 0; i < values.length; i++)
-      if (filterMatches(filter, values[i] as string)) pass[i] = 1;
-    return pass;
-  };
   // Each column only when filtered by: the place table builds its strings on first use.
-  const codes = filters.postalCode && passing(filters.postalCode, places.postalCodes);
-  const localities = filters.locality && passing(filters.locality, places.localities);
+  const codes = filters.postalCode && passingValues(filters.postalCode, places.postalCodes);
+  const localities =
+    filters.locality && passingLocalities(filters.locality, places, localityCharacters);
   const pass = new Uint8Array(places.size);
   let streets = 0;
   for (let p = 0; p < places.size; p++) {
@@ -167,4 +230,27 @@ export function passingPlaces(
     streets += places.counts[p] ?? 0;
   }
   return { pass, streets };
+}
+
+function passingValues(filter: StreetFilter, values: readonly string[]): Uint8Array {
+  const pass = new Uint8Array(values.length);
+  for (let i = 0; i < values.length; i++)
+    if (filterMatches(filter, values[i] as string)) pass[i] = 1;
+  return pass;
+}
+
+/** Per distinct locality, 1 when it passes: a pattern tested only on its candidates, by number. */
+function passingLocalities(
+  filter: StreetFilter,
+  places: PlaceTable,
+  characters: string | undefined,
+): Uint8Array {
+  const candidates =
+    characters === undefined
+      ? undefined
+      : localityCandidates(filter, places.localityText, characters);
+  if (candidates === undefined) return passingValues(filter, places.localities);
+  for (let i = 0; i < candidates.length; i++)
+    if (candidates[i] === 1 && !filterMatches(filter, places.locality(i))) candidates[i] = 0;
+  return candidates;
 }

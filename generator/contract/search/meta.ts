@@ -16,6 +16,7 @@
 import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
 import type { ColumnShape } from "../regex/universal.ts";
+import type { LocalityText } from "./place-candidates.ts";
 
 export interface SearchMeta {
   /** The layout the build wrote (layout.ts FORMAT_VERSION): a Worker of another one refuses it. */
@@ -61,6 +62,8 @@ export interface PlaceTable {
   readonly localities: readonly string[];
   /** Locality number i (without building `localities`). */
   locality(i: number): string;
+  /** Every locality in one text (without building `localities`): a pattern's literals are searched in it at once. */
+  readonly localityText: LocalityText;
   readonly postalCodeOf: Int32Array;
   readonly localityOf: Int32Array;
   /** Streets per place. */
@@ -196,6 +199,7 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
       return (localities ??= Array.from({ length: localityCount }, (_, i) => localityAt(i)));
     },
     locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
+    localityText: { text, starts: localityStarts },
     postalCodeOf,
     localityOf,
     counts,

@@ -6,7 +6,7 @@
  * places, so its places' lists are far more than a search may read; beside a name its streets are
  * then this bitmap, and the name's runs are counted by popcounts over their ranges.
  */
-import { caseFoldKey, foldIsExact, literalText, type StreetFilter } from "./filter.ts";
+import { caseFoldKey, literalText, type StreetFilter } from "./filter.ts";
 
 /** A place bitmap's key (a bitmap file's name in the meta's `bitmaps`). */
 export const placeBitmapKey = (parameter: "postalCode" | "locality", character: string) =>
@@ -23,7 +23,8 @@ export const placeKeys = (postalCode: string, locality: string): string[] => [
 /**
  * The key of the bitmap that holds exactly a place filter's streets: a literal of one character,
  * unanchored, that `~` matches as itself, or `~*` as its case-folded form (no character of the
- * field's `occurring` ones folds with it unless `~*` accepts it: filter.ts foldIsExact).
+ * field's `occurring` ones folds with it unless `~*` accepts it: filter.ts foldIsExact, for one
+ * character, without the table of every case class that it builds).
  */
 export function placeFilterKey(
   filter: StreetFilter,
@@ -33,7 +34,10 @@ export function placeFilterKey(
   if (filter.literal.length !== 1 || filter.anchoredStart || filter.anchoredEnd) return undefined;
   const text = literalText(filter.literal);
   if (!filter.ignoreCase) return placeBitmapKey(filter.parameter, text);
-  return foldIsExact(filter, occurring)
-    ? placeBitmapKey(filter.parameter, caseFoldKey(text))
-    : undefined;
+  const key = caseFoldKey(text);
+  const [lower, upper] = [filter.accepts[0], filter.accepts[1]];
+  for (const d of occurring)
+    if (d !== lower && d !== upper && caseFoldKey(String.fromCodePoint(d)) === key)
+      return undefined;
+  return placeBitmapKey(filter.parameter, key);
 }

@@ -1,0 +1,105 @@
+/**
+ * The localities a `locality` pattern can match, found in the place table's text at once instead
+ * of by the engine on each of them: the literals every match contains (regex/literals.ts, in
+ * caseFoldKey's form, as the name patterns' n-gram keys) are searched as native regular
+ * expressions over all the localities' text, each character of a literal a class of the
+ * localities' characters that caseFoldKey maps to it. A value the pattern matches has a
+ * case-folded form that holds the literals (literalQuery's guarantee), so it holds a string of
+ * those classes: the candidates are a superset of the matches, and only they are tested.
+ */
+import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
+import { caseFoldKey, type StreetFilter } from "./filter.ts";
+
+/** The localities' text as the place table holds it: locality i is text[starts[i], starts[i + 1]). */
+export interface LocalityText {
+  readonly text: string;
+  readonly starts: Int32Array;
+}
+
+/**
+ * Per distinct locality, 1 when it may match the filter's pattern; undefined when every one may
+ * (no literal every match contains). `characters`: every character of the localities.
+ */
+export function localityCandidates(
+  filter: StreetFilter,
+  localities: LocalityText,
+  characters: string,
+): Uint8Array | undefined {
+  const tree = filter.pattern?.tree;
+  if (tree === undefined || !filter.ignoreCase) return undefined;
+  const query = literalQuery(tree, caseFoldKey);
+  if (query.op === "all") return undefined;
+  const members = new Map<number, number[]>();
+  for (const ch of characters) {
+    const key = caseFoldKey(ch).codePointAt(0) ?? 0;
+    const of = members.get(key);
+    if (of === undefined) members.set(key, [ch.codePointAt(0) ?? 0]);
+    else of.push(ch.codePointAt(0) ?? 0);
+  }
+  return candidatesOf(query, localities, members);
+}
+
+function candidatesOf(
+  query: LiteralQuery,
+  localities: LocalityText,
+  members: ReadonlyMap<number, readonly number[]>,
+): Uint8Array | undefined {
+  const count = localities.starts.length - 1;
+  switch (query.op) {
+    case "all":
+      return undefined;
+    case "literal":
+      return containing(query.text, localities, members);
+    case "and": {
+      let out: Uint8Array | undefined;
+      for (const operand of query.of) {
+        const set = candidatesOf(operand, localities, members);
+        if (set === undefined) continue;
+        if (out === undefined) out = set;
+        else for (let i = 0; i < count; i++) out[i] = (out[i] as number) & (set[i] as number);
+      }
+      return out;
+    }
+    case "or": {
+      const out = new Uint8Array(count);
+      for (const operand of query.of) {
+        const set = candidatesOf(operand, localities, members);
+        if (set === undefined) return undefined;
+        for (let i = 0; i < count; i++) out[i] = (out[i] as number) | (set[i] as number);
+      }
+      return out;
+    }
+  }
+}
+
+/** The localities that hold a string whose case-folded form is `key`. */
+function containing(
+  key: string,
+  { text, starts }: LocalityText,
+  members: ReadonlyMap<number, readonly number[]>,
+): Uint8Array {
+  const count = starts.length - 1;
+  const out = new Uint8Array(count);
+  if (key.length === 0) return out.fill(1);
+  let source = "";
+  for (const ch of key) {
+    const of = members.get(ch.codePointAt(0) ?? 0);
+    // No locality has a character of this class: none holds the literal.
+    if (of === undefined) return out;
+    source += `[${of.map((c) => `\\u{${c.toString(16)}}`).join("")}]`;
+  }
+  const search = new RegExp(source, "gu");
+  search.lastIndex = starts[0] ?? 0;
+  for (let found = search.exec(text), i = 0; found !== null; found = search.exec(text)) {
+    const at = found.index;
+    while (i < count && (starts[i + 1] as number) <= at) i++;
+    if (i >= count) break;
+    const end = starts[i + 1] as number;
+    if (at + found[0].length <= end) {
+      out[i] = 1;
+      // The next locality's text: this one is a candidate already.
+      search.lastIndex = end;
+    } else search.lastIndex = at + 1;
+  }
+  return out;
+}
