@@ -23,6 +23,7 @@ import {
   compileTree,
   parseFilterPattern,
   patternErrorMessage,
+  surelyAccepted,
   type PatternResult,
 } from "../contract/regex/pattern.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
@@ -76,9 +77,11 @@ export async function serveMatched(
     const column = table.columns.get(param);
     const fold = ignoreCase ? caseFoldKey : (text: string) => text;
     // Only strings (`Frankfurt`, `^(Berlin|Köln)$`): a search of the values decides, and the
-    // pattern, which no limit could refuse, is not compiled unless a value is tested after all.
+    // pattern, surely within the limits, is not compiled unless a value is tested after all.
     const exact =
-      column === undefined || (ignoreCase && column.foldedJoined === undefined)
+      column === undefined ||
+      (ignoreCase && column.foldedJoined === undefined) ||
+      !surelyAccepted(tree)
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
     if (exact !== undefined) {
@@ -89,10 +92,13 @@ export async function serveMatched(
       tests.push({ param, test, literals: { query: ALL, folded: ignoreCase }, exact });
       continue;
     }
+    // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none;
+    // it is compiled only when that is needed to know whether it is refused as too large.
+    const universal = column !== undefined && matchesEveryOf(tree, column);
+    if (universal && surelyAccepted(tree)) continue;
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
-    // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none.
-    else if (column === undefined || !matchesEveryOf(tree, column))
+    else if (!universal)
       tests.push({
         param,
         test: compiled.pattern.test,

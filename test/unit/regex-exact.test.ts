@@ -11,7 +11,11 @@ import { alphabetOf } from "../../generator/contract/regex/alphabet.ts";
 import { exactLiterals } from "../../generator/contract/regex/exact.ts";
 import { JoinedValues, satisfying } from "../../generator/contract/regex/joined.ts";
 import { ALL, literalQuery, satisfies } from "../../generator/contract/regex/literals.ts";
-import { compilePattern, parseFilterPattern } from "../../generator/contract/regex/pattern.ts";
+import {
+  compilePattern,
+  parseFilterPattern,
+  surelyAccepted,
+} from "../../generator/contract/regex/pattern.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
 import { regexPattern } from "../support/regex-arbitraries.ts";
 import { POST_CODES } from "../support/source-model.ts";
@@ -146,4 +150,33 @@ describe("satisfying over the joined values answers as satisfies per value", () 
       expect(values.map((_, i) => joined.at(i))).toEqual(values.map(caseFoldKey));
     },
   );
+});
+
+describe("surelyAccepted: a pattern it passes compiles within the limits", () => {
+  it.each<[string, boolean]>([
+    ["x{0,255}y{0,255}", true],
+    ["Frankfurt", true],
+    ["(.{1,255}){1,255}", false],
+    ["(a{0,40}){0,30}", false],
+    ["(.*e){20}x", true],
+  ])("%s: %s", (pattern, sure) => {
+    const parsed = parseFilterPattern(pattern, { ignoreCase: true });
+    if (!parsed.ok) throw new Error(pattern);
+    expect(surelyAccepted(parsed.tree)).toBe(sure);
+  });
+
+  it.each<[string, readonly string[], boolean, number]>([
+    ["name", names, true, 2],
+    ["postalCode", postalCodes, false, 3],
+  ])(`${runs} generated patterns over the %s values`, (_, values, ignoreCase, offset) => {
+    const unsure = fc
+      .sample(regexPattern(values), { seed: seed + offset, numRuns: runs })
+      .filter((pattern) => {
+        const parsed = parseFilterPattern(pattern, { ignoreCase });
+        return (
+          parsed.ok && surelyAccepted(parsed.tree) && !compilePattern(pattern, { ignoreCase }).ok
+        );
+      });
+    expect(unsure, `replay: REGEX_SEED=${seed}`).toEqual([]);
+  });
 });
