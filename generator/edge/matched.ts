@@ -18,7 +18,7 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
-import { matchesEveryOf } from "../contract/regex/universal.ts";
+import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
   parseFilterPattern,
@@ -94,7 +94,7 @@ export async function serveMatched(
     }
     // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none;
     // it is compiled only when that is needed to know whether it is refused as too large.
-    const universal = column !== undefined && matchesEveryOf(tree, column);
+    const universal = column !== undefined && (matchesEmpty(tree) || matchesEveryOf(tree, column));
     if (universal && surelyAccepted(tree)) continue;
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
@@ -103,6 +103,7 @@ export async function serveMatched(
         param,
         test: compiled.pattern.test,
         literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
+        ...(compiled.pattern.testLines && { testLines: compiled.pattern.testLines }),
       });
   }
   const tooLarge = Object.values(errors)[0]?.[0];
@@ -215,7 +216,8 @@ function compiledOf(table: MatchTable, param: string, source: string, tree: Node
   const key = `${param}\n${source}`;
   const kept = byPattern.get(key);
   if (kept !== undefined) return kept;
-  const compiled = compileTree(source, tree, table.columns.get(param)?.alphabet);
+  // Compiled for lines: the engine can test a block of the joined values at once (match-table.ts).
+  const compiled = compileTree(source, tree, table.columns.get(param)?.alphabet, { lines: true });
   if (byPattern.size >= COMPILED_KEPT) byPattern.delete(byPattern.keys().next().value ?? "");
   byPattern.set(key, compiled);
   return compiled;

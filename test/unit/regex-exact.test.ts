@@ -13,15 +13,18 @@ import { JoinedValues, satisfying } from "../../generator/contract/regex/joined.
 import { ALL, literalQuery, satisfies } from "../../generator/contract/regex/literals.ts";
 import {
   compilePattern,
+  compileTree,
   parseFilterPattern,
   surelyAccepted,
 } from "../../generator/contract/regex/pattern.ts";
+import { matchesEmpty } from "../../generator/contract/regex/universal.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
 import { regexPattern } from "../support/regex-arbitraries.ts";
 import { POST_CODES } from "../support/source-model.ts";
 
 /**
- * The searches over a column's joined values (joined.ts, exact.ts) against the engine: for
+ * The searches over a column's joined values (joined.ts, exact.ts) and the engine on blocks of
+ * them (a pattern compiled for lines) against the engine on each value: for
  * generated patterns over the embedded names (`~*`) and postal codes (`~`), the records the match
  * table selects are those whose value the compiled pattern matches. REGEX_SEED=<n> replays a run.
  */
@@ -49,10 +52,13 @@ function columnTest(table: MatchTable, pattern: string, ignoreCase: boolean): Co
   const exact = column && exactLiterals(compiled.pattern.tree, fold, column.alphabet);
   if (exact !== undefined)
     return { param: "v", test: () => false, literals: { query: ALL, folded: ignoreCase }, exact };
+  const lines = compileTree(pattern, compiled.pattern.tree, column?.alphabet, { lines: true });
+  if (!lines.ok) return "refused";
   return {
     param: "v",
-    test: compiled.pattern.test,
+    test: lines.pattern.test,
     literals: { query: literalQuery(compiled.pattern.tree, fold), folded: ignoreCase },
+    ...(lines.pattern.testLines && { testLines: lines.pattern.testLines }),
   };
 }
 
@@ -84,6 +90,8 @@ describe("the match table's searches select what the engine matches", () => {
     (column, values, ignoreCase, offset) => {
       const table = tableOf(values, ignoreCase);
       const patterns = [
+        // A newline or a class holding one must not match across two joined values.
+        ...["n\\n", "n[\\x00-\\x7f]b", "[^x]{2}$", "^.[^a]", "n$", "^b", "0$", "^1.*9$"],
         ...fc.sample(regexPattern(values), { seed: seed + offset, numRuns: runs }),
         ...fc.sample(alternation(values), { seed: seed + offset, numRuns: runs }),
       ];
@@ -178,5 +186,39 @@ describe("surelyAccepted: a pattern it passes compiles within the limits", () =>
         );
       });
     expect(unsure, `replay: REGEX_SEED=${seed}`).toEqual([]);
+  });
+});
+
+describe("matchesEmpty: a pattern it passes matches every value", () => {
+  it.each<[string, boolean]>([
+    ["x{0,255}y{0,255}", true],
+    ["(a|)b?", true],
+    ["a?$", true],
+    ["^x*", true],
+    ["^x*$", false],
+    ["(^|a)b?", false],
+    ["a*b", false],
+    ["[^\\u0000-\\uffff]*", true],
+  ])("%s: %s", (pattern, empty) => {
+    const parsed = parseFilterPattern(pattern, { ignoreCase: true });
+    if (!parsed.ok) throw new Error(pattern);
+    expect(matchesEmpty(parsed.tree)).toBe(empty);
+  });
+
+  it.each<[string, readonly string[], boolean, number]>([
+    ["name", names, true, 4],
+    ["postalCode", postalCodes, false, 5],
+  ])(`${runs} generated patterns over the %s values`, (_, values, ignoreCase, offset) => {
+    const wrong = fc
+      .sample(regexPattern(values), { seed: seed + offset, numRuns: runs })
+      .filter((pattern) => {
+        const compiled = compilePattern(pattern, { ignoreCase });
+        return (
+          compiled.ok &&
+          matchesEmpty(compiled.pattern.tree) &&
+          !values.every((value) => compiled.pattern.test(value))
+        );
+      });
+    expect(wrong, `replay: REGEX_SEED=${seed}`).toEqual([]);
   });
 });

@@ -5,30 +5,51 @@
  */
 import { complement, type Node, type Range } from "./ast.ts";
 
-export function toRe2Syntax(node: Node): string {
+/**
+ * With `lines`, for a text of values joined with newlines (none holds one): no match spans a
+ * newline (no class or character matches one) and `^`, `$` are a line's start and end. On a single
+ * value that is the same pattern; on many it finds whether any value matches.
+ */
+export function toRe2Syntax(node: Node, lines = false): string {
+  const emit = (n: Node) => toRe2Syntax(n, lines);
   switch (node.kind) {
     case "empty":
       return "(?:)";
     case "char":
-      return literal(node.code);
+      return lines && node.code === NEWLINE ? classSyntax([]) : literal(node.code);
     case "any":
       return "[^\\n]";
-    case "class":
-      return classSyntax(node.negated ? complement(node.ranges) : node.ranges);
+    case "class": {
+      const ranges = node.negated ? complement(node.ranges) : node.ranges;
+      return classSyntax(lines ? withoutNewline(ranges) : ranges);
+    }
     case "start":
-      return "\\A";
+      return lines ? "(?m:^)" : "\\A";
     case "end":
-      return "\\z";
+      return lines ? "(?m:$)" : "\\z";
     case "concat":
-      return node.parts.map(toRe2Syntax).join("");
+      return node.parts.map(emit).join("");
     case "alternate":
-      return `(?:${node.branches.map(toRe2Syntax).join("|")})`;
+      return `(?:${node.branches.map(emit).join("|")})`;
     case "repeat":
       // `()*` matches the empty string however often it is repeated.
       return node.node.kind === "empty"
         ? "(?:)"
-        : `(?:${toRe2Syntax(node.node)})${quantifier(node.min, node.max)}`;
+        : `(?:${emit(node.node)})${quantifier(node.min, node.max)}`;
   }
+}
+
+const NEWLINE = 0x0a;
+
+function withoutNewline(ranges: readonly Range[]): Range[] {
+  return ranges.flatMap(([from, to]): Range[] =>
+    from > NEWLINE || to < NEWLINE
+      ? [[from, to]]
+      : [
+          ...(from < NEWLINE ? [[from, NEWLINE - 1] as const] : []),
+          ...(to > NEWLINE ? [[NEWLINE + 1, to] as const] : []),
+        ],
+  );
 }
 
 function quantifier(min: number, max: number | undefined): string {

@@ -114,3 +114,57 @@ function containing(
   }
   return flags;
 }
+
+/** A value's verdict in a request: not yet tested, matches, does not. */
+export const UNKNOWN = 0;
+export const YES = 1;
+export const NO = 2;
+
+/** Values tested together by one call of the engine, and the pieces a matching block is cut into. */
+const BLOCK = 32;
+const PIECE = 4;
+/** Above this share of values matched so far, values are tested one by one (blocks would mostly match). */
+const DENSE = 0.25;
+
+/**
+ * Decides every undecided value (verdicts UNKNOWN) with a pattern compiled for lines: a block of
+ * values joined with newlines that does not match (most of them, for a pattern that matches few)
+ * decides all its values with one call of the engine instead of one per value; a block that
+ * matches is cut into pieces, and the values of a matching piece are tested one by one. Once more
+ * than DENSE of the values tested matched, the rest are tested one by one.
+ */
+export function decideInBlocks(
+  verdicts: Uint8Array,
+  values: JoinedValues,
+  testLines: (text: string) => boolean,
+  test: (value: string) => boolean,
+): void {
+  const { text, starts } = values;
+  let tested = 0;
+  let matched = 0;
+  const one = (i: number) => {
+    if (verdicts[i] !== UNKNOWN) return;
+    const yes = test(values.at(i));
+    verdicts[i] = yes ? YES : NO;
+    tested++;
+    if (yes) matched++;
+  };
+  const span = (from: number, to: number, size: number) => {
+    let undecided = 0;
+    for (let i = from; i < to; i++) if (verdicts[i] === UNKNOWN) undecided++;
+    if (undecided === 0) return;
+    if (undecided <= 1 || matched > DENSE * tested) {
+      for (let i = from; i < to; i++) one(i);
+      return;
+    }
+    if (!testLines(text.slice(starts[from] ?? 0, (starts[to] ?? 1) - 1))) {
+      for (let i = from; i < to; i++) if (verdicts[i] === UNKNOWN) verdicts[i] = NO;
+      tested += undecided;
+      return;
+    }
+    if (size <= PIECE) for (let i = from; i < to; i++) one(i);
+    else for (let at = from; at < to; at += PIECE) span(at, Math.min(to, at + PIECE), PIECE);
+  };
+  for (let from = 0; from < values.count; from += BLOCK)
+    span(from, Math.min(values.count, from + BLOCK), BLOCK);
+}

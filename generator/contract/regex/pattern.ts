@@ -23,6 +23,8 @@ export interface CompiledPattern {
   readonly tree: Node;
   /** Whether the pattern occurs anywhere in the value. */
   readonly test: (value: string) => boolean;
+  /** Compiled for lines: whether it occurs in any of the values of a text joined with newlines. */
+  readonly testLines?: (text: string) => boolean;
 }
 
 export type PatternResult =
@@ -67,12 +69,14 @@ export function parseFilterPattern(
 /**
  * A parsed pattern compiled for the engine. With `alphabet` (the characters of every value it will
  * test), its classes are cut down to it first (alphabet.ts): the same verdicts on those values,
- * and the same program size (a class is one instruction however many ranges it has).
+ * and the same program size (a class is one instruction however many ranges it has). With
+ * `lines`, it can also test many values joined with newlines at once (emit.ts).
  */
 export function compileTree(
   source: string,
   tree: Node,
   alphabet?: readonly Range[],
+  options: { readonly lines?: boolean } = {},
 ): PatternResult {
   const tooLarge: PatternResult = {
     ok: false,
@@ -84,7 +88,10 @@ export function compileTree(
   let engine: RE2JS;
   try {
     engine = RE2JS.compile(
-      toRe2Syntax(alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet)),
+      toRe2Syntax(
+        alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet),
+        options.lines === true,
+      ),
     );
   } catch {
     return tooLarge;
@@ -97,7 +104,8 @@ export function compileTree(
     shortest === 0
       ? (value: string) => engine.test(value)
       : (value: string) => value.length >= shortest && engine.test(value);
-  return { ok: true, pattern: { source, tree, test } };
+  const lines = options.lines === true ? (text: string) => engine.test(text) : undefined;
+  return { ok: true, pattern: { source, tree, test, ...(lines && { testLines: lines }) } };
 }
 
 /**
