@@ -10,7 +10,7 @@
  * joins more case variants than PostgreSQL's towlower/towupper pairs; where it joins one that the
  * pattern does not accept, as the Kelvin sign for `k` would be, the engine decides as before).
  */
-import type { Node, Range } from "./ast.ts";
+import { mergeRanges, type Node, type Range } from "./ast.ts";
 
 export interface ExactLiterals {
   /** The folded strings, none empty. */
@@ -82,11 +82,13 @@ function stringsOf(
     case "class":
       return node.negated ? undefined : charsOf(node.ranges, fold, alphabet, groups);
     case "concat": {
-      let out: string[] | undefined = [""];
+      let out = [""];
       for (const part of node.parts) {
         const next = stringsOf(part, fold, alphabet, groups);
         if (next === undefined || out.length * next.length > MAX_EXACT_TEXTS) return undefined;
-        out = out.flatMap((a) => next.map((b) => a + b));
+        const product: string[] = [];
+        for (const a of out) for (const b of next) product.push(a + b);
+        out = product;
       }
       return out;
     }
@@ -111,23 +113,23 @@ function stringsOf(
  * alphabet matches no value: no string.
  */
 function charsOf(
-  ranges: readonly Range[],
+  unsorted: readonly Range[],
   fold: (text: string) => string,
   alphabet: readonly Range[],
   groups: Groups,
 ): string[] | undefined {
-  const member = (code: number) => ranges.some(([from, to]) => code >= from && code <= to);
+  // A character's case variants come unsorted (`a`, `A`).
+  const ranges = mergeRanges(unsorted);
   const keys = new Set<string>();
-  const add = (code: number) => keys.add(fold(String.fromCodePoint(code)));
-  const width = ranges.reduce((n, [from, to]) => n + to - from + 1, 0);
+  let width = 0;
+  for (const [from, to] of ranges) width += to - from + 1;
   // A character's case variants (the usual class) are looked up; a wide class scans the alphabet.
-  if (width <= NARROW_CLASS) {
-    for (const [from, to] of ranges)
-      for (let code = from; code <= to; code++) if (inRanges(alphabet, code)) add(code);
-  } else
-    for (const [from, to] of alphabet)
-      for (let code = from; code <= to; code++) if (member(code)) add(code);
-  for (const key of keys) if (!(groups.get(key) ?? []).every(member)) return undefined;
+  const [scanned, within] = width <= NARROW_CLASS ? [ranges, alphabet] : [alphabet, ranges];
+  for (const [from, to] of scanned)
+    for (let code = from; code <= to; code++)
+      if (inRanges(within, code)) keys.add(fold(String.fromCodePoint(code)));
+  for (const key of keys)
+    for (const code of groups.get(key) ?? []) if (!inRanges(ranges, code)) return undefined;
   return [...keys];
 }
 
