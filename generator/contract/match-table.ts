@@ -172,6 +172,8 @@ export function decodeMatchTable(bytes: Uint8Array): MatchTable {
   };
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** A column decoded on first use: a request reads only the columns it filters on. */
 class LazyColumn implements MatchColumn {
   #joined: JoinedValues | undefined;
@@ -201,6 +203,9 @@ class LazyColumn implements MatchColumn {
     if (this.#rows === undefined) {
       const { body, records } = this;
       const at = this.wire.rows;
+      // Sections start at even offsets: on a little-endian machine the rows are read in place.
+      if (LITTLE_ENDIAN && (body.byteOffset + at) % 2 === 0)
+        return (this.#rows = new Uint16Array(body.buffer, body.byteOffset + at, records));
       const rows = new Uint16Array(records);
       for (let i = 0; i < records; i++)
         rows[i] = (body[at + 2 * i] ?? 0) | ((body[at + 2 * i + 1] ?? 0) << 8);
@@ -234,7 +239,8 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
     const literals = test.literals;
     const keys = literals?.folded === true ? column.foldedJoined : column.joined;
-    const verdicts = new Uint8Array(column.joined.count);
+    // The plain values are decoded only when one is tested (exact strings search the folded ones).
+    const verdicts = new Uint8Array((keys ?? column.joined).count);
     if (test.exact !== undefined && keys !== undefined) {
       const found = exactlyMatching(test.exact, keys);
       for (let i = 0; i < verdicts.length; i++) verdicts[i] = found[i] === 1 ? YES : NO;
@@ -247,15 +253,15 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     // Every record has a value of the first column tested: all of them are decided at once.
     if (k === 0 && test.testLines !== undefined)
       decideInBlocks(verdicts, column.joined, test.testLines, test.test);
-    return { values: column.joined, rows: column.rows, test: test.test, verdicts };
+    return { column, rows: column.rows, test: test.test, verdicts };
   });
   const matched: number[] = [];
   for (let record = 0; record < table.records; record++) {
     let accepted = true;
-    for (const { values, rows, test, verdicts } of checks) {
+    for (const { column, rows, test, verdicts } of checks) {
       const value = rows[record] ?? 0;
       let verdict = verdicts[value] ?? UNKNOWN;
-      if (verdict === UNKNOWN) verdicts[value] = verdict = test(values.at(value)) ? YES : NO;
+      if (verdict === UNKNOWN) verdicts[value] = verdict = test(column.joined.at(value)) ? YES : NO;
       if (verdict === NO) {
         accepted = false;
         break;
