@@ -40,8 +40,19 @@ export function mergeRanges(ranges: readonly Range[]): Range[] {
 const NEWLINE = 0x0a;
 const MAX_CODE_POINT = 0x10ffff;
 
+/** Complements of the ranges arrays asked for more than once (`\W`'s, shared by every pattern). */
+const complements = new WeakMap<readonly Range[], readonly Range[]>();
+
 /** A negated bracket or `.`: everything but the ranges and (the original's `(?p)`) a newline. */
-export function complement(ranges: readonly Range[]): Range[] {
+export function complement(ranges: readonly Range[]): readonly Range[] {
+  const kept = complements.get(ranges);
+  if (kept !== undefined) return kept;
+  const out = complementOf(ranges);
+  complements.set(ranges, out);
+  return out;
+}
+
+function complementOf(ranges: readonly Range[]): Range[] {
   const out: Range[] = [];
   let next = 0;
   for (const [from, to] of mergeRanges([...ranges, [NEWLINE, NEWLINE]])) {
