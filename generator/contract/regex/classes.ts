@@ -25,24 +25,14 @@ let space: readonly Range[] | undefined;
 export function shorthandRanges(letter: "d" | "s" | "w"): readonly Range[] {
   if (letter === "d") return DIGITS;
   if (letter === "s")
-    return (space ??= inOrder([[0x09, 0x0d], [0x20, 0x20], ...beyondAscii(spaceRanges())]));
-  return (word ??= inOrder([
+    return (space ??= mergeRanges([[0x09, 0x0d], [0x20, 0x20], ...beyondAscii(spaceRanges())]));
+  return (word ??= mergeRanges([
     [0x30, 0x39],
     [0x41, 0x5a],
     [0x5f, 0x5f],
     [0x61, 0x7a],
     ...beyondAscii(alphaRanges()),
   ]));
-}
-
-/**
- * The ranges merged; the ctype tables come sorted, apart and not touching, so that is usually a
- * check, not a sort of 700 ranges on a new isolate's first `\w`.
- */
-function inOrder(ranges: Range[]): readonly Range[] {
-  for (let i = 1; i < ranges.length; i++)
-    if ((ranges[i]?.[0] ?? 0) <= (ranges[i - 1]?.[1] ?? 0) + 1) return mergeRanges(ranges);
-  return ranges;
 }
 
 /** `~*`'s set for one pattern character: towlower(c) and towupper(c) (allcases; c itself only through them). */
