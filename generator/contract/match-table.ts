@@ -87,6 +87,8 @@ export interface ColumnTest {
   readonly exact?: ExactLiterals;
   /** The pattern compiled for lines (regex/emit.ts): tests many values joined with newlines at once. */
   readonly testLines?: (text: string) => boolean;
+  /** The fewest characters a match spans: shorter values are not tested. */
+  readonly shortest?: number;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -252,7 +254,7 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     }
     // Every record has a value of the first column tested: all of them are decided at once.
     if (k === 0 && test.testLines !== undefined)
-      decideInBlocks(verdicts, column.joined, test.testLines, test.test);
+      decideInBlocks(verdicts, column.joined, test.testLines, test.test, test.shortest);
     return { column, rows: column.rows, test: test.test, verdicts };
   });
   const matched: number[] = [];

@@ -104,6 +104,7 @@ export async function serveMatched(
         test: compiled.pattern.test,
         literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
         ...(compiled.pattern.testLines && { testLines: compiled.pattern.testLines }),
+        ...(compiled.pattern.shortest !== undefined && { shortest: compiled.pattern.shortest }),
       });
   }
   const tooLarge = Object.values(errors)[0]?.[0];

@@ -59,6 +59,7 @@ function columnTest(table: MatchTable, pattern: string, ignoreCase: boolean): Co
     test: lines.pattern.test,
     literals: { query: literalQuery(compiled.pattern.tree, fold), folded: ignoreCase },
     ...(lines.pattern.testLines && { testLines: lines.pattern.testLines }),
+    ...(lines.pattern.shortest !== undefined && { shortest: lines.pattern.shortest }),
   };
 }
 

@@ -6,7 +6,7 @@
  * handed to the engine.
  */
 import type { ExactLiterals } from "./exact.ts";
-import type { LiteralQuery } from "./literals.ts";
+import { satisfies, type LiteralQuery } from "./literals.ts";
 
 export class JoinedValues {
   /** Where each value starts in `text`, and one past the end (the length plus one) last. */
@@ -58,6 +58,13 @@ export function satisfying(query: LiteralQuery, values: JoinedValues): Uint8Arra
     case "and": {
       let flags: Uint8Array | undefined;
       for (const part of query.of) {
+        // Once few values are left (`.*Ber.*Ham.*Mün…` after `ber`), each is checked on its own
+        // instead of searching the whole text for every further literal.
+        if (flags !== undefined && left(flags) * FEW < flags.length) {
+          for (let i = 0; i < flags.length; i++)
+            if (flags[i] === 1 && !satisfies(part, values.at(i))) flags[i] = 0;
+          continue;
+        }
         const next = satisfying(part, values);
         if (next === undefined) continue;
         if (flags === undefined) flags = next;
@@ -89,6 +96,15 @@ export function exactlyMatching(exact: ExactLiterals, values: JoinedValues): Uin
  * that resumes at the next value after each hit. Anchored, the literal is searched for with the
  * newlines around it in the framed text, which starts one character later than the text.
  */
+/** Below one value in FEW still satisfying an `and`, its further parts are checked value by value. */
+const FEW = 16;
+
+function left(flags: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < flags.length; i++) count += flags[i] ?? 0;
+  return count;
+}
+
 function containing(
   literal: string,
   values: JoinedValues,
@@ -138,8 +154,12 @@ export function decideInBlocks(
   values: JoinedValues,
   testLines: (text: string) => boolean,
   test: (value: string) => boolean,
+  shortest = 0,
 ): void {
   const { text, starts } = values;
+  // A value shorter than any match (UTF-16 units, at least its characters) is decided first.
+  for (let i = 0; i < values.count; i++)
+    if ((starts[i + 1] ?? 0) - 1 - (starts[i] ?? 0) < shortest) verdicts[i] = NO;
   let tested = 0;
   let matched = 0;
   const one = (i: number) => {

@@ -25,6 +25,8 @@ export interface CompiledPattern {
   readonly test: (value: string) => boolean;
   /** Compiled for lines: whether it occurs in any of the values of a text joined with newlines. */
   readonly testLines?: (text: string) => boolean;
+  /** The fewest characters a match spans (shortestMatch). */
+  readonly shortest?: number;
 }
 
 export type PatternResult =
@@ -105,7 +107,10 @@ export function compileTree(
       ? (value: string) => engine.test(value)
       : (value: string) => value.length >= shortest && engine.test(value);
   const lines = options.lines === true ? (text: string) => engine.test(text) : undefined;
-  return { ok: true, pattern: { source, tree, test, ...(lines && { testLines: lines }) } };
+  return {
+    ok: true,
+    pattern: { source, tree, test, shortest, ...(lines && { testLines: lines }) },
+  };
 }
 
 /**
