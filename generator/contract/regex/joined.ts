@@ -57,18 +57,27 @@ export function satisfying(query: LiteralQuery, values: JoinedValues): Uint8Arra
       return containing(query.text, values);
     case "and": {
       let flags: Uint8Array | undefined;
+      // Once few values are left (`.*Ber.*Ham.*Mün…` after `ber` and `ham`), each is checked on
+      // its own instead of searching the whole text for every further literal.
+      let few: { readonly index: number; readonly value: string }[] | undefined;
       for (const part of query.of) {
-        // Once few values are left (`.*Ber.*Ham.*Mün…` after `ber`), each is checked on its own
-        // instead of searching the whole text for every further literal.
-        if (flags !== undefined && left(flags) * FEW < flags.length) {
-          for (let i = 0; i < flags.length; i++)
-            if (flags[i] === 1 && !satisfies(part, values.at(i))) flags[i] = 0;
+        if (few !== undefined) {
+          few = few.filter(({ value }) => satisfies(part, value));
           continue;
         }
         const next = satisfying(part, values);
         if (next === undefined) continue;
         if (flags === undefined) flags = next;
         else for (let i = 0; i < flags.length; i++) flags[i] = (flags[i] ?? 0) & (next[i] ?? 0);
+        if (left(flags) * FEW < flags.length) {
+          few = [];
+          for (let i = 0; i < flags.length; i++)
+            if (flags[i] === 1) few.push({ index: i, value: values.at(i) });
+        }
+      }
+      if (flags !== undefined && few !== undefined) {
+        flags.fill(0);
+        for (const { index } of few) flags[index] = 1;
       }
       return flags;
     }
