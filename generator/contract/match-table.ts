@@ -27,15 +27,7 @@ import type { Range } from "./regex/ast.ts";
 import { alphabetOf } from "./regex/alphabet.ts";
 import { columnShape } from "./regex/universal.ts";
 import type { ExactLiterals } from "./regex/exact.ts";
-import {
-  decideInBlocks,
-  exactlyMatching,
-  JoinedValues,
-  NO,
-  satisfying,
-  UNKNOWN,
-  YES,
-} from "./regex/joined.ts";
+import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
 import type { LiteralQuery } from "./regex/literals.ts";
 
 /** Most distinct values a column can hold: an index is a u16. */
@@ -85,10 +77,6 @@ export interface ColumnTest {
    * them decides every value, and `test` is not called.
    */
   readonly exact?: ExactLiterals;
-  /** The pattern compiled for lines (regex/emit.ts): tests many values joined with newlines at once. */
-  readonly testLines?: (text: string) => boolean;
-  /** The fewest characters a match spans: shorter values are not tested. */
-  readonly shortest?: number;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -174,6 +162,10 @@ export function decodeMatchTable(bytes: Uint8Array): MatchTable {
   };
 }
 
+const UNKNOWN = 0;
+const YES = 1;
+const NO = 2;
+
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** A column decoded on first use: a request reads only the columns it filters on. */
@@ -235,7 +227,7 @@ class LazyColumn implements MatchColumn {
  * at most once, and only when a record that passed the earlier tests has it.
  */
 export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): number[] {
-  const checks = tests.map((test, k) => {
+  const checks = tests.map((test) => {
     const { param } = test;
     const column = table.columns.get(param);
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
@@ -252,9 +244,6 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
       if (satisfied !== undefined)
         for (let i = 0; i < verdicts.length; i++) if (satisfied[i] === 0) verdicts[i] = NO;
     }
-    // Every record has a value of the first column tested: all of them are decided at once.
-    if (k === 0 && test.testLines !== undefined)
-      decideInBlocks(verdicts, column.joined, test.testLines, test.test, test.shortest);
     return { column, rows: column.rows, test: test.test, verdicts };
   });
   const matched: number[] = [];

@@ -103,8 +103,6 @@ export async function serveMatched(
         param,
         test: compiled.pattern.test,
         literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
-        ...(compiled.pattern.testLines && { testLines: compiled.pattern.testLines }),
-        ...(compiled.pattern.shortest !== undefined && { shortest: compiled.pattern.shortest }),
       });
   }
   const tooLarge = Object.values(errors)[0]?.[0];
@@ -217,8 +215,7 @@ function compiledOf(table: MatchTable, param: string, source: string, tree: Node
   const key = `${param}\n${source}`;
   const kept = byPattern.get(key);
   if (kept !== undefined) return kept;
-  // Compiled for lines: the engine can test a block of the joined values at once (match-table.ts).
-  const compiled = compileTree(source, tree, table.columns.get(param)?.alphabet, { lines: true });
+  const compiled = compileTree(source, tree, table.columns.get(param)?.alphabet);
   if (byPattern.size >= COMPILED_KEPT) byPattern.delete(byPattern.keys().next().value ?? "");
   byPattern.set(key, compiled);
   return compiled;

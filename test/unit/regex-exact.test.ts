@@ -13,7 +13,6 @@ import { JoinedValues, satisfying } from "../../generator/contract/regex/joined.
 import { ALL, literalQuery, satisfies } from "../../generator/contract/regex/literals.ts";
 import {
   compilePattern,
-  compileTree,
   parseFilterPattern,
   surelyAccepted,
 } from "../../generator/contract/regex/pattern.ts";
@@ -23,8 +22,7 @@ import { regexPattern } from "../support/regex-arbitraries.ts";
 import { POST_CODES } from "../support/source-model.ts";
 
 /**
- * The searches over a column's joined values (joined.ts, exact.ts) and the engine on blocks of
- * them (a pattern compiled for lines) against the engine on each value: for
+ * The searches over a column's joined values (joined.ts, exact.ts) against the engine: for
  * generated patterns over the embedded names (`~*`) and postal codes (`~`), the records the match
  * table selects are those whose value the compiled pattern matches. REGEX_SEED=<n> replays a run.
  */
@@ -52,14 +50,10 @@ function columnTest(table: MatchTable, pattern: string, ignoreCase: boolean): Co
   const exact = column && exactLiterals(compiled.pattern.tree, fold, column.alphabet);
   if (exact !== undefined)
     return { param: "v", test: () => false, literals: { query: ALL, folded: ignoreCase }, exact };
-  const lines = compileTree(pattern, compiled.pattern.tree, column?.alphabet, { lines: true });
-  if (!lines.ok) return "refused";
   return {
     param: "v",
-    test: lines.pattern.test,
+    test: compiled.pattern.test,
     literals: { query: literalQuery(compiled.pattern.tree, fold), folded: ignoreCase },
-    ...(lines.pattern.testLines && { testLines: lines.pattern.testLines }),
-    ...(lines.pattern.shortest !== undefined && { shortest: lines.pattern.shortest }),
   };
 }
 
@@ -91,7 +85,7 @@ describe("the match table's searches select what the engine matches", () => {
     (column, values, ignoreCase, offset) => {
       const table = tableOf(values, ignoreCase);
       const patterns = [
-        // A newline or a class holding one must not match across two joined values.
+        // Anchors, and a newline or a class holding one, next to the joined values' separators.
         ...["n\\n", "n[\\x00-\\x7f]b", "[^x]{2}$", "^.[^a]", "n$", "^b", "0$", "^1.*9$"],
         ...fc.sample(regexPattern(values), { seed: seed + offset, numRuns: runs }),
         ...fc.sample(alternation(values), { seed: seed + offset, numRuns: runs }),

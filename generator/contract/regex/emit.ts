@@ -5,51 +5,30 @@
  */
 import { complement, type Node, type Range } from "./ast.ts";
 
-/**
- * With `lines`, for a text of values joined with newlines (none holds one): no match spans a
- * newline (no class or character matches one) and `^`, `$` are a line's start and end. On a single
- * value that is the same pattern; on many it finds whether any value matches.
- */
-export function toRe2Syntax(node: Node, lines = false): string {
-  const emit = (n: Node) => toRe2Syntax(n, lines);
+export function toRe2Syntax(node: Node): string {
   switch (node.kind) {
     case "empty":
       return "(?:)";
     case "char":
-      return lines && node.code === NEWLINE ? classSyntax([]) : literal(node.code);
+      return literal(node.code);
     case "any":
       return "[^\\n]";
-    case "class": {
-      const ranges = node.negated ? complement(node.ranges) : node.ranges;
-      return classSyntax(lines ? withoutNewline(ranges) : ranges);
-    }
+    case "class":
+      return classSyntax(node.negated ? complement(node.ranges) : node.ranges);
     case "start":
-      return lines ? "(?m:^)" : "\\A";
+      return "\\A";
     case "end":
-      return lines ? "(?m:$)" : "\\z";
+      return "\\z";
     case "concat":
-      return node.parts.map(emit).join("");
+      return node.parts.map(toRe2Syntax).join("");
     case "alternate":
-      return `(?:${node.branches.map(emit).join("|")})`;
+      return `(?:${node.branches.map(toRe2Syntax).join("|")})`;
     case "repeat":
       // `()*` matches the empty string however often it is repeated.
       return node.node.kind === "empty"
         ? "(?:)"
-        : `(?:${emit(node.node)})${quantifier(node.min, node.max)}`;
+        : `(?:${toRe2Syntax(node.node)})${quantifier(node.min, node.max)}`;
   }
-}
-
-const NEWLINE = 0x0a;
-
-function withoutNewline(ranges: readonly Range[]): Range[] {
-  return ranges.flatMap(([from, to]): Range[] =>
-    from > NEWLINE || to < NEWLINE
-      ? [[from, to]]
-      : [
-          ...(from < NEWLINE ? [[from, NEWLINE - 1] as const] : []),
-          ...(to > NEWLINE ? [[NEWLINE + 1, to] as const] : []),
-        ],
-  );
 }
 
 function quantifier(min: number, max: number | undefined): string {

@@ -23,10 +23,6 @@ export interface CompiledPattern {
   readonly tree: Node;
   /** Whether the pattern occurs anywhere in the value. */
   readonly test: (value: string) => boolean;
-  /** Compiled for lines: whether it occurs in any of the values of a text joined with newlines. */
-  readonly testLines?: (text: string) => boolean;
-  /** The fewest characters a match spans (shortestMatch). */
-  readonly shortest?: number;
 }
 
 export type PatternResult =
@@ -71,14 +67,12 @@ export function parseFilterPattern(
 /**
  * A parsed pattern compiled for the engine. With `alphabet` (the characters of every value it will
  * test), its classes are cut down to it first (alphabet.ts): the same verdicts on those values,
- * and the same program size (a class is one instruction however many ranges it has). With
- * `lines`, it can also test many values joined with newlines at once (emit.ts).
+ * and the same program size (a class is one instruction however many ranges it has).
  */
 export function compileTree(
   source: string,
   tree: Node,
   alphabet?: readonly Range[],
-  options: { readonly lines?: boolean } = {},
 ): PatternResult {
   const tooLarge: PatternResult = {
     ok: false,
@@ -90,10 +84,7 @@ export function compileTree(
   let engine: RE2JS;
   try {
     engine = RE2JS.compile(
-      toRe2Syntax(
-        alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet),
-        options.lines === true,
-      ),
+      toRe2Syntax(alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet)),
     );
   } catch {
     return tooLarge;
@@ -106,11 +97,7 @@ export function compileTree(
     shortest === 0
       ? (value: string) => engine.test(value)
       : (value: string) => value.length >= shortest && engine.test(value);
-  const lines = options.lines === true ? (text: string) => engine.test(text) : undefined;
-  return {
-    ok: true,
-    pattern: { source, tree, test, shortest, ...(lines && { testLines: lines }) },
-  };
+  return { ok: true, pattern: { source, tree, test } };
 }
 
 /**
