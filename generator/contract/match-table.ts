@@ -20,12 +20,15 @@
  *
  * A column matched ignoring case also holds its values case-folded (search/filter.ts caseFoldKey),
  * for the literals every match must contain (regex/literals.ts): a value without them is never
- * handed to the engine.
+ * handed to the engine. The Worker keeps each joined text as one string (regex/joined.ts) and
+ * searches it for those literals, or for all of a pattern made only of strings (regex/exact.ts).
  */
 import type { Range } from "./regex/ast.ts";
 import { alphabetOf } from "./regex/alphabet.ts";
 import { columnShape } from "./regex/universal.ts";
-import { satisfier, type LiteralQuery } from "./regex/literals.ts";
+import type { ExactLiterals } from "./regex/exact.ts";
+import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
+import type { LiteralQuery } from "./regex/literals.ts";
 
 /** Most distinct values a column can hold: an index is a u16. */
 export const MAX_MATCH_VALUES = 0x10000;
@@ -34,6 +37,9 @@ export interface MatchColumn {
   readonly values: readonly string[];
   /** The values case-folded, for a column matched ignoring case. */
   readonly folded: readonly string[] | undefined;
+  /** The same, as the file holds them: one string each (the Worker cuts out only what it tests). */
+  readonly joined: JoinedValues;
+  readonly foldedJoined: JoinedValues | undefined;
   /** Per record, the index of its value in `values`. */
   readonly rows: ArrayLike<number>;
   /** The characters the values use. */
@@ -66,6 +72,11 @@ export interface ColumnTest {
    * column's folded values and are not used on a column without them; exact ones to its values.
    */
   readonly literals?: { readonly query: LiteralQuery; readonly folded: boolean };
+  /**
+   * The pattern is only these strings (regex/exact.ts), folded as `literals` says: searching for
+   * them decides every value, and `test` is not called.
+   */
+  readonly exact?: ExactLiterals;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -151,8 +162,16 @@ export function decodeMatchTable(bytes: Uint8Array): MatchTable {
   };
 }
 
+const UNKNOWN = 0;
+const YES = 1;
+const NO = 2;
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 /** A column decoded on first use: a request reads only the columns it filters on. */
 class LazyColumn implements MatchColumn {
+  #joined: JoinedValues | undefined;
+  #foldedJoined: JoinedValues | undefined;
   #values: string[] | undefined;
   #folded: string[] | undefined;
   #rows: Uint16Array | undefined;
@@ -161,17 +180,26 @@ class LazyColumn implements MatchColumn {
     private readonly wire: WireColumn,
     private readonly records: number,
   ) {}
+  get joined(): JoinedValues {
+    return (this.#joined ??= this.text(this.wire.values));
+  }
+  get foldedJoined(): JoinedValues | undefined {
+    const folded = this.wire.folded;
+    return folded === undefined ? undefined : (this.#foldedJoined ??= this.text(folded));
+  }
   get values(): readonly string[] {
-    return (this.#values ??= this.text(this.wire.values));
+    return (this.#values ??= this.joined.all());
   }
   get folded(): readonly string[] | undefined {
-    const folded = this.wire.folded;
-    return folded === undefined ? undefined : (this.#folded ??= this.text(folded));
+    return this.wire.folded === undefined ? undefined : (this.#folded ??= this.foldedJoined?.all());
   }
   get rows(): ArrayLike<number> {
     if (this.#rows === undefined) {
       const { body, records } = this;
       const at = this.wire.rows;
+      // Sections start at even offsets: on a little-endian machine the rows are read in place.
+      if (LITTLE_ENDIAN && (body.byteOffset + at) % 2 === 0)
+        return (this.#rows = new Uint16Array(body.buffer, body.byteOffset + at, records));
       const rows = new Uint16Array(records);
       for (let i = 0; i < records; i++)
         rows[i] = (body[at + 2 * i] ?? 0) | ((body[at + 2 * i + 1] ?? 0) << 8);
@@ -188,22 +216,11 @@ class LazyColumn implements MatchColumn {
   get longest(): number {
     return this.wire.longest;
   }
-  private text([at, bytes]: readonly [number, number]): string[] {
-    return splitValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
+  // A column of records all empty is one empty value, not none: "".split gives [""].
+  private text([at, bytes]: readonly [number, number]): JoinedValues {
+    return new JoinedValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
   }
 }
-
-/** The joined values; a column of records all empty is one empty value, not none. */
-const splitValues = (joined: string): string[] => joined.split("\n");
-
-const satisfiedThenTested =
-  (satisfied: (folded: string) => boolean, keys: readonly string[], test: (v: string) => boolean) =>
-  (value: string, at: number) =>
-    satisfied(keys[at] ?? "") && test(value);
-
-const UNKNOWN = 0;
-const YES = 1;
-const NO = 2;
 
 /**
  * The positions of the records every test accepts, in record order. Each distinct value is tested
@@ -215,32 +232,27 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const column = table.columns.get(param);
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
     const literals = test.literals;
-    const query = literals?.query;
-    const keys =
-      query === undefined || query.op === "all"
-        ? undefined
-        : literals?.folded === true
-          ? column.folded
-          : column.values;
-    const check =
-      query === undefined || keys === undefined
-        ? test.test
-        : satisfiedThenTested(satisfier(query), keys, test.test);
-    return {
-      values: column.values,
-      rows: column.rows,
-      check,
-      verdicts: new Uint8Array(column.values.length),
-    };
+    const keys = literals?.folded === true ? column.foldedJoined : column.joined;
+    // The plain values are decoded only when one is tested (exact strings search the folded ones).
+    const verdicts = new Uint8Array((keys ?? column.joined).count);
+    if (test.exact !== undefined && keys !== undefined) {
+      const found = exactlyMatching(test.exact, keys);
+      for (let i = 0; i < verdicts.length; i++) verdicts[i] = found[i] === 1 ? YES : NO;
+    } else if (literals !== undefined && keys !== undefined) {
+      // The values without the literals are known before any is tested: they start out as NO.
+      const satisfied = satisfying(literals.query, keys);
+      if (satisfied !== undefined)
+        for (let i = 0; i < verdicts.length; i++) if (satisfied[i] === 0) verdicts[i] = NO;
+    }
+    return { column, rows: column.rows, test: test.test, verdicts };
   });
   const matched: number[] = [];
   for (let record = 0; record < table.records; record++) {
     let accepted = true;
-    for (const { values, rows, check, verdicts } of checks) {
+    for (const { column, rows, test, verdicts } of checks) {
       const value = rows[record] ?? 0;
       let verdict = verdicts[value] ?? UNKNOWN;
-      if (verdict === UNKNOWN)
-        verdicts[value] = verdict = check(values[value] ?? "", value) ? YES : NO;
+      if (verdict === UNKNOWN) verdicts[value] = verdict = test(column.joined.at(value)) ? YES : NO;
       if (verdict === NO) {
         accepted = false;
         break;

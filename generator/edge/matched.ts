@@ -10,17 +10,20 @@ import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { Format, ParsedQuery } from "../contract/query.ts";
+import { exactLiterals } from "../contract/regex/exact.ts";
 import {
+  ALL,
   literalQuery,
   withoutShortLiterals,
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
-import { matchesEveryOf } from "../contract/regex/universal.ts";
+import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
   parseFilterPattern,
   patternErrorMessage,
+  surelyAccepted,
   type PatternResult,
 } from "../contract/regex/pattern.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
@@ -71,11 +74,31 @@ export async function serveMatched(
   ]);
   const tests: ColumnTest[] = [];
   for (const { param, ignoreCase, value, tree } of parsed) {
-    const compiled = compiledOf(table, param, value, tree);
     const column = table.columns.get(param);
+    const fold = ignoreCase ? caseFoldKey : (text: string) => text;
+    // Only strings (`Frankfurt`, `^(Berlin|Köln)$`): a search of the values decides, and the
+    // pattern, surely within the limits, is not compiled unless a value is tested after all.
+    const exact =
+      column === undefined ||
+      (ignoreCase && column.foldedJoined === undefined) ||
+      !surelyAccepted(tree)
+        ? undefined
+        : exactLiterals(tree, fold, column.alphabet);
+    if (exact !== undefined) {
+      const test = (text: string) => {
+        const compiled = compiledOf(table, param, value, tree);
+        return compiled.ok && compiled.pattern.test(text);
+      };
+      tests.push({ param, test, literals: { query: ALL, folded: ignoreCase }, exact });
+      continue;
+    }
+    // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none;
+    // it is compiled only when that is needed to know whether it is refused as too large.
+    const universal = column !== undefined && (matchesEmpty(tree) || matchesEveryOf(tree, column));
+    if (universal && surelyAccepted(tree)) continue;
+    const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
-    // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none.
-    else if (column === undefined || !matchesEveryOf(tree, column))
+    else if (!universal)
       tests.push({
         param,
         test: compiled.pattern.test,

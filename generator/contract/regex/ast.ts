@@ -27,6 +27,11 @@ export type Range = readonly [from: number, to: number];
 
 /** Sorted, merged ranges: adjacent and overlapping ones joined. */
 export function mergeRanges(ranges: readonly Range[]): Range[] {
+  // Most lists come merged already (`\w`'s 700 ranges, a column's alphabet): a check, no sort.
+  let inOrder = true;
+  for (let i = 1; i < ranges.length && inOrder; i++)
+    inOrder = (ranges[i]?.[0] ?? 0) > (ranges[i - 1]?.[1] ?? 0) + 1;
+  if (inOrder && ranges.every(([from, to]) => from <= to)) return ranges.slice();
   const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
   const merged: [number, number][] = [];
   for (const [from, to] of sorted) {
@@ -40,8 +45,19 @@ export function mergeRanges(ranges: readonly Range[]): Range[] {
 const NEWLINE = 0x0a;
 const MAX_CODE_POINT = 0x10ffff;
 
+/** Complements of the ranges arrays asked for more than once (`\W`'s, shared by every pattern). */
+const complements = new WeakMap<readonly Range[], readonly Range[]>();
+
 /** A negated bracket or `.`: everything but the ranges and (the original's `(?p)`) a newline. */
-export function complement(ranges: readonly Range[]): Range[] {
+export function complement(ranges: readonly Range[]): readonly Range[] {
+  const kept = complements.get(ranges);
+  if (kept !== undefined) return kept;
+  const out = complementOf(ranges);
+  complements.set(ranges, out);
+  return out;
+}
+
+function complementOf(ranges: readonly Range[]): Range[] {
   const out: Range[] = [];
   let next = 0;
   for (const [from, to] of mergeRanges([...ranges, [NEWLINE, NEWLINE]])) {

@@ -100,6 +100,49 @@ export function compileTree(
   return { ok: true, pattern: { source, tree, test } };
 }
 
+/**
+ * Whether compiling the pattern surely stays within the limits (its program at most
+ * MAX_PROGRAM_SIZE, its nested counted repetitions well within RE2's own limit): then a pattern
+ * that tests no value (one that matches every value, universal.ts) need not be compiled to know
+ * that it is accepted. A bound, not the size: when in doubt the pattern is compiled.
+ */
+export function surelyAccepted(tree: Node): boolean {
+  return nestingWithin(tree, NESTED_REPEATS) && programBound(tree) + 16 <= MAX_PROGRAM_SIZE;
+}
+
+/** Half of RE2's limit on nested counted repetitions (the product of their counts, 1,000). */
+const NESTED_REPEATS = 500;
+
+/** At least the instructions RE2 compiles the node to (a count expands into copies). */
+function programBound(node: Node): number {
+  switch (node.kind) {
+    case "concat":
+      return node.parts.reduce((sum, part) => sum + programBound(part), 0);
+    case "alternate":
+      return node.branches.reduce((sum, branch) => sum + programBound(branch) + 1, 0);
+    case "repeat":
+      return ((node.max ?? node.min) + 1) * (programBound(node.node) + 1) + 2;
+    default:
+      return 1;
+  }
+}
+
+function nestingWithin(node: Node, limit: number): boolean {
+  switch (node.kind) {
+    case "concat":
+      return node.parts.every((part) => nestingWithin(part, limit));
+    case "alternate":
+      return node.branches.every((branch) => nestingWithin(branch, limit));
+    case "repeat": {
+      const count = node.max ?? node.min;
+      if (count > limit) return false;
+      return nestingWithin(node.node, count > 0 ? Math.trunc(limit / count) : limit);
+    }
+    default:
+      return true;
+  }
+}
+
 /** The fewest characters a match of the node spans. */
 export function shortestMatch(node: Node): number {
   switch (node.kind) {

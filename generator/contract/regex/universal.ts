@@ -136,3 +136,55 @@ function covers(set: readonly Range[], alphabet: readonly Range[]): boolean {
   }
   return true;
 }
+
+/**
+ * Whether the pattern matches the empty string where every value has one: at its start (`x*`,
+ * `^(a|)`, `x{0,255}y{0,255}`) or its end (`a?$`); anchored at both ends it matches only an empty
+ * value. A sure answer only for patterns without `^` or `$` inside them.
+ */
+export function matchesEmpty(tree: Node): boolean {
+  const parts = tree.kind === "concat" ? [...tree.parts] : [tree];
+  let anchoredStart = false;
+  let anchoredEnd = false;
+  while (parts[0]?.kind === "start") {
+    anchoredStart = true;
+    parts.shift();
+  }
+  while (parts.at(-1)?.kind === "end") {
+    anchoredEnd = true;
+    parts.pop();
+  }
+  return !(anchoredStart && anchoredEnd) && parts.every(emptyWithoutAnchors);
+}
+
+/** Whether the node matches the empty string and holds no anchor. */
+function emptyWithoutAnchors(node: Node): boolean {
+  switch (node.kind) {
+    case "empty":
+      return true;
+    case "concat":
+      return node.parts.every(emptyWithoutAnchors);
+    case "alternate":
+      return node.branches.some(emptyWithoutAnchors) && node.branches.every((b) => !holdsAnchor(b));
+    case "repeat":
+      return !holdsAnchor(node.node) && (node.min === 0 || emptyWithoutAnchors(node.node));
+    default:
+      return false;
+  }
+}
+
+function holdsAnchor(node: Node): boolean {
+  switch (node.kind) {
+    case "start":
+    case "end":
+      return true;
+    case "concat":
+      return node.parts.some(holdsAnchor);
+    case "alternate":
+      return node.branches.some(holdsAnchor);
+    case "repeat":
+      return holdsAnchor(node.node);
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * A column's distinct values as the match table stores them: one string, the values joined with
+ * newlines (no value holds one). Kept whole, a new isolate's first request allocates no string
+ * per value: the literals a pattern requires are searched for once over the whole text
+ * (`String#indexOf`, which skips ahead), and only the values that contain them are cut out and
+ * handed to the engine.
+ */
+import type { ExactLiterals } from "./exact.ts";
+import { satisfies, type LiteralQuery } from "./literals.ts";
+
+export class JoinedValues {
+  /** Where each value starts in `text`, and one past the end (the length plus one) last. */
+  readonly starts: Int32Array;
+
+  constructor(readonly text: string) {
+    let count = 1;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+    const starts = new Int32Array(count + 1);
+    let k = 1;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
+      starts[k++] = at + 1;
+    starts[count] = text.length + 1;
+    this.starts = starts;
+  }
+
+  #framed: string | undefined;
+  /** The text between two newlines: an anchored string is searched with the newlines around it. */
+  get framed(): string {
+    return (this.#framed ??= `\n${this.text}\n`);
+  }
+
+  get count(): number {
+    return this.starts.length - 1;
+  }
+
+  /** The value at an index. */
+  at(index: number): string {
+    return this.text.slice(this.starts[index] ?? 0, (this.starts[index + 1] ?? 1) - 1);
+  }
+
+  /** Every value, as an array (tests and the build; the Worker cuts out only those it tests). */
+  all(): string[] {
+    return this.text.split("\n");
+  }
+}
+
+/**
+ * The values that satisfy a literal query, as one flag per value (1: satisfies), or undefined for
+ * every value (`all`). A literal is one search over the text, which resumes at the next value
+ * after each hit; `and` and `or` combine the flags.
+ */
+export function satisfying(query: LiteralQuery, values: JoinedValues): Uint8Array | undefined {
+  switch (query.op) {
+    case "all":
+      return undefined;
+    case "literal":
+      return containing(query.text, values);
+    case "and": {
+      let flags: Uint8Array | undefined;
+      // Once few values are left (`.*Ber.*Ham.*Mün…` after `ber` and `ham`), each is checked on
+      // its own instead of searching the whole text for every further literal.
+      let few: { readonly index: number; readonly value: string }[] | undefined;
+      for (const part of query.of) {
+        if (few !== undefined) {
+          few = few.filter(({ value }) => satisfies(part, value));
+          continue;
+        }
+        const next = satisfying(part, values);
+        if (next === undefined) continue;
+        if (flags === undefined) flags = next;
+        else for (let i = 0; i < flags.length; i++) flags[i] = (flags[i] ?? 0) & (next[i] ?? 0);
+        if (left(flags) * FEW < flags.length) {
+          few = [];
+          for (let i = 0; i < flags.length; i++)
+            if (flags[i] === 1) few.push({ index: i, value: values.at(i) });
+        }
+      }
+      if (flags !== undefined && few !== undefined) {
+        flags.fill(0);
+        for (const { index } of few) flags[index] = 1;
+      }
+      return flags;
+    }
+    case "or": {
+      const flags = new Uint8Array(values.count);
+      for (const part of query.of) {
+        const next = satisfying(part, values);
+        if (next === undefined) return undefined;
+        for (let i = 0; i < flags.length; i++) flags[i] = (flags[i] ?? 0) | (next[i] ?? 0);
+      }
+      return flags;
+    }
+  }
+}
+
+/** The values an exact pattern (exact.ts) matches, as one flag per value: its strings searched for. */
+export function exactlyMatching(exact: ExactLiterals, values: JoinedValues): Uint8Array {
+  const flags = new Uint8Array(values.count);
+  for (const text of exact.texts) containing(text, values, flags, exact.start, exact.end);
+  return flags;
+}
+
+/**
+ * Flags the values that contain the literal (at their start, their end): one search over the text
+ * that resumes at the next value after each hit. Anchored, the literal is searched for with the
+ * newlines around it in the framed text, which starts one character later than the text.
+ */
+/** Below one value in FEW still satisfying an `and`, its further parts are checked value by value. */
+const FEW = 16;
+
+function left(flags: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < flags.length; i++) count += flags[i] ?? 0;
+  return count;
+}
+
+function containing(
+  literal: string,
+  values: JoinedValues,
+  flags = new Uint8Array(values.count),
+  start = false,
+  end = false,
+): Uint8Array {
+  // A literal across a newline would join two values; none holds a newline.
+  if (literal.includes("\n")) return flags;
+  const shift = start || end ? 1 : 0;
+  const subject = shift === 1 ? values.framed : values.text;
+  const needle = `${start ? "\n" : ""}${literal}${end ? "\n" : ""}`;
+  const lead = start ? 1 : 0;
+  const { starts } = values;
+  // Hits come in text order: the value that holds one is found by walking on from the last.
+  let index = 0;
+  for (let at = subject.indexOf(needle); at !== -1;) {
+    const position = at + lead - shift;
+    while ((starts[index + 1] ?? Infinity) <= position) index++;
+    flags[index] = 1;
+    const next = (starts[index + 1] ?? Infinity) + shift - lead;
+    at = next >= subject.length ? -1 : subject.indexOf(needle, next);
+  }
+  return flags;
+}
