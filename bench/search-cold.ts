@@ -15,10 +15,7 @@
  * request (`--expose-gc`) is not done: it doubled the median here, an effect of the forced
  * collection itself rather than of the requests.
  *
- * Each target runs PASSES times (default 1), each time as a fresh isolate's first request; its
- * cost is the least main-thread CPU of those, as the warm figure is the least of its passes.
- *
- *   node --import tsx bench/search-cold.ts OUT [PASSES] < targets.json > costs.json
+ *   node --import tsx bench/search-cold.ts OUT < targets.json > costs.json
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -34,8 +31,7 @@ export interface ColdCost {
   readonly status: number;
 }
 
-const [out = ".", passesArg = "1"] = process.argv.slice(2);
-const passes = Math.max(1, Number(passesArg));
+const [out = "."] = process.argv.slice(2);
 const targets = JSON.parse(readFileSync(0, "utf8")) as string[];
 const files = new Map<string, Uint8Array | null>();
 let [fetches, indexBytes] = [0, 0];
@@ -87,13 +83,4 @@ async function run(target: string): Promise<ColdCost> {
 for (const target of targets) await run(target);
 const costs: ColdCost[] = [];
 for (const target of targets) costs.push(await run(target));
-for (let pass = 1; pass < passes; pass++)
-  for (const [i, target] of targets.entries()) {
-    const again = await run(target);
-    const first = costs[i] as ColdCost;
-    // A request that answers differently on a later pass is a failure (search.ts counts any
-    // status but 200 and 400 as one), whichever answer was right.
-    const status = again.status === first.status ? first.status : -1;
-    costs[i] = { ...first, main: Math.min(first.main, again.main), status };
-  }
 process.stdout.write(JSON.stringify(costs));
