@@ -221,6 +221,9 @@ try {
       await warm(new Request(`https://bench/${country}/Localities?postalCode=0&name=a`));
       await warm(new Request(`https://bench/${country}/Localities?postalCode=%5E1.3&name=b.r`));
       forgetIsolateState();
+      // One untimed turn of the event loop: tasks V8 posted during the warm-up (collection steps,
+      // compile jobs) run here, not inside the measured request.
+      await new Promise((resolve) => setTimeout(resolve, 0));
       const first = await cost(createHandler(assets), target);
       if (first.ms < cold.ms) cold = first;
     }
