@@ -54,17 +54,7 @@ export function matchesEveryOf(
     readonly longest: number;
   },
 ): boolean {
-  const parts = tree.kind === "concat" ? [...tree.parts] : [tree];
-  let anchoredStart = false;
-  let anchoredEnd = false;
-  while (parts[0]?.kind === "start") {
-    anchoredStart = true;
-    parts.shift();
-  }
-  while (parts.at(-1)?.kind === "end") {
-    anchoredEnd = true;
-    parts.pop();
-  }
+  const { parts, anchoredStart, anchoredEnd } = withoutOuterAnchors(tree);
   const span = spanOf({ kind: "concat", parts }, shape.alphabet);
   if (span === undefined) return false;
   return shape.shortest >= span[0] && (!(anchoredStart && anchoredEnd) || shape.longest <= span[1]);
@@ -143,17 +133,7 @@ function covers(set: readonly Range[], alphabet: readonly Range[]): boolean {
  * value. A sure answer only for patterns without `^` or `$` inside them.
  */
 export function matchesEmpty(tree: Node): boolean {
-  const parts = tree.kind === "concat" ? [...tree.parts] : [tree];
-  let anchoredStart = false;
-  let anchoredEnd = false;
-  while (parts[0]?.kind === "start") {
-    anchoredStart = true;
-    parts.shift();
-  }
-  while (parts.at(-1)?.kind === "end") {
-    anchoredEnd = true;
-    parts.pop();
-  }
+  const { parts, anchoredStart, anchoredEnd } = withoutOuterAnchors(tree);
   return !(anchoredStart && anchoredEnd) && parts.every(emptyWithoutAnchors);
 }
 
@@ -187,4 +167,20 @@ function holdsAnchor(node: Node): boolean {
     default:
       return false;
   }
+}
+
+/** The pattern's top-level parts without its leading `^`s and trailing `$`s, and whether it had them. */
+function withoutOuterAnchors(tree: Node) {
+  const parts = tree.kind === "concat" ? [...tree.parts] : [tree];
+  let anchoredStart = false;
+  let anchoredEnd = false;
+  while (parts[0]?.kind === "start") {
+    anchoredStart = true;
+    parts.shift();
+  }
+  while (parts.at(-1)?.kind === "end") {
+    anchoredEnd = true;
+    parts.pop();
+  }
+  return { parts, anchoredStart, anchoredEnd };
 }
