@@ -39,6 +39,12 @@ describe("locality pattern candidates", () => {
     // The Kelvin sign folds with k (caseFoldKey), so it is a candidate too.
     ["k.l", ["Kiel", "\u212aola", "Bonn"], [1, 1, 0]],
     ["z(z)", ["Berlin"], [0]],
+    // Beside a literal of three or more characters a shorter one is not searched for (the engine
+    // tests every candidate): Berg is a candidate without an n.
+    ["^Ber.*n$", ["Berg", "Bonn", "Bern"], [1, 0, 1]],
+    // Literals of three or more characters narrow together.
+    ["^Ber.*lin$", ["Berg", "Berlin", "Merlin"], [0, 1, 0]],
+    ["^B.*n$", ["Berg", "Bonn", "Lenz"], [0, 1, 0]],
     ["^.*$", ["Berlin"], undefined],
   ] as const)("%s over %j: %j", (value, localities, expected) => {
     expect(candidates(value, localities)).toEqual(expected);

@@ -218,16 +218,18 @@ export function passingPlaces(
   const codes = filters.postalCode && passingValues(filters.postalCode, places.postalCodes);
   const localities =
     filters.locality && passingLocalities(filters.locality, places, localityCharacters);
-  const pass = new Uint8Array(places.size);
+  // The columns read once, not through the table object for each of the ~20,000 places.
+  const { size, postalCodeOf, localityOf, counts } = places;
+  const pass = new Uint8Array(size);
   let streets = 0;
-  for (let p = 0; p < places.size; p++) {
+  for (let p = 0; p < size; p++) {
     if (
-      (codes !== undefined && codes[places.postalCodeOf[p] ?? 0] !== 1) ||
-      (localities !== undefined && localities[places.localityOf[p] ?? 0] !== 1)
+      (codes !== undefined && codes[postalCodeOf[p] as number] !== 1) ||
+      (localities !== undefined && localities[localityOf[p] as number] !== 1)
     )
       continue;
     pass[p] = 1;
-    streets += places.counts[p] ?? 0;
+    streets += counts[p] as number;
   }
   return { pass, streets };
 }

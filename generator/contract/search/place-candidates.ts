@@ -51,8 +51,13 @@ function candidatesOf(
     case "literal":
       return containing(query.text, localities, members);
     case "and": {
+      // Only the operands whose literals are long: a short one (`n` of `^Ber.*n$`) is found in
+      // nearly every locality, so scanning for it costs more than the engine's test of the
+      // candidates the long ones leave (every candidate is tested anyway).
+      const strongest = Math.max(...query.of.map(strength));
       let out: Uint8Array | undefined;
       for (const operand of query.of) {
+        if (strength(operand) < Math.min(strongest, STRONG_LITERAL)) continue;
         const set = candidatesOf(operand, localities, members);
         if (set === undefined) continue;
         if (out === undefined) out = set;
@@ -69,6 +74,23 @@ function candidatesOf(
       }
       return out;
     }
+  }
+}
+
+/** Characters a literal needs to narrow the localities enough to be worth a scan beside a longer one. */
+const STRONG_LITERAL = 3;
+
+/** How narrow a query's candidates are: the length of the shortest literal it must hold. */
+function strength(query: LiteralQuery): number {
+  switch (query.op) {
+    case "all":
+      return 0;
+    case "literal":
+      return [...query.text].length;
+    case "and":
+      return Math.max(0, ...query.of.map(strength));
+    case "or":
+      return Math.min(...query.of.map(strength));
   }
 }
 
