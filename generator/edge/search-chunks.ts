@@ -1,11 +1,21 @@
 import { chunkSpans } from "../contract/pack.ts";
 import { SEARCH_CHUNK_BYTES } from "../contract/search/store.ts";
 
-/** The numbers of the list-stream chunks that byte ranges lie in, each once. */
+/**
+ * The numbers of the list-stream chunks that byte ranges lie in, each once (as chunkSpans gives
+ * them, without its spans: a place filter's lists are thousands of ranges, planned before a
+ * refusal).
+ */
 export function chunkNumbers(ranges: readonly (readonly [number, number])[]): Set<number> {
   const numbers = new Set<number>();
-  for (const [from, to] of ranges)
-    for (const span of chunkSpans(from, to, SEARCH_CHUNK_BYTES)) numbers.add(span.chunk);
+  // Ranges in stream order (a place filter's lists) mostly share their chunk with the one before.
+  let added = -1;
+  for (const [from, to] of ranges) {
+    if (to <= from) continue;
+    const last = Math.floor((to - 1) / SEARCH_CHUNK_BYTES);
+    for (let chunk = Math.floor(from / SEARCH_CHUNK_BYTES); chunk <= last; chunk++)
+      if (chunk !== added) numbers.add((added = chunk));
+  }
   return numbers;
 }
 

@@ -1,4 +1,4 @@
-import type { ReadBudget } from "../contract/search/budget.ts";
+import { SearchTooBroad, type ReadBudget } from "../contract/search/budget.ts";
 import type { StreetFilters } from "../contract/search/evaluate.ts";
 import { caseFoldKey, literalText, type StreetFilter } from "../contract/search/filter.ts";
 import {
@@ -13,7 +13,6 @@ import {
 import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
-import { placeList } from "../contract/search/meta.ts";
 import {
   listCount,
   literalKeys,
@@ -30,6 +29,7 @@ import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
 import { gramCountable, gramCounted, gramIsLiteral } from "./search-short-names.ts";
 import { exactNamePage, ownGram, type NameCover } from "./search-name-grams.ts";
+import { PlaceLists } from "./search-place-lists.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 /** What a search found: the number of matches and the page's entries. */
 export interface Found {
@@ -149,9 +149,7 @@ export async function findStreets(
     );
     if (counted !== undefined) return counted;
   }
-  const refs: ListRef[] = [];
-  for (let place = 0; place < places.size; place++)
-    if (pass[place] === 1) refs.push(placeList(places, place));
+  const placeLists = new PlaceLists(index, places, pass);
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.
     const scanned = (end * index.meta.count) / Math.max(1, streets);
@@ -161,7 +159,8 @@ export async function findStreets(
         (await index.streets.scanPlaces(pass, start, end, budget));
       return { total: streets, page: await index.streets.streetsAt(positions, budget) };
     }
-    const lists = await index.postings(refs, budget);
+    refuseUnfit(placeLists, budget);
+    const lists = await index.postings(placeLists.refs(), budget);
     const positions = unite(
       lists.map((list) => list.positions),
       index.meta.count,
@@ -174,7 +173,7 @@ export async function findStreets(
       ),
     };
   }
-  if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
+  if (placeKeys !== undefined && (streets > name.streets || !placeLists.fit(budget))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
     const found = await runsOnPlaceBitmaps(
       index,
@@ -189,7 +188,8 @@ export async function findStreets(
   }
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).
-    const lists = await index.postings(refs, budget);
+    refuseUnfit(placeLists, budget);
+    const lists = await index.postings(placeLists.refs(), budget);
     const matched = unite(passingEntries(filters.name as StreetFilter, lists), index.meta.count);
     return {
       total: matched.length,
@@ -213,6 +213,11 @@ export async function findStreets(
     head: runs.head(runOf(runs, position)),
   }));
   return { total: matched.length, page };
+}
+
+/** Refuses a read of the places' lists that the budget cannot hold, before their refs are made (as reading them would). */
+function refuseUnfit(placeLists: PlaceLists, budget: ReadBudget): void {
+  if (!placeLists.fit(budget)) throw new SearchTooBroad(Infinity);
 }
 
 /**
