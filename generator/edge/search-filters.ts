@@ -153,7 +153,10 @@ export async function findStreets(
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.
     const scanned = (end * index.meta.count) / Math.max(1, streets);
-    if (scanned < streets) {
+    // Also when the places are few but their lists lie in too many chunks to read, and the scan's
+    // record chunks are expected to take at most half the budget (else refused from these counts).
+    const scanFits = scanned * index.meta.placeWidth <= index.meta.readBudget / 2;
+    if (scanned < streets || (scanFits && !placeLists.fit(budget))) {
       const positions =
         (await pageOnPlaceBitmaps(index, placeFilters, scanned, budget, start, end)) ??
         (await index.streets.scanPlaces(pass, start, end, budget));
