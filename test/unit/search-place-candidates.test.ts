@@ -43,7 +43,12 @@ describe("locality pattern candidates", () => {
     // tests every candidate): Berg is a candidate without an n.
     ["^Ber.*n$", ["Berg", "Bonn", "Bern"], [1, 0, 1]],
     // Literals of three or more characters narrow together.
-    ["^Ber.*lin$", ["Berg", "Berlin", "Merlin"], [0, 1, 0]],
+    ["Ber.*lin$", ["Berg", "Berlin", "Merlin"], [0, 1, 0]],
+    // An anchored prefix of three or more characters alone: the localities that start with it.
+    ["^Ber.*lin$", ["Berg", "Berlin", "Merlin", "Oberlin"], [1, 1, 0, 0]],
+    ["^(Ber)l", ["xBerl", "BERL", "Bärl"], [0, 1, 0]],
+    // The Kelvin sign folds with k: it starts a candidate of ^kie.
+    ["^kie.", ["\u212aiel", "Kiel", "Kirl"], [1, 1, 0]],
     ["^B.*n$", ["Berg", "Bonn", "Lenz"], [0, 1, 0]],
     ["^.*$", ["Berlin"], undefined],
   ] as const)("%s over %j: %j", (value, localities, expected) => {
@@ -56,6 +61,8 @@ describe("locality pattern candidates", () => {
     const pattern = fc.oneof(
       fc.array(word, { minLength: 2, maxLength: 3 }).map((ws) => `^(${ws.join("|")})$`),
       fc.tuple(word, word).map(([a, b]) => `${a}.*${b}`),
+      fc.tuple(word, word).map(([a, b]) => `^${a}.*${b}`),
+      fc.tuple(word, word).map(([a, b]) => `^(${a})[${b.replace(/-/g, "")}]`),
       fc.tuple(word, word).map(([a, b]) => `(${a}|${b})+`),
       word.map((w) => `[${w.replace(/-/g, "")}a]${w}?$`),
     );

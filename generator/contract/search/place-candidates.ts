@@ -8,6 +8,7 @@
  * those classes: the candidates are a superset of the matches, and only they are tested.
  */
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
+import type { Node } from "../regex/ast.ts";
 import { caseFoldKey, type StreetFilter } from "./filter.ts";
 
 /** The localities' text as the place table holds it: locality i is text[starts[i], starts[i + 1]). */
@@ -28,7 +29,8 @@ export function localityCandidates(
   const tree = filter.pattern?.tree;
   if (tree === undefined || !filter.ignoreCase) return undefined;
   const query = literalQuery(tree, caseFoldKey);
-  if (query.op === "all") return undefined;
+  const prefix = anchoredPrefix(tree);
+  if (query.op === "all" && prefix.length === 0) return undefined;
   const members = new Map<number, number[]>();
   for (const ch of characters) {
     const key = caseFoldKey(ch).codePointAt(0) ?? 0;
@@ -36,7 +38,71 @@ export function localityCandidates(
     if (of === undefined) members.set(key, [ch.codePointAt(0) ?? 0]);
     else of.push(ch.codePointAt(0) ?? 0);
   }
+  // A match starts with its anchored prefix (`ber` of `^Ber.*n$`): the localities that start so
+  // are far fewer than those that hold it anywhere, and are found without a scan of the text.
+  if (prefix.length >= STRONG_LITERAL) return startingWith(prefix, localities, members);
   return candidatesOf(query, localities, members);
+}
+
+/**
+ * The case-folded characters that every match starts with, one per pattern position: the
+ * positions after a leading `^` that each accept the characters of one caseFoldKey code point.
+ */
+function anchoredPrefix(tree: Node): number[] {
+  const flat = (node: Node): readonly Node[] =>
+    node.kind === "concat" ? node.parts.flatMap(flat) : [node];
+  const parts = flat(tree);
+  if (parts[0]?.kind !== "start") return [];
+  const prefix: number[] = [];
+  for (const part of parts.slice(1)) {
+    const key = onlyKey(part);
+    if (key === undefined) break;
+    prefix.push(key);
+  }
+  return prefix;
+}
+
+/** The one caseFoldKey code point a character or small class folds to, if one. */
+function onlyKey(node: Node): number | undefined {
+  const codes =
+    node.kind === "char"
+      ? [node.code]
+      : node.kind === "class" &&
+          !node.negated &&
+          node.ranges.every(([from, to]) => to - from < MAX_PREFIX_CLASS)
+        ? node.ranges.flatMap(([from, to]) =>
+            Array.from({ length: to - from + 1 }, (_, i) => from + i),
+          )
+        : [];
+  const keys = new Set(codes.map((code) => caseFoldKey(String.fromCodePoint(code))));
+  const [key] = keys;
+  return keys.size === 1 && key !== undefined && [...key].length === 1
+    ? key.codePointAt(0)
+    : undefined;
+}
+const MAX_PREFIX_CLASS = 4;
+
+/** The localities whose first characters are of the classes of `prefix`'s keys. */
+function startingWith(
+  prefix: readonly number[],
+  { text, starts }: LocalityText,
+  members: ReadonlyMap<number, readonly number[]>,
+): Uint8Array {
+  const count = starts.length - 1;
+  const out = new Uint8Array(count);
+  const classes = prefix.map((key) => new Set(members.get(key) ?? []));
+  for (let i = 0; i < count; i++) {
+    let at = starts[i] as number;
+    const end = starts[i + 1] as number;
+    let k = 0;
+    for (; k < classes.length && at < end; k++) {
+      const code = text.codePointAt(at) as number;
+      if (!(classes[k] as Set<number>).has(code)) break;
+      at += code > 0xffff ? 2 : 1;
+    }
+    if (k === classes.length) out[i] = 1;
+  }
+  return out;
 }
 
 function candidatesOf(
