@@ -17,6 +17,7 @@ import { placeList } from "../contract/search/meta.ts";
 import {
   listCount,
   literalKeys,
+  NAME_START,
   RECORD_CHUNK_STREETS,
   type ListEntry,
   type ListRef,
@@ -248,7 +249,9 @@ async function rarestGram(
   filter: StreetFilter,
   budget: ReadBudget,
 ): Promise<Cover> {
-  const keys = literalKeys(caseFoldKey(literalText(filter.literal)));
+  // Anchored at the start: the name's first trigram is NAME_START and two characters, rarer.
+  const marked = filter.anchoredStart && filter.ignoreCase && filter.literal.length > 0;
+  const keys = literalKeys((marked ? NAME_START : "") + caseFoldKey(literalText(filter.literal)));
   const found = await index.trigramLists(keys, budget);
   let best: { ref: ListRef; streets: number; at: number } | undefined;
   for (const [at, list] of found.entries()) {
