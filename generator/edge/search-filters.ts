@@ -136,7 +136,11 @@ export async function findStreets(
     if (found !== undefined) return found;
   }
   const places = await index.places(budget);
-  const { pass, streets } = passingPlaces(filters, places, index.meta.columns.locality.characters);
+  const { pass, streets, range } = passingPlaces(
+    filters,
+    places,
+    index.meta.columns.locality.characters,
+  );
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(
@@ -151,7 +155,7 @@ export async function findStreets(
     if (counted !== undefined) return counted;
   }
   const refs: ListRef[] = [];
-  for (let place = 0; place < places.size; place++)
+  for (let place = range?.from ?? 0; place < (range?.to ?? places.size); place++)
     if (pass[place] === 1) refs.push(placeList(places, place));
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.

@@ -1,0 +1,54 @@
+/**
+ * A postal-code prefix (`postalCode=^555`) as a range of places. The place table (§ 7.2 of
+ * docs/FORMAT.md) is sorted by postal code (UTF-16 code units) and numbers the postal codes in
+ * that order, so the codes that start with a text are neighbours, found by binary search, and so
+ * are their places: the filter costs two searches, not a test of every code and every place.
+ */
+import type { StreetFilter } from "./filter.ts";
+import { literalText } from "./filter.ts";
+import type { PlaceTable } from "./meta.ts";
+
+/** Places [from, to) are those whose postal code passes; undefined when the filter is not a plain prefix. */
+export interface PlaceRange {
+  readonly from: number;
+  readonly to: number;
+}
+
+export function postalCodeRange(
+  filter: StreetFilter | undefined,
+  places: PlaceTable,
+): PlaceRange | undefined {
+  if (
+    filter === undefined ||
+    filter.pattern !== undefined ||
+    filter.ignoreCase ||
+    !filter.anchoredStart ||
+    filter.anchoredEnd
+  )
+    return undefined;
+  const text = literalText(filter.literal);
+  const codes = places.postalCodes;
+  // Codes before the prefix's, then codes before the first after those that start with it.
+  const first = firstIndex(codes.length, (i) => (codes[i] as string) >= text);
+  const last = firstIndex(
+    codes.length,
+    (i) => (codes[i] as string) >= text && !(codes[i] as string).startsWith(text),
+    first,
+  );
+  const codeOf = places.postalCodeOf;
+  return {
+    from: firstIndex(places.size, (p) => (codeOf[p] as number) >= first),
+    to: firstIndex(places.size, (p) => (codeOf[p] as number) >= last),
+  };
+}
+
+/** The first index in [from, length) where `past` holds (it holds from there on), or length. */
+function firstIndex(length: number, past: (i: number) => boolean, from = 0): number {
+  let [low, high] = [from, length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (past(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}
