@@ -30,7 +30,12 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
-import { gramCountable, gramCounted, gramIsLiteral } from "./search-short-names.ts";
+import {
+  countedOnPlaceLists,
+  gramCountable,
+  gramCounted,
+  gramIsLiteral,
+} from "./search-short-names.ts";
 import { exactNamePage, ownGram, type NameCover } from "./search-name-grams.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
 /** What a search found: the number of matches and the page's entries. */
@@ -158,6 +163,20 @@ export async function findStreets(
   const refs: ListRef[] = [];
   for (let place = range?.from ?? 0; place < (range?.to ?? places.size); place++)
     if (pass[place] === 1) refs.push(placeList(places, place));
+  if (name !== undefined && filters.name?.pattern === undefined) {
+    const placePass = { pass, streets, size: places.size };
+    const counted = await countedOnPlaceLists(
+      index,
+      filters.name as StreetFilter,
+      placePass,
+      refs,
+      { ...name, exact: exact === true },
+      budget,
+      start,
+      end,
+    );
+    if (counted !== undefined) return counted;
+  }
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.
     const scanned = (end * index.meta.count) / Math.max(1, streets);

@@ -237,6 +237,19 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
           ? { name, locality: Array.from(s.locality)[0] ?? "" }
           : { name };
     });
+  // A common long name beside a postal-code prefix or a locality: counted from its place counts, its page merged from the places' lists.
+  const commonBeside = fc
+    .tuple(
+      street,
+      fc.constantFrom("straße", "STRASSE", "Straße", "platz", "stra", "weg", "allee"),
+      fc.integer({ min: 1, max: 4 }),
+      fc.boolean(),
+    )
+    .map(([s, name, digits, byCode]) =>
+      byCode
+        ? { name, postalCode: `^${s.postalCode.slice(0, digits)}` }
+        : { name, locality: s.locality.slice(0, digits + 2) },
+    );
   // A short name beside a one-character place filter: counted from the per-place n-gram counts (a name of up to three
   // characters), or its runs counted on the place filter's bitmap.
   const shortName = fc
@@ -297,6 +310,12 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
       weight: 3,
       arbitrary: fc
         .tuple(nameSlice, page, size)
+        .map(([values, p, s]) => streetFilters(d, values, p, s)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(commonBeside, page, size)
         .map(([values, p, s]) => streetFilters(d, values, p, s)),
     },
     {
