@@ -8,14 +8,17 @@ const codes = [
   "01067",
   "01067",
   "01069",
+  "1010",
   "10115",
   "10117",
   "10178",
   "10179",
+  "1020",
   "53111",
   "53113",
+  "9485",
   "99998",
-];
+].sort();
 const places = decodePlaceTable(
   encodePlaceTable(
     codes.map((postalCode, i) => ({
@@ -33,8 +36,13 @@ describe("a postal-code prefix as a range of places", () => {
     "^0",
     "^01067",
     "^1",
+    "^10",
     "^101",
+    "^1010",
     "^1011",
+    "^10115",
+    "^102",
+    "^948",
     "^10178",
     "^5",
     "^531",

@@ -1,8 +1,9 @@
 /**
  * A postal-code prefix (`postalCode=^555`) as a range of places. The place table (§ 7.2 of
  * docs/FORMAT.md) is sorted by postal code (UTF-16 code units) and numbers the postal codes in
- * that order, so the codes that start with a text are neighbours, found by binary search, and so
- * are their places: the filter costs two searches, not a test of every code and every place.
+ * that order, so the codes that start with a text are neighbours, found in one pass over the
+ * front-coded codes that builds no string, and so are their places, found by binary search: not a
+ * test of every code and every place.
  */
 import type { StreetFilter } from "./filter.ts";
 import { literalText } from "./filter.ts";
@@ -26,15 +27,7 @@ export function postalCodeRange(
     filter.anchoredEnd
   )
     return undefined;
-  const text = literalText(filter.literal);
-  const codes = places.postalCodes;
-  // Codes before the prefix's, then codes before the first after those that start with it.
-  const first = firstIndex(codes.length, (i) => (codes[i] as string) >= text);
-  const last = firstIndex(
-    codes.length,
-    (i) => (codes[i] as string) >= text && !(codes[i] as string).startsWith(text),
-    first,
-  );
+  const [first, last] = places.postalCodesStartingWith(literalText(filter.literal));
   const codeOf = places.postalCodeOf;
   return {
     from: firstIndex(places.size, (p) => (codeOf[p] as number) >= first),
@@ -43,8 +36,8 @@ export function postalCodeRange(
 }
 
 /** The first index in [from, length) where `past` holds (it holds from there on), or length. */
-function firstIndex(length: number, past: (i: number) => boolean, from = 0): number {
-  let [low, high] = [from, length];
+function firstIndex(length: number, past: (i: number) => boolean): number {
+  let [low, high] = [0, length];
   while (low < high) {
     const mid = (low + high) >>> 1;
     if (past(mid)) high = mid;
