@@ -14,7 +14,7 @@ import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
 import { placeList } from "../contract/search/meta.ts";
-import { placeListsPage } from "../contract/search/filter-page.ts";
+import { passingInOrder } from "../contract/search/filter-merge.ts";
 import {
   listCount,
   literalKeys,
@@ -187,7 +187,7 @@ export async function findStreets(
       return { total: streets, page: await index.streets.streetsAt(positions, budget) };
     }
     const lists = await index.postings(refs, budget);
-    return { total: streets, page: placeListsPage(lists, start, end) };
+    return { total: streets, page: passingInOrder(lists, undefined, start, end) };
   }
   if (placeKeys !== undefined && (streets > name.streets || !index.listsFit(refs, budget, 0))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.

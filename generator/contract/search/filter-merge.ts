@@ -1,7 +1,8 @@
 /**
  * Entries [start, end) of the passing streets of disjoint lists (places' lists: a street has one
  * place) in street order: the lists merged by a heap on their next position, each popped
- * street's name tested (each distinct name once), stopping at the page's end.
+ * street's name tested (each distinct name once; every street passes without a filter), stopping
+ * at the page's end: no list is sorted or searched whole.
  */
 import { filterMatches, type StreetFilter } from "./filter.ts";
 import type { Postings } from "./postings.ts";
@@ -9,7 +10,7 @@ import type { ListEntry } from "./store.ts";
 
 export function passingInOrder(
   lists: readonly Postings[],
-  filter: StreetFilter,
+  filter: StreetFilter | undefined,
   start: number,
   end: number,
 ): ListEntry[] {
@@ -39,10 +40,14 @@ export function passingInOrder(
     const l = heap[0] as number;
     const list = lists[l] as Postings;
     const i = next[l] as number;
-    const head = list.headOf(list.headRef(i));
-    const value = head[head.length - 1] ?? "";
-    let passes = byName.get(value);
-    if (passes === undefined) byName.set(value, (passes = filterMatches(filter, value)));
+    let passes = true;
+    if (filter !== undefined) {
+      const head = list.headOf(list.headRef(i));
+      const value = head[head.length - 1] ?? "";
+      const known = byName.get(value);
+      passes = known ?? filterMatches(filter, value);
+      if (known === undefined) byName.set(value, passes);
+    }
     if (passes && passed++ >= start) page.push(list.entry(i));
     if (++next[l]! >= list.length) {
       heap[0] = heap[heap.length - 1] as number;
