@@ -1,5 +1,6 @@
 import { BITMAP_DENSITY, LONG_PREFIX_DENSITY } from "../contract/search/bitmaps.ts";
-import { encodeGramCounts, GRAM_COUNT_LENGTH } from "../contract/search/gram-counts.ts";
+import { encodeGramCounts } from "../contract/search/gram-counts.ts";
+import { NAME_START } from "../contract/search/store.ts";
 
 /**
  * The per-place counts of the dense short n-grams (contract/search/gram-counts.ts). `grams`: each
@@ -18,7 +19,9 @@ export function writeGramCounts(
   const keys: string[] = [];
   for (const [gram, ofRuns] of grams) {
     const length = [...gram].length;
-    if (length === 0 || length > GRAM_COUNT_LENGTH) continue;
+    // A name's start (NAME_START) has no counts: no path asks for them. N-grams longer than three
+    // are the common ones (build/search-keys.ts), counted when as dense as 3-grams.
+    if (length === 0 || gram.startsWith(NAME_START)) continue;
     let streets = 0;
     for (const run of ofRuns) streets += runs.length[run] ?? 0;
     if (streets * (length > 2 ? LONG_PREFIX_DENSITY : BITMAP_DENSITY) < count) continue;

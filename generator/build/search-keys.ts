@@ -8,6 +8,8 @@ import {
   BLOCK_ENTRIES,
   encodeBlock,
   gramsOf,
+  NAME_START,
+  nameStartGrams,
   PLAIN_NAME_LENGTH,
 } from "../contract/search/store.ts";
 import { Interner, PairList } from "./search-lists.ts";
@@ -114,7 +116,8 @@ export function headRuns(headOf: Int32Array): Runs {
 }
 
 /**
- * Every case-folded 1-, 2- and 3-gram of the names, and every longer one in at least
+ * Every case-folded 1-, 2- and 3-gram of the names, each name's first one and two characters
+ * after NAME_START, and every longer n-gram (NAME_START counted as a character) in at least
  * COMMON_GRAM_RUNS runs, with the runs of streets of those names, by n-gram; EVERY_NAME with
  * every run.
  */
@@ -129,10 +132,10 @@ export function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, I
     const name = streets[position]?.name ?? "";
     let own = byName.get(name);
     if (own === undefined) {
-      byName.set(
-        name,
-        (own = [1, 2, 3].flatMap((n) => gramsOf(caseFoldKey(name), n)).map((t) => ids.id(t))),
-      );
+      const folded = caseFoldKey(name);
+      const grams = [1, 2, 3].flatMap((n) => gramsOf(folded, n));
+      grams.push(...nameStartGrams(folded));
+      byName.set(name, (own = grams.map((t) => ids.id(t))));
       runsOfName.set(name, []);
     }
     runsOfName.get(name)?.push(run);
@@ -169,8 +172,9 @@ function commonGramRuns(
       .map(([gram]) => gram),
   );
   // Per name: its folded code points and where its (n-1)-gram is common, for the length at hand.
+  // NAME_START first, so that a common prefix is a common n-gram that starts with it.
   const names = [...runsOfName].map(([name, ofRuns]) => {
-    const chars = Array.from(caseFoldKey(name));
+    const chars = Array.from(NAME_START + caseFoldKey(name));
     const at: number[] = [];
     for (let i = 0; i + 3 <= chars.length; i++)
       if (common.has(chars.slice(i, i + 3).join(""))) at.push(i);

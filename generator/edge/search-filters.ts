@@ -13,9 +13,11 @@ import {
 import { entryAt } from "../contract/search/fulltext.ts";
 import { lowerBound } from "../contract/search/postings.ts";
 import { unite } from "../contract/search/algebra.ts";
+import { passingInOrder } from "../contract/search/filter-merge.ts";
 import {
   listCount,
   literalKeys,
+  NAME_START,
   RECORD_CHUNK_STREETS,
   type ListEntry,
   type ListRef,
@@ -27,7 +29,12 @@ import {
 } from "../contract/search/regex-plan.ts";
 import type { SearchIndex } from "./search-index.ts";
 import { patternCover } from "./search-patterns.ts";
-import { gramCountable, gramCounted, gramIsLiteral } from "./search-short-names.ts";
+import {
+  countedOnPlaceLists,
+  gramCountable,
+  gramCounted,
+  gramIsLiteral,
+} from "./search-short-names.ts";
 import { exactNamePage, ownGram, type NameCover } from "./search-name-grams.ts";
 import { PlaceLists } from "./search-place-lists.ts";
 import { pageOnPlaceBitmaps, placeBitmapKeys, runsOnPlaceBitmaps } from "./search-place-bitmaps.ts";
@@ -135,7 +142,11 @@ export async function findStreets(
     if (found !== undefined) return found;
   }
   const places = await index.places(budget);
-  const { pass, streets } = passingPlaces(filters, places, index.meta.columns.locality.characters);
+  const { pass, streets, range } = passingPlaces(
+    filters,
+    places,
+    index.meta.columns.locality.characters,
+  );
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(
@@ -149,7 +160,21 @@ export async function findStreets(
     );
     if (counted !== undefined) return counted;
   }
-  const placeLists = new PlaceLists(index, places, pass);
+  const placeLists = new PlaceLists(index, places, pass, range);
+  if (name !== undefined && filters.name?.pattern === undefined) {
+    const placePass = { pass, streets, size: places.size };
+    const counted = await countedOnPlaceLists(
+      index,
+      filters.name as StreetFilter,
+      placePass,
+      placeLists,
+      { ...name, exact: exact === true },
+      budget,
+      start,
+      end,
+    );
+    if (counted !== undefined) return counted;
+  }
   if (name === undefined) {
     // Every street of a passing place matches: the count is the places'; the page is read from their lists, or found by scanning the record table when they hold many.
     const scanned = (end * index.meta.count) / Math.max(1, streets);
@@ -162,19 +187,8 @@ export async function findStreets(
         (await index.streets.scanPlaces(pass, start, end, budget));
       return { total: streets, page: await index.streets.streetsAt(positions, budget) };
     }
-    refuseUnfit(placeLists, budget);
-    const lists = await index.postings(placeLists.refs(), budget);
-    const positions = unite(
-      lists.map((list) => list.positions),
-      index.meta.count,
-    ).subarray(start, end);
-    return {
-      total: streets,
-      page: Array.from(
-        positions,
-        (position) => entryAt(lists, position) ?? { position, place: 0, head: [] },
-      ),
-    };
+    const lists = await placeLists.read(budget);
+    return { total: streets, page: passingInOrder(lists, undefined, start, end) };
   }
   if (placeKeys !== undefined && (streets > name.streets || !placeLists.fit(budget))) {
     // One-character place filters: their streets are a bitmap, each name run counted by a popcount.
@@ -191,8 +205,7 @@ export async function findStreets(
   }
   if (streets <= name.streets) {
     // The places' lists, each street's name tested (once per distinct name).
-    refuseUnfit(placeLists, budget);
-    const lists = await index.postings(placeLists.refs(), budget);
+    const lists = await placeLists.read(budget);
     const matched = unite(passingEntries(filters.name as StreetFilter, lists), index.meta.count);
     return {
       total: matched.length,
@@ -216,11 +229,6 @@ export async function findStreets(
     head: runs.head(runOf(runs, position)),
   }));
   return { total: matched.length, page };
-}
-
-/** Refuses a read of the places' lists that the budget cannot hold, before their refs are made (as reading them would). */
-function refuseUnfit(placeLists: PlaceLists, budget: ReadBudget): void {
-  if (!placeLists.fit(budget)) throw new SearchTooBroad(Infinity);
 }
 
 /**
@@ -256,7 +264,9 @@ async function rarestGram(
   filter: StreetFilter,
   budget: ReadBudget,
 ): Promise<Cover> {
-  const keys = literalKeys(caseFoldKey(literalText(filter.literal)));
+  // Anchored at the start: the name's first trigram is NAME_START and two characters, rarer.
+  const marked = filter.anchoredStart && filter.ignoreCase && filter.literal.length > 0;
+  const keys = literalKeys((marked ? NAME_START : "") + caseFoldKey(literalText(filter.literal)));
   const found = await index.trigramLists(keys, budget);
   let best: { ref: ListRef; streets: number; at: number } | undefined;
   for (const [at, list] of found.entries()) {

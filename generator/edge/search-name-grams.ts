@@ -6,7 +6,7 @@ import {
   type StreetFilter,
 } from "../contract/search/filter.ts";
 import type { Cover } from "../contract/search/regex-plan.ts";
-import { BLOCK_ENTRIES, listCount, runStreetsOf } from "../contract/search/store.ts";
+import { BLOCK_ENTRIES, listCount, NAME_START, runStreetsOf } from "../contract/search/store.ts";
 import type { SearchIndex } from "./search-index.ts";
 
 /** A name filter's lists; `exact`: one list whose runs all pass, so no name is tested. */
@@ -18,24 +18,29 @@ export interface NameCover extends Cover {
  * The list of a literal's own case-folded text, when the index has one (every n-gram of four and
  * more characters in many runs: build/search-keys.ts COMMON_GRAM_RUNS). It holds exactly the runs
  * whose folded name contains the literal, so it is the smallest list that holds every passing run,
- * and when the fold is exact (foldIsExact) every run on it passes. Undefined: a rarer literal,
- * whose trigrams' lists are short enough.
+ * and when the fold is exact (foldIsExact) every run on it passes. A literal anchored at the start
+ * (`^Stra`) looks for NAME_START and its text: the runs whose folded name starts with it, listed
+ * for every name's first one and two characters (so a missing one means no name passes) and for
+ * common longer prefixes. Undefined: a rarer literal, whose trigrams' lists are short enough.
  */
 export async function ownGram(
   index: SearchIndex,
   filter: StreetFilter,
   budget: ReadBudget,
 ): Promise<NameCover | undefined> {
-  if (filter.pattern !== undefined || filter.literal.length < 4) return undefined;
-  const key = caseFoldKey(literalText(filter.literal));
+  if (filter.pattern !== undefined) return undefined;
+  const anchored = filter.anchoredStart && filter.ignoreCase && filter.literal.length > 0;
+  if (!anchored && filter.literal.length < 4) return undefined;
+  const key = (anchored ? NAME_START : "") + caseFoldKey(literalText(filter.literal));
   const [found] = await index.trigramLists([key], budget);
-  if (found === undefined) return undefined;
+  if (found === undefined)
+    return anchored && filter.literal.length <= 2 ? { refs: [], runs: 0, streets: 0 } : undefined;
   const [streets, ref] = found;
   return {
     refs: [ref],
     runs: listCount(ref),
     streets,
-    exact: foldIsExact(filter, index.nameCharacters),
+    exact: foldIsExact(filter, index.nameCharacters, anchored),
   };
 }
 

@@ -7,10 +7,13 @@ import {
   literalText,
   type StreetFilter,
 } from "../contract/search/filter.ts";
-import { RECORD_CHUNK_STREETS } from "../contract/search/store.ts";
+import { RECORD_CHUNK_STREETS, type ListRef } from "../contract/search/store.ts";
+import { passingInOrder } from "../contract/search/filter-merge.ts";
+import type { NameCover } from "./search-name-grams.ts";
 import type { Cover } from "../contract/search/regex-plan.ts";
 import type { Found } from "./search-filters.ts";
 import type { SearchIndex } from "./search-index.ts";
+import type { PlaceLists } from "./search-place-lists.ts";
 
 /** A street scanned costs about this share of a list entry read and tested. */
 const SCAN_WEIGHT = 0.25;
@@ -66,4 +69,38 @@ export async function gramCounted(
     total,
     page: await index.streets.scanMatching(pass, passName, start, Math.min(end, total), budget),
   };
+}
+
+/**
+ * A name whose own list is exact and has place counts (a common n-gram: `straße`) beside places
+ * with fewer streets than the name, whose lists the budget allows: counted from the counts over
+ * the passing places, its page merged from the places' lists in street order, names tested only
+ * up to the page's last street (not every street of the places, as the place side would).
+ */
+export async function countedOnPlaceLists(
+  index: SearchIndex,
+  filter: StreetFilter,
+  placePass: { readonly pass: Uint8Array; readonly streets: number; readonly size: number },
+  placeLists: PlaceLists,
+  name: NameCover,
+  budget: ReadBudget,
+  start: number,
+  end: number,
+): Promise<Found | undefined> {
+  const gram = caseFoldKey(literalText(filter.literal));
+  if (
+    name.exact !== true ||
+    filter.anchoredStart ||
+    filter.literal.length <= 3 ||
+    !index.gramCounts.has(gram) ||
+    placePass.streets >= name.streets ||
+    !placeLists.fit(budget)
+  )
+    return undefined;
+  const counts = (await index.gramCounts.of(gram, placePass.size, budget)) as Int32Array;
+  let total = 0;
+  for (let p = 0; p < placePass.size; p++) if (placePass.pass[p] === 1) total += counts[p] ?? 0;
+  if (start >= total) return { total, page: [] };
+  const lists = await index.postings(placeLists.refs(), budget);
+  return { total, page: passingInOrder(lists, filter, start, Math.min(end, total)) };
 }

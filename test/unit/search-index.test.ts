@@ -219,6 +219,37 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
             ? { postalCode: `^${s.postalCode.slice(0, 3)}` }
             : { name };
     });
+  // A name's start (`^Stra`): the lists of NAME_START and a prefix, exact or tested; in any case, to the end, beside a place.
+  const namePrefix = fc
+    .tuple(street, fc.integer({ min: 1, max: 12 }), fc.nat(2), fc.nat(3))
+    .map(([s, length, casing, how]) => {
+      const chars = Array.from(s.name);
+      // With `$`: the whole name, or its first one or two characters (a list, never exact then).
+      const upTo = how !== 3 ? length : length > 4 ? chars.length : 1 + (length % 2);
+      const cut = chars.slice(0, upTo).join("");
+      const text = casing === 0 ? cut : casing === 1 ? cut.toUpperCase() : cut.toLowerCase();
+      const escaped = text.replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`);
+      const end = how === 3 ? "$" : "";
+      const name = `^${escaped}${end}`;
+      return how === 1
+        ? { name, postalCode: s.postalCode.slice(0, 2) }
+        : how === 2
+          ? { name, locality: Array.from(s.locality)[0] ?? "" }
+          : { name };
+    });
+  // A common long name beside a postal-code prefix or a locality: counted from its place counts, its page merged from the places' lists.
+  const commonBeside = fc
+    .tuple(
+      street,
+      fc.constantFrom("straße", "STRASSE", "Straße", "platz", "stra", "weg", "allee"),
+      fc.integer({ min: 1, max: 4 }),
+      fc.boolean(),
+    )
+    .map(([s, name, digits, byCode]) =>
+      byCode
+        ? { name, postalCode: `^${s.postalCode.slice(0, digits)}` }
+        : { name, locality: s.locality.slice(0, digits + 2) },
+    );
   // A short name beside a one-character place filter: counted from the per-place n-gram counts (a name of up to three
   // characters), or its runs counted on the place filter's bitmap.
   const shortName = fc
@@ -279,6 +310,18 @@ function requests(d: Dataset): fc.Arbitrary<Request> {
       weight: 3,
       arbitrary: fc
         .tuple(nameSlice, page, size)
+        .map(([values, p, s]) => streetFilters(d, values, p, s)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(commonBeside, page, size)
+        .map(([values, p, s]) => streetFilters(d, values, p, s)),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(namePrefix, page, size)
         .map(([values, p, s]) => streetFilters(d, values, p, s)),
     },
     {

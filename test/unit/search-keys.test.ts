@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import type { IndexedStreets } from "../../generator/build/search-records.ts";
 import { COMMON_GRAM_RUNS, headRuns, trigramRuns } from "../../generator/build/search-keys.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
-import { gramsOf } from "../../generator/contract/search/store.ts";
+import { gramsOf, NAME_START } from "../../generator/contract/search/store.ts";
 
 /**
  * The n-gram lists the build writes: every 1-, 2- and 3-gram, and exactly the longer n-grams in
- * at least COMMON_GRAM_RUNS runs, each with exactly the runs whose case-folded name contains it.
+ * at least COMMON_GRAM_RUNS runs, each with exactly the runs whose case-folded name contains it;
+ * and NAME_START with each name's first one and two characters, and longer prefixes likewise.
  */
 describe("n-gram runs", () => {
   // Names in order (some of two streets), sharing `straße` / `Weg` in many of them.
@@ -26,6 +27,9 @@ describe("n-gram runs", () => {
     const grams = new Set(
       Array.from({ length: Array.from(folded).length }, (_, n) => gramsOf(folded, n + 1)).flat(),
     );
+    // Its starts: NAME_START and its first k characters, counted as n-grams of k + 1.
+    const marked = Array.from(NAME_START + folded);
+    for (let n = 2; n <= marked.length; n++) grams.add(marked.slice(0, n).join(""));
     for (const gram of grams) (expected.get(gram) ?? expected.set(gram, []).get(gram))?.push(run);
   });
 
@@ -34,6 +38,7 @@ describe("n-gram runs", () => {
       ([gram, ofRuns]) => Array.from(gram).length <= 3 || ofRuns.length >= COMMON_GRAM_RUNS,
     );
     expect(long.map(([gram]) => gram).filter((gram) => gram.length >= 6)).toContain("STRAßE");
+    expect(long.map(([gram]) => gram)).toContain(`${NAME_START}C0`);
     expect([...lists.keys()].filter((key) => key !== "").sort()).toEqual(
       long.map(([gram]) => gram).sort(),
     );

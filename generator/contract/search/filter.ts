@@ -15,11 +15,12 @@
  * towupper(c)} (regc_locale.c, allcases): per character, no multi-character folding (`STRASSE`
  * does not find `Straße`), and a titlecase `ǅ` does not even find itself.
  */
-import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
+import { toLower, toUpper } from "../postgres/ctype.ts";
+import { caseClass, representative } from "./filter-case.ts";
 import type { Node } from "../regex/ast.ts";
 import { alphabetOf } from "../regex/alphabet.ts";
 import { compilePattern, patternErrorMessage, type PatternResult } from "../regex/pattern.ts";
-import { isolateMap, onForgetIsolateState } from "../isolate-state.ts";
+import { isolateMap } from "../isolate-state.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
 
@@ -236,56 +237,21 @@ export function caseFoldKey(text: string): string {
 
 /**
  * Does every value whose case-folded form contains the literal's own key (caseFoldKey) match the
- * filter? So when the filter is unanchored, ignores case and each literal character's case class
- * (the characters caseFoldKey maps with it, of those `occurring` in the values) is no more than
- * what `~*` accepts for it: then the
- * runs on the list of its n-gram are exactly those that pass, and none needs testing.
+ * filter (`atStart`: every value whose folded form starts with it)? So when the filter is
+ * unanchored (or anchored at the start only, and `atStart`), ignores case and each literal
+ * character's case class (the characters caseFoldKey maps with it, of those `occurring` in the
+ * values) is no more than what `~*` accepts for it: then the runs on the list of its n-gram are
+ * exactly those that pass, and none needs testing.
  */
-export function foldIsExact(filter: StreetFilter, occurring: ReadonlySet<number>): boolean {
-  if (filter.anchoredStart || filter.anchoredEnd || !filter.ignoreCase) return false;
+export function foldIsExact(
+  filter: StreetFilter,
+  occurring: ReadonlySet<number>,
+  atStart = false,
+): boolean {
+  if (filter.anchoredStart !== atStart || filter.anchoredEnd || !filter.ignoreCase) return false;
   return filter.literal.every((c, k) =>
     caseClass(c).every(
       (d) => d === filter.accepts[2 * k] || d === filter.accepts[2 * k + 1] || !occurring.has(d),
     ),
   );
-}
-
-/** Every character caseFoldKey maps to the same representative as c (c included). */
-function caseClass(c: number): readonly number[] {
-  if (classes === undefined) {
-    classes = new Map();
-    parent ??= caseClosure();
-    for (const member of parent.keys()) {
-      const root = representative(member);
-      (classes.get(root) ?? classes.set(root, [root]).get(root))?.push(member);
-    }
-  }
-  return classes.get(representative(c)) ?? [c];
-}
-let classes: Map<number, number[]> | undefined;
-
-/** Union-find over the case pairs, built on first use. */
-let parent: Map<number, number> | undefined;
-onForgetIsolateState(() => {
-  classes = undefined;
-  parent = undefined;
-});
-function representative(c: number): number {
-  parent ??= caseClosure();
-  let root = c;
-  for (let up = parent.get(root); up !== undefined && up !== root; up = parent.get(root)) root = up;
-  return root;
-}
-function caseClosure(): Map<number, number> {
-  const links = new Map<number, number>();
-  const find = (c: number): number => {
-    let root = c;
-    for (let up = links.get(root); up !== undefined; up = links.get(root)) root = up;
-    return root;
-  };
-  for (const [a, b] of casePairs()) {
-    const [ra, rb] = [find(a), find(b)];
-    if (ra !== rb) links.set(Math.max(ra, rb), Math.min(ra, rb));
-  }
-  return links;
 }

@@ -8,6 +8,7 @@
  */
 import { intersect } from "./algebra.ts";
 import { filterMatches, literalText, type StreetFilter } from "./filter.ts";
+import { postalCodeRange, type PlaceRange } from "./filter-places.ts";
 import type { PlaceTable } from "./meta.ts";
 import { localityCandidates } from "./place-candidates.ts";
 import { lowerBound, type Postings } from "./postings.ts";
@@ -155,14 +156,21 @@ export function passingEntries(filter: StreetFilter, lists: readonly Postings[])
   const byName = new Map<string, boolean>();
   return lists.map((list) => {
     list.decodeHeads();
+    // Per head of the list: 0 not yet seen, 1 passes, 2 does not (entries of one head share it).
+    const verdicts = new Uint8Array(list.headRefEnd);
     const kept = new Int32Array(list.length);
     let n = 0;
     for (let i = 0; i < list.length; i++) {
-      const head = list.entry(i).head;
-      const name = head[head.length - 1] ?? "";
-      let passed = byName.get(name);
-      if (passed === undefined) byName.set(name, (passed = filterMatches(filter, name)));
-      if (passed) kept[n++] = list.positions[i] as number;
+      const ref = list.headRef(i);
+      let verdict = verdicts[ref];
+      if (verdict === 0) {
+        const head = list.headOf(ref);
+        const name = head[head.length - 1] ?? "";
+        let passed = byName.get(name);
+        if (passed === undefined) byName.set(name, (passed = filterMatches(filter, name)));
+        verdicts[ref] = verdict = passed ? 1 : 2;
+      }
+      if (verdict === 1) kept[n++] = list.positions[i] as number;
     }
     return kept.subarray(0, n);
   });
@@ -213,7 +221,16 @@ export function passingPlaces(
   },
   places: PlaceTable,
   localityCharacters?: string,
-): { readonly pass: Uint8Array; readonly streets: number } {
+): { readonly pass: Uint8Array; readonly streets: number; readonly range?: PlaceRange } {
+  const range =
+    filters.locality === undefined ? postalCodeRange(filters.postalCode, places) : undefined;
+  if (range !== undefined) {
+    // A postal-code prefix alone: its places are a range (filter-places.ts).
+    const pass = new Uint8Array(places.size).fill(1, range.from, range.to);
+    let streets = 0;
+    for (let p = range.from; p < range.to; p++) streets += places.counts[p] ?? 0;
+    return { pass, streets, range };
+  }
   // Each column only when filtered by: the place table builds its strings on first use.
   const codes = filters.postalCode && passingValues(filters.postalCode, places.postalCodes);
   const localities =

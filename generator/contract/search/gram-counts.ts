@@ -6,12 +6,12 @@
  * (filter.ts foldIsExact) beside `postalCode` or `locality` is then counted as the sum over the
  * passing places, exactly, with no list read; only the page's streets are looked for
  * (edge/search-streets.ts scanMatching). `name=a&postalCode=1` holds half a million streets on
- * either side, more than a search may read.
+ * either side, more than a search may read. The common longer n-grams (the build lists them in at
+ * least COMMON_GRAM_RUNS runs) have counts too when on one street in LONG_PREFIX_DENSITY:
+ * `name=straße&postalCode=^53` is counted from them, and its page merged from the places' lists
+ * (edge/search-short-names.ts countedOnPlaceLists), testing only the names up to the page's end.
  */
 import { ByteReader, ByteWriter } from "./bytes.ts";
-
-/** N-grams of at most this many characters have place counts (when dense). */
-export const GRAM_COUNT_LENGTH = 3;
 
 /** A place-count file's bytes: each place's count, a varint. */
 export function encodeGramCounts(counts: Int32Array): Uint8Array {

@@ -60,6 +60,8 @@ export interface PlaceTable {
   /** Distinct postal codes and localities; a place holds the number of its own. */
   readonly postalCodes: readonly string[];
   readonly localities: readonly string[];
+  /** Numbers [first, last) of the postal codes that start with `prefix` (the codes are sorted), without building their strings. */
+  postalCodesStartingWith(prefix: string): readonly [number, number];
   /** Locality number i (without building `localities`). */
   locality(i: number): string;
   /** Every locality in one text (without building `localities`): a pattern's literals are searched in it at once. */
@@ -198,6 +200,8 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
     get localities() {
       return (localities ??= Array.from({ length: localityCount }, (_, i) => localityAt(i)));
     },
+    postalCodesStartingWith: (prefix) =>
+      codesStartingWith(new ByteReader(bytes, codesAt), codeCount, text, prefix),
     locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
     localityText: { text, starts: localityStarts },
     postalCodeOf,
@@ -205,4 +209,33 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
     counts,
     listStarts,
   };
+}
+
+/**
+ * Numbers [first, last) of the front-coded sorted strings (readFrontCoded's layout) that start
+ * with `prefix`: each string is rebuilt as code units in one buffer and compared with the prefix,
+ * stopping after the last that starts with it.
+ */
+function codesStartingWith(
+  lengths: ByteReader,
+  count: number,
+  text: string,
+  prefix: string,
+): readonly [number, number] {
+  const units: number[] = [];
+  let first = count;
+  for (let i = 0, at = 0; i < count; i++) {
+    units.length = lengths.varint();
+    const rest = lengths.varint();
+    for (let k = 0; k < rest; k++) units.push(text.charCodeAt(at + k));
+    at += rest;
+    // Compare the first min(length, prefix) units: below, starting with the prefix, or past it.
+    let order = 0;
+    for (let k = 0; k < prefix.length && order === 0; k++)
+      order = k >= units.length ? -1 : Math.sign((units[k] as number) - prefix.charCodeAt(k));
+    if (order < 0) continue;
+    if (order > 0) return [Math.min(first, i), i];
+    first = Math.min(first, i);
+  }
+  return [first, count];
 }

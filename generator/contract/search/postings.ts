@@ -37,6 +37,19 @@ export class Postings {
     };
   }
 
+  /** Entry i's head as a number (its block's and its index in the block's head table): entries with one number share a head. */
+  headRef(i: number): number {
+    return this.headRefs[i] ?? 0;
+  }
+
+  /** The head of a headRef; the heads' numbers are below this. */
+  headOf(ref: number): readonly string[] {
+    return this.tables[Math.floor(ref / BLOCK_ENTRIES)]?.get(ref % BLOCK_ENTRIES) ?? [];
+  }
+  get headRefEnd(): number {
+    return this.tables.length * BLOCK_ENTRIES;
+  }
+
   /**
    * Entry i's name bit (a lexeme list's, store.ts PLAIN_NAME_LENGTH): false when its name is
    * plain and has not the lexeme, so the street has it in its place.

@@ -81,6 +81,24 @@ export function lexiconKey(lexeme: string): string {
  */
 export const EVERY_NAME = "";
 
+/**
+ * Marks the start of a name in the trigram shards' keys: `NAME_START + prefix` lists the runs whose
+ * case-folded name starts with the prefix (one and two characters for every name, longer ones as
+ * common n-grams), so `name=^Stra` is a list, not a test of every name holding `stra`. U+0000 is
+ * in no name (PostgreSQL's text has none) and no plain filter literal (filter.ts refuses it).
+ */
+export const NAME_START = "\u0000";
+
+/** The anchored n-grams of a case-folded name that have lists for every name: its first one and two characters after NAME_START. */
+export function nameStartGrams(folded: string): string[] {
+  const chars = Array.from(folded);
+  return chars.length === 0
+    ? []
+    : chars.length === 1
+      ? [NAME_START + chars[0]]
+      : [NAME_START + chars[0], NAME_START + chars[0] + chars[1]];
+}
+
 /** The distinct trigrams (three code points) of a case-folded text. */
 export function trigramsOf(folded: string): string[] {
   return gramsOf(folded, 3);
