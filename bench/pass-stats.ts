@@ -110,3 +110,19 @@ export function readClassTimes(entry: {
     least: entry.least ?? first,
   };
 }
+
+/**
+ * Items in order, at most `limit(class)` of each class: the first requests of each class in mix
+ * order, as `bench:postgres --limit` times them and as bench:search then compares them.
+ */
+export function firstOfEachClass<T extends { readonly class: string }>(
+  items: readonly T[],
+  limit: (name: string) => number,
+): T[] {
+  const taken = new Map<string, number>();
+  return items.filter((item) => {
+    const n = taken.get(item.class) ?? 0;
+    taken.set(item.class, n + 1);
+    return n < limit(item.class);
+  });
+}

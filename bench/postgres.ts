@@ -6,7 +6,7 @@
  *
  *   bash bench/postgres-up.sh          # apt-get install postgresql-15; pg_ctlcluster 15 main start
  *   npm run bench:postgres -- [--source FILE] [--seed N] [--json FILE] [--reload] [--load-only]
- *                             [--class NAME …] [--passes N] [--warm-pass]
+ *                             [--class NAME …] [--passes N] [--warm-pass] [--limit N]
  *   pg_ctlcluster 15 main stop         # when done
  *
  * Connection: the libpq variables (PGHOST, PGPORT, PGUSER); default the Unix socket
@@ -32,7 +32,8 @@
  * before the timed ones, as bench:search warms the Worker with a pass over the whole mix, so that
  * the first pass reads no page from disk that the warm-up never touched. Several passes are
  * affordable for the full-text classes; the name filters scan every street, about a second a
- * request. The municipality/district/state joins the
+ * request: --limit N times only the first N requests of each selected class (in mix order), and
+ * bench:search compares its own figures over the same requests. The municipality/district/state joins the
  * original adds for its response are left out, which favours PostgreSQL slightly.
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -43,7 +44,7 @@ import pg from "pg";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
-import { addPass, classTimes, type PassTimes } from "./pass-stats.ts";
+import { addPass, classTimes, firstOfEachClass, type PassTimes } from "./pass-stats.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -55,6 +56,7 @@ const { values: args } = parseArgs({
     class: { type: "string", multiple: true },
     passes: { type: "string", default: "1" },
     "warm-pass": { type: "boolean", default: false },
+    limit: { type: "string" },
   },
 });
 const DATABASE = "plz_search_bench";
@@ -198,8 +200,10 @@ async function run(r: SearchRequest): Promise<number> {
 const mix = searchMix(streets, Number(args.seed));
 const unknownClass = args.class?.find((name) => !mix.some((r) => r.class === name));
 if (unknownClass !== undefined) throw new Error(`no query class ${unknownClass} in the mix`);
-const requests =
-  args.class === undefined ? mix : mix.filter((r) => args.class?.includes(r.class) === true);
+const requests = firstOfEachClass(
+  args.class === undefined ? mix : mix.filter((r) => args.class?.includes(r.class) === true),
+  () => (args.limit === undefined ? Infinity : Number(args.limit)),
+);
 const passes = Math.max(1, Number(args.passes));
 log(`warming up, then ${requests.length.toLocaleString("en")} requests × ${passes} passes…`);
 for (const r of mix.slice(0, 200)) await run(r);

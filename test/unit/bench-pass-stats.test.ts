@@ -3,6 +3,7 @@ import {
   addPass,
   classTimes,
   compare,
+  firstOfEachClass,
   percentile,
   readClassTimes,
   type ClassTimes,
@@ -124,5 +125,21 @@ describe("pass statistics", () => {
     },
   ])("readClassTimes: $name", ({ entry, expected }) => {
     expect(readClassTimes(entry)).toEqual(expected);
+  });
+});
+
+describe("firstOfEachClass", () => {
+  const items = ["a", "b", "a", "a", "c", "b"].map((name, i) => ({ class: name, i }));
+  it.each([
+    { name: "no limit keeps all", limit: () => Infinity, expected: [0, 1, 2, 3, 4, 5] },
+    { name: "one of each", limit: () => 1, expected: [0, 1, 4] },
+    { name: "two of each, in order", limit: () => 2, expected: [0, 1, 2, 4, 5] },
+    {
+      name: "a limit per class",
+      limit: (c: string) => (c === "a" ? 3 : 0),
+      expected: [0, 2, 3],
+    },
+  ])("$name", ({ limit, expected }) => {
+    expect(firstOfEachClass(items, limit).map((item) => item.i)).toEqual(expected);
   });
 });
