@@ -697,12 +697,13 @@ function printComparison(theirs: ReadonlyMap<string, ClassTimes>): void {
     process.stdout.write(
       `${line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}\n`,
     );
+  const compared = comparisons.filter((c) => c.theirs !== undefined);
   const every = (key: "aheadFirst" | "aheadLeast") =>
-    comparisons.every((c) => c[key] === true) ? "yes" : "no";
+    compared.every((c) => c[key] === true) ? "yes" : "no";
   process.stdout.write(
     `(ours: wall per request in a small process of its own, bench/search-warm.ts, one warm handler after a warm-up pass; pg: page + count on one connection, bench/postgres.ts, after its warm-up; ` +
       `"first": each request's first timed pass, "least": each request's least of its passes (ours ${args.passes}, pg's as given); p50 / p99 over the class's n requests (the first n in mix order when pg timed only these); ahead: ours lower at p50 and p99)\n` +
-      `static ahead on every class: first pass ${every("aheadFirst")}, least of passes ${every("aheadLeast")}\n`,
+      `static ahead on every class with PostgreSQL's figures (${compared.length} of ${comparisons.length}): first pass ${every("aheadFirst")}, least of passes ${every("aheadLeast")}\n`,
   );
 }
 
