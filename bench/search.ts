@@ -8,7 +8,7 @@
  *
  *   bash bench/postgres-up.sh                          # once, for the PostgreSQL column
  *   npm run bench:search -- [--source FILE] [--out DIR] [--max-files N] [--postgres-json FILE …] [--no-postgres] [--no-ab]
- *                           [--no-build (reuse --out)] [--slowest N (print the N slowest requests)] [--passes N] [--cold N]
+ *                           [--no-build (reuse --out)] [--slowest N (print the N slowest requests, by CPU here and by wall in the small process)] [--passes N] [--cold N]
  *                           [--ceiling MS] [--no-adversarial]
  *
  * CPU is given twice. "main" is the main thread's (process.threadCpuUsage): the thread that runs
@@ -557,6 +557,14 @@ for (const s of [...all]
     `slow: main ${s.least.main.toFixed(2)} ms (least), ${s.first.main.toFixed(2)} ms first; process ${s.first.proc.toFixed(2)} ms first; ${s.first.fetches} fetches: ${decodeURIComponent(s.target)}`,
   );
 }
+// The requests that make the comparison's p99: the slowest by wall in the small process.
+for (const [i, t] of warm
+  .map((t, i) => [i, t] as const)
+  .sort(([, a], [, b]) => b.wall.least - a.wall.least)
+  .slice(0, Number(args.slowest)))
+  log(
+    `slow, wall in the small process: ${t.wall.least.toFixed(2)} ms (least), ${t.wall.first.toFixed(2)} ms first, main ${t.main.toFixed(2)} ms (least); ${requests[i]?.class}: ${decodeURIComponent(samples[i]?.target ?? "")}`,
+  );
 const width = Math.max(...rows.map(([name]) => name.length));
 process.stdout.write(
   `\n${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n\n`,
