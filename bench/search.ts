@@ -3,12 +3,12 @@
  * street list with and without the search index (A/B, each build in its own process), then runs
  * the query mix of bench/search-mix.ts through the Worker in-process over the built files and
  * prints per query class: our wall time and CPU per request (p50 / p99), asset fetches and index
- * bytes per warm request and per cold request (a fresh isolate's first), and PostgreSQL's time for
- * the same requests with the ratio.
+ * bytes per warm request and per cold request (a fresh isolate's first), and then a second table
+ * that sets our wall time beside PostgreSQL's for the same requests on the same statistics.
  *
  *   bash bench/postgres-up.sh                          # once, for the PostgreSQL column
  *   npm run bench:search -- [--source FILE] [--out DIR] [--max-files N] [--postgres-json FILE …] [--no-postgres] [--no-ab]
- *                           [--no-build (reuse --out)] [--slowest N (print the N slowest requests)] [--passes N] [--cold N]
+ *                           [--no-build (reuse --out)] [--slowest N (print the N slowest requests, by CPU here and by wall in the small process)] [--passes N] [--cold N]
  *                           [--ceiling MS] [--no-adversarial]
  *
  * CPU is given twice. "main" is the main thread's (process.threadCpuUsage): the thread that runs
@@ -35,6 +35,12 @@
  * and cold, the requests refused as too broad, the ten most expensive requests of both, and the
  * requests over --ceiling ms (default 10, the free plan's CPU limit): any, and the exit code is 1.
  *
+ * The PostgreSQL comparison is like for like: both sides' wall time per request, each request's
+ * first timed pass and the least of its passes, p50 / p99 per class. Ours comes from a small
+ * process of its own (bench/search-warm.ts: one warm handler, a warm-up pass, then --passes passes),
+ * not from this process's passes, whose heap and collections no isolate has; PostgreSQL's from
+ * `bench:postgres --passes N` (its least is of its own N, printed beside it).
+ *
  * PostgreSQL's figures come from `npm run bench:postgres` run here on the same file and seed
  * (or from --postgres-json, files that command wrote, repeatable for a mix timed in parts with its
  * --class; a class in several files takes the last). "Warm" means after one untimed pass over
@@ -53,6 +59,16 @@ import { readStreets } from "../generator/sources/de-streets.ts";
 import { buildInvocation } from "./build-invocation.ts";
 import { adversarialMix, type AdversarialRequest } from "./search-adversarial.ts";
 import type { ColdCost } from "./search-cold.ts";
+import type { WarmTimes } from "./search-warm.ts";
+import {
+  classTimes,
+  compare,
+  firstOfEachClass,
+  percentile,
+  readClassTimes,
+  type ClassTimes,
+  type Spread,
+} from "./pass-stats.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
 import { ensureNationalStreets } from "./national-streets.ts";
 
@@ -260,6 +276,8 @@ for (let pass = 0; pass < Number(args.passes); pass++) {
       };
   }
 }
+const warm = warmWall(samples.map((s) => s.target));
+const warmTimed = requests.map((r, i) => ({ class: r.class, times: (warm[i] as WarmTimes).wall }));
 log(`cold requests: the first ${args.cold} of every class, each on a fresh handler…`);
 const coldTaken = new Map<string, number>();
 const coldOnes: number[] = [];
@@ -333,9 +351,21 @@ function coldCosts(targets: readonly string[]): Cost[] {
 }
 
 function coldPass(targets: readonly string[]): ColdCost[] {
+  return child<ColdCost[]>("search-cold.ts", [out], targets);
+}
+
+/** The mix warm in a small process of its own (bench/search-warm.ts), wall per request, --passes passes. */
+function warmWall(targets: readonly string[]): WarmTimes[] {
+  log(`the mix warm in a process of its own: a warm-up pass and ${args.passes} passes…`);
+  const times = child<WarmTimes[]>("search-warm.ts", [out, args.passes], targets);
+  for (const t of times) if (t.status !== 200 && t.status !== 400) failures++;
+  return times;
+}
+
+function child<T>(script: string, argv: readonly string[], targets: readonly string[]): T {
   const child = spawnSync(
     process.execPath,
-    [...process.execArgv, join(ROOT, "bench", "search-cold.ts"), out],
+    [...process.execArgv, join(ROOT, "bench", script), ...argv],
     {
       cwd: ROOT,
       input: JSON.stringify(targets),
@@ -344,14 +374,10 @@ function coldPass(targets: readonly string[]): ColdCost[] {
       stdio: ["pipe", "pipe", "inherit"],
     },
   );
-  if (child.status !== 0) throw new Error(`bench/search-cold.ts exited with ${child.status}`);
-  return JSON.parse(child.stdout) as ColdCost[];
+  if (child.status !== 0) throw new Error(`bench/${script} exited with ${child.status}`);
+  return JSON.parse(child.stdout) as T;
 }
 
-const percentile = (values: readonly number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-};
 const ms = (values: readonly number[], p: number) => percentile(values, p).toFixed(3);
 const kib = (bytes: number) => (bytes / 1024).toFixed(0);
 const coldOf = (list: readonly Sample[]) =>
@@ -531,6 +557,14 @@ for (const s of [...all]
     `slow: main ${s.least.main.toFixed(2)} ms (least), ${s.first.main.toFixed(2)} ms first; process ${s.first.proc.toFixed(2)} ms first; ${s.first.fetches} fetches: ${decodeURIComponent(s.target)}`,
   );
 }
+// The requests that make the comparison's p99: the slowest by wall in the small process.
+for (const [i, t] of warm
+  .map((t, i) => [i, t] as const)
+  .sort(([, a], [, b]) => b.wall.least - a.wall.least)
+  .slice(0, Number(args.slowest)))
+  log(
+    `slow, wall in the small process: ${t.wall.least.toFixed(2)} ms (least), ${t.wall.first.toFixed(2)} ms first, main ${t.main.toFixed(2)} ms (least); ${requests[i]?.class}: ${decodeURIComponent(samples[i]?.target ?? "")}`,
+  );
 const width = Math.max(...rows.map(([name]) => name.length));
 process.stdout.write(
   `\n${rows.map(([name, value]) => `${name.padEnd(width)}  ${value}`).join("\n")}\n\n`,
@@ -553,13 +587,8 @@ const head = [
   "cold fetch max",
   "cold KiB p99",
   "cold KiB max",
-  "pg p50",
-  "pg p99",
-  "pg/ours p50",
-  "pg/ours p99",
 ];
 const table = [...byClass].map(([name, samples]) => {
-  const pg = postgres?.get(name);
   const [p50, p99] = [
     percentile(
       samples.map((s) => s.first.wall),
@@ -618,10 +647,6 @@ const table = [...byClass].map(([name, samples]) => {
       ),
     ),
     kib(Math.max(...coldHere.map((c) => c.bytes))),
-    pg === undefined ? "–" : pg.p50.toFixed(2),
-    pg === undefined ? "–" : pg.p99.toFixed(2),
-    pg === undefined ? "–" : `${(pg.p50 / p50).toFixed(1)}×`,
-    pg === undefined ? "–" : `${(pg.p99 / p99).toFixed(1)}×`,
   ];
 });
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
@@ -632,11 +657,65 @@ for (const line of [head, ...table])
 process.stdout.write(
   `(ms per request; ours: in-process Worker over the built files after a warm-up pass; wall and CPU of the first measured pass, "least": per request the least of ${args.passes} passes; ` +
     `main: the main thread's CPU (process.threadCpuUsage, what runs the Worker), proc: the whole process's (process.cpuUsage, with V8's GC and compiler threads); ` +
-    `fetch and KiB: index files read by a warm request (first measured pass); cold: the first request of a fresh handler, the first ${args.cold} requests of each class; ` +
-    `pg: page + count on one connection, bench/postgres.ts)\n`,
+    `fetch and KiB: index files read by a warm request (first measured pass); cold: the first request of a fresh handler, the first ${args.cold} requests of each class)\n`,
 );
+if (postgres !== undefined) printComparison(postgres);
 
-function postgresFigures(): Map<string, { p50: number; p99: number }> | undefined {
+/** Ours beside PostgreSQL's, wall per request, on the same two statistics. */
+function printComparison(theirs: ReadonlyMap<string, ClassTimes>): void {
+  const cells = (s: Spread | undefined) =>
+    s === undefined ? ["–", "–"] : [s.p50.toFixed(2), s.p99.toFixed(2)];
+  const verdict = (ahead: boolean | undefined) =>
+    ahead === undefined ? "–" : ahead ? "yes" : "NO";
+  const head = [
+    "class",
+    "n",
+    "first: ours p50",
+    "ours p99",
+    "pg p50",
+    "pg p99",
+    "ahead",
+    "least: ours p50",
+    "ours p99",
+    "pg p50",
+    "pg p99",
+    "pg passes",
+    "ahead",
+  ];
+  // A class PostgreSQL timed only in part (bench:postgres --limit) is compared on the same requests.
+  const ours = classTimes(
+    firstOfEachClass(warmTimed, (name) => theirs.get(name)?.requests ?? Infinity),
+    Number(args.passes),
+  );
+  const comparisons = compare(ours, theirs);
+  const table = comparisons.map((c) => [
+    c.class,
+    String(c.ours.requests),
+    ...cells(c.ours.first),
+    ...cells(c.theirs?.first),
+    verdict(c.aheadFirst),
+    ...cells(c.ours.least),
+    ...cells(c.theirs?.least),
+    c.theirs === undefined ? "–" : String(c.theirs.passes),
+    verdict(c.aheadLeast),
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? "").length)));
+  process.stdout.write(`\nStatic beside PostgreSQL, wall ms per request:\n`);
+  for (const line of [head, ...table])
+    process.stdout.write(
+      `${line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}\n`,
+    );
+  const compared = comparisons.filter((c) => c.theirs !== undefined);
+  const every = (key: "aheadFirst" | "aheadLeast") =>
+    compared.every((c) => c[key] === true) ? "yes" : "no";
+  process.stdout.write(
+    `(ours: wall per request in a small process of its own, bench/search-warm.ts, one warm handler after a warm-up pass; pg: page + count on one connection, bench/postgres.ts, after its warm-up; ` +
+      `"first": each request's first timed pass, "least": each request's least of its passes (ours ${args.passes}, pg's as given); p50 / p99 over the class's n requests (the first n in mix order when pg timed only these); ahead: ours lower at p50 and p99)\n` +
+      `static ahead on every class with PostgreSQL's figures (${compared.length} of ${comparisons.length}): first pass ${every("aheadFirst")}, least of passes ${every("aheadLeast")}\n`,
+  );
+}
+
+function postgresFigures(): Map<string, ClassTimes> | undefined {
   let files = args["postgres-json"];
   if (files === undefined && !args["no-postgres"]) {
     const file = join(tmpdir(), "plz-bench-search-postgres.json");
@@ -655,19 +734,19 @@ function postgresFigures(): Map<string, { p50: number; p99: number }> | undefine
     files = [file];
   }
   if (files === undefined) return undefined;
-  const figures = new Map<string, { p50: number; p99: number }>();
+  const figures = new Map<string, ClassTimes>();
   for (const file of files) {
     const json = JSON.parse(readFileSync(file, "utf8")) as {
       streets: number;
       seed: number;
-      classes: { class: string; p50: number; p99: number }[];
+      classes: Parameters<typeof readClassTimes>[0][];
     };
     // Another list or seed is another mix: its figures would stand beside requests they did not time.
     if (json.streets !== streetCount || json.seed !== Number(args.seed))
       throw new Error(
         `${file}: ${json.streets} streets, seed ${json.seed}; this run: ${streetCount}, seed ${args.seed}`,
       );
-    for (const c of json.classes) figures.set(c.class, { p50: c.p50, p99: c.p99 });
+    for (const c of json.classes) figures.set(c.class, readClassTimes(c));
   }
   const missing = [...byClass.keys()].filter((name) => !figures.has(name));
   if (missing.length > 0) log(`PostgreSQL: no figures for ${missing.join(", ")}`);
