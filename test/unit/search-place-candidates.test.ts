@@ -62,7 +62,7 @@ describe("locality pattern candidates", () => {
       fc.array(word, { minLength: 2, maxLength: 3 }).map((ws) => `^(${ws.join("|")})$`),
       fc.tuple(word, word).map(([a, b]) => `${a}.*${b}`),
       fc.tuple(word, word).map(([a, b]) => `^${a}.*${b}`),
-      fc.tuple(word, word).map(([a, b]) => `^(${a})[${b.replace(/-/g, "")}]`),
+      fc.tuple(word, word).map(([a, b]) => `^(${a})[${b.replace(/-/g, "")}b]`),
       fc.tuple(word, word).map(([a, b]) => `(${a}|${b})+`),
       word.map((w) => `[${w.replace(/-/g, "")}a]${w}?$`),
     );
