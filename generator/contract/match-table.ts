@@ -29,6 +29,8 @@ import { columnShape } from "./regex/universal.ts";
 import type { ExactLiterals } from "./regex/exact.ts";
 import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
 import type { LiteralQuery } from "./regex/literals.ts";
+import { runsSatisfying } from "./regex/run-scan.ts";
+import type { RunQuery } from "./regex/runs.ts";
 
 /** Most distinct values a column can hold: an index is a u16. */
 export const MAX_MATCH_VALUES = 0x10000;
@@ -77,6 +79,8 @@ export interface ColumnTest {
    * them decides every value, and `test` is not called.
    */
   readonly exact?: ExactLiterals;
+  /** Runs of classes every matching value contains (regex/runs.ts), over the plain values. */
+  readonly runs?: RunQuery;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -244,6 +248,9 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
       if (satisfied !== undefined)
         for (let i = 0; i < verdicts.length; i++) if (satisfied[i] === 0) verdicts[i] = NO;
     }
+    const runs = test.runs === undefined ? undefined : runsSatisfying(test.runs, column.joined);
+    if (runs !== undefined)
+      for (let i = 0; i < verdicts.length; i++) if (runs[i] === 0) verdicts[i] = NO;
     return { column, rows: column.rows, test: test.test, verdicts };
   });
   const matched: number[] = [];

@@ -18,6 +18,7 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
+import { runQuery } from "../contract/regex/runs.ts";
 import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
@@ -98,12 +99,17 @@ export async function serveMatched(
     if (universal && surelyAccepted(tree)) continue;
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
-    else if (!universal)
+    else if (!universal) {
+      const literals = prefilter(tree, ignoreCase);
+      // Without a literal every value would reach the engine: runs of classes sort most out first.
+      const runs = literals.op === "all" ? runQuery(tree, column?.alphabet) : undefined;
       tests.push({
         param,
         test: compiled.pattern.test,
-        literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
+        literals: { query: literals, folded: ignoreCase },
+        ...(runs === undefined || runs.op === "all" ? {} : { runs }),
       });
+    }
   }
   const tooLarge = Object.values(errors)[0]?.[0];
   if (tooLarge !== undefined) return respond.problem(validationProblem(errors, tooLarge));

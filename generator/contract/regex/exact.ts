@@ -46,11 +46,29 @@ export function exactLiterals(
     end = true;
   }
   const size = alphabet.reduce((n, [from, to]) => n + to - from + 1, 0);
-  if (parts.length === 0 || size > MAX_ALPHABET) return undefined;
+  if (parts.length === 0 || size > MAX_ALPHABET || !parts.every(stringShaped)) return undefined;
+  // Folding the whole alphabet builds the case tables in a new isolate: only for a string pattern.
   const groups = foldGroups(alphabet, fold);
   const texts = stringsOf({ kind: "concat", parts }, fold, alphabet, groups);
   if (texts === undefined || texts.some((text) => text === "")) return undefined;
   return { texts, start, end };
+}
+
+/** Whether the node is made only of what stringsOf turns into strings (before any folding). */
+function stringShaped(node: Node): boolean {
+  switch (node.kind) {
+    case "empty":
+    case "char":
+      return true;
+    case "class":
+      return !node.negated;
+    case "concat":
+      return node.parts.every(stringShaped);
+    case "alternate":
+      return node.branches.every(stringShaped);
+    default:
+      return false;
+  }
 }
 
 type Groups = ReadonlyMap<string, readonly number[]>;
