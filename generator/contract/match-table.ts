@@ -42,6 +42,8 @@ export interface MatchColumn {
   /** The same, as the file holds them: one string each (the Worker cuts out only what it tests). */
   readonly joined: JoinedValues;
   readonly foldedJoined: JoinedValues | undefined;
+  /** Whether the column holds its values case-folded (without decoding them). */
+  readonly foldable: boolean;
   /** Per record, the index of its value in `values`. */
   readonly rows: ArrayLike<number>;
   /** The characters the values use. */
@@ -187,6 +189,9 @@ class LazyColumn implements MatchColumn {
   get joined(): JoinedValues {
     return (this.#joined ??= this.text(this.wire.values));
   }
+  get foldable(): boolean {
+    return this.wire.folded !== undefined;
+  }
   get foldedJoined(): JoinedValues | undefined {
     const folded = this.wire.folded;
     return folded === undefined ? undefined : (this.#foldedJoined ??= this.text(folded));
@@ -236,8 +241,15 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const column = table.columns.get(param);
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
     const literals = test.literals;
-    const keys = literals?.folded === true ? column.foldedJoined : column.joined;
-    // The plain values are decoded only when one is tested (exact strings search the folded ones).
+    // A column's text is decoded only when searched or tested (exact strings search the folded
+    // values; a pattern without literals, the plain ones for its runs and the engine).
+    const searched =
+      test.exact !== undefined || (literals !== undefined && literals.query.op !== "all");
+    const keys = !searched
+      ? undefined
+      : literals?.folded === true
+        ? column.foldedJoined
+        : column.joined;
     const verdicts = new Uint8Array((keys ?? column.joined).count);
     if (test.exact !== undefined && keys !== undefined) {
       const found = exactlyMatching(test.exact, keys);

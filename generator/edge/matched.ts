@@ -11,6 +11,7 @@ import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { Format, ParsedQuery } from "../contract/query.ts";
 import { exactLiterals } from "../contract/regex/exact.ts";
+import { foldKey } from "../contract/regex/fold.ts";
 import {
   ALL,
   literalQuery,
@@ -27,7 +28,6 @@ import {
   surelyAccepted,
   type PatternResult,
 } from "../contract/regex/pattern.ts";
-import { caseFoldKey } from "../contract/search/filter.ts";
 import type { PatternFiltersSpec, RouteResource } from "../contract/routes.ts";
 import type { ShardEntry } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
@@ -76,13 +76,11 @@ export async function serveMatched(
   const tests: ColumnTest[] = [];
   for (const { param, ignoreCase, value, tree } of parsed) {
     const column = table.columns.get(param);
-    const fold = ignoreCase ? caseFoldKey : (text: string) => text;
+    const fold = ignoreCase ? foldKey : (text: string) => text;
     // Only strings (`Frankfurt`, `^(Berlin|Köln)$`): a search of the values decides, and the
     // pattern, surely within the limits, is not compiled unless a value is tested after all.
     const exact =
-      column === undefined ||
-      (ignoreCase && column.foldedJoined === undefined) ||
-      !surelyAccepted(tree)
+      column === undefined || (ignoreCase && !column.foldable) || !surelyAccepted(tree)
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
     if (exact !== undefined) {
@@ -198,7 +196,7 @@ async function packedRecordsAt(
  * value spares the engine most values), not more (each costs a scan of every value).
  */
 function prefilter(tree: Node, ignoreCase: boolean): LiteralQuery {
-  const all = literalQuery(tree, ignoreCase ? caseFoldKey : (text) => text);
+  const all = literalQuery(tree, ignoreCase ? foldKey : (text) => text);
   const long = withoutShortLiterals(all, 2);
   return long.op === "all" && literalCount(all) <= 4 ? all : long;
 }
