@@ -10,6 +10,7 @@
  * evaluated over the plain values: a case-folded value (search/filter.ts caseFoldKey joins more
  * variants than `~*` does, `ſ` with `s`) could lose a character a negated class accepts.
  */
+import { onForgetIsolateState } from "../isolate-state.ts";
 import { complement, mergeRanges, type Node, type Range } from "./ast.ts";
 
 export type Run = readonly (readonly Range[])[];
@@ -223,7 +224,10 @@ export function or(queries: readonly RunQuery[]): RunQuery {
  * junction) by their array, so two equal long classes built apart count as two (a pass more, no
  * wrong verdict).
  */
-const classKeys = new WeakMap<readonly Range[], string>();
+let classKeys = new WeakMap<readonly Range[], string>();
+onForgetIsolateState(() => {
+  classKeys = new WeakMap();
+});
 function classKey(ranges: readonly Range[]): string {
   if (ranges.length <= 8) return ranges.join(";");
   let key = classKeys.get(ranges);
