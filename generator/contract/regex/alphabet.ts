@@ -48,6 +48,11 @@ function fewer(node: Node, ranges: number, cut: Range[]): Node {
   return cut.length < ranges ? { kind: "class", negated: false, ranges: cut } : node;
 }
 
+/** A class (sorted, merged ranges) cut to the alphabet and widened, as restrictToAlphabet cuts it. */
+export function cutToAlphabet(ranges: readonly Range[], alphabet: readonly Range[]): Range[] {
+  return widened(intersect(ranges, alphabet), alphabet);
+}
+
 /**
  * The class's members in the alphabet, each range widened over the characters no value uses up to
  * the next character of the alphabet it does not hold: the same verdicts on the values, and the

@@ -1,8 +1,8 @@
 /**
- * A run query (runs.ts) over a column's joined values (joined.ts): each run is one pass over the
- * text, which tries the run at every position and resumes at the next value after a hit; `and` and
- * `or` combine the flags. A class is looked up in a table for the code points below TABLED (the
- * Latin letters and their accents, nearly every character of a name), else searched in its ranges.
+ * A run query (runs.ts) over a column's joined values (joined.ts): each run is one search of the
+ * text, resumed at the next value after a hit; `and` and `or` combine the flags. runsSatisfied,
+ * value by value, is the tests' reference: a class is looked up in a table for the code points
+ * below TABLED, else searched in its ranges.
  */
 import type { Range } from "./ast.ts";
 import type { JoinedValues } from "./joined.ts";
@@ -13,28 +13,15 @@ const NEWLINE = 0x0a;
 
 /** The values that contain every run the query requires, as one flag per value (1: do); undefined for all. */
 export function runsSatisfying(query: RunQuery, values: JoinedValues): Uint8Array | undefined {
-  const runs: Run[] = [];
+  const found = new Map<Run, Uint8Array>();
   const collect = (q: RunQuery): void => {
-    if (q.op === "run") runs.push(q.classes);
-    else if (q.op !== "all") q.of.forEach(collect);
+    if (q.op === "run") {
+      if (!found.has(q.classes)) found.set(q.classes, containingRun(q.classes, values));
+    } else if (q.op !== "all") q.of.forEach(collect);
   };
   collect(query);
-  const found = new Map<Run, Uint8Array>();
-  // Runs share one pass while their classes fit in the bits of a mask.
-  for (let i = 0; i < runs.length;) {
-    let bits = 0;
-    let j = i;
-    while (j < runs.length && bits + (runs[j]?.length ?? 0) <= MASK_BITS)
-      bits += runs[j++]?.length ?? 0;
-    if (j === i) j++; // a run longer than a mask is cut to one (sound: its start is required)
-    const group = runs.slice(i, j).map((run) => run.slice(0, MASK_BITS));
-    containingRuns(group, values).forEach((flags, k) => found.set(runs[i + k] as Run, flags));
-    i = j;
-  }
   return combine(query, found);
 }
-
-const MASK_BITS = 30;
 
 function combine(query: RunQuery, found: ReadonlyMap<Run, Uint8Array>): Uint8Array | undefined {
   switch (query.op) {
@@ -119,61 +106,41 @@ function holds({ low, ranges }: ClassTable, code: number): boolean {
 }
 
 /**
- * Flags the values that contain each run, in one pass over the text (Shift-And): bit k of the
- * state says that the run's first k+1 classes match the characters that end here, so each
- * character costs one lookup of the classes that hold it, whatever the runs' lengths.
+ * Flags the values that contain the run: one search of the text with the built-in RegExp engine
+ * (native code, also in a new isolate's first request), resumed at the next value after each hit.
+ * It sees only the run, a fixed-length sequence of classes built here, never a user's pattern: at
+ * each position it checks at most the run's length of characters, so the search is linear.
  */
-function containingRuns(runs: readonly Run[], values: JoinedValues): Uint8Array[] {
-  const { text } = values;
-  const classes = runs.flat();
-  const tables = classes.map(tableOf);
-  let firsts = 0;
-  let lasts = 0;
-  let bit = 0;
-  for (const run of runs) {
-    firsts |= 1 << bit;
-    bit += run.length;
-    lasts |= 1 << (bit - 1);
-  }
-  const masks = new Int32Array(TABLED);
-  tables.forEach(({ low }, k) => {
-    for (let c = 0; c < TABLED; c++) if (low[c] === 1) masks[c] = (masks[c] ?? 0) | (1 << k);
-  });
-  const beyond = new Map<number, number>();
-  const maskBeyond = (code: number): number => {
-    let mask = beyond.get(code);
-    if (mask === undefined) {
-      mask = 0;
-      tables.forEach((table, k) => {
-        if (holds(table, code)) mask = (mask ?? 0) | (1 << k);
-      });
-      beyond.set(code, mask);
-    }
-    return mask;
-  };
-  const flags = runs.map(() => new Uint8Array(values.count));
-  const ends = runs.map((_, r) => runs.slice(0, r + 1).reduce((n, run) => n + run.length, 0) - 1);
-  const notFirsts = ~firsts;
+function containingRun(run: Run, values: JoinedValues): Uint8Array {
+  const { text, starts } = values;
+  const flags = new Uint8Array(values.count);
+  if (run.length === 0) return flags.fill(1);
+  const search = new RegExp(run.map(classSource).join(""), "gu");
   let index = 0;
-  let state = 0;
-  for (let at = 0; at < text.length; at++) {
-    const code = text.charCodeAt(at);
-    if (code === NEWLINE) {
-      index++;
-      state = 0;
-      continue;
-    }
-    let mask: number;
-    if (code < TABLED) mask = masks[code] ?? 0;
-    else {
-      const point = text.codePointAt(at) ?? code;
-      if (point > 0xffff) at++;
-      mask = maskBeyond(point);
-    }
-    state = (((state << 1) & notFirsts) | firsts) & mask;
-    if ((state & lasts) !== 0)
-      for (let r = 0; r < runs.length; r++)
-        if ((state >>> (ends[r] ?? 0)) & 1) (flags[r] as Uint8Array)[index] = 1;
+  while (search.test(text)) {
+    // The match ends inside one value (no class holds a newline).
+    const last = search.lastIndex - 1;
+    while ((starts[index + 1] ?? Infinity) <= last) index++;
+    flags[index] = 1;
+    const next = starts[index + 1] ?? Infinity;
+    if (next >= text.length) break;
+    search.lastIndex = next;
   }
   return flags;
+}
+
+/** A class as RegExp source, without the newline that separates the values. */
+function classSource(ranges: readonly Range[]): string {
+  const parts: string[] = [];
+  for (const [from, to] of ranges)
+    for (const [a, b] of [
+      [from, Math.min(to, NEWLINE - 1)],
+      [Math.max(from, NEWLINE + 1), to],
+    ] as const)
+      if (a <= b) parts.push(a === b ? code(a) : `${code(a)}-${code(b)}`);
+  return `[${parts.join("")}]`;
+}
+
+function code(point: number): string {
+  return `\\u{${point.toString(16)}}`;
 }

@@ -11,6 +11,7 @@
  * variants than `~*` does, `ſ` with `s`) could lose a character a negated class accepts.
  */
 import { onForgetIsolateState } from "../isolate-state.ts";
+import { cutToAlphabet } from "./alphabet.ts";
 import { complement, mergeRanges, type Node, type Range } from "./ast.ts";
 
 export type Run = readonly (readonly Range[])[];
@@ -59,8 +60,9 @@ function selective(query: RunQuery, alphabet: readonly Range[]): RunQuery {
     case "all":
       return query;
     case "run":
+      // Kept runs are cut to the alphabet (the same members in the values): few ranges to search.
       return query.classes.reduce((p, c) => p * share(c, alphabet), 1) <= MAX_SHARE
-        ? query
+        ? { op: "run", classes: query.classes.map((c) => cutToAlphabet(c, alphabet)) }
         : ANY_RUN;
     case "and":
       return and(query.of.map((q) => selective(q, alphabet)));
@@ -91,6 +93,13 @@ function single(ranges: readonly Range[]): Info {
   return { fixed: [ranges], prefix: [ranges], suffix: [ranges], query: ANY_RUN };
 }
 
+/** The ranges sorted and merged: the same array when they are (`\w`'s), a case pair reordered (`ı` gives `[ı, I]`). */
+function sorted(ranges: readonly Range[]): readonly Range[] {
+  for (let i = 1; i < ranges.length; i++)
+    if ((ranges[i]?.[0] ?? 0) <= (ranges[i - 1]?.[1] ?? 0) + 1) return mergeRanges(ranges);
+  return ranges;
+}
+
 function infoOf(node: Node): Info {
   switch (node.kind) {
     case "empty":
@@ -100,7 +109,7 @@ function infoOf(node: Node): Info {
     case "char":
       return single([[node.code, node.code]]);
     case "class":
-      return single(node.negated ? complement(node.ranges) : node.ranges);
+      return single(node.negated ? complement(node.ranges) : sorted(node.ranges));
     case "any":
       return single(ANY_CHAR);
     case "concat":
