@@ -1,5 +1,6 @@
 /**
- * `npx tsx bench/localities-regex.ts [--dir DIR] [--passes N] [--cold-passes N] [--ceiling MS]`:
+ * `npx tsx bench/localities-regex.ts [--dir DIR] [--passes N] [--cold-passes N] [--ceiling MS]
+ * [--only PATTERNS]` (newline-separated, tried as names and as postal codes):
  * the Worker's CPU for `/{de,at,ch,li}/Localities` with regular-expression filters, in-process on
  * a build of the embedded data (default: the four countries' localities built into a temporary
  * directory). For every pattern of an adversarial list (broad matches, large classes, nested and
@@ -30,6 +31,7 @@ const { values: args } = parseArgs({
     passes: { type: "string", default: "20" },
     "cold-passes": { type: "string", default: "3" },
     ceiling: { type: "string", default: "10" },
+    only: { type: "string" },
   },
   args: process.argv.slice(2).filter((arg) => arg !== "--"),
 });
@@ -178,10 +180,16 @@ const postalCodePatterns = [
   "\\d{1,255}",
 ];
 const countries = ["de", "at", "ch", "li"];
+// --only PATTERNS: the patterns given (newline-separated), as names and postal codes, on every country.
+const only = args.only?.split("\n");
 const patterns: [country: string, param: string, pattern: string][] = countries.flatMap(
   (country) => [
-    ...namePatterns.map((p): [string, string, string] => [country, "name", p]),
-    ...postalCodePatterns.map((p): [string, string, string] => [country, "postalCode", p]),
+    ...(only ?? namePatterns).map((p): [string, string, string] => [country, "name", p]),
+    ...(only ?? postalCodePatterns).map((p): [string, string, string] => [
+      country,
+      "postalCode",
+      p,
+    ]),
   ],
 );
 
@@ -220,6 +228,8 @@ try {
     for (let i = 0; i < coldPasses; i++) {
       await warm(new Request(`https://bench/${country}/Localities?postalCode=0&name=a`));
       await warm(new Request(`https://bench/${country}/Localities?postalCode=%5E1.3&name=b.r`));
+      // and a pattern without literals, whose runs of classes are scanned (regex/run-scan.ts).
+      await warm(new Request(`https://bench/${country}/Localities?name=%5Cs%5B0-9%5D`));
       forgetIsolateState();
       // One untimed turn of the event loop: tasks V8 posted during the warm-up (collection steps,
       // compile jobs) run here, not inside the measured request.

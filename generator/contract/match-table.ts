@@ -29,6 +29,8 @@ import { columnShape } from "./regex/universal.ts";
 import type { ExactLiterals } from "./regex/exact.ts";
 import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
 import type { LiteralQuery } from "./regex/literals.ts";
+import { runsSatisfying } from "./regex/run-scan.ts";
+import type { RunQuery } from "./regex/runs.ts";
 
 /** Most distinct values a column can hold: an index is a u16. */
 export const MAX_MATCH_VALUES = 0x10000;
@@ -40,6 +42,8 @@ export interface MatchColumn {
   /** The same, as the file holds them: one string each (the Worker cuts out only what it tests). */
   readonly joined: JoinedValues;
   readonly foldedJoined: JoinedValues | undefined;
+  /** Whether the column holds its values case-folded (without decoding them). */
+  readonly foldable: boolean;
   /** Per record, the index of its value in `values`. */
   readonly rows: ArrayLike<number>;
   /** The characters the values use. */
@@ -77,6 +81,8 @@ export interface ColumnTest {
    * them decides every value, and `test` is not called.
    */
   readonly exact?: ExactLiterals;
+  /** Runs of classes every matching value contains (regex/runs.ts), over the plain values. */
+  readonly runs?: RunQuery;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -183,6 +189,9 @@ class LazyColumn implements MatchColumn {
   get joined(): JoinedValues {
     return (this.#joined ??= this.text(this.wire.values));
   }
+  get foldable(): boolean {
+    return this.wire.folded !== undefined;
+  }
   get foldedJoined(): JoinedValues | undefined {
     const folded = this.wire.folded;
     return folded === undefined ? undefined : (this.#foldedJoined ??= this.text(folded));
@@ -232,8 +241,15 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     const column = table.columns.get(param);
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
     const literals = test.literals;
-    const keys = literals?.folded === true ? column.foldedJoined : column.joined;
-    // The plain values are decoded only when one is tested (exact strings search the folded ones).
+    // A column's text is decoded only when searched or tested (exact strings search the folded
+    // values; a pattern without literals, the plain ones for its runs and the engine).
+    const searched =
+      test.exact !== undefined || (literals !== undefined && literals.query.op !== "all");
+    const keys = !searched
+      ? undefined
+      : literals?.folded === true
+        ? column.foldedJoined
+        : column.joined;
     const verdicts = new Uint8Array((keys ?? column.joined).count);
     if (test.exact !== undefined && keys !== undefined) {
       const found = exactlyMatching(test.exact, keys);
@@ -244,6 +260,9 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
       if (satisfied !== undefined)
         for (let i = 0; i < verdicts.length; i++) if (satisfied[i] === 0) verdicts[i] = NO;
     }
+    const runs = test.runs === undefined ? undefined : runsSatisfying(test.runs, column.joined);
+    if (runs !== undefined)
+      for (let i = 0; i < verdicts.length; i++) if (runs[i] === 0) verdicts[i] = NO;
     return { column, rows: column.rows, test: test.test, verdicts };
   });
   const matched: number[] = [];

@@ -11,6 +11,7 @@ import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { Format, ParsedQuery } from "../contract/query.ts";
 import { exactLiterals } from "../contract/regex/exact.ts";
+import { foldKey } from "../contract/regex/fold.ts";
 import {
   ALL,
   literalQuery,
@@ -18,6 +19,7 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
+import { runQuery } from "../contract/regex/runs.ts";
 import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
@@ -26,7 +28,6 @@ import {
   surelyAccepted,
   type PatternResult,
 } from "../contract/regex/pattern.ts";
-import { caseFoldKey } from "../contract/search/filter.ts";
 import type { PatternFiltersSpec, RouteResource } from "../contract/routes.ts";
 import type { ShardEntry } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
@@ -75,13 +76,11 @@ export async function serveMatched(
   const tests: ColumnTest[] = [];
   for (const { param, ignoreCase, value, tree } of parsed) {
     const column = table.columns.get(param);
-    const fold = ignoreCase ? caseFoldKey : (text: string) => text;
+    const fold = ignoreCase ? foldKey : (text: string) => text;
     // Only strings (`Frankfurt`, `^(Berlin|Köln)$`): a search of the values decides, and the
     // pattern, surely within the limits, is not compiled unless a value is tested after all.
     const exact =
-      column === undefined ||
-      (ignoreCase && column.foldedJoined === undefined) ||
-      !surelyAccepted(tree)
+      column === undefined || (ignoreCase && !column.foldable) || !surelyAccepted(tree)
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
     if (exact !== undefined) {
@@ -98,12 +97,17 @@ export async function serveMatched(
     if (universal && surelyAccepted(tree)) continue;
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
-    else if (!universal)
+    else if (!universal) {
+      const literals = prefilter(tree, ignoreCase);
+      // Without a literal every value would reach the engine: runs of classes sort most out first.
+      const runs = literals.op === "all" ? runQuery(tree, column?.alphabet) : undefined;
       tests.push({
         param,
         test: compiled.pattern.test,
-        literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
+        literals: { query: literals, folded: ignoreCase },
+        ...(runs === undefined || runs.op === "all" ? {} : { runs }),
       });
+    }
   }
   const tooLarge = Object.values(errors)[0]?.[0];
   if (tooLarge !== undefined) return respond.problem(validationProblem(errors, tooLarge));
@@ -192,7 +196,7 @@ async function packedRecordsAt(
  * value spares the engine most values), not more (each costs a scan of every value).
  */
 function prefilter(tree: Node, ignoreCase: boolean): LiteralQuery {
-  const all = literalQuery(tree, ignoreCase ? caseFoldKey : (text) => text);
+  const all = literalQuery(tree, ignoreCase ? foldKey : (text) => text);
   const long = withoutShortLiterals(all, 2);
   return long.op === "all" && literalCount(all) <= 4 ? all : long;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { alphabetOf, restrictToAlphabet } from "../../generator/contract/regex/alphabet.ts";
 import { mergeRanges } from "../../generator/contract/regex/ast.ts";
 import { rangeWithCases } from "../../generator/contract/regex/classes.ts";
+import { parsePattern } from "../../generator/contract/regex/parse.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import { casePairs } from "../../generator/contract/postgres/ctype.ts";
 
@@ -53,23 +54,40 @@ describe("a pattern cut down to the values' alphabet", () => {
     const cut = compilePattern("[xyz]|q", { ignoreCase: false }, alphabetOf(["ab"]));
     if (!cut.ok) throw new Error("[xyz]|q");
     expect(["ab", "xq"].map(cut.pattern.test)).toEqual([false, true]);
-    expect(restrictToAlphabet({ kind: "any" }, [[0x61, 0x62]])).toEqual({
+    expect(
+      restrictToAlphabet({ kind: "class", negated: false, ranges: [[0x78, 0x7a]] }, [[0x61, 0x62]]),
+    ).toEqual({
       kind: "class",
       negated: false,
-      ranges: [[0x61, 0x62]],
+      ranges: [],
     });
   });
 
-  it("keeps a class that the cut would give more ranges", () => {
-    const many: [number, number][] = [0x61, 0x63, 0x65, 0x67].map((c) => [c, c]);
-    expect(restrictToAlphabet({ kind: "any" }, many)).toEqual({ kind: "any" });
-    expect(
-      restrictToAlphabet({ kind: "class", negated: true, ranges: [[0x78, 0x78]] }, many),
-    ).toEqual({
-      kind: "class",
-      negated: true,
-      ranges: [[0x78, 0x78]],
-    });
+  // Each range reaches over the characters no value uses, up to the next one of the alphabet
+  // outside the class: the fewest ranges, and bounds the classes share.
+  it.each<[pattern: string, ranges: [number, number][]]>([
+    [".", [[0, 0x10ffff]]],
+    ["[^x]", [[0, 0x10ffff]]],
+    [
+      "[^ace]",
+      [
+        [0, 0x60],
+        [0x62, 0x62],
+        [0x64, 0x64],
+      ],
+    ],
+    ["\\w", [[0x21, 0x10ffff]]],
+    ["\\W", [[0, 0x61 - 1]]],
+  ])("widens %s to %j over the alphabet ' abcde'", (pattern, ranges) => {
+    const cut = restrictToAlphabet(parsePattern(pattern, false), alphabetOf([" abcde"]));
+    expect(cut).toEqual({ kind: "class", negated: false, ranges });
+  });
+});
+
+describe("a class whose cut has no fewer ranges", () => {
+  it("stays as written", () => {
+    const node = parsePattern("[ace]", false);
+    expect(restrictToAlphabet(node, alphabetOf([" abcde"]))).toEqual(node);
   });
 });
 

@@ -46,11 +46,31 @@ export function exactLiterals(
     end = true;
   }
   const size = alphabet.reduce((n, [from, to]) => n + to - from + 1, 0);
-  if (parts.length === 0 || size > MAX_ALPHABET) return undefined;
-  const groups = foldGroups(alphabet, fold);
-  const texts = stringsOf({ kind: "concat", parts }, fold, alphabet, groups);
+  if (parts.length === 0 || size > MAX_ALPHABET || !parts.every(stringShaped)) return undefined;
+  const node: Node = { kind: "concat", parts };
+  // Folding the whole alphabet may build the case tables in a new isolate: only once the pattern
+  // is known to be few strings (`(a|e|i|o|u){3}` is 125) is each class checked against it.
+  if (stringsOf(node, fold, alphabet, undefined) === undefined) return undefined;
+  const texts = stringsOf(node, fold, alphabet, foldGroups(alphabet, fold));
   if (texts === undefined || texts.some((text) => text === "")) return undefined;
   return { texts, start, end };
+}
+
+/** Whether the node is made only of what stringsOf turns into strings (before any folding). */
+function stringShaped(node: Node): boolean {
+  switch (node.kind) {
+    case "empty":
+    case "char":
+      return true;
+    case "class":
+      return !node.negated;
+    case "concat":
+      return node.parts.every(stringShaped);
+    case "alternate":
+      return node.branches.every(stringShaped);
+    default:
+      return false;
+  }
 }
 
 type Groups = ReadonlyMap<string, readonly number[]>;
@@ -72,7 +92,7 @@ function stringsOf(
   node: Node,
   fold: (text: string) => string,
   alphabet: readonly Range[],
-  groups: Groups,
+  groups: Groups | undefined,
 ): string[] | undefined {
   switch (node.kind) {
     case "empty":
@@ -109,14 +129,14 @@ function stringsOf(
 
 /**
  * The folded forms of a class's members within the alphabet, when every character of the
- * alphabet that folds to one of them is a member; else undefined. A class without members in the
+ * alphabet that folds to one of them is a member (not checked without `groups`); else undefined. A class without members in the
  * alphabet matches no value: no string.
  */
 function charsOf(
   unsorted: readonly Range[],
   fold: (text: string) => string,
   alphabet: readonly Range[],
-  groups: Groups,
+  groups: Groups | undefined,
 ): string[] | undefined {
   // A character's case variants come unsorted (`a`, `A`).
   const ranges = mergeRanges(unsorted);
@@ -128,8 +148,9 @@ function charsOf(
   for (const [from, to] of scanned)
     for (let code = from; code <= to; code++)
       if (inRanges(within, code)) keys.add(fold(String.fromCodePoint(code)));
-  for (const key of keys)
-    for (const code of groups.get(key) ?? []) if (!inRanges(ranges, code)) return undefined;
+  if (groups !== undefined)
+    for (const key of keys)
+      for (const code of groups.get(key) ?? []) if (!inRanges(ranges, code)) return undefined;
   return [...keys];
 }
 

@@ -1,0 +1,178 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { alphabetOf } from "../../generator/contract/regex/alphabet.ts";
+import { JoinedValues } from "../../generator/contract/regex/joined.ts";
+import { compileTree, parseFilterPattern } from "../../generator/contract/regex/pattern.ts";
+import { runsSatisfied, runsSatisfying } from "../../generator/contract/regex/run-scan.ts";
+import { runQuery, type RunQuery } from "../../generator/contract/regex/runs.ts";
+import { regexPattern } from "../support/regex-arbitraries.ts";
+import { GV, POST_CODES, shortName } from "../support/source-model.ts";
+
+/**
+ * The runs of character classes a pattern requires (regex/runs.ts) and their scan over the joined
+ * values (regex/run-scan.ts): a value without them is never one the engine matches, and the scan
+ * flags exactly the values that contain them. Also the engine's verdicts with its classes cut to
+ * the values' alphabet (regex/alphabet.ts), against the whole pattern.
+ *
+ * REGEX_SEED=<n> replays a run; REGEX_RUNS=<n> sets the number of patterns per column.
+ */
+const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
+const runs = Number(process.env["REGEX_RUNS"] ?? 100);
+
+const names = [
+  ...new Set([
+    ...POST_CODES.map((p) => p.city),
+    ...[...GV.municipalities.values()].map((m) => shortName(m.name)),
+    ...[...GV.municipalities.values()].map((m) => m.name),
+  ]),
+].filter((n) => n !== "");
+const postalCodes = [...new Set(POST_CODES.map((p) => p.postalCode))];
+
+function parsed(pattern: string, ignoreCase: boolean) {
+  const result = parseFilterPattern(pattern, { ignoreCase });
+  if (!result.ok) throw new Error(`refused: ${pattern}`);
+  return result.tree;
+}
+
+function engine(pattern: string, ignoreCase: boolean, alphabet?: ReturnType<typeof alphabetOf>) {
+  const compiled = compileTree(pattern, parsed(pattern, ignoreCase), alphabet);
+  return compiled.ok ? compiled.pattern.test : undefined;
+}
+
+function passes(query: RunQuery): number {
+  return query.op === "all"
+    ? 0
+    : query.op === "run"
+      ? 1
+      : query.of.reduce((n, q) => n + passes(q), 0);
+}
+
+/** Classes-heavy patterns without literals: the shapes runs are for. */
+const classPattern: fc.Arbitrary<string> = (() => {
+  const atom = fc.constantFrom(
+    "\\w",
+    "\\W",
+    "\\s",
+    "\\S",
+    "\\d",
+    "\\D",
+    ".",
+    "[aeiou]",
+    "[^a]",
+    "[a-zäöüß]",
+    "(a|e|i|o|u)",
+    "(ae|oe|ß|ü)",
+    "( |-)",
+    "x",
+    "^",
+    "$",
+  );
+  const quantified = fc
+    .tuple(atom, fc.constantFrom("", "", "?", "*", "+", "{2}", "{1,3}", "{2,}", "{0,2}"))
+    .map(([a, q]) => (q !== "" && (a === "^" || a === "$") ? a : a + q));
+  const sequence = fc.array(quantified, { minLength: 1, maxLength: 6 }).map((p) => p.join(""));
+  return fc
+    .array(sequence, { minLength: 1, maxLength: 3 })
+    .map((branches) => (branches.length === 1 ? (branches[0] ?? "") : `(${branches.join("|")})`))
+    .chain((inner) =>
+      fc.constantFrom(inner, `${inner}+`, `(${inner}){2}`, `\\W${inner}`, `${inner}\\s\\w`),
+    );
+})();
+
+describe("runs of classes a pattern requires", () => {
+  it.each<[pattern: string, value: string, contains: boolean]>([
+    ["\\w+\\W+\\w+\\W+\\w+", "Frankfurt am Main", true],
+    ["\\w+\\W+\\w+\\W+\\w+", "Berlin", false],
+    ["\\w+\\W+\\w+\\W+\\w+", "Bad Oldesloe", true], // `\w\W` and `\W\w`: the engine decides
+    ["\\W\\w\\W\\w\\W", "Halle (Saale)", false],
+    ["\\W\\w\\W\\w\\W", "a b c d", true],
+    ["(a|e|i|o|u)(a|e|i|o|u)(a|e|i|o|u)", "Neuenburg", true],
+    ["(a|e|i|o|u)(a|e|i|o|u)(a|e|i|o|u)", "Berlin", false],
+    ["(a|e|i|o|u){3}", "NEUENBURG", true], // `~*`: the classes hold both cases
+    ["(ae|oe|ue|ss|ä|ö|ü|ß){2,}", "Berlin", false],
+    ["(ae|oe|ue|ss|ä|ö|ü|ß){2,}", "Süßen", true],
+    ["[0-9][^0-9]", "01067", false],
+    ["x?\\s\\d", "Berlin 2", true],
+  ])("%s: %s contains them: %s", (pattern, value, contains) => {
+    const query = runQuery(parsed(pattern, true));
+    expect(query.op).not.toBe("all");
+    expect(runsSatisfied(query, value)).toBe(contains);
+    expect(runsSatisfying(query, new JoinedValues(value))?.[0]).toBe(contains ? 1 : 0);
+    if (engine(pattern, true)?.(value) === true) expect(contains).toBe(true);
+  });
+
+  it.each<[pattern: string, runs: number]>([
+    ["\\w+\\W+\\w+\\W+\\w+", 2], // `\w\W` and `\W\w`, each once
+    ["\\W\\w\\W\\w\\W", 1],
+    ["(a|e|i|o|u)(a|e|i|o|u)(a|e|i|o|u)", 1],
+    ["(ae|oe|ue|ss|ä|ö|ü|ß){2,}", 1],
+    ["a*", 0],
+    ["(x|\\w*)", 0],
+  ])("%s needs %d passes", (pattern, count) => {
+    expect(passes(runQuery(parsed(pattern, true)))).toBe(count);
+  });
+
+  it("drops runs nearly every position holds, given the alphabet", () => {
+    const tree = parsed("[^a]+[^b]+[^c]+[^d]+$", true);
+    expect(runQuery(tree).op).not.toBe("all");
+    expect(runQuery(tree, alphabetOf(names)).op).toBe("all");
+  });
+
+  it("scans values with characters beyond the tables and surrogate pairs", () => {
+    const values = ["aĀb", "a😀b", "ab", "Āa", "😀😀"];
+    const joined = new JoinedValues(values.join("\n"));
+    for (const [pattern, expected] of [
+      ["a[^a-z]b", [1, 1, 0, 0, 0]],
+      ["[Ā-ſ]a", [0, 0, 0, 1, 0]],
+      ["[😀][😀]", [0, 0, 0, 0, 1]],
+      ["\\W\\W", [0, 0, 0, 0, 1]],
+    ] as const) {
+      const query = runQuery(parsed(pattern, false));
+      expect([...(runsSatisfying(query, joined) ?? [])], pattern).toEqual(expected);
+      expect(
+        values.map((v) => (runsSatisfied(query, v) ? 1 : 0)),
+        pattern,
+      ).toEqual(expected);
+    }
+  });
+});
+
+describe(`generated patterns over the embedded values (seed ${seed}, replay: REGEX_SEED=${seed})`, () => {
+  it.each<[string, readonly string[], boolean, number]>([
+    ["name", names, true, 0],
+    ["postalCode", postalCodes, false, 1],
+  ])(
+    "%s: the runs keep every value the engine matches, the scan agrees value by value, the cut engine agrees with the whole",
+    (column, values, ignoreCase, offset) => {
+      const alphabet = alphabetOf(values);
+      const joined = new JoinedValues(values.join("\n"));
+      const patterns = [
+        ...fc.sample(regexPattern(values), { seed: seed + offset, numRuns: runs }),
+        ...fc.sample(classPattern, { seed: seed + offset, numRuns: runs }),
+      ];
+      const wrong: string[] = [];
+      let checked = 0;
+      for (const pattern of patterns) {
+        const result = parseFilterPattern(pattern, { ignoreCase });
+        if (!result.ok) continue;
+        const whole = compileTree(pattern, result.tree);
+        const cut = compileTree(pattern, result.tree, alphabet);
+        if (!whole.ok || !cut.ok) continue;
+        checked++;
+        const query = runQuery(result.tree, alphabet);
+        const flags = runsSatisfying(query, joined);
+        values.forEach((value, i) => {
+          const matched = whole.pattern.test(value);
+          const kept = flags === undefined || flags[i] === 1;
+          if (matched && !kept) wrong.push(`${pattern} drops ${value}`);
+          if (kept !== runsSatisfied(query, value)) wrong.push(`${pattern} scans ${value} wrong`);
+          if (cut.pattern.test(value) !== matched) wrong.push(`${pattern} cut differs on ${value}`);
+        });
+        if (wrong.length > 8) break;
+      }
+      expect(wrong.slice(0, 8), `${column} (replay: REGEX_SEED=${seed})`).toEqual([]);
+      expect(checked).toBeGreaterThan(runs);
+    },
+    120_000,
+  );
+});
