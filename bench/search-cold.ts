@@ -22,6 +22,7 @@ import { join } from "node:path";
 import type { Assets } from "../generator/edge/assets.ts";
 import { forgetIsolateState } from "../generator/contract/isolate-state.ts";
 import { createHandler } from "../generator/edge/handler.ts";
+import { eventLoopTurn } from "./event-loop-turn.ts";
 
 /** One cold request's cost: what search.ts prints per request. */
 export interface ColdCost {
@@ -73,10 +74,7 @@ const mainCpu = () => {
 async function run(target: string): Promise<ColdCost> {
   [fetches, indexBytes] = [0, 0];
   forgetIsolateState();
-  // One turn of the event loop, untimed: tasks V8 posted during the previous request (collection
-  // steps, compile jobs) run here, not inside this one (every index fetch resolves as a
-  // microtask, so the loop would otherwise never yield between requests).
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await eventLoopTurn(); // untimed: tasks V8 posted during the previous request run here
   const handler = createHandler(assets);
   const started = mainCpu();
   const response = await handler(new Request(`http://bench${target}`));
