@@ -9,7 +9,7 @@
  * route table, the match table, the pattern's first compile and the engine's first states; the
  * code itself has run before; the least of --cold-passes fresh handlers, default 3) and warm (the
  * least of N passes: the request's own cost with the least noise from other processes), most
- * expensive first. Then cold and warm max / p99 / p50, the ten most expensive cold and warm, the
+ * expensive first; each request after an untimed turn of the event loop (bench/event-loop-turn.ts). Then cold and warm max / p99 / p50, the ten most expensive cold and warm, the
  * requests over --ceiling ms (default 10, the free plan's CPU limit) and those not answered 200:
  * any, and the exit code is 1. A pattern refused as too large (400) counts as answered.
  */
@@ -243,7 +243,7 @@ try {
   rows.sort((a, b) => b.warm - a.warm);
   const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   console.log(
-    `Worker main-thread CPU per /{cc}/Localities request, in-process (${root}); cold = least of ${coldPasses} first requests; warm = least of ${passes}; load average ${load}`,
+    `Worker main-thread CPU per /{cc}/Localities request, in-process (${root}); each request after an untimed turn of the event loop; cold = least of ${coldPasses} first requests; warm = least of ${passes}; load average ${load}`,
   );
   console.log(
     `${"pattern".padEnd(60)} ${"status".padStart(6)} ${"total".padStart(6)} ${"cold ms".padStart(9)} ${"warm ms".padStart(9)}`,

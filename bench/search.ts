@@ -11,8 +11,9 @@
  *                           [--no-build (reuse --out)] [--slowest N (print the N slowest requests)] [--passes N] [--cold N]
  *                           [--ceiling MS] [--no-adversarial]
  *
- * CPU is given twice. "main" is the main thread's (process.threadCpuUsage): the thread that runs
- * the Worker's code, as Cloudflare bills an isolate's own thread. "proc" is the whole process's
+ * Every timed request, warm or cold, follows one untimed turn of the event loop
+ * (bench/event-loop-turn.ts says why). CPU is given twice. "main" is the main thread's
+ * (process.threadCpuUsage): the thread that runs the Worker's code, as Cloudflare bills an isolate's own thread. "proc" is the whole process's
  * (process.cpuUsage), which adds V8's background threads (concurrent GC marking and sweeping,
  * the optimizing compiler) that work for this thread and for others alike. On a shared machine
  * other processes and the collector add to single requests, so the mix is measured in N passes:
@@ -632,7 +633,7 @@ for (const line of [head, ...table])
     `${line.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")}\n`,
   );
 process.stdout.write(
-  `(ms per request; ours: in-process Worker over the built files after a warm-up pass; wall and CPU of the first measured pass, "least": per request the least of ${args.passes} passes; ` +
+  `(ms per request; ours: in-process Worker over the built files after a warm-up pass, each request after an untimed turn of the event loop; wall and CPU of the first measured pass, "least": per request the least of ${args.passes} passes; ` +
     `main: the main thread's CPU (process.threadCpuUsage, what runs the Worker), proc: the whole process's (process.cpuUsage, with V8's GC and compiler threads); ` +
     `fetch and KiB: index files read by a warm request (first measured pass); cold: the first request of a fresh handler, the first ${args.cold} requests of each class; ` +
     `pg: page + count on one connection, bench/postgres.ts)\n`,

@@ -7,9 +7,10 @@
  * (no usable n-grams, alternations of many names, counted repetitions, classes that cover a
  * column, patterns up to the 200-character limit), each warm (the least of N passes) and as a
  * fresh handler's first (a new isolate's AssetStore and search index; the code has run before,
- * as in bench/search.ts). Prints cold and warm max / p99 / p50, the ten most expensive of each,
- * the requests refused (400) with their most expensive, the requests over --ceiling ms (default
- * 10) and those answered neither 200 nor 400: any, and the exit code is 1.
+ * as in bench/search.ts; a single try), each after an untimed turn of the event loop
+ * (bench/event-loop-turn.ts). Prints cold and warm max / p99 / p50, the ten most expensive of
+ * each, the requests refused (400) with their most expensive, the requests over --ceiling ms
+ * (default 10) and those answered neither 200 nor 400: any, and the exit code is 1.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -147,7 +148,7 @@ for (const target of targets) {
 
 const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 console.log(
-  `Worker main-thread CPU per /de/Streets pattern request, in-process (${root}); ${rows.length} requests; warm = least of ${passes}; load average ${load}`,
+  `Worker main-thread CPU per /de/Streets pattern request, in-process (${root}); ${rows.length} requests, each after an untimed turn of the event loop; cold = a single first request; warm = least of ${passes}; load average ${load}`,
 );
 const summary = (label: string, figures: number[]): string => {
   const sorted = [...figures].sort((a, b) => a - b);
