@@ -13,9 +13,10 @@
  *
  * Every timed request, warm or cold, follows one untimed turn of the event loop
  * (bench/event-loop-turn.ts says why). CPU is given twice. "main" is the main thread's
- * (process.threadCpuUsage): the thread that runs the Worker's code, as Cloudflare bills an isolate's own thread. "proc" is the whole process's
- * (process.cpuUsage), which adds V8's background threads (concurrent GC marking and sweeping,
- * the optimizing compiler) that work for this thread and for others alike. On a shared machine
+ * (process.threadCpuUsage): the thread that runs the Worker's code, as Cloudflare bills an
+ * isolate's own thread. "proc" is the whole process's (process.cpuUsage), which adds V8's
+ * background threads (concurrent GC marking and sweeping, the optimizing compiler) that work for
+ * this thread and for others alike. On a shared machine
  * other processes and the collector add to single requests, so the mix is measured in N passes:
  * the table gives the first pass and, per request, the least of the N (the request's own cost with
  * the least noise).
