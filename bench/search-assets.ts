@@ -59,10 +59,3 @@ export const mainCpu = (): number => {
   const main = process.threadCpuUsage();
   return (main.user + main.system) / 1000;
 };
-
-/**
- * One turn of the event loop, untimed, before a request: tasks V8 posted during the previous one
- * (collection steps, compile jobs) run here, not inside the next (every index fetch resolves as a
- * microtask, so the loop would otherwise never yield between requests).
- */
-export const turnEventLoop = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

@@ -20,7 +20,8 @@
 import { readFileSync } from "node:fs";
 import { forgetIsolateState } from "../generator/contract/isolate-state.ts";
 import { createHandler } from "../generator/edge/handler.ts";
-import { buildAssets, mainCpu, turnEventLoop } from "./search-assets.ts";
+import { buildAssets, mainCpu } from "./search-assets.ts";
+import { eventLoopTurn } from "./event-loop-turn.ts";
 
 /** One cold request's cost: what search.ts prints per request. */
 export interface ColdCost {
@@ -37,7 +38,7 @@ const { assets, counts, reset } = buildAssets(out);
 async function run(target: string): Promise<ColdCost> {
   reset();
   forgetIsolateState();
-  await turnEventLoop();
+  await eventLoopTurn(); // untimed: tasks V8 posted during the previous request run here
   const handler = createHandler(assets);
   const started = mainCpu();
   const response = await handler(new Request(`http://bench${target}`));

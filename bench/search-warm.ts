@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { createHandler } from "../generator/edge/handler.ts";
 import { addPass, type PassTimes } from "./pass-stats.ts";
 import { buildAssets, mainCpu } from "./search-assets.ts";
+import { eventLoopTurn } from "./event-loop-turn.ts";
 
 /** One request's wall (first, least), least main-thread CPU, status (-1 when passes differ). */
 export interface WarmTimes {
@@ -32,11 +33,7 @@ const { assets } = buildAssets(out);
 const handler = createHandler(assets);
 
 async function run(target: string): Promise<{ wall: number; main: number; status: number }> {
-  // A turn of the event loop without a timer's sleep (bench/search-cold.ts sleeps one): tasks V8
-  // posted during the previous request run here, not inside this one; a sleep would hand the core
-  // to other processes between requests, and each would then start on cold caches, which
-  // PostgreSQL's requests, sent back to back on one connection, do not.
-  await new Promise((resolve) => setImmediate(resolve));
+  await eventLoopTurn(); // untimed: tasks V8 posted during the previous request run here
   const [cpu, started] = [mainCpu(), performance.now()];
   const response = await handler(new Request(`http://bench${target}`));
   await response.arrayBuffer();
