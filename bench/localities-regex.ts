@@ -158,6 +158,11 @@ const namePatterns: string[] = [
     Array.from({ length: 60 }, () => "\\w{0,9}"),
     "",
   ),
+  // No literal, a junction between every two classes: the longest chain of runs to analyse.
+  upTo200(
+    Array.from({ length: 80 }, (_, i) => (i % 3 === 1 ? "." : `[^${"abcdefghij"[i % 10]}]`)),
+    "",
+  ),
   "[\\u0100-\\uffff]{1,50}",
   "[^\\u0000-\\u007f]+.*[^\\u0000-\\u007f]+",
   "^.{1,40}$",

@@ -143,3 +143,11 @@ describe("patterns refused with a 400, naming the construct", () => {
     expect(message).toContain(text);
   });
 });
+
+describe("NUL, which no text holds, matches nothing however it is written", () => {
+  // The street index keys name starts by a leading U+0000: a pattern's literal must never hold one.
+  it.each(["\\c@s", "\\c`s", "\\u0000s", "\\x0s"])("%j parses as \\x00s", (pattern) => {
+    expect(parsePattern(pattern, true)).toEqual(parsePattern("\\x00s", true));
+    expect(matches(pattern, true, "s")).toBe(false);
+  });
+});

@@ -212,7 +212,9 @@ class Parser {
     if (ch === "c") {
       const next = this.chars[this.at++];
       if (next === undefined) return invalid("'\\c' has no character after it");
-      return (next.codePointAt(0) ?? 0) & 0x1f;
+      // `\c@` is NUL, which no text holds: it matches nothing, as the hexadecimal escapes' NUL.
+      const code = (next.codePointAt(0) ?? 0) & 0x1f;
+      return code === 0 ? NO_CHARACTER : code;
     }
     if (ch === "x") return this.hex(1, 255);
     if (ch === "u") return this.hex(4, 4);

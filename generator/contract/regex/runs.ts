@@ -207,11 +207,18 @@ function run(classes: Run): RunQuery {
   return kept.length === 0 ? ANY_RUN : { op: "run", classes: kept };
 }
 
-/** The conjunction, each distinct operand once and without a run inside another of its runs. */
-export function and(queries: readonly RunQuery[]): RunQuery {
-  const flat = distinct(
-    queries.flatMap((q) => (q.op === "all" ? [] : q.op === "and" ? q.of : [q])),
-  );
+/** Most operands an `and` carries while the pattern is analysed (a long chain of classes adds one run per junction). */
+const MAX_CARRIED = 16;
+
+/**
+ * The conjunction, each distinct operand once and without a run inside another of its runs. Past
+ * MAX_CARRIED operands only the longest runs are kept (dropping a requirement is sound): the pairs
+ * compared below would otherwise grow with the square of a long chain of classes' junctions.
+ */
+function and(queries: readonly RunQuery[]): RunQuery {
+  let flat = distinct(queries.flatMap((q) => (q.op === "all" ? [] : q.op === "and" ? q.of : [q])));
+  if (flat.length > MAX_CARRIED)
+    flat = [...flat].sort((x, y) => weight(x) - weight(y)).slice(0, MAX_CARRIED);
   const keys = flat.map((q) => (q.op === "run" ? q.classes.map(classKey) : []));
   const inside = (a: readonly string[], b: readonly string[]) =>
     a.length < b.length &&
@@ -231,16 +238,16 @@ export function or(queries: readonly RunQuery[]): RunQuery {
 /**
  * A class's key: short classes by their ranges, long ones (`\w` has some 700 ranges, met at every
  * junction) by their array, so two equal long classes built apart count as two (a pass more, no
- * wrong verdict).
+ * wrong verdict). Kept per array: a class is met at every junction it takes part in.
  */
 let classKeys = new WeakMap<readonly Range[], string>();
 onForgetIsolateState(() => {
   classKeys = new WeakMap();
 });
 function classKey(ranges: readonly Range[]): string {
-  if (ranges.length <= 8) return ranges.join(";");
   let key = classKeys.get(ranges);
-  if (key === undefined) classKeys.set(ranges, (key = `#${nextKey++}`));
+  if (key === undefined)
+    classKeys.set(ranges, (key = ranges.length <= 8 ? ranges.join(";") : `#${nextKey++}`));
   return key;
 }
 let nextKey = 0;
@@ -261,10 +268,15 @@ function distinct(queries: readonly RunQuery[]): RunQuery[] {
   });
 }
 
+/** How many passes over the values a query takes. */
+const passes = (q: RunQuery): number =>
+  q.op === "all" ? 0 : q.op === "run" ? 1 : q.of.reduce((n, p) => n + passes(p), 0);
+
+/** Longer runs first, then the queries of fewer passes. */
+const weight = (q: RunQuery): number => (q.op === "run" ? -q.classes.length : passes(q));
+
 /** At most MAX_RUNS passes: an `and` keeps its longest runs, an `or` of more is dropped (sound both ways). */
 function limited(query: RunQuery): RunQuery {
-  const passes = (q: RunQuery): number =>
-    q.op === "all" ? 0 : q.op === "run" ? 1 : q.of.reduce((n, p) => n + passes(p), 0);
   switch (query.op) {
     case "all":
     case "run":
@@ -274,7 +286,6 @@ function limited(query: RunQuery): RunQuery {
     case "and": {
       const kept: RunQuery[] = [];
       let used = 0;
-      const weight = (q: RunQuery) => (q.op === "run" ? -q.classes.length : passes(q));
       for (const part of [...query.of].sort((x, y) => weight(x) - weight(y))) {
         const cost = passes(part);
         if (used + cost <= MAX_RUNS) {
