@@ -83,6 +83,8 @@ export interface ColumnTest {
   readonly exact?: ExactLiterals;
   /** Runs of classes every matching value contains (regex/runs.ts), over the plain values. */
   readonly runs?: RunQuery;
+  /** The runs are all of the pattern (regex/run-decides.ts): a value that holds them matches. */
+  readonly runsDecide?: boolean;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -262,7 +264,9 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     }
     const runs = test.runs === undefined ? undefined : runsSatisfying(test.runs, column.joined);
     if (runs !== undefined)
-      for (let i = 0; i < verdicts.length; i++) if (runs[i] === 0) verdicts[i] = NO;
+      for (let i = 0; i < verdicts.length; i++)
+        if (runs[i] === 0) verdicts[i] = NO;
+        else if (test.runsDecide === true && verdicts[i] === UNKNOWN) verdicts[i] = YES;
     return { column, rows: column.rows, test: test.test, verdicts };
   });
   // Test by test, each over the records the earlier ones accepted: one plain loop over the rows.

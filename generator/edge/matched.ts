@@ -19,6 +19,7 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
+import { decidingRun } from "../contract/regex/run-decides.ts";
 import { runQuery } from "../contract/regex/runs.ts";
 import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
@@ -83,11 +84,12 @@ export async function serveMatched(
       column === undefined || (ignoreCase && !column.foldable) || !surelyAccepted(tree)
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
+    // Compiled only if a value is tested after all (exact strings and deciding runs test none).
+    const test = (text: string) => {
+      const compiled = compiledOf(table, param, value, tree);
+      return compiled.ok && compiled.pattern.test(text);
+    };
     if (exact !== undefined) {
-      const test = (text: string) => {
-        const compiled = compiledOf(table, param, value, tree);
-        return compiled.ok && compiled.pattern.test(text);
-      };
       tests.push({ param, test, literals: { query: ALL, folded: ignoreCase }, exact });
       continue;
     }
@@ -95,6 +97,15 @@ export async function serveMatched(
     // it is compiled only when that is needed to know whether it is refused as too large.
     const universal = column !== undefined && (matchesEmpty(tree) || matchesEveryOf(tree, column));
     if (universal && surelyAccepted(tree)) continue;
+    // Only a fixed sequence of classes (`(a|e|i|o|u){3}`): the search for it decides every value.
+    const deciding =
+      column === undefined || universal || !surelyAccepted(tree)
+        ? undefined
+        : decidingRun(tree, column.alphabet);
+    if (deciding !== undefined) {
+      tests.push({ param, test, runs: deciding, runsDecide: true });
+      continue;
+    }
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
     else if (!universal) {
