@@ -33,7 +33,7 @@ import type { PatternFiltersSpec, RouteResource } from "../contract/routes.ts";
 import type { ShardEntry } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
-import { readPackedPage } from "./packed.ts";
+import { readPackedRuns } from "./packed.ts";
 import { headerLine, inlinePage, packedOf, packedStream } from "./paged.ts";
 import { ifNoneMatch, type HeaderList } from "./responses.ts";
 
@@ -153,7 +153,7 @@ export async function serveMatched(
   return respond.body(200, await packedRecordsAt(ctx, resource, entry, positions, format), headers);
 }
 
-/** The page of the view's packed records at `positions` (ascending): one read per run of consecutive positions, framed as a page. */
+/** The page of the view's packed records at `positions` (ascending): one slice per run of consecutive positions, framed as a page. */
 async function packedRecordsAt(
   ctx: ServeContext,
   resource: RouteResource,
@@ -162,23 +162,14 @@ async function packedRecordsAt(
   format: Format,
 ): Promise<Uint8Array> {
   const stream = packedStream(ctx, resource, format);
-  const ref = packedOf(entry, format);
-  const [open, close] = format === "json" ? [1, 1] : [stream.csvHeaderLine.length, 0];
-  const pieces: Uint8Array[] = [];
+  const runs: [start: number, end: number][] = [];
   for (let i = 0; i < positions.length;) {
     let j = i + 1;
     while (j < positions.length && positions[j] === (positions[j - 1] ?? 0) + 1) j++;
-    // One run after another: a chunk read for one run is in the isolate's cache for the next.
-    const framed = await readPackedPage(
-      stream,
-      ref,
-      entry.total,
-      positions[i] ?? 0,
-      (positions[j - 1] ?? 0) + 1,
-    );
-    pieces.push(framed.subarray(open, framed.length - close));
+    runs.push([positions[i] ?? 0, (positions[j - 1] ?? 0) + 1]);
     i = j;
   }
+  const pieces = await readPackedRuns(stream, packedOf(entry, format), entry.total, runs);
   const separator = format === "json" ? 1 : 0;
   const [prefix, suffix] =
     format === "json"
