@@ -83,6 +83,8 @@ export interface ColumnTest {
   readonly exact?: ExactLiterals;
   /** Runs of classes every matching value contains (regex/runs.ts), over the plain values. */
   readonly runs?: RunQuery;
+  /** The runs are all of the pattern (regex/run-decides.ts): a value that holds them matches. */
+  readonly runsDecide?: boolean;
 }
 
 /** The table of records whose values are given per column, in record order. */
@@ -262,22 +264,24 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     }
     const runs = test.runs === undefined ? undefined : runsSatisfying(test.runs, column.joined);
     if (runs !== undefined)
-      for (let i = 0; i < verdicts.length; i++) if (runs[i] === 0) verdicts[i] = NO;
+      for (let i = 0; i < verdicts.length; i++)
+        if (runs[i] === 0) verdicts[i] = NO;
+        else if (test.runsDecide === true && verdicts[i] === UNKNOWN) verdicts[i] = YES;
     return { column, rows: column.rows, test: test.test, verdicts };
   });
-  const matched: number[] = [];
-  for (let record = 0; record < table.records; record++) {
-    let accepted = true;
-    for (const { column, rows, test, verdicts } of checks) {
+  // Test by test, each over the records the earlier ones accepted: one plain loop over the rows.
+  let records: number[] | undefined;
+  for (const { column, rows, test, verdicts } of checks) {
+    const accepted: number[] = [];
+    const count = records === undefined ? table.records : records.length;
+    for (let k = 0; k < count; k++) {
+      const record = records === undefined ? k : (records[k] ?? 0);
       const value = rows[record] ?? 0;
       let verdict = verdicts[value] ?? UNKNOWN;
       if (verdict === UNKNOWN) verdicts[value] = verdict = test(column.joined.at(value)) ? YES : NO;
-      if (verdict === NO) {
-        accepted = false;
-        break;
-      }
+      if (verdict === YES) accepted.push(record);
     }
-    if (accepted) matched.push(record);
+    records = accepted;
   }
-  return matched;
+  return records ?? Array.from({ length: table.records }, (_, record) => record);
 }

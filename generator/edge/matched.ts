@@ -19,6 +19,7 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
+import { decidingRun } from "../contract/regex/run-decides.ts";
 import { runQuery } from "../contract/regex/runs.ts";
 import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
@@ -32,7 +33,7 @@ import type { PatternFiltersSpec, RouteResource } from "../contract/routes.ts";
 import type { ShardEntry } from "../contract/shard.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
-import { readPackedPage } from "./packed.ts";
+import { readPackedRuns } from "./packed.ts";
 import { headerLine, inlinePage, packedOf, packedStream } from "./paged.ts";
 import { ifNoneMatch, type HeaderList } from "./responses.ts";
 
@@ -83,11 +84,12 @@ export async function serveMatched(
       column === undefined || (ignoreCase && !column.foldable) || !surelyAccepted(tree)
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
+    // Compiled only if a value is tested after all (exact strings and deciding runs test none).
+    const test = (text: string) => {
+      const compiled = compiledOf(table, param, value, tree);
+      return compiled.ok && compiled.pattern.test(text);
+    };
     if (exact !== undefined) {
-      const test = (text: string) => {
-        const compiled = compiledOf(table, param, value, tree);
-        return compiled.ok && compiled.pattern.test(text);
-      };
       tests.push({ param, test, literals: { query: ALL, folded: ignoreCase }, exact });
       continue;
     }
@@ -95,6 +97,15 @@ export async function serveMatched(
     // it is compiled only when that is needed to know whether it is refused as too large.
     const universal = column !== undefined && (matchesEmpty(tree) || matchesEveryOf(tree, column));
     if (universal && surelyAccepted(tree)) continue;
+    // Only a fixed sequence of classes (`(a|e|i|o|u){3}`): the search for it decides every value.
+    const deciding =
+      column === undefined || universal || !surelyAccepted(tree)
+        ? undefined
+        : decidingRun(tree, column.alphabet);
+    if (deciding !== undefined) {
+      tests.push({ param, test, runs: deciding, runsDecide: true });
+      continue;
+    }
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
     else if (!universal) {
@@ -142,7 +153,7 @@ export async function serveMatched(
   return respond.body(200, await packedRecordsAt(ctx, resource, entry, positions, format), headers);
 }
 
-/** The page of the view's packed records at `positions` (ascending): one read per run of consecutive positions, framed as a page. */
+/** The page of the view's packed records at `positions` (ascending): one slice per run of consecutive positions, framed as a page. */
 async function packedRecordsAt(
   ctx: ServeContext,
   resource: RouteResource,
@@ -151,23 +162,14 @@ async function packedRecordsAt(
   format: Format,
 ): Promise<Uint8Array> {
   const stream = packedStream(ctx, resource, format);
-  const ref = packedOf(entry, format);
-  const [open, close] = format === "json" ? [1, 1] : [stream.csvHeaderLine.length, 0];
-  const pieces: Uint8Array[] = [];
+  const runs: [start: number, end: number][] = [];
   for (let i = 0; i < positions.length;) {
     let j = i + 1;
     while (j < positions.length && positions[j] === (positions[j - 1] ?? 0) + 1) j++;
-    // One run after another: a chunk read for one run is in the isolate's cache for the next.
-    const framed = await readPackedPage(
-      stream,
-      ref,
-      entry.total,
-      positions[i] ?? 0,
-      (positions[j - 1] ?? 0) + 1,
-    );
-    pieces.push(framed.subarray(open, framed.length - close));
+    runs.push([positions[i] ?? 0, (positions[j - 1] ?? 0) + 1]);
     i = j;
   }
+  const pieces = await readPackedRuns(stream, packedOf(entry, format), entry.total, runs);
   const separator = format === "json" ? 1 : 0;
   const [prefix, suffix] =
     format === "json"

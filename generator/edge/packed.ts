@@ -39,36 +39,94 @@ export async function readPackedPage(
   start: number,
   end: number,
 ): Promise<Uint8Array> {
-  const { store, origin, resource, format } = stream;
+  const slice = sliceOf(stream, ref, total, start, end);
+  const files = await Promise.all(
+    Array.from({ length: Math.max(0, slice.last - slice.first + 1) }, (_, i) =>
+      stream.store.chunk(stream.origin, packPath(stream.resource, stream.format, slice.first + i)),
+    ),
+  );
+  const bytes = sliceBytes(stream, slice, (chunk) => files[chunk - slice.first] ?? NOTHING);
+  const [prefix, suffix] = frameOf(stream);
+  const body = new Uint8Array(prefix.length + bytes.length + suffix.length);
+  body.set(prefix, 0);
+  body.set(bytes, prefix.length);
+  body.set(suffix, prefix.length + bytes.length);
+  return body;
+}
+
+/**
+ * Several runs of a packed view's records ([start, end) each, ascending), unframed: each chunk
+ * they reach read once, one after another, then every run sliced out of them (a page of records
+ * scattered over the view reads each of its chunks once and awaits nothing per run).
+ */
+export async function readPackedRuns(
+  stream: PackedStream,
+  ref: PackRef,
+  total: number,
+  runs: readonly (readonly [start: number, end: number])[],
+): Promise<Uint8Array[]> {
+  const slices = runs.map(([start, end]) => sliceOf(stream, ref, total, start, end));
+  const files = new Map<number, Uint8Array>();
+  for (const { first, last } of slices)
+    for (let chunk = first; chunk <= last; chunk++)
+      if (!files.has(chunk))
+        files.set(
+          chunk,
+          await stream.store.chunk(stream.origin, packPath(stream.resource, stream.format, chunk)),
+        );
+  return slices.map((slice) => sliceBytes(stream, slice, (chunk) => files.get(chunk) ?? NOTHING));
+}
+
+/** Where records [start, end) are: the boundaries around them and the chunks [first, last] between. */
+interface Slice {
+  readonly from: Boundary;
+  readonly to: Boundary;
+  /** 1 when the last byte read is a JSON record's comma, left out. */
+  readonly trailing: number;
+  readonly first: number;
+  readonly last: number;
+}
+
+function sliceOf(
+  stream: PackedStream,
+  ref: PackRef,
+  total: number,
+  start: number,
+  end: number,
+): Slice {
   const chunkBytes = chunkSizeOf(stream);
   const from = locateBoundary(ref, total, start, chunkBytes);
   const to = locateBoundary(ref, total, end, chunkBytes);
   // A JSON slice ends before its last record's comma: the last byte read is two before the boundary.
-  const trailing = format === "json" && end > start ? 1 : 0;
+  const trailing = stream.format === "json" && end > start ? 1 : 0;
   const first = "position" in from ? Math.floor(from.position / chunkBytes) : from.chunk;
   const last = "position" in to ? Math.floor((to.position - 1 - trailing) / chunkBytes) : to.chunk;
-  const files = await Promise.all(
-    Array.from({ length: Math.max(0, last - first + 1) }, (_, i) =>
-      store.chunk(origin, packPath(resource, format, first + i)),
-    ),
-  );
+  return { from, to, trailing, first, last };
+}
+
+/** A slice's bytes out of its chunk files: a view into one chunk, or a copy across two. */
+function sliceBytes(
+  stream: PackedStream,
+  { from, to, trailing }: Slice,
+  file: (chunk: number) => Uint8Array,
+): Uint8Array {
+  const chunkBytes = chunkSizeOf(stream);
   const positionOf = (boundary: Boundary) =>
     "position" in boundary
       ? boundary.position
-      : boundary.chunk * chunkBytes +
-        chunkBoundary(files[boundary.chunk - first] ?? NOTHING, boundary.index);
-  const [prefix, suffix] = frameOf(stream);
+      : boundary.chunk * chunkBytes + chunkBoundary(file(boundary.chunk), boundary.index);
   const sliceFrom = positionOf(from);
   const sliceTo = positionOf(to) - trailing;
-  const body = new Uint8Array(prefix.length + (sliceTo - sliceFrom) + suffix.length);
-  body.set(prefix, 0);
-  let at = prefix.length;
-  for (const span of chunkSpans(sliceFrom, sliceTo, chunkBytes)) {
-    body.set(chunkPayload(files[span.chunk - first] ?? NOTHING).subarray(span.from, span.to), at);
+  const spans = chunkSpans(sliceFrom, sliceTo, chunkBytes);
+  const only = spans.length === 1 ? spans[0] : undefined;
+  if (only !== undefined) return chunkPayload(file(only.chunk)).subarray(only.from, only.to);
+  const bytes = new Uint8Array(Math.max(0, sliceTo - sliceFrom));
+  let at = 0;
+  for (const span of spans) {
+    bytes.set(chunkPayload(file(span.chunk)).subarray(span.from, span.to), at);
     at += span.to - span.from;
   }
-  body.set(suffix, at);
-  return body;
+  return bytes;
 }
 
 /** A packed view's records, all of them (its download): the length, known from its index entry, and the bytes streamed chunk by chunk. */

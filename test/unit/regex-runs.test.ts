@@ -4,6 +4,7 @@ import { alphabetOf } from "../../generator/contract/regex/alphabet.ts";
 import { JoinedValues } from "../../generator/contract/regex/joined.ts";
 import { compileTree, parseFilterPattern } from "../../generator/contract/regex/pattern.ts";
 import { runsSatisfied, runsSatisfying } from "../../generator/contract/regex/run-scan.ts";
+import { decidingRun } from "../../generator/contract/regex/run-decides.ts";
 import { runQuery, type RunQuery } from "../../generator/contract/regex/runs.ts";
 import { regexPattern } from "../support/regex-arbitraries.ts";
 import { GV, POST_CODES, shortName } from "../support/source-model.ts";
@@ -137,6 +138,26 @@ describe("runs of classes a pattern requires", () => {
   });
 });
 
+describe("a run that decides the pattern", () => {
+  it.each<[pattern: string, decides: boolean]>([
+    ["(a|e|i|o|u)(a|e|i|o|u)(a|e|i|o|u)", true],
+    ["(a|e|i|o|u){3}", true],
+    ["\\W\\w\\W\\w\\W", true],
+    ["[äöü]ß", true],
+    ["x.y", true],
+    ["^[aeiou]{2}", false], // anchored
+    ["[aeiou]{2}$", false],
+    ["(ab|cd)", false], // not `[ac][bd]`
+    ["[aeiou]{2,3}", false],
+    ["[aeiou]{5}", false], // runs.ts carries four copies of a repetition
+    ["(a|e|i|o|u)".repeat(7), false], // longer than a run
+    ["\\w\\w", false], // not worth a pass: the engine decides
+    ["..", false],
+  ])("%s: %s", (pattern, decides) => {
+    expect(decidingRun(parsed(pattern, true), alphabetOf(names)) !== undefined).toBe(decides);
+  });
+});
+
 describe(`generated patterns over the embedded values (seed ${seed}, replay: REGEX_SEED=${seed})`, () => {
   it.each<[string, readonly string[], boolean, number]>([
     ["name", names, true, 0],
@@ -152,6 +173,7 @@ describe(`generated patterns over the embedded values (seed ${seed}, replay: REG
       ];
       const wrong: string[] = [];
       let checked = 0;
+      let decided = 0;
       for (const pattern of patterns) {
         const result = parseFilterPattern(pattern, { ignoreCase });
         if (!result.ok) continue;
@@ -161,10 +183,13 @@ describe(`generated patterns over the embedded values (seed ${seed}, replay: REG
         checked++;
         const query = runQuery(result.tree, alphabet);
         const flags = runsSatisfying(query, joined);
+        const decides = decidingRun(result.tree, alphabet) !== undefined;
+        if (decides) decided++;
         values.forEach((value, i) => {
           const matched = whole.pattern.test(value);
           const kept = flags === undefined || flags[i] === 1;
           if (matched && !kept) wrong.push(`${pattern} drops ${value}`);
+          if (decides && kept !== matched) wrong.push(`${pattern} decides ${value} wrong`);
           if (kept !== runsSatisfied(query, value)) wrong.push(`${pattern} scans ${value} wrong`);
           if (cut.pattern.test(value) !== matched) wrong.push(`${pattern} cut differs on ${value}`);
         });
@@ -172,6 +197,7 @@ describe(`generated patterns over the embedded values (seed ${seed}, replay: REG
       }
       expect(wrong.slice(0, 8), `${column} (replay: REGEX_SEED=${seed})`).toEqual([]);
       expect(checked).toBeGreaterThan(runs);
+      expect(decided, "patterns a run decides").toBeGreaterThan(0);
     },
     120_000,
   );
