@@ -20,7 +20,7 @@ import {
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
 import { decidingRun } from "../contract/regex/run-decides.ts";
-import { runQuery } from "../contract/regex/runs.ts";
+import { ANY_RUN, runQuery, type RunQuery } from "../contract/regex/runs.ts";
 import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
@@ -80,8 +80,9 @@ export async function serveMatched(
     const fold = ignoreCase ? foldKey : (text: string) => text;
     // Only strings (`Frankfurt`, `^(Berlin|Köln)$`): a search of the values decides, and the
     // pattern, surely within the limits, is not compiled unless a value is tested after all.
+    const accepted = surelyAccepted(tree);
     const exact =
-      column === undefined || (ignoreCase && !column.foldable) || !surelyAccepted(tree)
+      column === undefined || (ignoreCase && !column.foldable) || !accepted
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
     // Compiled only if a value is tested after all (exact strings and deciding runs test none).
@@ -96,12 +97,13 @@ export async function serveMatched(
     // A pattern that matches every value of its column (`postalCode=^[0-9]{5}$`) tests none;
     // it is compiled only when that is needed to know whether it is refused as too large.
     const universal = column !== undefined && (matchesEmpty(tree) || matchesEveryOf(tree, column));
-    if (universal && surelyAccepted(tree)) continue;
-    // Only a fixed sequence of classes (`(a|e|i|o|u){3}`): the search for it decides every value.
+    if (universal && accepted) continue;
+    // The runs of classes every match holds, worked out once: they decide a pattern that is only
+    // a fixed sequence of classes (`(a|e|i|o|u){3}`), and sort values out for one without literals.
+    let runsOf: RunQuery | undefined;
+    const runs = () => (runsOf ??= runQuery(tree, column?.alphabet));
     const deciding =
-      column === undefined || universal || !surelyAccepted(tree)
-        ? undefined
-        : decidingRun(tree, column.alphabet);
+      column === undefined || universal || !accepted ? undefined : decidingRun(tree, runs);
     if (deciding !== undefined) {
       tests.push({ param, test, runs: deciding, runsDecide: true });
       continue;
@@ -111,12 +113,12 @@ export async function serveMatched(
     else if (!universal) {
       const literals = prefilter(tree, ignoreCase);
       // Without a literal every value would reach the engine: runs of classes sort most out first.
-      const runs = literals.op === "all" ? runQuery(tree, column?.alphabet) : undefined;
+      const required = literals.op === "all" ? runs() : ANY_RUN;
       tests.push({
         param,
         test: compiled.pattern.test,
         literals: { query: literals, folded: ignoreCase },
-        ...(runs === undefined || runs.op === "all" ? {} : { runs }),
+        ...(required.op === "all" ? {} : { runs: required }),
       });
     }
   }

@@ -142,17 +142,14 @@ export async function findStreets(
     if (found !== undefined) return found;
   }
   const places = await index.places(budget);
-  const { pass, streets, range } = passingPlaces(
-    filters,
-    places,
-    index.meta.columns.locality.characters,
-  );
+  const placePass = passingPlaces(filters, places, index.meta.columns.locality.characters);
+  const { pass, streets, range } = placePass;
   if (name !== undefined) refuseBroadPattern(filters.name as StreetFilter, name, streets);
   if (name !== undefined && filters.name?.pattern === undefined) {
     const counted = await gramCounted(
       index,
       filters.name as StreetFilter,
-      { pass, streets, size: places.size },
+      placePass,
       name,
       budget,
       start,
@@ -162,7 +159,6 @@ export async function findStreets(
   }
   const placeLists = new PlaceLists(index, places, pass, range);
   if (name !== undefined && filters.name?.pattern === undefined) {
-    const placePass = { pass, streets, size: places.size };
     const counted = await countedOnPlaceLists(
       index,
       filters.name as StreetFilter,

@@ -7,8 +7,9 @@ import {
   literalText,
   type StreetFilter,
 } from "../contract/search/filter.ts";
-import { RECORD_CHUNK_STREETS, type ListRef } from "../contract/search/store.ts";
+import { RECORD_CHUNK_STREETS } from "../contract/search/store.ts";
 import { passingInOrder } from "../contract/search/filter-merge.ts";
+import type { PlacePass } from "../contract/search/filtering.ts";
 import type { NameCover } from "./search-name-grams.ts";
 import type { Cover } from "../contract/search/regex-plan.ts";
 import type { Found } from "./search-filters.ts";
@@ -37,7 +38,7 @@ export const gramCountable = (index: SearchIndex, filter: StreetFilter) =>
 export async function gramCounted(
   index: SearchIndex,
   filter: StreetFilter,
-  placePass: { readonly pass: Uint8Array; readonly streets: number; readonly size: number },
+  placePass: PlacePass,
   name: Cover,
   budget: ReadBudget,
   start: number,
@@ -55,9 +56,7 @@ export async function gramCounted(
       index.meta.readBudget / 2
   )
     return undefined;
-  const counts = (await index.gramCounts.of(gram, placePass.size, budget)) as Int32Array;
-  let total = 0;
-  for (let p = 0; p < placePass.size; p++) if (pass[p] === 1) total += counts[p] ?? 0;
+  const total = await countOverPlaces(index, gram, pass, budget);
   if (start >= total) return { total, page: [] };
   const byName = new Map<string, boolean>();
   const passName = (value: string) => {
@@ -80,7 +79,7 @@ export async function gramCounted(
 export async function countedOnPlaceLists(
   index: SearchIndex,
   filter: StreetFilter,
-  placePass: { readonly pass: Uint8Array; readonly streets: number; readonly size: number },
+  placePass: PlacePass,
   placeLists: PlaceLists,
   name: NameCover,
   budget: ReadBudget,
@@ -97,10 +96,21 @@ export async function countedOnPlaceLists(
     !placeLists.fit(budget)
   )
     return undefined;
-  const counts = (await index.gramCounts.of(gram, placePass.size, budget)) as Int32Array;
-  let total = 0;
-  for (let p = 0; p < placePass.size; p++) if (placePass.pass[p] === 1) total += counts[p] ?? 0;
+  const total = await countOverPlaces(index, gram, placePass.pass, budget);
   if (start >= total) return { total, page: [] };
   const lists = await index.postings(placeLists.refs(), budget);
   return { total, page: passingInOrder(lists, filter, start, Math.min(end, total)) };
+}
+
+/** The n-gram's streets in the passing places: its per-place counts summed over them. */
+async function countOverPlaces(
+  index: SearchIndex,
+  gram: string,
+  pass: Uint8Array,
+  budget: ReadBudget,
+): Promise<number> {
+  const counts = (await index.gramCounts.of(gram, pass.length, budget)) as Int32Array;
+  let total = 0;
+  for (let p = 0; p < pass.length; p++) if (pass[p] === 1) total += counts[p] ?? 0;
+  return total;
 }

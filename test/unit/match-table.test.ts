@@ -6,6 +6,7 @@ import {
 } from "../../generator/contract/match-table.ts";
 import { literalQuery } from "../../generator/contract/regex/literals.ts";
 import { decidingRun } from "../../generator/contract/regex/run-decides.ts";
+import { runQuery } from "../../generator/contract/regex/runs.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
 
@@ -143,7 +144,7 @@ describe("a pattern its run of classes decides", () => {
   ])("%s selects the records that hold the run, testing no value", (pattern, positions) => {
     const engine = test("name", pattern, true);
     const alphabet = table.columns.get("name")?.alphabet ?? [];
-    const runs = decidingRun(engine.tree, alphabet);
+    const runs = decidingRun(engine.tree, () => runQuery(engine.tree, alphabet));
     if (runs === undefined) throw new Error(`${pattern} has no deciding run`);
     const seen: string[] = [];
     const decided = {

@@ -48,6 +48,20 @@ const MAX_CODE_POINT = 0x10ffff;
 /** Complements of the ranges arrays asked for more than once (`\W`'s, shared by every pattern). */
 const complements = new WeakMap<readonly Range[], readonly Range[]>();
 
+/** Whether sorted, merged ranges hold the code point (binary search). */
+export function inRanges(ranges: readonly Range[], code: number): boolean {
+  let low = 0;
+  let high = ranges.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const [from, to] = ranges[mid] as Range;
+    if (code < from) high = mid;
+    else if (code > to) low = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
 /** A negated bracket or `.`: everything but the ranges and (the original's `(?p)`) a newline. */
 export function complement(ranges: readonly Range[]): readonly Range[] {
   const kept = complements.get(ranges);

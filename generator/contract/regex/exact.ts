@@ -10,7 +10,7 @@
  * joins more case variants than PostgreSQL's towlower/towupper pairs; where it joins one that the
  * pattern does not accept, as the Kelvin sign for `k` would be, the engine decides as before).
  */
-import { mergeRanges, type Node, type Range } from "./ast.ts";
+import { inRanges, mergeRanges, type Node, type Range } from "./ast.ts";
 
 export interface ExactLiterals {
   /** The folded strings, none empty. */
@@ -155,17 +155,3 @@ function charsOf(
 }
 
 const NARROW_CLASS = 64;
-
-/** Whether sorted, merged ranges hold the code point (binary search). */
-function inRanges(ranges: readonly Range[], code: number): boolean {
-  let low = 0;
-  let high = ranges.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    const [from, to] = ranges[mid] as Range;
-    if (code < from) high = mid;
-    else if (code > to) low = mid + 1;
-    else return true;
-  }
-  return false;
-}

@@ -4,18 +4,19 @@
  * search over the joined values (run-scan.ts) decides every value, and the pattern is neither
  * compiled nor handed any value.
  */
-import type { Node, Range } from "./ast.ts";
-import { runQuery, type RunQuery } from "./runs.ts";
+import type { Node } from "./ast.ts";
+import type { RunQuery } from "./runs.ts";
 
 /**
- * The run that decides the pattern over values of the alphabet, or undefined when the run search
+ * The pattern's run query (`runs`: runQuery of the node over the values' alphabet, asked for only
+ * when the node is a fixed sequence) when it decides the pattern, or undefined when the run search
  * only sorts values out (an anchor, a repetition of varying count, an alternation of longer
  * branches; or a run runs.ts shortens, splits or drops as not worth a pass).
  */
-export function decidingRun(node: Node, alphabet: readonly Range[]): RunQuery | undefined {
+export function decidingRun(node: Node, runs: () => RunQuery): RunQuery | undefined {
   const length = sequenceLength(node);
   if (length === undefined || length === 0) return undefined;
-  const query = runQuery(node, alphabet);
+  const query = runs();
   // runs.ts builds the run position by position from the same classes: whole only at this length.
   return query.op === "run" && query.classes.length === length ? query : undefined;
 }

@@ -1,14 +1,11 @@
 /**
  * A run query (runs.ts) over a column's joined values (joined.ts): each run is one search of the
- * text, resumed at the next value after a hit; `and` and `or` combine the flags. runsSatisfied,
- * value by value, is the tests' reference: a class is looked up in a table for the code points
- * below TABLED, else searched in its ranges.
+ * text, resumed at the next value after a hit; `and` and `or` combine the flags.
  */
 import type { Range } from "./ast.ts";
 import type { JoinedValues } from "./joined.ts";
 import type { Run, RunQuery } from "./runs.ts";
 
-const TABLED = 0x250;
 const NEWLINE = 0x0a;
 
 /** The values that contain every run the query requires, as one flag per value (1: do); undefined for all. */
@@ -50,59 +47,6 @@ function combine(query: RunQuery, found: ReadonlyMap<Run, Uint8Array>): Uint8Arr
       return flags;
     }
   }
-}
-
-/** Whether one value contains every run the query requires (the tests' reference). */
-export function runsSatisfied(query: RunQuery, value: string): boolean {
-  switch (query.op) {
-    case "all":
-      return true;
-    case "run": {
-      const classes = query.classes.map(classTest);
-      const codes = Array.from(value, (ch) => ch.codePointAt(0) ?? 0);
-      for (let at = 0; at + classes.length <= codes.length; at++)
-        if (classes.every((test, k) => test(codes[at + k] ?? NEWLINE))) return true;
-      return false;
-    }
-    case "and":
-      return query.of.every((q) => runsSatisfied(q, value));
-    case "or":
-      return query.of.some((q) => runsSatisfied(q, value));
-  }
-}
-
-interface ClassTable {
-  readonly low: Uint8Array;
-  readonly ranges: readonly Range[];
-}
-
-function tableOf(ranges: readonly Range[]): ClassTable {
-  const low = new Uint8Array(TABLED);
-  for (const [from, to] of ranges) {
-    if (from >= TABLED) break;
-    low.fill(1, from, Math.min(to, TABLED - 1) + 1);
-  }
-  low[NEWLINE] = 0;
-  return { low, ranges };
-}
-
-function classTest(ranges: readonly Range[]): (code: number) => boolean {
-  const table = tableOf(ranges);
-  return (code) => holds(table, code);
-}
-
-function holds({ low, ranges }: ClassTable, code: number): boolean {
-  if (code < TABLED) return low[code] === 1;
-  let lowest = 0;
-  let highest = ranges.length;
-  while (lowest < highest) {
-    const mid = (lowest + highest) >>> 1;
-    const [from, to] = ranges[mid] as Range;
-    if (code < from) highest = mid;
-    else if (code > to) lowest = mid + 1;
-    else return true;
-  }
-  return false;
 }
 
 /**

@@ -209,6 +209,13 @@ export function runOf(runs: Runs, position: number): number {
   return r >= 0 && position < (runs.starts[r] as number) + (runs.lengths[r] as number) ? r : -1;
 }
 
+/** The places a request's place filters pass (one flag per place), their streets, and their range when known. */
+export interface PlacePass {
+  readonly pass: Uint8Array;
+  readonly streets: number;
+  readonly range?: PlaceRange;
+}
+
 /**
  * The places that pass the postal code and locality filters (each distinct value matched once),
  * and their streets. `localityCharacters` (the localities' characters, from the meta): a locality
@@ -221,7 +228,7 @@ export function passingPlaces(
   },
   places: PlaceTable,
   localityCharacters?: string,
-): { readonly pass: Uint8Array; readonly streets: number; readonly range?: PlaceRange } {
+): PlacePass {
   const range =
     filters.locality === undefined ? postalCodeRange(filters.postalCode, places) : undefined;
   if (range !== undefined) {
