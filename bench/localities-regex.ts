@@ -23,6 +23,7 @@ import { buildToDirectory } from "../generator/build/build.ts";
 import { forgetIsolateState } from "../generator/contract/isolate-state.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { eventLoopTurn } from "./event-loop-turn.ts";
+import { mainCpu } from "./main-cpu.ts";
 import { memoryAssets } from "./memory-assets.ts";
 import { upTo200 } from "./pattern-length.ts";
 
@@ -199,12 +200,6 @@ const patterns: [country: string, param: string, pattern: string][] = countries.
     ]),
   ],
 );
-
-function mainCpu(): number {
-  process.cpuUsage(); // brings the thread's runtime up to date (see bench/search.ts)
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
-}
 
 async function cost(
   handler: Handler,

@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { buildToDirectory } from "../generator/build/build.ts";
 import { createHandler } from "../generator/edge/handler.ts";
 import { eventLoopTurn } from "./event-loop-turn.ts";
+import { mainCpu } from "./main-cpu.ts";
 import { memoryAssets } from "./memory-assets.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -71,13 +72,6 @@ const kinds: [string, string, number][] = [
 const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const ms = (value: number) => `${value.toFixed(3)} ms`;
-
-/** The main thread's CPU ms; cpuUsage first brings the thread's runtime up to date (see bench/search.ts). */
-function mainCpu(): number {
-  process.cpuUsage();
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
-}
 
 async function cpuOf(
   handler: (request: Request) => Promise<Response>,

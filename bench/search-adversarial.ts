@@ -6,7 +6,7 @@
  * on the embedded Berlin streets, where each answer is compared with a plain scan.
  */
 import { positionedLexemes } from "../generator/contract/postgres/lexize.ts";
-import type { MixStreet } from "./search-mix.ts";
+import type { MixStreet, SearchRequest } from "./search-mix.ts";
 
 export type AdversarialRequest =
   | {
@@ -26,6 +26,20 @@ export type AdversarialRequest =
       readonly page?: number;
       readonly pageSize?: number;
     };
+
+/** A request of either mix as the path and query string the Worker is asked. */
+export function requestPath(r: SearchRequest | AdversarialRequest): string {
+  const q = new URLSearchParams();
+  if (r.kind === "fts") {
+    q.set("searchTerm", r.searchTerm);
+    if (r.prefix) q.set("lastWordPrefix", "true");
+  } else
+    for (const p of ["name", "postalCode", "locality"] as const)
+      if (r[p] !== undefined) q.set(p, r[p] ?? "");
+  if ("page" in r && r.page !== undefined) q.set("page", String(r.page));
+  if ("pageSize" in r && r.pageSize !== undefined) q.set("pageSize", String(r.pageSize));
+  return `/de/${r.kind === "fts" ? "FullTextSearch" : "Streets"}?${q}`;
+}
 
 const wordsOf = (text: string) =>
   text

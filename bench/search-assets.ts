@@ -1,7 +1,8 @@
 /**
- * The asset binding of the benches' small processes (bench/search-cold.ts, bench/search-warm.ts):
- * a build's files read from disk once, every fetch and every index byte (`/_s/…`) counted, index
- * files answered as plain objects (see indexFile).
+ * The asset binding of the street-search benches: a build's files read from disk once, every fetch
+ * and every index byte (`/_s/…`) counted. The small processes (bench/search-cold.ts,
+ * bench/search-warm.ts) answer index files as plain objects (see indexFile); bench/search.ts's own
+ * process and bench/search-refusals.ts as Node's Responses, as they always have.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +15,10 @@ export interface CountedAssets {
   readonly reset: () => void;
 }
 
-export function buildAssets(out: string): CountedAssets {
+export function buildAssets(
+  out: string,
+  indexFiles: "plain" | "response" = "plain",
+): CountedAssets {
   const files = new Map<string, Uint8Array | null>();
   let [fetches, indexBytes] = [0, 0];
   const assets: Assets = {
@@ -27,10 +31,11 @@ export function buildAssets(out: string): CountedAssets {
       }
       const body = files.get(path);
       if (body === null || body === undefined) return new Response(null, { status: 404 });
-      if (!path.startsWith("/_s/"))
-        return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+      const response = () =>
+        new Response(body, { headers: { "content-type": "application/octet-stream" } });
+      if (!path.startsWith("/_s/")) return response();
       indexBytes += body.byteLength;
-      return indexFile(body);
+      return indexFiles === "plain" ? indexFile(body) : response();
     },
   };
   return {
@@ -52,10 +57,3 @@ const indexFile = (body: Uint8Array): Response =>
     status: 200,
     arrayBuffer: async () => new Uint8Array(body).buffer,
   }) as unknown as Response;
-
-/** The main thread's CPU ms; cpuUsage first brings its runtime up to date (see search.ts). */
-export const mainCpu = (): number => {
-  process.cpuUsage();
-  const main = process.threadCpuUsage();
-  return (main.user + main.system) / 1000;
-};

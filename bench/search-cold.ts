@@ -20,7 +20,8 @@
 import { readFileSync } from "node:fs";
 import { forgetIsolateState } from "../generator/contract/isolate-state.ts";
 import { createHandler } from "../generator/edge/handler.ts";
-import { buildAssets, mainCpu } from "./search-assets.ts";
+import { mainCpu } from "./main-cpu.ts";
+import { buildAssets } from "./search-assets.ts";
 import { eventLoopTurn } from "./event-loop-turn.ts";
 
 /** One cold request's cost: what search.ts prints per request. */

@@ -8,14 +8,15 @@
  *   npx tsx bench/search-refusals.ts --out DIR [--targets FILE | --save FILE] [--passes N] [--cold-passes N]
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Assets } from "../generator/edge/assets.ts";
 import { createHandler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
-import { adversarialMix, type AdversarialRequest } from "./search-adversarial.ts";
+import { adversarialMix, requestPath, type AdversarialRequest } from "./search-adversarial.ts";
 import type { ColdCost } from "./search-cold.ts";
+import { mainCpu } from "./main-cpu.ts";
+import { buildAssets } from "./search-assets.ts";
 import { searchMix, type SearchRequest } from "./search-mix.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -33,38 +34,7 @@ const { values: args } = parseArgs({
 if (args.out === undefined) throw new Error("--out DIR (a built index) is required");
 const out = resolve(args.out);
 
-const target = (r: SearchRequest | AdversarialRequest) => {
-  const q = new URLSearchParams();
-  if (r.kind === "fts") {
-    q.set("searchTerm", r.searchTerm);
-    if (r.prefix) q.set("lastWordPrefix", "true");
-  } else
-    for (const p of ["name", "postalCode", "locality"] as const)
-      if (r[p] !== undefined) q.set(p, r[p] ?? "");
-  if ("page" in r && r.page !== undefined) q.set("page", String(r.page));
-  if ("pageSize" in r && r.pageSize !== undefined) q.set("pageSize", String(r.pageSize));
-  return `/de/${r.kind === "fts" ? "FullTextSearch" : "Streets"}?${q}`;
-};
-
-const files = new Map<string, Uint8Array>();
-const assets: Assets = {
-  fetch: async (request) => {
-    const path = new URL(request.url).pathname;
-    let body = files.get(path);
-    if (body === undefined) {
-      const file = join(out, path);
-      if (!existsSync(file)) return new Response(null, { status: 404 });
-      files.set(path, (body = readFileSync(file)));
-    }
-    return new Response(body, { headers: { "content-type": "application/octet-stream" } });
-  },
-};
-const handler = createHandler(assets);
-const mainCpu = () => {
-  process.cpuUsage();
-  const main = process.threadCpuUsage();
-  return (main.user + main.system) / 1000;
-};
+const handler = createHandler(buildAssets(out, "response").assets);
 async function run(url: string): Promise<{ main: number; status: number }> {
   const started = mainCpu();
   const response = await handler(new Request(`http://bench${url}`));
@@ -77,7 +47,9 @@ if (args.targets !== undefined) candidates = JSON.parse(readFileSync(args.target
 else {
   const source = resolve(args.source);
   const streets = await readStreets(readFileSync(source), source);
-  candidates = [...searchMix(streets, Number(args.seed)), ...adversarialMix(streets)].map(target);
+  candidates = [...searchMix(streets, Number(args.seed)), ...adversarialMix(streets)].map(
+    requestPath,
+  );
 }
 // A warm-up pass over every candidate (as the bench's), then the refused ones timed.
 const status = new Map<string, number>();

@@ -17,7 +17,8 @@
 import { readFileSync } from "node:fs";
 import { createHandler } from "../generator/edge/handler.ts";
 import { addPass, type PassTimes } from "./pass-stats.ts";
-import { buildAssets, mainCpu } from "./search-assets.ts";
+import { mainCpu } from "./main-cpu.ts";
+import { buildAssets } from "./search-assets.ts";
 import { eventLoopTurn } from "./event-loop-turn.ts";
 
 /** One request's wall (first, least), least main-thread CPU, status (-1 when passes differ). */

@@ -55,12 +55,12 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Assets } from "../generator/edge/assets.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { buildInvocation } from "./build-invocation.ts";
 import { eventLoopTurn } from "./event-loop-turn.ts";
-import { adversarialMix, type AdversarialRequest } from "./search-adversarial.ts";
+import { adversarialMix, requestPath, type AdversarialRequest } from "./search-adversarial.ts";
+import { buildAssets } from "./search-assets.ts";
 import type { ColdCost } from "./search-cold.ts";
 import type { WarmTimes } from "./search-warm.ts";
 import {
@@ -161,23 +161,7 @@ function abBuild(withIndex: { summary: BuildJson; wallMs: number }): void {
 }
 
 // The Worker in-process over the built files, every fetch counted.
-const files = new Map<string, Uint8Array>();
-let fetches = 0;
-let indexBytes = 0;
-const assets: Assets = {
-  fetch: async (request) => {
-    const path = new URL(request.url).pathname;
-    fetches++;
-    let body = files.get(path);
-    if (body === undefined) {
-      const file = join(out, path);
-      if (!existsSync(file)) return new Response(null, { status: 404 });
-      files.set(path, (body = readFileSync(file)));
-    }
-    if (path.startsWith("/_s/")) indexBytes += body.byteLength;
-    return new Response(body, { headers: { "content-type": "application/octet-stream" } });
-  },
-};
+const { assets, counts, reset } = buildAssets(out, "response");
 // Both mixes are drawn up front and the street list is let go before any timing: a Worker isolate
 // holds no such list, and here every major collection in the timed passes would mark its 1.2
 // million objects on the GC threads, charged to whichever request it fell in (wall and "proc").
@@ -189,18 +173,6 @@ const { requests, adversarial, streetCount } = await (async () => {
     streetCount: streets.length,
   };
 })();
-const target = (r: SearchRequest | AdversarialRequest) => {
-  const q = new URLSearchParams();
-  if (r.kind === "fts") {
-    q.set("searchTerm", r.searchTerm);
-    if (r.prefix) q.set("lastWordPrefix", "true");
-  } else
-    for (const p of ["name", "postalCode", "locality"] as const)
-      if (r[p] !== undefined) q.set(p, r[p] ?? "");
-  if ("page" in r && r.page !== undefined) q.set("page", String(r.page));
-  if ("pageSize" in r && r.pageSize !== undefined) q.set("pageSize", String(r.pageSize));
-  return `/de/${r.kind === "fts" ? "FullTextSearch" : "Streets"}?${q}`;
-};
 
 /** What one request cost: wall ms, CPU ms of the main thread and of the whole process, and what it read. */
 interface Cost {
@@ -226,11 +198,11 @@ const cpuNow = (): readonly [main: number, proc: number] => {
 /** Planned refusals (a 400: too broad, decided by the plan) apart from failures (any other status but 200), counted per measured request. */
 let [refusals, failures] = [0, 0];
 async function measure(handler: Handler, r: SearchRequest | AdversarialRequest): Promise<Cost> {
-  [fetches, indexBytes] = [0, 0];
+  reset();
   await eventLoopTurn(); // untimed: tasks V8 posted during the previous request run here
   const [main, proc] = cpuNow();
   const started = performance.now();
-  const response = await handler(new Request(`http://bench${target(r)}`));
+  const response = await handler(new Request(`http://bench${requestPath(r)}`));
   await response.arrayBuffer();
   const wall = performance.now() - started;
   const [mainAfter, procAfter] = cpuNow();
@@ -240,8 +212,7 @@ async function measure(handler: Handler, r: SearchRequest | AdversarialRequest):
     wall,
     main: mainAfter - main,
     proc: procAfter - proc,
-    fetches,
-    bytes: indexBytes,
+    ...counts(),
     status: response.status,
   };
 }
@@ -266,7 +237,7 @@ for (let pass = 0; pass < Number(args.passes); pass++) {
     const seen = samples[i];
     if (seen === undefined) {
       const sample: Sample = {
-        target: target(r),
+        target: requestPath(r),
         first: cost,
         least: { wall: cost.wall, main: cost.main, proc: cost.proc },
       };
@@ -311,7 +282,7 @@ if (!args["no-adversarial"]) {
   );
   for (const r of adversarial) await measure(handler, r);
   for (const r of adversarial)
-    probes.push({ target: target(r), warm: Infinity, cold: 0, status: 0 });
+    probes.push({ target: requestPath(r), warm: Infinity, cold: 0, status: 0 });
   for (let pass = 0; pass < Number(args.passes); pass++) {
     for (const [i, r] of adversarial.entries()) {
       const cost = await measure(handler, r);

@@ -19,6 +19,7 @@ import { forgetIsolateState } from "../generator/contract/isolate-state.ts";
 import { createHandler, type Handler } from "../generator/edge/handler.ts";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { eventLoopTurn } from "./event-loop-turn.ts";
+import { mainCpu } from "./main-cpu.ts";
 import { memoryAssets } from "./memory-assets.ts";
 import { adversarialMix } from "./search-adversarial.ts";
 import { upTo200 } from "./pattern-length.ts";
@@ -114,11 +115,6 @@ const extra: Filters[] = [
 ];
 for (const filters of extra) targets.add(targetOf(filters));
 
-function mainCpu(): number {
-  process.cpuUsage(); // brings the thread's runtime up to date (see bench/search.ts)
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
-}
 async function cost(handler: Handler, target: string) {
   await eventLoopTurn(); // untimed: tasks V8 posted during the previous request run here
   const before = mainCpu();
