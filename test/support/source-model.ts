@@ -240,3 +240,13 @@ export const AT_STREETS = lines(
     municipalityCode,
   };
 });
+
+/** The embedded German localities' distinct names (postal-code cities, municipalities short and official) and postal codes: the corpus of the regular-expression tests. */
+export const LOCALITY_NAMES = [
+  ...new Set([
+    ...POST_CODES.map((p) => p.city),
+    ...[...GV.municipalities.values()].map((m) => shortName(m.name)),
+    ...[...GV.municipalities.values()].map((m) => m.name),
+  ]),
+].filter((n) => n !== "");
+export const LOCALITY_POSTAL_CODES = [...new Set(POST_CODES.map((p) => p.postalCode))];

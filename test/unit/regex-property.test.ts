@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import { regexPattern } from "../support/regex-arbitraries.ts";
 import { startPostgres } from "../support/pglite.ts";
-import { GV, POST_CODES, shortName } from "../support/source-model.ts";
+import { LOCALITY_NAMES, LOCALITY_POSTAL_CODES } from "../support/source-model.ts";
 
 /**
  * The regular-expression filters against PostgreSQL 17.5 itself (PGlite 0.4.6): for generated
@@ -18,19 +18,10 @@ import { GV, POST_CODES, shortName } from "../support/source-model.ts";
 const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
 const runs = Number(process.env["REGEX_RUNS"] ?? 200);
 
-const names = [
-  ...new Set([
-    ...POST_CODES.map((p) => p.city),
-    ...[...GV.municipalities.values()].map((m) => shortName(m.name)),
-    ...[...GV.municipalities.values()].map((m) => m.name),
-  ]),
-].filter((n) => n !== "");
-const postalCodes = [...new Set(POST_CODES.map((p) => p.postalCode))];
-
 let db: PGlite;
 beforeAll(async () => {
   console.log(
-    `regex property test: seed ${seed}, ${runs} patterns per column over ${names.length} names and ${postalCodes.length} postal codes (replay: REGEX_SEED=${seed})`,
+    `regex property test: seed ${seed}, ${runs} patterns per column over ${LOCALITY_NAMES.length} names and ${LOCALITY_POSTAL_CODES.length} postal codes (replay: REGEX_SEED=${seed})`,
   );
   db = await startPostgres();
 }, 120_000);
@@ -61,8 +52,8 @@ async function postgres(
 
 describe("regular-expression filters against PostgreSQL's ~* and ~", () => {
   it.each<[string, readonly string[], boolean, number]>([
-    ["name", names, true, 0],
-    ["postalCode", postalCodes, false, 1],
+    ["name", LOCALITY_NAMES, true, 0],
+    ["postalCode", LOCALITY_POSTAL_CODES, false, 1],
   ])(
     `${runs} generated patterns over the embedded %s values: the same matches, or a refusal PostgreSQL agrees with`,
     async (column, values, ignoreCase, offset) => {

@@ -8,7 +8,7 @@ import { runsSatisfying } from "../../generator/contract/regex/run-scan.ts";
 import { decidingRun } from "../../generator/contract/regex/run-decides.ts";
 import { runQuery, type RunQuery } from "../../generator/contract/regex/runs.ts";
 import { regexPattern } from "../support/regex-arbitraries.ts";
-import { GV, POST_CODES, shortName } from "../support/source-model.ts";
+import { LOCALITY_NAMES, LOCALITY_POSTAL_CODES } from "../support/source-model.ts";
 
 /**
  * The runs of character classes a pattern requires (regex/runs.ts) and their scan over the joined
@@ -20,15 +20,6 @@ import { GV, POST_CODES, shortName } from "../support/source-model.ts";
  */
 const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
 const runs = Number(process.env["REGEX_RUNS"] ?? 100);
-
-const names = [
-  ...new Set([
-    ...POST_CODES.map((p) => p.city),
-    ...[...GV.municipalities.values()].map((m) => shortName(m.name)),
-    ...[...GV.municipalities.values()].map((m) => m.name),
-  ]),
-].filter((n) => n !== "");
-const postalCodes = [...new Set(POST_CODES.map((p) => p.postalCode))];
 
 /** The reference: whether one value contains every run the query requires, position by position (no class holds the newline). */
 function runsSatisfied(query: RunQuery, value: string): boolean {
@@ -137,7 +128,7 @@ describe("runs of classes a pattern requires", () => {
   it("drops runs nearly every position holds, given the alphabet", () => {
     const tree = parsed("[^a]+[^b]+[^c]+[^d]+$", true);
     expect(runQuery(tree).op).not.toBe("all");
-    expect(runQuery(tree, alphabetOf(names)).op).toBe("all");
+    expect(runQuery(tree, alphabetOf(LOCALITY_NAMES)).op).toBe("all");
   });
 
   it("scans values with characters beyond the tables and surrogate pairs", () => {
@@ -177,7 +168,7 @@ describe("a run that decides the pattern", () => {
   ])("%s: %s", (pattern, decides) => {
     expect(
       decidingRun(parsed(pattern, true), () =>
-        runQuery(parsed(pattern, true), alphabetOf(names)),
+        runQuery(parsed(pattern, true), alphabetOf(LOCALITY_NAMES)),
       ) !== undefined,
     ).toBe(decides);
   });
@@ -185,8 +176,8 @@ describe("a run that decides the pattern", () => {
 
 describe(`generated patterns over the embedded values (seed ${seed}, replay: REGEX_SEED=${seed})`, () => {
   it.each<[string, readonly string[], boolean, number]>([
-    ["name", names, true, 0],
-    ["postalCode", postalCodes, false, 1],
+    ["name", LOCALITY_NAMES, true, 0],
+    ["postalCode", LOCALITY_POSTAL_CODES, false, 1],
   ])(
     "%s: the runs keep every value the engine matches, the scan agrees value by value, the cut engine agrees with the whole",
     (column, values, ignoreCase, offset) => {
