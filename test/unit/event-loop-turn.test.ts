@@ -1,9 +1,12 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eventLoopTurn } from "../../bench/event-loop-turn.ts";
 import type { Assets } from "../../generator/edge/assets.ts";
 import { createHandler } from "../../generator/edge/handler.ts";
 
-/** An asset binding answered from memory, as the benches' stand-ins are: a promise, no I/O. */
+/**
+ * An asset binding answered from memory, as the benches' stand-ins are: a promise, no I/O. Every
+ * file is missing, so each request is the Worker's logged 500: the log is kept out of the output.
+ */
 const assets: Assets = { fetch: async () => new Response(null, { status: 404 }) };
 
 /** How many times the event loop turned while `requests` requests ran back to back. */
@@ -24,6 +27,9 @@ async function turnsDuring(requests: number, turnBeforeEach: boolean): Promise<n
   running = false;
   return turns;
 }
+
+beforeEach(() => void vi.spyOn(console, "error").mockImplementation(() => undefined));
+afterEach(() => vi.restoreAllMocks());
 
 describe("bench/event-loop-turn.ts", () => {
   it.each([
