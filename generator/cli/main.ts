@@ -9,7 +9,7 @@ import { serveBuild, ServeError } from "../serve/server.ts";
 import { isServeWorker, runServeWorker, serveCluster } from "../serve/cluster.ts";
 import { startLocalServer } from "../serve/local.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
-import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
+import { SEARCH_READ_BUDGET } from "../contract/search/plan.ts";
 import {
   buildOptions,
   DEFAULT_HOST,
