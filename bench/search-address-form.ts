@@ -1,8 +1,9 @@
 /**
  * What an address form sends to `/de/Streets`, built from a street file's own rows: a street word
- * (4+ letters: a common street word such as `straße`, `platz`, `allee`, a common or a rare word of
- * the list's names, or a whole street name) beside a locality's name (a big city, the street's
- * own locality or any small place) or the first 2–5 digits of a postal code, or both; mostly
+ * (a common street word such as `straße`, `weg`, `platz`, `allee`: one of the eight most streets
+ * hold; a common or a rare word of 4+ letters of the list's names; or a whole street name) beside
+ * a locality's name (one of the 20 biggest cities, the street's own locality, or any place of the
+ * list) or the first 2–5 digits of the street's postal code, or both; mostly
  * unanchored, as the original's users write them (its filters are `~*` substring matches), some
  * anchored (`^…`, `…$`, `^…$`). Every request twice: page 1 and a deeper page. Deterministic by
  * seed. Used by the differential run (test/tools/search-differential.ts) and `bench:fresh --mix
@@ -58,9 +59,8 @@ export function addressFormMix(
     .filter((w) => Array.from(w).length >= 4)
     .slice(0, 60);
   const rare = byCount(words).filter((w) => Array.from(w).length >= 4 && (words.get(w) ?? 0) <= 3);
-  const streetWords = byCount(typeWords).filter(
-    (w) => (typeWords.get(w) ?? 0) >= streets.length / 1000,
-  );
+  // The eight street words most streets hold (straße, weg, platz, allee, …), each as likely.
+  const streetWords = byCount(typeWords).slice(0, 8);
   const cities = byCount(localities).slice(0, 20);
   const places = [...localities.keys()].sort();
   const typed = (text: string) => (rnd() < 0.5 ? text.toLowerCase() : text);
@@ -70,11 +70,11 @@ export function addressFormMix(
     const s = pick(streets);
     const how = rnd();
     const [kind, word] =
-      how < 0.35 && streetWords.length > 0
+      how < 0.4 && streetWords.length > 0
         ? ["street word", pick(streetWords)]
         : how < 0.55
           ? ["common word", typed(pick(common))]
-          : how < 0.75
+          : how < 0.7
             ? ["rare word", typed(pick(rare.length > 0 ? rare : common))]
             : ["whole name", s.name];
     const anchor = rnd();
@@ -87,9 +87,11 @@ export function addressFormMix(
             ? `${escapeRegex(word)}$`
             : `^${escapeRegex(word)}$`;
     const where = rnd();
+    // A big city, the street's own locality (mostly, for a whole name) or any place of the list.
     const locality = () => {
       const which = rnd();
-      const value = which < 0.4 ? pick(cities) : which < 0.7 ? s.locality : pick(places);
+      const own = kind === "whole name" ? 0.6 : 0.25;
+      const value = which < own ? s.locality : which < own + 0.5 ? pick(cities) : pick(places);
       return rnd() < 0.8 ? escapeRegex(value) : `^${escapeRegex(value)}$`;
     };
     const postalCode = () => {
