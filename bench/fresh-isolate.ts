@@ -325,6 +325,32 @@ export function freshReport(results: readonly FreshResult[], ceiling: number): s
   return lines;
 }
 
+/** Per mix and class: requests, first max / p99 / p50, warm max, over nothing (the caller prints the ceiling). */
+function groupReport(results: readonly FreshResult[], groups: readonly string[]): string[] {
+  const by = new Map<string, FreshResult[]>();
+  results.forEach((r, i) => {
+    const group = groups[i] ?? "";
+    if (r.failure === undefined) (by.get(group) ?? by.set(group, []).get(group))?.push(r);
+  });
+  const width = Math.max(5, ...[...by.keys()].map((g) => g.length));
+  const lines = ["", `${"class".padEnd(width)}      n  first max    p99    p50  warm max`];
+  for (const [group, list] of by) {
+    const firsts = list.map((r) => r.first);
+    lines.push(
+      `${group.padEnd(width)}  ${String(list.length).padStart(5)}  ${Math.max(...firsts)
+        .toFixed(2)
+        .padStart(
+          9,
+        )}  ${percentile(firsts, 99).toFixed(2).padStart(5)}  ${percentile(firsts, 50).toFixed(2).padStart(5)}  ${Math.max(
+        ...list.map((r) => r.warm),
+      )
+        .toFixed(2)
+        .padStart(8)}`,
+    );
+  }
+  return lines;
+}
+
 const statusCounts = (results: readonly FreshResult[]) => {
   const counts = new Map<number, number>();
   for (const r of results) counts.set(r.status, (counts.get(r.status) ?? 0) + 1);
@@ -368,17 +394,26 @@ async function main(): Promise<void> {
     args: process.argv.slice(2).filter((arg) => arg !== "--"),
   });
   if (args.out === undefined) throw new Error("--out DIR (a build) is required");
-  let targets: string[] = [...positionals];
-  if (args.targets !== undefined)
-    targets.push(...(JSON.parse(readFileSync(args.targets, "utf8")) as string[]));
+  // Each target with the mix and class it came from (explicit paths: "given").
+  const limit = args.limit === undefined ? Infinity : Number(args.limit);
+  let targets: { group: string; path: string }[] = [
+    ...positionals,
+    ...(args.targets === undefined
+      ? []
+      : (JSON.parse(readFileSync(args.targets, "utf8")) as string[])),
+  ]
+    .slice(0, limit)
+    .map((path) => ({ group: "given", path }));
   if (args.mix !== undefined) {
     const { mixTargets } = await import("./search-mixes.ts");
-    targets.push(
-      ...(await mixTargets(args.mix, resolve(args.source), Number(args.seed))).map((t) => t.path),
-    );
+    const taken = new Map<string, number>();
+    for (const t of await mixTargets(args.mix, resolve(args.source), Number(args.seed))) {
+      taken.set(t.mix, (taken.get(t.mix) ?? 0) + 1);
+      if ((taken.get(t.mix) ?? 0) <= limit)
+        targets.push({ group: `${t.mix} / ${t.class}`, path: t.path });
+    }
   }
-  if (targets.length === 0) targets = [...EXAMPLE_TARGETS];
-  if (args.limit !== undefined) targets = targets.slice(0, Number(args.limit));
+  if (targets.length === 0) targets = EXAMPLE_TARGETS.map((path) => ({ group: "examples", path }));
   const options: FreshOptions = {
     jobs: Number(args.jobs),
     repeat: Number(args.repeat),
@@ -391,9 +426,20 @@ async function main(): Promise<void> {
   };
   const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   const loadBefore = load();
-  const results = await freshFirstRequests(args.out, targets, options);
+  const results = await freshFirstRequests(
+    args.out,
+    targets.map((t) => t.path),
+    options,
+  );
   const ceiling = Number(args.ceiling);
   const lines = freshReport(results, ceiling);
+  if (args.mix !== undefined)
+    lines.push(
+      ...groupReport(
+        results,
+        targets.map((t) => t.group),
+      ),
+    );
   if (args.overhead) {
     const empty = await freshFirstRequests(args.out, ["/de/FederalStates"], {
       ...options,

@@ -157,8 +157,58 @@ function difference(
     return { why: `header ${name}: ${a || "(none)"} → ${b || "(none)"}` };
   }
   if (old.sha256 !== now.sha256 || old.length !== now.length)
-    return { why: `body differs (${old.length} → ${now.length} bytes)` };
+    return {
+      why: `${isRefusal(old) && isRefusal(now) ? "both refused as too broad, but the " : ""}body differs (${old.length} → ${now.length} bytes)${firstDifference(old, now)}`,
+    };
   return pair === undefined ? {} : { pair };
+}
+
+/** Where two bodies part, with a little of each (when the answers hold that much of them). */
+function firstDifference(old: WorkerAnswer, now: WorkerAnswer): string {
+  const [a, b] = [old.body ?? old.head ?? "", now.body ?? now.head ?? ""];
+  let at = 0;
+  while (at < a.length && at < b.length && a[at] === b[at]) at++;
+  if (at === a.length && at === b.length) return "";
+  const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 30), at + 50));
+  return ` from character ${at}: ${around(a)} → ${around(b)}`;
+}
+
+/**
+ * Each request's two answers compared and classified (see the file's comment); moved boundaries
+ * are not checked here. An ETag's build part must map one to one over all the answers.
+ */
+export function classify(
+  requests: readonly DiffRequest[],
+  olds: readonly WorkerAnswer[],
+  nows: readonly WorkerAnswer[],
+): DiffResult[] {
+  const pairs = new Map<string, string>();
+  const reverse = new Map<string, string>();
+  return requests.map((request, i) => {
+    const [a, b] = [olds[i] as WorkerAnswer, nows[i] as WorkerAnswer];
+    const { why, pair } = difference(a, b);
+    if (why === undefined) {
+      if (pair !== undefined) {
+        // A build part that does not map one to one is no build hash: a failure.
+        const [seenNew, seenOld] = [pairs.get(pair[0]), reverse.get(pair[1])];
+        if ((seenNew ?? pair[1]) !== pair[1] || (seenOld ?? pair[0]) !== pair[0])
+          return {
+            request,
+            verdict: "failure",
+            why: `ETag build part ${pair[0]} → ${pair[1]}, elsewhere ${pair[0]} → ${seenNew ?? "?"} and ${seenOld ?? "?"} → ${pair[1]}`,
+            old: a,
+            new: b,
+          };
+        pairs.set(pair[0], pair[1]);
+        reverse.set(pair[1], pair[0]);
+      }
+      return { request, verdict: "identical", old: a, new: b };
+    }
+    if (isRefusal(a) && b.status === 200) return { request, verdict: "moved", old: a, new: b };
+    if (a.status === 200 && b.status === 400)
+      return { request, verdict: "regression", why, old: a, new: b };
+    return { request, verdict: "failure", why, old: a, new: b };
+  });
 }
 
 /** Checks a moved boundary's new answer (its whole body); a reason when it is wrong. */
@@ -187,33 +237,7 @@ export async function differential(
   const targets = requests.map((r) => r.path);
   log(`asking ${targets.length} requests of both sides…`);
   const [olds, nows] = await Promise.all([askAll(old, targets), askAll(now, targets)]);
-  const pairs = new Map<string, string>();
-  const reverse = new Map<string, string>();
-  const results: DiffResult[] = requests.map((request, i) => {
-    const [a, b] = [olds[i] as WorkerAnswer, nows[i] as WorkerAnswer];
-    const { why, pair } = difference(a, b);
-    if (why === undefined) {
-      if (pair !== undefined) {
-        // A build part that does not map one to one is no build hash: a failure.
-        const [seenNew, seenOld] = [pairs.get(pair[0]), reverse.get(pair[1])];
-        if ((seenNew ?? pair[1]) !== pair[1] || (seenOld ?? pair[0]) !== pair[0])
-          return {
-            request,
-            verdict: "failure",
-            why: `ETag build part ${pair[0]} → ${pair[1]}, elsewhere → ${seenNew ?? seenOld}`,
-            old: a,
-            new: b,
-          };
-        pairs.set(pair[0], pair[1]);
-        reverse.set(pair[1], pair[0]);
-      }
-      return { request, verdict: "identical", old: a, new: b };
-    }
-    if (isRefusal(a) && b.status === 200) return { request, verdict: "moved", old: a, new: b };
-    if (a.status === 200 && b.status === 400)
-      return { request, verdict: "regression", why, old: a, new: b };
-    return { request, verdict: "failure", why, old: a, new: b };
-  });
+  const results = classify(requests, olds, nows);
   const moved = results.filter((r) => r.verdict === "moved");
   if (moved.length === 0 || options.oracle === undefined) return results;
   log(`checking the ${moved.length} moved boundaries against a plain scan…`);
