@@ -6,7 +6,8 @@
  * memos), which hides that cost; here every request gets a new Node 24 process of its own.
  *
  * 1. The Worker is bundled once as wrangler bundles it (esbuild: ESM, es2024, the workerd, worker
- *    and browser conditions, names kept, NODE_ENV production): generator/edge/worker.ts of this
+ *    and browser conditions, NODE_ENV production, `keep_names` and `minify` as wrangler.jsonc sets
+ *    them, by default names kept and not minified): generator/edge/worker.ts of this
  *    checkout or of `--checkout DIR` (another version: an A/B of first requests).
  * 2. A recording pass learns which files each request fetches: each target on a new instance of
  *    the bundle (a new module state; batches of targets per process, untimed).
@@ -87,6 +88,22 @@ const nodeBinary = (): string => {
   return existsSync(own) ? own : process.execPath;
 };
 
+/**
+ * Wrangler's own bundling settings of `checkout`'s wrangler.jsonc: `keep_names` (wrangler's default
+ * true: every named function, nested ones too, gets a `__name(fn, "…")` call where it is defined)
+ * and `minify` (default false). Read with a pattern rather than a JSONC parser: both are plain
+ * top-level booleans.
+ */
+function wranglerBundling(checkout: string): { keepNames: boolean; minify: boolean } {
+  const file = join(checkout, "wrangler.jsonc");
+  const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const flag = (name: string, fallback: boolean) => {
+    const match = new RegExp(`"${name}"\\s*:\\s*(true|false)`).exec(text);
+    return match === null ? fallback : match[1] === "true";
+  };
+  return { keepNames: flag("keep_names", true), minify: flag("minify", false) };
+}
+
 /** generator/edge/worker.ts of `checkout` bundled into `file` with wrangler's esbuild settings. */
 export async function bundleWorker(checkout: string, file: string): Promise<void> {
   await build({
@@ -97,7 +114,7 @@ export async function bundleWorker(checkout: string, file: string): Promise<void
     format: "esm",
     target: "es2024",
     conditions: ["workerd", "worker", "browser"],
-    keepNames: true,
+    ...wranglerBundling(checkout),
     define: { "process.env.NODE_ENV": '"production"' },
     logLevel: "warning",
   });
