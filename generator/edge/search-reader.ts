@@ -18,7 +18,12 @@ const KEPT_BYTES = 32 * 1024 * 1024;
  * AssetStore): each request fetches what it needs that is not kept.
  */
 export class SearchFiles {
-  private readonly kept = new Map<string, { readonly value: unknown; readonly bytes: number }>();
+  private readonly kept = new Map<
+    number | string,
+    { readonly value: unknown; readonly bytes: number }
+  >();
+  /** Files decoded, by their bytes: a decoded file goes when its bytes go. */
+  readonly decoded = new WeakMap<Uint8Array, unknown>();
   private keptBytes = 0;
 
   private constructor(
@@ -47,7 +52,7 @@ export class SearchFiles {
     );
   }
 
-  get(key: string): unknown {
+  get(key: number | string): unknown {
     const entry = this.kept.get(key);
     if (entry === undefined) return undefined;
     this.kept.delete(key);
@@ -55,7 +60,7 @@ export class SearchFiles {
     return entry.value;
   }
 
-  keep(key: string, value: unknown, bytes: number): void {
+  keep(key: number | string, value: unknown, bytes: number): void {
     if (this.kept.has(key)) return;
     this.kept.set(key, { value, bytes });
     this.keptBytes += bytes;
@@ -118,9 +123,16 @@ class RequestReader implements Reader {
     return bytes;
   }
 
-  kept<T>(key: string, bytes: number, make: () => T): T {
-    let value = this.files.get(`=${key}`) as T | undefined;
-    if (value === undefined) this.files.keep(`=${key}`, (value = make()), bytes);
+  kept<T>(key: number | string, bytes: number, make: () => T): T {
+    let value = this.files.get(key) as T | undefined;
+    if (value === undefined) this.files.keep(key, (value = make()), bytes);
+    return value;
+  }
+
+  decoded<T>(path: string, make: (bytes: Uint8Array) => T): T {
+    const bytes = this.bytes(path);
+    let value = this.files.decoded.get(bytes) as T | undefined;
+    if (value === undefined) this.files.decoded.set(bytes, (value = make(bytes)));
     return value;
   }
 

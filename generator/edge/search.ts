@@ -9,7 +9,7 @@ import { SearchTooBroad } from "../contract/search/plan.ts";
 import {
   headFiles,
   headsAt,
-  placeAt,
+  placesAt,
   recordFiles,
   tailFiles,
   tailOf,
@@ -130,7 +130,7 @@ async function answer(
     const { positions } = found;
     if (found.places === undefined) await r.need(recordFiles(r.meta, positions));
     if (found.heads === undefined) await r.need(headFiles(r.meta, positions));
-    const places = found.places ?? Int32Array.from(positions, (p) => placeAt(r, p));
+    const places = found.places ?? placesAt(r, positions);
     const heads = found.heads ?? headsAt(r, positions);
     const etag = pageEtag(
       `${r.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`,

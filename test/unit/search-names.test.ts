@@ -33,9 +33,9 @@ describe("a name's runs", () => {
     ]);
   });
 
-  it("tests each distinct name once", () => {
+  it("tests each run's name once", () => {
     const out2 = new ByteWriter();
-    encodeBlock(out2, [["Weg"], ["Weg"]], [0, 5], [1, 1], [0, 1], 2);
+    encodeBlock(out2, [["Weg"], ["Wege"]], [0, 5], [1, 1], [0, 1], 2);
     const filter = parseStreetFilter("name", "we.");
     let tests = 0;
     const counted = {
@@ -50,6 +50,12 @@ describe("a name's runs", () => {
       { filter: counted, and: true, exact: false },
       10,
     );
-    expect([runs.passes(0), runs.passes(1), tests]).toEqual([true, true, 1]);
+    expect([runs.passes(0), runs.passes(1), runs.passes(0), runs.passes(1), tests]).toEqual([
+      true,
+      true,
+      true,
+      true,
+      2,
+    ]);
   });
 });

@@ -1,60 +1,97 @@
 /**
- * The leaves of a plan (plan.ts): the index's files as sets of streets. For each, the files a
- * plan needs, computed from the metadata before they are read (the meta gives every file's bytes,
- * the shards each list's blocks, the place table each place's streets), and the decoding of those
- * files once fetched, kept per isolate. A posting list is a set of streets (lexeme and place
- * lists: an entry per street, with its place and head) or of runs of streets with one name
- * (n-gram lists); a bitmap is a set of streets; the streets of places are a set per place; the
- * record and head tables give any street's place and head by position.
+ * The leaves of a plan (plan.ts): the index's files as sets of streets. For each, the files a plan
+ * needs, computed from the metadata before they are read (the meta gives every file's bytes, the
+ * shards each list's blocks, the place table each place's streets), and the files decoded once
+ * fetched, kept per isolate. A posting list is a set of streets (lexeme and place lists: an entry
+ * per street, with its place and head) or of runs of streets of one name (n-gram lists); a bitmap
+ * is a set of streets; the streets of places a set per place; the record and head tables give any
+ * street's place and head.
  */
+import * as layout from "../layout.ts";
 import { chunkSpans } from "../pack.ts";
-import {
-  bitmapPath,
-  gramCountsPath,
-  headsPath,
-  lexiconPath,
-  listChunkPath,
-  placesPath,
-  placeStreetsPath,
-  recordsPath,
-  tailsPath,
-  trigramPath,
-} from "../layout.ts";
 import { bitmapBytes, decodeBitmap } from "./bitmaps.ts";
 import { decodeGramCounts } from "./gram-counts.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
 import type { Files, Reader } from "./plan.ts";
 import { decodePostings, Postings } from "./postings.ts";
 import { ListShard, shardFor } from "./shards.ts";
-import {
-  headsInRuns,
-  PLACE_STREETS_PER_FILE,
-  POSITION_BYTES,
-  RECORD_CHUNK_STREETS,
-  SEARCH_CHUNK_BYTES,
-  TAILS_PER_SHARD,
-  type ListRef,
-} from "./store.ts";
+import * as store from "./store.ts";
 import { TailShard } from "./tails.ts";
 
-/** The list-stream chunks that byte ranges lie in (in stream order mostly each the one before's). */
-export function streamFiles(meta: SearchMeta, ranges: Iterable<readonly [number, number]>): Files {
+const FAMILIES = {
+  p: layout.listChunkPath,
+  l: layout.lexiconPath,
+  g: layout.trigramPath,
+  t: layout.tailsPath,
+  r: layout.recordsPath,
+  h: layout.headsPath,
+  b: layout.bitmapPath,
+  c: layout.gramCountsPath,
+  s: layout.placeStreetsPath,
+};
+type Family = keyof typeof FAMILIES;
+const interned = new WeakMap<SearchMeta, Record<string, string[]>>();
+
+/** File n of a family, its path made once per index: a path is a key wherever a file is kept. */
+export function pathOf(meta: SearchMeta, family: Family, n: number): string {
+  let paths = interned.get(meta);
+  if (paths === undefined) interned.set(meta, (paths = {}));
+  return ((paths[family] ??= [])[n] ??= FAMILIES[family](meta.country, n));
+}
+
+/** The bytes of file n of a family: worked out for files of a fixed size, the others' from the meta. */
+function sizeOf(meta: SearchMeta, family: Family, n: number): number {
+  const { count } = meta;
+  if (family === "p")
+    return Math.min(store.SEARCH_CHUNK_BYTES, meta.streamBytes - n * store.SEARCH_CHUNK_BYTES);
+  if (family === "r")
+    return (
+      Math.min(store.RECORD_CHUNK_STREETS, count - n * store.RECORD_CHUNK_STREETS) * meta.placeWidth
+    );
+  if (family === "s")
+    return (
+      Math.min(store.PLACE_STREETS_PER_FILE, count - n * store.PLACE_STREETS_PER_FILE) *
+      store.POSITION_BYTES
+    );
+  if (family === "b") return bitmapBytes(count);
+  return meta.fileBytes[family][n] ?? 0;
+}
+
+/** Files of a family by number. */
+export function filesOf(meta: SearchMeta, family: Family, numbers: Iterable<number>): Files {
   const files: Files = new Map();
-  let added = -1;
-  for (const [from, to] of ranges) {
-    if (to <= from) continue;
-    for (let c = Math.floor(from / SEARCH_CHUNK_BYTES); c * SEARCH_CHUNK_BYTES < to; c++)
-      if (c !== added) {
-        added = c;
-        const size = Math.min(SEARCH_CHUNK_BYTES, meta.streamBytes - c * SEARCH_CHUNK_BYTES);
-        files.set(listChunkPath(cc(meta), c), size);
-      }
-  }
+  for (const n of numbers) files.set(pathOf(meta, family, n), sizeOf(meta, family, n));
   return files;
 }
 
-/** The lists' files (whole lists; a ListRef is its count and its blocks' offsets). */
-export const listFiles = (meta: SearchMeta, refs: readonly ListRef[]): Files =>
+/** The numbers of the chunks of `size` units that increasing units lie in, each once. */
+function chunksOf(units: ArrayLike<number>, size: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const chunk = Math.floor((units[i] as number) / size);
+    if (out.at(-1) !== chunk) out.push(chunk);
+  }
+  return out;
+}
+
+/** The list-stream chunks that byte ranges [from, to) lie in. */
+export function streamFiles(
+  meta: SearchMeta,
+  ranges: readonly (readonly [number, number])[],
+): Files {
+  const chunks = new Set<number>();
+  for (const [from, to] of ranges)
+    for (
+      let c = Math.floor(from / store.SEARCH_CHUNK_BYTES);
+      c * store.SEARCH_CHUNK_BYTES < to;
+      c++
+    )
+      chunks.add(c);
+  return filesOf(meta, "p", chunks);
+}
+
+/** The lists' files (whole lists: a ListRef is its count and its blocks' offsets). */
+export const listFiles = (meta: SearchMeta, refs: readonly store.ListRef[]): Files =>
   streamFiles(
     meta,
     refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0]),
@@ -62,100 +99,95 @@ export const listFiles = (meta: SearchMeta, refs: readonly ListRef[]): Files =>
 
 /** Bytes [from, to) of the list stream, its chunks fetched. */
 export function streamBytes(r: Reader, from: number, to: number): Uint8Array {
-  const spans = chunkSpans(from, to, SEARCH_CHUNK_BYTES);
-  const chunk = (n: number) => r.bytes(listChunkPath(cc(r.meta), n));
+  const spans = chunkSpans(from, to, store.SEARCH_CHUNK_BYTES);
+  const chunk = (n: number) => r.bytes(pathOf(r.meta, "p", n));
   const [only] = spans;
   if (spans.length === 1 && only !== undefined)
     return chunk(only.chunk).subarray(only.from, only.to);
   const out = new Uint8Array(to - from);
-  let at = 0;
-  for (const span of spans) {
-    out.set(chunk(span.chunk).subarray(span.from, span.to), at);
-    at += span.to - span.from;
-  }
+  for (const span of spans)
+    out.set(
+      chunk(span.chunk).subarray(span.from, span.to),
+      span.chunk * store.SEARCH_CHUNK_BYTES + span.from - from,
+    );
   return out;
 }
 
 /** A whole list decoded as columns (its files fetched), kept per isolate. */
-export function list(r: Reader, ref: ListRef): Postings {
+export function list(r: Reader, ref: store.ListRef): Postings {
   const [count = 0, from = 0] = ref;
-  const to = ref.at(-1) ?? 0;
   if (count === 0) return Postings.EMPTY;
-  return r.kept(`list ${from}`, count * 12, () => decodePostings(streamBytes(r, from, to), count));
+  return r.kept(from, count * 12, () =>
+    decodePostings(streamBytes(r, from, ref.at(-1) ?? 0), count),
+  );
 }
 
 /** The shard files of keys: lexicon shards for lexemes (their two-character group), n-gram shards for n-grams. */
-export function shardFiles(meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files {
-  const files: Files = new Map();
-  for (const key of keys) {
-    const n = lexicon
-      ? shardFor(meta.lexiconShards, [...key].slice(0, 2).join(""))
-      : shardFor(meta.trigramShards, key);
-    const path = lexicon ? lexiconPath(cc(meta), n) : trigramPath(cc(meta), n);
-    files.set(path, meta.fileBytes[lexicon ? "l" : "g"][n] ?? 0);
-  }
-  return files;
-}
+export const shardFiles = (meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files =>
+  filesOf(
+    meta,
+    lexicon ? "l" : "g",
+    keys.map((key) =>
+      shardFor(
+        lexicon ? meta.lexiconShards : meta.trigramShards,
+        lexicon ? store.lexiconKey(key) : key,
+      ),
+    ),
+  );
 
 /** The shard a key is in (its file fetched). */
 export function shardOf(r: Reader, key: string, lexicon: boolean): ListShard {
-  const [path] = shardFiles(r.meta, [key], lexicon).keys();
-  const bytes = r.bytes(path ?? "");
-  return r.kept(path ?? "", bytes.byteLength, () => ListShard.parse(bytes));
+  const [path = ""] = shardFiles(r.meta, [key], lexicon).keys();
+  return r.decoded(path, (bytes) => ListShard.parse(bytes));
 }
 
 export const placeTableFiles = (meta: SearchMeta): Files =>
-  new Map([[placesPath(cc(meta)), meta.fileBytes.places]]);
+  new Map([[layout.placesPath(meta.country), meta.fileBytes.places]]);
 
-/** The place table (its file fetched) and where each place's streets start among all places' streets. */
-export function placeTable(r: Reader): PlaceTable & { readonly streetStarts: Int32Array } {
-  const path = placesPath(cc(r.meta));
-  const bytes = r.bytes(path);
-  return r.kept(path, bytes.byteLength * 4, () => {
-    const table = decodePlaceTable(bytes);
-    const streetStarts = new Int32Array(table.size + 1);
+/** The place table (its file fetched). */
+export const placeTable = (r: Reader): PlaceTable =>
+  r.decoded(layout.placesPath(r.meta.country), (bytes) => decodePlaceTable(bytes));
+
+/** Where each place's streets start among all places' streets (the sums of the streets of the places before it). */
+export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
+  r.kept("street starts", table.size * 4, () => {
+    const starts = new Int32Array(table.size + 1);
     for (let p = 0; p < table.size; p++)
-      streetStarts[p + 1] = (streetStarts[p] as number) + (table.counts[p] as number);
-    return Object.assign(table, { streetStarts });
+      starts[p + 1] = (starts[p] as number) + (table.counts[p] as number);
+    return starts;
   });
-}
 
-/** The files of the streets of the places that pass (pass[p] === 1) in [from, to). */
+/** The files of the streets of the places that pass (`pass[p] === 1`) in [from, to). */
 export function placeStreetFiles(
   meta: SearchMeta,
   starts: Int32Array,
   pass: Uint8Array,
-  from = 0,
-  to = pass.length,
+  from: number,
+  to: number,
 ): Files {
-  const files: Files = new Map();
-  const last = Math.ceil(meta.count / PLACE_STREETS_PER_FILE) - 1;
-  let added = -1;
-  for (let p = from; p < to; p++) {
-    if (pass[p] !== 1 || starts[p] === starts[p + 1]) continue;
-    const end = Math.floor(((starts[p + 1] as number) - 1) / PLACE_STREETS_PER_FILE);
-    for (
-      let f = Math.max(added + 1, Math.floor((starts[p] as number) / PLACE_STREETS_PER_FILE));
-      f <= end;
-      f++
-    ) {
-      added = f;
-      const streets = f < last ? PLACE_STREETS_PER_FILE : meta.count - f * PLACE_STREETS_PER_FILE;
-      files.set(placeStreetsPath(cc(meta), f), streets * POSITION_BYTES);
-    }
-  }
-  return files;
+  const files = new Set<number>();
+  for (let p = from; p < to; p++)
+    if (pass[p] === 1)
+      for (
+        let k = starts[p] as number;
+        k < (starts[p + 1] as number);
+        k += store.PLACE_STREETS_PER_FILE
+      )
+        files
+          .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
+          .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
+  return filesOf(meta, "s", files);
 }
 
-/** The streets of place p, in order (their files fetched): `streets` in [starts[p], starts[p + 1]). */
+/** The streets of place p, in order (their files fetched). */
 export function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Array {
   const [from, to] = [starts[p] as number, starts[p + 1] as number];
   const out = new Int32Array(to - from);
   for (let k = from; k < to;) {
-    const f = Math.floor(k / PLACE_STREETS_PER_FILE);
-    const bytes = r.bytes(placeStreetsPath(cc(r.meta), f));
-    const end = Math.min(to, (f + 1) * PLACE_STREETS_PER_FILE);
-    for (let at = (k - f * PLACE_STREETS_PER_FILE) * POSITION_BYTES; k < end; k++, at += 3)
+    const f = Math.floor(k / store.PLACE_STREETS_PER_FILE);
+    const bytes = r.bytes(pathOf(r.meta, "s", f));
+    const end = Math.min(to, (f + 1) * store.PLACE_STREETS_PER_FILE);
+    for (let at = (k - f * store.PLACE_STREETS_PER_FILE) * 3; k < end; k++, at += 3)
       out[k - from] =
         (bytes[at] as number) |
         ((bytes[at + 1] as number) << 8) |
@@ -165,107 +197,73 @@ export function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Arr
 }
 
 /** The record-table chunks (each street's place) of increasing positions. */
-export function recordFiles(meta: SearchMeta, positions: Int32Array): Files {
-  const files: Files = new Map();
-  for (let i = 0, last = -1; i < positions.length; i++) {
-    const chunk = Math.floor((positions[i] as number) / RECORD_CHUNK_STREETS);
-    if (chunk === last) continue;
-    last = chunk;
-    const streets = Math.min(RECORD_CHUNK_STREETS, meta.count - chunk * RECORD_CHUNK_STREETS);
-    files.set(recordsPath(cc(meta), chunk), streets * meta.placeWidth);
-  }
-  return files;
-}
+export const recordFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
+  filesOf(meta, "r", chunksOf(positions, store.RECORD_CHUNK_STREETS));
 
-/** The place of a street (its record chunk fetched). */
-export function placeAt(r: Reader, position: number): number {
-  const chunk = Math.floor(position / RECORD_CHUNK_STREETS);
-  const table = r.bytes(recordsPath(cc(r.meta), chunk));
-  const at = (position - chunk * RECORD_CHUNK_STREETS) * r.meta.placeWidth;
-  return (
-    (table[at] as number) |
-    ((table[at + 1] as number) << 8) |
-    (r.meta.placeWidth === 3 ? (table[at + 2] as number) << 16 : 0)
-  );
-}
-
-/** The head-table chunks of increasing positions. */
-export function headFiles(meta: SearchMeta, positions: Int32Array): Files {
-  const files: Files = new Map();
-  for (const [path] of recordFiles(meta, positions)) {
-    const chunk = Number(/(\d+)\.bin$/.exec(path)?.[1]);
-    files.set(headsPath(cc(meta), chunk), meta.fileBytes.h[chunk] ?? 0);
-  }
-  return files;
-}
-
-/** The heads of increasing positions (their head chunks fetched). */
-export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[] {
-  const out: (readonly string[])[] = [];
-  for (let i = 0; i < positions.length;) {
-    const chunk = Math.floor((positions[i] as number) / RECORD_CHUNK_STREETS);
-    let j = i;
-    while (
-      j < positions.length &&
-      Math.floor((positions[j] as number) / RECORD_CHUNK_STREETS) === chunk
-    )
-      j++;
-    out.push(...headsInRuns(r.bytes(headsPath(cc(r.meta), chunk)), [...positions.subarray(i, j)]));
-    i = j;
+/** The places of increasing positions (their record chunks fetched). */
+export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(positions.length);
+  const width = r.meta.placeWidth;
+  let table: Uint8Array = new Uint8Array();
+  for (let i = 0, chunk = -1; i < positions.length; i++) {
+    const position = positions[i] as number;
+    if (Math.floor(position / store.RECORD_CHUNK_STREETS) !== chunk) {
+      chunk = Math.floor(position / store.RECORD_CHUNK_STREETS);
+      table = r.bytes(pathOf(r.meta, "r", chunk));
+    }
+    const at = (position - chunk * store.RECORD_CHUNK_STREETS) * width;
+    out[i] =
+      (table[at] as number) |
+      ((table[at + 1] as number) << 8) |
+      (width === 3 ? (table[at + 2] as number) << 16 : 0);
   }
   return out;
 }
 
-/** The number of each bitmap key's file (the meta's bitmaps and their aliases). */
-export function bitmapNumber(r: Reader, key: string): number | undefined {
-  return r
+/** The head-table chunks of increasing positions. */
+export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
+  filesOf(meta, "h", chunksOf(positions, store.RECORD_CHUNK_STREETS));
+
+/** The heads of increasing positions (their head chunks fetched). */
+export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[] {
+  const out: (readonly string[])[] = [];
+  for (const chunk of chunksOf(positions, store.RECORD_CHUNK_STREETS)) {
+    const here = [...positions].filter((p) => Math.floor(p / store.RECORD_CHUNK_STREETS) === chunk);
+    out.push(...store.headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
+  }
+  return out;
+}
+
+/** The number of a bitmap key's file (the meta's bitmaps and their aliases). */
+export const bitmapNumber = (r: Reader, key: string): number | undefined =>
+  r
     .kept(
       "bitmap numbers",
       0,
       () => new Map([...r.meta.bitmaps.map((k, n) => [k, n] as const), ...r.meta.bitmapAliases]),
     )
     .get(key);
-}
-
-export const bitmapFiles = (meta: SearchMeta, numbers: readonly number[]): Files =>
-  new Map(numbers.map((n) => [bitmapPath(cc(meta), n), bitmapBytes(meta.count)]));
 
 /** Bitmap file n's words (fetched). */
-export function bitmap(r: Reader, n: number): Uint32Array {
-  const path = bitmapPath(cc(r.meta), n);
-  const bytes = r.bytes(path);
-  return r.kept(path, bytes.byteLength, () => decodeBitmap(bytes));
-}
-
-export const countFiles = (meta: SearchMeta, n: number): Files =>
-  new Map([[gramCountsPath(cc(meta), n), meta.fileBytes.c[n] ?? 0]]);
+export const bitmap = (r: Reader, n: number): Uint32Array =>
+  r.decoded(pathOf(r.meta, "b", n), decodeBitmap);
 
 /** Per place, its streets whose name has the n-gram of count file n (fetched). */
-export function placeCounts(r: Reader, n: number, places: number): Int32Array {
-  const path = gramCountsPath(cc(r.meta), n);
-  const bytes = r.bytes(path);
-  return r.kept(path, places * 4, () => decodeGramCounts(bytes, places));
-}
+export const placeCounts = (r: Reader, n: number, places: number): Int32Array =>
+  r.decoded(pathOf(r.meta, "c", n), (bytes) => decodeGramCounts(bytes, places));
 
 /** The tail shards of places. */
-export function tailFiles(meta: SearchMeta, places: Iterable<number>): Files {
-  const files: Files = new Map();
-  for (const place of places) {
-    const n = Math.floor(place / TAILS_PER_SHARD);
-    files.set(tailsPath(cc(meta), n), meta.fileBytes.t[n] ?? 0);
-  }
-  return files;
-}
+export const tailFiles = (meta: SearchMeta, places: Iterable<number>): Files =>
+  filesOf(
+    meta,
+    "t",
+    Array.from(places, (place) => Math.floor(place / store.TAILS_PER_SHARD)),
+  );
 
 /** A place's rendered tail, JSON (0) or CSV (1) (its shard fetched). */
 export function tailOf(r: Reader, place: number, format: 0 | 1): string {
-  const path = tailsPath(cc(r.meta), Math.floor(place / TAILS_PER_SHARD));
-  const bytes = r.bytes(path);
-  const shard = r.kept(path, bytes.byteLength, () => new TailShard(bytes));
-  return place % TAILS_PER_SHARD >= shard.size
-    ? (["}", "\r\n"][format] ?? "")
-    : shard.tail(place % TAILS_PER_SHARD, format);
+  const n = Math.floor(place / store.TAILS_PER_SHARD);
+  const shard = r.decoded(pathOf(r.meta, "t", n), (bytes) => new TailShard(bytes));
+  const i = place % store.TAILS_PER_SHARD;
+  return i >= shard.size ? (["}", "\r\n"][format] ?? "") : shard.tail(i, format);
 }
-
-/** The country of an index: its meta's paths carry it. */
-const cc = (meta: SearchMeta) => meta.country;

@@ -194,21 +194,31 @@ function cheapestCover(
 export class Runs {
   readonly starts: Int32Array;
   readonly lengths: Int32Array;
-  readonly head: (i: number) => readonly string[];
+  /** Per run its list and its entry there (one list: the run's index). */
+  private readonly which: Int32Array | undefined;
+  private readonly at: Int32Array | undefined;
   private readonly verdicts: Uint8Array;
-  private readonly byName = new Map<string, boolean>();
 
-  /** `lists`: the name's lists, decoded; `size`: the country's streets. */
+  /**
+   * `lists`: the name's lists, decoded; `size`: the country's streets; `most`: most runs will be
+   * tested, so their lists' head tables are decoded whole at once, not head by head.
+   */
   constructor(
-    lists: Postings[],
+    private readonly lists: Postings[],
     private readonly name: Pick<NameSide, "filter" | "and" | "exact">,
     size: number,
+    most = false,
   ) {
     lists.sort((x, y) => x.length - y.length);
     const [first, second] = lists as [Postings, Postings?];
+    if (most && !name.exact) for (const l of lists) l.decodeHeads();
     if (second === undefined) {
-      [this.starts, this.lengths] = [first.positions, first.seconds];
-      this.head = (i) => first.entry(i).head;
+      [this.starts, this.lengths, this.which, this.at] = [
+        first.positions,
+        first.seconds,
+        undefined,
+        undefined,
+      ];
       this.verdicts = new Uint8Array(this.starts.length).fill(name.exact ? 1 : 0);
       return;
     }
@@ -220,35 +230,42 @@ export class Runs {
           lists.map((l) => l.positions),
           size,
         );
-    const [which, at] = [new Int32Array(this.starts.length), new Int32Array(this.starts.length)];
+    const [which, at, lengths] = [
+      new Int32Array(this.starts.length),
+      new Int32Array(this.starts.length),
+      new Int32Array(this.starts.length),
+    ];
     const next = new Int32Array(lists.length);
     for (let i = 0; i < at.length; i++) {
       const start = this.starts[i] as number;
       let l = 0;
-      for (; ; l++) {
-        const positions = (lists[l] as Postings).positions;
-        next[l] = gallop(positions, start, next[l]);
-        if (positions[next[l] as number] === start) break;
-      }
-      [which[i], at[i]] = [l, next[l] as number];
+      while (
+        ((lists[l] as Postings).positions[
+          (next[l] = gallop((lists[l] as Postings).positions, start, next[l]))
+        ] as number) !== start
+      )
+        l++;
+      [which[i], at[i], lengths[i]] = [
+        l,
+        next[l] as number,
+        (lists[l] as Postings).seconds[next[l] as number] as number,
+      ];
     }
-    this.lengths = Int32Array.from(
-      at,
-      (k, i) => (lists[which[i] as number] as Postings).seconds[k] as number,
-    );
-    this.head = (i) => (lists[which[i] as number] as Postings).entry(at[i] as number).head;
+    [this.lengths, this.which, this.at] = [lengths, which, at];
     this.verdicts = new Uint8Array(this.starts.length);
   }
 
-  /** Does run i's name pass (tested once per distinct name)? */
+  /** Run i's head. */
+  head(i: number): readonly string[] {
+    const l = this.lists[this.which?.[i] ?? 0] as Postings;
+    return l.headOf(l.headRef(this.at?.[i] ?? i));
+  }
+
+  /** Does run i's name pass? A run is one name's streets: each name is tested once. */
   passes(i: number): boolean {
     if (this.verdicts[i] === 0) {
       const head = this.head(i);
-      const value = head[head.length - 1] ?? "";
-      let passed = this.byName.get(value);
-      if (passed === undefined)
-        this.byName.set(value, (passed = filterMatches(this.name.filter, value)));
-      this.verdicts[i] = passed ? 1 : 2;
+      this.verdicts[i] = filterMatches(this.name.filter, head[head.length - 1] ?? "") ? 1 : 2;
     }
     return this.verdicts[i] === 1;
   }
@@ -271,11 +288,12 @@ export class Runs {
 }
 
 /** The candidate runs of a name's lists, read (their files fetched). */
-export const readRuns = (r: Reader, name: NameSide) =>
+export const readRuns = (r: Reader, name: NameSide, most = true) =>
   new Runs(
     name.refs.map((ref) => list(r, ref)),
     name,
     r.meta.count,
+    most,
   );
 
 /** Steps of reading a name's lists and testing their runs' names (`tested` of them at most). */

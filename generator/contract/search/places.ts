@@ -82,7 +82,7 @@ export function bitmapPlan(
 ): Plan<Found> {
   return {
     steps: nameSteps(name) + name.runs * COST.word * 2 + andSteps(r, keys),
-    files: () => union(leaf.listFiles(r.meta, name.refs), leaf.bitmapFiles(r.meta, keys)),
+    files: () => union(leaf.listFiles(r.meta, name.refs), leaf.filesOf(r.meta, "b", keys)),
     run: async () => {
       const bits = placeBits(r, keys);
       const bit = (p: number) => ((((bits[p >>> 5] as number) >>> (p & 31)) & 1) === 1 ? -1 : -2);
@@ -116,14 +116,15 @@ export function placePlans(
   const passing: number[] = [];
   for (let p = places.from; p < places.to; p++)
     if (places.pass[p] === 1 && (table.counts[p] as number) > 0) passing.push(p);
+  const starts = leaf.streetStarts(r, table);
   const positionFiles = () =>
-    leaf.placeStreetFiles(r.meta, table.streetStarts, places.pass, places.from, places.to);
-  const ofPlaces = () => passing.map((p) => leaf.placeStreets(r, table.streetStarts, p));
+    leaf.placeStreetFiles(r.meta, starts, places.pass, places.from, places.to);
+  const ofPlaces = () => passing.map((p) => leaf.placeStreets(r, starts, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
     plans.push({
       steps: andSteps(r, keys) + Math.min(end, r.meta.count / 32) * COST.word,
-      files: () => leaf.bitmapFiles(r.meta, keys),
+      files: () => leaf.filesOf(r.meta, "b", keys),
       run: async () => ({
         total: places.streets,
         positions: selectBits(placeBits(r, keys), start, end),
@@ -134,7 +135,8 @@ export function placePlans(
     plans.push({
       // Counted from the places (and the name's per-place counts); streets read in order as far as the page.
       steps: countedSteps(r, places.streets, end),
-      files: () => (name?.counts === undefined ? new Map() : leaf.countFiles(r.meta, name.counts)),
+      files: () =>
+        name?.counts === undefined ? new Map() : leaf.filesOf(r.meta, "c", [name.counts]),
       run: async () => {
         const counts =
           name?.counts === undefined ? table.counts : leaf.placeCounts(r, name.counts, table.size);
@@ -175,9 +177,16 @@ export function placePlans(
       files: () => leaf.listFiles(r.meta, name.refs),
       run: async () => {
         const runs = readRuns(r, name);
-        await r.need(leaf.recordFiles(r.meta, runs.streets()));
-        const place = (p: number) =>
-          places.pass[leaf.placeAt(r, p)] === 1 ? leaf.placeAt(r, p) : -2;
+        const streets = runs.streets();
+        await r.need(leaf.recordFiles(r.meta, streets));
+        const of = leaf.placesAt(r, streets);
+        // runStreets asks for streets in increasing order: streets[k] is found moving on.
+        let k = 0;
+        const place = (position: number) => {
+          while ((streets[k] as number) < position) k++;
+          const p = of[k] as number;
+          return places.pass[p] === 1 ? p : -2;
+        };
         return runStreets(runs, new Page(start, end), place);
       },
     },
@@ -186,7 +195,7 @@ export function placePlans(
       steps: positionSteps(name, places.streets),
       files: () => union(positionFiles(), leaf.listFiles(r.meta, name.refs)),
       run: async () => {
-        const runs = readRuns(r, name);
+        const runs = readRuns(r, name, false);
         const keys: number[] = [];
         ofPlaces().forEach((streets, l) => {
           for (let k = 0, i = 0; k < streets.length; k++) {
@@ -206,16 +215,16 @@ export function placePlans(
           passing.map((p) => placeList(table, p)),
         ),
       run: async () => {
-        const byName = new Map<string, boolean>();
         const lists = passing.map((p) => leaf.list(r, placeList(table, p)));
         const keys: number[] = [];
         lists.forEach((l, k) => {
+          // Per head of the list (entries of one head share it): 0 not yet tested, 1 passes, 2 not.
+          const verdicts = new Uint8Array(l.headRefEnd);
           for (let i = 0; i < l.length; i++) {
-            const value = l.headOf(l.headRef(i)).at(-1) ?? "";
-            let passed = byName.get(value);
-            if (passed === undefined)
-              byName.set(value, (passed = filterMatches(name.filter, value)));
-            if (passed) keys.push((l.positions[i] as number) * PLACES + k);
+            const ref = l.headRef(i);
+            if (verdicts[ref] === 0)
+              verdicts[ref] = filterMatches(name.filter, l.headOf(ref).at(-1) ?? "") ? 1 : 2;
+            if (verdicts[ref] === 1) keys.push((l.positions[i] as number) * PLACES + k);
           }
         });
         return sorted(keys, (key) => {
@@ -282,8 +291,9 @@ async function ordered(
       if (i === l.length) [b, i] = [b + 1, 0];
     }
     await r.need(leaf.recordFiles(r.meta, stretch));
+    const of = leaf.placesAt(r, stretch);
     for (let k = 0; k < want && page.total < end; k++) {
-      const place = leaf.placeAt(r, stretch[k] as number);
+      const place = of[k] as number;
       const at = from[k] as number;
       const head = () =>
         (blocks[Math.floor(at / BLOCK_ENTRIES)] as Postings).entry(at % BLOCK_ENTRIES).head;

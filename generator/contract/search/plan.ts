@@ -44,7 +44,9 @@ export interface Reader {
   /** A file `need` has charged and fetched. */
   bytes(path: string): Uint8Array;
   /** A value made from fetched files, kept per isolate under `key` (about `bytes` of memory). */
-  kept<T>(key: string, bytes: number, make: () => T): T;
+  kept<T>(key: number | string, bytes: number, make: () => T): T;
+  /** A fetched file decoded by `make`, kept as long as the isolate keeps the file. */
+  decoded<T>(path: string, make: (bytes: Uint8Array) => T): T;
 }
 
 /**

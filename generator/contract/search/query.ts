@@ -213,8 +213,9 @@ function sparsePlan(
           r.meta,
           terms.flatMap((t) => t.refs),
         ),
-        leaf.bitmapFiles(
+        leaf.filesOf(
           r.meta,
+          "b",
           checkedBits.map((t) => t.bitmap as number),
         ),
         documents ? leaf.placeTableFiles(r.meta) : new Map(),
@@ -265,8 +266,9 @@ function densePlan(
       2 * terms.length * words * COST.word,
     files: () =>
       union(
-        leaf.bitmapFiles(
+        leaf.filesOf(
           r.meta,
+          "b",
           terms.flatMap((t) => (t.bitmap === undefined ? [] : [t.bitmap])),
         ),
         leaf.listFiles(
