@@ -213,12 +213,7 @@ export class Runs {
     const [first, second] = lists as [Postings, Postings?];
     if (most && !name.exact) for (const l of lists) l.decodeHeads();
     if (second === undefined) {
-      [this.starts, this.lengths, this.which, this.at] = [
-        first.positions,
-        first.seconds,
-        undefined,
-        undefined,
-      ];
+      [this.starts, this.lengths] = [first.positions, first.seconds];
       this.verdicts = new Uint8Array(this.starts.length).fill(name.exact ? 1 : 0);
       return;
     }

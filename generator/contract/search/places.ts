@@ -5,34 +5,12 @@
 import { BLOCK_ENTRIES, type ListRef } from "./store.ts";
 import { filterMatches } from "./filter.ts";
 import { placeList } from "./meta.ts";
-import { COST, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, Page, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { combineBits, countRange, mergeFirst, selectBits } from "./kernels.ts";
 import type { PlacePass } from "./values.ts";
 import { nameSteps, readRuns, Runs, type NameSide } from "./names.ts";
 import { decodePostings, type Postings } from "./postings.ts";
-
-/** Streets counted in order, those of the page [start, end) kept with their places and heads. */
-export class Page {
-  total = 0;
-  readonly positions: number[] = [];
-  readonly places: number[] = [];
-  readonly heads: (readonly string[])[] = [];
-  constructor(
-    readonly start: number,
-    readonly end: number,
-  ) {}
-  add(position: number, place: number, head: () => readonly string[]): void {
-    if (this.total++ < this.start || this.total > this.end) return;
-    this.positions.push(position);
-    this.places.push(place);
-    this.heads.push(head());
-  }
-  found(total = this.total, places = true): Found {
-    const page = { total, positions: Int32Array.from(this.positions), heads: this.heads };
-    return places ? { ...page, places: Int32Array.from(this.places) } : page;
-  }
-}
 
 export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.position;
 export const positionSteps = (name: NameSide, streets: number) =>

@@ -121,3 +121,25 @@ export function bytesOf(files: Files): number {
   for (const bytes of files.values()) sum += bytes;
   return sum;
 }
+
+/** Streets counted in order, those of the page [start, end) kept with their places and heads. */
+export class Page {
+  total = 0;
+  readonly positions: number[] = [];
+  readonly places: number[] = [];
+  readonly heads: (readonly string[])[] = [];
+  constructor(
+    readonly start: number,
+    readonly end: number,
+  ) {}
+  add(position: number, place: number, head: () => readonly string[]): void {
+    if (this.total++ < this.start || this.total > this.end) return;
+    this.positions.push(position);
+    this.places.push(place);
+    this.heads.push(head());
+  }
+  found(total = this.total, places = true): Found {
+    const page = { total, positions: Int32Array.from(this.positions), heads: this.heads };
+    return places ? { ...page, places: Int32Array.from(this.places) } : page;
+  }
+}

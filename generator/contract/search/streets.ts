@@ -8,14 +8,13 @@
  */
 import { BLOCK_ENTRIES, runStreetsOf } from "./store.ts";
 import type { StreetFilter } from "./filter.ts";
-import { COST, cheapest, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, cheapest, Page, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { passingPlaces } from "./values.ts";
 import {
   bitmapPlan,
   blockFiles,
   countedSteps,
-  Page,
   placePlans,
   positionSteps,
   recordSteps,
