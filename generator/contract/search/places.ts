@@ -15,10 +15,14 @@ import { decodePostings, type Postings } from "./postings.ts";
 export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.position;
 export const positionSteps = (name: NameSide, streets: number) =>
   streets * (COST.position + COST.bit) + nameSteps(name, streets);
-/** Summing counts over the places, then reading streets in order as far as the page's end. */
-export const countedSteps = (r: Reader, streets: number, end: number) =>
+/**
+ * Summing counts over the places, then reading streets in order as far as the page's end: every
+ * street's place looked up, and beside a name each of its list's entries decoded on the way.
+ */
+export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) =>
   r.meta.places * COST.bit +
-  Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) * COST.position;
+  Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) *
+    (name === undefined ? COST.position : COST.walked);
 export const blockFiles = (r: Reader, ref: ListRef, from: number, to: number): Files =>
   leaf.streamFiles(r.meta, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
 
@@ -112,7 +116,7 @@ export function placePlans(
   if (name === undefined || name.counts !== undefined)
     plans.push({
       // Counted from the places (and the name's per-place counts); streets read in order as far as the page.
-      steps: countedSteps(r, places.streets, end),
+      steps: countedSteps(r, places.streets, end, name),
       files: () =>
         name?.counts === undefined ? new Map() : leaf.filesOf(r.meta, "c", [name.counts]),
       run: async () => {

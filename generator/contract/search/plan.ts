@@ -23,6 +23,19 @@ import type { SearchMeta } from "./meta.ts";
  */
 export const SEARCH_READ_BUDGET = 1024 * 1024;
 
+/**
+ * Estimated steps (the cost unit, COST) one plan may take: a plan over it is not run, as a plan
+ * whose files exceed the read budget is not, so a request every plan of which exceeds either
+ * budget is refused (SearchTooBroad). It bounds a request's CPU where the read budget does not:
+ * a request can read little and decode much (a big city's streets tested against a common word,
+ * page after page). Calibrated from warm CPU per step on the national build (docs/SEARCH.md,
+ * "Thresholds"; `npm run bench:steps` prints both).
+ */
+export const SEARCH_STEP_BUDGET = 600_000;
+
+/** The estimated steps of the plans a request ran, outermost first (bench/search-steps.ts reads them). */
+export const planTrace: { steps: number[] } = { steps: [] };
+
 /** Every plan of a search would read more of the index than its read budget. */
 export class SearchTooBroad extends Error {
   constructor(readonly needed: number) {
@@ -67,6 +80,11 @@ export const COST = {
   pattern: 40,
   /** A candidate's document (name and place) tested against query terms or a phrase. */
   document: 30,
+  /**
+   * A street of a name's list read in order from its first block: its entry decoded with its head,
+   * its place looked up in the record table, a stretch at a time (measured: three entries' time).
+   */
+  walked: 3,
   /** A street rendered into the page (its head, its place's tail). */
   row: 20,
 } as const;
@@ -95,8 +113,10 @@ export async function cheapest<T>(plans: readonly Plan<T>[], r: Reader): Promise
   const ordered = [...plans].sort((a, b) => a.steps - b.steps);
   let refusal: SearchTooBroad | undefined;
   for (const plan of ordered) {
+    if (plan.steps > SEARCH_STEP_BUDGET) break; // sorted: every later plan costs more
     const files = plan.files();
     if (!r.fits(files)) continue;
+    planTrace.steps.push(plan.steps);
     try {
       await r.need(files);
       return await plan.run();

@@ -70,7 +70,7 @@ export async function findStreets(
   const beside = Math.min(
     recordSteps(name),
     positionSteps(name, streets),
-    name.counts === undefined ? Infinity : countedSteps(r, streets, end),
+    name.counts === undefined ? Infinity : countedSteps(r, streets, end, name),
   );
   return await cheapest([bitmapPlan(r, name, keys, start, end), withTable(beside)], r);
 }
