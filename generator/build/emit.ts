@@ -125,7 +125,7 @@ async function emitAll(
     plan,
     stamp: options.stamp,
   });
-  if (written > options.maxFiles) {
+  if (written > (options.pageFiles === false ? plan.minimumFiles : options.maxFiles)) {
     throw new Error(
       `the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`,
     );

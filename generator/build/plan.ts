@@ -22,6 +22,11 @@ export interface BuildPlan extends SizePlan {
 export interface PlanOptions {
   readonly maxFiles: number;
   /**
+   * False: no page files, only the files every build needs (the minimum; every page is cut from
+   * the packed records, with the same bytes and headers), whatever `maxFiles` allows. Default true.
+   */
+  readonly pageFiles?: boolean;
+  /**
    * Bytes of inlined records per index shard (default `INLINE_SHARD_BYTES`; 0 inlines nothing).
    * Views of at most one canonical page are inlined smallest first while the shard stays within it.
    */
@@ -105,7 +110,7 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
       };
     }),
     otherFiles,
-    options.maxFiles,
+    options.pageFiles === false ? otherFiles : options.maxFiles,
   );
   return { ...plan, shards, inlined, downloadFilesReserved, packFilesReserved };
 }
