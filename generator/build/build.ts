@@ -202,11 +202,15 @@ export function buildToDirectory(
       const previous = previousBuild(outDir);
       const predecessor = options.predecessor ?? localPredecessor(outDir, previous);
       const sink = new DiskSink(tmp, full ? undefined : previous);
-      const summary = await buildInto(
-        { ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) },
-        sink,
-      );
-      return { ...summary, changes: sink.finish() };
+      try {
+        const summary = await buildInto(
+          { ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) },
+          sink,
+        );
+        return { ...summary, changes: await sink.finish() };
+      } finally {
+        await sink.close();
+      }
     },
     removeOld,
   );

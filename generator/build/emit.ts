@@ -50,6 +50,8 @@ export interface EmitResult {
   readonly downloads: DownloadsManifest;
   /** Views rendered, counted once per render: equal to the number of views when each is rendered once. */
   readonly renders: number;
+  /** The records the change feed lists as added, removed and changed; none without a predecessor. */
+  readonly recordChanges?: { added: number; removed: number; changed: number };
 }
 
 /**
@@ -93,11 +95,8 @@ async function emitAll(
   );
   const resources = ofRecords.map((unit) => unit.prepared);
   const plan = planBuild(resources, { ...options, writtenFiles: written });
-  const downloads = new DownloadWriter(
-    counted,
-    undefined,
-    new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] }),
-  );
+  const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
+  const downloads = new DownloadWriter(counted, undefined, feed);
   const paged = resources.filter((r) => r.resource.query.paged);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
@@ -135,7 +134,14 @@ async function emitAll(
     (sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0),
     0,
   );
-  return { plan, views, downloads: manifest, renders };
+  const recordChanges = feed.recordChanges();
+  return {
+    plan,
+    views,
+    downloads: manifest,
+    renders,
+    ...(recordChanges === undefined ? {} : { recordChanges }),
+  };
 }
 
 const idOf = (unit: Emitted): string =>
