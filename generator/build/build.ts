@@ -135,6 +135,8 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const timed: FileSink = {
     write: (path, data) => timer.measure("write", () => sink.write(path, data)),
     keep: (path) => timer.measure("write", () => sink.keep?.(path)),
+    read: (path) => timer.measure("write", () => sink.read?.(path)),
+    settle: () => timer.measureAsync("write", async () => sink.settle?.()),
   };
   const counter = new CountingSink(timed);
   const result = await emitBuild(

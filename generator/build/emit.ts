@@ -7,9 +7,11 @@ import type { AnyResource, Resource } from "../resources/resource.ts";
 import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
-import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import type { SearchUnit } from "./emit-search.ts";
+import { writePages, type PendingPages } from "./emit-pages.ts";
+import { emitSearchOnThread } from "./search-thread.ts";
 import { writeMatchTables } from "./match-tables.ts";
-import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
+import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
 import { PhaseTimer } from "./timing.ts";
 import type { PreparedResource, PreparedView } from "./views.ts";
@@ -55,11 +57,12 @@ export interface EmitResult {
 }
 
 /**
- * Writes a whole build into `sink`: the search indexes and match tables first (a search index's
- * file count is known only once written), then the plan (inlined views, page sizes within what
- * the file budget leaves), then each resource's records (pages, index shards, lists, downloads),
- * then the docs, `_headers`, the route table and `/_build.json`. The docs and the route table list
- * every emitted resource in the order given.
+ * Writes a whole build into `sink`: the search indexes on threads of their own (search-thread.ts)
+ * while the match tables and each resource's records (packs, lists, downloads) are written here;
+ * then, once the search indexes' file count is known, the page sizes the file budget leaves and
+ * the page files (cut from the packs) and index shards (emit-pages.ts); then the docs, `_headers`,
+ * the route table and `/_build.json`. The docs and the route table list every emitted resource in
+ * the order given. The same bytes as one after the other: only the order of writing differs.
  */
 export async function emitBuild(
   emitted: readonly Emitted[],
@@ -77,45 +80,66 @@ async function emitAll(
   timer: PhaseTimer,
 ): Promise<EmitResult> {
   let written = 0;
-  const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
-  /** The docs' entry of each emitted resource, by id. */
-  const docs = new Map<string, DocsResource>();
-  for (const unit of emitted) {
-    if (unit.kind !== "search") continue;
-    const index = timer.measure("search", () =>
-      emitSearch(unit, counted, options.searchReadBudget),
-    );
-    // No sample record: the build does not run searches.
-    docs.set(unit.resource.id, { resource: unit.resource, records: index.streets, views: 1 });
-  }
+  const counted: FileSink = {
+    write: (path, data) => (written++, sink.write(path, data)),
+    read: (path) => sink.read?.(path),
+    settle: async () => sink.settle?.(),
+  };
+  // The search indexes, each on a thread of its own, while the records are written beside them.
+  const searches = emitted.flatMap((unit) =>
+    unit.kind === "search"
+      ? [{ unit, index: emitSearchOnThread(unit, counted, options.searchReadBudget) }]
+      : [],
+  );
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
   writeMatchTables(
     ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
     counted,
   );
+  const matchFiles = written;
   const resources = ofRecords.map((unit) => unit.prepared);
-  const plan = planBuild(resources, { ...options, writtenFiles: written });
+  const layout = planLayout(resources, options);
   const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
   const downloads = new DownloadWriter(counted, undefined, feed);
   const paged = resources.filter((r) => r.resource.query.paged);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
+  /** The docs' entry of each emitted resource, by id. */
+  const docs = new Map<string, DocsResource>();
+  const pending: PendingPages[] = [];
   for (const prepared of resources) {
-    const sample = prepared.resource.query.paged
-      ? await emitPagedResource(
-          prepared,
-          plan,
-          counted,
-          downloads,
-          {
-            key: sampleView(prepared.resource, prepared.views)?.key,
-            ...exampleMatch(prepared.resource),
-          },
-          () => options.onProgress?.(++doneViews, totalViews),
-        )
-      : await emitList(prepared, counted, downloads);
-    docs.set(prepared.resource.id, docsEntry(prepared, sample));
+    if (prepared.resource.query.paged) {
+      const written = await emitPagedResource(
+        prepared,
+        layout,
+        counted,
+        downloads,
+        {
+          key: sampleView(prepared.resource, prepared.views)?.key,
+          ...exampleMatch(prepared.resource),
+        },
+        () => options.onProgress?.(++doneViews, totalViews),
+      );
+      pending.push(written.pending);
+      docs.set(prepared.resource.id, docsEntry(prepared, written.sample));
+    } else
+      docs.set(
+        prepared.resource.id,
+        docsEntry(prepared, await emitList(prepared, counted, downloads)),
+      );
   }
+  // The page sizes: what the budget leaves once the search indexes' files are counted.
+  let searchFiles = 0;
+  for (const { unit, index } of searches) {
+    const summary = await timer.measureAsync("search", () => index);
+    timer.record("search thread", summary.ms);
+    searchFiles += summary.files;
+    // No sample record: the build does not run searches.
+    docs.set(unit.resource.id, { resource: unit.resource, records: summary.streets, views: 1 });
+  }
+  const plan = planSizes(layout, resources, { ...options, writtenFiles: searchFiles + matchFiles });
+  await counted.settle?.();
+  for (const resource of pending) writePages(resource, plan, counted);
   const manifest = await downloads.finish(options.builtAt, options.sources, options.joins);
   emitSite(counted, {
     resources: emitted.flatMap((unit) => docs.get(idOf(unit)) ?? []),

@@ -55,6 +55,21 @@ const MARGIN = 1.25;
  * Renders only what it sizes (small views, a sample), and those renders are kept for the writing.
  */
 export function planBuild(resources: readonly PreparedResource[], options: PlanOptions): BuildPlan {
+  return planSizes(planLayout(resources, options), resources, options);
+}
+
+/** What a plan decides before the file budget is applied: shards, inlined views, reserves. */
+export type BuildLayout = Omit<BuildPlan, keyof SizePlan> & { readonly otherFiles: number };
+
+/**
+ * The part of the plan the file budget does not change (shards, inlining, the files packs and
+ * downloads take): known before the search indexes are written, so the records can be written
+ * while they are. `otherFiles` does not count `writtenFiles` yet.
+ */
+export function planLayout(
+  resources: readonly PreparedResource[],
+  options: Omit<PlanOptions, "writtenFiles">,
+): BuildLayout {
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.length - paged.length;
   const shards = new Map(paged.map((r) => [r.resource.id, shardCount(r.views.length)]));
@@ -95,12 +110,19 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
     );
   }, 0);
   const otherFiles =
-    lists * 2 +
-    shardFiles +
-    packFilesReserved +
-    SITE_FILES +
-    downloadFilesReserved +
-    (options.writtenFiles ?? 0);
+    lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved;
+  return { shards, inlined, downloadFilesReserved, packFilesReserved, otherFiles };
+}
+
+/** The page sizes within what the budget leaves once `writtenFiles` (the search indexes, match tables) are counted. */
+export function planSizes(
+  layout: BuildLayout,
+  resources: readonly PreparedResource[],
+  options: PlanOptions,
+): BuildPlan {
+  const { inlined, shards, downloadFilesReserved, packFilesReserved } = layout;
+  const paged = resources.filter((r) => r.resource.query.paged);
+  const otherFiles = layout.otherFiles + (options.writtenFiles ?? 0);
   const plan = choosePageSizes(
     paged.map((r) => {
       const keys = inlined.get(r.resource.id);

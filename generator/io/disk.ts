@@ -163,6 +163,19 @@ export class DiskSink implements FileSink {
     return { added: this.added, changed: this.changed, removed, unchanged: this.unchanged };
   }
 
+  read(path: string): Uint8Array | undefined {
+    try {
+      return readFileSync(join(this.root, path));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Resolves when every file so far is on the disk; rejects with the first write that failed. */
+  settle(): Promise<void> {
+    return this.thread.drain();
+  }
+
   /** Ends the write thread; after a failed build, whatever it had not written is dropped. */
   close(): Promise<void> {
     return this.thread.close();
