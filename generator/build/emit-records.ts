@@ -43,6 +43,7 @@ export async function emitPagedResource(
   const packed: PackedView[] = [];
   const dataset = downloads.dataset(resource);
   let sampleRecord: string | undefined;
+  let done = 0;
   for (const view of views) {
     const encoded = view.encoded();
     if (view.key === sample.key) sampleRecord = firstAccepted(encoded, sample.accepts);
@@ -64,6 +65,9 @@ export async function emitPagedResource(
     }
     view.release();
     onView();
+    // Now and then a turn of the event loop: the search index's files, coming from its thread,
+    // are written then instead of waiting in memory until the records are done.
+    if (++done % YIELD_EVERY_VIEWS === 0) await new Promise((turn) => setImmediate(turn));
   }
   packs.json.finish();
   packs.csv.finish();
@@ -74,6 +78,9 @@ export async function emitPagedResource(
     pending: { resource: resource.id, header, packed, shards: shards.all },
   };
 }
+
+/** Views written between two turns of the event loop. */
+const YIELD_EVERY_VIEWS = 64;
 
 function firstAccepted(
   encoded: EncodedRecords,
