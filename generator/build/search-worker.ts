@@ -26,8 +26,11 @@ const send = () => {
 const sink: FileSink = {
   write(path, data) {
     // A copy of just these bytes (a view would send its whole buffer), moved to the main thread.
-    const copy = typeof data === "string" ? data : new Uint8Array(data);
-    if (typeof copy !== "string") transfer.push(copy.buffer as ArrayBuffer);
+    const copy = typeof data === "string" ? data : new Uint8Array(data.byteLength);
+    if (typeof copy !== "string") {
+      copy.set(data as Uint8Array);
+      if (copy.byteLength > 0) transfer.push(copy.buffer);
+    }
     files.push([path, copy]);
     bytes += typeof copy === "string" ? copy.length : copy.byteLength;
     if (bytes >= 4 * 1024 * 1024) send();

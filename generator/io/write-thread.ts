@@ -29,9 +29,11 @@ export class WriteThread {
   /** Writes `data` to `target`, or hard-links `same` (a file with the same bytes) there when that works. */
   file(target: string, data: string | Uint8Array, same?: string): void {
     // A copy of just these bytes in a buffer of its own, moved to the thread (a view would send its whole buffer).
-    const bytes = typeof data === "string" ? ENCODER.encode(data) : new Uint8Array(data);
-    this.transfer.push(bytes.buffer as ArrayBuffer);
-    this.waitBelow(MAX_PENDING_BYTES - bytes.byteLength);
+    const source = typeof data === "string" ? Buffer.from(data) : data;
+    const bytes = new Uint8Array(source.byteLength);
+    bytes.set(source);
+    this.waitBelow(MAX_PENDING_BYTES - bytes.byteLength); // may send the batch: before this file joins it
+    if (bytes.byteLength > 0) this.transfer.push(bytes.buffer);
     Atomics.add(this.pending, 0, bytes.byteLength);
     this.push(
       same === undefined
@@ -90,8 +92,6 @@ export class WriteThread {
     }
   }
 }
-
-const ENCODER = new TextEncoder();
 
 /** Bytes handed to the thread and not yet written, at most (a national build's largest files are a few MB). */
 const MAX_PENDING_BYTES = 64 * 1024 * 1024;
