@@ -35,6 +35,9 @@ export function emitSearchOnThread(
   const worker = new Worker(new URL("./search-worker.ts", import.meta.url), {
     workerData: job,
     execArgv: threadArgs(),
+    // The young generation the build scripts give the main thread (--max-semi-space-size=16: three
+    // semi-spaces' worth); left to V8, a thread's grows to 128 MiB of short-lived garbage.
+    resourceLimits: { maxYoungGenerationSizeMb: 48 },
   });
   return new Promise((resolve, reject) => {
     let failed: unknown;

@@ -19,6 +19,7 @@ export class WriteThread {
   constructor() {
     this.worker = new Worker(new URL("./write-worker.ts", import.meta.url), {
       workerData: this.pending.buffer,
+      resourceLimits: { maxYoungGenerationSizeMb: 16 },
     });
   }
 
@@ -94,7 +95,7 @@ export class WriteThread {
 }
 
 /** Bytes handed to the thread and not yet written, at most (a national build's largest files are a few MB). */
-const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+const MAX_PENDING_BYTES = 16 * 1024 * 1024;
 /** Calls sent to the thread together: one message per file would cost more than small files' writes. */
 const BATCH_OPS = 64;
 const BATCH_BYTES = 1024 * 1024;
