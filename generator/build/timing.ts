@@ -28,11 +28,6 @@ export class PhaseTimer {
     }
   }
 
-  /** Adds time measured elsewhere (work on another thread, which ran beside the phases here). */
-  record(phase: string, ms: number): void {
-    this.add(phase, ms);
-  }
-
   private enter(phase: string): void {
     const now = this.now();
     const outer = this.running.at(-1);
