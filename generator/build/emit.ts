@@ -98,11 +98,12 @@ async function emitAll(
     return [{ unit, index: Promise.resolve({ ...index, ms: performance.now() - started }) }];
   });
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
+  const beforeMatchTables = written;
   writeMatchTables(
     ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
     counted,
   );
-  const matchFiles = written;
+  const matchFiles = written - beforeMatchTables;
   const resources = ofRecords.map((unit) => unit.prepared);
   const layout = planLayout(resources, options);
   const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
