@@ -55,13 +55,17 @@ export function packageVersion(): string {
 /** A hash of everything of the project a build's output depends on besides its sources: the generator, `_headers`, `package.json`. */
 export function codeFingerprint(): string {
   const hash = createHash("sha256");
-  const files = [
+  for (const file of codeFiles()) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The files `codeFingerprint` hashes: the generator, `_headers`, `package.json` (absolute paths, sorted). */
+export function codeFiles(): string[] {
+  return [
     join(PROJECT_ROOT, "_headers"),
     join(PROJECT_ROOT, "package.json"),
     ...listFiles(join(PROJECT_ROOT, "generator")),
   ].sort();
-  for (const file of files) hash.update(file).update(readFileSync(file));
-  return hash.digest("hex").slice(0, 16);
 }
 
 function listFiles(dir: string): string[] {

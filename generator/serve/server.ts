@@ -11,7 +11,13 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { PROJECT_ROOT as ROOT, readBuildManifest, statedFormatVersion } from "../io/read.ts";
 import { assetRules, type AssetConfig } from "./asset-rules.ts";
-import { fileIndex, MAX_ASSETS, startAssetSetup, type FileIndex } from "./assets.ts";
+import {
+  fileIndex,
+  MAX_ASSETS,
+  startAssetSetup,
+  type AssetSetupProcess,
+  type FileIndex,
+} from "./assets.ts";
 import { directoryAssets } from "./binding.ts";
 import { HEALTH_PATH, originOf } from "./child.ts";
 import { createFront, DEFAULT_LIMITS, type Limits } from "./http.ts";
@@ -64,7 +70,12 @@ export async function serveBuild(
   dir: string,
   host: string,
   port: number,
-  options: { readonly limits?: Limits; readonly probe?: boolean } = {},
+  options: {
+    readonly limits?: Limits;
+    readonly probe?: boolean;
+    /** The asset setup, when the caller started it earlier (`start`: beside the build); by default one started here. */
+    readonly setup?: AssetSetupProcess;
+  } = {},
 ): Promise<Serving> {
   checkBuild(dir);
   const config = JSON.parse(
@@ -77,7 +88,7 @@ export async function serveBuild(
       `wrangler.jsonc: the server reproduces html_handling "none" and not_found_handling "none" only (found "${html}", "${notFound}"); npm run dev serves any`,
     );
   let assetConfig: Record<string, unknown> = {};
-  const setupProcess = startAssetSetup();
+  const setupProcess = options.setup ?? startAssetSetup();
   let files: FileIndex;
   try {
     if (options.probe !== false) await probePort(host, port);

@@ -181,5 +181,5 @@ describe("the change feed", () => {
     } finally {
       await deployed.close();
     }
-  }, 300_000);
+  });
 });

@@ -252,5 +252,5 @@ describe("kill -9 in the middle of a build", () => {
       out,
     );
     expect(readdirSync(work).filter((entry) => entry.startsWith(".dist."))).toEqual([]);
-  }, 180_000);
+  });
 });

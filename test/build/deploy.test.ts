@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildFixture, tempDir } from "../support/fixture.ts";
-import { dataFile, ROOT } from "../support/paths.ts";
+import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The deploy path: both workflow files pass actionlint and pin every action by commit, the nightly
@@ -419,7 +419,7 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
         "--assets",
         assets,
       ],
-      { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
+      { cwd: ROOT, env, encoding: "utf8", timeout: SPAWN_BOUND_MS },
     );
 
   it("bundles the Worker and reads the built assets, without credentials or network", async () => {
@@ -480,14 +480,14 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
         "--assets",
         dir,
       ],
-      { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
+      { cwd: ROOT, env, encoding: "utf8", timeout: SPAWN_BOUND_MS },
     );
     const asIsOutput = `${asIs.stdout}\n${asIs.stderr}`;
     expect(asIs.status, asIsOutput).toBe(0);
     expect(asIsOutput).toMatch(/env\.ASSETS\s+Assets/);
     expect(asIsOutput).toMatch(/--dry-run: exiting now/);
     expect(asIsOutput).not.toMatch(/\[ERROR\]|✘/);
-  }, 300_000);
+  });
 
   it("refuses without a build: no assets directory, no bundle", () => {
     const work = tempDir("deploy-missing");
@@ -495,5 +495,5 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(result.status).not.toBe(0);
     expect(`${result.stdout}\n${result.stderr}`).toMatch(/assets/i);
     expect(existsSync(join(work, "bundle", "worker.js"))).toBe(false);
-  }, 120_000);
+  });
 });

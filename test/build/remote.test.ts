@@ -141,7 +141,7 @@ describe("a build from every publisher (loopback mirror)", () => {
       )?.sha256;
     for (const name of ["de-gv100ad", "ch-localities", "ch-communes"])
       expect(sha(remote, name), name).toBe(sha(onDisk, name));
-  }, 180_000); // two builds of every source
+  }); // two builds of every source
 
   it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer)", async () => {
     const fixture = (name: string) => readFileSync(dataFile(`at/upstream-format/${name}`));
@@ -366,5 +366,5 @@ describe("the CLI with remote sources", () => {
       expect(bad.status).toBe(1);
       expect(errors(bad.stderr)).toEqual([expect.stringMatching(message)]);
     }
-  }, 240_000);
+  });
 });

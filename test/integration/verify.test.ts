@@ -53,7 +53,7 @@ beforeAll(async () => {
     },
     good,
   );
-}, 180_000);
+});
 
 describe("npm run verify", () => {
   it("passes a good build: every endpoint, the docs, a 400, a 404 and every download", async () => {
@@ -63,7 +63,7 @@ describe("npm run verify", () => {
     expect(result.stderr).toMatch(/^verify: \/de\/Districts\/\{key\}\/Municipalities: 2 views$/m);
     expect(result.stderr).toMatch(/^verify: change feed: 0 builds, 0 files$/m); // a first build: an empty feed
     expect(result.status).toBe(0);
-  }, 180_000);
+  });
 
   it("fails a build that serves a list or a download wrong, naming each request", async () => {
     const damaged = join(work, "damaged");
@@ -97,5 +97,5 @@ describe("npm run verify", () => {
     expect(result.stdout).toMatch(
       new RegExp(`^verify: \\d+ checks, ${failures.length} failed$`, "m"),
     );
-  }, 180_000);
+  });
 });

@@ -82,7 +82,7 @@ beforeAll(async () => {
     streets.map((s) => s.postalCode),
     streets.map((s) => s.locality),
   ]);
-}, 600_000);
+});
 afterAll(async () => {
   await db?.close();
 });
@@ -161,5 +161,5 @@ describe("/de/Streets regular-expression filters against PostgreSQL's ~* and ~",
     );
     expect(mismatches.slice(0, 10)).toEqual([]);
     expect(compared).toBeGreaterThan(runs / 2);
-  }, 600_000);
+  });
 });
