@@ -14,15 +14,26 @@ export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
 /** A source file's bytes; a file larger than `maxBytes` fails by its size, before it is read. */
 export async function readSourceFile(path: string, maxBytes: number): Promise<Uint8Array> {
+  await checkSourceFile(path, maxBytes);
+  return readOrExplain(() => readFile(path), path).then((bytes) => new Uint8Array(bytes));
+}
+
+/**
+ * Fails as `readSourceFile` would on a missing, unreadable or too large file, without reading it:
+ * a build checks every local source this way first, so a wrong path is its only line of output.
+ */
+export async function checkSourceFile(path: string, maxBytes: number): Promise<void> {
+  const size = (await readOrExplain(() => stat(path), path)).size;
+  if (size > maxBytes)
+    throw new Error(
+      `${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`,
+    );
+}
+
+async function readOrExplain<T>(read: () => Promise<T>, path: string): Promise<T> {
   try {
-    const size = (await stat(path)).size;
-    if (size > maxBytes)
-      throw new TooLargeFile(
-        `${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`,
-      );
-    return new Uint8Array(await readFile(path));
+    return await read();
   } catch (error) {
-    if (error instanceof TooLargeFile) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === undefined
@@ -33,8 +44,6 @@ export async function readSourceFile(path: string, maxBytes: number): Promise<Ui
     throw new Error(`cannot read ${path}: ${why}`);
   }
 }
-
-class TooLargeFile extends Error {}
 
 const READ_ERRORS: Readonly<Record<string, string>> = {
   ENOENT: "no such file",
