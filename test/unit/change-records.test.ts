@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { identityFields, identityOf } from "../../generator/build/change-identity.ts";
+import { identityFields, identityOf } from "../../generator/contract/record-identity.ts";
 import { forEachJsonRecord, jsonRecordEnd } from "../../generator/build/json-records.ts";
 
 const recordsOf = (text: string) => {

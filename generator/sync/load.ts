@@ -1,0 +1,41 @@
+import type { PublishedDataset } from "./datasets.ts";
+import type { SyncSource } from "./source.ts";
+import type { SyncStore } from "./store.ts";
+import { rowOf, type TableSpec } from "./tables.ts";
+import { readPart } from "./verified.ts";
+
+/** Progress of a long step: a reporter per label (cli/progress.ts). */
+export type Progress = (label: string) => (done: number, total: number) => void;
+
+/** How many records a load takes between reports of its progress. */
+const REPORT_EVERY = 10_000;
+
+/**
+ * Loads one dataset from its JSON download into a new table (in the caller's transaction), part by
+ * part: each part's SHA-256 checked before any of its records is taken, one part in memory at a
+ * time. Returns the records loaded and whether the identity is a unique index.
+ */
+export async function loadDataset(
+  store: SyncStore,
+  source: SyncSource,
+  spec: TableSpec,
+  dataset: PublishedDataset,
+  loaded?: (records: number) => void,
+): Promise<{ records: number; unique: boolean }> {
+  const insert = store.createTable(spec);
+  let done = 0;
+  for (const part of dataset.parts) {
+    const bytes = await readPart(source, part);
+    const records = JSON.parse(bytes.toString("utf8")) as unknown;
+    if (!Array.isArray(records) || records.length !== part.file.records)
+      throw new Error(
+        `${source.where}${part.file.path}: not an array of the ${part.file.records} records its manifest lists`,
+      );
+    for (const record of records) {
+      insert(rowOf(spec, record));
+      if (++done % REPORT_EVERY === 0) loaded?.(REPORT_EVERY);
+    }
+  }
+  loaded?.(done % REPORT_EVERY);
+  return { records: done, ...store.finishTable(spec) };
+}

@@ -1,0 +1,89 @@
+import { RESOURCES } from "../resources/index.ts";
+import type { PublishedDataset } from "./datasets.ts";
+import type { CopyState } from "./store.ts";
+import { layoutOf, tableSpec, type TableSpec } from "./tables.ts";
+
+const SPECS = new Map(RESOURCES.map((resource) => [resource.id, resource] as const));
+
+/** The table of a dataset this version of the project knows; undefined for one it does not. */
+export function specOf(resource: string): TableSpec | undefined {
+  const known = SPECS.get(resource);
+  return known === undefined ? undefined : tableSpec(known);
+}
+
+/** What a run does with each dataset, decided from the copy's state and the source's build. */
+export interface DatasetPlan {
+  /** Every dataset the copy keeps after the run. */
+  readonly wanted: readonly TableSpec[];
+  /** In the copy and kept: brought forward by the feed. */
+  readonly apply: readonly TableSpec[];
+  /** Loaded from the downloads: new in the copy, or its table of another layout. */
+  readonly load: readonly TableSpec[];
+  /** In the copy but no longer published: their tables go. */
+  readonly drop: readonly { readonly resource: string; readonly table: string }[];
+  /** What the run says about them, one line each. */
+  readonly notes: readonly string[];
+  readonly selection: CopyState["selection"];
+}
+
+/**
+ * `requested`: the datasets named with --datasets (checked here: each must be published and known).
+ * A copy keeps the datasets it holds; `all` (no --datasets on its first run) also every dataset the
+ * source publishes later; `listed` only those named, now or before.
+ */
+export function planDatasets(
+  state: CopyState | undefined,
+  published: ReadonlyMap<string, PublishedDataset>,
+  requested: readonly string[] | undefined,
+): DatasetPlan {
+  for (const resource of requested ?? []) {
+    if (!published.has(resource))
+      throw new Error(
+        `--datasets: ${resource} is not a dataset of the source (it has ${[...published.keys()].join(", ")})`,
+      );
+    if (specOf(resource) === undefined)
+      throw new Error(`--datasets: ${resource} is not a dataset this version of plz-static knows`);
+  }
+  const selection = state?.selection ?? (requested === undefined ? "all" : "listed");
+  const held = state?.datasets ?? new Map<string, { table: string; layout: string }>();
+  const notes: string[] = [];
+  const before = new Set(state?.published ?? []);
+  if (state !== undefined) {
+    const added = [...published.keys()].filter((resource) => !before.has(resource));
+    const dropped = [...before].filter((resource) => !published.has(resource));
+    for (const resource of added)
+      notes.push(
+        `${resource}: new at the source${selection === "all" || requested?.includes(resource) === true ? ", loaded" : `, not in this copy (add it with --datasets ${resource})`}`,
+      );
+    for (const resource of dropped)
+      notes.push(
+        `${resource}: no longer published by the source${held.has(resource) ? `: its table ${held.get(resource)?.table ?? ""} is removed` : ""}`,
+      );
+  }
+  const names =
+    selection === "all"
+      ? [...published.keys()]
+      : [...new Set([...held.keys(), ...(requested ?? [])])].filter((r) => published.has(r));
+  const wanted: TableSpec[] = [];
+  for (const resource of names) {
+    const spec = specOf(resource);
+    if (spec !== undefined) wanted.push(spec);
+    else if (!before.has(resource))
+      notes.push(`${resource}: published, but not a dataset this version of plz-static knows`);
+  }
+  const apply: TableSpec[] = [];
+  const load: TableSpec[] = [];
+  for (const spec of wanted) {
+    const copy = held.get(spec.resource);
+    if (copy !== undefined && copy.layout === layoutOf(spec)) apply.push(spec);
+    else {
+      load.push(spec);
+      if (copy !== undefined)
+        notes.push(`${spec.resource}: its table is of another layout than this version makes`);
+    }
+  }
+  const drop = [...held]
+    .filter(([resource]) => !wanted.some((spec) => spec.resource === resource))
+    .map(([resource, { table }]) => ({ resource, table }));
+  return { wanted, apply, load, drop, notes, selection };
+}
