@@ -133,14 +133,12 @@ export class SyncStore {
    * one (docs/CHANGES.md allows it: a Swiss street under two localities); then a plain one.
    */
   finishTable(spec: TableSpec): { unique: boolean } {
-    const identity = spec.identity.map(q).join(", ");
-    const name = q(`${spec.table}_identity`);
     let unique = true;
     try {
-      this.db.exec(`CREATE UNIQUE INDEX ${name} ON ${q(spec.table)} (${identity})`);
+      this.createIdentityIndex(spec, true);
     } catch {
       unique = false;
-      this.db.exec(`CREATE INDEX ${name} ON ${q(spec.table)} (${identity})`);
+      this.createIdentityIndex(spec, false);
     }
     checkpoint();
     for (const column of spec.indexed) {
@@ -153,6 +151,22 @@ export class SyncStore {
       .prepare(`INSERT OR REPLACE INTO ${DATASETS} (resource, table_name, layout) VALUES (?, ?, ?)`)
       .run(spec.resource, spec.table, layoutOf(spec));
     return { unique };
+  }
+
+  /** Makes a unique identity index a plain one; false when it was not unique. */
+  private relaxIdentity(spec: TableSpec): boolean {
+    const name = `${spec.table}_identity`;
+    const index = this.db.prepare(`SELECT "unique" FROM pragma_index_list(?) WHERE name = ?`);
+    if (Number(index.get(spec.table, name)?.["unique"] ?? 0) !== 1) return false;
+    this.db.exec(`DROP INDEX ${q(name)}`);
+    this.createIdentityIndex(spec, false);
+    return true;
+  }
+
+  private createIdentityIndex(spec: TableSpec, unique: boolean): void {
+    this.db.exec(
+      `CREATE ${unique ? "UNIQUE " : ""}INDEX ${q(`${spec.table}_identity`)} ON ${q(spec.table)} (${spec.identity.map(q).join(", ")})`,
+    );
   }
 
   /** Removes a dataset's table and its record (tables the sync did not make are not touched: see `foreignTable`). */
@@ -211,9 +225,12 @@ export class SyncStore {
         try {
           add.run(...(next as SQLInputValue[]));
         } catch (error) {
-          throw new CopyMismatch(
-            `${spec.resource}: an added record ${JSON.stringify(next)} clashes with one it holds (${error instanceof Error ? error.message : String(error)})`,
-          );
+          // Two records with one identity, as docs/CHANGES.md allows: the index stops being unique.
+          if (!this.relaxIdentity(spec))
+            throw new CopyMismatch(
+              `${spec.resource}: an added record ${JSON.stringify(next)} clashes with one it holds (${error instanceof Error ? error.message : String(error)})`,
+            );
+          add.run(...(next as SQLInputValue[]));
         }
         checkpoint();
       },

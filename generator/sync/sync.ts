@@ -8,6 +8,9 @@ import { CopyMismatch, SyncStore, type CopyState } from "./store.ts";
 import type { TableSpec } from "./tables.ts";
 import { readVerified } from "./verified.ts";
 
+/** The change files a run reads and checks before applying any, whatever the datasets' size. */
+const CHANGES_HELD_BYTES = 64 * 2 ** 20;
+
 export interface SyncOptions {
   /** A deployment or local server (`http(s)://…`), or a build directory (a path or `file://` URL). */
   readonly from: string;
@@ -143,7 +146,9 @@ class Run {
       (sum, spec) => sum + (this.published.get(spec.resource)?.bytes ?? 0),
       0,
     );
-    if (changeBytes > datasetBytes)
+    // Every change file is held until all are checked: past the datasets' own size (and a floor
+    // that any night fits in), loading the datasets again reads less and holds less.
+    if (changeBytes > Math.max(datasetBytes, CHANGES_HELD_BYTES))
       return `the changes since ${state.builtAt} (${changeBytes} bytes) are larger than the datasets (${datasetBytes} bytes)`;
     const read = await readChangeFiles(this.source, files);
     let at = state.builtAt;
