@@ -15,15 +15,17 @@ export function specOf(resource: string): TableSpec | undefined {
 export interface DatasetPlan {
   /** Every dataset the copy keeps after the run. */
   readonly wanted: readonly TableSpec[];
-  /** In the copy and kept: brought forward by the feed. */
+  /** In the copy: brought forward by the feed (then dropped, when no longer wanted). */
   readonly apply: readonly TableSpec[];
-  /** Loaded from the downloads: new in the copy, or its table of another layout. */
+  /** Loaded from the downloads: new in the copy. */
   readonly load: readonly TableSpec[];
   /** In the copy but no longer published: their tables go. */
   readonly drop: readonly { readonly resource: string; readonly table: string }[];
   /** What the run says about them, one line each. */
   readonly notes: readonly string[];
   readonly selection: CopyState["selection"];
+  /** Why the copy cannot follow the feed whatever it says (a table of another layout). */
+  readonly reason?: string;
 }
 
 /**
@@ -71,19 +73,30 @@ export function planDatasets(
     else if (!before.has(resource))
       notes.push(`${resource}: published, but not a dataset this version of plz-static knows`);
   }
+  // Every table the copy holds follows the feed, even one dropped at the end: each build the copy
+  // passes through is then exact. One this version cannot follow makes the copy load again.
   const apply: TableSpec[] = [];
-  const load: TableSpec[] = [];
-  for (const spec of wanted) {
-    const copy = held.get(spec.resource);
-    if (copy !== undefined && copy.layout === layoutOf(spec)) apply.push(spec);
-    else {
-      load.push(spec);
-      if (copy !== undefined)
-        notes.push(`${spec.resource}: its table is of another layout than this version makes`);
-    }
+  const unknown: string[] = [];
+  for (const [resource, { layout }] of held) {
+    const spec = specOf(resource);
+    if (spec !== undefined && layout === layoutOf(spec)) apply.push(spec);
+    else unknown.push(resource);
   }
+  const load = wanted.filter((spec) => !held.has(spec.resource));
   const drop = [...held]
     .filter(([resource]) => !wanted.some((spec) => spec.resource === resource))
     .map(([resource, { table }]) => ({ resource, table }));
-  return { wanted, apply, load, drop, notes, selection };
+  const reason =
+    unknown.length === 0
+      ? undefined
+      : `the tables of ${unknown.join(", ")} are not of the layout this version of plz-static makes`;
+  return {
+    wanted,
+    apply,
+    load,
+    drop,
+    notes,
+    selection,
+    ...(reason === undefined ? {} : { reason }),
+  };
 }

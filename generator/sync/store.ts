@@ -121,10 +121,9 @@ export class SyncStore {
     const insert = this.db.prepare(
       `INSERT INTO ${q(spec.table)} VALUES (${spec.columns.map(() => "?").join(", ")})`,
     );
-    let rows = 0;
     return (row) => {
       insert.run(...(row as SQLInputValue[]));
-      if (++rows % 1000 === 0) checkpoint();
+      checkpoint();
     };
   }
 

@@ -68,12 +68,13 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       await run.reload(state);
       action = "loaded";
     } else {
-      const reason = state.builtAt === target ? undefined : await run.forward(state);
+      const reason =
+        plan.reason ?? (state.builtAt === target ? undefined : await run.forward(state));
       if (reason !== undefined) {
         say(`${reason}: loading the datasets again`);
         await run.reload(store.state());
         action = "reloaded";
-      } else if ((await run.finish(store.state())) || run.builds > 0) action = "updated";
+      } else if (run.builds > 0 || (await run.finish(state))) action = "updated";
     }
     return {
       source: source.where,
@@ -151,17 +152,21 @@ class Run {
     if (changeBytes > Math.max(datasetBytes, CHANGES_HELD_BYTES))
       return `the changes since ${state.builtAt} (${changeBytes} bytes) are larger than the datasets (${datasetBytes} bytes)`;
     const read = await readChangeFiles(this.source, files);
+    this.refuseForeign(this.plan.load);
     let at = state.builtAt;
-    for (const build of chain.builds) {
+    for (const [i, build] of chain.builds.entries()) {
       try {
-        const counts = await this.store.transaction(() => {
+        const counts = await this.store.transaction(async () => {
           const counts = applyBuild(this.store, kept, build, read);
-          this.store.setState(at, {
-            ...this.next,
-            builtAt: build.builtAt,
-            published: state.published,
-          });
-          return Promise.resolve(counts);
+          // The last build's transaction also makes the copy's datasets the source's.
+          if (i === chain.builds.length - 1) await this.complete(at);
+          else
+            this.store.setState(at, {
+              ...this.next,
+              builtAt: build.builtAt,
+              published: state.published,
+            });
+          return counts;
         });
         for (const [resource, count] of counts) this.add(resource, count, false);
       } catch (error) {
@@ -176,33 +181,44 @@ class Run {
   }
 
   /**
-   * With the copy at the source's build: drops the datasets no longer kept, loads those new to it
-   * (and any whose record count is not the build's), and records what the build publishes; one
-   * transaction, none when there is nothing to do. Returns whether it changed the copy.
+   * A copy already at the source's build: completes it (`complete`) in a transaction of its own,
+   * when there is anything to complete. Returns whether it changed the copy.
    */
-  async finish(state: CopyState | undefined): Promise<boolean> {
-    if (state === undefined) throw new Error("the copy has no state");
-    const load = [...this.plan.load];
-    for (const spec of this.plan.apply) {
-      const records = this.store.count(spec.table);
-      const expected = this.published.get(spec.resource)?.records;
-      if (records !== expected) {
-        this.say(
-          `${spec.resource}: the copy holds ${records} records, the build ${expected ?? 0}: loading it again`,
-        );
-        load.push(spec);
-      }
-    }
+  async finish(state: CopyState): Promise<boolean> {
     const samePublished =
-      JSON.stringify([...state.published]) === JSON.stringify([...this.published.keys()]);
-    if (this.plan.drop.length === 0 && load.length === 0 && samePublished) return false;
-    this.refuseForeign(load);
-    await this.store.transaction(async () => {
-      for (const { resource, table } of this.plan.drop) this.store.dropDataset(resource, table);
-      await this.load(load);
-      this.store.setState(state.builtAt, this.next);
-    });
+      JSON.stringify(state.published) === JSON.stringify([...this.published.keys()]);
+    if (this.plan.drop.length === 0 && this.toLoad().length === 0 && samePublished) return false;
+    this.refuseForeign(this.plan.load);
+    await this.store.transaction(() => this.complete(state.builtAt));
     return true;
+  }
+
+  /**
+   * With the copy's tables at the source's build (in the caller's transaction): drops the datasets
+   * no longer kept, loads those new to it and any whose record count is not the build's, and
+   * records the build with what it publishes.
+   */
+  private async complete(from: string): Promise<void> {
+    const load = this.toLoad((line) => this.say(line));
+    for (const { resource, table } of this.plan.drop) this.store.dropDataset(resource, table);
+    await this.load(load);
+    this.store.setState(from, this.next);
+  }
+
+  /** The datasets to load: new to the copy, and kept ones whose record count is not the build's. */
+  private toLoad(say?: (line: string) => void): TableSpec[] {
+    const load = [...this.plan.load];
+    const wanted = new Set(this.plan.wanted.map((spec) => spec.resource));
+    for (const spec of this.plan.apply.filter((spec) => wanted.has(spec.resource))) {
+      const records = this.store.count(spec.table);
+      const expected = this.published.get(spec.resource)?.records ?? 0;
+      if (records === expected) continue;
+      say?.(
+        `${spec.resource}: the copy holds ${records} records, the build ${expected}: loading it again`,
+      );
+      load.push(spec);
+    }
+    return load;
   }
 
   /** Loads datasets from the downloads (in the caller's transaction), with progress over all their records. */
