@@ -9,6 +9,8 @@ export type Progress = (label: string) => (done: number, total: number) => void;
 
 /** How many records a load takes between reports of its progress. */
 const REPORT_EVERY = 10_000;
+/** From how many records the indexes of a dataset take long enough to report (seconds nationally). */
+const REPORT_INDEXES_FROM = 100_000;
 
 /**
  * Loads one dataset from its JSON download into a new table (in the caller's transaction), part by
@@ -21,6 +23,7 @@ export async function loadDataset(
   spec: TableSpec,
   dataset: PublishedDataset,
   loaded?: (records: number) => void,
+  progress?: Progress,
 ): Promise<{ records: number; unique: boolean }> {
   const insert = store.createTable(spec);
   let done = 0;
@@ -37,5 +40,7 @@ export async function loadDataset(
     }
   }
   loaded?.(done % REPORT_EVERY);
-  return { records: done, ...store.finishTable(spec) };
+  const indexed =
+    done >= REPORT_INDEXES_FROM ? progress?.(`indexing ${dataset.resource}`) : undefined;
+  return { records: done, ...store.finishTable(spec, indexed) };
 }

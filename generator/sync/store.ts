@@ -131,7 +131,11 @@ export class SyncStore {
    * Indexes a loaded table and records it. The identity is a unique index unless two records share
    * one (docs/CHANGES.md allows it: a Swiss street under two localities); then a plain one.
    */
-  finishTable(spec: TableSpec): { unique: boolean } {
+  finishTable(
+    spec: TableSpec,
+    indexed?: (done: number, total: number) => void,
+  ): { unique: boolean } {
+    indexed?.(0, 1 + spec.indexed.length);
     let unique = true;
     try {
       this.createIdentityIndex(spec, true);
@@ -140,12 +144,14 @@ export class SyncStore {
       this.createIdentityIndex(spec, false);
     }
     checkpoint();
-    for (const column of spec.indexed) {
+    for (const [i, column] of spec.indexed.entries()) {
+      indexed?.(1 + i, 1 + spec.indexed.length);
       this.db.exec(
         `CREATE INDEX ${q(`${spec.table}_${column}`)} ON ${q(spec.table)} (${q(column)})`,
       );
       checkpoint();
     }
+    indexed?.(1 + spec.indexed.length, 1 + spec.indexed.length);
     this.db
       .prepare(`INSERT OR REPLACE INTO ${DATASETS} (resource, table_name, layout) VALUES (?, ?, ?)`)
       .run(spec.resource, spec.table, layoutOf(spec));

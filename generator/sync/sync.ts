@@ -235,8 +235,13 @@ class Run {
     let done = 0;
     report?.(0, total);
     for (const { spec, dataset } of datasets) {
-      const { records } = await loadDataset(this.store, this.source, spec, dataset, (n) =>
-        report?.((done += n), total),
+      const { records } = await loadDataset(
+        this.store,
+        this.source,
+        spec,
+        dataset,
+        (n) => report?.((done += n), total),
+        this.progress,
       );
       this.counts.delete(spec.resource);
       this.add(spec.resource, { added: records, removed: 0, changed: 0 }, true);

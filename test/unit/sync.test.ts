@@ -158,6 +158,61 @@ describe("npm run sync", () => {
     expect(copyTables(old)).toEqual(copyTables(await fresh(at(far, 2))));
   });
 
+  it("loads a dataset again when the copy does not hold what the feed says, or the build's count", async () => {
+    const db = join(tempDir("sync-diverged"), "copy.sqlite");
+    await sync({ from: at(three, 0).dir, db });
+    const feed = JSON.parse(
+      readFileSync(join(at(three, 1).dir, "downloads/changes/index.json"), "utf8"),
+    ) as ChangeFeed;
+    const file = feed.builds[0]?.files.find(
+      (f) => f.resource === "de.streets" && f.format === "json",
+    );
+    const changes = JSON.parse(readFileSync(join(at(three, 1).dir, file?.path ?? ""), "utf8")) as {
+      change: string;
+      old?: { name: string; postalCode: string };
+    }[];
+    const removed = changes.find((c) => c.change === "removed")?.old;
+    expect(removed).toBeDefined();
+    const raw = new DatabaseSync(db);
+    // A record the feed removes is gone already.
+    const remove = raw.prepare(
+      "DELETE FROM de_streets WHERE rowid = (SELECT rowid FROM de_streets WHERE Name = ? AND PostalCode = ? LIMIT 1)",
+    );
+    remove.run(removed?.name ?? "", removed?.postalCode ?? "");
+    raw.close();
+    const mismatch = await run({ from: at(three, 1).dir, db });
+    expect(mismatch.summary.action).toBe("reloaded");
+    expect(mismatch.said).toMatch(
+      /^the copy does not hold what the change feed says at the build of 2026-01-02T03:00:00\.000Z \(de\.streets: a removed record \[.*\], which it does not hold\): loading the datasets again$/,
+    );
+    expect(copyTables(db)).toEqual(copyTables(await fresh(at(three, 1))));
+
+    const kept = await fresh(at(three, 1));
+    const other = new DatabaseSync(kept);
+    // A record no build has: the feed never touches it, the count gives it away.
+    other.exec("INSERT INTO de_federalstates VALUES ('99', 'Nowhere', 'Nowhere')");
+    other.close();
+    const counted = await run({ from: at(three, 2).dir, db: kept });
+    expect(counted.summary.action).toBe("updated");
+    expect(counted.said).toMatch(
+      /^de\.federalstates: the copy holds \d+ records, the build \d+: loading it again$/,
+    );
+    expect(copyTables(kept)).toEqual(copyTables(await fresh(at(three, 2))));
+  });
+
+  it("loads the copy again when a table is not of the layout this version makes", async () => {
+    const db = await fresh(at(three, 0));
+    const raw = new DatabaseSync(db);
+    raw.prepare("UPDATE plz_sync_datasets SET layout = '{}' WHERE resource = 'de.streets'").run();
+    raw.close();
+    const next = await run({ from: at(three, 1).dir, db });
+    expect(next.summary.action).toBe("reloaded");
+    expect(next.said).toBe(
+      "the tables of de.streets are not of the layout this version of plz-static makes: loading the datasets again",
+    );
+    expect(copyTables(db)).toEqual(copyTables(await fresh(at(three, 1))));
+  });
+
   it("says so when there is nothing new, and writes nothing", async () => {
     const db = join(tempDir("sync-nothing"), "copy.sqlite");
     await sync({ from: at(three, 1).dir, db });
