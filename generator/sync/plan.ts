@@ -28,16 +28,12 @@ export interface DatasetPlan {
   readonly reason?: string;
 }
 
-/**
- * `requested`: the datasets named with --datasets (checked here: each must be published and known).
- * A copy keeps the datasets it holds; `all` (no --datasets on its first run) also every dataset the
- * source publishes later; `listed` only those named, now or before.
- */
-export function planDatasets(
-  state: CopyState | undefined,
+/** Refuses --datasets naming none, or one the source does not publish or this version does not know. */
+export function checkRequested(
   published: ReadonlyMap<string, PublishedDataset>,
   requested: readonly string[] | undefined,
-): DatasetPlan {
+): void {
+  if (requested?.length === 0) throw new Error("--datasets: name at least one dataset");
   for (const resource of requested ?? []) {
     if (!published.has(resource))
       throw new Error(
@@ -46,6 +42,18 @@ export function planDatasets(
     if (specOf(resource) === undefined)
       throw new Error(`--datasets: ${resource} is not a dataset this version of plz-static knows`);
   }
+}
+
+/**
+ * `requested`: the datasets named with --datasets (checked by `checkRequested`).
+ * A copy keeps the datasets it holds; `all` (no --datasets on its first run) also every dataset the
+ * source publishes later; `listed` only those named, now or before.
+ */
+export function planDatasets(
+  state: CopyState | undefined,
+  published: ReadonlyMap<string, PublishedDataset>,
+  requested: readonly string[] | undefined,
+): DatasetPlan {
   const selection = state?.selection ?? (requested === undefined ? "all" : "listed");
   const held = state?.datasets ?? new Map<string, { table: string; layout: string }>();
   const notes: string[] = [];

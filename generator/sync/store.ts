@@ -32,9 +32,14 @@ export class SyncStore {
   private constructor(private readonly db: DatabaseSync) {}
 
   static open(file: string): SyncStore {
-    const db = new DatabaseSync(file, { timeout: 10_000 });
-    db.exec("PRAGMA cache_size = -65536");
-    return new SyncStore(db);
+    try {
+      const db = new DatabaseSync(file, { timeout: 10_000 });
+      // Read once here, so that a file that is no database is refused by its name.
+      db.exec("PRAGMA cache_size = -65536; SELECT count(*) FROM sqlite_schema");
+      return new SyncStore(db);
+    } catch (error) {
+      throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   close(): void {

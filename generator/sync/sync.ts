@@ -2,7 +2,7 @@ import { parseFeed, chainOf } from "./feed.ts";
 import { applyBuild, changeFilesOf, readChangeFiles, type Counts } from "./apply.ts";
 import { publishedDatasets, type PublishedDataset } from "./datasets.ts";
 import { loadDataset, type Progress } from "./load.ts";
-import { planDatasets, type DatasetPlan } from "./plan.ts";
+import { checkRequested, planDatasets, type DatasetPlan } from "./plan.ts";
 import { openSource, type SyncSource } from "./source.ts";
 import { CopyMismatch, SyncStore, type CopyState } from "./store.ts";
 import type { TableSpec } from "./tables.ts";
@@ -57,6 +57,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
   const source = await openSource(options.from);
   const published = publishedDatasets(source.manifest);
   const target = source.manifest.builtAt;
+  checkRequested(published, options.datasets);
   const store = SyncStore.open(options.db);
   try {
     const state = store.state();
