@@ -224,6 +224,7 @@ class Run {
 
   /** Loads datasets from the downloads (in the caller's transaction), with progress over all their records. */
   private async load(specs: readonly TableSpec[]): Promise<void> {
+    if (specs.length === 0) return;
     const datasets = specs.map((spec) => {
       const dataset = this.published.get(spec.resource);
       if (dataset === undefined) throw new Error(`${spec.resource}: not published`);
