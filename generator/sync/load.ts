@@ -1,3 +1,4 @@
+import { forEachJsonRecord } from "../contract/json-records.ts";
 import type { PublishedDataset } from "./datasets.ts";
 import type { SyncSource } from "./source.ts";
 import type { SyncStore } from "./store.ts";
@@ -29,15 +30,17 @@ export async function loadDataset(
   let done = 0;
   for (const part of dataset.parts) {
     const bytes = await readPart(source, part);
-    const records = JSON.parse(bytes.toString("utf8")) as unknown;
-    if (!Array.isArray(records) || records.length !== part.file.records)
-      throw new Error(
-        `${source.where}${part.file.path}: not an array of the ${part.file.records} records its manifest lists`,
-      );
-    for (const record of records) {
-      insert(rowOf(spec, record));
+    // Record by record: each one's objects die young, where a whole part's would fill the heap.
+    let records = 0;
+    forEachJsonRecord(bytes, (start, end) => {
+      insert(rowOf(spec, JSON.parse(bytes.toString("utf8", start, end))));
+      records++;
       if (++done % REPORT_EVERY === 0) loaded?.(REPORT_EVERY);
-    }
+    });
+    if (records !== part.file.records)
+      throw new Error(
+        `${source.where}${part.file.path}: ${records} records, but its manifest lists ${part.file.records}`,
+      );
   }
   loaded?.(done % REPORT_EVERY);
   const indexed =

@@ -53,9 +53,13 @@ export async function openSource(from: string): Promise<SyncSource> {
   };
 }
 
+/** The manifest's build, feed and complete datasets: not the views' files (two per locality nationally). */
 function manifestOf(json: unknown, where: string): DownloadsManifest {
   const manifest = json as Partial<DownloadsManifest> | null;
   if (typeof manifest?.builtAt !== "string" || !Array.isArray(manifest.files))
     throw new Error(`${where}: not a downloads manifest (no builtAt or files)`);
-  return manifest as DownloadsManifest;
+  return {
+    ...(manifest as DownloadsManifest),
+    files: manifest.files.filter((file) => file.filter === undefined),
+  };
 }

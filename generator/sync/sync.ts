@@ -183,12 +183,12 @@ class Run {
 
   /**
    * A copy already at the source's build: completes it (`complete`) in a transaction of its own,
-   * when there is anything to complete. Returns whether it changed the copy.
+   * when datasets are to be added or dropped. Returns whether it changed the copy.
    */
   async finish(state: CopyState): Promise<boolean> {
     const samePublished =
       JSON.stringify(state.published) === JSON.stringify([...this.published.keys()]);
-    if (this.plan.drop.length === 0 && this.toLoad().length === 0 && samePublished) return false;
+    if (this.plan.drop.length === 0 && this.plan.load.length === 0 && samePublished) return false;
     this.refuseForeign(this.plan.load);
     await this.store.transaction(() => this.complete(state.builtAt));
     return true;
@@ -207,14 +207,14 @@ class Run {
   }
 
   /** The datasets to load: new to the copy, and kept ones whose record count is not the build's. */
-  private toLoad(say?: (line: string) => void): TableSpec[] {
+  private toLoad(say: (line: string) => void): TableSpec[] {
     const load = [...this.plan.load];
     const wanted = new Set(this.plan.wanted.map((spec) => spec.resource));
     for (const spec of this.plan.apply.filter((spec) => wanted.has(spec.resource))) {
       const records = this.store.count(spec.table);
       const expected = this.published.get(spec.resource)?.records ?? 0;
       if (records === expected) continue;
-      say?.(
+      say(
         `${spec.resource}: the copy holds ${records} records, the build ${expected}: loading it again`,
       );
       load.push(spec);
@@ -267,11 +267,12 @@ class Run {
       );
   }
 
+  /** Per dataset the run's counts, and the records the copy holds: the build's (each table was checked against it). */
   summaries(): DatasetSummary[] {
     return this.plan.wanted.map((spec) => ({
       resource: spec.resource,
       table: spec.table,
-      records: this.store.count(spec.table),
+      records: this.published.get(spec.resource)?.records ?? 0,
       added: 0,
       removed: 0,
       changed: 0,
