@@ -36,6 +36,8 @@ export interface SyncSummary {
   readonly datasets: readonly DatasetSummary[];
   readonly notes: readonly string[];
   readonly wallMs: number;
+  /** The process's CPU time (user and system) during the run. */
+  readonly cpuMs: number;
   readonly peakRssMiB: number;
 }
 
@@ -49,6 +51,7 @@ export interface DatasetSummary extends Counts {
 
 export async function sync(options: SyncOptions): Promise<SyncSummary> {
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const notes: string[] = [];
   const say = (line: string) => {
     notes.push(line);
@@ -87,6 +90,7 @@ export async function sync(options: SyncOptions): Promise<SyncSummary> {
       datasets: run.summaries(),
       notes,
       wallMs: performance.now() - started,
+      cpuMs: ((used) => (used.user + used.system) / 1000)(process.cpuUsage(cpu)),
       peakRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     };
   } finally {

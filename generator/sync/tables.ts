@@ -25,8 +25,12 @@ export interface ColumnSpec {
   readonly type: "TEXT" | "REAL" | "INTEGER";
 }
 
-/** Columns worth an index of their own, where a table has them and its identity does not start with them. */
-const LOOKUP_COLUMNS = ["PostalCode", "Name", "Locality", "Municipality_Key", "Commune_Key"];
+/**
+ * Columns worth an index of their own (what the API filters by), where a table has them and its
+ * identity does not start with them. Each index costs the national street list seconds to load
+ * and a share of every change: a key of a municipality is left to the user's own index.
+ */
+const LOOKUP_COLUMNS = ["PostalCode", "Name", "Locality"];
 
 export function tableSpec(resource: AnyResource): TableSpec {
   const schema = resource.record.json;
