@@ -33,6 +33,6 @@ export function summaryLines(summary: SyncSummary): string[] {
   return [
     head,
     ...lines,
-    `${summary.datasets.length} ${summary.datasets.length === 1 ? "dataset" : "datasets"}: ${n(total.added)} records added, ${n(total.removed)} removed, ${n(total.changed)} changed in ${seconds}`,
+    `${summary.datasets.length} ${summary.datasets.length === 1 ? "dataset" : "datasets"}: ${n(total.added)} ${total.added === 1 ? "record" : "records"} added, ${n(total.removed)} removed, ${n(total.changed)} changed in ${seconds}`,
   ];
 }
