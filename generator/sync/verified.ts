@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
+import { isDownloadPath } from "../contract/downloads.ts";
 import type { SyncSource } from "./source.ts";
 
 /** A file as a manifest or the feed lists it: where, and the SHA-256 (hex) of its bytes. */
@@ -17,6 +18,11 @@ export async function readVerified(
   file: Listed,
   listedBy = "the manifest",
 ): Promise<Buffer> {
+  // A listed path is one of the source's downloads: never another host, never outside the build.
+  if (!isDownloadPath(file.path))
+    throw new VerifyError(
+      `${listedBy} lists ${JSON.stringify(file.path)}, which is no download path`,
+    );
   const bytes = await source.read(file.path);
   if (bytes === undefined)
     throw new VerifyError(`${source.where}${file.path}: listed, but there is no such file`);
