@@ -68,8 +68,8 @@ export function changesSection(downloads: DownloadsManifest | undefined): Markup
     html`<p>The change feed <a href="${CHANGE_FEED}"><code>${CHANGE_FEED}</code></a> lists the builds of the last ${FEED_DAYS} days, each with, per dataset that changed, a small JSON and CSV file of the records added, removed and changed (old and new values) since the build before, with their SHA-256. ${feed?.predecessor === null || feed === undefined ? "This build had no earlier build to compare with: its feed is empty." : `This build lists ${feed.builds} ${feed.builds === 1 ? "build" : "builds"}, the newest compared with the build of ${feed.predecessor}.`}</p>
 <p>Two builds hold the same record when its identity is the same: ${IDENTITY_IN_WORDS}. A record whose other values differ is changed; a renamed street is removed and added.</p>
 <p>With a checkout of this project, one command keeps a SQLite copy in sync: the first run loads the datasets, every later run applies the feed, each build in one transaction, every file's SHA-256 checked, and loads the datasets again when the feed no longer reaches the copy:</p>
-<pre><code>npm run sync -- --from https://this.site --db copy.sqlite --datasets de.streets,de.localities</code></pre>
-<p>(<code>--from</code> takes this site's address; without <code>--datasets</code> the copy keeps every dataset.) To write a client of your own, follow the rules of the project's <code>docs/CHANGES.md</code>.</p>`,
+<pre><code>npm run sync -- --from https://api.example --db copy.sqlite --datasets de.streets,de.localities</code></pre>
+<p>(<code>--from</code> takes this site's address in place of <code>https://api.example</code>; without <code>--datasets</code> the copy keeps every dataset.) To write a client of your own, follow the rules of the project's <code>docs/CHANGES.md</code>.</p>`,
   );
 }
 
