@@ -207,5 +207,5 @@ describe("the change feed", () => {
     } finally {
       await deployed.close();
     }
-  }, 300_000);
+  });
 });

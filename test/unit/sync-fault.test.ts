@@ -78,7 +78,7 @@ beforeAll(async () => {
     expected.set(build.builtAt, copyTables(db));
   }
   expected.set(OLD_BUILD, expected.get(builds[0]?.builtAt ?? "") ?? new Map());
-}, 60_000);
+});
 
 /** A copy to start from: none, at the first build, or at the first build's tables but a build the feed does not reach. */
 async function start(kind: "none" | "first" | "old", db: string): Promise<void> {
@@ -175,7 +175,7 @@ describe("a sync killed with SIGKILL", () => {
         expect(next.builtAt).toBe(target.builtAt);
         expect(copyTables(db)).toEqual(expected.get(target.builtAt));
       }
-    }, 60_000);
+    });
 
   it("from outside, at a time drawn from the seed: the same", async () => {
     const target = builds.at(-1) as SeriesBuild;
@@ -187,5 +187,5 @@ describe("a sync killed with SIGKILL", () => {
     atCompleteBuild(db, "first");
     await sync({ from: target.dir, db });
     expect(copyTables(db)).toEqual(expected.get(target.builtAt));
-  }, 60_000);
+  });
 });

@@ -162,5 +162,5 @@ describe("npm run sync over a series of builds", () => {
     );
     // The runs applied the feed and loaded again, not only one of them.
     expect(actions).toEqual(new Set(["loaded", "reloaded", "updated", "unchanged"]));
-  }, 120_000);
+  });
 });

@@ -317,7 +317,7 @@ describe("npm run sync", () => {
     expect(failed?.stderr).toBe(
       `error: ${missing} is not a build (no downloads/index.json); run npm run build\n`,
     );
-  }, 60_000);
+  });
 });
 
 /** A fresh copy of a build. */
