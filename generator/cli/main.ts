@@ -10,6 +10,7 @@ import { isServeWorker, runServeWorker, serveCluster } from "../serve/cluster.ts
 import { startLocalServer } from "../serve/local.ts";
 import { startWranglerDev } from "../serve/wrangler-dev.ts";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
+import { addSyncCommand } from "./sync-command.ts";
 import {
   buildOptions,
   DEFAULT_HOST,
@@ -25,7 +26,6 @@ import {
   type SourceFlags,
 } from "./options.ts";
 import { progressReporter } from "./progress.ts";
-import { addSyncCommand } from "./sync-command.ts";
 import { printJson, printSummary } from "./summary.ts";
 
 const program = new Command("plz")
