@@ -6,6 +6,7 @@ import { HEALTH_PATH } from "../serve/child.ts";
 import { serveBuild, ServeError } from "../serve/server.ts";
 import { isServeWorker, runServeWorker, serveCluster } from "../serve/cluster.ts";
 import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
+import { addSyncCommand } from "./sync-command.ts";
 import {
   buildOptions,
   DEFAULT_HOST,
@@ -187,6 +188,8 @@ program
     }
     process.exit(failed === 0 ? 0 : 1);
   });
+
+addSyncCommand(program);
 
 program
   .command("start")

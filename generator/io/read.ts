@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { isDownloadPath } from "../contract/downloads.ts";
 import { BUILD_STAMP_PATH, HEADERS_PATH, ROUTE_TABLE_PATH } from "../contract/layout.ts";
 
 /**
@@ -102,6 +103,23 @@ export function readBuildManifest(dir: string): { path: string; json: unknown } 
     return { path, json: JSON.parse(text) as unknown };
   } catch {
     throw new Error(`${path}: not JSON; remove it or name another --baseline`);
+  }
+}
+
+/**
+ * A public download file of the build in `dir` (`/downloads/…`, what a deployment serves there);
+ * undefined when the build has no such file. Other paths are refused: a manifest or feed names
+ * the paths, and no such name may reach outside the build.
+ */
+export async function readDownloadFile(dir: string, path: string): Promise<Uint8Array | undefined> {
+  if (!isDownloadPath(path)) throw new Error(`${path} is not a download path`);
+  try {
+    return await readFile(join(dir, path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(
+      `cannot read ${join(dir, path)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
