@@ -1,9 +1,12 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { assetRules } from "../../generator/serve/asset-rules.ts";
 import type { FileIndex } from "../../generator/serve/assets.ts";
-import { createFront, DEFAULT_LIMITS, type Limits } from "../../generator/serve/http.ts";
+import { BuildFiles } from "../../generator/serve/binding.ts";
+import { BuildDirectory } from "../../generator/serve/build-dir.ts";
+import { createFront, DEFAULT_LIMITS, fixedSite, type Limits } from "../../generator/serve/http.ts";
 import { rawRequest } from "../support/http.ts";
 import { exchange } from "../support/raw-socket.ts";
 
@@ -25,15 +28,15 @@ async function front(
   limits: Partial<Limits> = {},
 ): Promise<string> {
   server = createFront(
-    {
-      dir: "/nonexistent",
+    fixedSite({
       files: NO_FILES,
+      read: new BuildFiles(BuildDirectory.open(tmpdir())),
       rules: assetRules({}),
       worker,
       workerFirst: () => true,
       common: COMMON,
       health: { path: "/_health", body: "{}" },
-    },
+    }),
     { ...DEFAULT_LIMITS, ...limits },
   );
   await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", () => resolve()));
