@@ -216,14 +216,7 @@ export const GEMLISTE_HEADER = [
 /** Statistik Austria's Gemeindeliste (`gemliste_knz.csv`), upstream or without title and footer. */
 export function readAtMunicipalities(bytes: Uint8Array, file: string): AtMunicipalityRow[] {
   // "weitere Postleitzahlen" lists the municipality's further postal codes.
-  const limits = [
-    FIELD_LIMIT,
-    FIELD_LIMIT,
-    FIELD_LIMIT,
-    FIELD_LIMIT,
-    FIELD_LIMIT,
-    LIST_FIELD_LIMIT,
-  ];
+  const limits = [...Array<number>(5).fill(FIELD_LIMIT), LIST_FIELD_LIMIT];
   const codes = new UniqueKeys(file, "Gemeindecode");
   // Vienna is one municipality (90001) listed once per Bezirk; every other key is one row's.
   const keys = new UniqueKeys(file, "Gemeindekennziffer");
