@@ -59,8 +59,10 @@ const cost = (bytes: Buffer) => bytes.byteLength + 512;
 
 /**
  * The files of one loaded build: read through its directory (build-dir.ts), small ones kept.
- * `onLost` hears of every listed file that is gone or not its listed size (a new build is in the
- * directory); a file refused as a link or not a regular file is reported once on stderr.
+ * `onLost` hears of every listed file that is gone or not of its listed size, and says whether
+ * another build is in the directory now: then the file counts as gone (the request is answered
+ * from the new build); else a file changed in place is served as it is, as Cloudflare would
+ * deploy it. A file refused as a link or not a regular file is reported once on stderr.
  */
 export class BuildFiles {
   private readonly cache = new FileCache();
@@ -70,19 +72,20 @@ export class BuildFiles {
 
   constructor(
     readonly dir: BuildDirectory,
-    private readonly onLost: (path: string) => void = () => undefined,
+    private readonly onLost: (path: string) => boolean = () => false,
   ) {}
 
-  private lose(path: string): void {
+  /** Counts a file of the build that is gone or changed; whether another build replaced it. */
+  private lose(path: string): boolean {
     this.lost++;
-    this.onLost(path);
+    return this.onLost(path);
   }
 
   /** The listed file `path` of `bytes` bytes, or undefined when it cannot be served. */
   read(path: string, bytes: number): FileBody | undefined {
     const kept = this.cache.get(path);
     if (kept !== undefined) return { bytes: kept, size: kept.byteLength };
-    const opened = this.dir.openFile(path, bytes);
+    const opened = this.dir.openFile(path);
     if ("unopened" in opened) {
       if (opened.unopened === "gone") this.lose(path);
       else if (!this.refused.has(path)) {
@@ -93,27 +96,29 @@ export class BuildFiles {
       }
       return undefined;
     }
-    let fd = opened.fd;
+    let { fd } = opened;
+    const { size } = opened;
     try {
-      if (bytes > WHOLE_FILE) {
+      if (size !== bytes && this.lose(path)) return undefined;
+      if (size > WHOLE_FILE) {
         const stream = createReadStream("", { fd, autoClose: true, highWaterMark: STREAM_PIECE });
         fd = -1;
-        return { stream, size: bytes };
+        return { stream, size };
       }
       // Never a slice of Node's shared 8 KiB pool: a kept small file would hold the whole slab.
-      const whole = Buffer.allocUnsafeSlow(bytes);
+      const whole = Buffer.allocUnsafeSlow(size);
       let at = 0;
-      while (at < bytes) {
-        const read = readSync(fd, whole, at, bytes - at, at);
+      while (at < size) {
+        const read = readSync(fd, whole, at, size - at, at);
         if (read === 0) break;
         at += read;
       }
-      if (at !== bytes) {
-        this.lose(path); // cut short while it was read: not the listed file any more
+      if (at !== size) {
+        this.lose(path); // cut short while it was read
         return undefined;
       }
-      this.cache.set(path, whole);
-      return { bytes: whole, size: bytes };
+      if (size === bytes) this.cache.set(path, whole);
+      return { bytes: whole, size };
     } finally {
       if (fd >= 0) closeSync(fd);
     }

@@ -18,9 +18,9 @@ import { join } from "node:path";
  * its files opened through `/proc/self/fd/N/…`; elsewhere through its real path at load time.
  *
  * Every file is opened without following a symbolic link in its last component (O_NOFOLLOW), must
- * then lie inside the directory (its own path, as the kernel reports it, under the directory's),
- * must be a regular file and have the size the build's file list gives: a file of the build
- * replaced by a link to `/etc/passwd`, or a directory of it by a link elsewhere, is not served.
+ * then lie inside the directory (its own path, as the kernel reports it, under the directory's)
+ * and be a regular file: a file of the build replaced by a link to `/etc/passwd`, or a directory
+ * of it by a link elsewhere, is not served.
  */
 
 /** Where a directory is, as the kernel sees it now: its device and inode. */
@@ -29,7 +29,7 @@ export interface DirectoryIdentity {
   readonly ino: number;
 }
 
-/** Why a listed file was not opened: gone (or not the listed size), or refused (a link, not a file, outside). */
+/** Why a listed file was not opened: gone, or refused (a link, not a regular file, outside the directory). */
 export type Unopened = "gone" | "refused";
 
 const PROC_FDS = "/proc/self/fd";
@@ -76,9 +76,9 @@ export class BuildDirectory {
 
   /**
    * A descriptor of the build's file `file` (a path from `/`), or why there is none. The caller
-   * closes it. `size`: the bytes the build's file list gives it.
+   * closes it; `size` is its size now.
    */
-  openFile(file: string, size: number): { fd: number } | { unopened: Unopened } {
+  openFile(file: string): { fd: number; size: number } | { unopened: Unopened } {
     let fd: number;
     try {
       fd = openSync(join(this.root, file), OPEN_FLAGS);
@@ -86,17 +86,10 @@ export class BuildDirectory {
       const code = (error as NodeJS.ErrnoException).code;
       return { unopened: code === "ELOOP" || code === "EMLINK" ? "refused" : "gone" };
     }
-    const unopened = this.check(fd, file, size);
-    if (unopened === undefined) return { fd };
-    closeSync(fd);
-    return { unopened };
-  }
-
-  private check(fd: number, file: string, size: number): Unopened | undefined {
     const stat = fstatSync(fd);
-    if (!stat.isFile()) return "refused";
-    if (!this.inside(fd, file)) return "refused";
-    return stat.size === size ? undefined : "gone";
+    if (stat.isFile() && this.inside(fd, file)) return { fd, size: stat.size };
+    closeSync(fd);
+    return { unopened: "refused" };
   }
 
   /** Whether the open file lies inside the directory (no link in its path led out of it). */

@@ -58,7 +58,7 @@ export function fixedSite(site: Site): Sites {
     current: () => site,
     after: () => Promise.resolve(undefined),
     use: () => () => undefined,
-    lost: () => undefined,
+    lost: () => false,
     close: () => undefined,
   };
 }

@@ -36,7 +36,7 @@ export async function serveBuild(
   checkBuild(dir);
   const config = wranglerConfig();
   const startedAt = new Date().toISOString();
-  let lost = () => undefined as void;
+  let lost = () => false;
   const first = await loadSite(dir, {
     config,
     startedAt,

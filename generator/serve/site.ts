@@ -108,8 +108,8 @@ export interface LoadOptions {
   readonly meanwhile?: () => Promise<void>;
   /** The build served until now: its asset setup is reused when the rules are the same. */
   readonly previous?: LoadedSite;
-  /** Hears of a listed file that is gone (a new build is in the directory). */
-  readonly lost?: (path: string) => void;
+  /** Hears of a listed file that is gone or changed; says whether another build is in the directory. */
+  readonly lost?: (path: string) => boolean;
 }
 
 /**

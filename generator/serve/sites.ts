@@ -20,8 +20,8 @@ export interface Sites {
   after(site: Site): Promise<Site | undefined>;
   /** Marks a request on `site` begun; the returned function ends it (an old build's directory is closed after its last). */
   use(site: Site): () => void;
-  /** Hears that a listed file is gone: looks for a new build at once. */
-  lost(): void;
+  /** Hears that a listed file is gone or changed: looks for a new build at once; whether there is one. */
+  lost(): boolean;
   /** Closes every directory held. */
   close(): void;
 }
@@ -99,7 +99,7 @@ export function watchSites(dir: string, first: LoadedSite, options: WatchOptions
           }
       };
     },
-    lost: () => void check(),
+    lost: check,
     close() {
       for (const site of [current, ...retired]) site.read.dir.close();
       retired.clear();
