@@ -66,12 +66,13 @@ function attackers(origin: string, count: number, bytes: string): Socket[] {
 
 /**
  * How many of the connections the server has closed: each starts reading now (a paused socket
- * learns of the close only by reading), and is counted once it reaches the end within 2 s.
+ * learns of the close only by reading), and is counted once it closes (an end or a reset) within 2 s.
  */
 async function closedByServer(sockets: readonly Socket[]): Promise<number> {
   let closed = 0;
   for (const socket of sockets) {
-    socket.once("end", () => closed++);
+    if (socket.destroyed) closed++;
+    else socket.once("close", () => closed++);
     socket.resume();
   }
   await settle(2_000);
