@@ -93,7 +93,12 @@ export function createFront(sites: Sites, limits: Limits = DEFAULT_LIMITS): Serv
             [["Retry-After", "1"]],
           );
         res.once("close", () => slots.release(client));
-        answer(sites, req, res)?.catch(failed(res));
+        // A file's answer is sent synchronously; only the Worker's is a promise.
+        try {
+          answer(sites, req, res)?.catch(failed(res));
+        } catch (error) {
+          failed(res)(error);
+        }
       }),
   );
   server.maxHeadersCount = limits.maxHeaderLines;
