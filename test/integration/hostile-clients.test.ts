@@ -62,7 +62,7 @@ beforeAll(async () => {
     if (before === undefined) delete process.env["PLZ_SERVER_LOG"];
     else process.env["PLZ_SERVER_LOG"] = before;
   }
-}, 180_000);
+});
 afterAll(async () => Promise.all([server?.stop(), rebuiltServer?.stop()]));
 
 const problemOf = (reply: { headers: Record<string, string>; body: string }) => {
@@ -269,5 +269,5 @@ describe("a rebuild into the directory being served", () => {
       builtAt: string;
     };
     expect(health.builtAt).toBe("2026-02-02T00:00:00.000Z");
-  }, 120_000);
+  });
 });
