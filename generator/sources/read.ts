@@ -66,6 +66,8 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     isAgvchSnapshot(bytes(name))
       ? (await snapshot(name))[level]
       : gdeHist(bytes(name), label(name));
+  // The Swiss registers in the order their sources are listed, so a bad snapshot names ch-cantons.
+  const chCantons = await swiss("ch-cantons", "cantons", readChCantons);
   const liCommunes = await readLiCommunes(bytes("li-communes"), label("li-communes"));
   const chCommunes = await swiss("ch-communes", "communes", readChCommunes);
   // The joins look a commune up in both registers by its number: one number, one commune.
@@ -93,7 +95,7 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     atMunicipalities: readAtMunicipalities(bytes("at-municipalities"), label("at-municipalities")),
     // The street directory comes in one file per federal province: every part is read.
     atStreets: loaded["at-streets"].parts.flatMap((part) => readAtStreets(part.bytes, part.label)),
-    chCantons: await swiss("ch-cantons", "cantons", readChCantons),
+    chCantons,
     liCommunes,
     chDistricts: await swiss("ch-districts", "districts", readChDistricts),
     chCommunes,
