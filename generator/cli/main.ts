@@ -145,7 +145,7 @@ const WORKERS_HELP = "server processes sharing the port (default 1; one per core
 program
   .command("serve")
   .description(
-    "serve a built directory as Cloudflare serves it (its asset rules and the Worker in Node; no file watching: restart after a build)",
+    "serve a built directory as Cloudflare serves it (its asset rules and the Worker in Node; a rebuild into the directory is served whole once it is there)",
   )
   .option("--dir <dir>", "built directory", "dist")
   .option(
