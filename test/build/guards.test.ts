@@ -1,9 +1,9 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
+import { sharedDataBuild } from "../support/memory-build.ts";
 import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
@@ -29,15 +29,8 @@ const file = (name: string, data: string | Buffer) => {
 
 let good: string;
 beforeAll(async () => {
-  await buildToDirectory(
-    {
-      root: ROOT,
-      sources: {},
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    },
-    out,
-  );
+  // A copy of the run's shared build of the embedded data: the last test builds over it.
+  cpSync((await sharedDataBuild(20_000)).dir, out, { recursive: true });
   good = readFileSync(join(out, "_files.tsv"), "utf8");
 });
 

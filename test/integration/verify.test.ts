@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
+import { sharedDataBuild } from "../support/memory-build.ts";
 import { ROOT } from "../support/paths.ts";
 
 /**
@@ -11,7 +11,6 @@ import { ROOT } from "../support/paths.ts";
  * build of the embedded data and names every file a damaged build serves wrong.
  */
 const work = tempDir("verify");
-const good = join(work, "dist");
 
 function verify(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -43,16 +42,10 @@ function rewrite(dir: string, path: string, change: (text: string) => string): v
   writeFileSync(file, change(text));
 }
 
+let good: string;
 beforeAll(async () => {
-  await buildToDirectory(
-    {
-      root: ROOT,
-      sources: {},
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    },
-    good,
-  );
+  // The run's shared build of the embedded data (read-only: the damaged build is a copy).
+  ({ dir: good } = await sharedDataBuild(20_000));
 });
 
 describe("npm run verify", () => {
