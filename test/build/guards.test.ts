@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixture.ts";
 import { sharedDataBuild } from "../support/memory-build.ts";
-import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
+import { CLI_COMMAND, cliArgs, dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The data guards as the operator meets them: a build of the embedded data is in `dist/`, and a
@@ -14,11 +14,11 @@ import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 const work = tempDir("guards");
 const out = join(work, "dist");
 const cli = (...args: string[]) =>
-  spawnSync(
-    join(ROOT, "node_modules/.bin/tsx"),
-    ["generator/cli/main.ts", "build", "--out", out, "--max-files", "20000", ...args],
-    { cwd: ROOT, encoding: "utf8", timeout: SPAWN_BOUND_MS },
-  );
+  spawnSync(CLI_COMMAND, cliArgs("build", "--out", out, "--max-files", "20000", ...args), {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: SPAWN_BOUND_MS,
+  });
 const errorLines = (stderr: string) =>
   stderr.split("\n").filter((line) => line.startsWith("error:"));
 const file = (name: string, data: string | Buffer) => {

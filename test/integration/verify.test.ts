@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixture.ts";
 import { sharedDataBuild } from "../support/memory-build.ts";
-import { ROOT } from "../support/paths.ts";
+import { CLI_COMMAND, cliArgs, ROOT } from "../support/paths.ts";
 
 /**
  * `npm run verify -- --dir DIR`, the nightly's last step before deploying: it passes on a good
@@ -14,18 +14,14 @@ const work = tempDir("verify");
 
 function verify(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      join(ROOT, "node_modules/.bin/tsx"),
-      ["generator/cli/main.ts", "verify", "--dir", dir],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          WRANGLER_SEND_METRICS: "false",
-          CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        },
+    const child = spawn(CLI_COMMAND, cliArgs("verify", "--dir", dir), {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
       },
-    );
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
