@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SlowFirstSequencer from "./test/support/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -10,5 +11,7 @@ export default defineConfig({
     hookTimeout: 900_000,
     // Integration suites start their own workerd; two at a time fit the 2-core machines.
     maxWorkers: 2,
+    // The longest files start first, so that neither worker ends the run alone (sequencer.ts).
+    sequence: { sequencer: SlowFirstSequencer },
   },
 });

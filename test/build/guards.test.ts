@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
-import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
+import { sharedDataBuild } from "../support/memory-build.ts";
+import { CLI_COMMAND, cliArgs, dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The data guards as the operator meets them: a build of the embedded data is in `dist/`, and a
@@ -14,11 +14,11 @@ import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 const work = tempDir("guards");
 const out = join(work, "dist");
 const cli = (...args: string[]) =>
-  spawnSync(
-    join(ROOT, "node_modules/.bin/tsx"),
-    ["generator/cli/main.ts", "build", "--out", out, "--max-files", "20000", ...args],
-    { cwd: ROOT, encoding: "utf8", timeout: SPAWN_BOUND_MS },
-  );
+  spawnSync(CLI_COMMAND, cliArgs("build", "--out", out, "--max-files", "20000", ...args), {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: SPAWN_BOUND_MS,
+  });
 const errorLines = (stderr: string) =>
   stderr.split("\n").filter((line) => line.startsWith("error:"));
 const file = (name: string, data: string | Buffer) => {
@@ -29,15 +29,8 @@ const file = (name: string, data: string | Buffer) => {
 
 let good: string;
 beforeAll(async () => {
-  await buildToDirectory(
-    {
-      root: ROOT,
-      sources: {},
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    },
-    out,
-  );
+  // A copy of the run's shared build of the embedded data: the last test builds over it.
+  cpSync((await sharedDataBuild(20_000)).dir, out, { recursive: true });
   good = readFileSync(join(out, "_files.tsv"), "utf8");
 });
 

@@ -2,31 +2,26 @@ import { spawn } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
-import { ROOT } from "../support/paths.ts";
+import { sharedDataBuild } from "../support/memory-build.ts";
+import { CLI_COMMAND, cliArgs, ROOT } from "../support/paths.ts";
 
 /**
  * `npm run verify -- --dir DIR`, the nightly's last step before deploying: it passes on a good
  * build of the embedded data and names every file a damaged build serves wrong.
  */
 const work = tempDir("verify");
-const good = join(work, "dist");
 
 function verify(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      join(ROOT, "node_modules/.bin/tsx"),
-      ["generator/cli/main.ts", "verify", "--dir", dir],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          WRANGLER_SEND_METRICS: "false",
-          CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        },
+    const child = spawn(CLI_COMMAND, cliArgs("verify", "--dir", dir), {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
       },
-    );
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -43,16 +38,10 @@ function rewrite(dir: string, path: string, change: (text: string) => string): v
   writeFileSync(file, change(text));
 }
 
+let good: string;
 beforeAll(async () => {
-  await buildToDirectory(
-    {
-      root: ROOT,
-      sources: {},
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    },
-    good,
-  );
+  // The run's shared build of the embedded data (read-only: the damaged build is a copy).
+  ({ dir: good } = await sharedDataBuild(20_000));
 });
 
 describe("npm run verify", () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -65,6 +66,8 @@ export function fixtureSwissStreets(dir: string): string {
   return file;
 }
 
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
 /**
  * Builds the fixture into a `dist` shared by the whole run (shared-build.ts: the same arguments
  * give the same build, built once; treat it as read-only); returns it with the build's summary and
@@ -76,7 +79,14 @@ export async function buildFixture(
   options: FixtureOptions = {},
 ): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
   const { dir, value } = await sharedBuild(
-    { fixture: 1, maxFiles, streetsFile: streetsFile ?? "fixture", options },
+    // A street list by its bytes: suites that write the same list to their own directories
+    // (fixtureStreets) share one build.
+    {
+      fixture: 1,
+      maxFiles,
+      streets: streetsFile === undefined ? "fixture" : sha256(streetsFile),
+      options,
+    },
     async (out, inputs) => {
       const sources: Partial<Record<SourceName, string>> = {
         "de-streets": streetsFile ?? fixtureStreets(inputs),

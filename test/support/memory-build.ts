@@ -25,18 +25,19 @@ export interface MemoryBuild {
   readonly handler: Handler;
 }
 
+type BuildExtra = Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> & {
+  swissStreets?: boolean;
+};
+
 /**
- * Builds the embedded data (or `sources`) and serves it with the Worker's handler in-process;
- * `swissStreets` adds the street directory generated from the register of localities. The build
- * is shared by the whole run (shared-build.ts: the same arguments, one build on disk), and read
- * from there: its text files into `files`, every file as the handler asks for it.
+ * The build of the embedded data (or `sources`) at `maxFiles`, on disk and shared by the whole run
+ * (shared-build.ts: the same arguments, one build; read-only, copy it to change it), with its
+ * summary; `swissStreets` adds the street directory generated from the register of localities.
  */
-export async function memoryBuild(
+export async function sharedDataBuild(
   maxFiles: number,
-  extra: Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> & {
-    swissStreets?: boolean;
-  } = {},
-): Promise<MemoryBuild> {
+  extra: BuildExtra = {},
+): Promise<{ dir: string; summary: BuildSummary }> {
   const { dir, value: summary } = await sharedBuild(
     { memory: 1, maxFiles, extra },
     async (out, inputs) => {
@@ -58,6 +59,15 @@ export async function memoryBuild(
       )) as BuildSummary;
     },
   );
+  return { dir, summary };
+}
+
+/**
+ * The shared build of the embedded data (or `sources`, see sharedDataBuild) served with the
+ * Worker's handler in-process: its text files in `files`, every file as the handler asks for it.
+ */
+export async function memoryBuild(maxFiles: number, extra: BuildExtra = {}): Promise<MemoryBuild> {
+  const { dir, summary } = await sharedDataBuild(maxFiles, extra);
   const handler = createHandler(localAssets(dir));
   // Chunks of packed records may end inside a character, and gzip copies are binary: those stay
   // out, as do the file list and .assetsignore (a directory build's own, not the build's files).
