@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import { isDownloadPath } from "../contract/downloads.ts";
+import { sha256 } from "../io/sink.ts";
 import type { SyncSource } from "./source.ts";
 
 /** A file as a manifest or the feed lists it: where, and the SHA-256 (hex) of its bytes. */
@@ -29,7 +29,7 @@ export async function readVerified(
   const data = Buffer.isBuffer(bytes)
     ? bytes
     : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const digest = createHash("sha256").update(data).digest("hex");
+  const digest = sha256(data).toString("hex");
   if (digest !== file.sha256)
     throw new VerifyError(
       `${source.where}${file.path}: SHA-256 ${digest}, but ${listedBy} says ${file.sha256}: refused, nothing applied (a deployment that changed while syncing? run again)`,
@@ -44,7 +44,7 @@ export async function readPart(
 ): Promise<Buffer> {
   if (!source.remote || part.gzip === undefined) return readVerified(source, part.file);
   const plain = gunzipSync(await readVerified(source, part.gzip));
-  const digest = createHash("sha256").update(plain).digest("hex");
+  const digest = sha256(plain).toString("hex");
   if (digest !== part.file.sha256)
     throw new VerifyError(
       `${source.where}${part.gzip.path}: unzips to SHA-256 ${digest}, but the manifest says ${part.file.sha256} for ${part.file.path}: refused, nothing applied`,
