@@ -43,7 +43,7 @@ export function watchSites(dir: string, first: LoadedSite, options: WatchOptions
   /** The build that failed to load: not tried again until the directory changes once more. */
   let failed: string | undefined;
   const users = new Map<Site, number>();
-  const retired = new Set<LoadedSite>();
+  const retired = new Set<Site>();
 
   const retire = (site: LoadedSite) => {
     if ((users.get(site) ?? 0) > 0) retired.add(site);
@@ -92,11 +92,7 @@ export function watchSites(dir: string, first: LoadedSite, options: WatchOptions
         const left = (users.get(site) ?? 1) - 1;
         if (left > 0) return void users.set(site, left);
         users.delete(site);
-        for (const old of retired)
-          if (old === site) {
-            retired.delete(old);
-            old.read.dir.close();
-          }
+        if (retired.delete(site)) site.read.dir.close();
       };
     },
     lost: check,
