@@ -131,53 +131,48 @@ export async function runAttacks(
   log: (line: string) => void,
 ): Promise<AttackResult[]> {
   const { largest, underMiB } = downloadsOf(dir);
-  const results: AttackResult[] = [];
-
-  log(`attack: ${options.slowReaders} slow readers of ${largest} for ${options.slowSeconds} s …`);
-  let rssBefore = server.rssKiB();
-  const slow = attackers(
-    server.origin,
-    options.slowReaders,
-    `GET ${largest} HTTP/1.1\r\nHost: x\r\n\r\n`,
-  );
-  const [others, rssMost] = await sampling(
-    server,
-    otherClients(server.origin, page, options.slowSeconds, options.connections),
-  );
-  const closed = await closedByServer(slow);
-  slow.forEach((socket) => socket.destroy());
-  await settle(3_000);
-  results.push({
-    name: `${options.slowReaders} slow readers, ${options.slowSeconds} s`,
-    rssBefore,
-    rssMost,
-    rssAfter: server.rssKiB(),
-    requests: others.requests,
-    failures: others.failures,
-    note: `other clients' answers ${others.statuses}; ${closed} of ${options.slowReaders} attacking connections closed by the server by the end`,
-  });
-
-  log(
-    `attack: ${options.pipeliners} connections pipelining ${options.pipelined} × ${underMiB} for ${options.pipelineSeconds} s …`,
-  );
-  rssBefore = server.rssKiB();
-  const flood = `GET ${underMiB} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(options.pipelined);
-  const pipeliners = attackers(server.origin, options.pipeliners, flood);
-  const [loaded, rssPeak] = await sampling(
-    server,
-    otherClients(server.origin, page, options.pipelineSeconds, options.connections),
-  );
-  const cut = await closedByServer(pipeliners);
-  pipeliners.forEach((socket) => socket.destroy());
-  await settle(3_000);
-  results.push({
-    name: `${options.pipeliners} × ${options.pipelined} pipelined, ${options.pipelineSeconds} s`,
-    rssBefore,
-    rssMost: rssPeak,
-    rssAfter: server.rssKiB(),
-    requests: loaded.requests,
-    failures: loaded.failures,
-    note: `other clients' answers ${loaded.statuses}; ${cut} of ${options.pipeliners} attacking connections closed by the server by the end`,
-  });
-  return results;
+  /** One attack: its connections open while other clients load the server for `seconds`. */
+  const attack = async (
+    name: string,
+    described: string,
+    count: number,
+    bytes: string,
+    seconds: number,
+  ): Promise<AttackResult> => {
+    log(`attack: ${described} …`);
+    const rssBefore = server.rssKiB();
+    const sockets = attackers(server.origin, count, bytes);
+    const [others, rssMost] = await sampling(
+      server,
+      otherClients(server.origin, page, seconds, options.connections),
+    );
+    const closed = await closedByServer(sockets);
+    sockets.forEach((socket) => socket.destroy());
+    await settle(3_000);
+    return {
+      name,
+      rssBefore,
+      rssMost,
+      rssAfter: server.rssKiB(),
+      requests: others.requests,
+      failures: others.failures,
+      note: `other clients' answers ${others.statuses}; ${closed} of ${count} attacking connections closed by the server by the end`,
+    };
+  };
+  return [
+    await attack(
+      `${options.slowReaders} slow readers, ${options.slowSeconds} s`,
+      `${options.slowReaders} slow readers of ${largest} for ${options.slowSeconds} s`,
+      options.slowReaders,
+      `GET ${largest} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      options.slowSeconds,
+    ),
+    await attack(
+      `${options.pipeliners} × ${options.pipelined} pipelined, ${options.pipelineSeconds} s`,
+      `${options.pipeliners} connections pipelining ${options.pipelined} × ${underMiB} for ${options.pipelineSeconds} s`,
+      options.pipeliners,
+      `GET ${underMiB} HTTP/1.1\r\nHost: x\r\n\r\n`.repeat(options.pipelined),
+      options.pipelineSeconds,
+    ),
+  ];
 }
