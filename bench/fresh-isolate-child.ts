@@ -174,14 +174,19 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
     await eventLoopTurn(); // untimed: what V8 posted to the main thread runs here, as between requests
     if (trace)
       process.stderr.write(`[timed request starts at ${process.hrtime.bigint() / 1000n} µs]\n`);
+    const usage = trace ? process.resourceUsage() : undefined;
+    const thread = trace ? process.threadCpuUsage() : undefined;
     const started = mainCpu();
     const response = await worker.fetch(request, env);
     await response.arrayBuffer();
     const ms = mainCpu() - started;
-    if (trace)
+    if (trace && usage !== undefined && thread !== undefined) {
+      const after = process.resourceUsage();
+      const threadAfter = process.threadCpuUsage();
       process.stderr.write(
-        `[timed request ends at ${process.hrtime.bigint() / 1000n} µs: ${ms.toFixed(2)} ms]\n`,
+        `[timed request ends at ${process.hrtime.bigint() / 1000n} µs: ${ms.toFixed(2)} ms (main thread: user ${((threadAfter.user - thread.user) / 1000).toFixed(2)}, system ${((threadAfter.system - thread.system) / 1000).toFixed(2)}); process: user ${((after.userCPUTime - usage.userCPUTime) / 1000).toFixed(2)} ms, system ${((after.systemCPUTime - usage.systemCPUTime) / 1000).toFixed(2)} ms, ${after.minorPageFault - usage.minorPageFault} minor page faults, ${after.involuntaryContextSwitches - usage.involuntaryContextSwitches} involuntary switches]\n`,
       );
+    }
     return { ms, status: response.status };
   };
   reset();

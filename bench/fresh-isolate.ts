@@ -27,6 +27,12 @@
  * fetched that the recording did not name is a failure, counted, and the exit code is 1 (also
  * with any request over --ceiling, default 7 ms: 3 ms of headroom under the free plan's 10 ms).
  *
+ * Diagnostics: `--node-flags=--trace-gc` (or any Node flags) for the timing children, whose output
+ * is then passed on; FRESH_TRACE=1 marks each timed request there with its main thread's user and
+ * system CPU, the process's, its minor page faults and involuntary context switches (on this
+ * shared machine a fresh process's first requests spent a fifth to a third of their main-thread
+ * CPU in the kernel, faulting in the pages its heap grows into).
+ *
  *   npx tsx bench/fresh-isolate.ts --out DIST [--targets FILE.json | --mix NAME … | PATH …]
  *     [--source CSV] [--seed N] [--limit N] [--ceiling MS] [--jobs N] [--repeat N] [--warm N]
  *     [--checkout DIR] [--overhead] [--json FILE]
@@ -144,7 +150,7 @@ function runChild<T>(child: string, order: ChildOrder, flags: readonly string[] 
     });
     let [answer, stderr] = ["", ""];
     const passOn = (chunk: Buffer) => {
-      if (flags.length > 0) process.stderr.write(chunk);
+      if (flags.length > 0 || process.env["FRESH_TRACE"] === "1") process.stderr.write(chunk);
     };
     proc.stdio[3]?.on("data", (chunk: Buffer) => (answer += chunk.toString()));
     proc.stdout.on("data", passOn);

@@ -14,7 +14,12 @@
  * of a new isolate (cold start) on the largest and the smallest locality; and end to end through
  * the local runtime for the free-account build.
  *
- *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline]
+ *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline] [--compare REV] [--builds-only]
+ *
+ * `--compare REV` adds the two packed builds made by commit REV (a worktree of it beside the
+ * builds), for a before/after of the build figures in one run; `--builds-only` measures the builds
+ * alone (wall, CPU, peak RSS, phases, files), not the requests. Each build's wall time is its whole
+ * process, start to exit, as `npm run build` takes it; the load average is printed with the table.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -28,7 +33,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parseFile } from "fast-csv";
@@ -46,6 +51,8 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "10000" },
     e2e: { type: "string", default: "300" },
     "skip-baseline": { type: "boolean", default: false },
+    compare: { type: "string" },
+    "builds-only": { type: "boolean", default: false },
   },
 });
 const source = resolve(args.source);
@@ -61,6 +68,8 @@ interface Layout {
   readonly maxFiles: number;
   /** The Worker's handler over an assets binding, as that checkout's worker.ts makes it. */
   readonly handler: (assets: { fetch(request: Request): Promise<Response> }) => Promise<Handler>;
+  /** Only the build is measured. */
+  readonly buildOnly?: boolean;
 }
 interface BuildJson {
   views: Record<string, number>;
@@ -75,10 +84,19 @@ const localities = await readLocalities();
 const inputRows = localities.reduce((sum, l) => sum + l.total, 0);
 
 const layouts: Layout[] = [];
+if (args.compare !== undefined)
+  for (const maxFiles of [100_000, 20_000])
+    layouts.push({
+      name: `${args.compare}, ${maxFiles.toLocaleString("en")} files`,
+      root: checkout(args.compare, "compare"),
+      maxFiles,
+      handler: currentHandler,
+      buildOnly: true,
+    });
 if (!args["skip-baseline"])
   layouts.push({
     name: `today (${BASELINE_COMMIT})`,
-    root: baselineCheckout(),
+    root: checkout(BASELINE_COMMIT, "baseline"),
     maxFiles: 100_000,
     handler: baselineHandler,
   });
@@ -147,6 +165,10 @@ try {
       column,
       describeSizes(summary.pageSizes["de.streets"] ?? []),
     );
+    if (layout.buildOnly === true || args["builds-only"]) {
+      rmSync(out, { recursive: true, force: true });
+      continue;
+    }
     const floorMs = writeFloor(files);
     cell(
       "write phase / write floor",
@@ -225,7 +247,12 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-const names = ["", ...layouts.map((l) => l.name)];
+const names = [
+  `load ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+  ...layouts.map((l) => l.name),
+];
 const rows = [names, ...[...table].map(([name, cells]) => [name, ...cells])];
 const widths = names.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length)));
 process.stdout.write(
@@ -234,13 +261,12 @@ process.stdout.write(
 process.exit(0);
 
 /** A git worktree of the baseline commit beside the temporary builds, sharing this checkout's node_modules. */
-function baselineCheckout(): string {
-  const dir = join(work, "baseline");
-  execFileSync(
-    "git",
-    ["-C", ROOT, "worktree", "add", "--detach", "--force", dir, BASELINE_COMMIT],
-    { stdio: "ignore" },
-  );
+function checkout(commit: string, name: string): string {
+  const dir = join(work, name);
+  if (existsSync(dir)) return dir;
+  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", "--force", dir, commit], {
+    stdio: "ignore",
+  });
   process.on("exit", () =>
     execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" }),
   );

@@ -5,12 +5,17 @@
  * path and the Worker in Node). For a written page, a cut page, a CSV page, an unknown locality and
  * a 400, at 64 connections for 15 s each (autocannon; a failed request is counted, never retried).
  * Then, for the server: its memory (every process) after the first 50,000 and after 300,000
- * written-page requests, and a 60 s soak over the mixed kinds of `npm run load` plus street
- * searches and an asset.
+ * written-page requests, a 60 s soak over the mixed kinds of `npm run load` plus street
+ * searches and an asset, and two attacks beside other clients' load (serve-attacks.ts): 1,030
+ * connections that ask for the largest download and never read, and three that each pipeline
+ * 1,000 requests for the largest download under 1 MiB and never read, with the server's memory
+ * before, at its most and after, and the other clients' failures.
  *
  *   npm run bench:serve -- [--dir DIR] [--duration 15] [--connections 64] [--soak 60] [--growth 300000] [--workers 1] [--no-wrangler]
+ *                          [--attacks-only] [--slow-readers 1030] [--slow-seconds 45] [--pipelined 1000] [--server-root DIR]
  *
- * Without --dir it builds the embedded data into a temporary directory.
+ * Without --dir it builds the embedded data into a temporary directory. `--server-root` serves with
+ * another checkout's server (e.g. the commit before a change, for before/after figures).
  */
 import autocannon from "autocannon";
 import { execFileSync } from "node:child_process";
@@ -21,7 +26,9 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildToDirectory } from "../generator/build/build.ts";
 import { freePort, spawnServer, type RunningServer } from "../generator/serve/child.ts";
-import { startLocalServer } from "../generator/serve/local.ts";
+import { SERVE_NODE_FLAGS, startLocalServer } from "../generator/serve/local.ts";
+import { HEALTH_PATH } from "../generator/serve/child.ts";
+import { runAttacks } from "./serve-attacks.ts";
 import { startWranglerDev } from "../generator/serve/wrangler-dev.ts";
 import { LOAD_REQUESTS } from "./load-requests.ts";
 
@@ -35,6 +42,11 @@ const { values: args } = parseArgs({
     growth: { type: "string", default: "300000" },
     workers: { type: "string", default: "1" },
     "no-wrangler": { type: "boolean", default: false },
+    "attacks-only": { type: "boolean", default: false },
+    "slow-readers": { type: "string", default: "1030" },
+    "slow-seconds": { type: "string", default: "45" },
+    pipelined: { type: "string", default: "1000" },
+    "server-root": { type: "string" },
   },
 });
 const duration = Number(args.duration);
@@ -145,17 +157,19 @@ const row = (server: string, kind: string, run: Run, rss: number) =>
   table.push([
     server,
     kind,
-    run.rps.toFixed(0),
-    String(run.p50),
-    String(run.p99),
+    shown(run.rps.toFixed(0)),
+    shown(String(run.p50)),
+    shown(String(run.p99)),
     String(run.total),
     String(run.errors),
     String(run.closed),
     String(run.timeouts),
     String(run.wrong),
     mib(rss),
-    `${run.loadCpu.toFixed(0)}%`,
+    shown(`${run.loadCpu.toFixed(0)}%`),
   ]);
+/** A figure a row does not measure (an attack's latency) shows as "-". */
+const shown = (cell: string) => (cell.startsWith("NaN") ? "-" : cell);
 
 const work = mkdtempSync(join(tmpdir(), "plz-bench-serve-"));
 const dir = args.dir === undefined ? join(work, "dist") : resolve(args.dir);
@@ -222,62 +236,126 @@ async function table5(name: string, server: RunningServer): Promise<void> {
   }
 }
 
+/** The server as `npm run serve` runs it, of this checkout or of `--server-root`. */
+async function startServer(): Promise<RunningServer> {
+  const root = args["server-root"];
+  if (root === undefined) return startLocalServer(dir, { workers: Number(args.workers) });
+  const port = await freePort();
+  const cli = [join(resolve(root), "generator/cli/main.ts"), "serve", "--dir", dir];
+  return spawnServer(
+    `the server of ${root}`,
+    process.execPath,
+    [...SERVE_NODE_FLAGS, "--import", "tsx", ...cli, "--port", String(port)],
+    `http://127.0.0.1:${port}`,
+    HEALTH_PATH,
+    { timeoutMs: 60_000 },
+  );
+}
+
+/** The attacks, in a server of their own: what they leave behind is not the table's. */
+async function attacks(): Promise<void> {
+  await withServer("server (attacks)", startServer, async (server) => {
+    const results = await runAttacks(
+      server,
+      dir,
+      KINDS[0].path,
+      {
+        slowReaders: Number(args["slow-readers"]),
+        slowSeconds: Number(args["slow-seconds"]),
+        pipeliners: 3,
+        pipelined: Number(args.pipelined),
+        pipelineSeconds: 10,
+        connections,
+      },
+      (line) => process.stderr.write(`${line}\n`),
+    );
+    for (const r of results) {
+      row(
+        "server",
+        `attack: ${r.name}`,
+        { ...EMPTY_RUN, total: r.requests, wrong: r.failures },
+        r.rssAfter,
+      );
+      notes.push(
+        `server, ${r.name}: RSS ${mib(r.rssBefore)} before, ${mib(r.rssMost)} at most during, ${mib(r.rssAfter)} after the attackers left; other clients (${connections} connections on the written page): ${r.requests} requests, ${r.failures} failed (errors, timeouts, any status but 200); ${r.note}`,
+      );
+    }
+  });
+}
+
+/** A table row for an attack: only its requests and failures are figures of their own. */
+const EMPTY_RUN: Run = {
+  rps: Number.NaN,
+  p50: Number.NaN,
+  p99: Number.NaN,
+  total: 0,
+  errors: 0,
+  closed: 0,
+  timeouts: 0,
+  wrong: 0,
+  loadCpu: Number.NaN,
+};
+
+if (args["attacks-only"]) {
+  await attacks();
+  printTable();
+  process.exit(process.exitCode ?? 0);
+}
+
 // The new server first: its written page tells which file nginx serves (the same bytes).
 let pageFile = "";
-await withServer(
-  "server (npm run serve)",
-  () => startLocalServer(dir, { workers: Number(args.workers) }),
-  async (server) => {
-    const page = Buffer.from(await (await fetch(`${server.origin}${KINDS[0].path}`)).arrayBuffer());
-    const digest = createHash("sha256").update(page).digest("base64url");
-    pageFile =
-      readFileSync(join(dir, "_files.tsv"), "utf8")
-        .split("\n")
-        .find((line) => line.split("\t")[1] === digest)
-        ?.split("\t")[0] ?? "";
-    // A build whose street pages are all packed (a free account's national build) has no file
-    // for it: the page is then cut like the cut page, and nginx has nothing to compare.
-    if (pageFile === "")
-      notes.push(
-        `the "written page" ${KINDS[0].path} is no file of this build (its page size is packed): cut from the packed records, no nginx row`,
-      );
-    await table5("server", server);
-    const growth = Number(args.growth);
-    if (growth > 0) {
-      // Memory after the first 50,000 (or a sixth) and after all: growth between is what a long run adds.
-      const first = Math.min(50_000, Math.floor(growth / 6));
-      process.stderr.write(`server: ${growth} written-page requests …\n`);
-      const early = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
-        amount: first,
-      });
-      const before = server.rssKiB();
-      const late = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
-        amount: growth - first,
-      });
-      const after = server.rssKiB();
-      row("server", `first ${first} written pages`, early, before);
-      row("server", `next ${growth - first} written pages`, late, after);
-      notes.push(
-        `server: RSS ${mib(before)} after ${first} written-page requests, ${mib(after)} after ${growth} (${(((after - before) / before) * 100).toFixed(1)}% growth)`,
-      );
-    }
-    const soak = Number(args.soak);
-    if (soak > 0) {
-      process.stderr.write(`server: ${soak} s soak over ${SOAK.length} mixed kinds …\n`);
-      const before = server.rssKiB();
-      // Memory along the soak, not only at its end: flat means no trend between the samples.
-      const samples: number[] = [];
-      const sampler = setInterval(() => samples.push(server.rssKiB()), 15_000);
-      const run = await load(server.origin, SOAK, (code) => Number(code) < 500, {
-        duration: soak,
-      }).finally(() => clearInterval(sampler));
-      row("server", `${soak} s soak (mixed, 5xx = wrong)`, run, server.rssKiB());
-      notes.push(
-        `server: RSS ${mib(before)} before the soak, ${mib(server.rssKiB())} after; every 15 s during it: ${samples.map((kib) => Math.round(kib / 1024)).join(", ")} MiB; the soak's kinds: npm run load's and ${SEARCHES.length} street searches`,
-      );
-    }
-  },
-);
+await withServer("server (npm run serve)", startServer, async (server) => {
+  const page = Buffer.from(await (await fetch(`${server.origin}${KINDS[0].path}`)).arrayBuffer());
+  const digest = createHash("sha256").update(page).digest("base64url");
+  pageFile =
+    readFileSync(join(dir, "_files.tsv"), "utf8")
+      .split("\n")
+      .find((line) => line.split("\t")[1] === digest)
+      ?.split("\t")[0] ?? "";
+  // A build whose street pages are all packed (a free account's national build) has no file
+  // for it: the page is then cut like the cut page, and nginx has nothing to compare.
+  if (pageFile === "")
+    notes.push(
+      `the "written page" ${KINDS[0].path} is no file of this build (its page size is packed): cut from the packed records, no nginx row`,
+    );
+  await table5("server", server);
+  const growth = Number(args.growth);
+  if (growth > 0) {
+    // Memory after the first 50,000 (or a sixth) and after all: growth between is what a long run adds.
+    const first = Math.min(50_000, Math.floor(growth / 6));
+    process.stderr.write(`server: ${growth} written-page requests …\n`);
+    const early = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
+      amount: first,
+    });
+    const before = server.rssKiB();
+    const late = await load(server.origin, [{ path: KINDS[0].path }], (code) => code === "200", {
+      amount: growth - first,
+    });
+    const after = server.rssKiB();
+    row("server", `first ${first} written pages`, early, before);
+    row("server", `next ${growth - first} written pages`, late, after);
+    notes.push(
+      `server: RSS ${mib(before)} after ${first} written-page requests, ${mib(after)} after ${growth} (${(((after - before) / before) * 100).toFixed(1)}% growth)`,
+    );
+  }
+  const soak = Number(args.soak);
+  if (soak > 0) {
+    process.stderr.write(`server: ${soak} s soak over ${SOAK.length} mixed kinds …\n`);
+    const before = server.rssKiB();
+    // Memory along the soak, not only at its end: flat means no trend between the samples.
+    const samples: number[] = [];
+    const sampler = setInterval(() => samples.push(server.rssKiB()), 15_000);
+    const run = await load(server.origin, SOAK, (code) => Number(code) < 500, {
+      duration: soak,
+    }).finally(() => clearInterval(sampler));
+    row("server", `${soak} s soak (mixed, 5xx = wrong)`, run, server.rssKiB());
+    notes.push(
+      `server: RSS ${mib(before)} before the soak, ${mib(server.rssKiB())} after; every 15 s during it: ${samples.map((kib) => Math.round(kib / 1024)).join(", ")} MiB; the soak's kinds: npm run load's and ${SEARCHES.length} street searches`,
+    );
+  }
+});
+
+await attacks();
 
 if (pageFile !== "")
   await withServer(
@@ -299,14 +377,18 @@ if (args["no-wrangler"] !== true)
     (server) => table5("wrangler dev", server),
   );
 
-const widths = table[0]?.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length))) ?? [];
-process.stdout.write(
-  `${table.map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")).join("\n")}\n\n${notes.join("\n")}\n`,
-);
-process.stdout.write(
-  `${duration} s per kind at ${connections} connections (autocannon, no retries); closed = connections closed by the server mid-request; autocannon CPU = the load generator's share of the machine's cores it took (100% = one core), not pinned: on a 2-core machine it competes with the server\n`,
-);
-rmSync(work, { recursive: true, force: true });
+printTable();
+
+function printTable(): void {
+  const widths = table[0]?.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length))) ?? [];
+  process.stdout.write(
+    `${table.map((r) => r.map((cell, i) => (i < 2 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")).join("\n")}\n\n${notes.join("\n")}\n`,
+  );
+  process.stdout.write(
+    `${duration} s per kind at ${connections} connections (autocannon, no retries); closed = connections closed by the server mid-request; autocannon CPU = the load generator's share of the machine's cores it took (100% = one core), not pinned: on a 2-core machine it competes with the server; an attack's row: the other clients' requests and failures during it, and the server's RSS after it\n`,
+  );
+  rmSync(work, { recursive: true, force: true });
+}
 
 /** nginx on loopback serving the build directory as plain files (Debian's package; installed when missing). */
 async function startNginx(root: string): Promise<RunningServer> {

@@ -8,6 +8,7 @@ import type { FetchOptions } from "../sources/fetch.ts";
 import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load.ts";
 import { readRows } from "../sources/read.ts";
 import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
+import { DEFAULT_FETCH } from "./fetch-defaults.ts";
 import { emitBuild, type Emitted, type EmitResult } from "./emit.ts";
 import { feedFilesBound, startFeed } from "./change-feed.ts";
 import {
@@ -40,6 +41,8 @@ export interface BuildOptions {
   /** The sources, when the caller has loaded them already (`start`, to see whether to build at all). */
   readonly loaded?: LoadedSources;
   readonly maxFiles: number;
+  /** False: write no page files, only the minimum (see `PlanOptions.pageFiles`). */
+  readonly pageFiles?: boolean;
   /** The project's `_headers` text. */
   readonly headersTemplate: string;
   /** The build time the downloads manifest states (ISO 8601); now by default. */
@@ -74,12 +77,7 @@ export interface DirectoryBuildSummary extends BuildSummary {
   readonly changes: ChangeReport;
 }
 
-export const DEFAULT_FETCH: FetchOptions = {
-  cacheDir: ".cache/sources",
-  cacheDuration: "1d",
-  allowStale: false,
-  timeoutMs: 120_000,
-};
+export { DEFAULT_FETCH };
 
 /** Reads or downloads every source a build with these options reads. */
 export function loadBuildSources(
@@ -137,12 +135,15 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   const timed: FileSink = {
     write: (path, data) => timer.measure("write", () => sink.write(path, data)),
     keep: (path) => timer.measure("write", () => sink.keep?.(path)),
+    read: (path) => timer.measure("write", () => sink.read?.(path)),
+    settle: () => timer.measureAsync("write", async () => sink.settle?.()),
   };
   const counter = new CountingSink(timed);
   const result = await emitBuild(
     emittedOf(selected, resources, options.searchIndex !== false),
     {
       maxFiles: options.maxFiles,
+      ...(options.pageFiles === undefined ? {} : { pageFiles: options.pageFiles }),
       headersTemplate: options.headersTemplate,
       stamp: { fingerprint, sources },
       builtAt,
@@ -203,11 +204,15 @@ export function buildToDirectory(
       const previous = previousBuild(outDir);
       const predecessor = options.predecessor ?? localPredecessor(outDir, previous);
       const sink = new DiskSink(tmp, full ? undefined : previous);
-      const summary = await buildInto(
-        { ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) },
-        sink,
-      );
-      return { ...summary, changes: sink.finish() };
+      try {
+        const summary = await buildInto(
+          { ...options, guards, ...(predecessor === undefined ? {} : { predecessor }) },
+          sink,
+        );
+        return { ...summary, changes: await sink.finish() };
+      } finally {
+        await sink.close();
+      }
     },
     removeOld,
   );

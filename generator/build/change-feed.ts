@@ -64,6 +64,18 @@ export class ChangeFeedWriter {
     private readonly start: FeedStart,
   ) {}
 
+  /**
+   * The records this build's feed lists as changed, over every resource (each resource's JSON file
+   * counted; its CSV file lists the same records); none without a predecessor (an empty feed).
+   */
+  recordChanges(): { added: number; removed: number; changed: number } | undefined {
+    if (this.start.predecessor === undefined) return undefined;
+    const json = this.files.filter((file) => file.format === "json");
+    const sum = (key: "added" | "removed" | "changed") =>
+      json.reduce((total, file) => total + file[key], 0);
+    return { added: sum("added"), removed: sum("removed"), changed: sum("changed") };
+  }
+
   /** Follows one resource's dataset; none without a predecessor. */
   resource(resource: AnyResource): ResourceChanges | undefined {
     const predecessor = this.start.predecessor;

@@ -1,8 +1,7 @@
-import { hasPageFiles, indexPath, listPath, pagePath, shardOf } from "../contract/address.ts";
+import { listPath, shardOf } from "../contract/address.ts";
 import { csvHeader } from "../contract/csv.ts";
-import { pageBounds, pageCount } from "../contract/paging.ts";
 import { FORMATS } from "../contract/query.ts";
-import { encodeShard, encodeShardEntry, slugShardKey } from "../contract/shard.ts";
+import { encodeShardEntry, slugShardKey } from "../contract/shard.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { DownloadWriter } from "./downloads.ts";
 import {
@@ -13,63 +12,49 @@ import {
   viewHash,
   type EncodedRecords,
 } from "./encode.ts";
+import type { PackedView, PendingPages } from "./emit-pages.ts";
 import { PackWriter } from "./pack-writer.ts";
 import type { BuildPlan } from "./plan.ts";
 import type { PreparedResource } from "./views.ts";
 
 /**
- * Writes a paged resource: each view's records into the packed streams (or inlined in its index
- * shard), its page files of every materialised size, its index entry, and its records into the
- * downloads. Each view is rendered once and released when written, so memory stays per view.
- * Returns the first record of the view `sample.key` names that `sample.accepts` (the docs show it).
+ * Writes a paged resource's records, the half that does not depend on the page sizes: each view's
+ * records into the packed streams (or inlined in its index shard), its index entry, and its records
+ * into the downloads. Each view is rendered once and released when written, so memory stays per
+ * view. Returns the first record of the view `sample.key` names that `sample.accepts` (the docs
+ * show it), and what `writePages` (emit-pages.ts) needs for the page files and index shards.
  */
 export async function emitPagedResource(
   prepared: PreparedResource,
-  plan: BuildPlan,
+  layout: Pick<BuildPlan, "shards" | "inlined">,
   sink: FileSink,
   downloads: DownloadWriter,
   sample: { readonly key: string | undefined; readonly accepts?: (record: unknown) => boolean },
   onView: () => void,
-): Promise<string | undefined> {
+): Promise<{ sample: string | undefined; pending: PendingPages }> {
   const { resource, views } = prepared;
-  const sizes = plan.sizes.get(resource.id) ?? [];
-  const sizeSet = new Set(sizes);
-  const shardCount = plan.shards.get(resource.id) ?? 1;
-  const header = Buffer.from(csvHeader(resource.record.columns));
-  const inlined = plan.inlined.get(resource.id) ?? new Set<string>();
+  const shardCount = layout.shards.get(resource.id) ?? 1;
+  const inlined = layout.inlined.get(resource.id) ?? new Set<string>();
   const packs = {
     json: new PackWriter(sink, resource.id, "json"),
     csv: new PackWriter(sink, resource.id, "csv"),
   };
   const shards = new ShardTexts();
+  const packed: PackedView[] = [];
   const dataset = downloads.dataset(resource);
   let sampleRecord: string | undefined;
+  let done = 0;
   for (const view of views) {
     const encoded = view.encoded();
     if (view.key === sample.key) sampleRecord = firstAccepted(encoded, sample.accepts);
-    const inline = inlined.has(view.key);
-    for (const pageSize of inline ? [] : sizes) {
-      if (!hasPageFiles(sizeSet, pageSize, view.count)) continue;
-      for (let page = 1; page <= pageCount(view.count, pageSize); page++) {
-        const { start, end } = pageBounds(page, pageSize, view.count);
-        const address = {
-          resource: resource.id,
-          slug: view.slug,
-          total: view.count,
-          pageSize,
-          page,
-        };
-        for (const format of FORMATS)
-          sink.write(
-            pagePath({ ...address, format }),
-            Buffer.concat(pagePieces(encoded, format, start, end, header)),
-          );
-      }
-    }
     const entry = { slug: view.slug, total: view.count, hash: viewHash(encoded) };
-    const where = inline
-      ? { inline: jsonRecordsOf(encoded) }
-      : { packed: { json: packs.json.append(encoded), csv: packs.csv.append(encoded) } };
+    let where: Parameters<typeof encodeShardEntry>[2];
+    if (inlined.has(view.key)) where = { inline: jsonRecordsOf(encoded) };
+    else {
+      const refs = { json: packs.json.append(encoded), csv: packs.csv.append(encoded) };
+      packed.push({ slug: view.slug, count: view.count, refs, offsets: encoded.offsets });
+      where = { packed: refs };
+    }
     shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
     // Each record once in the dataset: most views give all theirs; a view under a second key gives those under their own.
     const datasetPart = view.datasetPart();
@@ -80,14 +65,22 @@ export async function emitPagedResource(
     }
     view.release();
     onView();
+    // Now and then a turn of the event loop: the search index's files, coming from its thread,
+    // are written then instead of waiting in memory until the records are done.
+    if (++done % YIELD_EVERY_VIEWS === 0) await new Promise((turn) => setImmediate(turn));
   }
   packs.json.finish();
   packs.csv.finish();
   await dataset.finish();
-  for (const [number, text] of shards.encode(sizes))
-    sink.write(indexPath(resource.id, number), text);
-  return sampleRecord;
+  const header = Buffer.from(csvHeader(resource.record.columns));
+  return {
+    sample: sampleRecord,
+    pending: { resource: resource.id, header, packed, shards: shards.all },
+  };
 }
+
+/** Views written between two turns of the event loop. */
+const YIELD_EVERY_VIEWS = 64;
 
 function firstAccepted(
   encoded: EncodedRecords,
@@ -113,11 +106,9 @@ class ShardTexts {
     this.of(shard).slugs.push([slug, key]);
   }
 
-  /** Every shard's text, in shard order. */
-  encode(sizes: readonly number[]): [number, string][] {
-    return [...this.shards]
-      .sort((a, b) => a[0] - b[0])
-      .map(([shard, { entries, slugs }]) => [shard, encodeShard(sizes, entries, slugs)]);
+  /** Every shard's entries and slugs (written by `writePages`, once the sizes are known). */
+  get all(): ReadonlyMap<number, { entries: string[]; slugs: [string, string][] }> {
+    return this.shards;
   }
 
   private of(shard: number): { entries: string[]; slugs: [string, string][] } {

@@ -8,8 +8,10 @@ import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
 import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import { writePages, type PendingPages } from "./emit-pages.ts";
+import { emitSearchOnThread } from "./search-thread.ts";
 import { writeMatchTables } from "./match-tables.ts";
-import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
+import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
 import { PhaseTimer } from "./timing.ts";
 import type { PreparedResource, PreparedView } from "./views.ts";
@@ -50,14 +52,17 @@ export interface EmitResult {
   readonly downloads: DownloadsManifest;
   /** Views rendered, counted once per render: equal to the number of views when each is rendered once. */
   readonly renders: number;
+  /** The records the change feed lists as added, removed and changed; none without a predecessor. */
+  readonly recordChanges?: { added: number; removed: number; changed: number };
 }
 
 /**
- * Writes a whole build into `sink`: the search indexes and match tables first (a search index's
- * file count is known only once written), then the plan (inlined views, page sizes within what
- * the file budget leaves), then each resource's records (pages, index shards, lists, downloads),
- * then the docs, `_headers`, the route table and `/_build.json`. The docs and the route table list
- * every emitted resource in the order given.
+ * Writes a whole build into `sink`: the search indexes on threads of their own (search-thread.ts)
+ * while the match tables and each resource's records (packs, lists, downloads) are written here;
+ * then, once the search indexes' file count is known, the page sizes the file budget leaves and
+ * the page files (cut from the packs) and index shards (emit-pages.ts); then the docs, `_headers`,
+ * the route table and `/_build.json`. The docs and the route table list every emitted resource in
+ * the order given. The same bytes as one after the other: only the order of writing differs.
  */
 export async function emitBuild(
   emitted: readonly Emitted[],
@@ -75,48 +80,72 @@ async function emitAll(
   timer: PhaseTimer,
 ): Promise<EmitResult> {
   let written = 0;
-  const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
-  /** The docs' entry of each emitted resource, by id. */
-  const docs = new Map<string, DocsResource>();
-  for (const unit of emitted) {
-    if (unit.kind !== "search") continue;
+  const counted: FileSink = {
+    write: (path, data) => (written++, sink.write(path, data)),
+    read: (path) => sink.read?.(path),
+    settle: async () => sink.settle?.(),
+  };
+  // The search indexes, each on a thread of its own while the records are written beside them;
+  // one too large to copy within the build's memory first, here, as one thread would.
+  const searches = emitted.flatMap((unit) => {
+    if (unit.kind !== "search") return [];
+    if (unit.streets.records.length <= SEARCH_THREAD_MAX_STREETS)
+      return [{ unit, index: emitSearchOnThread(unit, counted, options.searchReadBudget) }];
+    const started = performance.now();
     const index = timer.measure("search", () =>
       emitSearch(unit, counted, options.searchReadBudget),
     );
-    // No sample record: the build does not run searches.
-    docs.set(unit.resource.id, { resource: unit.resource, records: index.streets, views: 1 });
-  }
+    return [{ unit, index: Promise.resolve({ ...index, ms: performance.now() - started }) }];
+  });
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
+  const beforeMatchTables = written;
   writeMatchTables(
     ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
     counted,
   );
+  const matchFiles = written - beforeMatchTables;
   const resources = ofRecords.map((unit) => unit.prepared);
-  const plan = planBuild(resources, { ...options, writtenFiles: written });
-  const downloads = new DownloadWriter(
-    counted,
-    undefined,
-    new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] }),
-  );
+  const layout = planLayout(resources, options);
+  const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
+  const downloads = new DownloadWriter(counted, undefined, feed);
   const paged = resources.filter((r) => r.resource.query.paged);
   const totalViews = paged.reduce((sum, r) => sum + r.views.length, 0);
   let doneViews = 0;
+  /** The docs' entry of each emitted resource, by id. */
+  const docs = new Map<string, DocsResource>();
+  const pending: PendingPages[] = [];
   for (const prepared of resources) {
-    const sample = prepared.resource.query.paged
-      ? await emitPagedResource(
-          prepared,
-          plan,
-          counted,
-          downloads,
-          {
-            key: sampleView(prepared.resource, prepared.views)?.key,
-            ...exampleMatch(prepared.resource),
-          },
-          () => options.onProgress?.(++doneViews, totalViews),
-        )
-      : await emitList(prepared, counted, downloads);
-    docs.set(prepared.resource.id, docsEntry(prepared, sample));
+    if (prepared.resource.query.paged) {
+      const written = await emitPagedResource(
+        prepared,
+        layout,
+        counted,
+        downloads,
+        {
+          key: sampleView(prepared.resource, prepared.views)?.key,
+          ...exampleMatch(prepared.resource),
+        },
+        () => options.onProgress?.(++doneViews, totalViews),
+      );
+      pending.push(written.pending);
+      docs.set(prepared.resource.id, docsEntry(prepared, written.sample));
+    } else
+      docs.set(
+        prepared.resource.id,
+        docsEntry(prepared, await emitList(prepared, counted, downloads)),
+      );
   }
+  // The page sizes: what the budget leaves once the search indexes' files are counted.
+  let searchFiles = 0;
+  for (const { unit, index } of searches) {
+    const summary = await timer.measureAsync("search", () => index);
+    searchFiles += summary.files;
+    // No sample record: the build does not run searches.
+    docs.set(unit.resource.id, { resource: unit.resource, records: summary.streets, views: 1 });
+  }
+  const plan = planSizes(layout, resources, { ...options, writtenFiles: searchFiles + matchFiles });
+  await counted.settle?.();
+  for (const resource of pending) writePages(resource, plan, counted);
   const manifest = await downloads.finish(options.builtAt, options.sources, options.joins);
   emitSite(counted, {
     resources: emitted.flatMap((unit) => docs.get(idOf(unit)) ?? []),
@@ -125,7 +154,7 @@ async function emitAll(
     plan,
     stamp: options.stamp,
   });
-  if (written > options.maxFiles) {
+  if (written > (options.pageFiles === false ? plan.minimumFiles : options.maxFiles)) {
     throw new Error(
       `the build came to ${written} files, over the budget of ${options.maxFiles}: the downloads needed more files than the ${plan.downloadFilesReserved} estimated`,
     );
@@ -135,8 +164,23 @@ async function emitAll(
     (sum, r) => sum + r.views.reduce((n, view) => n + view.renders, 0),
     0,
   );
-  return { plan, views, downloads: manifest, renders };
+  const recordChanges = feed.recordChanges();
+  return {
+    plan,
+    views,
+    downloads: manifest,
+    renders,
+    ...(recordChanges === undefined ? {} : { recordChanges }),
+  };
 }
+
+/**
+ * The most streets whose search index is written on a thread of its own. Its thread gets a copy
+ * of the records and builds its tables beside the main thread's rendering: for the national list
+ * (1.2 million streets) that took a build's peak memory from about 850 MiB to 1.2 GiB, over the
+ * 1 GiB a build is held to, so a list that large is indexed first, on the main thread.
+ */
+export const SEARCH_THREAD_MAX_STREETS = 200_000;
 
 const idOf = (unit: Emitted): string =>
   unit.kind === "search" ? unit.resource.id : unit.prepared.resource.id;

@@ -1,4 +1,4 @@
-import { jsonRecordEnd } from "./json-records.ts";
+import { jsonRecordEnd } from "../contract/json-records.ts";
 
 /** The predecessor's complete dataset of one resource: its JSON download, part by part. */
 export interface OldDataset {

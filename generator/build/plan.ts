@@ -22,6 +22,11 @@ export interface BuildPlan extends SizePlan {
 export interface PlanOptions {
   readonly maxFiles: number;
   /**
+   * False: no page files, only the files every build needs (the minimum; every page is cut from
+   * the packed records, with the same bytes and headers), whatever `maxFiles` allows. Default true.
+   */
+  readonly pageFiles?: boolean;
+  /**
    * Bytes of inlined records per index shard (default `INLINE_SHARD_BYTES`; 0 inlines nothing).
    * Views of at most one canonical page are inlined smallest first while the shard stays within it.
    */
@@ -50,6 +55,21 @@ const MARGIN = 1.25;
  * Renders only what it sizes (small views, a sample), and those renders are kept for the writing.
  */
 export function planBuild(resources: readonly PreparedResource[], options: PlanOptions): BuildPlan {
+  return planSizes(planLayout(resources, options), resources, options);
+}
+
+/** What a plan decides before the file budget is applied: shards, inlined views, reserves. */
+export type BuildLayout = Omit<BuildPlan, keyof SizePlan> & { readonly otherFiles: number };
+
+/**
+ * The part of the plan the file budget does not change (shards, inlining, the files packs and
+ * downloads take): known before the search indexes are written, so the records can be written
+ * while they are. `otherFiles` does not count `writtenFiles` yet.
+ */
+export function planLayout(
+  resources: readonly PreparedResource[],
+  options: Omit<PlanOptions, "writtenFiles">,
+): BuildLayout {
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.length - paged.length;
   const shards = new Map(paged.map((r) => [r.resource.id, shardCount(r.views.length)]));
@@ -90,12 +110,19 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
     );
   }, 0);
   const otherFiles =
-    lists * 2 +
-    shardFiles +
-    packFilesReserved +
-    SITE_FILES +
-    downloadFilesReserved +
-    (options.writtenFiles ?? 0);
+    lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved;
+  return { shards, inlined, downloadFilesReserved, packFilesReserved, otherFiles };
+}
+
+/** The page sizes within what the budget leaves once `writtenFiles` (the search indexes, match tables) are counted. */
+export function planSizes(
+  layout: BuildLayout,
+  resources: readonly PreparedResource[],
+  options: PlanOptions,
+): BuildPlan {
+  const { inlined, shards, downloadFilesReserved, packFilesReserved } = layout;
+  const paged = resources.filter((r) => r.resource.query.paged);
+  const otherFiles = layout.otherFiles + (options.writtenFiles ?? 0);
   const plan = choosePageSizes(
     paged.map((r) => {
       const keys = inlined.get(r.resource.id);
@@ -105,7 +132,7 @@ export function planBuild(resources: readonly PreparedResource[], options: PlanO
       };
     }),
     otherFiles,
-    options.maxFiles,
+    options.pageFiles === false ? otherFiles : options.maxFiles,
   );
   return { ...plan, shards, inlined, downloadFilesReserved, packFilesReserved };
 }

@@ -1,5 +1,5 @@
 import { csvRow, type CsvColumn } from "../contract/csv.ts";
-import { identityFields, identityOf } from "./change-identity.ts";
+import { identityFields, identityOf } from "../contract/record-identity.ts";
 import { OldCursor, type OldDataset } from "./old-cursor.ts";
 import { OldRecordIndex } from "./record-index.ts";
 

@@ -1,22 +1,18 @@
 import { Command } from "commander";
 import { join, resolve } from "node:path";
-import { buildFingerprint, buildInto, buildToDirectory, loadBuildSources } from "../build/build.ts";
-import { builtFingerprint, isBuildDirectory, packageVersion, PROJECT_ROOT } from "../io/read.ts";
-import { CountingSink } from "../io/sink.ts";
-import { verifyBuild } from "../serve/verify.ts";
+import { isBuildDirectory, packageVersion, PROJECT_ROOT } from "../io/read.ts";
+import type { AssetSetupProcess } from "../serve/assets.ts";
 import { HEALTH_PATH } from "../serve/child.ts";
 import { serveBuild, ServeError } from "../serve/server.ts";
 import { isServeWorker, runServeWorker, serveCluster } from "../serve/cluster.ts";
-import { startLocalServer } from "../serve/local.ts";
-import { startWranglerDev } from "../serve/wrangler-dev.ts";
 import { SEARCH_READ_BUDGET } from "../contract/search/plan.ts";
+import { addSyncCommand } from "./sync-command.ts";
 import {
   buildOptions,
   DEFAULT_HOST,
   DEFAULT_MAX_FILES,
   DEFAULT_PORT,
   defaultPort,
-  EMBEDDED,
   guardOptions,
   positiveInteger,
   withGuardOptions,
@@ -25,7 +21,15 @@ import {
   type SourceFlags,
 } from "./options.ts";
 import { progressReporter } from "./progress.ts";
+import { cachedAssetSetup, embeddedDist } from "./start.ts";
 import { printJson, printSummary } from "./summary.ts";
+
+// The build, verify and wrangler dev are loaded by the commands that run them (import()): `start`
+// with dist/ current and `serve` load none of them.
+
+const PAGE_FILES_FLAG = "--no-page-files";
+const PAGE_FILES_HELP =
+  "write no page files, only the minimum (every page is cut from the packed records: the same answers, more Worker CPU per request); what start writes";
 
 const program = new Command("plz")
   .description("Builds and serves the static OpenPLZ-compatible API.")
@@ -49,6 +53,7 @@ withGuardOptions(
         positiveInteger,
         DEFAULT_MAX_FILES,
       )
+      .option(PAGE_FILES_FLAG, PAGE_FILES_HELP)
       .option("--full", "write every file, even when the previous build has the same bytes")
       .option("--json", "print the summary as one JSON object (for benchmarks)")
       .option(
@@ -69,6 +74,7 @@ withGuardOptions(
       GuardFlags & {
         out: string;
         maxFiles: number;
+        pageFiles: boolean;
         full?: boolean;
         json?: boolean;
         searchIndex: boolean;
@@ -76,11 +82,13 @@ withGuardOptions(
       },
   ) => {
     const out = resolve(opts.out);
+    const { buildToDirectory } = await import("../build/build.ts");
     const compared = await guardOptions(opts, out);
     const summary = await buildToDirectory(
       {
         ...buildOptions(opts, opts.maxFiles, progressReporter("pages")),
         ...compared,
+        pageFiles: opts.pageFiles,
         searchIndex: opts.searchIndex,
         searchReadBudget: opts.searchReadBudget * 1024,
       },
@@ -106,25 +114,38 @@ withGuardOptions(
         positiveInteger,
         DEFAULT_MAX_FILES,
       )
+      .option(PAGE_FILES_FLAG, PAGE_FILES_HELP)
       .option("--json", "print the summary as one JSON object"),
   ),
   "dist/",
-).action(async (opts: SourceFlags & GuardFlags & { maxFiles: number; json?: boolean }) => {
-  const compared = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
-  const summary = await buildInto(
-    { ...buildOptions(opts, opts.maxFiles), ...compared },
-    new CountingSink(),
-  );
-  if (opts.json) printJson(summary);
-  else printSummary(summary, `plan (budget ${opts.maxFiles} files)`);
-});
+).action(
+  async (
+    opts: SourceFlags & GuardFlags & { maxFiles: number; pageFiles: boolean; json?: boolean },
+  ) => {
+    const [{ buildInto }, { CountingSink }] = await Promise.all([
+      import("../build/build.ts"),
+      import("../io/sink.ts"),
+    ]);
+    const compared = await guardOptions(opts, join(PROJECT_ROOT, "dist"));
+    const summary = await buildInto(
+      { ...buildOptions(opts, opts.maxFiles), ...compared, pageFiles: opts.pageFiles },
+      new CountingSink(),
+    );
+    if (opts.json) printJson(summary);
+    else
+      printSummary(
+        summary,
+        `plan (budget ${opts.pageFiles ? `${opts.maxFiles} files` : "the minimum"})`,
+      );
+  },
+);
 
 const WORKERS_HELP = "server processes sharing the port (default 1; one per core uses every core)";
 
 program
   .command("serve")
   .description(
-    "serve a built directory as Cloudflare serves it (its asset rules and the Worker in Node; no file watching: restart after a build)",
+    "serve a built directory as Cloudflare serves it (its asset rules and the Worker in Node; a rebuild into the directory is served whole once it is there)",
   )
   .option("--dir <dir>", "built directory", "dist")
   .option(
@@ -149,6 +170,10 @@ program
     if (!isBuildDirectory(dir))
       fail(`${dir} is not a build (no _headers); run npm run build first`);
     process.stderr.write(`verify: starting the local runtime for ${dir} …\n`);
+    const [{ startLocalServer }, { verifyBuild }] = await Promise.all([
+      import("../serve/local.ts"),
+      import("../serve/verify.ts"),
+    ]);
     const server = await startLocalServer(dir);
     let failed: number;
     try {
@@ -164,6 +189,8 @@ program
     process.exit(failed === 0 ? 0 : 1);
   });
 
+addSyncCommand(program);
+
 program
   .command("start")
   .description("build the embedded data into dist/ when it changed, then serve it (like serve)")
@@ -174,9 +201,17 @@ program
   )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .option("--workers <n>", WORKERS_HELP, positiveInteger)
-  .action(async (opts: { host: string; port?: number; workers?: number }) =>
-    serve(await buildEmbedded(), opts.host, opts.port ?? defaultPort(), opts.workers),
-  );
+  .action(async (opts: { host: string; port?: number; workers?: number }) => {
+    // Started first, so that what the server needs of Miniflare loads beside the build.
+    const setup = (opts.workers ?? 1) > 1 ? undefined : cachedAssetSetup();
+    try {
+      const dist = await embeddedDist();
+      await serve(dist, opts.host, opts.port ?? defaultPort(), opts.workers, setup);
+    } catch (error) {
+      setup?.end();
+      throw error;
+    }
+  });
 
 program
   .command("dev")
@@ -185,8 +220,9 @@ program
   )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .action(async (opts: { port?: number }) => {
-    const dist = await buildEmbedded();
+    const dist = await embeddedDist();
     const port = opts.port ?? defaultPort();
+    const { startWranglerDev } = await import("../serve/wrangler-dev.ts");
     process.stderr.write(`starting wrangler dev for ${dist} on http://localhost:${port}/ …\n`);
     const server = await startWranglerDev(dist, { port, host: "localhost", inheritOutput: true });
     process.stderr.write(`wrangler dev serves ${dist} on ${server.origin}/\n`);
@@ -195,34 +231,21 @@ program
     process.exit((await server.exited) ?? 1);
   });
 
-/** Builds the embedded data into dist/ unless it already holds that build; returns dist/. */
-async function buildEmbedded(): Promise<string> {
-  const dist = join(PROJECT_ROOT, "dist");
-  // The embedded data is the project's own: its counts are not compared with whatever dist/ held.
-  const options = {
-    ...buildOptions(EMBEDDED, DEFAULT_MAX_FILES, progressReporter("pages")),
-    guards: { baseline: "none" },
-  } as const;
-  const loaded = await loadBuildSources(options);
-  if (builtFingerprint(dist) === buildFingerprint(loaded))
-    process.stderr.write("dist/ is up to date\n");
-  else
-    printSummary(
-      await buildToDirectory({ ...options, loaded }, dist, false, "background"),
-      "built dist/",
-    );
-  return dist;
-}
-
 /** Serves until SIGINT or SIGTERM: then stops taking requests, finishes those in flight (≤ 3 s) and exits. */
-async function serve(dir: string, host: string, port: number, workers = 1): Promise<void> {
+async function serve(
+  dir: string,
+  host: string,
+  port: number,
+  workers = 1,
+  setup?: AssetSetupProcess,
+): Promise<void> {
   if (!isBuildDirectory(dir)) fail(`${dir} is not a build (no _headers); run npm run build first`);
   const started = performance.now();
   try {
     const server =
       workers > 1
         ? await serveCluster(dir, host, port, workers)
-        : await serveBuild(dir, host, port);
+        : await serveBuild(dir, host, port, setup === undefined ? {} : { setup });
     process.stderr.write(
       `serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`,
     );

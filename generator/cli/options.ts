@@ -1,9 +1,8 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { resolve } from "node:path";
-import { DEFAULT_FETCH, directoryBaseline, type BuildOptions } from "../build/build.ts";
-import { localPredecessor } from "../build/local-predecessor.ts";
-import { asManifest, type Predecessor } from "../build/predecessor.ts";
-import { deployedFiles } from "../sources/deployed.ts";
+import type { BuildOptions } from "../build/build.ts";
+import { DEFAULT_FETCH } from "../build/fetch-defaults.ts";
+import type { Predecessor } from "../build/predecessor.ts";
 import {
   countsOfManifest,
   DEFAULT_MAX_DROP,
@@ -110,6 +109,14 @@ export async function guardOptions(
   flags: GuardFlags,
   defaultDir: string,
 ): Promise<{ guards: GuardOptions; predecessor?: Predecessor }> {
+  // Loaded here, not with the flags: `start` and `serve` read this module and need none of it.
+  const [{ directoryBaseline }, { localPredecessor }, { asManifest }, { deployedFiles }] =
+    await Promise.all([
+      import("../build/build.ts"),
+      import("../build/local-predecessor.ts"),
+      import("../build/predecessor.ts"),
+      import("../sources/deployed.ts"),
+    ]);
   const thresholds = { maxDrop: flags.maxDrop, maxJoinLoss: flags.maxJoinLoss };
   if (flags.baseline === undefined) {
     const previous = directoryBaseline(defaultDir);

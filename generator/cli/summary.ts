@@ -1,6 +1,7 @@
 import type { BuildSummary, DirectoryBuildSummary } from "../build/build.ts";
 import { describeJoin, type JoinReport } from "../model/join-report.ts";
 import type { GuardReport } from "../build/guards.ts";
+import type { ChangeReport } from "../io/disk.ts";
 
 /** The build summary as a table: files and bytes per group, page sizes, notes, changes, phases and resources used. */
 export function printSummary(summary: BuildSummary | DirectoryBuildSummary, title: string): void {
@@ -26,12 +27,8 @@ export function printSummary(summary: BuildSummary | DirectoryBuildSummary, titl
   );
   lines.push(budgetLine(summary));
   lines.push(guardLine(summary.guard));
-  if ("changes" in summary) {
-    const { added, changed, removed, unchanged } = summary.changes;
-    lines.push(
-      `changes against the previous build: ${added} added, ${changed} changed, ${removed} removed, ${unchanged} unchanged`,
-    );
-  }
+  lines.push(recordsLine(summary));
+  if ("changes" in summary) lines.push(filesLine(summary.changes));
   const phases = [...phaseTimes(summary)].map(
     ([phase, ms]) => `${phase} ${(ms / 1000).toFixed(1)} s`,
   );
@@ -112,6 +109,23 @@ function budgetLine({ plan }: BuildSummary): string {
   const written = [...plan.sizes.values()].filter((sizes) => sizes.length > 0).length;
   return `budget: the minimum is ${minimum} files; the rest bought ${plan.pageFiles.toLocaleString("en")} page files (the sizes above, for ${written} resources); every other page is cut from the packed records`;
 }
+
+/** What the change feed counts: records against the previous build (the guards' baseline). */
+function recordsLine({ recordChanges }: BuildSummary): string {
+  if (recordChanges === undefined)
+    return "records: no earlier build to compare with (the change feed lists no changes)";
+  const { added, removed, changed } = recordChanges;
+  return `records against the previous build (the change feed): ${count(added)} added, ${count(removed)} removed, ${count(changed)} changed`;
+}
+
+/** What the output directory's files did against the build it held before (unchanged ones are hard-linked, not written). */
+function filesLine({ added, changed, removed, unchanged }: ChangeReport): string {
+  if (changed === 0 && removed === 0 && unchanged === 0)
+    return `files: ${count(added)} written (no earlier build in the output directory to keep unchanged files from)`;
+  return `files against the previous build in the output directory: ${count(added)} added, ${count(changed)} changed, ${count(removed)} removed, ${count(unchanged)} unchanged (kept as hard links)`;
+}
+
+const count = (n: number) => n.toLocaleString("en");
 
 /** What the data guards checked, in one line. */
 function guardLine(guard: GuardReport): string {

@@ -52,7 +52,11 @@ export interface ChangeFeed {
   /** Why the feed is as it is, e.g. that there was no predecessor to compare with. */
   readonly note: string;
   readonly days: number;
-  /** Newest first. A client that last synced at T applies, oldest first, every build with `since` ≥ T. */
+  /**
+   * Newest first. A copy of build T applies, oldest first, the build whose `since` is T and each
+   * newer one (each one's `since` the `builtAt` of the one before); none has `since` T: the feed no
+   * longer reaches the copy, which loads the datasets again (generator/sync/feed.ts).
+   */
   readonly builds: readonly FeedBuild[];
 }
 

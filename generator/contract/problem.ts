@@ -15,6 +15,7 @@ const TYPES: Record<number, string> = {
   405: "https://tools.ietf.org/html/rfc9110#section-15.5.6",
   500: "https://tools.ietf.org/html/rfc9110#section-15.6.1",
   408: "https://tools.ietf.org/html/rfc9110#section-15.5.9",
+  417: "https://tools.ietf.org/html/rfc9110#section-15.5.18",
   431: "https://tools.ietf.org/html/rfc6585#section-5",
   501: "https://tools.ietf.org/html/rfc9110#section-15.6.2",
   503: "https://tools.ietf.org/html/rfc9110#section-15.6.4",
@@ -23,6 +24,7 @@ const TYPES: Record<number, string> = {
 const SERVER_TITLES = {
   400: "Bad Request",
   408: "Request Timeout",
+  417: "Expectation Failed",
   431: "Request Header Fields Too Large",
   501: "Not Implemented",
   503: "Service Unavailable",
@@ -31,7 +33,8 @@ const SERVER_TITLES = {
 /**
  * An answer of the self-hosted HTTP server itself, before any request reaches the Worker: a
  * request it cannot parse (400), whose head is too large (431) or too slow (408), a method it
- * does not know (501), or more requests at once than it takes (503).
+ * does not know (501), an expectation it cannot meet (417), or more requests at once than it
+ * takes (503).
  */
 export function serverProblem(status: keyof typeof SERVER_TITLES, detail: string): Problem {
   return { type: TYPES[status] ?? "about:blank", title: SERVER_TITLES[status], status, detail };

@@ -1,4 +1,5 @@
 import { CHANGE_FEED, FEED_DAYS } from "../contract/changes.ts";
+import { IDENTITY_IN_WORDS } from "../contract/record-identity.ts";
 import {
   DOWNLOADS_INDEX,
   type DownloadFile,
@@ -53,7 +54,22 @@ export function downloadsSection(downloads: DownloadsManifest | undefined): Mark
 ${dataTable("Whole-dataset downloads", ["Dataset", "Records", "JSON", "CSV"], rows)}
 ${perViewEndpoints.length === 0 ? "" : html`<p>One file per locality as well, for ${codeList(perViewEndpoints)}: ${count(perView.length / 2)} ${perView.length === 2 ? "locality" : "localities"}, for example <a href="${perView[0]?.path ?? "#"}"><code>${perView[0]?.path ?? ""}</code></a>.</p>`}
 <p>The manifest <a href="${DOWNLOADS_INDEX}"><code>${DOWNLOADS_INDEX}</code></a> lists every file with its SHA-256, size, media type, record count, sources, licences and their dates, and the build time. Keep the attributions of <a href="#sources">the data sources</a> with the files.</p>
-<p>To keep a copy up to date without downloading everything again, read the change feed <a href="${CHANGE_FEED}"><code>${CHANGE_FEED}</code></a>: the builds of the last ${FEED_DAYS} days, each with, per dataset that changed, a small JSON and CSV file of the records added, removed and changed (old and new values) since the build before. Records are known by their key, or a street by its name, postal code and locality (a renamed street is removed and added). ${downloads.changeFeed?.predecessor === null || downloads.changeFeed === undefined ? "This build had no earlier build to compare with: its feed is empty." : `This build lists ${downloads.changeFeed.builds} ${downloads.changeFeed.builds === 1 ? "build" : "builds"}, the newest compared with the build of ${downloads.changeFeed.predecessor}.`}</p>`,
+<p>To keep a copy up to date without downloading everything again, see <a href="#changes">the change feed</a>.</p>`,
+  );
+}
+
+/** The change feed: what each build changed, and the tool that applies it. */
+export function changesSection(downloads: DownloadsManifest | undefined): Markup {
+  if (downloads === undefined) return html``;
+  const feed = downloads.changeFeed;
+  return section(
+    "changes",
+    "Keeping a copy up to date",
+    html`<p>The change feed <a href="${CHANGE_FEED}"><code>${CHANGE_FEED}</code></a> lists the builds of the last ${FEED_DAYS} days, each with, per dataset that changed, a small JSON and CSV file of the records added, removed and changed (old and new values) since the build before, with their SHA-256. ${feed?.predecessor === null || feed === undefined ? "This build had no earlier build to compare with: its feed is empty." : `This build lists ${feed.builds} ${feed.builds === 1 ? "build" : "builds"}, the newest compared with the build of ${feed.predecessor}.`}</p>
+<p>Two builds hold the same record when its identity is the same: ${IDENTITY_IN_WORDS}. A record whose other values differ is changed; a renamed street is removed and added.</p>
+<p>With a checkout of this project, one command keeps a SQLite copy in sync: the first run loads the datasets, every later run applies the feed, each build in one transaction, every file's SHA-256 checked, and loads the datasets again when the feed no longer reaches the copy:</p>
+<pre><code>npm run sync -- --from https://api.example --db copy.sqlite --datasets de.streets,de.localities</code></pre>
+<p>(<code>--from</code> takes this site's address in place of <code>https://api.example</code>; without <code>--datasets</code> the copy keeps every dataset.) To write a client of your own, follow the rules of the project's <code>docs/CHANGES.md</code>.</p>`,
   );
 }
 

@@ -1,4 +1,5 @@
 import { CHANGE_FEED, CHANGES_PREFIX, CSV_CHANGE_MARKS, FEED_DAYS } from "../contract/changes.ts";
+import { IDENTITY_IN_WORDS } from "../contract/record-identity.ts";
 import { CONTENT_TYPES } from "../contract/headers.ts";
 import {
   errorResponses,
@@ -24,7 +25,7 @@ export function changesPaths(): Record<string, Json> {
       get: {
         operationId: "getChangeFeed",
         summary: "The change feed",
-        description: `The builds of the last ${FEED_DAYS} days, newest first, each with the change files of the resources whose records changed since the build before it (\`since\`), their counts and SHA-256. A client that last synced at time T applies, oldest first, the change files of every build whose \`since\` is T or later; one that synced before the oldest build's \`since\` downloads the datasets again. A build without a predecessor publishes an empty feed (\`predecessor\` null, a \`note\` saying so).`,
+        description: `The builds of the last ${FEED_DAYS} days, newest first, each with the change files of the resources whose records changed since the build before it (\`since\`), their counts and SHA-256. A copy of the build of time T applies, oldest first, the change files of the build whose \`since\` is exactly T and of each newer build (each one's \`since\` the \`builtAt\` of the one before); when no build's \`since\` is T, the feed no longer reaches the copy, which downloads the datasets again. \`npm run sync\` does this for a SQLite copy. A build without a predecessor publishes an empty feed (\`predecessor\` null, a \`note\` saying so).`,
         tags: [TAG],
         parameters: [{ $ref: `#/components/parameters/${IF_NONE_MATCH}` }],
         responses: ok("The feed.", {
@@ -36,7 +37,7 @@ export function changesPaths(): Record<string, Json> {
       get: {
         operationId: "getChangeFile",
         summary: "One build's changes to one dataset",
-        description: `The records of one resource added, removed and changed since the build before, as the feed lists them. JSON: an array of \`{"change":"removed","old":{…}}\`, \`{"change":"changed","old":{…},"new":{…}}\`, \`{"change":"added","new":{…}}\`, the records in the download's shape. CSV: the download's columns after a first column \`Change\` (${CSV_CHANGE_MARKS.map((m) => `\`${m}\``).join(", ")}); a changed record is a \`changed-from\` row with its old values, then a \`changed-to\` row with its new ones. A record is known by its identity (a key; a street's name, postal code and locality): a renamed street is removed and added.`,
+        description: `The records of one resource added, removed and changed since the build before, as the feed lists them. JSON: an array of \`{"change":"removed","old":{…}}\`, \`{"change":"changed","old":{…},"new":{…}}\`, \`{"change":"added","new":{…}}\`, the records in the download's shape. CSV: the download's columns after a first column \`Change\` (${CSV_CHANGE_MARKS.map((m) => `\`${m}\``).join(", ")}); a changed record is a \`changed-from\` row with its old values, then a \`changed-to\` row with its new ones. A record is known by its identity (${IDENTITY_IN_WORDS}): a renamed street is removed and added.`,
         tags: [TAG],
         parameters: [
           {

@@ -1,6 +1,6 @@
 import type { DocsFile } from "../contract/address.ts";
 import { inlineCss } from "./blocks.ts";
-import { downloadsSection, sourcesSection } from "./data.ts";
+import { changesSection, downloadsSection, sourcesSection } from "./data.ts";
 import { endpointsSection, notServedSection } from "./endpoints.ts";
 import { errorsSection, formatsSection, pagingSection } from "./guide.ts";
 import { html } from "./html.ts";
@@ -30,7 +30,7 @@ export function docsPage(input: DocsInput, css: string): string {
 <h1>plz-static</h1>
 <p class="lead">A static lookup API for regional and address data of Germany, Austria, Switzerland and Liechtenstein, with the paging contract of the <a href="https://www.openplzapi.org">OpenPLZ API</a>. Every answer is a file prepared at build time and served from a CDN: no database, no server.</p>
 <nav aria-label="On this page"><ul>
-<li><a href="#try">Try it</a></li><li><a href="#endpoints">Endpoints</a></li><li><a href="#not-served">Not served</a></li><li><a href="#paging">Paging</a></li><li><a href="#formats">Formats</a></li><li><a href="#errors">Errors</a></li><li><a href="#downloads">Downloads</a></li><li><a href="#sources">Data sources and licences</a></li><li><a href="${OPENAPI_PATH}">OpenAPI document</a></li>
+<li><a href="#try">Try it</a></li><li><a href="#endpoints">Endpoints</a></li><li><a href="#not-served">Not served</a></li><li><a href="#paging">Paging</a></li><li><a href="#formats">Formats</a></li><li><a href="#errors">Errors</a></li><li><a href="#downloads">Downloads</a></li>${input.downloads === undefined ? "" : html`<li><a href="#changes">Change feed</a></li>`}<li><a href="#sources">Data sources and licences</a></li><li><a href="${OPENAPI_PATH}">OpenAPI document</a></li>
 </ul></nav>
 </header>
 <main id="main">
@@ -41,6 +41,7 @@ ${pagingSection(resources)}
 ${formatsSection(resources)}
 ${errorsSection(resources)}
 ${downloadsSection(input.downloads)}
+${changesSection(input.downloads)}
 ${sourcesSection(resources)}
 </main>
 <footer>

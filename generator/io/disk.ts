@@ -12,6 +12,7 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { ASSETS_IGNORE_PATH, FILE_LIST_PATH } from "../contract/layout.ts";
 import { PathGuard, sha256, WrittenFile, type FileSink } from "./sink.ts";
+import { REASONS, WriteThread } from "./write-thread.ts";
 
 /** What a build changed against the previous output. */
 export interface ChangeReport {
@@ -83,7 +84,9 @@ export function previousBuild(dir: string): PreviousBuild | undefined {
 /**
  * Writes a build's files into a directory. With a previous build, a file whose bytes are unchanged
  * is hard-linked from it instead of written again, so a rebuild writes only what changed; a file
- * with the same bytes as another of the same build is a hard link to it too.
+ * with the same bytes as another of the same build is a hard link to it too. The file system calls
+ * run on a thread of their own (write-thread.ts), in order: `finish` waits for them and reports the
+ * first that failed; `close` ends the thread (always call it).
  */
 export class DiskSink implements FileSink {
   private readonly guard = new PathGuard();
@@ -94,6 +97,7 @@ export class DiskSink implements FileSink {
   private added = 0;
   private changed = 0;
   private unchanged = 0;
+  private readonly thread = new WriteThread();
 
   constructor(
     private readonly root: string,
@@ -118,13 +122,7 @@ export class DiskSink implements FileSink {
       before === digest && this.previous !== undefined
         ? join(this.previous.root, path)
         : this.written.get(digest);
-    if (same === undefined || !link(same, target)) {
-      try {
-        writeFileSync(target, data);
-      } catch (error) {
-        throw new Error(`cannot write ${target}: ${describe(error)}`);
-      }
-    }
+    this.thread.file(target, data, same);
     if (!this.written.has(digest)) this.written.set(digest, target);
     return WrittenFile.of(data, sum);
   }
@@ -133,7 +131,8 @@ export class DiskSink implements FileSink {
     const before = this.previous?.files.get(path);
     if (this.previous === undefined || before === undefined) return undefined;
     const target = join(this.root, path);
-    this.ensureDir(dirname(target));
+    // Decided here and now (the caller writes the file when this fails), so not on the thread.
+    mkdirSync(dirname(target), { recursive: true });
     if (!link(join(this.previous.root, path), target)) return undefined;
     this.guard.check(path);
     this.files.set(path, before);
@@ -145,7 +144,8 @@ export class DiskSink implements FileSink {
    * Writes the file list, the build's state files (`state`: name → text, for the next build) and
    * `.assetsignore` (none of them is deployed); returns the changes against the previous build.
    */
-  finish(state: Readonly<Record<string, string>> = {}): ChangeReport {
+  async finish(state: Readonly<Record<string, string>> = {}): Promise<ChangeReport> {
+    await this.thread.drain();
     const list = [...this.files]
       .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)) // gzip copies are written as they finish
       .map(([path, file]) => `${path}\t${file.digest}\t${file.bytes}\n`)
@@ -163,13 +163,27 @@ export class DiskSink implements FileSink {
     return { added: this.added, changed: this.changed, removed, unchanged: this.unchanged };
   }
 
+  read(path: string): Uint8Array | undefined {
+    try {
+      return readFileSync(join(this.root, path));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Resolves when every file so far is on the disk; rejects with the first write that failed. */
+  settle(): Promise<void> {
+    return this.thread.drain();
+  }
+
+  /** Ends the write thread; after a failed build, whatever it had not written is dropped. */
+  close(): Promise<void> {
+    return this.thread.close();
+  }
+
   private ensureDir(dir: string): void {
     if (this.dirs.has(dir)) return;
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (error) {
-      throw new Error(`cannot create ${dir}: ${describe(error)}`);
-    }
+    this.thread.mkdir(dir);
     this.dirs.add(dir);
   }
 }
@@ -228,16 +242,8 @@ function recoverInterruptedSwap(parent: string, name: string): void {
 
 function describe(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
-  const reasons: Record<string, string> = {
-    EEXIST: "a file is in the way of a directory",
-    ENOTDIR: "a file is in the way of a directory",
-    EACCES: "permission denied",
-    EPERM: "permission denied",
-    EROFS: "read-only file system",
-    ENOSPC: "no space left on the device",
-  };
   return (
-    (code === undefined ? undefined : reasons[code]) ??
+    (code === undefined ? undefined : REASONS[code]) ??
     (error instanceof Error ? error.message : String(error))
   );
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { isDownloadPath } from "../contract/downloads.ts";
 import { BUILD_STAMP_PATH, HEADERS_PATH, ROUTE_TABLE_PATH } from "../contract/layout.ts";
 
 /**
@@ -14,15 +15,26 @@ export const PROJECT_ROOT = resolve(import.meta.dirname, "../..");
 
 /** A source file's bytes; a file larger than `maxBytes` fails by its size, before it is read. */
 export async function readSourceFile(path: string, maxBytes: number): Promise<Uint8Array> {
+  await checkSourceFile(path, maxBytes);
+  return readOrExplain(() => readFile(path), path).then((bytes) => new Uint8Array(bytes));
+}
+
+/**
+ * Fails as `readSourceFile` would on a missing, unreadable or too large file, without reading it:
+ * a build checks every local source this way first, so a wrong path is its only line of output.
+ */
+export async function checkSourceFile(path: string, maxBytes: number): Promise<void> {
+  const size = (await readOrExplain(() => stat(path), path)).size;
+  if (size > maxBytes)
+    throw new Error(
+      `${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`,
+    );
+}
+
+async function readOrExplain<T>(read: () => Promise<T>, path: string): Promise<T> {
   try {
-    const size = (await stat(path)).size;
-    if (size > maxBytes)
-      throw new TooLargeFile(
-        `${path} is ${size} bytes, more than the limit of ${maxBytes} bytes for one source (what the readers can hold as one string)`,
-      );
-    return new Uint8Array(await readFile(path));
+    return await read();
   } catch (error) {
-    if (error instanceof TooLargeFile) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why =
       code === undefined
@@ -33,8 +45,6 @@ export async function readSourceFile(path: string, maxBytes: number): Promise<Ui
     throw new Error(`cannot read ${path}: ${why}`);
   }
 }
-
-class TooLargeFile extends Error {}
 
 const READ_ERRORS: Readonly<Record<string, string>> = {
   ENOENT: "no such file",
@@ -55,13 +65,17 @@ export function packageVersion(): string {
 /** A hash of everything of the project a build's output depends on besides its sources: the generator, `_headers`, `package.json`. */
 export function codeFingerprint(): string {
   const hash = createHash("sha256");
-  const files = [
+  for (const file of codeFiles()) hash.update(file).update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
+/** The files `codeFingerprint` hashes: the generator, `_headers`, `package.json` (absolute paths, sorted). */
+export function codeFiles(): string[] {
+  return [
     join(PROJECT_ROOT, "_headers"),
     join(PROJECT_ROOT, "package.json"),
     ...listFiles(join(PROJECT_ROOT, "generator")),
   ].sort();
-  for (const file of files) hash.update(file).update(readFileSync(file));
-  return hash.digest("hex").slice(0, 16);
 }
 
 function listFiles(dir: string): string[] {
@@ -89,6 +103,23 @@ export function readBuildManifest(dir: string): { path: string; json: unknown } 
     return { path, json: JSON.parse(text) as unknown };
   } catch {
     throw new Error(`${path}: not JSON; remove it or name another --baseline`);
+  }
+}
+
+/**
+ * A public download file of the build in `dir` (`/downloads/…`, what a deployment serves there);
+ * undefined when the build has no such file. Other paths are refused: a manifest or feed names
+ * the paths, and no such name may reach outside the build.
+ */
+export async function readDownloadFile(dir: string, path: string): Promise<Uint8Array | undefined> {
+  if (!isDownloadPath(path)) throw new Error(`${path} is not a download path`);
+  try {
+    return await readFile(join(dir, path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(
+      `cannot read ${join(dir, path)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

@@ -11,6 +11,13 @@ export interface FileSink {
    * the sink has no such file; the caller writes it then.
    */
   keep?(path: string): WrittenFile | undefined;
+  /**
+   * A file written before, read back (the build cuts page files from the packed records it wrote);
+   * undefined when the sink keeps no bytes (a count). Call `settle` first.
+   */
+  read?(path: string): Uint8Array | undefined;
+  /** Resolves when every file written so far can be read back (a disk sink's writes are on a thread). */
+  settle?(): Promise<void>;
 }
 
 /** A file as written: its size, and its SHA-256, computed at most once per file. */
@@ -82,6 +89,14 @@ export class CountingSink implements FileSink {
     return this.count(path, this.inner?.write(path, data) ?? WrittenFile.of(data));
   }
 
+  read(path: string): Uint8Array | undefined {
+    return this.inner?.read?.(path);
+  }
+
+  async settle(): Promise<void> {
+    await this.inner?.settle?.();
+  }
+
   keep(path: string): WrittenFile | undefined {
     const kept = this.inner?.keep?.(path);
     if (kept !== undefined) {
@@ -109,6 +124,11 @@ export class MemorySink implements FileSink {
     this.guard.check(path);
     this.files.set(path, data);
     return WrittenFile.of(data);
+  }
+
+  read(path: string): Uint8Array | undefined {
+    const data = this.files.get(path);
+    return typeof data === "string" ? Buffer.from(data) : data;
   }
 
   /** A written file as text (binary files decoded as UTF-8). */

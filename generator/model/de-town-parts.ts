@@ -82,9 +82,55 @@ export function placeTownParts(
 export const siblingsKey = (postalCode: string, district: string) =>
   `${postalCode}\u0000${district}`;
 
-/** Whether `words` occurs in `text` as whole words (case-insensitively). */
-function containsWords(text: string, words: string): boolean {
+/**
+ * Whether `words` occurs in `text` as whole words, case-insensitively: as the pattern
+ * `(^|[^\p{L}\p{N}])words($|[^\p{L}\p{N}])` with the flags `iu` decides, without compiling it. Such a
+ * pattern takes most of a millisecond to compile (its classes are closed under case folding), and
+ * each town part is tested against every municipality of its county: 14–18 s of a 20–30 s build of
+ * the embedded data. A literal `iu` pattern compiles in microseconds; the boundaries are checked
+ * beside each of its matches.
+ */
+export function containsWords(text: string, words: string): boolean {
   if (words === "") return false;
-  const escaped = words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, "iu").test(text);
+  const literal = literalPattern(words);
+  literal.lastIndex = 0;
+  for (let match = literal.exec(text); match !== null; match = literal.exec(text)) {
+    const start = match.index;
+    const end = start + match[0].length;
+    if (
+      !WORD_CHARACTER.test(codePointBefore(text, start)) &&
+      !WORD_CHARACTER.test(codePointFrom(text, end))
+    )
+      return true;
+    // The next start, a whole code point on (as the pattern's own scan advances): matches may overlap.
+    literal.lastIndex = start + ((text.codePointAt(start) ?? 0) > 0xffff ? 2 : 1);
+  }
+  return false;
+}
+
+const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+const literalPatterns = new Map<string, RegExp>();
+function literalPattern(words: string): RegExp {
+  let pattern = literalPatterns.get(words);
+  if (pattern === undefined) {
+    pattern = new RegExp(words.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "giu");
+    literalPatterns.set(words, pattern);
+  }
+  return pattern;
+}
+
+/** The code point that ends at `index` (a surrogate pair whole), or "" at the start. */
+function codePointBefore(text: string, index: number): string {
+  if (index === 0) return "";
+  const low = text.charCodeAt(index - 1);
+  const high = index >= 2 ? text.charCodeAt(index - 2) : 0;
+  return low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff
+    ? text.slice(index - 2, index)
+    : text.slice(index - 1, index);
+}
+
+/** The code point that starts at `index`, or "" at the end. */
+function codePointFrom(text: string, index: number): string {
+  const point = text.codePointAt(index);
+  return point === undefined ? "" : String.fromCodePoint(point);
 }

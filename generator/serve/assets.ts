@@ -73,13 +73,24 @@ export const MAX_ASSETS = 100_000;
 
 /** Never assets (Cloudflare's rules), besides what `.assetsignore` lists. */
 const NOT_ASSETS = [HEADERS_PATH, REDIRECTS_PATH, ASSETS_IGNORE_PATH];
+/** The files whose rules the asset setup reads. */
+const CONTROL_FILES = [HEADERS_PATH, REDIRECTS_PATH];
 
 /** Hex digits of a file's ETag value. */
 const ETAG_LENGTH = 32;
 
+/** A served file as the build lists it. */
+export interface ListedFile {
+  /** The ETag value, without quotes. */
+  readonly etag: string;
+  readonly type: string | undefined;
+  /** Its size in bytes, as the build wrote it. */
+  readonly bytes: number;
+}
+
 export interface FileIndex {
-  /** A served file's ETag value (without quotes) and content type, by its path (decoded, from `/`). */
-  lookup(path: string): { readonly etag: string; readonly type: string | undefined } | undefined;
+  /** A served file by its path (decoded, from `/`). */
+  lookup(path: string): ListedFile | undefined;
   readonly count: number;
 }
 
@@ -90,11 +101,17 @@ export interface FileIndex {
  * nor for every file before the first answer. The ETag is the file's digest hashed with
  * its path: stable across rebuilds of the same bytes, like Cloudflare's, but one per file, so a
  * file changed after the build is never answered with a twin's ETag. A listed file that is gone
- * is found out when it is asked for (no asset: the Worker's 404).
+ * is found out when it is asked for (no asset: the Worker's 404). Each entry also keeps the file's
+ * size, which the server checks when it opens the file. `typesFor` also gets what the asset setup
+ * depends on besides the extensions: the digests of `_headers` and `_redirects` in the list (a
+ * later build with the same ones and no new extension has the same rules and content types).
  */
 export async function fileIndex(
   dir: string,
-  typesFor: (extensions: readonly string[]) => Promise<ReadonlyMap<string, string>>,
+  typesFor: (
+    extensions: readonly string[],
+    setupKey: string,
+  ) => Promise<ReadonlyMap<string, string>>,
 ): Promise<FileIndex> {
   const text = readFileSync(join(dir, FILE_LIST_PATH), "utf8");
   const ignore = existsSync(join(dir, ASSETS_IGNORE_PATH))
@@ -109,28 +126,38 @@ export async function fileIndex(
       `${join(dir, ASSETS_IGNORE_PATH)}: only literal paths are supported by the local server, not ${glob}`,
     );
   const ignored = new Set([...NOT_ASSETS, ...ignore]);
-  // Path → the file's digest (43 characters of base64url), replaced by its ETag (32) when first asked.
+  // Path → the file's digest (43 characters of base64url), replaced by its ETag (32) when first
+  // asked, then a tab and its size.
   const etags = new Map<string, string>();
+  const control: string[] = [];
   for (const line of text.split("\n")) {
     if (line === "") continue;
-    const [path = "", digest = ""] = line.split("\t", 2);
-    if (path === "" || digest === "")
+    const [path = "", digest = "", bytes = ""] = line.split("\t", 3);
+    if (path === "" || digest === "" || !/^[0-9]+$/.test(bytes))
       throw new Error(
         `${join(dir, FILE_LIST_PATH)}: not a file list (line "${line.slice(0, 80)}")`,
       );
     if (digest.length === ETAG_LENGTH)
       throw new Error(`${join(dir, FILE_LIST_PATH)}: ${path}: not a SHA-256 digest`);
-    if (!ignored.has(path)) etags.set(path, digest);
+    if (!ignored.has(path)) etags.set(path, `${digest}\t${bytes}`);
+    else if (CONTROL_FILES.includes(path)) control.push(`${path}\t${digest}`);
   }
-  const types = await typesFor([...new Set([...etags.keys()].map((path) => extname(path)))]);
+  const setupKey = control.sort().join("\n");
+  const extensions = [...new Set([...etags.keys()].map((path) => extname(path)))];
+  const types = await typesFor(extensions, setupKey);
   return {
     count: etags.size,
     lookup(path) {
-      let etag = etags.get(path);
-      if (etag === undefined) return undefined;
-      if (etag.length !== ETAG_LENGTH)
-        etags.set(path, (etag = hash("sha256", `${etag}\t${path}`, "hex").slice(0, ETAG_LENGTH)));
-      return { etag, type: types.get(extname(path)) || undefined };
+      const entry = etags.get(path);
+      if (entry === undefined) return undefined;
+      const tab = entry.indexOf("\t");
+      let etag = entry.slice(0, tab);
+      const bytes = entry.slice(tab + 1);
+      if (etag.length !== ETAG_LENGTH) {
+        etag = hash("sha256", `${etag}\t${path}`, "hex").slice(0, ETAG_LENGTH);
+        etags.set(path, `${etag}\t${bytes}`);
+      }
+      return { etag, type: types.get(extname(path)) || undefined, bytes: Number(bytes) };
     },
   };
 }

@@ -1,33 +1,20 @@
-import { existsSync, readFileSync } from "node:fs";
-import {
-  BUILD_STAMP_PATH,
-  FILE_LIST_PATH,
-  formatMismatch,
-  HEADERS_PATH,
-} from "../contract/layout.ts";
-import { ROUTE_TABLE_PATH, type RouteTable } from "../contract/routes.ts";
-import { createHandler } from "../edge/handler.ts";
 import { createServer } from "node:net";
-import { join } from "node:path";
-import { PROJECT_ROOT as ROOT, readBuildManifest, statedFormatVersion } from "../io/read.ts";
-import { assetRules, type AssetConfig } from "./asset-rules.ts";
-import { fileIndex, MAX_ASSETS, startAssetSetup, type FileIndex } from "./assets.ts";
-import { directoryAssets } from "./binding.ts";
-import { HEALTH_PATH, originOf } from "./child.ts";
+import type { AssetSetupProcess } from "./assets.ts";
+import { originOf } from "./child.ts";
 import { createFront, DEFAULT_LIMITS, type Limits } from "./http.ts";
-import { workerFirstMatcher, type RunWorkerFirst } from "./worker-first.ts";
+import { checkBuild, loadSite, ServeError, wranglerConfig } from "./site.ts";
+import { watchSites } from "./sites.ts";
+
+export { checkBuild, ServeError };
 
 /**
  * Serves a build in this Node process as Cloudflare serves it: Cloudflare's router and asset
  * service reproduced for this build (http.ts, static.ts, asset-rules.ts: `run_worker_first`,
  * `_headers`, `_redirects`, ETags and 304s, content types, 405 for assets) and the Worker's own
  * handler (edge/) in-process, its `ASSETS` binding over the build directory (binding.ts).
- * runtimes.test.ts holds it to `wrangler dev` on the wire. No file watching: a rebuild needs a
- * restart.
+ * runtimes.test.ts holds it to `wrangler dev` on the wire. A rebuild into the directory is served
+ * whole once it is there (sites.ts); until then the build loaded before answers from its own files.
  */
-
-/** A failure the user can fix (busy port, no build): the CLI prints its message alone. */
-export class ServeError extends Error {}
 
 export interface Serving {
   /** Where it answers, e.g. http://127.0.0.1:8787 */
@@ -38,115 +25,57 @@ export interface Serving {
   stop(): Promise<void>;
 }
 
-interface WranglerConfig {
-  readonly compatibility_date: string;
-  readonly assets: {
-    readonly run_worker_first?: RunWorkerFirst;
-    readonly html_handling?: string;
-    readonly not_found_handling?: string;
-  };
-}
-
 /** How long a stop waits for requests in flight before it closes their connections. */
 const STOP_GRACE_MS = 3_000;
-
-/** Fails with a message the user can act on when `dir` is not a build this server reads. */
-export function checkBuild(dir: string): void {
-  for (const file of [HEADERS_PATH, FILE_LIST_PATH])
-    if (!existsSync(join(dir, file)))
-      throw new ServeError(`${dir} is not a build (no ${file.slice(1)}); run npm run build first`);
-  const stated = statedFormatVersion(dir);
-  const mismatch = stated === undefined ? undefined : formatMismatch(dir, stated.found);
-  if (mismatch !== undefined) throw new ServeError(mismatch);
-}
 
 export async function serveBuild(
   dir: string,
   host: string,
   port: number,
-  options: { readonly limits?: Limits; readonly probe?: boolean } = {},
+  options: {
+    readonly limits?: Limits;
+    readonly probe?: boolean;
+    /** The asset setup, when the caller started it earlier (`start`: beside the build); by default one started here. */
+    readonly setup?: AssetSetupProcess;
+  } = {},
 ): Promise<Serving> {
   checkBuild(dir);
-  const config = JSON.parse(
-    readFileSync(join(ROOT, "wrangler.jsonc"), "utf8").replace(/^\s*\/\/.*$/gm, ""),
-  ) as WranglerConfig;
-  const { html_handling: html = "auto-trailing-slash", not_found_handling: notFound = "none" } =
-    config.assets;
-  if (html !== "none" || notFound !== "none")
-    throw new ServeError(
-      `wrangler.jsonc: the server reproduces html_handling "none" and not_found_handling "none" only (found "${html}", "${notFound}"); npm run dev serves any`,
-    );
-  let assetConfig: Record<string, unknown> = {};
-  const setupProcess = startAssetSetup();
-  let files: FileIndex;
-  try {
-    if (options.probe !== false) await probePort(host, port);
-    files = await fileIndex(dir, async (extensions) => {
-      const setup = await setupProcess.ask({
-        dir,
-        assetConfig: { html_handling: html },
-        compatibilityDate: config.compatibility_date,
-        extensions,
-      });
-      assetConfig = setup.config;
-      return new Map(setup.types);
-    });
-  } finally {
-    setupProcess.end();
-  }
-  if (files.count > MAX_ASSETS)
-    process.stderr.write(
-      `warning: ${files.count} assets: Cloudflare deploys at most ${MAX_ASSETS}\n`,
-    );
-  const rules = assetRules(assetConfig as AssetConfig);
-  // The common headers of the server's own problems; without a route table the Worker answers 500s.
-  const table = existsSync(join(dir, ROUTE_TABLE_PATH))
-    ? (JSON.parse(readFileSync(join(dir, ROUTE_TABLE_PATH), "utf8")) as RouteTable)
-    : undefined;
-  const server = createFront(
-    {
-      dir,
-      files,
-      rules,
-      worker: createHandler(directoryAssets(dir, files, rules)),
-      workerFirst: workerFirstMatcher(config.assets.run_worker_first),
-      common: table?.commonHeaders ?? [],
-      health: { path: HEALTH_PATH, body: JSON.stringify(health(dir, files.count)) },
-    },
-    options.limits ?? DEFAULT_LIMITS,
-  );
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (error: NodeJS.ErrnoException) =>
-      reject(error.code === "EADDRINUSE" ? busy(host, port) : error),
-    );
-    server.listen({ host, port }, () => resolve());
+  const config = wranglerConfig();
+  const startedAt = new Date().toISOString();
+  let lost = () => false;
+  const first = await loadSite(dir, {
+    config,
+    startedAt,
+    lost: () => lost(),
+    ...(options.probe === false ? {} : { meanwhile: () => probePort(host, port) }),
+    ...(options.setup === undefined ? {} : { setup: options.setup }),
   });
+  const sites = watchSites(dir, first, { config, startedAt });
+  lost = () => sites.lost();
+  const server = createFront(sites, options.limits ?? DEFAULT_LIMITS);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", (error: NodeJS.ErrnoException) =>
+        reject(error.code === "EADDRINUSE" ? busy(host, port) : error),
+      );
+      server.listen({ host, port }, () => resolve());
+    });
+  } catch (error) {
+    sites.close();
+    throw error;
+  }
   return {
     origin: originOf(host, port),
-    assets: files.count,
+    assets: first.files.count,
     stop: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          sites.close();
+          resolve();
+        });
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), STOP_GRACE_MS).unref();
       }),
-  };
-}
-
-/** What the health endpoint reports: the build's time stamp, fingerprint and sources. */
-function health(dir: string, assets: number): Record<string, unknown> {
-  const stamp = JSON.parse(readFileSync(join(dir, BUILD_STAMP_PATH), "utf8")) as {
-    fingerprint?: unknown;
-    sources?: unknown;
-  };
-  const downloads = readBuildManifest(dir)?.json as { builtAt?: unknown } | undefined;
-  return {
-    status: "ok",
-    builtAt: downloads?.builtAt ?? null,
-    fingerprint: stamp.fingerprint ?? null,
-    sources: stamp.sources ?? [],
-    assets,
-    startedAt: new Date().toISOString(),
   };
 }
 

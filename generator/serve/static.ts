@@ -17,6 +17,8 @@ export interface AssetAnswer {
   readonly headers: HeaderMap;
   /** The file whose bytes are the body (a 200 to GET), a path under the build directory. */
   readonly file?: string;
+  /** That file's size, as the build lists it. */
+  readonly fileBytes?: number;
 }
 
 /** What the asset worker reads of a request. */
@@ -113,5 +115,7 @@ function decide(
   headers.set("cf-cache-status", "HIT");
   const condition = request.header("if-none-match") ?? "";
   if (condition === etag || condition === `W/${etag}`) return { status: 304, headers };
-  return method === "HEAD" ? { status: 200, headers } : { status: 200, headers, file: decoded };
+  return method === "HEAD"
+    ? { status: 200, headers }
+    : { status: 200, headers, file: decoded, fileBytes: file.bytes };
 }

@@ -1,4 +1,11 @@
 import { SourceError } from "./errors.ts";
+import {
+  fieldLengthCheck,
+  checkRecordLength,
+  FIELD_LIMIT,
+  LIST_FIELD_LIMIT,
+} from "./field-limits.ts";
+import { UniqueKeys } from "./keys.ts";
 import { decodeUtf8 } from "./text.ts";
 
 /**
@@ -23,8 +30,16 @@ function tableRows(
   header: readonly string[],
   widths: readonly number[],
   headerOptional: boolean,
+  limits?: readonly number[],
 ): Row[] {
   const lines = text.split(/\r?\n/);
+  const checkLengths = fieldLengthCheck(file, {
+    delimiter: ";",
+    quote: null,
+    names: header,
+    ...(limits === undefined ? {} : { columns: limits }),
+  });
+  lines.forEach((line, i) => checkLengths(line, i + 1));
   const isHeader = (line: string) =>
     header.every((name, i) => (line.split(";")[i] ?? "").trim() === name);
   const headerAt = lines.findIndex(isHeader);
@@ -111,13 +126,25 @@ export function readAtDistricts(bytes: Uint8Array, file: string): AtDistrictList
   const text = decodeUtf8(bytes, file);
   const provinces = new Map<string, string>();
   const districts: AtDistrictRow[] = [];
+  const codes = new UniqueKeys(file, "district code");
+  // Vienna's 23 Bezirke share the key 900; every other district has a key of its own.
+  const keys = new UniqueKeys(file, "district key");
   if (text.split(/\r?\n/, 3).some((line) => line.startsWith(`${POLBEZIRKE_HEADER[0]};`))) {
+    const provinceLines = new Map<string, number>();
     for (const { line, fields } of tableRows(text, file, POLBEZIRKE_HEADER, [5], false)) {
       const [provinceKey = "", province = "", key = "", name = "", code = ""] = fields;
-      provinces.set(
-        digits(provinceKey, 1, "Bundeslandkennziffer", file, line),
-        nonEmpty(province, "Bundesland", file, line),
-      );
+      digits(provinceKey, 1, "Bundeslandkennziffer", file, line);
+      const named = provinces.get(provinceKey);
+      if (named !== undefined && named !== province)
+        throw new SourceError(
+          file,
+          line,
+          `federal province ${provinceKey} is '${province}' here and '${named}' on line ${provinceLines.get(provinceKey)}`,
+        );
+      provinces.set(provinceKey, nonEmpty(province, "Bundesland", file, line));
+      if (!provinceLines.has(provinceKey)) provinceLines.set(provinceKey, line);
+      codes.add(code, line);
+      if (provinceKey !== VIENNA) keys.add(key, line);
       districts.push({
         key: digits(key, 3, "Kennziffer pol. Bezirk", file, line),
         code: digits(code, 3, "Politischer Bez. Code", file, line),
@@ -127,13 +154,16 @@ export function readAtDistricts(bytes: Uint8Array, file: string): AtDistrictList
     }
   } else {
     let province: string | undefined;
+    const headings = new UniqueKeys(file, "federal province");
     for (const [index, raw] of text.split(/\r?\n/).entries()) {
+      checkRecordLength(raw, index + 1, file);
       const line = raw.normalize("NFC").trim();
       if (line === "" || line.startsWith("#")) continue;
       const heading = /^([1-9])\s+(\S.*)$/.exec(line);
       const district = /^([1-9][0-9]{2})\s+\.\.\s+(\S.*)$/.exec(line);
       if (heading?.[1] !== undefined && heading[2] !== undefined) {
         province = heading[1];
+        headings.add(province, index + 1);
         provinces.set(province, heading[2]);
       } else if (district?.[1] !== undefined && district[2] !== undefined) {
         const code = district[1];
@@ -143,6 +173,7 @@ export function readAtDistricts(bytes: Uint8Array, file: string): AtDistrictList
             index + 1,
             `district ${code} is not under its federal province's heading`,
           );
+        codes.add(code, index + 1);
         districts.push({
           key: province === VIENNA ? "900" : code,
           code,
@@ -184,11 +215,18 @@ export const GEMLISTE_HEADER = [
 
 /** Statistik Austria's Gemeindeliste (`gemliste_knz.csv`), upstream or without title and footer. */
 export function readAtMunicipalities(bytes: Uint8Array, file: string): AtMunicipalityRow[] {
-  return tableRows(decodeUtf8(bytes, file), file, GEMLISTE_HEADER, [6], false).map(
+  // "weitere Postleitzahlen" lists the municipality's further postal codes.
+  const limits = [...Array<number>(5).fill(FIELD_LIMIT), LIST_FIELD_LIMIT];
+  const codes = new UniqueKeys(file, "Gemeindecode");
+  // Vienna is one municipality (90001) listed once per Bezirk; every other key is one row's.
+  const keys = new UniqueKeys(file, "Gemeindekennziffer");
+  return tableRows(decodeUtf8(bytes, file), file, GEMLISTE_HEADER, [6], false, limits).map(
     ({ line, fields }) => {
       const [key = "", name = "", code = "", status = "", postalCode = "", others = ""] = fields;
       if (!["SR", "ST", "M", ""].includes(status))
         throw new SourceError(file, line, `Status '${status}' is not SR, ST, M or empty`);
+      codes.add(code, line);
+      if (!key.startsWith(VIENNA)) keys.add(key, line);
       return {
         key: digits(key, 5, "Gemeindekennziffer", file, line),
         name: nonEmpty(name, "Gemeindename", file, line),

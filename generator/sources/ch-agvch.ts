@@ -1,6 +1,7 @@
 import type { ChCommuneRow, ChDistrictRow } from "./ch.ts";
 import { parseCsv } from "./csv.ts";
 import { SourceError } from "./errors.ts";
+import { fromLine } from "./keys.ts";
 import type { ChCantonRow } from "./lists.ts";
 import { decodeUtf8 } from "./text.ts";
 
@@ -142,15 +143,20 @@ export async function readAgvchSnapshot(bytes: Uint8Array, file: string): Promis
       name: d.name,
       shortName: d.shortName,
     })),
-    communes: [...communes.values()].map((c) => ({
-      historicalCode: c.historicalCode,
-      districtHistoricalCode: c.parent,
-      cantonShortName: cantonOf(districts.get(c.parent))?.shortName ?? "",
-      key: c.bfsCode,
-      name: c.name,
-      shortName: c.shortName,
-      type: POLITICAL_COMMUNE,
-    })),
+    communes: [...communes.values()].map((c) =>
+      fromLine(
+        {
+          historicalCode: c.historicalCode,
+          districtHistoricalCode: c.parent,
+          cantonShortName: cantonOf(districts.get(c.parent))?.shortName ?? "",
+          key: c.bfsCode,
+          name: c.name,
+          shortName: c.shortName,
+          type: POLITICAL_COMMUNE,
+        },
+        c.line,
+      ),
+    ),
   };
 }
 

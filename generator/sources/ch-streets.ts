@@ -1,5 +1,6 @@
 import { parseCsv } from "./csv.ts";
 import { SourceError } from "./errors.ts";
+import { FIELD_LIMIT, LIST_FIELD_LIMIT } from "./field-limits.ts";
 import { decodeUtf8 } from "./text.ts";
 
 /** One street at one postal locality: a `ZIP_LABEL` list yields one of these per entry. */
@@ -52,7 +53,8 @@ export async function readSwissStreets(bytes: Uint8Array, file: string): Promise
   const rows = await parseCsv(
     decodeUtf8(bytes, file),
     file,
-    { header: HEADER, delimiter: ";" },
+    // ZIP_LABEL lists every postal locality a street runs through.
+    { header: HEADER, delimiter: ";", limits: [FIELD_LIMIT, FIELD_LIMIT, LIST_FIELD_LIMIT] },
     (row, line) => {
       const [
         key = "",

@@ -1,5 +1,6 @@
 import { parseCsv } from "./csv.ts";
 import { SourceError } from "./errors.ts";
+import { fromLine, UniqueKeys } from "./keys.ts";
 import { decodeLatin1, decodeUtf8 } from "./text.ts";
 
 /**
@@ -43,8 +44,10 @@ const text = (value: string, what: string, file: string, line: number): string =
 
 /** `GDEHist_BEZ.txt`: BZHISTID, KTNR, BZNR, BZNAME, BZNAMK, BZARTHNR, ADMNR, ADMART, ADMDAT, ABNR, ABART, ABDAT, MUTDAT. */
 export async function readChDistricts(bytes: Uint8Array, file: string): Promise<ChDistrictRow[]> {
+  const historical = new UniqueKeys(file, "historical district number (BZHISTID)");
+  const numbers = new UniqueKeys(file, "number of a district in force (BZNR)");
   const rows = await parseCsv(
-    decodeLatin1(bytes),
+    decodeLatin1(bytes, file),
     file,
     { header: undefined, columns: 13, delimiter: "\t", quote: null },
     (row, line) => {
@@ -60,8 +63,11 @@ export async function readChDistricts(bytes: Uint8Array, file: string): Promise<
         ,
         abolished = "",
       ] = row;
+      const inForce = abolished.trim() === "";
+      historical.add(historicalCode, line);
+      if (inForce) numbers.add(key, line);
       return {
-        inForce: abolished.trim() === "",
+        inForce,
         row: {
           historicalCode: number(historicalCode, "BZHISTID", file, line),
           cantonKey: number(cantonKey, "KTNR", file, line),
@@ -77,8 +83,10 @@ export async function readChDistricts(bytes: Uint8Array, file: string): Promise<
 
 /** `GDEHist_GDE.txt`: GDEHISTID, GDEBZNR, GDEKT, GDEBFSNR, GDENAME, GDENAMK, GDEARTHNR, GDESTATUS, ADMNR, ADMART, ADMDAT, ABNR, ABART, ABDAT, MUTDAT. */
 export async function readChCommunes(bytes: Uint8Array, file: string): Promise<ChCommuneRow[]> {
+  const historical = new UniqueKeys(file, "historical commune number (GDEHISTID)");
+  const numbers = new UniqueKeys(file, "number of a commune in force (GDEBFSNR)");
   const rows = await parseCsv(
-    decodeLatin1(bytes),
+    decodeLatin1(bytes, file),
     file,
     { header: undefined, columns: 15, delimiter: "\t", quote: null },
     (row, line) => {
@@ -102,17 +110,23 @@ export async function readChCommunes(bytes: Uint8Array, file: string): Promise<C
           line,
           `canton '${cantonShortName}' is not a two-letter abbreviation`,
         );
+      const inForce = abolished.trim() === "";
+      historical.add(historicalCode, line);
+      if (inForce) numbers.add(key, line);
       return {
-        inForce: abolished.trim() === "",
-        row: {
-          historicalCode: number(historicalCode, "GDEHISTID", file, line),
-          districtHistoricalCode: number(districtHistoricalCode, "GDEBZNR", file, line),
-          cantonShortName,
-          key: number(key, "GDEBFSNR", file, line),
-          name: text(name, "GDENAME", file, line),
-          shortName: text(shortName, "GDENAMK", file, line),
-          type: Number(number(type, "GDEARTHNR", file, line)),
-        },
+        inForce,
+        row: fromLine(
+          {
+            historicalCode: number(historicalCode, "GDEHISTID", file, line),
+            districtHistoricalCode: number(districtHistoricalCode, "GDEBZNR", file, line),
+            cantonShortName,
+            key: number(key, "GDEBFSNR", file, line),
+            name: text(name, "GDENAME", file, line),
+            shortName: text(shortName, "GDENAMK", file, line),
+            type: Number(number(type, "GDEARTHNR", file, line)),
+          },
+          line,
+        ),
       };
     },
   );

@@ -1,5 +1,6 @@
 import { parseString } from "fast-csv";
 import { SourceError } from "./errors.ts";
+import { fieldLengthCheck, LIST_FIELD_LIMIT } from "./field-limits.ts";
 
 export interface CsvOptions {
   readonly delimiter?: string;
@@ -9,13 +10,16 @@ export interface CsvOptions {
   readonly columns?: number;
   /** The quote character; `null` for formats without quoting (tab-separated registers). */
   readonly quote?: string | null;
+  /** Characters each column takes, by position; `FIELD_LIMIT` for a column not given. */
+  readonly limits?: readonly number[];
 }
 
 type Take = (row: string[], line: number) => void;
 
 /**
  * Parses CSV text and turns each row into a record with `toRecord` (which may throw a SourceError
- * for its line). Every defect fails with file and line: a wrong header, a wrong column count, a
+ * for its line). Every defect fails with file and line: a field over its length limit (found
+ * before the line is split or parsed, field-limits.ts), a wrong header, a wrong column count, a
  * field spanning lines, unbalanced quotes, a control character, no rows.
  *
  * fast-csv reads every line that uses anything of the CSV grammar (a quote, a carriage return
@@ -58,6 +62,12 @@ export async function parseCsv<T>(
   };
 
   const grammar = grammarTest(delimiter, quote);
+  const checkLengths = fieldLengthCheck(file, {
+    delimiter,
+    quote,
+    ...(options.limits === undefined ? {} : { columns: options.limits }),
+    ...(options.header === undefined ? {} : { names: options.header }),
+  });
   const lines = text.split("\n");
   const terminated = lines.at(-1) === "";
   if (terminated) lines.pop(); // the last line's end
@@ -70,6 +80,7 @@ export async function parseCsv<T>(
     // The file's last line without a line end is read as fast-csv reads it at the end of a file.
     const end = pending.at(-1) === lines.length - 1 && !terminated ? "" : "\n";
     if (await readLines(lines, pending, end, { file, delimiter, quote }, take)) return false;
+    if (quote !== null) checkOpenQuote(lines, pending[0] ?? 0, quote, file);
     await readRest(lines, pending[0] ?? 0, terminated, { file, delimiter, quote }, take);
     return true;
   };
@@ -77,6 +88,7 @@ export async function parseCsv<T>(
   for (let i = 0; i < lines.length && !rest; i++) {
     const line = lines[i] ?? "";
     const body = line.endsWith("\r") ? line.slice(0, -1) : line;
+    checkLengths(body, i + 1);
     if (grammar(body)) batch.push(i);
     else {
       rest = await flush();
@@ -183,4 +195,27 @@ function fastCsv(
       })
       .on("end", () => resolve(undefined));
   });
+}
+
+/**
+ * Before the rest of the file is read as one text (from line index `from`): a quote left open at
+ * the end of a line must close within `LIST_FIELD_LIMIT` characters, else fast-csv would gather
+ * the rest of the file into one field before it reported the defect.
+ */
+function checkOpenQuote(lines: readonly string[], from: number, quote: string, file: string): void {
+  let open = -1;
+  let spanned = 0;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] ?? "";
+    let quotes = 0;
+    for (let at = line.indexOf(quote); at !== -1; at = line.indexOf(quote, at + 1)) quotes++;
+    if (open !== -1) spanned += line.length + 1;
+    if (quotes % 2 === 1) [open, spanned] = [open === -1 ? i : -1, 0];
+    if (open !== -1 && spanned > LIST_FIELD_LIMIT)
+      throw new SourceError(
+        file,
+        open + 1,
+        `a quoted field is not closed within ${LIST_FIELD_LIMIT.toLocaleString("en-US")} characters (a field spans lines)`,
+      );
+  }
 }

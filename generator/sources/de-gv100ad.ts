@@ -1,4 +1,6 @@
 import { SourceError } from "./errors.ts";
+import { checkRecordLength } from "./field-limits.ts";
+import { UniqueKeys } from "./keys.ts";
 import { decodeUtf8 } from "./text.ts";
 
 /**
@@ -46,8 +48,20 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
   const districts: GvTypedArea[] = [];
   const associations: GvTypedArea[] = [];
   const municipalities: GvMunicipality[] = [];
+  const keys = {
+    "10": new UniqueKeys(file, "federal state key"),
+    "20": new UniqueKeys(file, "government region key"),
+    "40": new UniqueKeys(file, "district key"),
+    "50": new UniqueKeys(file, "municipal association key"),
+    "60": new UniqueKeys(file, "municipality key"),
+  };
+  const unique = (type: keyof typeof keys, key: string, line: number) => {
+    keys[type].add(key, line);
+    return key;
+  };
   const lines = decodeUtf8(bytes, file).split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
+    checkRecordLength(raw, index + 1, file);
     if (raw.trim() === "") continue;
     const line = raw.normalize("NFC");
     const at = (from: number, to: number) => line.slice(from - 1, to).trim();
@@ -65,11 +79,15 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
     if (name === "") fail("name is empty");
     switch (recordType) {
       case "10":
-        federalStates.push({ key: digits(at(11, 12), 2, fail), name, seatOfGovernment: seat });
+        federalStates.push({
+          key: unique("10", digits(at(11, 12), 2, fail), index + 1),
+          name,
+          seatOfGovernment: seat,
+        });
         break;
       case "20":
         governmentRegions.push({
-          key: digits(at(11, 13), 3, fail),
+          key: unique("20", digits(at(11, 13), 3, fail), index + 1),
           name,
           administrativeHeadquarters: seat,
         });
@@ -78,7 +96,7 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
         break; // regions (Baden-Württemberg only) are not part of the API
       case "40":
         districts.push({
-          key: digits(at(11, 15), 5, fail),
+          key: unique("40", digits(at(11, 15), 5, fail), index + 1),
           name,
           administrativeHeadquarters: seat,
           type: type(),
@@ -86,7 +104,7 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
         break;
       case "50":
         associations.push({
-          key: digits(at(11, 15) + at(19, 22), 9, fail),
+          key: unique("50", digits(at(11, 15) + at(19, 22), 9, fail), index + 1),
           name,
           administrativeHeadquarters: seat,
           type: type(),
@@ -94,7 +112,7 @@ export function readGv100ad(bytes: Uint8Array, file: string): Gv100ad {
         break;
       case "60":
         municipalities.push({
-          key: digits(at(11, 18), 8, fail),
+          key: unique("60", digits(at(11, 18), 8, fail), index + 1),
           associationKey: digits(at(19, 22), 4, fail),
           name,
           type: type(),

@@ -1,5 +1,6 @@
 import { parseCsv } from "./csv.ts";
 import { SourceError } from "./errors.ts";
+import { FIELD_LIMIT, LIST_FIELD_LIMIT } from "./field-limits.ts";
 import { decodeUtf8 } from "./text.ts";
 
 /** One row of Open Postal Codes' German `post_code.csv`: a postal code and a place it serves. */
@@ -25,9 +26,13 @@ export const POST_CODE_HEADER = [
   "evidence_count",
 ] as const;
 
+/** `city` lists every place a postal code serves (up to 249 characters today). */
+const CITY_IS_A_LIST = [FIELD_LIMIT, LIST_FIELD_LIMIT];
+
 /** Reads `code,city,country,state,county,…` (Open Postal Codes, DE). */
 export async function readPostCodes(bytes: Uint8Array, file: string): Promise<PostCodeRow[]> {
-  return parseCsv(decodeUtf8(bytes, file), file, { header: POST_CODE_HEADER }, (row, line) => {
+  const options = { header: POST_CODE_HEADER, limits: CITY_IS_A_LIST };
+  return parseCsv(decodeUtf8(bytes, file), file, options, (row, line) => {
     const [postalCode = "", city = "", country = "", state = "", county = ""] = row.map((field) =>
       field.normalize("NFC").trim(),
     );

@@ -1,5 +1,6 @@
 import { parseCsv } from "./csv.ts";
 import { SourceError } from "./errors.ts";
+import { fromLine, UniqueKeys } from "./keys.ts";
 import { decodeLatin1, decodeUtf8 } from "./text.ts";
 
 export interface ChCantonRow {
@@ -15,8 +16,10 @@ export interface LiCommuneRow {
 
 /** BFS `GDEHist_KT.txt`: Latin-1, tab-separated, no header: number, abbreviation, name, date of entry. */
 export async function readChCantons(bytes: Uint8Array, file: string): Promise<ChCantonRow[]> {
+  const numbers = new UniqueKeys(file, "canton number");
+  const abbreviations = new UniqueKeys(file, "canton abbreviation");
   return parseCsv(
-    decodeLatin1(bytes),
+    decodeLatin1(bytes, file),
     file,
     { header: undefined, columns: 4, delimiter: "\t" },
     ([key = "", shortName = "", name = ""], line) => {
@@ -27,6 +30,8 @@ export async function readChCantons(bytes: Uint8Array, file: string): Promise<Ch
           "expected canton number, two-letter abbreviation and name",
         );
       }
+      numbers.add(key, line);
+      abbreviations.add(shortName, line);
       return { key, name: name.normalize("NFC").trim(), shortName };
     },
   );
@@ -34,6 +39,7 @@ export async function readChCantons(bytes: Uint8Array, file: string): Promise<Ch
 
 /** OpenPLZ `li/communes.csv`: `Key,Name,ElectoralDistrict`. */
 export async function readLiCommunes(bytes: Uint8Array, file: string): Promise<LiCommuneRow[]> {
+  const numbers = new UniqueKeys(file, "commune number (BFS)");
   return parseCsv(
     decodeUtf8(bytes, file),
     file,
@@ -41,11 +47,15 @@ export async function readLiCommunes(bytes: Uint8Array, file: string): Promise<L
     ([key = "", name = "", electoralDistrict = ""], line) => {
       if (!/^70[0-9]{2}$/.test(key) || name.trim() === "")
         throw new SourceError(file, line, "expected a BFS number 70xx and a name");
-      return {
-        key,
-        name: name.normalize("NFC").trim(),
-        electoralDistrict: electoralDistrict.normalize("NFC").trim(),
-      };
+      numbers.add(key, line);
+      return fromLine(
+        {
+          key,
+          name: name.normalize("NFC").trim(),
+          electoralDistrict: electoralDistrict.normalize("NFC").trim(),
+        },
+        line,
+      );
     },
   );
 }

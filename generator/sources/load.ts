@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { relative } from "node:path";
 import { newestEdition } from "./editions.ts";
 import { download, type Download, type FetchOptions } from "./fetch.ts";
-import { readSourceFile } from "../io/read.ts";
+import { checkSourceFile, readSourceFile } from "../io/read.ts";
 import { READER_LIMIT_BYTES } from "./limits.ts";
 import { publicUrl, withPublicUrls } from "./public-url.ts";
 import {
@@ -80,11 +80,19 @@ export async function loadSources(
     downloads.set(url, pending);
     return pending;
   };
+  const located = SOURCE_NAMES.flatMap((name) => {
+    const location = locations[name];
+    return location === undefined ? [] : [{ name, location }];
+  });
+  for (const { name, location } of located)
+    if (location.kind === "file")
+      await checkSourceFile(location.path, maxBytes).catch((error: unknown) => {
+        throw new Error(
+          `source ${name}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      });
   const loaded = await Promise.all(
-    SOURCE_NAMES.flatMap((name) => {
-      const location = locations[name];
-      return location === undefined ? [] : [{ name, location }];
-    }).map(async ({ name, location }): Promise<LoadedSource> => {
+    located.map(async ({ name, location }): Promise<LoadedSource> => {
       const parts =
         location.kind === "file"
           ? [

@@ -19,6 +19,7 @@ import { readGv100ad, type Gv100ad } from "./de-gv100ad.ts";
 import { readPostCodes, type PostCodeRow } from "./de-postcodes.ts";
 import { readStreets, type StreetRow } from "./de-streets.ts";
 import { readChCantons, readLiCommunes, type ChCantonRow, type LiCommuneRow } from "./lists.ts";
+import { disjointKeys } from "./keys.ts";
 import type { LoadedSources } from "./load.ts";
 import { readSwissStreets, type SwissStreet } from "./ch-streets.ts";
 import type { RequiredSourceName, SourceName } from "./registry.ts";
@@ -65,6 +66,16 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     isAgvchSnapshot(bytes(name))
       ? (await snapshot(name))[level]
       : gdeHist(bytes(name), label(name));
+  // The Swiss registers in the order their sources are listed, so a bad snapshot names ch-cantons.
+  const chCantons = await swiss("ch-cantons", "cantons", readChCantons);
+  const liCommunes = await readLiCommunes(bytes("li-communes"), label("li-communes"));
+  const chCommunes = await swiss("ch-communes", "communes", readChCommunes);
+  // The joins look a commune up in both registers by its number: one number, one commune.
+  disjointKeys(
+    "commune number (BFS)",
+    { file: label("ch-communes"), rows: chCommunes },
+    { file: label("li-communes"), rows: liCommunes },
+  );
   let streets: readonly StreetRow[] | undefined = await readStreets(
     bytes("de-streets"),
     label("de-streets"),
@@ -84,10 +95,10 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     atMunicipalities: readAtMunicipalities(bytes("at-municipalities"), label("at-municipalities")),
     // The street directory comes in one file per federal province: every part is read.
     atStreets: loaded["at-streets"].parts.flatMap((part) => readAtStreets(part.bytes, part.label)),
-    chCantons: await swiss("ch-cantons", "cantons", readChCantons),
-    liCommunes: await readLiCommunes(bytes("li-communes"), label("li-communes")),
+    chCantons,
+    liCommunes,
     chDistricts: await swiss("ch-districts", "districts", readChDistricts),
-    chCommunes: await swiss("ch-communes", "communes", readChCommunes),
+    chCommunes,
     localityRegister: await readLocalityRegister(bytes("ch-localities"), label("ch-localities")),
     // The directory comes as two files, Switzerland's and Liechtenstein's: every part is read.
     ...(swissStreets === undefined

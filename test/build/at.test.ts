@@ -133,7 +133,7 @@ beforeAll(async () => {
       "at.localities",
     ],
   }));
-}, 120_000);
+});
 
 describe("Austrian endpoints", () => {
   it("serve every row of the Gemeindeliste exactly once under its federal province and under its district", async () => {

@@ -44,7 +44,7 @@ beforeAll(async () => {
       "li.communes",
     ],
   }));
-}, 120_000);
+});
 
 describe("Swiss communes and districts", () => {
   it("has the 26 cantons, and every commune in force exactly once under its canton across all pages", async () => {
@@ -113,7 +113,7 @@ describe("localities of Switzerland and Liechtenstein", () => {
     const chRows = rows.filter((r) => !isLi(r.split("|")[2] ?? ""));
     expect(ch.length).toBe(chRows.length - 2);
     expect(ch.map(id).every((r) => chRows.includes(r))).toBe(true);
-  }, 60_000);
+  });
 
   it.each([
     [

@@ -9,6 +9,10 @@ import { guardOptions } from "../../generator/cli/options.ts";
 import { tempDir } from "../support/fixture.ts";
 import { UpstreamServer } from "../support/upstream.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
+import { copyTables, sortRows } from "../support/sync-series.ts";
+import { sync } from "../../generator/sync/sync.ts";
+import { SyncStore } from "../../generator/sync/store.ts";
+import { parseCsvRows } from "../../generator/contract/csv.ts";
 
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
 
@@ -81,12 +85,31 @@ describe("the change feed", () => {
     );
 
     await build(first, "2026-11-21T03:00:00.000Z", out);
+    // A copy of every dataset, kept in sync with npm run sync (generator/sync/) along the builds.
+    const copy = join(work, "copy.sqlite");
+    expect((await sync({ from: out, db: copy })).action).toBe("loaded");
     const firstManifest = json<DownloadsManifest>(out, "/downloads/index.json");
     const empty = json<ChangeFeed>(out, CHANGE_FEED);
     expect(empty).toMatchObject({ predecessor: null, builds: [] });
     expect(empty.note).toMatch(/No earlier build/);
 
     await build(second, "2026-11-22T03:00:00.000Z", out);
+    const synced = await sync({ from: out, db: copy });
+    expect(synced).toMatchObject({ action: "updated", builds: 1 });
+    expect(synced.datasets.find((d) => d.resource === "de.streets")).toMatchObject({
+      added: 1,
+      removed: 1,
+      changed: 0,
+    });
+    const fresh = join(work, "fresh.sqlite");
+    await sync({ from: out, db: fresh });
+    expect(copyTables(copy)).toEqual(copyTables(fresh));
+    // The table is the CSV download, row by row (its values as text).
+    const store = SyncStore.open(copy);
+    const rows = store.rows("de_streets").map((row) => row.map(String));
+    store.close();
+    const download = parseCsvRows(readFileSync(join(out, "downloads/de.streets.csv"), "utf8"));
+    expect(sortRows(rows)).toEqual(sortRows(download.slice(1)));
     const feed = json<ChangeFeed>(out, CHANGE_FEED);
     expect(feed.predecessor).toBe("2026-11-21T03:00:00.000Z");
     expect(feed.builds.map((b) => [b.builtAt, b.since])).toEqual([
@@ -173,6 +196,9 @@ describe("the change feed", () => {
       ]);
       for (const path of paths)
         expect(readFileSync(join(next, path)), path).toEqual(readFileSync(join(out, path)));
+      // The copy, over HTTP from the deployment it is already at, then from the build after it.
+      expect((await sync({ from: deployed.url("/"), db: copy })).action).toBe("unchanged");
+      expect(await sync({ from: next, db: copy })).toMatchObject({ action: "updated", builds: 1 });
       // Nothing changed, so every dataset part had the deployed part's SHA-256: none was downloaded.
       expect(
         deployed.urls.filter((url) => /^\/downloads\/[a-z]+\.[^/]*\.json(\.gz)?$/.test(url)),
@@ -181,5 +207,5 @@ describe("the change feed", () => {
     } finally {
       await deployed.close();
     }
-  }, 300_000);
+  });
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
     only: ["de.streets"],
     sources: { "de-streets": streets },
   }));
-}, 120_000);
+});
 
 describe("values that start like a formula", () => {
   it("the download writes them with a leading '", () => {

@@ -37,7 +37,7 @@ beforeAll(async () => {
       "de.districts.municipalities",
     ],
   }));
-}, 120_000);
+});
 
 const keysUnder = async (paths: readonly string[]) => {
   const keys: string[] = [];
@@ -87,7 +87,7 @@ describe("GV100AD hierarchy", () => {
     expect(model.districts).toEqual(expect.arrayContaining(["11000", "02000"]));
     for (const key of ["11000", "02000"])
       expect((await ask(handler, `/de/Districts/${key}/Municipalities`)).text).toBe("[]");
-  }, 60_000);
+  });
 
   it("has every municipality exactly once under its federal state, and under its government region where it has one", async () => {
     expect(
@@ -101,7 +101,7 @@ describe("GV100AD hierarchy", () => {
         await keysUnder(model.regions.map((k) => `/de/GovernmentRegions/${k}/Municipalities`)),
       ),
     ).toEqual(sorted(inRegions));
-  }, 60_000);
+  });
 
   it("serves the type 51–58 associations only (type 50, 'verbandsfreie Gemeinde', is not an association)", async () => {
     expect(model.associations.length).toBeGreaterThan(1000);
@@ -123,7 +123,7 @@ describe("GV100AD hierarchy", () => {
         ),
       ),
     ).toEqual(sorted(inRegions));
-  }, 60_000);
+  });
 
   it("orders by key and joins a municipality's association, district, region and state", async () => {
     const page = await allRecords(handler, "/de/Districts/09189/Municipalities");

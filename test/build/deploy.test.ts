@@ -1,11 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { buildFixture, tempDir } from "../support/fixture.ts";
-import { dataFile, ROOT } from "../support/paths.ts";
+import { ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The deploy path: both workflow files pass actionlint and pin every action by commit, the nightly
@@ -419,18 +419,13 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
         "--assets",
         assets,
       ],
-      { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
+      { cwd: ROOT, env, encoding: "utf8", timeout: SPAWN_BOUND_MS },
     );
 
   it("bundles the Worker and reads the built assets, without credentials or network", async () => {
     const work = tempDir("deploy");
-    const streets = join(work, "streets.csv");
-    writeFileSync(
-      streets,
-      `${readFileSync(dataFile("de/streets-berlin.csv"), "utf8").split("\n").slice(0, 61).join("\n")}\n`,
-    );
-    // A budget of a few page sizes: enough assets to read, few enough to stay quick on a shared machine.
-    const { dir } = await buildFixture(30_000, streets, { swissStreets: false });
+    // The run's shared build that the browser test serves (the street fixture, 20,000 files).
+    const { dir } = await buildFixture(20_000, undefined, { swissStreets: false });
     const outdir = join(work, "bundle");
 
     const result = dryRun(dir, outdir);
@@ -480,14 +475,14 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
         "--assets",
         dir,
       ],
-      { cwd: ROOT, env, encoding: "utf8", timeout: 120_000 },
+      { cwd: ROOT, env, encoding: "utf8", timeout: SPAWN_BOUND_MS },
     );
     const asIsOutput = `${asIs.stdout}\n${asIs.stderr}`;
     expect(asIs.status, asIsOutput).toBe(0);
     expect(asIsOutput).toMatch(/env\.ASSETS\s+Assets/);
     expect(asIsOutput).toMatch(/--dry-run: exiting now/);
     expect(asIsOutput).not.toMatch(/\[ERROR\]|✘/);
-  }, 300_000);
+  });
 
   it("refuses without a build: no assets directory, no bundle", () => {
     const work = tempDir("deploy-missing");
@@ -495,5 +490,5 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     expect(result.status).not.toBe(0);
     expect(`${result.stdout}\n${result.stderr}`).toMatch(/assets/i);
     expect(existsSync(join(work, "bundle", "worker.js"))).toBe(false);
-  }, 120_000);
+  });
 });

@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
-import { dataFile, ROOT } from "../support/paths.ts";
+import { sharedDataBuild } from "../support/memory-build.ts";
+import { CLI_COMMAND, cliArgs, dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The data guards as the operator meets them: a build of the embedded data is in `dist/`, and a
@@ -14,11 +14,11 @@ import { dataFile, ROOT } from "../support/paths.ts";
 const work = tempDir("guards");
 const out = join(work, "dist");
 const cli = (...args: string[]) =>
-  spawnSync(
-    join(ROOT, "node_modules/.bin/tsx"),
-    ["generator/cli/main.ts", "build", "--out", out, "--max-files", "20000", ...args],
-    { cwd: ROOT, encoding: "utf8", timeout: 120_000 },
-  );
+  spawnSync(CLI_COMMAND, cliArgs("build", "--out", out, "--max-files", "20000", ...args), {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: SPAWN_BOUND_MS,
+  });
 const errorLines = (stderr: string) =>
   stderr.split("\n").filter((line) => line.startsWith("error:"));
 const file = (name: string, data: string | Buffer) => {
@@ -29,17 +29,10 @@ const file = (name: string, data: string | Buffer) => {
 
 let good: string;
 beforeAll(async () => {
-  await buildToDirectory(
-    {
-      root: ROOT,
-      sources: {},
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    },
-    out,
-  );
+  // A copy of the run's shared build of the embedded data: the last test builds over it.
+  cpSync((await sharedDataBuild(20_000)).dir, out, { recursive: true });
   good = readFileSync(join(out, "_files.tsv"), "utf8");
-}, 180_000);
+});
 
 const gv100ad = readFileSync(dataFile("de/GV100AD_30112025.txt"));
 const berlin = readFileSync(dataFile("de/streets-berlin.csv"), "utf8").trimEnd().split("\n");
@@ -76,17 +69,13 @@ describe("a damaged source fails the build and leaves the previous dist/ as it w
       ],
       /^error: guard: de-streets \(.*streets-unknown-keys\.csv\): the join to GV100AD municipalities by RegionalKey skipped 7946 of 11920 rows \(66\.7%: 7946 unmatched\), over the limit of 10% \(--max-join-loss\)$/,
     ],
-  ])(
-    "%s",
-    (_, args, message) => {
-      const result = cli(...args);
-      expect(result.status, result.stderr).toBe(1);
-      expect(errorLines(result.stderr)).toEqual([expect.stringMatching(message)]);
-      expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
-      expect(readdirSync(work).filter((entry) => entry.startsWith(".dist."))).toEqual([]);
-    },
-    120_000,
-  );
+  ])("%s", (_, args, message) => {
+    const result = cli(...args);
+    expect(result.status, result.stderr).toBe(1);
+    expect(errorLines(result.stderr)).toEqual([expect.stringMatching(message)]);
+    expect(readFileSync(join(out, "_files.tsv"), "utf8")).toBe(good);
+    expect(readdirSync(work).filter((entry) => entry.startsWith(".dist."))).toEqual([]);
+  });
 
   it("a deliberate change passes with --max-drop, and the summary says what was compared", () => {
     const half = file(
@@ -99,7 +88,7 @@ describe("a damaged source fails the build and leaves the previous dist/ as it w
       /^guards: no resource empty; 32 resources compared with .*dist\/downloads\/index\.json: at most 50\.0% fewer \(de\.streets\), limit 60%; joins skipped at most 2\.8% of a source's rows \(de-postcodes\), limit 10%$/m,
     );
     expect(readFileSync(join(out, "_files.tsv"), "utf8")).not.toBe(good);
-  }, 180_000);
+  });
 
   it("refuses a --baseline that is no build, and an out-of-range limit, in one line", () => {
     for (const [args, message] of [

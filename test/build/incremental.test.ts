@@ -72,5 +72,5 @@ describe("an incremental rebuild", () => {
     ).length;
     expect(kept).toBe(unchanged);
     expect(incremental.size).toBe(added + rewritten + unchanged + 2); // + the file list and .assetsignore
-  }, 180_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   // FullTextSearch publishes no count of its own: it searches the Streets' records.
   for (const resource of table.resources)
     if (!isFullTextSearch(resource)) served.set(resource.path, await servedCount(resource));
-}, 600_000);
+});
 
 const text = (path: string) => build.files.get(path) ?? "";
 /** The resources with counts of their own (FullTextSearch searches the Streets' records: its count is theirs). */

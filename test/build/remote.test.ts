@@ -8,7 +8,7 @@ import type { LoadEvent } from "../../generator/sources/load.ts";
 import { SOURCE_NAMES } from "../../generator/sources/registry.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
 import { tempDir } from "../support/fixture.ts";
-import { dataFile, ROOT } from "../support/paths.ts";
+import { CLI_COMMAND, cliArgs, dataFile, ROOT } from "../support/paths.ts";
 import {
   DESTATIS,
   GV100AD_LISTING_PATH,
@@ -141,7 +141,7 @@ describe("a build from every publisher (loopback mirror)", () => {
       )?.sha256;
     for (const name of ["de-gv100ad", "ch-localities", "ch-communes"])
       expect(sha(remote, name), name).toBe(sha(onDisk, name));
-  }, 180_000); // two builds of every source
+  }); // two builds of every source
 
   it("reads Statistik Austria's files as published (title, 'Erstellt am', ';', BOM, 'Quelle:' footer)", async () => {
     const fixture = (name: string) => readFileSync(dataFile(`at/upstream-format/${name}`));
@@ -275,7 +275,7 @@ describe("the CLI with remote sources", () => {
   const cli = (args: string[]) =>
     new Promise<{ status: number | null; stderr: string }>((resolve) => {
       // Asynchronous: the loopback publisher runs in this process and must keep answering.
-      const child = spawn(join(ROOT, "node_modules/.bin/tsx"), ["generator/cli/main.ts", ...args], {
+      const child = spawn(CLI_COMMAND, cliArgs(...args), {
         cwd: ROOT,
         stdio: ["ignore", "ignore", "pipe"],
       });
@@ -366,5 +366,5 @@ describe("the CLI with remote sources", () => {
       expect(bad.status).toBe(1);
       expect(errors(bad.stderr)).toEqual([expect.stringMatching(message)]);
     }
-  }, 240_000);
+  });
 });

@@ -9,7 +9,7 @@ import { ask, memoryBuild, type Handler } from "../support/memory-build.ts";
 let handler: Handler;
 beforeAll(async () => {
   ({ handler } = await memoryBuild(8_000, { only: ["de.streets", "at.streets"] }));
-}, 180_000);
+});
 afterEach(() => vi.restoreAllMocks());
 
 const logged = () => {

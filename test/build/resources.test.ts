@@ -30,7 +30,7 @@ beforeAll(async () => {
     memoryBuild(8_000, { only, swissStreets: true }),
     memoryBuild(90_000, { only, inlineShardBytes: 0, swissStreets: true }),
   ]);
-}, 180_000);
+});
 
 describe("every paged resource", () => {
   it.each(PAGED.map((r) => [r.path, r] as const))(
@@ -159,5 +159,5 @@ describe("every paged resource", () => {
       }
     }
     expect(compared).toBeGreaterThan(10_000);
-  }, 300_000);
+  });
 });

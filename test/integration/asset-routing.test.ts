@@ -64,7 +64,7 @@ beforeAll(async () => {
     "/downloads/index.json",
     ...manifest.files.map((f) => f.path),
   ];
-}, 180_000);
+});
 afterAll(async () => Promise.all([viaWorker?.stop(), plain?.stop()]));
 
 /**

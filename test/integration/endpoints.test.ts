@@ -17,7 +17,7 @@ beforeAll(async () => {
   const { dir, summary } = await buildFixture(8_000);
   expect(summary.plan.minimumFiles).toBeLessThan(8_000);
   server = await startServer(dir);
-}, 300_000);
+});
 afterAll(async () => server?.stop());
 
 /** The first example's view, without paging or format parameters. */
@@ -74,7 +74,7 @@ describe.each(PAGED.map((r) => [r.path, r] as const))("%s", (_, resource) => {
         });
       }
     }
-  }, 120_000);
+  });
 
   it("answers an unknown key or filter value with 200 [] and zero totals, in both formats", async () => {
     const path = resource.path.replace(/\{[A-Za-z]+\}/g, "99999");

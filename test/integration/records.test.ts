@@ -47,7 +47,7 @@ beforeAll(async () => {
   streetFile = built.sources["de-streets"] ?? "";
   swissFile = built.sources["ch-streets"] ?? "";
   server = await startServer(built.dir);
-}, 600_000);
+});
 afterAll(async () => server?.stop());
 
 /** A JSON record's value at a dotted path, as text; undefined when absent. */
@@ -110,7 +110,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
   let localities: Json[] = [];
   beforeAll(async () => {
     localities = await pages("/de/Localities?postalCode=.");
-  }, 300_000);
+  });
   const id = (r: Json) => `${at(r, "postalCode")}|${at(r, "name")}|${at(r, "municipality.key")}`;
 
   it("German localities: from the street list where it has the postal code, else an Open Postal Codes row of the same state whose county is the municipality's district (zero cross-district joins), named as the municipality officially is", () => {
@@ -187,7 +187,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
         .map(id)
         .sort(),
     );
-  }, 300_000);
+  });
 
   it("German streets: each is a row of the street list with its RegionalKey's municipality, district and state; every row is served", async () => {
     const rows = streetRows();
@@ -209,7 +209,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
     );
     expect(servedKeys.filter((k) => !rowKeys.has(k))).toEqual([]);
     expect(servedKeys.length).toBe(rowKeys.size);
-  }, 300_000);
+  });
 
   it("Swiss and Liechtenstein localities: a register row of that postal code, name and BFS number, the commune's district and canton from the BFS register, the register's point", async () => {
     const problem = (r: Json) => {
@@ -288,7 +288,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
       districts.flatMap(({ d, all }) => all.filter((r) => at(r, "district.key") !== d.key)),
     ).toEqual([]);
     expect(districts.flatMap(({ all }) => all.map(chId)).sort()).toEqual(ch.map(chId).sort());
-  }, 300_000);
+  });
 
   it("Swiss and Liechtenstein streets: an entry of the street directory (each ZIP_LABEL locality), its commune by COM_FOSNR with the commune's district and canton, its status; every entry of a commune in force is served once", async () => {
     const entries = readFileSync(swissFile, "utf8")
@@ -360,7 +360,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
         : `${at(s, "key")}: ${JSON.stringify(actualUnits)} ≠ ${JSON.stringify(expectedUnits)}`;
     };
     expect(problems(served, unitsProblem)).toEqual([]);
-  }, 300_000);
+  });
 
   it("Austrian streets and localities: a row of the street directory, the district by the Gemeindecode's first three digits, the municipality's status from the Gemeindeliste", async () => {
     const names = [...new Set(AT_STREETS.map((s) => s.locality))];
@@ -398,7 +398,7 @@ describe("every joined record of every endpoint, against its source rows", () =>
     expect(problems(streets, (r) => problem(r, true))).toEqual([]);
     expect(localities.length).toBeGreaterThan(0);
     expect(problems(localities, (r) => problem(r, false))).toEqual([]);
-  }, 120_000);
+  });
 
   it("the join report in the downloads manifest: every row counted once, zero cross-district joins, every renaming served and from a source row", async () => {
     const manifest = JSON.parse((await get("/downloads/index.json")).text) as {

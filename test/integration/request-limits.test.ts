@@ -27,7 +27,7 @@ beforeAll(async () => {
     swissStreets: false,
   }));
   [local, dev] = await Promise.all([startServer(dir), startWranglerDev(dir)]);
-}, 240_000);
+});
 afterAll(async () => Promise.all([local?.stop(), dev?.stop()]));
 
 interface ProblemBody {
@@ -194,7 +194,7 @@ describe("a download the Worker assembles", () => {
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }
-  }, 120_000);
+  });
 });
 
 describe("methods and request heads the server decides itself: problems, not the runtime's text", () => {

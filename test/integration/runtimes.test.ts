@@ -22,7 +22,7 @@ let dir: string;
 beforeAll(async () => {
   ({ dir } = await buildFixture(20_000, undefined, { only: STREET_FIXTURE, swissStreets: false }));
   [dev, local] = await Promise.all([startWranglerDev(dir), startServer(dir)]);
-}, 180_000);
+});
 afterAll(async () => Promise.all([dev?.stop(), local?.stop()]));
 
 /**
@@ -144,7 +144,7 @@ describe("wrangler dev and the server on workerd", () => {
       }
     }
     expect([...statuses].sort()).toEqual(expect.arrayContaining([200, 400, 404]));
-  }, 240_000);
+  });
 
   it.each(["POST", "PUT", "DELETE", "PATCH", "OPTIONS"])(
     "answer %s alike (405 or the CORS preflight)",

@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   server = await startServer(dir);
   berlin = (await allPages(get, "/de/Streets?locality=Berlin")) as Street[];
-}, 300_000);
+});
 afterAll(async () => server?.stop());
 
 const PARISER_PLATZ = {
@@ -376,7 +376,7 @@ describe("a search too broad for the read budget", () => {
       searchReadBudget: 256 * 1024,
     });
     narrow = await startServer(dir);
-  }, 300_000);
+  });
   afterAll(async () => narrow?.stop());
 
   it.each([

@@ -7,7 +7,7 @@ import { FORMAT_VERSION, ROUTE_TABLE_PATH } from "../../generator/contract/layou
 import { freePort, groupRssKiB } from "../../generator/serve/child.ts";
 import { tempDir } from "../support/fixture.ts";
 import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
-import { ROOT } from "../support/paths.ts";
+import { ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The server as a user runs it (`npm run serve`): one clear line for what they can fix, and no
@@ -29,7 +29,7 @@ beforeAll(async () => {
     dir,
   );
   server = await startServer(dir);
-}, 180_000);
+});
 afterAll(async () => server?.stop());
 
 const errorLines = (stderr: string) =>
@@ -38,7 +38,7 @@ const serveCli = (args: string[]) =>
   spawnSync(process.execPath, ["--import", "tsx", "generator/cli/main.ts", "serve", ...args], {
     cwd: ROOT,
     encoding: "utf8",
-    timeout: 60_000,
+    timeout: SPAWN_BOUND_MS,
   });
 
 /** Waits until no process of the group is alive (zombies have no resident memory); the milliseconds it took, or -1. */
@@ -152,6 +152,5 @@ describe("npm run serve", () => {
       if (took < 0) process.kill(-npm, "SIGKILL");
       expect(took, "ms until npm and every node process were gone").toBeGreaterThanOrEqual(0);
     },
-    90_000,
   );
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   expect(b.summary.joins.map((j) => j.source)).not.toContain("ch-streets");
   [withStreets, without] = await Promise.all([startServer(a.dir), startServer(b.dir)]);
-}, 300_000);
+});
 afterAll(async () => Promise.all([withStreets?.stop(), without?.stop()]));
 
 const GLARUS_NORD = { key: "1630", name: "Glarus Nord", shortName: "Glarus Nord" };

@@ -2,31 +2,26 @@ import { spawn } from "node:child_process";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildToDirectory } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
-import { ROOT } from "../support/paths.ts";
+import { sharedDataBuild } from "../support/memory-build.ts";
+import { CLI_COMMAND, cliArgs, ROOT } from "../support/paths.ts";
 
 /**
  * `npm run verify -- --dir DIR`, the nightly's last step before deploying: it passes on a good
  * build of the embedded data and names every file a damaged build serves wrong.
  */
 const work = tempDir("verify");
-const good = join(work, "dist");
 
 function verify(dir: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(
-      join(ROOT, "node_modules/.bin/tsx"),
-      ["generator/cli/main.ts", "verify", "--dir", dir],
-      {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          WRANGLER_SEND_METRICS: "false",
-          CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        },
+    const child = spawn(CLI_COMMAND, cliArgs("verify", "--dir", dir), {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
       },
-    );
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -43,17 +38,11 @@ function rewrite(dir: string, path: string, change: (text: string) => string): v
   writeFileSync(file, change(text));
 }
 
+let good: string;
 beforeAll(async () => {
-  await buildToDirectory(
-    {
-      root: ROOT,
-      sources: {},
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-    },
-    good,
-  );
-}, 180_000);
+  // The run's shared build of the embedded data (read-only: the damaged build is a copy).
+  ({ dir: good } = await sharedDataBuild(20_000));
+});
 
 describe("npm run verify", () => {
   it("passes a good build: every endpoint, the docs, a 400, a 404 and every download", async () => {
@@ -63,7 +52,7 @@ describe("npm run verify", () => {
     expect(result.stderr).toMatch(/^verify: \/de\/Districts\/\{key\}\/Municipalities: 2 views$/m);
     expect(result.stderr).toMatch(/^verify: change feed: 0 builds, 0 files$/m); // a first build: an empty feed
     expect(result.status).toBe(0);
-  }, 180_000);
+  });
 
   it("fails a build that serves a list or a download wrong, naming each request", async () => {
     const damaged = join(work, "damaged");
@@ -97,5 +86,5 @@ describe("npm run verify", () => {
     expect(result.stdout).toMatch(
       new RegExp(`^verify: \\d+ checks, ${failures.length} failed$`, "m"),
     );
-  }, 180_000);
+  });
 });

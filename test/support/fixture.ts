@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildToDirectory, type BuildSummary } from "../../generator/build/build.ts";
 import type { SourceName } from "../../generator/sources/registry.ts";
 import { dataFile, ROOT } from "./paths.ts";
+import { sharedBuild } from "./shared-build.ts";
 import { generateSwissStreets } from "./swiss-streets.ts";
 
 /**
@@ -64,34 +66,51 @@ export function fixtureSwissStreets(dir: string): string {
   return file;
 }
 
-/** Builds the fixture into a temporary `dist`; returns it with the build's summary and the source files it read besides the embedded ones. */
+const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+/**
+ * Builds the fixture into a `dist` shared by the whole run (shared-build.ts: the same arguments
+ * give the same build, built once; treat it as read-only); returns it with the build's summary and
+ * the source files it read besides the embedded ones.
+ */
 export async function buildFixture(
   maxFiles: number,
   streetsFile?: string,
   options: FixtureOptions = {},
 ): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
-  const work = tempDir("fixture");
-  const dir = join(work, "dist");
-  const sources: Partial<Record<SourceName, string>> = {
-    "de-streets": streetsFile ?? fixtureStreets(work),
-  };
-  if (options.swissStreets !== false)
-    sources["ch-streets"] = options.swissStreets ?? fixtureSwissStreets(work);
-  const summary = await buildToDirectory(
+  const { dir, value } = await sharedBuild(
+    // A street list by its bytes: suites that write the same list to their own directories
+    // (fixtureStreets) share one build.
     {
-      root: ROOT,
-      sources,
+      fixture: 1,
       maxFiles,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-      ...(options.only === undefined ? {} : { only: options.only }),
-      ...(options.inlineShardBytes === undefined
-        ? {}
-        : { inlineShardBytes: options.inlineShardBytes }),
-      ...(options.searchReadBudget === undefined
-        ? {}
-        : { searchReadBudget: options.searchReadBudget }),
+      streets: streetsFile === undefined ? "fixture" : sha256(streetsFile),
+      options,
     },
-    dir,
+    async (out, inputs) => {
+      const sources: Partial<Record<SourceName, string>> = {
+        "de-streets": streetsFile ?? fixtureStreets(inputs),
+      };
+      if (options.swissStreets !== false)
+        sources["ch-streets"] = options.swissStreets ?? fixtureSwissStreets(inputs);
+      const summary = await buildToDirectory(
+        {
+          root: ROOT,
+          sources,
+          maxFiles,
+          headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+          ...(options.only === undefined ? {} : { only: options.only }),
+          ...(options.inlineShardBytes === undefined
+            ? {}
+            : { inlineShardBytes: options.inlineShardBytes }),
+          ...(options.searchReadBudget === undefined
+            ? {}
+            : { searchReadBudget: options.searchReadBudget }),
+        },
+        out,
+      );
+      return { summary: summary as BuildSummary, sources };
+    },
   );
-  return { dir, summary, sources };
+  return { dir, ...value };
 }

@@ -1,14 +1,19 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildInto, type BuildOptions, type BuildSummary } from "../../generator/build/build.ts";
+import {
+  buildToDirectory,
+  type BuildOptions,
+  type BuildSummary,
+} from "../../generator/build/build.ts";
+import { ASSETS_IGNORE_PATH, FILE_LIST_PATH } from "../../generator/contract/layout.ts";
 import { createHandler, type Handler } from "../../generator/edge/handler.ts";
 import { EMBEDDED_RESOURCES, RESOURCES } from "../../generator/resources/index.ts";
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { viewKey } from "../../generator/contract/address.ts";
 import { parseCsvRows } from "../../generator/contract/csv.ts";
-import { MemorySink } from "../../generator/io/sink.ts";
-import { fixtureSwissStreets, tempDir } from "./fixture.ts";
-import { memoryAssets } from "./local-assets.ts";
+import { fixtureSwissStreets } from "./fixture.ts";
+import { localAssets } from "./local-assets.ts";
+import { sharedBuild } from "./shared-build.ts";
 import { ROOT } from "./paths.ts";
 
 export type { Handler };
@@ -20,44 +25,71 @@ export interface MemoryBuild {
   readonly handler: Handler;
 }
 
+type BuildExtra = Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> & {
+  swissStreets?: boolean;
+};
+
 /**
- * Builds the embedded data (or `sources`) into memory and serves it with the Worker's handler
- * in-process; `swissStreets` adds the street directory generated from the register of localities.
+ * The build of the embedded data (or `sources`) at `maxFiles`, on disk and shared by the whole run
+ * (shared-build.ts: the same arguments, one build; read-only, copy it to change it), with its
+ * summary; `swissStreets` adds the street directory generated from the register of localities.
  */
-export async function memoryBuild(
+export async function sharedDataBuild(
   maxFiles: number,
-  extra: Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> & {
-    swissStreets?: boolean;
-  } = {},
-): Promise<MemoryBuild> {
-  const sink = new MemorySink();
-  const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
-  const { swissStreets, ...options } = extra;
-  const sources =
-    swissStreets === true
-      ? { ...options.sources, "ch-streets": fixtureSwissStreets(tempDir("swiss-streets")) }
-      : (options.sources ?? {});
-  const summary = await buildInto(
-    {
-      root: ROOT,
-      maxFiles,
-      headersTemplate,
-      builtAt: "2026-11-22T03:00:00.000Z",
-      ...options,
-      sources,
+  extra: BuildExtra = {},
+): Promise<{ dir: string; summary: BuildSummary }> {
+  const { dir, value: summary } = await sharedBuild(
+    { memory: 1, maxFiles, extra },
+    async (out, inputs) => {
+      const { swissStreets, ...options } = extra;
+      const sources =
+        swissStreets === true
+          ? { ...options.sources, "ch-streets": fixtureSwissStreets(inputs) }
+          : (options.sources ?? {});
+      return (await buildToDirectory(
+        {
+          root: ROOT,
+          maxFiles,
+          headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
+          builtAt: "2026-11-22T03:00:00.000Z",
+          ...options,
+          sources,
+        },
+        out,
+      )) as BuildSummary;
     },
-    sink,
   );
-  const handler = createHandler(memoryAssets(sink.files));
-  // Chunks of packed records may end inside a character, and gzip copies are binary: those stay out.
+  return { dir, summary };
+}
+
+/**
+ * The shared build of the embedded data (or `sources`, see sharedDataBuild) served with the
+ * Worker's handler in-process: its text files in `files`, every file as the handler asks for it.
+ */
+export async function memoryBuild(maxFiles: number, extra: BuildExtra = {}): Promise<MemoryBuild> {
+  const { dir, summary } = await sharedDataBuild(maxFiles, extra);
+  const handler = createHandler(localAssets(dir));
+  // Chunks of packed records may end inside a character, and gzip copies are binary: those stay
+  // out, as do the file list and .assetsignore (a directory build's own, not the build's files).
   const files = new Map(
-    [...sink.files].flatMap(([path, data]) =>
-      path.startsWith("/_c/") || path.endsWith(".bin") || path.endsWith(".gz")
+    listFiles(dir).flatMap((path) =>
+      path.startsWith("/_c/") ||
+      path.endsWith(".bin") ||
+      path.endsWith(".gz") ||
+      path === FILE_LIST_PATH ||
+      path === ASSETS_IGNORE_PATH
         ? []
-        : [[path, typeof data === "string" ? data : Buffer.from(data).toString("utf8")] as const],
+        : [[path, readFileSync(join(dir, path), "utf8")] as const],
     ),
   );
   return { files, summary, handler };
+}
+
+/** Every file under `root`, as a path from `/`. */
+function listFiles(root: string, under = ""): string[] {
+  return readdirSync(join(root, under), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(root, `${under}/${entry.name}`) : [`${under}/${entry.name}`],
+  );
 }
 
 export interface Answer {

@@ -9,6 +9,10 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT } from "./paths.ts";
+import { sharedBuild } from "./shared-build.ts";
 
 export const OPENPLZ_SEARCH_SETUP = `
   CREATE EXTENSION IF NOT EXISTS unaccent;
@@ -17,7 +21,42 @@ export const OPENPLZ_SEARCH_SETUP = `
     ALTER MAPPING FOR hword, hword_part, word WITH unaccent, german_stem;
 `;
 
+/**
+ * A database set up for the search tests. `initdb` in wasm is most of a second core's work for
+ * several seconds, so a test run makes one database, keeps a copy of its data directory (shared-
+ * build.ts) and every other test file starts from that copy; outside a test run (the
+ * `search-tables` tool) it makes its own.
+ */
 export async function startPostgres(): Promise<PGlite> {
+  if (process.env["PLZ_TEST_TMP"] === undefined) return createPostgres();
+  let made: PGlite | undefined;
+  const { dir } = await sharedBuild(
+    { pglite: pgliteVersion(), setup: OPENPLZ_SEARCH_SETUP },
+    async (out) => {
+      made = await createPostgres();
+      const dump = await made.dumpDataDir("none");
+      mkdirSync(out);
+      writeFileSync(join(out, DATA_DIR_DUMP), Buffer.from(await dump.arrayBuffer()));
+      return true;
+    },
+  );
+  if (made !== undefined) return made;
+  return PGlite.create({
+    extensions: { unaccent },
+    loadDataDir: new Blob([readFileSync(join(dir, DATA_DIR_DUMP))]),
+  });
+}
+
+/** The installed PGlite's version: a copy is only good for the PostgreSQL that made it. */
+const pgliteVersion = (): string =>
+  (
+    JSON.parse(
+      readFileSync(join(ROOT, "node_modules/@electric-sql/pglite/package.json"), "utf8"),
+    ) as { version: string }
+  ).version;
+const DATA_DIR_DUMP = "pgdata.tar";
+
+async function createPostgres(): Promise<PGlite> {
   const db = await PGlite.create({ extensions: { unaccent } });
   await db.exec(OPENPLZ_SEARCH_SETUP);
   return db;

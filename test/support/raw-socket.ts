@@ -45,3 +45,57 @@ export function exchange(origin: string, head: string): Promise<RawExchange> {
     });
   });
 }
+
+/** What came back for bytes sent as they are: the whole reply, until the server closed the connection. */
+export interface RawReply {
+  /** Every byte the server sent. */
+  readonly bytes: Buffer;
+  /** The status of each response in it, in order. */
+  readonly statuses: readonly number[];
+  /** The first response's header block and body, as `exchange` gives them. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/**
+ * Sends `bytes` exactly (no Connection header added, any request line, pipelined requests) on a
+ * fresh connection, from `localAddress` when given (127.0.0.2 is another client on loopback), and
+ * reads until the server closes the connection.
+ */
+export function sendRaw(
+  origin: string,
+  bytes: string | Buffer,
+  localAddress?: string,
+): Promise<RawReply> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(
+      {
+        host: hostname,
+        port: Number(port),
+        ...(localAddress === undefined ? {} : { localAddress }),
+      },
+      () => socket.write(bytes),
+    );
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => {
+      const all = Buffer.concat(chunks);
+      const text = all.toString("latin1");
+      const end = text.indexOf("\r\n\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of text.slice(0, Math.max(end, 0)).split("\r\n").slice(1)) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      const length = Number(headers["content-length"] ?? all.length);
+      resolve({
+        bytes: all,
+        statuses: [...text.matchAll(/HTTP\/1\.[01] (\d{3}) /g)].map((m) => Number(m[1])),
+        headers,
+        body: all.subarray(end + 4, end + 4 + length).toString("utf8"),
+      });
+    });
+  });
+}

@@ -55,6 +55,11 @@ export function searchRequests(
     { weight: 3, arbitrary: fc.integer({ min: 1, max: 50 }) },
   );
   const withPrefix = fc.tuple(searchTerm(v), lastWord(v)).map(([t, w]) => `${t} ${w}`);
+  /** A Streets request of the given filter values, on a drawn page and page size. */
+  const streetsPaged = (values: fc.Arbitrary<Partial<Record<FilterParameter, string>>>) =>
+    fc
+      .tuple(values, page, size)
+      .map(([values, p, s]) => ({ kind: "streets", values, page: p, pageSize: s }) as const);
   const filter = (values: readonly string[]) =>
     fc.option(filterValue(values), { nil: undefined, freq: 2 });
   // As users type them: words of a real street with its locality or postal code, the last word cut short.
@@ -192,27 +197,19 @@ export function searchRequests(
     },
     {
       weight: 3,
-      arbitrary: fc
-        .tuple(nameSlice, page, size)
-        .map(([values, p, s]) => ({ kind: "streets", values, page: p, pageSize: s }) as const),
+      arbitrary: streetsPaged(nameSlice),
     },
     {
       weight: 2,
-      arbitrary: fc
-        .tuple(commonBeside, page, size)
-        .map(([values, p, s]) => ({ kind: "streets", values, page: p, pageSize: s }) as const),
+      arbitrary: streetsPaged(commonBeside),
     },
     {
       weight: 2,
-      arbitrary: fc
-        .tuple(namePrefix, page, size)
-        .map(([values, p, s]) => ({ kind: "streets", values, page: p, pageSize: s }) as const),
+      arbitrary: streetsPaged(namePrefix),
     },
     {
       weight: 2,
-      arbitrary: fc
-        .tuple(shortName, page, size)
-        .map(([values, p, s]) => ({ kind: "streets", values, page: p, pageSize: s }) as const),
+      arbitrary: streetsPaged(shortName),
     },
     {
       weight: 5,

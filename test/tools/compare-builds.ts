@@ -5,7 +5,11 @@
  * downloads manifest, the change feed and on the docs page), the fingerprint in `/_build.json` (it hashes the
  * generator's code) and what `--allow-added` names; anything else is a failure (exit 1).
  *
- *   npm run compare-builds -- --base main~1 [--allow-added /_routes.json] [--keep]
+ *   npm run compare-builds -- --base main~1 [--allow-added /_routes.json] [--keep] [--national FILE] [--only NAME …]
+ *
+ * `--national FILE` adds the national street list (bench/national-streets.ts) at 20,000 and
+ * 100,000 files; `--only` compares only the builds named (embedded, fixture-generous,
+ * fixture-default, fixture-tight, national-20000, national-100000).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
@@ -22,6 +26,8 @@ const { values: args } = parseArgs({
     base: { type: "string", default: "HEAD" },
     "allow-added": { type: "string", multiple: true, default: [] },
     keep: { type: "boolean", default: false },
+    national: { type: "string" },
+    only: { type: "string", multiple: true },
   },
 });
 
@@ -128,7 +134,18 @@ const builds: { name: string; args: string[] }[] = [
   },
   { name: "fixture-default", args: ["--source", `de-streets=${streets}`] },
   { name: "fixture-tight", args: ["--source", `de-streets=${streets}`, "--max-files", "6000"] },
-];
+  ...(args.national === undefined
+    ? []
+    : [20_000, 100_000].map((maxFiles) => ({
+        name: `national-${maxFiles}`,
+        args: [
+          "--source",
+          `de-streets=${resolve(args.national ?? "")}`,
+          "--max-files",
+          `${maxFiles}`,
+        ],
+      }))),
+].filter((build) => args.only === undefined || args.only.includes(build.name));
 
 let failures = 0;
 try {

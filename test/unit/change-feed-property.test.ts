@@ -226,5 +226,5 @@ describe("the change files, applied to the old download", () => {
     );
     // The runs did change records, not only add and remove them.
     expect(new Set(kinds)).toEqual(new Set(["added", "removed", "changed"]));
-  }, 120_000);
+  });
 });

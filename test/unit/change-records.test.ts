@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { identityFields, identityOf } from "../../generator/build/change-identity.ts";
-import { forEachJsonRecord, jsonRecordEnd } from "../../generator/build/json-records.ts";
+import { identityFields, identityOf } from "../../generator/contract/record-identity.ts";
+import { forEachJsonRecord, jsonRecordEnd } from "../../generator/contract/json-records.ts";
 
 const recordsOf = (text: string) => {
   const bytes = Buffer.from(text);

@@ -24,7 +24,7 @@ beforeAll(async () => {
     `regex property test: seed ${seed}, ${runs} patterns per column over ${LOCALITY_NAMES.length} names and ${LOCALITY_POSTAL_CODES.length} postal codes (replay: REGEX_SEED=${seed})`,
   );
   db = await startPostgres();
-}, 120_000);
+});
 afterAll(async () => {
   await db.close();
 });
@@ -35,12 +35,19 @@ async function postgres(
   patterns: readonly string[],
   operator: "~" | "~*",
 ): Promise<(number[] | Error)[]> {
+  // The values in a table once: sent with every pattern, PostgreSQL parsed the whole array again
+  // each time (more than half of the test's time).
+  await db.exec("DROP TABLE IF EXISTS subject");
+  await db.query(
+    "CREATE TEMP TABLE subject AS SELECT x.value, x.i FROM unnest($1::text[]) WITH ORDINALITY x(value, i)",
+    [values],
+  );
   const verdicts: (number[] | Error)[] = [];
   for (const pattern of patterns) {
     try {
       const result = await db.query<{ ids: number[] | null }>(
-        `SELECT array_agg(x.i ORDER BY x.i) AS ids FROM unnest($1::text[]) WITH ORDINALITY x(value, i) WHERE x.value ${operator} ('(?p)' || $2)`,
-        [values, pattern],
+        `SELECT array_agg(i ORDER BY i) AS ids FROM subject WHERE value ${operator} ('(?p)' || $1)`,
+        [pattern],
       );
       verdicts.push(result.rows[0]?.ids ?? []);
     } catch (error) {
@@ -95,6 +102,5 @@ describe("regular-expression filters against PostgreSQL's ~* and ~", () => {
       ).toEqual([]);
       expect(compared, `${column}: patterns compared`).toBeGreaterThan(runs * 0.6);
     },
-    600_000,
   );
 });

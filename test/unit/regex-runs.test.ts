@@ -217,6 +217,5 @@ describe(`generated patterns over the embedded values (seed ${seed}, replay: REG
       expect(checked).toBeGreaterThan(runs);
       expect(decided, "patterns a run decides").toBeGreaterThan(0);
     },
-    120_000,
   );
 });

@@ -172,15 +172,15 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
     console.log(`search index oracle: seed ${seed} (replay: SEARCH_SEED=${seed})`);
     fixture = await dataset(fixtureStreets(tempDir("search-index")));
     berlin = await dataset(undefined);
-  }, 600_000);
+  });
 
   it("agrees on the street fixture", async () => {
     await check(fixture, "fixture");
-  }, 600_000);
+  });
 
   it("agrees on the embedded Berlin data", async () => {
     await check(berlin, "Berlin");
-  }, 600_000);
+  });
 
   it("agrees on the adversarial mix of the benchmark on the embedded Berlin data, refusing none but regular-expression names too broad to check", async () => {
     const sample = adversarialMix(berlin.streets).map((r) =>
@@ -199,5 +199,5 @@ describe(`street search index against a scan (seed ${seed}, ${runs} queries per 
     );
     expect(sample.length).toBeGreaterThan(500);
     await check(berlin, "Berlin, adversarial", sample);
-  }, 600_000);
+  });
 });

@@ -61,7 +61,7 @@ describe("vendored PostgreSQL tables", () => {
     for (const [c] of casePairs())
       expect([toLower(c), toUpper(c)]).toEqual([lower.get(c) ?? c, upper.get(c) ?? c]);
     expect([...casePairs()].length).toBe(derived.lower.length + derived.upper.length);
-  }, 120_000);
+  });
 
   it("unaccent.rules and german.stop are the files PostgreSQL ships", async () => {
     expect(renderVendoredModule(await readVendoredFiles(db))).toBe(committed("pg-tsearch.ts"));
@@ -76,7 +76,7 @@ describe("vendored PostgreSQL tables", () => {
       const [pg] = await column<string>(db, "SELECT unaccent($1)", [chars.join(separator)]);
       expect(pg?.split(separator)).toEqual(chars.map(unaccent));
     }
-  }, 60_000);
+  });
 });
 
 describe("the Snowball German stemmer (@orama/stemmers) is PostgreSQL 17's german_stem", () => {

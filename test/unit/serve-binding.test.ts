@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { assetRules } from "../../generator/serve/asset-rules.ts";
 import type { FileIndex } from "../../generator/serve/assets.ts";
-import { directoryAssets, wholeBody } from "../../generator/serve/binding.ts";
+import { BuildFiles, directoryAssets, wholeBody } from "../../generator/serve/binding.ts";
+import { BuildDirectory } from "../../generator/serve/build-dir.ts";
 
 /**
  * The binding's bodies: a small file's bytes travel as a one-chunk stream, which the server writes
@@ -15,9 +16,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 writeFileSync(join(dir, "a.json"), '{"a":1}');
 const files: FileIndex = {
   count: 1,
-  lookup: (path) => (path === "/a.json" ? { etag: "e", type: "application/json" } : undefined),
+  lookup: (path) =>
+    path === "/a.json" ? { etag: "e", type: "application/json", bytes: 7 } : undefined,
 };
-const assets = directoryAssets(dir, files, assetRules({}));
+const assets = directoryAssets(new BuildFiles(BuildDirectory.open(dir)), files, assetRules({}));
 const body = async () => {
   const response = await assets.fetch(new Request("http://x/a.json"));
   if (response.body === null) throw new Error("no body");

@@ -21,7 +21,7 @@ describe("file sinks", () => {
     ["empty", ""],
   ])(
     "give each written file's size and SHA-256 (%s), the disk's file list the same hash",
-    (_, data) => {
+    async (_, data) => {
       const expected = createHash("sha256").update(data).digest();
       const dir = tempDir("sink");
       const disk = new DiskSink(dir);
@@ -31,7 +31,8 @@ describe("file sinks", () => {
         expect(written.bytes).toBe(Buffer.byteLength(data));
         expect(written.sha256Hex()).toBe(expected.toString("hex"));
       }
-      disk.finish();
+      await disk.finish();
+      await disk.close();
       expect(readFileSync(join(dir, "a/b.txt"))).toEqual(Buffer.from(data));
       expect(readFileSync(join(dir, "_files.tsv"), "utf8")).toBe(
         `/a/b.txt\t${expected.toString("base64url")}\t${Buffer.byteLength(data)}\n`,

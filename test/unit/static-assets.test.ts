@@ -35,7 +35,7 @@ const CONFIG: AssetConfig = {
 const FILES = new Set(["/index.html", "/docs/a b.txt", "/docs/intro"]);
 const files: FileIndex = {
   count: FILES.size,
-  lookup: (path) => (FILES.has(path) ? { etag: "e1", type: "text/plain" } : undefined),
+  lookup: (path) => (FILES.has(path) ? { etag: "e1", type: "text/plain", bytes: 1 } : undefined),
 };
 const rules = assetRules(CONFIG);
 

@@ -80,7 +80,7 @@ beforeAll(async () => {
     streets.map((s) => s.postalCode),
     streets.map((s) => s.locality),
   ]);
-}, 600_000);
+});
 afterAll(async () => {
   await db?.close();
 });
@@ -131,5 +131,5 @@ describe("/de/Streets regular-expression filters against PostgreSQL's ~* and ~",
     );
     expect(mismatches.slice(0, 10)).toEqual([]);
     expect(compared).toBeGreaterThan(runs / 2);
-  }, 600_000);
+  });
 });

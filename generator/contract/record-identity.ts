@@ -18,6 +18,10 @@ const STREET = [
 ];
 const LOCALITY = ["postalCode", "name", "municipality.key", "commune.key"];
 
+/** The identities in words, for the docs page and the OpenAPI document (docs/CHANGES.md has them as a table). */
+export const IDENTITY_IN_WORDS =
+  "a key where the record has one, with its code where it has one too; a German, Swiss or Liechtenstein locality by its postal code, name and municipality (commune) key; a German street by its name, postal code, locality, borough, suburb and municipality key";
+
 /** The identity fields (dotted JSON paths) of a resource's records; `sample` is one of its records. */
 export function identityFields(
   resourceId: string,

@@ -1,7 +1,8 @@
 /**
  * A compact JSON array of objects (a dataset download, as written) cut into its records without
  * parsing them: the change feed's diff finds where an old record ends that differs from the new
- * one, and parses only the few records that differ.
+ * one, and parses only the few records that differ; `npm run sync` parses a part record by record,
+ * never a whole part's records at once.
  */
 
 const QUOTE = 0x22;

@@ -1,0 +1,79 @@
+import { Worker } from "node:worker_threads";
+import type { FileSink } from "../io/sink.ts";
+import type { SearchIndexSummary, SearchUnit } from "./emit-search.ts";
+
+/**
+ * A country's search index (emit-search.ts, unchanged) written on a thread of its own: the whole
+ * emission, from the Streets records the main thread read, while the main thread writes the
+ * records. The records go over once (structured clone keeps the objects the model shares shared);
+ * the index files come back in batches and are written into the build's sink as they arrive, in
+ * the order the emitter wrote them.
+ */
+export interface SearchJob {
+  readonly search: string;
+  readonly streets: string;
+  readonly records: readonly unknown[];
+  readonly readBudget?: number;
+}
+
+export type SearchMessage =
+  | { readonly files: readonly (readonly [string, string | Uint8Array])[] }
+  | { readonly done: SearchIndexSummary & { readonly ms: number } };
+
+/** Resolves with the index's summary (and the thread's milliseconds) once every file is in `sink`. */
+export function emitSearchOnThread(
+  unit: SearchUnit,
+  sink: FileSink,
+  readBudget?: number,
+): Promise<SearchIndexSummary & { readonly ms: number }> {
+  const job: SearchJob = {
+    search: unit.resource.id,
+    streets: unit.streets.resource.id,
+    records: unit.streets.records,
+    ...(readBudget === undefined ? {} : { readBudget }),
+  };
+  const worker = new Worker(new URL("./search-worker.ts", import.meta.url), {
+    workerData: job,
+    execArgv: threadArgs(),
+    // The young generation the build scripts give the main thread (--max-semi-space-size=16: three
+    // semi-spaces' worth); left to V8, a thread's grows to 128 MiB of short-lived garbage.
+    resourceLimits: { maxYoungGenerationSizeMb: 48 },
+  });
+  return new Promise((resolve, reject) => {
+    let failed: unknown;
+    worker.on("message", (message: SearchMessage) => {
+      try {
+        if ("files" in message) for (const [path, data] of message.files) sink.write(path, data);
+        else resolve(message.done);
+      } catch (error) {
+        failed ??= error;
+        void worker.terminate();
+      }
+    });
+    worker.once("error", (error) => (failed ??= error));
+    worker.once("exit", (code) =>
+      failed !== undefined
+        ? reject(failed instanceof Error ? failed : new Error(String(failed)))
+        : code !== 0
+          ? reject(
+              new Error(`the search index of ${unit.resource.id}: its thread exited (${code})`),
+            )
+          : undefined,
+    );
+  });
+}
+
+/**
+ * Node's flags for a thread: the process's own but V8's heap settings (a thread refuses them; it
+ * shares the process's V8 flags), and tsx's loader when the process has none (vitest), so that the
+ * thread runs TypeScript as this process does.
+ */
+function threadArgs(): string[] {
+  const own = process.execArgv.filter(
+    (arg) =>
+      !/^--(max-old-space-size|max-semi-space-size|min-semi-space-size|heap-growing-percent|stack-size)\b/.test(
+        arg,
+      ),
+  );
+  return own.some((arg) => arg.includes("tsx")) ? own : [...own, "--import", "tsx"];
+}

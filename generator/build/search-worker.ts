@@ -1,0 +1,45 @@
+/** The search thread's side (search-thread.ts): one country's search index, its files sent back as written. */
+import { parentPort, workerData } from "node:worker_threads";
+import { isFullTextSearch } from "../contract/routes.ts";
+import { WrittenFile, type FileSink } from "../io/sink.ts";
+import { RESOURCES } from "../resources/index.ts";
+import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import type { SearchJob, SearchMessage } from "./search-thread.ts";
+
+const job = workerData as SearchJob;
+const started = performance.now();
+const search = RESOURCES.find((r) => r.id === job.search);
+const streets = RESOURCES.find((r) => r.id === job.streets);
+if (search === undefined || streets === undefined || !isFullTextSearch(search))
+  throw new Error(`search thread: no resources ${job.search}, ${job.streets}`);
+
+let files: [string, string | Uint8Array][] = [];
+let transfer: ArrayBuffer[] = [];
+let bytes = 0;
+const send = () => {
+  if (files.length === 0) return;
+  parentPort?.postMessage({ files } satisfies SearchMessage, transfer);
+  files = [];
+  transfer = [];
+  bytes = 0;
+};
+const sink: FileSink = {
+  write(path, data) {
+    // A copy of just these bytes (a view would send its whole buffer), moved to the main thread.
+    const copy = typeof data === "string" ? data : new Uint8Array(data.byteLength);
+    if (typeof copy !== "string") {
+      copy.set(data as Uint8Array);
+      if (copy.byteLength > 0) transfer.push(copy.buffer);
+    }
+    files.push([path, copy]);
+    bytes += typeof copy === "string" ? copy.length : copy.byteLength;
+    if (bytes >= 4 * 1024 * 1024) send();
+    return WrittenFile.of(data);
+  },
+};
+const unit: SearchUnit = { resource: search, streets: { resource: streets, records: job.records } };
+const summary = emitSearch(unit, sink, job.readBudget);
+send();
+parentPort?.postMessage({
+  done: { ...summary, ms: performance.now() - started },
+} satisfies SearchMessage);
