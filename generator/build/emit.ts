@@ -8,6 +8,8 @@ import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
 import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import { emitSuggest } from "./emit-suggest.ts";
+import type { IndexedStreets } from "./search-records.ts";
 import { writeMatchTables } from "./match-tables.ts";
 import { planBuild, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
@@ -22,7 +24,9 @@ export type Emitted =
       /** The dataset's records as the model made them (the match tables are made of them). */
       readonly records: readonly unknown[];
     }
-  | ({ readonly kind: "search" } & SearchUnit);
+  | ({ readonly kind: "search" } & SearchUnit)
+  /** Suggestions or the address check: answered from the suggestions index, written with the search index's numbering. */
+  | ({ readonly kind: "suggest" } & SearchUnit);
 
 export interface EmitOptions extends Omit<PlanOptions, "writtenFiles"> {
   /** The project's `_headers` (common headers for every response); the build's rules are appended. */
@@ -78,14 +82,29 @@ async function emitAll(
   const counted: FileSink = { write: (path, data) => (written++, sink.write(path, data)) };
   /** The docs' entry of each emitted resource, by id. */
   const docs = new Map<string, DocsResource>();
+  const indexed = new Map<string, IndexedStreets>();
   for (const unit of emitted) {
-    if (unit.kind !== "search") continue;
-    const index = timer.measure("search", () =>
-      emitSearch(unit, counted, options.searchReadBudget),
-    );
+    if (unit.kind === "records") continue;
+    const { country, role } = unit.resource.search;
+    if (unit.kind === "search") {
+      const index = timer.measure("search", () =>
+        emitSearch(unit, counted, options.searchReadBudget),
+      );
+      indexed.set(country, index.indexed);
+    }
+    const streets = indexed.get(country);
+    if (streets === undefined)
+      throw new Error(`${unit.resource.id}: no search index of ${country}`);
+    if (role === "suggestions")
+      timer.measure("suggest", () => emitSuggest(country, streets, counted));
     // No sample record: the build does not run searches.
-    docs.set(unit.resource.id, { resource: unit.resource, records: index.streets, views: 1 });
+    docs.set(unit.resource.id, {
+      resource: unit.resource,
+      records: streets.streets.length,
+      views: 1,
+    });
   }
+  indexed.clear();
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
   writeMatchTables(
     ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
@@ -139,7 +158,7 @@ async function emitAll(
 }
 
 const idOf = (unit: Emitted): string =>
-  unit.kind === "search" ? unit.resource.id : unit.prepared.resource.id;
+  unit.kind === "records" ? unit.prepared.resource.id : unit.resource.id;
 
 /** A resource's docs entry; its sample is one real record, the first of the first example's view. */
 function docsEntry(

@@ -1,0 +1,107 @@
+/**
+ * What the name tries say of a skeleton (docs/FORMAT.md § 7.10): per street name with that
+ * skeleton, a payload
+ *
+ *   u8 flags (bit 0: the skeleton leaves out the name's leading words, fold.ts; bit 1: another
+ *   name has the skeleton too, and a u32 little-endian of how this one is written follows,
+ *   fold.ts spellingOf), varint the position of its first street in the country's street
+ *   order, varint its streets (they follow one another in the order), u8 words, per word varint
+ *   (skeleton length << 2 | allowance)
+ *
+ * and the key of the shard a skeleton is in: a pair of its first three characters. A name is in
+ * the shards of its pairs (first and second, first and third, second and third), so one typo
+ * among a skeleton's first three characters leaves one pair intact: a walk reads the shards of
+ * the query's three pairs (pairsOf) and finds every name within one typo there, and two typos
+ * whenever one of them is past the third character.
+ */
+import { ByteWriter } from "../search/bytes.ts";
+import type { WordShape } from "./distance.ts";
+import { typoAllowance, type FoldedWord } from "./fold.ts";
+import { readVarint } from "./walk.ts";
+
+export const LEFT_OUT_WORDS = 1;
+export const SPELLED = 2;
+
+export interface NamePayload {
+  readonly flags: number;
+  /** How the name is written (fold.ts spellingOf), when another name has its skeleton (flag SPELLED). */
+  readonly spelling?: number;
+  readonly position: number;
+  readonly count: number;
+  readonly words: readonly WordShape[];
+}
+
+/** Word shapes of folded words: skeleton length and typo allowance. */
+export function shapesOf(words: readonly FoldedWord[]): WordShape[] {
+  return words.map((word) => ({
+    length: Array.from(word.folded).length,
+    allowance: /^\d+$/.test(word.folded) ? 0 : typoAllowance(word.letters),
+  }));
+}
+
+const scratch = new ByteWriter();
+
+export function encodeNamePayload(payload: NamePayload): Uint8Array {
+  const out = scratch;
+  out.clear();
+  const spelled = payload.spelling !== undefined;
+  out.raw(Uint8Array.of(payload.flags | (spelled ? SPELLED : 0)));
+  if (spelled) {
+    const h = payload.spelling ?? 0;
+    out.raw(Uint8Array.of(h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff, h >>> 24));
+  }
+  out.varint(payload.position);
+  out.varint(payload.count);
+  writeShapes(out, payload.words);
+  return out.view().slice();
+}
+
+export function writeShapes(out: ByteWriter, words: readonly WordShape[]): void {
+  out.raw(Uint8Array.of(Math.min(255, words.length)));
+  for (const word of words.slice(0, 255)) out.varint(word.length * 4 + word.allowance);
+}
+
+/** Reads word shapes at `at`; returns them and the offset after them. */
+export function readShapes(bytes: Uint8Array, at: number): [WordShape[], number] {
+  const count = bytes[at++] ?? 0;
+  const words: WordShape[] = [];
+  for (let i = 0; i < count; i++) {
+    const [value, next] = readVarint(bytes, at);
+    at = next;
+    words.push({ length: Math.floor(value / 4), allowance: value % 4 });
+  }
+  return [words, at];
+}
+
+/** Every payload in bytes [from, to) of a name trie. */
+export function namePayloads(bytes: Uint8Array, from: number, to: number): NamePayload[] {
+  const out: NamePayload[] = [];
+  for (let at = from; at < to;) {
+    const flags = bytes[at++] ?? 0;
+    let spelling: number | undefined;
+    if ((flags & SPELLED) !== 0) {
+      spelling =
+        ((bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16)) +
+        (bytes[at + 3] ?? 0) * 0x1000000;
+      at += 4;
+    }
+    const [position, afterPosition] = readVarint(bytes, at);
+    const [count, afterCount] = readVarint(bytes, afterPosition);
+    const [words, next] = readShapes(bytes, afterCount);
+    out.push({ flags, position, count, words, ...(spelling === undefined ? {} : { spelling }) });
+    at = next;
+  }
+  return out;
+}
+
+/**
+ * The shard keys of a skeleton's codes: the pairs of its first three characters (one pair, the
+ * first two, when it has two; none with one). A query reads the shards of the same three pairs.
+ */
+export function pairsOf(codes: Uint8Array): string[] {
+  const [a = 0, b = 0, c = 0] = codes;
+  const pair = (x: number, y: number) => String.fromCharCode(x, y);
+  if (codes.length < 2) return [];
+  if (codes.length === 2) return [pair(a, b)];
+  return [...new Set([pair(a, b), pair(a, c), pair(b, c)])];
+}

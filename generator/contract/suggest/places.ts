@@ -1,0 +1,155 @@
+/**
+ * `/_s/{cc}/s/places.bin` (docs/FORMAT.md § 7.10): what suggestions and the address check know of
+ * the places of the search index (a place: the postal code, locality and rest of a record that
+ * streets share; numbered as the record table numbers them, sorted by postal code):
+ *
+ *   varint postal codes, u8 code width, the codes in order (width bytes each, ASCII, shorter
+ *   ones padded with 0), per code its first place (3 bytes little-endian), varint places,
+ *   then the localities' trie (trie.ts) to the end of the file, whose payloads are
+ *
+ *   u8 flags (bit 0: the skeleton leaves out the locality's words after its first name, as
+ *   `Frankfurt` for `Frankfurt am Main`), u8 words, per word varint (length << 2 | allowance),
+ *   varint places, the places' numbers as varint steps
+ *
+ * The postal codes are read where they lie: a prefix's places are a range found by binary search.
+ */
+import { ByteWriter } from "../search/bytes.ts";
+import type { WordShape } from "./distance.ts";
+import { readShapes, writeShapes } from "./names.ts";
+import { readVarint } from "./walk.ts";
+
+export interface LocalityPayload {
+  readonly flags: number;
+  readonly words: readonly WordShape[];
+  readonly places: readonly number[];
+}
+
+const scratch = new ByteWriter();
+
+export function encodeLocalityPayload(payload: LocalityPayload): Uint8Array {
+  const out = scratch;
+  out.clear();
+  out.raw(Uint8Array.of(payload.flags));
+  writeShapes(out, payload.words);
+  out.varint(payload.places.length);
+  let last = -1;
+  for (const place of payload.places) {
+    out.varint(place - last);
+    last = place;
+  }
+  return out.view().slice();
+}
+
+/** Every locality payload in bytes [from, to) of the localities' trie. */
+export function localityPayloads(bytes: Uint8Array, from: number, to: number): LocalityPayload[] {
+  const out: LocalityPayload[] = [];
+  for (let at = from; at < to;) {
+    const flags = bytes[at++] ?? 0;
+    const [words, afterWords] = readShapes(bytes, at);
+    let [count, next] = readVarint(bytes, afterWords);
+    const places: number[] = [];
+    for (let place = -1; count > 0; count--) {
+      const [step, after] = readVarint(bytes, next);
+      places.push((place += step));
+      next = after;
+    }
+    out.push({ flags, words, places });
+    at = next;
+  }
+  return out;
+}
+
+/** Writes places.bin: `codes` sorted, each with its first place, then the localities' trie. */
+export function encodePlaces(
+  codes: readonly (readonly [code: string, firstPlace: number])[],
+  places: number,
+  localities: Uint8Array,
+): Uint8Array {
+  const width = Math.max(0, ...codes.map(([code]) => code.length));
+  const out = new ByteWriter();
+  out.varint(codes.length);
+  out.raw(Uint8Array.of(width));
+  const text = new Uint8Array(codes.length * width);
+  const firsts = new Uint8Array(codes.length * 3);
+  codes.forEach(([code, first], i) => {
+    for (let k = 0; k < code.length; k++) text[i * width + k] = code.charCodeAt(k) & 0x7f;
+    firsts.set([first & 0xff, (first >> 8) & 0xff, (first >> 16) & 0xff], i * 3);
+  });
+  out.raw(text);
+  out.raw(firsts);
+  out.varint(places);
+  out.raw(localities);
+  return out.view().slice();
+}
+
+/** places.bin as the Worker reads it: nothing decoded beyond the header. */
+export class SuggestPlaces {
+  readonly codes: number;
+  readonly places: number;
+  private readonly width: number;
+  private readonly textAt: number;
+  private readonly firstsAt: number;
+  /** The localities' trie. */
+  readonly localities: Uint8Array;
+
+  constructor(readonly bytes: Uint8Array) {
+    const [codes, at] = readVarint(bytes, 0);
+    this.codes = codes;
+    this.width = bytes[at] ?? 0;
+    this.textAt = at + 1;
+    this.firstsAt = this.textAt + codes * this.width;
+    const [places, triesAt] = readVarint(bytes, this.firstsAt + codes * 3);
+    this.places = places;
+    this.localities = bytes.subarray(triesAt);
+  }
+
+  /** Postal code number i. */
+  code(i: number): string {
+    let out = "";
+    for (let k = 0; k < this.width; k++) {
+      const byte = this.bytes[this.textAt + i * this.width + k] ?? 0;
+      if (byte === 0) break;
+      out += String.fromCharCode(byte);
+    }
+    return out;
+  }
+
+  /** The first place of postal code number i (the number of places past the last). */
+  firstPlace(i: number): number {
+    if (i >= this.codes) return this.places;
+    const at = this.firstsAt + i * 3;
+    const b = this.bytes;
+    return (b[at] ?? 0) + ((b[at + 1] ?? 0) << 8) + ((b[at + 2] ?? 0) << 16);
+  }
+
+  /** The postal code of a place. */
+  codeOfPlace(place: number): string {
+    let [lo, hi] = [0, this.codes];
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >>> 1;
+      if (this.firstPlace(mid) <= place) lo = mid;
+      else hi = mid;
+    }
+    return this.code(lo);
+  }
+
+  /** The places [first, end) whose postal code starts with `prefix`. */
+  placesStartingWith(prefix: string): readonly [number, number] {
+    const below = (i: number) => this.code(i).slice(0, prefix.length) < prefix;
+    const upTo = (i: number) => this.code(i).slice(0, prefix.length) <= prefix;
+    const first = this.search(below);
+    const end = this.search(upTo);
+    return [this.firstPlace(first), this.firstPlace(end)];
+  }
+
+  /** The first code number for which `before` is false (codes are sorted). */
+  private search(before: (i: number) => boolean): number {
+    let [lo, hi] = [0, this.codes];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (before(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * A bounded edit-distance walk over a trie (trie.ts): every skeleton within `k` edits of the
+ * query (insertions, deletions, substitutions and transpositions of neighbours: the optimal string
+ * alignment distance, with the free letters and pair swaps of trie.ts isFree), and in prefix mode every skeleton one of whose prefixes is (search as you
+ * type). One row of the edit-distance table per trie character on the path; a subtree is left as
+ * soon as no cell of its row is within `k`, so a walk reads a few thousand characters however
+ * large the trie. In prefix mode a pruned subtree whose path already held a prefix within `k` is
+ * a match as a whole: its payloads are collected without computing rows.
+ */
+
+import { isFree } from "./trie.ts";
+
+/** No distance within any bound a walk takes (a walk's k is at most MAX_TYPOS). */
+export const FAR = 99;
+
+/**
+ * What a walk found at a node with payloads: the payloads' bytes [from, to); `full`, the query's
+ * distance to the node's skeleton (FAR when over k); `prefix`, its least distance to a prefix of
+ * it (prefix walks; FAR otherwise); `path`, the skeleton's codes [0, depth) as far as the walk
+ * computed rows (a collected subtree's path ends where its rows did). Returns false to stop.
+ */
+export type OnHit = (
+  from: number,
+  to: number,
+  full: number,
+  prefix: number,
+  path: Uint8Array,
+  depth: number,
+) => boolean;
+
+export class TrieWalker {
+  private rows = new Int32Array(0);
+  /** The cost of inserting the query's j-th character (0 when isFree). */
+  private inserts = new Int32Array(0);
+  private path = new Uint8Array(0);
+  private bytes = new Uint8Array(0);
+  private query = new Uint8Array(0);
+  private k = 0;
+  private prefix = false;
+  private onHit: OnHit = () => true;
+  private stopped = false;
+
+  /** Walks the trie `bytes` for `query` within `k` edits (prefix mode: of a prefix of a skeleton). */
+  walk(bytes: Uint8Array, query: Uint8Array, k: number, prefix: boolean, onHit: OnHit): void {
+    const width = query.length + 1;
+    // No row beyond depth m + k + 1 has a cell within k: every cell is at least depth - m.
+    const depths = query.length + k + 2;
+    if (this.rows.length < width * depths) this.rows = new Int32Array(width * depths);
+    if (this.path.length < depths) this.path = new Uint8Array(depths);
+    if (this.inserts.length < width) this.inserts = new Int32Array(width);
+    this.rows[0] = 0;
+    for (let j = 1; j < width; j++) {
+      this.inserts[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 0 : 1;
+      this.rows[j] = (this.rows[j - 1] ?? 0) + (this.inserts[j] ?? 1);
+    }
+    Object.assign(this, { bytes, query, k, prefix, onHit, stopped: false });
+    if (bytes.length > 0) this.visit(0, 0, prefix ? query.length : FAR);
+  }
+
+  private visit(at: number, depth: number, best: number): void {
+    const bytes = this.bytes;
+    const m = this.query.length;
+    let p = at;
+    const length = bytes[p++] ?? 0;
+    let d = depth;
+    for (let i = 0; i < length; i++) {
+      const code = bytes[p + i] ?? 0;
+      this.path[d] = code;
+      d++;
+      const least = this.row(d, code);
+      if (this.prefix) best = Math.min(best, this.rows[d * (m + 1) + m] ?? FAR);
+      if (least > this.k) {
+        if (this.prefix && best <= this.k) this.collect(p + length, best, d);
+        return;
+      }
+    }
+    p += length;
+    const [payloadBytes, from] = readVarint(bytes, p);
+    p = from + payloadBytes;
+    if (payloadBytes > 0) {
+      const full = this.rows[d * (m + 1) + m] ?? FAR;
+      if (full <= this.k || (this.prefix && best <= this.k)) {
+        const prefixDistance = this.prefix ? best : FAR;
+        if (!this.onHit(from, p, full <= this.k ? full : FAR, prefixDistance, this.path, d)) {
+          this.stopped = true;
+          return;
+        }
+      }
+    }
+    let [children, next] = readVarint(bytes, p);
+    for (; children > 0 && !this.stopped; children--) {
+      const [childBytes, child] = readVarint(bytes, next);
+      this.visit(child, d, best);
+      next = child + childBytes;
+    }
+  }
+
+  /** Every payload from `at` (a node's payload bytes) down its subtree, as prefix matches at distance `best`. */
+  private collect(at: number, best: number, depth: number): void {
+    const bytes = this.bytes;
+    const [payloadBytes, from] = readVarint(bytes, at);
+    let p = from + payloadBytes;
+    if (payloadBytes > 0 && !this.onHit(from, p, FAR, best, this.path, depth)) {
+      this.stopped = true;
+      return;
+    }
+    let [children, next] = readVarint(bytes, p);
+    for (; children > 0 && !this.stopped; children--) {
+      const [childBytes, child] = readVarint(bytes, next);
+      this.collect(child + 1 + (bytes[child] ?? 0), best, depth);
+      next = child + childBytes;
+    }
+  }
+
+  /** Row `d` of the table (the path's d-th character is `code`); returns its least cell. */
+  private row(d: number, code: number): number {
+    const query = this.query;
+    const rows = this.rows;
+    const m = query.length;
+    const cur = d * (m + 1);
+    const prev = cur - (m + 1);
+    const prev2 = prev - (m + 1);
+    const before = d >= 2 ? (this.path[d - 2] ?? 0) : -1;
+    const third = d >= 3 ? (this.path[d - 3] ?? 0) : -1;
+    // A letter swapped with a transliteration's pair (ü written ue: `rcue` for `ruec`) is one swap.
+    const pairFirst = d >= 3 && isFree(before, third);
+    const pairLast = d >= 3 && isFree(code, before);
+    const prev3 = prev2 - (m + 1);
+    const inserts = this.inserts;
+    const remove = isFree(code, before) ? 0 : 1;
+    rows[cur] = (rows[prev] ?? FAR) + remove;
+    let least = rows[cur] ?? FAR;
+    for (let j = 1; j <= m; j++) {
+      const q = query[j - 1] ?? 0;
+      let v = (rows[prev + j - 1] ?? FAR) + (q === code ? 0 : 1);
+      const deletion = (rows[prev + j] ?? FAR) + remove;
+      if (deletion < v) v = deletion;
+      const insertion = (rows[cur + j - 1] ?? FAR) + (inserts[j] ?? 1);
+      if (insertion < v) v = insertion;
+      if (j >= 2 && q === before && query[j - 2] === code) {
+        const transposition = (rows[prev2 + j - 2] ?? FAR) + 1;
+        if (transposition < v) v = transposition;
+      }
+      if (
+        j >= 3 &&
+        ((pairFirst && query[j - 3] === code && query[j - 2] === third && q === before) ||
+          (pairLast && query[j - 3] === before && query[j - 2] === code && q === third))
+      ) {
+        const swap = (rows[prev3 + j - 3] ?? FAR) + 1;
+        if (swap < v) v = swap;
+      }
+      rows[cur + j] = v;
+      if (v < least) least = v;
+    }
+    return least;
+  }
+}
+
+/** A varint at `at`: its value and the offset after it. */
+export function readVarint(bytes: Uint8Array, at: number): [number, number] {
+  let byte = bytes[at++] ?? 0;
+  if (byte < 0x80) return [byte, at];
+  let value = byte & 0x7f;
+  let scale = 0x80;
+  for (;;) {
+    byte = bytes[at++] ?? 0;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) return [value, at];
+    scale *= 0x80;
+  }
+}
