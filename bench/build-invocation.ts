@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { readFileSync, symlinkSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -83,4 +83,17 @@ export function jsonBuild<T>(
         : reject(new Error(`build exited with ${code}`)),
     );
   });
+}
+
+/**
+ * A git worktree of `commit` (of this repository) at `dir`, sharing this checkout's node_modules,
+ * for building or running another version of the code; the function it returns removes it.
+ */
+export function gitCheckout(commit: string, dir: string): () => void {
+  execFileSync("git", ["-C", ROOT, "worktree", "add", "--detach", "--force", dir, commit], {
+    stdio: "ignore",
+  });
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  return () =>
+    execFileSync("git", ["-C", ROOT, "worktree", "remove", "--force", dir], { stdio: "ignore" });
 }

@@ -1,7 +1,8 @@
 /**
  * Street-search requests chosen to be expensive, built from a street file's own rows: the most
  * common words alone, in pairs and negated, 2-letter prefixes after common words and longer
- * prefixes of common words after cities (search as you type), one-letter filters and every combination of the three filters, and deep pages. Run by
+ * prefixes of common words after cities (search as you type), one-letter filters and every combination of the three filters, one-letter
+ * infix and suffix patterns (`e`, `e$`) in every combination of the filters, and deep pages. Run by
  * `npm run bench:search` beside the query mix (its ten most expensive printed), and in the tests
  * on the embedded Berlin streets, where each answer is compared with a plain scan.
  */
@@ -159,6 +160,35 @@ export function adversarialMix(streets: readonly MixStreet[], common = 12): Adve
         postalCode: `^${digit}${digit}`,
       });
   }
+  // One-letter infix (`e`) and suffix (`e$`) patterns in every combination of the three filters,
+  // first page and a deep one: the name side and the place side as broad as they come.
+  const combinations: ("name" | "locality" | "postalCode")[][] = [
+    ["name"],
+    ["locality"],
+    ["postalCode"],
+    ["name", "locality"],
+    ["name", "postalCode"],
+    ["locality", "postalCode"],
+    ["name", "locality", "postalCode"],
+  ];
+  const few = ["e", "a", "n", "r"];
+  for (const [k, letter] of few.entries())
+    for (const combination of combinations)
+      for (const suffix of [false, true])
+        for (const page of [undefined, 400]) {
+          const one = {
+            name: letter,
+            locality: few[(k + 1) % few.length] as string,
+            postalCode: `${k + 1}`,
+          };
+          const values: { name?: string; postalCode?: string; locality?: string } = {};
+          for (const p of combination) values[p] = suffix ? `${one[p]}$` : one[p];
+          filters(
+            `adv: one-letter ${suffix ? "suffix" : "infix"}, ${combination.join(" + ")}${page === undefined ? "" : ", deep page"}`,
+            values,
+            page,
+          );
+        }
   for (const postalCode of ["^1(0|2)", "[0-9]{5}", "9$", "^(0|1|2)[0-9]*1$"])
     filters("adv: regex postal code", { postalCode });
   for (const city of cities)

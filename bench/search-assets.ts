@@ -1,10 +1,11 @@
 /**
  * The asset binding of the street-search benches: a build's files read from disk once, every fetch
  * and every index byte (`/_s/…`) counted. The small processes (bench/search-cold.ts,
- * bench/search-warm.ts) answer index files as plain objects (see indexFile); bench/search.ts's own
- * process and bench/search-refusals.ts as Node's Responses, as they always have.
+ * bench/search-warm.ts, bench/fresh-isolate-child.ts) answer index files as plain objects (see
+ * indexFile); bench/search.ts's own process and bench/search-refusals.ts as Node's Responses, as
+ * they always have.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Assets } from "../generator/edge/assets.ts";
 
@@ -13,26 +14,52 @@ export interface CountedAssets {
   /** Fetches and index bytes since the last reset. */
   readonly counts: () => { fetches: number; bytes: number };
   readonly reset: () => void;
+  /** The distinct paths fetched since the last reset, in the order first fetched. */
+  readonly fetched: () => string[];
+  /** Reads these files into memory now, so that fetching them later touches no disk. */
+  readonly preload: (paths: Iterable<string>) => void;
+  /** Fetches since the last reset of a file that was not in memory yet (read from disk inside the fetch). */
+  readonly misses: () => number;
 }
 
+/**
+ * `indexFiles`: index files (`/_s/…`) as plain objects or as Node's Responses. `otherFiles`: the
+ * rest as Node's Responses, or "light": real Responses (headers, a body stream for the Worker to
+ * pass on) whose whole-body reads (`arrayBuffer`, `bytes`, `text`, `json`) copy the bytes once
+ * without undici's stream machinery (see lightResponse).
+ */
 export function buildAssets(
   out: string,
   indexFiles: "plain" | "response" = "plain",
+  otherFiles: "response" | "light" = "response",
 ): CountedAssets {
   const files = new Map<string, Uint8Array | null>();
-  let [fetches, indexBytes] = [0, 0];
+  let [fetches, indexBytes, misses] = [0, 0, 0];
+  let paths = new Set<string>();
+  const read = (path: string) => {
+    const file = join(out, decodeURIComponent(path));
+    files.set(
+      path,
+      file.startsWith(out) && existsSync(file) && statSync(file).isFile()
+        ? readFileSync(file)
+        : null,
+    );
+  };
   const assets: Assets = {
     fetch: async (request) => {
       const path = new URL(request.url).pathname;
       fetches++;
+      paths.add(path);
       if (!files.has(path)) {
-        const file = join(out, path);
-        files.set(path, existsSync(file) ? readFileSync(file) : null);
+        misses++;
+        read(path);
       }
       const body = files.get(path);
       if (body === null || body === undefined) return new Response(null, { status: 404 });
       const response = () =>
-        new Response(body, { headers: { "content-type": "application/octet-stream" } });
+        otherFiles === "light"
+          ? lightResponse(body)
+          : new Response(body, { headers: { "content-type": "application/octet-stream" } });
       if (!path.startsWith("/_s/")) return response();
       indexBytes += body.byteLength;
       return indexFiles === "plain" ? indexFile(body) : response();
@@ -41,13 +68,21 @@ export function buildAssets(
   return {
     assets,
     counts: () => ({ fetches, bytes: indexBytes }),
-    reset: () => void ([fetches, indexBytes] = [0, 0]),
+    reset: () => {
+      [fetches, indexBytes, misses] = [0, 0, 0];
+      paths = new Set();
+    },
+    fetched: () => [...paths],
+    preload: (wanted) => {
+      for (const path of wanted) if (!files.has(path)) read(path);
+    },
+    misses: () => misses,
   };
 }
 
 /**
- * An index file's response as the Worker reads one (`ok`, then `arrayBuffer()`, a copy of the
- * bytes). In workerd the binding's Response and its body stream are the runtime's native code;
+ * An index file's response as the Worker reads one (`ok`, then `arrayBuffer()` or `bytes()`, a
+ * copy of the bytes). In workerd the binding's Response and its body stream are the runtime's native code;
  * Node's are JavaScript (undici) on this thread: 64 fetches of 4 KB cost 2-4 ms here, as much as
  * the rest of a 60-file page. The copy into the isolate stays charged.
  */
@@ -56,4 +91,32 @@ const indexFile = (body: Uint8Array): Response =>
     ok: true,
     status: 200,
     arrayBuffer: async () => new Uint8Array(body).buffer,
+    bytes: async () => new Uint8Array(body),
   }) as unknown as Response;
+
+/**
+ * A file's response whose whole-body reads cost what they cost in workerd: one copy of the bytes
+ * into the isolate (and the decoding and parsing the Worker asks for). Node's Response copies the
+ * bytes when it is made and reads them back through undici's streams in JavaScript on this thread:
+ * for the 345 KiB match table of the national build that was a few milliseconds of a first
+ * request's CPU that workerd spends in native code, if at all. Its body stream (for a page the
+ * Worker passes on) is made only when asked for, from the same bytes.
+ */
+function lightResponse(bytes: Uint8Array): Response {
+  const response = new Response(
+    new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(new Uint8Array(bytes));
+        controller.close();
+      },
+    }),
+    { headers: { "content-type": "application/octet-stream" } },
+  );
+  const text = async () => new TextDecoder().decode(bytes);
+  return Object.defineProperties(response, {
+    arrayBuffer: { value: async () => new Uint8Array(bytes).buffer },
+    bytes: { value: async () => new Uint8Array(bytes) },
+    text: { value: text },
+    json: { value: async () => JSON.parse(await text()) as unknown },
+  });
+}

@@ -45,7 +45,8 @@ export const DEFAULT_COUNTS: Readonly<Record<string, number>> = {
   "streets: postalCode prefix": 240,
 };
 
-function random(seed: number): () => number {
+/** A deterministic generator of numbers in [0, 1) (mulberry32). */
+export function random(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (s + 0x6d2b79f5) >>> 0; // mulberry32
@@ -57,7 +58,7 @@ function random(seed: number): () => number {
 }
 
 /** Words a user would search for: letters only, 3+ characters, not a stop word. */
-const wordsOf = (text: string) =>
+export const wordsOf = (text: string): string[] =>
   text
     .split(/[^\p{L}]+/u)
     .filter((w) => w.length >= 3 && positionedLexemes(w).some((l) => l.lexeme !== null));

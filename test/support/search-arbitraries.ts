@@ -15,7 +15,10 @@ export interface Vocabulary {
   readonly localities: readonly string[];
 }
 
-export function vocabulary(streets: readonly SearchStreet[], words: Iterable<string>): Vocabulary {
+export function vocabulary(
+  streets: readonly Pick<SearchStreet, "name" | "postalCode" | "locality">[],
+  words: Iterable<string>,
+): Vocabulary {
   const distinct = (values: string[]) => [...new Set(values)].sort();
   return {
     words: distinct([...words]),

@@ -1,14 +1,12 @@
 import type { PGlite } from "@electric-sql/pglite";
-import fc from "fast-check";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_MAX_VALUE_LENGTH, exceedsLength } from "../../generator/contract/limits.ts";
 import { createHandler, type Handler } from "../../generator/edge/handler.ts";
 import { buildFixture } from "../support/fixture.ts";
 import { dataFile } from "../support/paths.ts";
 import { startPostgres } from "../support/pglite.ts";
-import { regexPattern } from "../support/regex-arbitraries.ts";
+import { streetPatternCases, streetPatternQuery } from "../support/search-requests.ts";
 
 /**
  * `/de/Streets` with regular-expression filters, planned on the n-gram lists and checked by the
@@ -89,43 +87,15 @@ afterAll(async () => {
 
 const key = (s: Street) => `${s.name}|${s.postalCode}|${s.locality}`;
 
-/** A name pattern as users write one: pieces of names with a dot, a class, an alternation, `?` or `.*` among them. */
-function namePattern(names: readonly string[]): fc.Arbitrary<string> {
-  const piece = fc
-    .constantFrom(...names)
-    .chain((name) =>
-      fc
-        .tuple(fc.nat(name.length), fc.integer({ min: 2, max: 8 }))
-        .map(([at, length]) => name.slice(at, at + length).replace(/[\\^$.*+?()[\]{}|]/g, "\\$&")),
-    );
-  const joint = fc.constantFrom(".", ".*", "[ck]", "[a-zäöüß]", "(str|weg)", "e?", "\\s", "", "|");
-  return (
-    fc
-      .oneof(
-        fc.tuple(piece, joint, piece).map(([a, j, b]) => `${a}${j}${b}`),
-        fc.tuple(piece, joint).map(([a, j]) => `^${a}${j === "|" ? "" : j}`),
-        fc.tuple(piece, piece).map(([a, b]) => `(${a}|${b})`),
-        regexPattern(names),
-      )
-      // Within the length limit: a longer value is a 400 before any matching (request-limits tests).
-      .filter((p) => p.length > 0 && !exceedsLength(p, DEFAULT_MAX_VALUE_LENGTH))
-  );
-}
-
 describe("/de/Streets regular-expression filters against PostgreSQL's ~* and ~", () => {
   it(`${runs} generated name patterns (every third with a postal-code pattern): the same streets, or a 400`, async () => {
     const names = [...new Set(streets.map((s) => s.name))];
-    const patterns = fc.sample(namePattern(names), { seed, numRuns: runs });
-    const codes = fc.sample(fc.constantFrom("^10", "^1[0-2]", "1(0|2)1", "^13.*5$", "0"), {
-      seed: seed + 1,
-      numRuns: runs,
-    });
     const mismatches: { query: string; mine: string; postgres: string }[] = [];
     let compared = 0;
     let broad = 0;
-    for (const [k, name] of patterns.entries()) {
-      const code = k % 3 === 2 ? codes[k] : undefined;
-      const query = `name=${encodeURIComponent(name)}${code === undefined ? "" : `&postalCode=${encodeURIComponent(code)}`}`;
+    for (const patternCase of streetPatternCases(names, seed, runs)) {
+      const { name, code } = patternCase;
+      const query = streetPatternQuery(patternCase);
       let pg: Street[] | Error;
       try {
         pg = (
