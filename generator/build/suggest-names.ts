@@ -5,10 +5,16 @@ import {
   withoutLeadingWords,
   type FoldedWord,
 } from "../contract/suggest/fold.ts";
-import { encodeNamePayload, LEFT_OUT_WORDS, pairsOf, shapesOf } from "../contract/suggest/names.ts";
+import {
+  encodeNamePayload,
+  encodeNameShard,
+  LEFT_OUT_WORDS,
+  pairsOf,
+  shapesOf,
+} from "../contract/suggest/names.ts";
 import { type Alphabet, encodeTrie, type TrieEntry } from "../contract/suggest/trie.ts";
 
-/** A name shard is cut at about this many bytes of keys and payloads (never inside a pair's group). */
+/** A name shard is cut at about this many bytes of tries (never inside a pair's trie). */
 const SHARD_TARGET_BYTES = 16 * 1024;
 
 /** A street name of the country with its streets: [position, position + count) of the street order. */
@@ -51,8 +57,9 @@ export function nameSkeletons(name: string): NameSkeleton[] {
 }
 
 /**
- * The name shards: every run's skeletons (`skeletons`, by run) under each of their pairs, pairs in order, cut into
- * shards of about SHARD_TARGET_BYTES; each shard one trie. Returns the shards' first keys and tries.
+ * The name shards: every run's skeletons (`skeletons`, by run) in the trie of each of their pairs,
+ * pairs in order, cut into shards of about SHARD_TARGET_BYTES. Returns the shards' first keys and
+ * files.
  */
 export function nameShards(
   runs: readonly NameRun[],
@@ -88,19 +95,18 @@ export function nameShards(
     }
   const firstKeys: string[] = [];
   const tries: Uint8Array[] = [];
-  let shard = new Set<TrieEntry>();
+  let shard: (readonly [string, Uint8Array])[] = [];
   let size = 0;
   const flush = () => {
-    if (shard.size > 0) tries.push(encodeTrie([...shard]));
-    [shard, size] = [new Set(), 0];
+    if (shard.length > 0) tries.push(encodeNameShard(shard));
+    [shard, size] = [[], 0];
   };
   for (const pair of [...byPair.keys()].sort()) {
-    const entries = byPair.get(pair) as TrieEntry[];
-    const bytes = entries.reduce((sum, e) => sum + e.key.length + e.payload.length, 0);
-    if (shard.size > 0 && size + bytes > SHARD_TARGET_BYTES) flush();
-    if (shard.size === 0) firstKeys.push(pair);
-    for (const entry of entries) shard.add(entry);
-    size += bytes;
+    const trie = encodeTrie(byPair.get(pair) as TrieEntry[]);
+    if (shard.length > 0 && size + trie.length > SHARD_TARGET_BYTES) flush();
+    if (shard.length === 0) firstKeys.push(pair);
+    shard.push([pair, trie]);
+    size += trie.length;
   }
   flush();
   return { firstKeys, tries };

@@ -1,7 +1,7 @@
 import { compareText } from "../contract/search/store.ts";
 import { foldWords, skeletonOf, type FoldedWord } from "../contract/suggest/fold.ts";
 import { shapesOf } from "../contract/suggest/names.ts";
-import { encodeLocalityPayload, encodePlaces } from "../contract/suggest/places.ts";
+import { encodeLocalityPayload, encodePlaces, MAX_LOCALITIES } from "../contract/suggest/places.ts";
 import { type Alphabet, encodeTrie } from "../contract/suggest/trie.ts";
 
 /** A place of the search index as suggestions see it (its number is its index). */
@@ -44,21 +44,24 @@ export function encodeSuggestPlaces(
       throw new Error("suggestions: the search index's places are not sorted by postal code");
     if (last?.[0] !== place.postalCode) codes.push([place.postalCode, i]);
   });
-  const byLocality = new Map<string, number[]>();
-  places.forEach((place, i) => {
-    const list = byLocality.get(place.locality);
-    if (list === undefined) byLocality.set(place.locality, [i]);
-    else list.push(i);
+  // Localities numbered in order of first use, as the place table numbers them.
+  const numbers = new Map<string, number>();
+  const localityOf = places.map((place) => {
+    let number = numbers.get(place.locality);
+    if (number === undefined) numbers.set(place.locality, (number = numbers.size));
+    return number;
   });
-  const entries = [...byLocality].flatMap(([locality, numbers]) =>
+  if (numbers.size > MAX_LOCALITIES)
+    throw new Error(`suggestions: ${numbers.size} localities, more than ${MAX_LOCALITIES}`);
+  const entries = [...numbers].flatMap(([locality, number]) =>
     localitySkeletons(locality).map(({ words, flags }) => ({
       key: alphabet.encode(skeletonOf(words)),
-      payload: encodeLocalityPayload({ flags, words: shapesOf(words), places: numbers }),
+      payload: encodeLocalityPayload({ flags, words: shapesOf(words), locality: number }),
     })),
   );
   return encodePlaces(
     codes,
-    places.length,
+    localityOf,
     entries.length === 0 ? new Uint8Array() : encodeTrie(entries),
   );
 }

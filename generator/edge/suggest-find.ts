@@ -1,7 +1,8 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import {
   findLocalities,
-  findNames,
+  findStreetNames,
+  NO_PLACE,
   pairsToRead,
   queriesOf,
   type NameHit,
@@ -40,37 +41,43 @@ export async function readFor(
   return { shardOf, places };
 }
 
-/** Walks, memoised by part: the names of a street part, the places of a locality part. */
+/** Walks, memoised by part: the names of street parts, the places of a locality part. */
 export class Finder {
   private readonly names = new Map<string, NameHit[]>();
-  private readonly localities = new Map<string, Uint8Array | undefined>();
+  private readonly localities = new Map<string, ((place: number) => number) | undefined>();
 
   constructor(
     private readonly index: SuggestIndex,
     private readonly read: Awaited<ReturnType<typeof readFor>>,
   ) {}
 
-  namesOf(part: Part): NameHit[] {
-    const key = partKey(part);
-    let hits = this.names.get(key);
-    if (hits === undefined) {
-      const found = new Map<number, NameHit>();
-      findNames(part, this.index.alphabet, this.read.shardOf, found);
-      this.names.set(key, (hits = [...found.values()]));
-    }
-    return hits;
+  /** Finds the names of the street parts of readings at once (find.ts findStreetNames: passes over all of them). */
+  findNames(parts: readonly Part[]): void {
+    const distinct = [...new Map(parts.map((part) => [partKey(part), part])).values()].filter(
+      (part) => !this.names.has(partKey(part)),
+    );
+    const found = findStreetNames(distinct, this.index.alphabet, this.read.shardOf);
+    for (const [part, hits] of found) this.names.set(partKey(part), [...hits.values()]);
   }
 
-  /** Per place, the typos of the locality part that holds it; undefined when no locality is near. */
-  localitiesOf(part: Part): Uint8Array | undefined {
+  /** The names of a street part (found by findNames, or now). */
+  namesOf(part: Part): NameHit[] {
+    if (!this.names.has(partKey(part))) this.findNames([part]);
+    return this.names.get(partKey(part)) ?? [];
+  }
+
+  /** Per place, the typos of the locality part that holds it (NO_PLACE: none); undefined when no locality is near. */
+  localitiesOf(part: Part): ((place: number) => number) | undefined {
     const places = this.read.places;
     if (places === undefined) return undefined;
     const key = partKey(part);
-    if (!this.localities.has(key))
+    if (!this.localities.has(key)) {
+      const near = findLocalities(part, this.index.alphabet, places.localities);
       this.localities.set(
         key,
-        findLocalities(part, this.index.alphabet, places.localities, places.places),
+        near === undefined ? undefined : (place) => near.get(places.localityOf(place)) ?? NO_PLACE,
       );
+    }
     return this.localities.get(key);
   }
 
@@ -79,9 +86,9 @@ export class Finder {
     const places = this.read.places;
     let filter: PlaceFilter = {};
     if (reading.locality !== undefined) {
-      const localities = this.localitiesOf(reading.locality);
-      if (localities === undefined) return undefined;
-      filter = { localities };
+      const locality = this.localitiesOf(reading.locality);
+      if (locality === undefined) return undefined;
+      filter = { locality };
     }
     if (reading.postalCode !== undefined && places !== undefined) {
       const [first, end] = places.placesStartingWith(reading.postalCode);
@@ -111,11 +118,15 @@ export async function suggestGroups(
     if (known === undefined || compareGroups(group, known) < 0) best.set(name, group);
   };
   const placesRead = new Map<number, Int32Array>();
-  for (const reading of readings) {
+  // Readings whose locality names no locality are dropped before any name is looked for.
+  const filtered = readings.flatMap((reading) => {
     const filter = finder.filterOf(reading);
-    if (filter === undefined) continue;
+    return filter === undefined ? [] : [{ reading, filter }];
+  });
+  finder.findNames(filtered.map(({ reading }) => reading.street));
+  for (const { reading, filter } of filtered) {
     const hits = finder.namesOf(reading.street);
-    if (filter.postal === undefined && filter.localities === undefined) {
+    if (filter.postal === undefined && filter.locality === undefined) {
       for (const hit of hits) keep(groupOf(hit, filter), hit.position);
       continue;
     }

@@ -7,6 +7,7 @@ import {
   suggestPlacesPath,
   type SuggestMeta,
 } from "../contract/suggest/meta.ts";
+import { pairTrie } from "../contract/suggest/names.ts";
 import { SuggestPlaces } from "../contract/suggest/places.ts";
 import { Alphabet } from "../contract/suggest/trie.ts";
 import type { AssetStore } from "./assets.ts";
@@ -51,7 +52,7 @@ export class SuggestIndex {
     budget.charge(suggestMetaPath(this.country), this.metaBytes);
   }
 
-  /** The name shards of some pair keys, read and charged; then each pair's trie. */
+  /** The name shards of some pair keys, read and charged; then each pair's trie (undefined: no name has it). */
   async nameShards(
     pairs: Iterable<string>,
     budget: ReadBudget,
@@ -66,7 +67,10 @@ export class SuggestIndex {
         ),
       ),
     );
-    return (pair) => read.get(shardOfPair(shards, pair));
+    return (pair) => {
+      const shard = read.get(shardOfPair(shards, pair));
+      return shard === undefined ? undefined : pairTrie(shard, pair);
+    };
   }
 
   /** The postal codes and localities, read and charged. */

@@ -103,11 +103,9 @@ async function check(
   const locality = address.locality === undefined ? undefined : partOfText(address.locality);
   const finder = new Finder(index, await readFor(index, [{ street }], budget, true));
   const places = await index.places(budget);
-  // A locality given but near none: no street lies in it (NO_PLACE everywhere).
-  const localities =
-    locality === undefined
-      ? undefined
-      : (finder.localitiesOf(locality) ?? new Uint8Array(places.places).fill(NO_PLACE));
+  // A locality given but near none: no street lies in it.
+  const near =
+    locality === undefined ? undefined : (finder.localitiesOf(locality) ?? (() => NO_PLACE));
   const candidates: CheckedStreet[] = [];
   const hits = [...finder.namesOf(street)].sort(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,
@@ -122,7 +120,7 @@ async function check(
   const { valid, positions } = checkAddress(candidates, {
     ...(address.postalCode === undefined ? {} : { postalCode: address.postalCode }),
     codeOf: (place) => places.codeOfPlace(place),
-    ...(localities === undefined ? {} : { localities }),
+    ...(near === undefined ? {} : { locality: near }),
   });
   const records = await streets.records(positions, budget);
   return `{"valid":${valid},"suggestions":[${records.map((r) => r.json).join(",")}]}`;

@@ -24,7 +24,7 @@ export interface CheckPlaces {
   readonly postalCode?: string;
   readonly codeOf: (place: number) => string;
   /** Per place, the differences of its locality from the one given (NO_PLACE: not near); undefined when none was given. */
-  readonly localities?: Uint8Array;
+  readonly locality?: (place: number) => number;
 }
 
 /** The cost of a locality that is not near the one given, beside the postal code given. */
@@ -46,13 +46,13 @@ export function checkAddress(
   for (const street of streets) {
     const code = given === undefined ? undefined : places.codeOf(street.place);
     const samePostalCode = code !== undefined && code === given;
-    const locality = places.localities?.[street.place] ?? NO_PLACE;
-    const nearLocality = places.localities !== undefined && locality !== NO_PLACE;
+    const locality = places.locality?.(street.place) ?? NO_PLACE;
+    const nearLocality = places.locality !== undefined && locality !== NO_PLACE;
     if (!samePostalCode && !nearLocality) continue;
     const cost =
       street.typos +
       (street.tier > 0 ? 1 : 0) +
-      (places.localities === undefined ? 0 : nearLocality ? locality : OTHER_PLACE) +
+      (places.locality === undefined ? 0 : nearLocality ? locality : OTHER_PLACE) +
       (given === undefined || samePostalCode ? 0 : 1);
     let common = 0;
     while (given !== undefined && common < given.length && code?.[common] === given[common])

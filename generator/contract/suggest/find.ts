@@ -4,6 +4,7 @@
  * fewest typos and its tier.
  */
 import { typosOf } from "./distance.ts";
+import { MAX_TYPOS, typoAllowance } from "./fold.ts";
 import { LEFT_OUT_WORDS, namePayloads, pairsOf, type NamePayload } from "./names.ts";
 import { localityPayloads } from "./places.ts";
 import type { Alphabet } from "./trie.ts";
@@ -58,9 +59,19 @@ function judge(
   payload: Pick<NamePayload, "words" | "flags" | "spelling">,
 ): { typos: number; tier: number } | undefined {
   let [f, p] = [full, prefix];
-  // A walk counts every edit alike: an edit needs the words' check, an exact match does not.
-  if ((f > 0 && f < FAR) || (p > 0 && p < FAR)) {
-    const typos = typosOf(query, path, depth, payload.words, f < FAR, part.prefix);
+  // A walk counts every edit alike: an edit needs the words' check, unless every word tolerates
+  // one (then the walk's count is the check's) and the words reached tolerate as many.
+  const words = payload.words;
+  const everyWord = words.every((word) => word.allowance > 0);
+  const all = Math.min(
+    MAX_TYPOS,
+    words.reduce((sum, word) => sum + word.allowance, 0),
+  );
+  const first = words[0]?.allowance ?? 0;
+  const fullDone = f === 0 || f >= FAR || (everyWord && f <= all);
+  const prefixDone = p === 0 || p >= FAR || (everyWord && p <= first);
+  if (!fullDone || !prefixDone) {
+    const typos = typosOf(query, path, depth, words, f < FAR, part.prefix);
     [f, p] = [f < FAR ? typos.full : FAR, part.prefix ? typos.prefix : FAR];
   }
   const leftOut = (payload.flags & LEFT_OUT_WORDS) !== 0;
@@ -71,80 +82,111 @@ function judge(
   return begun !== undefined && better(begun, whole) ? begun : whole;
 }
 
-/** Walks name shards for a part; adds each name found to `found` (by its first position) with its best typos and tier. */
-export function findNames(
-  part: Part,
+/**
+ * Fewer names found as typed than this, and names with typos are looked for too (Typesense's
+ * typo_tokens_threshold): a name typed or being typed is found as typed, a misspelt one with its
+ * typos.
+ */
+export const TYPO_THRESHOLD = 1;
+
+/**
+ * The names of street parts (of a text's readings), each name by its first position with its best
+ * typos and tier, in up to three passes, each only when those before found too little: every
+ * part as typed (abbreviations written out); with typos, when fewer than TYPO_THRESHOLD names
+ * were found; as typed without abbreviations written out (`Kralshorstr`), when no name within one
+ * typo was found.
+ */
+export function findStreetNames(
+  parts: readonly Part[],
   alphabet: Alphabet,
   shardOf: (pair: string) => Uint8Array | undefined,
-  found: Map<number, NameHit>,
-): void {
-  // Names as typed first: a short prefix's many names must not be crowded out by names with typos.
-  for (const k of part.k === 0 ? [0] : [0, part.k]) {
-    if (k > 0 && found.size >= MAX_NAMES) return;
-    const limit = found.size + MAX_NAMES;
-    walkNames(part, k, alphabet, shardOf, found, limit);
-  }
+): Map<Part, Map<number, NameHit>> {
+  const found = new Map(parts.map((part) => [part, new Map<number, NameHit>()] as const));
+  const queries = new Map(parts.map((part) => [part, queriesOf(part, alphabet)] as const));
+  const names = () => new Set([...found.values()].flatMap((hits) => [...hits.keys()])).size;
+  const pass = (variant: 0 | 1, typos: boolean) => {
+    for (const part of parts) {
+      const query = queries.get(part)?.[variant];
+      const k = typos ? part.k : 0;
+      if (query !== undefined && (!typos || k > 0))
+        walkNames(query, part, k, shardOf, found.get(part) as Map<number, NameHit>);
+    }
+  };
+  pass(0, false);
+  if (names() < TYPO_THRESHOLD) pass(0, true);
+  if ([...found.values()].some((hits) => [...hits.values()].some((hit) => hit.typos <= 1)))
+    return found;
+  pass(1, false);
+  if (names() < TYPO_THRESHOLD) pass(1, true);
+  return found;
 }
 
+/** Walks the tries of a query's pairs; adds each name found (at most MAX_NAMES more). */
 function walkNames(
+  query: Uint8Array,
   part: Part,
   k: number,
-  alphabet: Alphabet,
   shardOf: (pair: string) => Uint8Array | undefined,
   found: Map<number, NameHit>,
-  limit: number,
 ): void {
-  for (const query of queriesOf(part, alphabet)) {
-    const tries = new Set(pairsToRead(query, k).map(shardOf));
-    for (const trie of tries) {
-      if (trie === undefined) continue;
-      walker.walk(trie, query, k, part.prefix, (from, to, full, prefix, path, depth) => {
-        for (const payload of namePayloads(trie, from, to)) {
-          const judged = judge(query, part, full, prefix, path, depth, payload);
-          if (judged === undefined) continue;
-          const known = found.get(payload.position);
-          if (known === undefined || better(judged, known))
-            found.set(payload.position, {
-              position: payload.position,
-              count: payload.count,
-              ...judged,
-            });
-        }
-        return found.size < limit;
-      });
-    }
+  const limit = found.size + MAX_NAMES;
+  for (const trie of pairsToRead(query, k).map(shardOf)) {
+    if (trie === undefined) continue;
+    walker.walk(trie, query, k, part.prefix, (from, to, full, prefix, path, depth) => {
+      for (const payload of namePayloads(trie, from, to)) {
+        const judged = judge(query, part, full, prefix, path, depth, payload);
+        if (judged === undefined) continue;
+        const known = found.get(payload.position);
+        if (known === undefined || better(judged, known))
+          found.set(payload.position, {
+            position: payload.position,
+            count: payload.count,
+            ...judged,
+          });
+      }
+      return found.size < limit;
+    });
   }
 }
 
-/** Per place, the fewest typos of a locality of the part that holds it, one more for a locality found by its first name alone (NO_PLACE: none); undefined when no locality is near the part. */
+/**
+ * The localities near a part: each locality's number with its fewest typos, one more when found by
+ * its first name alone (`Frankfurt` for `Frankfurt am Main`); undefined when none is near.
+ */
 export function findLocalities(
   part: Part,
   alphabet: Alphabet,
   trie: Uint8Array,
-  places: number,
-): Uint8Array | undefined {
-  const typos = new Uint8Array(places).fill(NO_PLACE);
-  let any = false;
+): Map<number, number> | undefined {
+  const found = new Map<number, number>();
+  // A locality being typed is found as typed; a whole one with typos.
   const prefix = part.prefix && Array.from(part.skeleton).length >= 3;
+  const walks = prefix ? [0, localityTypos(part)] : [localityTypos(part)];
   const localityPart = { ...part, prefix };
   for (const query of queriesOf(localityPart, alphabet))
-    walker.walk(trie, query, part.k, prefix, (from, to, full, pre, path, depth) => {
-      for (const payload of localityPayloads(trie, from, to)) {
-        const judged = judge(query, localityPart, full, pre, path, depth, {
-          words: payload.words,
-          flags: 0,
-        });
-        if (judged === undefined) continue;
-        any = true;
-        // A locality found by its first name only (`Frankfurt` for `Frankfurt am Main`) is one step further.
-        const cost = judged.typos + (payload.flags & 1);
-        for (const place of payload.places)
-          if (cost < (typos[place] ?? NO_PLACE)) typos[place] = cost;
-      }
-      return true;
-    });
-  return any ? typos : undefined;
+    for (const k of walks)
+      walker.walk(trie, query, k, prefix && k === 0, (from, to, full, pre, path, depth) => {
+        for (const payload of localityPayloads(trie, from, to)) {
+          const judged = judge(query, localityPart, full, pre, path, depth, {
+            words: payload.words,
+            flags: 0,
+          });
+          if (judged === undefined) continue;
+          const cost = judged.typos + (payload.flags & 1);
+          if (cost < (found.get(payload.locality) ?? NO_PLACE)) found.set(payload.locality, cost);
+        }
+        return true;
+      });
+  return found.size === 0 ? undefined : found;
 }
 
-/** A place no locality of the text holds. */
+/** The typos a walk for a locality allows: a locality is no abbreviation, so a word may have lost one letter only. */
+const localityTypos = (part: Part): number =>
+  Math.min(
+    part.k,
+    MAX_TYPOS,
+    part.words.reduce((sum, word) => sum + typoAllowance(word.letters + 1), 0),
+  );
+
+/** The cost of a place no locality of the text holds. */
 export const NO_PLACE = 255;

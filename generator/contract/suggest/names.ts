@@ -8,11 +8,14 @@
  *   order, varint its streets (they follow one another in the order), u8 words, per word varint
  *   (skeleton length << 2 | allowance)
  *
- * and the key of the shard a skeleton is in: a pair of its first three characters. A name is in
- * the shards of its pairs (first and second, first and third, second and third), so one typo
- * among a skeleton's first three characters leaves one pair intact: a walk reads the shards of
- * the query's three pairs (pairsOf) and finds every name within one typo there, and two typos
- * whenever one of them is past the third character.
+ * and the keys of the tries a skeleton is in: the pairs of its first three characters. A name is
+ * in the trie of each of its pairs (first and second, first and third, second and third), so
+ * one typo among a skeleton's first three characters leaves one pair intact: a walk reads the
+ * tries of the query's three pairs (pairsOf) and finds every name within one typo there, and two
+ * typos whenever one of them is past the third character. A shard file holds the tries of a
+ * range of pairs:
+ *
+ *   varint pairs, per pair its two codes and its trie's bytes (varint), then the tries in order
  */
 import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
@@ -104,4 +107,34 @@ export function pairsOf(codes: Uint8Array): string[] {
   if (codes.length < 2) return [];
   if (codes.length === 2) return [pair(a, b)];
   return [...new Set([pair(a, b), pair(a, c), pair(b, c)])];
+}
+
+/** A shard file of the tries of some pairs (in order). */
+export function encodeNameShard(
+  tries: readonly (readonly [pair: string, trie: Uint8Array])[],
+): Uint8Array {
+  const out = new ByteWriter();
+  out.varint(tries.length);
+  for (const [pair, trie] of tries) {
+    out.raw(Uint8Array.of(pair.charCodeAt(0), pair.charCodeAt(1)));
+    out.varint(trie.length);
+  }
+  for (const [, trie] of tries) out.raw(trie);
+  return out.view().slice();
+}
+
+/** The trie of a pair in a shard file; undefined when no name has the pair. */
+export function pairTrie(shard: Uint8Array, pair: string): Uint8Array | undefined {
+  let [count, at] = readVarint(shard, 0);
+  let offset = 0;
+  let found: [number, number] | undefined;
+  const [a, b] = [pair.charCodeAt(0), pair.charCodeAt(1)];
+  for (; count > 0; count--) {
+    const match = shard[at] === a && shard[at + 1] === b;
+    const [length, next] = readVarint(shard, at + 2);
+    if (match) found = [offset, length];
+    offset += length;
+    at = next;
+  }
+  return found === undefined ? undefined : shard.subarray(at + found[0], at + found[0] + found[1]);
 }

@@ -4,14 +4,16 @@
  * streets share; numbered as the record table numbers them, sorted by postal code):
  *
  *   varint postal codes, u8 code width, the codes in order (width bytes each, ASCII, shorter
- *   ones padded with 0), per code its first place (3 bytes little-endian), varint places,
- *   then the localities' trie (trie.ts) to the end of the file, whose payloads are
+ *   ones padded with 0), per code its first place (3 bytes little-endian), varint places, per
+ *   place its locality's number (2 bytes little-endian), then the localities' trie (trie.ts) to
+ *   the end of the file, whose payloads are
  *
  *   u8 flags (bit 0: the skeleton leaves out the locality's words after its first name, as
  *   `Frankfurt` for `Frankfurt am Main`), u8 words, per word varint (length << 2 | allowance),
- *   varint places, the places' numbers as varint steps
+ *   varint the locality's number
  *
- * The postal codes are read where they lie: a prefix's places are a range found by binary search.
+ * Everything is read where it lies: a postal-code prefix's places are a range found by binary
+ * search, a place's locality two bytes.
  */
 import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
@@ -21,8 +23,11 @@ import { readVarint } from "./walk.ts";
 export interface LocalityPayload {
   readonly flags: number;
   readonly words: readonly WordShape[];
-  readonly places: readonly number[];
+  readonly locality: number;
 }
+
+/** Localities a country may have at most (their numbers take two bytes a place). */
+export const MAX_LOCALITIES = 0x10000;
 
 const scratch = new ByteWriter();
 
@@ -31,12 +36,7 @@ export function encodeLocalityPayload(payload: LocalityPayload): Uint8Array {
   out.clear();
   out.raw(Uint8Array.of(payload.flags));
   writeShapes(out, payload.words);
-  out.varint(payload.places.length);
-  let last = -1;
-  for (const place of payload.places) {
-    out.varint(place - last);
-    last = place;
-  }
+  out.varint(payload.locality);
   return out.view().slice();
 }
 
@@ -46,23 +46,17 @@ export function localityPayloads(bytes: Uint8Array, from: number, to: number): L
   for (let at = from; at < to;) {
     const flags = bytes[at++] ?? 0;
     const [words, afterWords] = readShapes(bytes, at);
-    let [count, next] = readVarint(bytes, afterWords);
-    const places: number[] = [];
-    for (let place = -1; count > 0; count--) {
-      const [step, after] = readVarint(bytes, next);
-      places.push((place += step));
-      next = after;
-    }
-    out.push({ flags, words, places });
+    const [locality, next] = readVarint(bytes, afterWords);
+    out.push({ flags, words, locality });
     at = next;
   }
   return out;
 }
 
-/** Writes places.bin: `codes` sorted, each with its first place, then the localities' trie. */
+/** Writes places.bin: `codes` sorted, each with its first place, each place's locality, the localities' trie. */
 export function encodePlaces(
   codes: readonly (readonly [code: string, firstPlace: number])[],
-  places: number,
+  localityOf: readonly number[],
   localities: Uint8Array,
 ): Uint8Array {
   const width = Math.max(0, ...codes.map(([code]) => code.length));
@@ -77,7 +71,10 @@ export function encodePlaces(
   });
   out.raw(text);
   out.raw(firsts);
-  out.varint(places);
+  out.varint(localityOf.length);
+  const numbers = new Uint8Array(localityOf.length * 2);
+  localityOf.forEach((locality, place) => numbers.set([locality & 0xff, locality >> 8], place * 2));
+  out.raw(numbers);
   out.raw(localities);
   return out.view().slice();
 }
@@ -89,6 +86,7 @@ export class SuggestPlaces {
   private readonly width: number;
   private readonly textAt: number;
   private readonly firstsAt: number;
+  private readonly localitiesAt: number;
   /** The localities' trie. */
   readonly localities: Uint8Array;
 
@@ -98,9 +96,16 @@ export class SuggestPlaces {
     this.width = bytes[at] ?? 0;
     this.textAt = at + 1;
     this.firstsAt = this.textAt + codes * this.width;
-    const [places, triesAt] = readVarint(bytes, this.firstsAt + codes * 3);
+    const [places, localitiesAt] = readVarint(bytes, this.firstsAt + codes * 3);
     this.places = places;
-    this.localities = bytes.subarray(triesAt);
+    this.localitiesAt = localitiesAt;
+    this.localities = bytes.subarray(localitiesAt + places * 2);
+  }
+
+  /** The locality number of a place. */
+  localityOf(place: number): number {
+    const at = this.localitiesAt + place * 2;
+    return (this.bytes[at] ?? 0) + ((this.bytes[at + 1] ?? 0) << 8);
   }
 
   /** Postal code number i. */
@@ -137,9 +142,7 @@ export class SuggestPlaces {
   placesStartingWith(prefix: string): readonly [number, number] {
     const below = (i: number) => this.code(i).slice(0, prefix.length) < prefix;
     const upTo = (i: number) => this.code(i).slice(0, prefix.length) <= prefix;
-    const first = this.search(below);
-    const end = this.search(upTo);
-    return [this.firstPlace(first), this.firstPlace(end)];
+    return [this.firstPlace(this.search(below)), this.firstPlace(this.search(upTo))];
   }
 
   /** The first code number for which `before` is false (codes are sorted). */

@@ -18,7 +18,7 @@ export interface PlaceFilter {
     readonly codeOf: (place: number) => string;
   };
   /** Per place, the typos of the text's locality that holds it (NO_PLACE: none). */
-  readonly localities?: Uint8Array;
+  readonly locality?: (place: number) => number;
 }
 
 /** Proximity of a street whose locality the text does not name (more than any locality's typos). */
@@ -27,15 +27,15 @@ const OTHER_LOCALITY = 4;
 /** How far a place is from what the text says of places: 0 when it is in both. */
 export function proximityOf(filter: PlaceFilter, place: number): number {
   let far = 0;
-  const { postal, localities } = filter;
+  const { postal, locality } = filter;
   if (postal !== undefined && (place < postal.first || place >= postal.end)) {
     const code = postal.codeOf(place);
     let common = 0;
     while (common < postal.digits.length && code[common] === postal.digits[common]) common++;
     far += postal.digits.length - common;
   }
-  if (localities !== undefined) {
-    const typos = localities[place] ?? NO_PLACE;
+  if (locality !== undefined) {
+    const typos = locality(place);
     far += typos === NO_PLACE ? OTHER_LOCALITY : typos;
   }
   return far;

@@ -29,9 +29,9 @@ const MAX_POSTAL_DIGITS = 5;
 
 /** One part of a reading: the street or the locality. */
 export interface Part {
-  /** The part's skeleton, abbreviations written out. */
+  /** The part's skeleton, abbreviations written out (but in a word being typed). */
   readonly skeleton: string;
-  /** The same with the last word as typed (a prefix part whose last word is an abbreviation: `Str` may begin `Strelitzer`). */
+  /** The same as typed, when an abbreviation was written out (`Kralshorstr` may be Karlshorster mistyped). */
   readonly raw?: string;
   /** The typos a walk allows: what the part's words might tolerate (a typed word may have lost two letters), at most MAX_TYPOS; none below MIN_FUZZY_CHARACTERS. */
   readonly k: number;
@@ -84,7 +84,10 @@ export function partOf(
   tokens: readonly Pick<Token, "piece" | "words" | "raw">[],
   last: boolean,
 ): Part {
-  const words = tokens.flatMap((token) => token.words);
+  // A word being typed is a prefix as typed: `Str` may begin `Strelitzer` as well as `Straße`.
+  const words = tokens.flatMap((token, i) =>
+    last && i === tokens.length - 1 ? token.raw : token.words,
+  );
   const skeleton = skeletonOf(words);
   // A typed word may have lost up to two letters to typos; a part too short to tell is exact.
   const k =
@@ -129,7 +132,8 @@ export function readingsOf(text: string): Reading[] {
       const part = (span: readonly Token[]) =>
         partOf(span, typing && span.at(-1)?.index === lastIndex);
       const add = (street: readonly Token[], locality: readonly Token[]) => {
-        if (!hasLetters(street)) return;
+        // A number of four digits or more is a postal code, never a street's (`Straße 229`).
+        if (!hasLetters(street) || street.some((t) => t.digits && t.piece.length >= 4)) return;
         const streetPart = part(street);
         const length = Array.from(streetPart.skeleton).length;
         if (length < MIN_STREET_CHARACTERS || length > MAX_STREET_CHARACTERS) return;
