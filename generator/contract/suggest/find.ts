@@ -41,8 +41,7 @@ export function queriesOf(part: Part, alphabet: Alphabet): Uint8Array[] {
 
 /** The pair keys whose shards hold every name a walk for `query` may find (names.ts). */
 export function pairsToRead(query: Uint8Array, k: number): string[] {
-  const pairs = pairsOf(query);
-  return k === 0 ? pairs.slice(0, 1) : pairs;
+  return pairsOf(query, k === 0);
 }
 
 const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
@@ -84,10 +83,10 @@ function judge(
 
 /**
  * Fewer names found as typed than this, and names with typos are looked for too (Typesense's
- * typo_tokens_threshold): a name typed or being typed is found as typed, a misspelt one with its
- * typos.
+ * typo_tokens_threshold): a name being typed is found as typed, a misspelt one with its typos,
+ * also when what was typed begins a few other names (`Ahornwag` for Ahornweg beside Ahornwagen).
  */
-export const TYPO_THRESHOLD = 1;
+export const TYPO_THRESHOLD = 5;
 
 /**
  * The names of street parts (of a text's readings), each name by its first position with its best

@@ -35,9 +35,13 @@ const SPELLED_OUT: Readonly<Record<string, string>> = {
   ı: "i",
 };
 const SPELLED = /[äöüßẞæœøłđðþı]/g;
-const MARKS = /\p{M}+/gu;
-/** What separates words: anything but a letter, a digit or a combining mark. */
-const SEPARATORS = /[^\p{L}\p{N}\p{M}]+/u;
+/** The combining accents of Latin letters (after NFD): what folding drops. */
+const MARKS = /[\u0300-\u036f]+/g;
+/**
+ * What separates words: white space and punctuation (a plain class: Unicode property classes are
+ * built on their first use, which a fresh isolate's first request would pay).
+ */
+const SEPARATORS = /[\s!-/:-@[-`{-~\u00a0-\u00bf\u2000-\u206f\u3000-\u303f]+/u;
 
 /** A word's letters lower-cased (NFC), transliterated, stripped of accents. */
 export function foldLetters(word: string): string {

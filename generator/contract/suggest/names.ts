@@ -20,6 +20,7 @@
 import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
 import { typoAllowance, type FoldedWord } from "./fold.ts";
+import { isFree } from "./trie.ts";
 import { readVarint } from "./walk.ts";
 
 export const LEFT_OUT_WORDS = 1;
@@ -98,15 +99,25 @@ export function namePayloads(bytes: Uint8Array, from: number, to: number): NameP
 }
 
 /**
- * The shard keys of a skeleton's codes: the pairs of its first three characters (one pair, the
- * first two, when it has two; none with one). A query reads the shards of the same three pairs.
+ * The keys of the tries a skeleton is in: the pairs of its first three characters, and of its
+ * first three that are not free (trie.ts isFree), so that `mühle` (`muehle`), `mthle` and
+ * `muhle` share one, and so do `abend` and `aoend`; with two characters one pair, with one
+ * none. The first of each (`exact`) holds every skeleton a query reaches with no typo.
  */
-export function pairsOf(codes: Uint8Array): string[] {
-  const [a = 0, b = 0, c = 0] = codes;
+export function pairsOf(codes: Uint8Array, exact = false): string[] {
+  const kept: number[] = [];
+  for (let i = 0; i < codes.length && kept.length < 3; i++)
+    if (i === 0 || !isFree(codes[i] ?? 0, codes[i - 1] ?? 0)) kept.push(codes[i] ?? 0);
+  const first = [Array.from(codes.subarray(0, 3)), kept].map(pairsOfThree);
+  return [...new Set(first.flatMap((pairs) => (exact ? pairs.slice(0, 1) : pairs)))];
+}
+
+/** The pairs of up to three characters: (a, b), (a, c), (b, c). */
+function pairsOfThree(chars: readonly number[]): string[] {
+  const [a = 0, b = 0, c = 0] = chars;
   const pair = (x: number, y: number) => String.fromCharCode(x, y);
-  if (codes.length < 2) return [];
-  if (codes.length === 2) return [pair(a, b)];
-  return [...new Set([pair(a, b), pair(a, c), pair(b, c)])];
+  if (chars.length < 2) return [];
+  return chars.length === 2 ? [pair(a, b)] : [pair(a, b), pair(a, c), pair(b, c)];
 }
 
 /** A shard file of the tries of some pairs (in order). */

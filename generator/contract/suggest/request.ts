@@ -2,7 +2,7 @@
  * The parameters of Suggestions and AddressCheck as the Worker reads them; bad input is an error
  * listing per parameter, answered with a 400 problem like every other endpoint's.
  */
-import { MAX_SEARCH_TERM_LENGTH, type Parsed } from "../search/request.ts";
+import type { Parsed } from "../search/request.ts";
 
 export const SUGGEST_TERM_PARAMETER = "searchTerm";
 export const ADDRESS_CHECK_PARAMETERS = ["postalCode", "locality", "street"] as const;
@@ -24,19 +24,13 @@ const fail = (parameter: string, message: string, detail = message): Parsed<neve
   detail,
 });
 
-/** A Suggestions request's text (as sent; empty counts as absent). */
+/** A Suggestions request's text (as sent; empty counts as absent; its length parseQuery checked, limits.ts). */
 export function parseSuggestTerm(term: string | undefined): Parsed<string> {
   if (term === undefined || BLANK.test(term))
     return fail(
       SUGGEST_TERM_PARAMETER,
       `The ${SUGGEST_TERM_PARAMETER} field is required.`,
       `No ${SUGGEST_TERM_PARAMETER} given.`,
-    );
-  const length = Array.from(term).length;
-  if (length > MAX_SEARCH_TERM_LENGTH)
-    return fail(
-      SUGGEST_TERM_PARAMETER,
-      `The ${SUGGEST_TERM_PARAMETER} has ${length} characters; at most ${MAX_SEARCH_TERM_LENGTH} are allowed.`,
     );
   return { ok: true, value: term.normalize("NFC") };
 }

@@ -109,7 +109,9 @@ export function partOf(
 /** A text read as one part (the address check's street or locality): house numbers left out, no prefix. */
 export const partOfText = (text: string): Part => partOf(tokensOf(text), false);
 
-const hasLetters = (tokens: readonly Token[]) => tokens.some((token) => !token.digits);
+/** Whether tokens hold a word (a street is more than numbers). */
+const hasWords = (tokens: readonly Token[]) =>
+  tokens.some((token) => !token.digits && !token.houseNumber);
 
 /** Every reading of a text (none when it has more than MAX_TOKENS tokens or no street in it). */
 export function readingsOf(text: string): Reading[] {
@@ -133,7 +135,7 @@ export function readingsOf(text: string): Reading[] {
         partOf(span, typing && span.at(-1)?.index === lastIndex);
       const add = (street: readonly Token[], locality: readonly Token[]) => {
         // A number of four digits or more is a postal code, never a street's (`Straße 229`).
-        if (!hasLetters(street) || street.some((t) => t.digits && t.piece.length >= 4)) return;
+        if (!hasWords(street) || street.some((t) => t.digits && t.piece.length >= 4)) return;
         const streetPart = part(street);
         const length = Array.from(streetPart.skeleton).length;
         if (length < MIN_STREET_CHARACTERS || length > MAX_STREET_CHARACTERS) return;

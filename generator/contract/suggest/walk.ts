@@ -34,9 +34,10 @@ export type OnHit = (
 
 export class TrieWalker {
   private rows = new Int32Array(0);
-  /** Per row, the first and last cell within k (lo > hi: none). */
+  /** Per row, the first and last cell within k (lo > hi: none), and its least cell. */
   private lo = new Int32Array(0);
   private hi = new Int32Array(0);
+  private least = new Int32Array(0);
   /** The cost of inserting the query's j-th character (0 when isFree). */
   private inserts = new Int32Array(0);
   private path = new Uint8Array(0);
@@ -57,6 +58,7 @@ export class TrieWalker {
     if (this.lo.length < depths) {
       this.lo = new Int32Array(depths);
       this.hi = new Int32Array(depths);
+      this.least = new Int32Array(depths);
       this.path = new Uint8Array(depths);
     }
     if (this.inserts.length < width + 1) this.inserts = new Int32Array(width + 1);
@@ -70,6 +72,7 @@ export class TrieWalker {
     this.inserts[m + 1] = 1;
     this.lo[0] = 0;
     this.hi[0] = hi;
+    this.least[0] = 0;
     Object.assign(this, { bytes, query, depths, k, prefix, onHit, stopped: false });
     if (bytes.length > 0) this.visit(0, 0, prefix ? this.cell(0, m) : FAR);
   }
@@ -138,7 +141,8 @@ export class TrieWalker {
 
   /**
    * Row `d` of the table (the path's d-th character is `code`), only where a cell can be within
-   * k; records the row's cells within k (lo, hi) and returns whether it has any.
+   * k; records the row's cells within k (lo, hi) and returns whether a row below may still have
+   * one: this row has, or a swap from one of the two rows above it may (a cell within k - 1).
    */
   private row(d: number, code: number): boolean {
     const { query, rows, inserts, k } = this;
@@ -161,11 +165,12 @@ export class TrieWalker {
       start = Math.min(start, (this.lo[d - 3] ?? 0) + 3);
       end = Math.max(end, (this.hi[d - 3] ?? 0) + 3);
     }
-    let [lo, hi] = [width, -1];
+    let [lo, hi, least] = [width, -1, FAR];
     let left = FAR;
     if (start <= 0) {
       left = this.cell(d - 1, 0) + remove;
       rows[cur] = left;
+      least = left;
       if (left <= k) [lo, hi] = [0, 0];
       start = 1;
     }
@@ -190,6 +195,7 @@ export class TrieWalker {
       }
       rows[cur + j] = v;
       left = v;
+      if (v < least) least = v;
       if (v <= k) {
         if (lo > j) lo = j;
         hi = j;
@@ -197,7 +203,8 @@ export class TrieWalker {
     }
     this.lo[d] = lo;
     this.hi[d] = hi;
-    return hi >= 0;
+    this.least[d] = least;
+    return hi >= 0 || (this.least[d - 1] ?? FAR) < k || (d >= 2 && (this.least[d - 2] ?? FAR) < k);
   }
 }
 
