@@ -1,10 +1,11 @@
 import type { ReadBudget } from "../contract/search/budget.ts";
 import {
   findLocalities,
-  findStreetNames,
+  findNames,
   NO_PLACE,
   pairsToRead,
   queriesOf,
+  wantsTypos,
   type NameHit,
 } from "../contract/suggest/find.ts";
 import type { SuggestPlaces } from "../contract/suggest/places.ts";
@@ -41,33 +42,32 @@ export async function readFor(
   return { shardOf, places };
 }
 
-/** Walks, memoised by part: the names of street parts, the places of a locality part. */
+/** Walks, memoised by part: the names of street parts, pass by pass, and the localities of locality parts. */
 export class Finder {
-  private readonly names = new Map<string, NameHit[]>();
-  private readonly localities = new Map<string, ((place: number) => number) | undefined>();
+  private readonly names = new Map<string, Map<number, NameHit>>();
+  private readonly localities = new Map<string, PlaceFilter["locality"]>();
 
   constructor(
     private readonly index: SuggestIndex,
     private readonly read: Awaited<ReturnType<typeof readFor>>,
   ) {}
 
-  /** Finds the names of the street parts of readings at once (find.ts findStreetNames: passes over all of them). */
-  findNames(parts: readonly Part[]): void {
-    const distinct = [...new Map(parts.map((part) => [partKey(part), part])).values()].filter(
-      (part) => !this.names.has(partKey(part)),
-    );
-    const found = findStreetNames(distinct, this.index.alphabet, this.read.shardOf);
-    for (const [part, hits] of found) this.names.set(partKey(part), [...hits.values()]);
+  /** Adds a pass over a street part (find.ts findNames); returns the names the part has found so far. */
+  pass(part: Part, pass: { readonly typos: boolean; readonly raw: boolean }): NameHit[] {
+    const key = partKey(part);
+    let found = this.names.get(key);
+    if (found === undefined) this.names.set(key, (found = new Map()));
+    findNames(part, this.index.alphabet, this.read.shardOf, found, pass);
+    return [...found.values()];
   }
 
-  /** The names of a street part (found by findNames, or now). */
+  /** The names a street part has found so far. */
   namesOf(part: Part): NameHit[] {
-    if (!this.names.has(partKey(part))) this.findNames([part]);
-    return this.names.get(partKey(part)) ?? [];
+    return [...(this.names.get(partKey(part))?.values() ?? [])];
   }
 
-  /** Per place, the typos of the locality part that holds it (NO_PLACE: none); undefined when no locality is near. */
-  localitiesOf(part: Part): ((place: number) => number) | undefined {
+  /** The localities near a locality part, as a filter's; undefined when none is near. */
+  localitiesOf(part: Part): PlaceFilter["locality"] {
     const places = this.read.places;
     if (places === undefined) return undefined;
     const key = partKey(part);
@@ -75,7 +75,12 @@ export class Finder {
       const near = findLocalities(part, this.index.alphabet, places.localities);
       this.localities.set(
         key,
-        near === undefined ? undefined : (place) => near.get(places.localityOf(place)) ?? NO_PLACE,
+        near === undefined
+          ? undefined
+          : {
+              of: (place) => near.get(places.localityOf(place)) ?? NO_PLACE,
+              typos: Math.min(...near.values()),
+            },
       );
     }
     return this.localities.get(key);
@@ -102,9 +107,13 @@ export class Finder {
 }
 
 /**
- * Every name the readings suggest, each as the group of the reading that ranks it best. A reading
- * with a postal code or locality reads its names' places (the record table), best names first,
- * while they fit the budget with PAGE_RESERVE left; a name that does not fit is left out.
+ * Every name the readings suggest, each as the group of the reading that ranks it best, in up to
+ * three passes, each only when those before left room (docs/SUGGESTIONS.md): every street part
+ * as typed; then with typos, the parts that found few names (find.ts wantsTypos), unless a
+ * reading with a postal code or locality found a street as typed in it as typed; then as typed
+ * without abbreviations written out, when no name within one typo was found. A reading with a
+ * postal code or locality reads its names' places (the record table), best names first, while
+ * they fit the budget with PAGE_RESERVE left; a name that does not fit is left out.
  */
 export async function suggestGroups(
   streets: SuggestStreets,
@@ -113,35 +122,54 @@ export async function suggestGroups(
   budget: ReadBudget,
 ): Promise<Group[]> {
   const best = new Map<number, Group>();
-  const keep = (group: Group, name: number) => {
-    const known = best.get(name);
-    if (known === undefined || compareGroups(group, known) < 0) best.set(name, group);
-  };
   const placesRead = new Map<number, Int32Array>();
   // Readings whose locality names no locality are dropped before any name is looked for.
   const filtered = readings.flatMap((reading) => {
     const filter = finder.filterOf(reading);
     return filter === undefined ? [] : [{ reading, filter }];
   });
-  finder.findNames(filtered.map(({ reading }) => reading.street));
-  for (const { reading, filter } of filtered) {
-    const hits = finder.namesOf(reading.street);
-    if (filter.postal === undefined && filter.locality === undefined) {
-      for (const hit of hits) keep(groupOf(hit, filter), hit.position);
-      continue;
-    }
-    const ordered = [...hits].sort(
-      (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,
-    );
-    for (const hit of ordered) {
-      let places = placesRead.get(hit.position);
-      if (places === undefined) {
-        if (!budget.fits(streets.placeFiles(hit.position, hit.count), PAGE_RESERVE)) continue;
-        places = await streets.placesOf(hit.position, hit.count, budget);
-        placesRead.set(hit.position, places);
+  const parts = [
+    ...new Map(filtered.map(({ reading: r }) => [partKey(r.street), r.street])).values(),
+  ];
+  const group = async (passes: readonly { typos: boolean; raw: boolean }[], which: Part[]) => {
+    for (const part of which) for (const pass of passes) finder.pass(part, pass);
+    for (const { reading, filter } of filtered) {
+      if (!which.some((part) => partKey(part) === partKey(reading.street))) continue;
+      for (const hit of ordered(finder.namesOf(reading.street))) {
+        let places: Int32Array | undefined;
+        if (filter.postal !== undefined || filter.locality !== undefined) {
+          places = placesRead.get(hit.position);
+          if (places === undefined) {
+            if (!budget.fits(streets.placeFiles(hit.position, hit.count), PAGE_RESERVE)) continue;
+            places = await streets.placesOf(hit.position, hit.count, budget);
+            placesRead.set(hit.position, places);
+          }
+        }
+        const found = groupOf(hit, filter, places);
+        const known = best.get(hit.position);
+        if (found !== undefined && (known === undefined || compareGroups(found, known) < 0))
+          best.set(hit.position, found);
       }
-      keep(groupOf(hit, filter, places), hit.position);
     }
-  }
+  };
+  const asTyped = { typos: false, raw: false };
+  await group([asTyped], parts);
+  const explained = [...best.values()].some((g) => g.typos === 0 && g.placed);
+  if (!explained)
+    await group(
+      [{ typos: true, raw: false }],
+      parts.filter((part) => wantsTypos(part, finder.namesOf(part).length)),
+    );
+  if ([...best.values()].some((g) => g.typos <= 1)) return [...best.values()];
+  const raw = parts.filter((part) => part.raw !== undefined);
+  await group([{ typos: false, raw: true }], raw);
+  await group(
+    [{ typos: true, raw: true }],
+    raw.filter((part) => wantsTypos(part, finder.namesOf(part).length)),
+  );
   return [...best.values()];
 }
+
+/** Names best first (their places are read in this order while the budget allows). */
+const ordered = (hits: readonly NameHit[]) =>
+  [...hits].sort((a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position);

@@ -105,8 +105,15 @@ async function check(
   const places = await index.places(budget);
   // A locality given but near none: no street lies in it.
   const near =
-    locality === undefined ? undefined : (finder.localitiesOf(locality) ?? (() => NO_PLACE));
+    locality === undefined ? undefined : (finder.localitiesOf(locality)?.of ?? (() => NO_PLACE));
   const candidates: CheckedStreet[] = [];
+  // The street as typed and within its typos (a name written exactly may be in another locality).
+  finder.pass(street, { typos: false, raw: false });
+  if (street.k > 0) finder.pass(street, { typos: true, raw: false });
+  if (street.raw !== undefined && !finder.namesOf(street).some((hit) => hit.typos <= 1)) {
+    finder.pass(street, { typos: false, raw: true });
+    if (street.k > 0) finder.pass(street, { typos: true, raw: true });
+  }
   const hits = [...finder.namesOf(street)].sort(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,
   );

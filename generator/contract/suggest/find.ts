@@ -12,9 +12,9 @@ import type { Part } from "./text.ts";
 import { FAR, TrieWalker } from "./walk.ts";
 
 /**
- * How exactly a name matched, best first: 0 the whole name (written as typed, or the only name of
- * its skeleton), 1 the whole name where another name of its skeleton is written as typed
- * (`Dessauerstraße` for `Dessauer Straße`), 2 the whole name without its leading words
+ * How exactly a name matched, best first: 0 the whole name written as typed (its skeleton, and
+ * among names of one skeleton its spelling), 1 the whole name written otherwise (`Jaehnstraße`
+ * for `Jahnstraße`, `Dessauerstraße` for `Dessauer Straße`), 2 the whole name without its leading words
  * (`Kupfergraben` for `Am Kupfergraben`), 3 a name begun (typing), 4 a name begun without its
  * leading words.
  */
@@ -74,7 +74,11 @@ function judge(
     [f, p] = [f < FAR ? typos.full : FAR, part.prefix ? typos.prefix : FAR];
   }
   const leftOut = (payload.flags & LEFT_OUT_WORDS) !== 0;
-  const otherwise = payload.spelling !== undefined && payload.spelling !== part.spelling;
+  // Written as typed: the same skeleton, and among names of one skeleton the same spelling.
+  const otherwise =
+    depth !== query.length ||
+    path.some((code, i) => i < depth && code !== query[i]) ||
+    (payload.spelling !== undefined && payload.spelling !== part.spelling);
   const whole = f < FAR ? { typos: f, tier: leftOut ? 2 : otherwise ? 1 : 0 } : undefined;
   const begun = p < FAR ? { typos: p, tier: leftOut ? 4 : 3 } : undefined;
   if (whole === undefined) return begun;
@@ -82,42 +86,31 @@ function judge(
 }
 
 /**
- * Fewer names found as typed than this, and names with typos are looked for too (Typesense's
- * typo_tokens_threshold): a name being typed is found as typed, a misspelt one with its typos,
- * also when what was typed begins a few other names (`Ahornwag` for Ahornweg beside Ahornwagen).
+ * Fewer names found as typed than this by a part being typed (none by a whole one), and names with
+ * typos are looked for too (Typesense's typo_tokens_threshold): a name being typed is found as
+ * typed, a misspelt one with its typos, also when what was typed begins a few other names
+ * (`Ahornwag` for Ahornweg beside Ahornwagen).
  */
 export const TYPO_THRESHOLD = 5;
 
+/** Whether a part's names found as typed leave room for names with typos (TYPO_THRESHOLD). */
+export const wantsTypos = (part: Part, asTyped: number): boolean =>
+  part.k > 0 && asTyped < (part.prefix ? TYPO_THRESHOLD : 1);
+
 /**
- * The names of street parts (of a text's readings), each name by its first position with its best
- * typos and tier, in up to three passes, each only when those before found too little: every
- * part as typed (abbreviations written out); with typos, when fewer than TYPO_THRESHOLD names
- * were found; as typed without abbreviations written out (`Kralshorstr`), when no name within one
- * typo was found.
+ * One pass over a street part: its names as typed (`typos` false) or within its typos, for its
+ * skeleton with abbreviations written out (`raw` false) or as typed (`Kralshorstr`); each name
+ * added to `found` by its first position, with its best typos and tier.
  */
-export function findStreetNames(
-  parts: readonly Part[],
+export function findNames(
+  part: Part,
   alphabet: Alphabet,
   shardOf: (pair: string) => Uint8Array | undefined,
-): Map<Part, Map<number, NameHit>> {
-  const found = new Map(parts.map((part) => [part, new Map<number, NameHit>()] as const));
-  const queries = new Map(parts.map((part) => [part, queriesOf(part, alphabet)] as const));
-  const names = () => new Set([...found.values()].flatMap((hits) => [...hits.keys()])).size;
-  const pass = (variant: 0 | 1, typos: boolean) => {
-    for (const part of parts) {
-      const query = queries.get(part)?.[variant];
-      const k = typos ? part.k : 0;
-      if (query !== undefined && (!typos || k > 0))
-        walkNames(query, part, k, shardOf, found.get(part) as Map<number, NameHit>);
-    }
-  };
-  pass(0, false);
-  if (names() < TYPO_THRESHOLD) pass(0, true);
-  if ([...found.values()].some((hits) => [...hits.values()].some((hit) => hit.typos <= 1)))
-    return found;
-  pass(1, false);
-  if (names() < TYPO_THRESHOLD) pass(1, true);
-  return found;
+  found: Map<number, NameHit>,
+  pass: { readonly typos: boolean; readonly raw: boolean },
+): void {
+  const query = queriesOf(part, alphabet)[pass.raw ? 1 : 0];
+  if (query !== undefined) walkNames(query, part, pass.typos ? part.k : 0, shardOf, found);
 }
 
 /** Walks the tries of a query's pairs; adds each name found (at most MAX_NAMES more). */

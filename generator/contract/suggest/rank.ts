@@ -1,6 +1,7 @@
 /**
  * The order of suggestions (docs/SUGGESTIONS.md): fewest typos, then how exactly the name matched
- * (find.ts TIERS), then how near a street is to the postal code and locality of the text, then
+ * (find.ts TIERS; a name that holds the text's digits, `Straße 12`, before one that takes them as
+ * a postal code), then how near a street is to the postal code and locality of the text, then
  * the street order. A name found by a reading with a postal code or locality is narrowed to its
  * streets nearest to them; each name keeps the reading that ranks it best. A name's streets are
  * one group: they share their rank but for their positions, and distinct names' streets never
@@ -17,12 +18,12 @@ export interface PlaceFilter {
     readonly end: number;
     readonly codeOf: (place: number) => string;
   };
-  /** Per place, the typos of the text's locality that holds it (NO_PLACE: none). */
-  readonly locality?: (place: number) => number;
+  /**
+   * The localities the text names: per place the typos of the one that holds it (NO_PLACE: none),
+   * and the fewest of any (the reading's own typos in the locality).
+   */
+  readonly locality?: { readonly of: (place: number) => number; readonly typos: number };
 }
-
-/** Proximity of a street whose locality the text does not name (more than any locality's typos). */
-const OTHER_LOCALITY = 4;
 
 /** How far a place is from what the text says of places: 0 when it is in both. */
 export function proximityOf(filter: PlaceFilter, place: number): number {
@@ -34,10 +35,7 @@ export function proximityOf(filter: PlaceFilter, place: number): number {
     while (common < postal.digits.length && code[common] === postal.digits[common]) common++;
     far += postal.digits.length - common;
   }
-  if (locality !== undefined) {
-    const typos = locality(place);
-    far += typos === NO_PLACE ? OTHER_LOCALITY : typos;
-  }
+  if (locality !== undefined) far += locality.of(place) - locality.typos;
   return far;
 }
 
@@ -45,6 +43,10 @@ export function proximityOf(filter: PlaceFilter, place: number): number {
 export interface Group {
   readonly typos: number;
   readonly tier: number;
+  /** 1 when the reading took digits of the text as a postal code, 0 otherwise. */
+  readonly digits: number;
+  /** Whether the reading named a postal code or locality (a street found as typed in one explains the text). */
+  readonly placed: boolean;
   readonly proximity: number;
   /** Streets in the group. */
   readonly count: number;
@@ -57,14 +59,27 @@ export interface Group {
 export const positionAt = (group: Group, i: number): number =>
   group.positions === undefined ? group.first + i : (group.positions[i] ?? 0);
 
-/** A name's streets as one group: all of them, or (places given) those nearest to the filter. */
-export function groupOf(hit: NameHit, filter: PlaceFilter, places?: Int32Array): Group {
-  const rank = { typos: hit.typos, tier: hit.tier };
+/**
+ * A name's streets as one group: all of them, or (places given) those in a locality of the text
+ * (none there: no group), of them those nearest to the postal code. The typos of the text's
+ * locality count to the group's.
+ */
+export function groupOf(hit: NameHit, filter: PlaceFilter, places?: Int32Array): Group | undefined {
+  const rank = {
+    typos: hit.typos + (filter.locality?.typos ?? 0),
+    tier: hit.tier,
+    digits: filter.postal === undefined ? 0 : 1,
+    placed: filter.postal !== undefined || filter.locality !== undefined,
+  };
   if (places === undefined) return { ...rank, proximity: 0, count: hit.count, first: hit.position };
   let nearest = Infinity;
-  const far = new Int32Array(places.length);
-  for (let i = 0; i < places.length; i++)
-    nearest = Math.min(nearest, (far[i] = proximityOf(filter, places[i] ?? 0)));
+  const far = new Float64Array(places.length);
+  for (let i = 0; i < places.length; i++) {
+    const place = places[i] ?? 0;
+    far[i] = filter.locality?.of(place) === NO_PLACE ? Infinity : proximityOf(filter, place);
+    nearest = Math.min(nearest, far[i] ?? Infinity);
+  }
+  if (nearest === Infinity) return undefined;
   const positions: number[] = [];
   for (let i = 0; i < places.length; i++) if (far[i] === nearest) positions.push(hit.position + i);
   return {
@@ -78,7 +93,13 @@ export function groupOf(hit: NameHit, filter: PlaceFilter, places?: Int32Array):
 
 /** Whether group a ranks before group b. */
 export function compareGroups(a: Group, b: Group): number {
-  return a.typos - b.typos || a.tier - b.tier || a.proximity - b.proximity || a.first - b.first;
+  return (
+    a.typos - b.typos ||
+    a.tier - b.tier ||
+    a.digits - b.digits ||
+    a.proximity - b.proximity ||
+    a.first - b.first
+  );
 }
 
 /** The suggestions in order: their count and the positions [start, end) of them. */

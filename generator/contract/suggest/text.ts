@@ -20,10 +20,12 @@ import {
 export const MAX_TOKENS = 8;
 /** Skeleton characters of a street part beyond which it is no street (names are shorter). */
 export const MAX_STREET_CHARACTERS = 64;
-/** Skeleton characters a street part needs: fewer find too many names to be a suggestion. */
-export const MIN_STREET_CHARACTERS = 3;
+/** Skeleton characters a street part needs (a street `Au`); below MIN_PREFIX_CHARACTERS only as a whole name. */
+export const MIN_STREET_CHARACTERS = 2;
+/** Skeleton characters a part being typed needs to be taken as a prefix: fewer begin too many names. */
+export const MIN_PREFIX_CHARACTERS = 3;
 /** Skeleton characters a part needs to be walked with typos: a shorter one finds names as typed. */
-export const MIN_FUZZY_CHARACTERS = 5;
+export const MIN_FUZZY_CHARACTERS = 4;
 /** Digits of a postal code at most (Germany's five; Austria's, Switzerland's and Liechtenstein's four). */
 const MAX_POSTAL_DIGITS = 5;
 
@@ -103,7 +105,8 @@ export function partOf(
   // As typed, abbreviations not written out: `Kralshorstr` may be Karlshorster mistyped.
   const raw = skeletonOf(tokens.flatMap((token) => token.raw));
   const spelling = spellingOf(tokens.map((token) => token.piece).join(" "));
-  return { skeleton, k, prefix: last, spelling, words, ...(raw === skeleton ? {} : { raw }) };
+  const prefix = last && Array.from(skeleton).length >= MIN_PREFIX_CHARACTERS;
+  return { skeleton, k, prefix, spelling, words, ...(raw === skeleton ? {} : { raw }) };
 }
 
 /** A text read as one part (the address check's street or locality): house numbers left out, no prefix. */
