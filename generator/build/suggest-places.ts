@@ -1,8 +1,8 @@
 import { compareText } from "../contract/search/store.ts";
 import { foldWords, skeletonOf, type FoldedWord } from "../contract/suggest/fold.ts";
-import { shapesOf } from "../contract/suggest/names.ts";
+import { encodeNameShard, pairsOf, shapesOf } from "../contract/suggest/names.ts";
 import { encodeLocalityPayload, encodePlaces, MAX_LOCALITIES } from "../contract/suggest/places.ts";
-import { type Alphabet, encodeTrie } from "../contract/suggest/trie.ts";
+import { type Alphabet, encodeTrie, type TrieEntry } from "../contract/suggest/trie.ts";
 
 /** A place of the search index as suggestions see it (its number is its index). */
 export interface SuggestPlace {
@@ -59,9 +59,15 @@ export function encodeSuggestPlaces(
       payload: encodeLocalityPayload({ flags, words: shapesOf(words), locality: number }),
     })),
   );
-  return encodePlaces(
-    codes,
-    localityOf,
-    entries.length === 0 ? new Uint8Array() : encodeTrie(entries),
-  );
+  const byPair = new Map<string, TrieEntry[]>();
+  for (const entry of entries)
+    for (const pair of pairsOf(entry.key)) {
+      const list = byPair.get(pair);
+      if (list === undefined) byPair.set(pair, [entry]);
+      else list.push(entry);
+    }
+  const tries = [...byPair.keys()]
+    .sort()
+    .map((pair) => [pair, encodeTrie(byPair.get(pair) ?? [])] as const);
+  return encodePlaces(codes, localityOf, encodeNameShard(tries));
 }

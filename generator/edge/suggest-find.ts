@@ -8,6 +8,7 @@ import {
   wantsTypos,
   type NameHit,
 } from "../contract/suggest/find.ts";
+import { pairTrie } from "../contract/suggest/names.ts";
 import type { SuggestPlaces } from "../contract/suggest/places.ts";
 import { compareGroups, groupOf, type Group, type PlaceFilter } from "../contract/suggest/rank.ts";
 import type { Part, Reading } from "../contract/suggest/text.ts";
@@ -72,7 +73,9 @@ export class Finder {
     if (places === undefined) return undefined;
     const key = partKey(part);
     if (!this.localities.has(key)) {
-      const near = findLocalities(part, this.index.alphabet, places.localities);
+      const near = findLocalities(part, this.index.alphabet, (pair) =>
+        pairTrie(places.localities, pair),
+      );
       this.localities.set(
         key,
         near === undefined

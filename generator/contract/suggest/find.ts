@@ -148,27 +148,34 @@ function walkNames(
 export function findLocalities(
   part: Part,
   alphabet: Alphabet,
-  trie: Uint8Array,
+  trieOf: (pair: string) => Uint8Array | undefined,
 ): Map<number, number> | undefined {
   const found = new Map<number, number>();
-  // A locality being typed is found as typed; a whole one with typos.
+  // A locality being typed is found as typed; a whole one, or one typed that begins none, with typos.
   const prefix = part.prefix && Array.from(part.skeleton).length >= 3;
-  const walks = prefix ? [0, localityTypos(part)] : [localityTypos(part)];
   const localityPart = { ...part, prefix };
-  for (const query of queriesOf(localityPart, alphabet))
-    for (const k of walks)
-      walker.walk(trie, query, k, prefix && k === 0, (from, to, full, pre, path, depth) => {
-        for (const payload of localityPayloads(trie, from, to)) {
-          const judged = judge(query, localityPart, full, pre, path, depth, {
-            words: payload.words,
-            flags: 0,
-          });
-          if (judged === undefined) continue;
-          const cost = judged.typos + (payload.flags & 1);
-          if (cost < (found.get(payload.locality) ?? NO_PLACE)) found.set(payload.locality, cost);
-        }
-        return true;
-      });
+  const walk = (k: number, prefixed: boolean) => {
+    for (const query of queriesOf(localityPart, alphabet))
+      for (const trie of pairsToRead(query, k).map(trieOf)) {
+        if (trie === undefined) continue;
+        const walked = { ...localityPart, prefix: prefixed };
+        walker.walk(trie, query, k, prefixed, (from, to, full, pre, path, depth) => {
+          for (const payload of localityPayloads(trie, from, to)) {
+            const judged = judge(query, walked, full, pre, path, depth, {
+              words: payload.words,
+              flags: 0,
+            });
+            if (judged === undefined) continue;
+            const cost = judged.typos + (payload.flags & 1);
+            if (cost < (found.get(payload.locality) ?? NO_PLACE)) found.set(payload.locality, cost);
+          }
+          return true;
+        });
+      }
+  };
+  walk(0, prefix);
+  const k = localityTypos(part);
+  if (k > 0 && found.size === 0) walk(k, false);
   return found.size === 0 ? undefined : found;
 }
 

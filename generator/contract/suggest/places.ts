@@ -5,8 +5,9 @@
  *
  *   varint postal codes, u8 code width, the codes in order (width bytes each, ASCII, shorter
  *   ones padded with 0), per code its first place (3 bytes little-endian), varint places, per
- *   place its locality's number (2 bytes little-endian), then the localities' trie (trie.ts) to
- *   the end of the file, whose payloads are
+ *   place its locality's number (2 bytes little-endian), then the localities' tries to the end
+ *   of the file, one per pair of their skeletons' first characters as the name tries are
+ *   (names.ts: a directory of pairs, then the tries), whose payloads are
  *
  *   u8 flags (bit 0: the skeleton leaves out the locality's words after its first name, as
  *   `Frankfurt` for `Frankfurt am Main`), u8 words, per word varint (length << 2 | allowance),
@@ -53,7 +54,7 @@ export function localityPayloads(bytes: Uint8Array, from: number, to: number): L
   return out;
 }
 
-/** Writes places.bin: `codes` sorted, each with its first place, each place's locality, the localities' trie. */
+/** Writes places.bin: `codes` sorted, each with its first place, each place's locality, the localities' tries (names.ts encodeNameShard). */
 export function encodePlaces(
   codes: readonly (readonly [code: string, firstPlace: number])[],
   localityOf: readonly number[],
@@ -87,7 +88,7 @@ export class SuggestPlaces {
   private readonly textAt: number;
   private readonly firstsAt: number;
   private readonly localitiesAt: number;
-  /** The localities' trie. */
+  /** The localities' tries by pair (names.ts pairTrie). */
   readonly localities: Uint8Array;
 
   constructor(readonly bytes: Uint8Array) {
