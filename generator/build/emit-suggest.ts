@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { FORMAT_VERSION } from "../contract/layout.ts";
 import {
+  suggestLocalitiesPath,
   suggestMetaPath,
   suggestNamesPath,
   suggestPlacesPath,
@@ -9,8 +10,9 @@ import {
 import { Alphabet } from "../contract/suggest/trie.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { IndexedStreets } from "./search-records.ts";
-import { nameRuns, nameShards, nameSkeletons } from "./suggest-names.ts";
-import { encodeSuggestPlaces, localityTexts } from "./suggest-places.ts";
+import { nameEntries, nameRuns, nameSkeletons } from "./suggest-names.ts";
+import { localityTexts, suggestPlaces } from "./suggest-places.ts";
+import { pairShards } from "./suggest-shards.ts";
 
 export interface SuggestIndexSummary {
   readonly country: string;
@@ -43,14 +45,18 @@ export function emitSuggest(
     files++;
     bytes += sink.write(path, data).bytes;
   };
-  const { firstKeys, tries } = nameShards(runs, skeletons, alphabet);
-  tries.forEach((trie, n) => write(suggestNamesPath(country, n), trie));
-  write(suggestPlacesPath(country), encodeSuggestPlaces(indexed.places, alphabet));
+  const names = pairShards(nameEntries(runs, skeletons, alphabet));
+  names.files.forEach((file, n) => write(suggestNamesPath(country, n), file));
+  const places = suggestPlaces(indexed.places, alphabet);
+  write(suggestPlacesPath(country), places.file);
+  const localities = pairShards(places.localities);
+  localities.files.forEach((file, n) => write(suggestLocalitiesPath(country, n), file));
   const meta: SuggestMeta = {
     formatVersion: FORMAT_VERSION,
     hash: hash.digest("hex").slice(0, 16),
     alphabet: alphabet.characters,
-    shards: firstKeys,
+    shards: names.firstKeys,
+    localityShards: localities.firstKeys,
   };
   const text = JSON.stringify(meta);
   files++;

@@ -5,17 +5,8 @@ import {
   withoutLeadingWords,
   type FoldedWord,
 } from "../contract/suggest/fold.ts";
-import {
-  encodeNamePayload,
-  encodeNameShard,
-  LEFT_OUT_WORDS,
-  pairsOf,
-  shapesOf,
-} from "../contract/suggest/names.ts";
-import { type Alphabet, encodeTrie, type TrieEntry } from "../contract/suggest/trie.ts";
-
-/** A name shard is cut at about this many bytes of tries (never inside a pair's trie). */
-const SHARD_TARGET_BYTES = 16 * 1024;
+import { encodeNamePayload, LEFT_OUT_WORDS, shapesOf } from "../contract/suggest/names.ts";
+import type { Alphabet, TrieEntry } from "../contract/suggest/trie.ts";
 
 /** A street name of the country with its streets: [position, position + count) of the street order. */
 export interface NameRun {
@@ -56,29 +47,23 @@ export function nameSkeletons(name: string): NameSkeleton[] {
   ];
 }
 
-/**
- * The name shards: every run's skeletons (`skeletons`, by run) in the trie of each of their pairs,
- * pairs in order, cut into shards of about SHARD_TARGET_BYTES. Returns the shards' first keys and
- * files.
- */
-export function nameShards(
+/** The entries of the name tries: every run's skeletons (`skeletons`, by run) with their payloads. */
+export function nameEntries(
   runs: readonly NameRun[],
   skeletons: readonly (readonly NameSkeleton[])[],
   alphabet: Alphabet,
-): { readonly firstKeys: string[]; readonly tries: Uint8Array[] } {
+): TrieEntry[] {
   // Names of one skeleton (`Dessauer Straße`, `Dessauerstraße`) say how each is written.
   const namesOf = new Map<string, Set<string>>();
   runs.forEach((run, i) => {
     const skeleton = skeletons[i]?.[0]?.skeleton ?? "";
     namesOf.set(skeleton, (namesOf.get(skeleton) ?? new Set()).add(run.name));
   });
-  const byPair = new Map<string, TrieEntry[]>();
-  for (const [i, run] of runs.entries())
-    for (const { words, flags, skeleton } of skeletons[i] ?? []) {
-      const key = alphabet.encode(skeleton);
+  return runs.flatMap((run, i) =>
+    (skeletons[i] ?? []).map(({ words, flags, skeleton }) => {
       const shared = flags === 0 && (namesOf.get(skeleton)?.size ?? 0) > 1;
-      const entry = {
-        key,
+      return {
+        key: alphabet.encode(skeleton),
         payload: encodeNamePayload({
           flags,
           position: run.position,
@@ -87,27 +72,6 @@ export function nameShards(
           ...(shared ? { spelling: spellingOf(run.name) } : {}),
         }),
       };
-      for (const pair of pairsOf(key)) {
-        const entries = byPair.get(pair);
-        if (entries === undefined) byPair.set(pair, [entry]);
-        else entries.push(entry);
-      }
-    }
-  const firstKeys: string[] = [];
-  const tries: Uint8Array[] = [];
-  let shard: (readonly [string, Uint8Array])[] = [];
-  let size = 0;
-  const flush = () => {
-    if (shard.length > 0) tries.push(encodeNameShard(shard));
-    [shard, size] = [[], 0];
-  };
-  for (const pair of [...byPair.keys()].sort()) {
-    const trie = encodeTrie(byPair.get(pair) as TrieEntry[]);
-    if (shard.length > 0 && size + trie.length > SHARD_TARGET_BYTES) flush();
-    if (shard.length === 0) firstKeys.push(pair);
-    shard.push([pair, trie]);
-    size += trie.length;
-  }
-  flush();
-  return { firstKeys, tries };
+    }),
+  );
 }

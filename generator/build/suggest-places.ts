@@ -1,8 +1,8 @@
 import { compareText } from "../contract/search/store.ts";
 import { foldWords, skeletonOf, type FoldedWord } from "../contract/suggest/fold.ts";
-import { encodeNameShard, pairsOf, shapesOf } from "../contract/suggest/names.ts";
+import { shapesOf } from "../contract/suggest/names.ts";
 import { encodeLocalityPayload, encodePlaces, MAX_LOCALITIES } from "../contract/suggest/places.ts";
-import { type Alphabet, encodeTrie, type TrieEntry } from "../contract/suggest/trie.ts";
+import type { Alphabet, TrieEntry } from "../contract/suggest/trie.ts";
 
 /** A place of the search index as suggestions see it (its number is its index). */
 export interface SuggestPlace {
@@ -32,11 +32,14 @@ export function localityTexts(places: readonly SuggestPlace[]): string[] {
   );
 }
 
-/** places.bin: the postal codes with their first places (places are sorted by postal code), and the localities' trie. */
-export function encodeSuggestPlaces(
+/**
+ * places.bin (the postal codes with their first places: places are sorted by postal code; each
+ * place's locality number) and the entries of the localities' tries.
+ */
+export function suggestPlaces(
   places: readonly SuggestPlace[],
   alphabet: Alphabet,
-): Uint8Array {
+): { readonly file: Uint8Array; readonly localities: TrieEntry[] } {
   const codes: [string, number][] = [];
   places.forEach((place, i) => {
     const last = codes.at(-1);
@@ -44,7 +47,7 @@ export function encodeSuggestPlaces(
       throw new Error("suggestions: the search index's places are not sorted by postal code");
     if (last?.[0] !== place.postalCode) codes.push([place.postalCode, i]);
   });
-  // Localities numbered in order of first use, as the place table numbers them.
+  // Localities numbered in order of first use.
   const numbers = new Map<string, number>();
   const localityOf = places.map((place) => {
     let number = numbers.get(place.locality);
@@ -53,21 +56,11 @@ export function encodeSuggestPlaces(
   });
   if (numbers.size > MAX_LOCALITIES)
     throw new Error(`suggestions: ${numbers.size} localities, more than ${MAX_LOCALITIES}`);
-  const entries = [...numbers].flatMap(([locality, number]) =>
+  const localities = [...numbers].flatMap(([locality, number]) =>
     localitySkeletons(locality).map(({ words, flags }) => ({
       key: alphabet.encode(skeletonOf(words)),
       payload: encodeLocalityPayload({ flags, words: shapesOf(words), locality: number }),
     })),
   );
-  const byPair = new Map<string, TrieEntry[]>();
-  for (const entry of entries)
-    for (const pair of pairsOf(entry.key)) {
-      const list = byPair.get(pair);
-      if (list === undefined) byPair.set(pair, [entry]);
-      else list.push(entry);
-    }
-  const tries = [...byPair.keys()]
-    .sort()
-    .map((pair) => [pair, encodeTrie(byPair.get(pair) ?? [])] as const);
-  return encodePlaces(codes, localityOf, encodeNameShard(tries));
+  return { file: encodePlaces(codes, localityOf), localities };
 }

@@ -128,6 +128,7 @@ export const gramCountsPath = (cc: string, n: number) => `/_s/${cc}/c/${n}.bin`;
 export const suggestMetaPath = (cc: string) => `/_s/${cc}/s/meta.json`;
 export const suggestPlacesPath = (cc: string) => `/_s/${cc}/s/places.bin`;
 export const suggestNamesPath = (cc: string, n: number) => `/_s/${cc}/s/n/${n}.bin`;
+export const suggestLocalitiesPath = (cc: string, n: number) => `/_s/${cc}/s/l/${n}.bin`;
 
 // § 8: the route table; § 9: the build's own records; § 11: the CDN's files.
 

@@ -8,7 +8,6 @@ import {
   wantsTypos,
   type NameHit,
 } from "../contract/suggest/find.ts";
-import { pairTrie } from "../contract/suggest/names.ts";
 import type { SuggestPlaces } from "../contract/suggest/places.ts";
 import { compareGroups, groupOf, type Group, type PlaceFilter } from "../contract/suggest/rank.ts";
 import type { Part, Reading } from "../contract/suggest/text.ts";
@@ -21,7 +20,10 @@ export const PAGE_RESERVE = 0.25;
 const partKey = (part: Part) =>
   `${part.skeleton}\u0000${part.raw ?? ""}\u0000${part.k}\u0000${part.prefix}`;
 
-/** What the readings of a text need read: the name shards of their street parts, and the places when one has a postal code or locality. */
+/**
+ * What the readings of a text need read: the name shards of their street parts, the locality
+ * shards of their locality parts, and the places when one has a postal code or locality.
+ */
 export async function readFor(
   index: SuggestIndex,
   readings: readonly Reading[],
@@ -29,18 +31,23 @@ export async function readFor(
   needPlaces = readings.some((r) => r.locality !== undefined || r.postalCode !== undefined),
 ): Promise<{
   shardOf: (pair: string) => Uint8Array | undefined;
+  localityOf: (pair: string) => Uint8Array | undefined;
   places: SuggestPlaces | undefined;
 }> {
-  const pairs = new Set(
-    readings.flatMap(({ street }) =>
-      queriesOf(street, index.alphabet).flatMap((query) => pairsToRead(query, street.k)),
-    ),
-  );
-  const [shardOf, places] = await Promise.all([
-    index.nameShards(pairs, budget),
+  const pairsOfParts = (parts: readonly (Part | undefined)[]) =>
+    new Set(
+      parts.flatMap((part) =>
+        part === undefined
+          ? []
+          : queriesOf(part, index.alphabet).flatMap((query) => pairsToRead(query, part.k)),
+      ),
+    );
+  const [shardOf, localityOf, places] = await Promise.all([
+    index.nameShards(pairsOfParts(readings.map((r) => r.street)), budget),
+    index.localityShards(pairsOfParts(readings.map((r) => r.locality)), budget),
     needPlaces ? index.places(budget) : undefined,
   ]);
-  return { shardOf, places };
+  return { shardOf, localityOf, places };
 }
 
 /** Walks, memoised by part: the names of street parts, pass by pass, and the localities of locality parts. */
@@ -73,9 +80,7 @@ export class Finder {
     if (places === undefined) return undefined;
     const key = partKey(part);
     if (!this.localities.has(key)) {
-      const near = findLocalities(part, this.index.alphabet, (pair) =>
-        pairTrie(places.localities, pair),
-      );
+      const near = findLocalities(part, this.index.alphabet, this.read.localityOf);
       this.localities.set(
         key,
         near === undefined

@@ -2,6 +2,7 @@ import { formatMismatch } from "../contract/layout.ts";
 import type { ReadBudget } from "../contract/search/budget.ts";
 import {
   shardOfPair,
+  suggestLocalitiesPath,
   suggestMetaPath,
   suggestNamesPath,
   suggestPlacesPath,
@@ -53,17 +54,33 @@ export class SuggestIndex {
   }
 
   /** The name shards of some pair keys, read and charged; then each pair's trie (undefined: no name has it). */
-  async nameShards(
+  nameShards(
     pairs: Iterable<string>,
     budget: ReadBudget,
   ): Promise<(pair: string) => Uint8Array | undefined> {
-    const shards = this.meta.shards;
+    return this.pairTries(this.meta.shards, suggestNamesPath, pairs, budget);
+  }
+
+  /** Likewise the locality shards. */
+  localityShards(
+    pairs: Iterable<string>,
+    budget: ReadBudget,
+  ): Promise<(pair: string) => Uint8Array | undefined> {
+    return this.pairTries(this.meta.localityShards, suggestLocalitiesPath, pairs, budget);
+  }
+
+  private async pairTries(
+    shards: readonly string[],
+    pathOf: (country: string, n: number) => string,
+    pairs: Iterable<string>,
+    budget: ReadBudget,
+  ): Promise<(pair: string) => Uint8Array | undefined> {
     if (shards.length === 0) return () => undefined;
     const numbers = new Set([...pairs].map((pair) => shardOfPair(shards, pair)));
     const read = new Map(
       await Promise.all(
         [...numbers].map(
-          async (n) => [n, await this.file(suggestNamesPath(this.country, n), budget)] as const,
+          async (n) => [n, await this.file(pathOf(this.country, n), budget)] as const,
         ),
       ),
     );
@@ -73,7 +90,7 @@ export class SuggestIndex {
     };
   }
 
-  /** The postal codes and localities, read and charged. */
+  /** The postal codes and each place's locality, read and charged. */
   async places(budget: ReadBudget): Promise<SuggestPlaces> {
     const bytes = await this.file(suggestPlacesPath(this.country), budget);
     if (this.placesRead?.bytes !== bytes) this.placesRead = new SuggestPlaces(bytes);

@@ -101,7 +101,8 @@ async function check(
 ): Promise<string> {
   const street = partOfText(address.street);
   const locality = address.locality === undefined ? undefined : partOfText(address.locality);
-  const finder = new Finder(index, await readFor(index, [{ street }], budget, true));
+  const reading = { street, ...(locality === undefined ? {} : { locality }) };
+  const finder = new Finder(index, await readFor(index, [reading], budget, true));
   const places = await index.places(budget);
   // A locality given but near none: no street lies in it.
   const near =

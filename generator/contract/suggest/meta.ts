@@ -4,12 +4,18 @@
  *   /_s/{cc}/s/meta.json      SuggestMeta: the alphabet of skeletons, the name shards' first keys
  *   /_s/{cc}/s/n/{n}.bin      name shard n: the trie (trie.ts) of the skeletons of the street names
  *                             whose pairs (names.ts pairsOf) fall in its range of keys
- *   /_s/{cc}/s/places.bin     postal codes and the localities' trie (places.ts)
+ *   /_s/{cc}/s/places.bin     postal codes and each place's locality (places.ts)
+ *   /_s/{cc}/s/l/{n}.bin      locality shard n: the localities' tries, laid out as a name shard
  *
  * Names point into the street-search index by street position, localities by place number: the
  * records are rendered from its record, head and tail tables (edge/suggest-streets.ts).
  */
-export { suggestMetaPath, suggestNamesPath, suggestPlacesPath } from "../layout.ts";
+export {
+  suggestLocalitiesPath,
+  suggestMetaPath,
+  suggestNamesPath,
+  suggestPlacesPath,
+} from "../layout.ts";
 
 export interface SuggestMeta {
   /** The layout the build wrote (layout.ts FORMAT_VERSION). */
@@ -20,6 +26,8 @@ export interface SuggestMeta {
   readonly alphabet: string;
   /** The first pair key of each name shard, in order (a key's shard: the last whose first key is not above it). */
   readonly shards: readonly string[];
+  /** Likewise of each locality shard. */
+  readonly localityShards: readonly string[];
 }
 
 /** The shard of a pair key: the last shard whose first key is at most the key. */

@@ -5,9 +5,10 @@
  *
  *   varint postal codes, u8 code width, the codes in order (width bytes each, ASCII, shorter
  *   ones padded with 0), per code its first place (3 bytes little-endian), varint places, per
- *   place its locality's number (2 bytes little-endian), then the localities' tries to the end
- *   of the file, one per pair of their skeletons' first characters as the name tries are
- *   (names.ts: a directory of pairs, then the tries), whose payloads are
+ *   place its locality's number (2 bytes little-endian, in order of first use)
+ *
+ * and `/_s/{cc}/s/l/{n}.bin`, the localities' tries by pair in shards laid out as the names'
+ * (names.ts), whose payloads are
  *
  *   u8 flags (bit 0: the skeleton leaves out the locality's words after its first name, as
  *   `Frankfurt` for `Frankfurt am Main`), u8 words, per word varint (length << 2 | allowance),
@@ -54,11 +55,10 @@ export function localityPayloads(bytes: Uint8Array, from: number, to: number): L
   return out;
 }
 
-/** Writes places.bin: `codes` sorted, each with its first place, each place's locality, the localities' tries (names.ts encodeNameShard). */
+/** Writes places.bin: `codes` sorted, each with its first place, and each place's locality. */
 export function encodePlaces(
   codes: readonly (readonly [code: string, firstPlace: number])[],
   localityOf: readonly number[],
-  localities: Uint8Array,
 ): Uint8Array {
   const width = Math.max(0, ...codes.map(([code]) => code.length));
   const out = new ByteWriter();
@@ -76,7 +76,6 @@ export function encodePlaces(
   const numbers = new Uint8Array(localityOf.length * 2);
   localityOf.forEach((locality, place) => numbers.set([locality & 0xff, locality >> 8], place * 2));
   out.raw(numbers);
-  out.raw(localities);
   return out.view().slice();
 }
 
@@ -88,8 +87,6 @@ export class SuggestPlaces {
   private readonly textAt: number;
   private readonly firstsAt: number;
   private readonly localitiesAt: number;
-  /** The localities' tries by pair (names.ts pairTrie). */
-  readonly localities: Uint8Array;
 
   constructor(readonly bytes: Uint8Array) {
     const [codes, at] = readVarint(bytes, 0);
@@ -100,7 +97,6 @@ export class SuggestPlaces {
     const [places, localitiesAt] = readVarint(bytes, this.firstsAt + codes * 3);
     this.places = places;
     this.localitiesAt = localitiesAt;
-    this.localities = bytes.subarray(localitiesAt + places * 2);
   }
 
   /** The locality number of a place. */
