@@ -7,7 +7,9 @@ import {
   queriesOf,
   wantsTypos,
   type NameHit,
+  type Pass,
 } from "../contract/suggest/find.ts";
+import { MAX_TYPOS } from "../contract/suggest/fold.ts";
 import type { SuggestPlaces } from "../contract/suggest/places.ts";
 import { compareGroups, groupOf, type Group, type PlaceFilter } from "../contract/suggest/rank.ts";
 import type { Part, Reading } from "../contract/suggest/text.ts";
@@ -61,7 +63,7 @@ export class Finder {
   ) {}
 
   /** Adds a pass over a street part (find.ts findNames); returns the names the part has found so far. */
-  pass(part: Part, pass: { readonly typos: boolean; readonly raw: boolean }): NameHit[] {
+  pass(part: Part, pass: Pass): NameHit[] {
     const key = partKey(part);
     let found = this.names.get(key);
     if (found === undefined) this.names.set(key, (found = new Map()));
@@ -115,13 +117,14 @@ export class Finder {
 }
 
 /**
- * Every name the readings suggest, each as the group of the reading that ranks it best, in up to
- * three passes, each only when those before left room (docs/SUGGESTIONS.md): every street part
- * as typed; then with typos, the parts that found few names (find.ts wantsTypos), unless a
- * reading with a postal code or locality found a street as typed in it as typed; then as typed
- * without abbreviations written out, when no name within one typo was found. A reading with a
- * postal code or locality reads its names' places (the record table), best names first, while
- * they fit the budget with PAGE_RESERVE left; a name that does not fit is left out.
+ * Every name the readings suggest, each as the group of the reading that ranks it best, in passes,
+ * each only when those before left room (docs/SUGGESTIONS.md): every street part as typed; then
+ * the parts that found few names within one typo, those that found none within two (find.ts
+ * wantsTypos), unless a reading with a postal code or locality found a street as typed in it as
+ * typed; then the same as typed without abbreviations written out, when no name within one typo
+ * was found. A reading with a postal code or locality reads its names' places (the record
+ * table), best names first, while they fit the budget with PAGE_RESERVE left; a name that does
+ * not fit is left out.
  */
 export async function suggestGroups(
   streets: SuggestStreets,
@@ -139,10 +142,11 @@ export async function suggestGroups(
   const parts = [
     ...new Map(filtered.map(({ reading: r }) => [partKey(r.street), r.street])).values(),
   ];
-  const group = async (passes: readonly { typos: boolean; raw: boolean }[], which: Part[]) => {
-    for (const part of which) for (const pass of passes) finder.pass(part, pass);
+  const group = async (pass: Pass, which: readonly Part[]) => {
+    for (const part of which) finder.pass(part, pass);
+    const walked = new Set(which.map(partKey));
     for (const { reading, filter } of filtered) {
-      if (!which.some((part) => partKey(part) === partKey(reading.street))) continue;
+      if (!walked.has(partKey(reading.street))) continue;
       for (const hit of ordered(finder.namesOf(reading.street))) {
         let places: Int32Array | undefined;
         if (filter.postal !== undefined || filter.locality !== undefined) {
@@ -160,21 +164,18 @@ export async function suggestGroups(
       }
     }
   };
-  const asTyped = { typos: false, raw: false };
-  await group([asTyped], parts);
-  const explained = [...best.values()].some((g) => g.typos === 0 && g.placed);
-  if (!explained)
-    await group(
-      [{ typos: true, raw: false }],
-      parts.filter((part) => wantsTypos(part, finder.namesOf(part).length)),
-    );
+  const escalate = async (raw: boolean, which: readonly Part[]) => {
+    for (let typos = 1; typos <= MAX_TYPOS; typos++) {
+      const room = which.filter((part) => wantsTypos(part, typos, finder.namesOf(part).length));
+      if (room.length > 0) await group({ typos, raw }, room);
+    }
+  };
+  await group({ typos: 0, raw: false }, parts);
+  if (![...best.values()].some((g) => g.typos === 0 && g.placed)) await escalate(false, parts);
   if ([...best.values()].some((g) => g.typos <= 1)) return [...best.values()];
   const raw = parts.filter((part) => part.raw !== undefined);
-  await group([{ typos: false, raw: true }], raw);
-  await group(
-    [{ typos: true, raw: true }],
-    raw.filter((part) => wantsTypos(part, finder.namesOf(part).length)),
-  );
+  await group({ typos: 0, raw: true }, raw);
+  await escalate(true, raw);
   return [...best.values()];
 }
 

@@ -109,11 +109,9 @@ async function check(
     locality === undefined ? undefined : (finder.localitiesOf(locality)?.of ?? (() => NO_PLACE));
   const candidates: CheckedStreet[] = [];
   // The street as typed and within its typos (a name written exactly may be in another locality).
-  finder.pass(street, { typos: false, raw: false });
-  if (street.k > 0) finder.pass(street, { typos: true, raw: false });
-  if (street.raw !== undefined && !finder.namesOf(street).some((hit) => hit.typos <= 1)) {
-    finder.pass(street, { typos: false, raw: true });
-    if (street.k > 0) finder.pass(street, { typos: true, raw: true });
+  for (const raw of street.raw === undefined ? [false] : [false, true]) {
+    if (raw && finder.namesOf(street).some((hit) => hit.typos <= 1)) break;
+    for (let typos = 0; typos <= street.k; typos++) finder.pass(street, { typos, raw });
   }
   const hits = [...finder.namesOf(street)].sort(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,

@@ -24,7 +24,12 @@ export interface Typos {
   readonly prefix: number;
 }
 
-const scratch = { rows: new Int32Array(0), weights: new Int32Array(0), caps: new Int32Array(0) };
+const scratch = {
+  rows: new Int32Array(0),
+  weights: new Int32Array(0),
+  caps: new Int32Array(0),
+  free: new Uint8Array(0),
+};
 
 /**
  * The weighted distances of `query` to `skeleton` [0, length) (whole when `complete`, the walk's
@@ -63,32 +68,43 @@ export function typosOf(
   }
   const width = m + 1;
   if (scratch.rows.length < width * (n + 1)) scratch.rows = new Int32Array(2 * width * (n + 1));
-  const rows = scratch.rows;
+  if (scratch.free.length < width) scratch.free = new Uint8Array(2 * width);
+  const { rows, free } = scratch;
+  // The query's free letters (an insertion of them costs nothing), once.
+  for (let j = 1; j <= m; j++) free[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 1 : 0;
   const insertCost = (i: number) =>
     n === 0 ? 1 : Math.min(weights[Math.max(0, i - 1)] ?? 1, weights[Math.min(n - 1, i)] ?? 1);
-  const insertion = (i: number, j: number) =>
-    isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 0 : insertCost(i);
   rows[0] = 0;
-  for (let j = 1; j <= m; j++) rows[j] = (rows[j - 1] ?? 0) + insertion(0, j);
+  const first = insertCost(0);
+  for (let j = 1; j <= m; j++) rows[j] = (rows[j - 1] ?? 0) + (free[j] === 1 ? 0 : first);
   let best = prefix && (rows[m] ?? FAR) <= (caps[0] ?? 0) ? (rows[m] ?? FAR) : FAR;
   for (let i = 1; i <= n; i++) {
     const w = weights[i - 1] ?? 1;
-    const remove = isFree(skeleton[i - 1] ?? 0, i >= 2 ? (skeleton[i - 2] ?? 0) : 0) ? 0 : w;
+    const code = skeleton[i - 1] ?? 0;
+    const before = i >= 2 ? (skeleton[i - 2] ?? 0) : 0;
+    const remove = isFree(code, before) ? 0 : w;
+    const insert = insertCost(i);
+    const swapWeight = Math.max(w, weights[i - 2] ?? 1);
+    // A pair swap is possible only where the skeleton holds a pair (trie.ts isFree).
+    const pairs = i >= 3 && (isFree(before, skeleton[i - 3] ?? 0) || isFree(code, before));
     const cur = i * width;
     const prev = cur - width;
     rows[cur] = (rows[prev] ?? 0) + remove;
     for (let j = 1; j <= m; j++) {
       const q = query[j - 1];
-      let v = (rows[prev + j - 1] ?? FAR) + (q === skeleton[i - 1] ? 0 : w);
-      v = Math.min(
-        v,
-        (rows[prev + j] ?? FAR) + remove,
-        (rows[cur + j - 1] ?? FAR) + insertion(i, j),
-      );
-      if (i >= 2 && j >= 2 && q === skeleton[i - 2] && query[j - 2] === skeleton[i - 1])
-        v = Math.min(v, (rows[prev - width + j - 2] ?? FAR) + Math.max(w, weights[i - 2] ?? 1));
-      if (i >= 3 && j >= 3 && swapsPair(query, j, skeleton, i))
-        v = Math.min(v, (rows[prev - 2 * width + j - 3] ?? FAR) + Math.max(w, weights[i - 3] ?? 1));
+      let v = (rows[prev + j - 1] ?? FAR) + (q === code ? 0 : w);
+      const deletion = (rows[prev + j] ?? FAR) + remove;
+      if (deletion < v) v = deletion;
+      const insertion = (rows[cur + j - 1] ?? FAR) + (free[j] === 1 ? 0 : insert);
+      if (insertion < v) v = insertion;
+      if (i >= 2 && j >= 2 && q === before && query[j - 2] === code) {
+        const swap = (rows[prev - width + j - 2] ?? FAR) + swapWeight;
+        if (swap < v) v = swap;
+      }
+      if (pairs && j >= 3 && swapsPair(query, j, skeleton, i)) {
+        const swap = (rows[prev - 2 * width + j - 3] ?? FAR) + Math.max(w, weights[i - 3] ?? 1);
+        if (swap < v) v = swap;
+      }
       rows[cur + j] = v;
     }
     const reached = rows[cur + m] ?? FAR;

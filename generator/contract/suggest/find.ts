@@ -93,24 +93,35 @@ function judge(
  */
 export const TYPO_THRESHOLD = 5;
 
-/** Whether a part's names found as typed leave room for names with typos (TYPO_THRESHOLD). */
-export const wantsTypos = (part: Part, asTyped: number): boolean =>
-  part.k > 0 && asTyped < (part.prefix ? TYPO_THRESHOLD : 1);
+/**
+ * Whether a part leaves room for names with `typos` typos, having found `found` names with fewer:
+ * one typo when it found fewer than TYPO_THRESHOLD names being typed or none as a whole; two when
+ * it found none (Typesense's typo escalation: a name within one typo is not crowded by names
+ * within two).
+ */
+export const wantsTypos = (part: Part, typos: number, found: number): boolean =>
+  typos <= part.k && (typos === 1 ? found < (part.prefix ? TYPO_THRESHOLD : 1) : found === 0);
+
+/** A pass over a street part: within `typos` typos, its skeleton as written out or as typed (`raw`). */
+export interface Pass {
+  readonly typos: number;
+  readonly raw: boolean;
+}
 
 /**
- * One pass over a street part: its names as typed (`typos` false) or within its typos, for its
- * skeleton with abbreviations written out (`raw` false) or as typed (`Kralshorstr`); each name
- * added to `found` by its first position, with its best typos and tier.
+ * One pass over a street part: its names within `pass.typos` typos (0: as typed), for its
+ * skeleton with abbreviations written out, or as typed (`Kralshorstr`); each name added to
+ * `found` by its first position, with its best typos and tier.
  */
 export function findNames(
   part: Part,
   alphabet: Alphabet,
   shardOf: (pair: string) => Uint8Array | undefined,
   found: Map<number, NameHit>,
-  pass: { readonly typos: boolean; readonly raw: boolean },
+  pass: Pass,
 ): void {
   const query = queriesOf(part, alphabet)[pass.raw ? 1 : 0];
-  if (query !== undefined) walkNames(query, part, pass.typos ? part.k : 0, shardOf, found);
+  if (query !== undefined) walkNames(query, part, pass.typos, shardOf, found);
 }
 
 /** Walks the tries of a query's pairs; adds each name found (at most MAX_NAMES more). */
@@ -174,8 +185,7 @@ export function findLocalities(
       }
   };
   walk(0, prefix);
-  const k = localityTypos(part);
-  if (k > 0 && found.size === 0) walk(k, false);
+  for (let k = 1; k <= localityTypos(part) && found.size === 0; k++) walk(k, false);
   return found.size === 0 ? undefined : found;
 }
 
