@@ -76,13 +76,13 @@ export class Finder {
     return [...(this.names.get(partKey(part))?.values() ?? [])];
   }
 
-  /** The localities near a locality part, as a filter's; undefined when none is near. */
-  localitiesOf(part: Part): PlaceFilter["locality"] {
+  /** The localities near a locality part within `upTo` typos, as a filter's; undefined when none is near. */
+  localitiesOf(part: Part, upTo = MAX_TYPOS): PlaceFilter["locality"] {
     const places = this.read.places;
     if (places === undefined) return undefined;
-    const key = partKey(part);
+    const key = `${partKey(part)}\u0000${upTo}`;
     if (!this.localities.has(key)) {
-      const near = findLocalities(part, this.index.alphabet, this.read.localityOf);
+      const near = findLocalities(part, this.index.alphabet, this.read.localityOf, upTo);
       this.localities.set(
         key,
         near === undefined
@@ -96,12 +96,12 @@ export class Finder {
     return this.localities.get(key);
   }
 
-  /** What a reading says of places; undefined when its locality names none. */
-  filterOf(reading: Reading): PlaceFilter | undefined {
+  /** What a reading says of places, its locality within `upTo` typos; undefined when its locality names none. */
+  filterOf(reading: Reading, upTo = MAX_TYPOS): PlaceFilter | undefined {
     const places = this.read.places;
     let filter: PlaceFilter = {};
     if (reading.locality !== undefined) {
-      const locality = this.localitiesOf(reading.locality);
+      const locality = this.localitiesOf(reading.locality, upTo);
       if (locality === undefined) return undefined;
       filter = { locality };
     }
@@ -118,13 +118,14 @@ export class Finder {
 
 /**
  * Every name the readings suggest, each as the group of the reading that ranks it best, in passes,
- * each only when those before left room (docs/SUGGESTIONS.md): every street part as typed; then
- * the parts that found few names within one typo, those that found none within two (find.ts
- * wantsTypos), unless a reading with a postal code or locality found a street as typed in it as
- * typed; then the same as typed without abbreviations written out, when no name within one typo
- * was found. A reading with a postal code or locality reads its names' places (the record
- * table), best names first, while they fit the budget with PAGE_RESERVE left; a name that does
- * not fit is left out.
+ * each only when those before left room (docs/SUGGESTIONS.md): every street part as typed, each
+ * locality as typed; then the street parts that found few names within one typo, those that found
+ * none within two (find.ts wantsTypos), unless a reading with a postal code or locality found a
+ * street as typed in it as typed; then the localities with typos, of the readings whose street
+ * found a name; then the streets as typed without abbreviations written out, when no name within
+ * one typo was found. A reading with a postal code or locality reads its names' places (the
+ * record table), best names first, while they fit the budget with PAGE_RESERVE left; a name that
+ * does not fit is left out.
  */
 export async function suggestGroups(
   streets: SuggestStreets,
@@ -134,16 +135,12 @@ export async function suggestGroups(
 ): Promise<Group[]> {
   const best = new Map<number, Group>();
   const placesRead = new Map<number, Int32Array>();
-  // Readings whose locality names no locality are dropped before any name is looked for.
-  const filtered = readings.flatMap((reading) => {
-    const filter = finder.filterOf(reading);
-    return filter === undefined ? [] : [{ reading, filter }];
-  });
-  const parts = [
-    ...new Map(filtered.map(({ reading: r }) => [partKey(r.street), r.street])).values(),
-  ];
-  const group = async (pass: Pass, which: readonly Part[]) => {
-    for (const part of which) finder.pass(part, pass);
+  const parts = [...new Map(readings.map(({ street }) => [partKey(street), street])).values()];
+  /** The groups of the readings (with their filters) whose street part is among `which`. */
+  const group = async (
+    which: readonly Part[],
+    filtered: readonly { reading: Reading; filter: PlaceFilter }[],
+  ) => {
     const walked = new Set(which.map(partKey));
     for (const { reading, filter } of filtered) {
       if (!walked.has(partKey(reading.street))) continue;
@@ -164,18 +161,51 @@ export async function suggestGroups(
       }
     }
   };
-  const escalate = async (raw: boolean, which: readonly Part[]) => {
+  // Localities as typed first: a street part of a reading whose locality names none is not walked.
+  const asTyped = readings.flatMap((reading) => {
+    const filter = finder.filterOf(reading, 0);
+    return filter === undefined ? [] : [{ reading, filter }];
+  });
+  const live = (filtered: typeof asTyped) => {
+    const keys = new Set(filtered.map(({ reading }) => partKey(reading.street)));
+    return parts.filter((part) => keys.has(partKey(part)));
+  };
+  const pass = async (
+    which: readonly Part[],
+    raw: boolean,
+    typos: number,
+    filtered: typeof asTyped,
+  ) => {
+    for (const part of which) finder.pass(part, { typos, raw });
+    await group(which, filtered);
+  };
+  const escalate = async (which: readonly Part[], raw: boolean, filtered: typeof asTyped) => {
     for (let typos = 1; typos <= MAX_TYPOS; typos++) {
       const room = which.filter((part) => wantsTypos(part, typos, finder.namesOf(part).length));
-      if (room.length > 0) await group({ typos, raw }, room);
+      if (room.length > 0) await pass(room, raw, typos, filtered);
     }
   };
-  await group({ typos: 0, raw: false }, parts);
-  if (![...best.values()].some((g) => g.typos === 0 && g.placed)) await escalate(false, parts);
+  await pass(live(asTyped), false, 0, asTyped);
+  if (![...best.values()].some((g) => g.typos === 0 && g.placed))
+    await escalate(live(asTyped), false, asTyped);
+  // Localities with typos, for the readings whose street found names.
+  const withTypos = readings
+    .filter(
+      ({ street, locality }) =>
+        locality !== undefined &&
+        finder.localitiesOf(locality, 0) === undefined &&
+        finder.namesOf(street).length > 0,
+    )
+    .flatMap((reading) => {
+      const filter = finder.filterOf(reading, MAX_TYPOS);
+      return filter === undefined ? [] : [{ reading, filter }];
+    });
+  await group(live(withTypos), withTypos);
   if ([...best.values()].some((g) => g.typos <= 1)) return [...best.values()];
-  const raw = parts.filter((part) => part.raw !== undefined);
-  await group({ typos: 0, raw: true }, raw);
-  await escalate(true, raw);
+  const known = [...asTyped, ...withTypos];
+  const raw = live(known).filter((part) => part.raw !== undefined);
+  await pass(raw, true, 0, known);
+  await escalate(raw, true, known);
   return [...best.values()];
 }
 

@@ -153,13 +153,15 @@ function walkNames(
 }
 
 /**
- * The localities near a part: each locality's number with its fewest typos, one more when found by
- * its first name alone (`Frankfurt` for `Frankfurt am Main`); undefined when none is near.
+ * The localities near a part, within `upTo` typos: each locality's number with its fewest typos,
+ * one more when found by its first name alone (`Frankfurt` for `Frankfurt am Main`); undefined
+ * when none is near. Typos only when none is found with fewer.
  */
 export function findLocalities(
   part: Part,
   alphabet: Alphabet,
   trieOf: (pair: string) => Uint8Array | undefined,
+  upTo = MAX_TYPOS,
 ): Map<number, number> | undefined {
   const found = new Map<number, number>();
   // A locality being typed is found as typed; a whole one, or one typed that begins none, with typos.
@@ -185,7 +187,7 @@ export function findLocalities(
       }
   };
   walk(0, prefix);
-  for (let k = 1; k <= localityTypos(part) && found.size === 0; k++) walk(k, false);
+  for (let k = 1; k <= Math.min(upTo, localityTypos(part)) && found.size === 0; k++) walk(k, false);
   return found.size === 0 ? undefined : found;
 }
 
