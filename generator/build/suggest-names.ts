@@ -1,5 +1,6 @@
 import {
   foldWords,
+  leadOf,
   skeletonOf,
   spellingOf,
   withoutLeadingWords,
@@ -33,6 +34,8 @@ export interface NameSkeleton {
   readonly words: FoldedWord[];
   readonly flags: number;
   readonly skeleton: string;
+  /** Characters of its leading words (fold.ts leadOf). */
+  readonly lead: number;
 }
 
 /** A name's skeletons: its own, and without its leading words (flagged). */
@@ -40,10 +43,10 @@ export function nameSkeletons(name: string): NameSkeleton[] {
   const words = foldWords(name);
   const shorter = withoutLeadingWords(words);
   return [
-    { words, flags: 0, skeleton: skeletonOf(words) },
+    { words, flags: 0, skeleton: skeletonOf(words), lead: leadOf(words) },
     ...(shorter === undefined
       ? []
-      : [{ words: shorter, flags: LEFT_OUT_WORDS, skeleton: skeletonOf(shorter) }]),
+      : [{ words: shorter, flags: LEFT_OUT_WORDS, skeleton: skeletonOf(shorter), lead: 0 }]),
   ];
 }
 
@@ -60,10 +63,11 @@ export function nameEntries(
     namesOf.set(skeleton, (namesOf.get(skeleton) ?? new Set()).add(run.name));
   });
   return runs.flatMap((run, i) =>
-    (skeletons[i] ?? []).map(({ words, flags, skeleton }) => {
+    (skeletons[i] ?? []).map(({ words, flags, skeleton, lead }) => {
       const shared = flags === 0 && (namesOf.get(skeleton)?.size ?? 0) > 1;
       return {
         key: alphabet.encode(skeleton),
+        lead,
         payload: encodeNamePayload({
           flags,
           position: run.position,

@@ -17,7 +17,10 @@ export interface PairShards {
 export function pairShards(entries: Iterable<TrieEntry>): PairShards {
   const byPair = new Map<string, TrieEntry[]>();
   for (const entry of entries)
-    for (const pair of pairsOf(entry.key)) {
+    for (const pair of new Set([
+      ...pairsOf(entry.key),
+      ...(entry.lead ? pairsOf(entry.key.subarray(entry.lead)) : []),
+    ])) {
       const list = byPair.get(pair);
       if (list === undefined) byPair.set(pair, [entry]);
       else list.push(entry);

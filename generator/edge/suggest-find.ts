@@ -41,7 +41,9 @@ export async function readFor(
       parts.flatMap((part) =>
         part === undefined
           ? []
-          : queriesOf(part, index.alphabet).flatMap((query) => pairsToRead(query, part.k)),
+          : queriesOf(part, index.alphabet).flatMap((query) =>
+              pairsToRead(query, part.k, part.lead),
+            ),
       ),
     );
   const [shardOf, localityOf, places] = await Promise.all([

@@ -40,8 +40,8 @@ export function queriesOf(part: Part, alphabet: Alphabet): Uint8Array[] {
 }
 
 /** The pair keys whose shards hold every name a walk for `query` may find (names.ts). */
-export function pairsToRead(query: Uint8Array, k: number): string[] {
-  return pairsOf(query, k === 0);
+export function pairsToRead(query: Uint8Array, k: number, lead = 0): string[] {
+  return pairsOf(lead > 0 && lead < query.length ? query.subarray(lead) : query, k === 0);
 }
 
 const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
@@ -133,7 +133,7 @@ function walkNames(
   found: Map<number, NameHit>,
 ): void {
   const limit = found.size + MAX_NAMES;
-  for (const trie of pairsToRead(query, k).map(shardOf)) {
+  for (const trie of pairsToRead(query, k, part.lead).map(shardOf)) {
     if (trie === undefined) continue;
     walker.walk(trie, query, k, part.prefix, (from, to, full, prefix, path, depth) => {
       for (const payload of namePayloads(trie, from, to)) {

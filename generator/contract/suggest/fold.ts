@@ -134,3 +134,11 @@ export function withoutLeadingWords(words: readonly FoldedWord[]): FoldedWord[] 
   const rest = words.slice(first);
   return first === 0 || skeletonOf(rest).length < 3 ? undefined : rest;
 }
+
+/** Skeleton characters of the leading words of some words (0 when they have none). */
+export function leadOf(words: readonly FoldedWord[]): number {
+  const rest = withoutLeadingWords(words);
+  return rest === undefined
+    ? 0
+    : Array.from(skeletonOf(words)).length - Array.from(skeletonOf(rest)).length;
+}

@@ -102,7 +102,10 @@ export function namePayloads(bytes: Uint8Array, from: number, to: number): NameP
  * The keys of the tries a skeleton is in: the pairs of its first three characters, and of its
  * first three that are not free (trie.ts isFree), so that `mühle` (`muehle`), `mthle` and
  * `muhle` share one, and so do `abend` and `aoend`; with two characters one pair, with one
- * none. The first of each (`exact`) holds every skeleton a query reaches with no typo.
+ * none. The first of each (`exact`) holds every skeleton a query reaches with no typo. A name
+ * that starts with leading words (`Am Rosensteg`) is also in the tries of the pairs after them
+ * (`ros`), and a query that starts with leading words reads those: the tries of `am…` hold a
+ * tenth of all names.
  */
 export function pairsOf(codes: Uint8Array, exact = false): string[] {
   const kept: number[] = [];

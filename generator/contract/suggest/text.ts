@@ -9,6 +9,7 @@
  */
 import {
   foldWords,
+  leadOf,
   MAX_TYPOS,
   skeletonOf,
   spellingOf,
@@ -41,6 +42,8 @@ export interface Part {
   readonly prefix: boolean;
   /** How the part is written (fold.ts spellingOf). */
   readonly spelling: number;
+  /** Skeleton characters of its leading words (fold.ts leadOf): its tries are those of the pairs after them. */
+  readonly lead: number;
   /** Its words as typed (the address check reports them). */
   readonly words: readonly FoldedWord[];
 }
@@ -106,7 +109,15 @@ export function partOf(
   const raw = skeletonOf(tokens.flatMap((token) => token.raw));
   const spelling = spellingOf(tokens.map((token) => token.piece).join(" "));
   const prefix = last && Array.from(skeleton).length >= MIN_PREFIX_CHARACTERS;
-  return { skeleton, k, prefix, spelling, words, ...(raw === skeleton ? {} : { raw }) };
+  return {
+    skeleton,
+    k,
+    prefix,
+    spelling,
+    words,
+    lead: leadOf(words),
+    ...(raw === skeleton ? {} : { raw }),
+  };
 }
 
 /** A text read as one part (the address check's street or locality): house numbers left out, no prefix. */

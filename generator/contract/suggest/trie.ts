@@ -65,6 +65,8 @@ export class Alphabet {
 export interface TrieEntry {
   readonly key: Uint8Array;
   readonly payload: Uint8Array;
+  /** Characters of the key's leading words (fold.ts withoutLeadingWords): it is also keyed by the pairs after them (names.ts). */
+  readonly lead?: number;
 }
 
 export function compareCodes(a: Uint8Array, b: Uint8Array): number {

@@ -4,10 +4,13 @@
  * alignment distance, with trie.ts isFree's free letters and its pairs swapped as one), and in
  * prefix mode every skeleton one of whose prefixes is (search as you type). One row of the
  * edit-distance table per trie character on the path, computed only where a cell can be within
- * `k` (the cells of the row above that are, and their neighbours: Ukkonen's cut-off); a subtree is
- * left as soon as no cell of its row is within `k`, so a walk reads a few thousand characters
+ * `k` (the cells of the rows above that are, and their neighbours: Ukkonen's cut-off); a subtree
+ * is left as soon as no cell of its row is within `k`, so a walk reads a few thousand characters
  * however large the trie. In prefix mode a pruned subtree whose path already held a prefix within
  * `k` is a match as a whole: its payloads are collected without computing rows.
+ *
+ * Written for a fresh isolate's first request, whose code runs in V8's lower tiers: typed arrays
+ * read inline, no allocation per node or row, no call per cell.
  */
 import { isFree } from "./trie.ts";
 
@@ -32,17 +35,42 @@ export type OnHit = (
   depth: number,
 ) => boolean;
 
+/** Where the last readVarint ended. */
+let after = 0;
+
+/** The varint at `at` (the offset after it in `after`). */
+function varintAt(bytes: Uint8Array, at: number): number {
+  let byte = bytes[at++] as number;
+  if (byte < 0x80) {
+    after = at;
+    return byte;
+  }
+  let value = byte & 0x7f;
+  let scale = 0x80;
+  for (;;) {
+    byte = bytes[at++] as number;
+    value += (byte & 0x7f) * scale;
+    if (byte < 0x80) {
+      after = at;
+      return value;
+    }
+    scale *= 0x80;
+  }
+}
+
 export class TrieWalker {
   private rows = new Int32Array(0);
-  /** Per row, the first and last cell within k (lo > hi: none), and its least cell. */
+  /** Per row: the cells computed [start, end] (any other is over k), the cells within k [lo, hi], the least cell. */
+  private start = new Int32Array(0);
+  private end = new Int32Array(0);
   private lo = new Int32Array(0);
   private hi = new Int32Array(0);
   private least = new Int32Array(0);
   /** The cost of inserting the query's j-th character (0 when isFree). */
   private inserts = new Int32Array(0);
   private path = new Uint8Array(0);
-  private bytes = new Uint8Array(0);
-  private query = new Uint8Array(0);
+  private bytes: Uint8Array = new Uint8Array(0);
+  private query: Uint8Array = new Uint8Array(0);
   private depths = 0;
   private k = 0;
   private prefix = false;
@@ -52,71 +80,79 @@ export class TrieWalker {
   /** Walks the trie `bytes` for `query` within `k` edits (prefix mode: of a prefix of a skeleton). */
   walk(bytes: Uint8Array, query: Uint8Array, k: number, prefix: boolean, onHit: OnHit): void {
     const m = query.length;
-    const width = m + 1;
     const depths = m + k + FREE_DEPTH;
-    if (this.rows.length < width * depths) this.rows = new Int32Array(width * depths);
+    if (this.rows.length < (m + 1) * depths) this.rows = new Int32Array((m + 1) * depths);
     if (this.lo.length < depths) {
-      this.lo = new Int32Array(depths);
-      this.hi = new Int32Array(depths);
-      this.least = new Int32Array(depths);
+      for (const name of ["start", "end", "lo", "hi", "least"] as const)
+        this[name] = new Int32Array(depths);
       this.path = new Uint8Array(depths);
     }
-    if (this.inserts.length < width + 1) this.inserts = new Int32Array(width + 1);
+    if (this.inserts.length < m + 2) this.inserts = new Int32Array(m + 2);
+    const { rows, inserts } = this;
     let hi = 0;
-    this.rows[0] = 0;
+    rows[0] = 0;
     for (let j = 1; j <= m; j++) {
-      this.inserts[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 0 : 1;
-      this.rows[j] = (this.rows[j - 1] ?? 0) + (this.inserts[j] ?? 1);
-      if ((this.rows[j] ?? FAR) <= k) hi = j;
+      inserts[j] = isFree(query[j - 1] as number, query[j - 2] ?? 0) ? 0 : 1;
+      rows[j] = (rows[j - 1] as number) + (inserts[j] as number);
+      if ((rows[j] as number) <= k) hi = j;
     }
-    this.inserts[m + 1] = 1;
-    this.lo[0] = 0;
-    this.hi[0] = hi;
-    this.least[0] = 0;
-    Object.assign(this, { bytes, query, depths, k, prefix, onHit, stopped: false });
-    if (bytes.length > 0) this.visit(0, 0, prefix ? this.cell(0, m) : FAR);
+    inserts[m + 1] = 1;
+    [this.start[0], this.end[0], this.lo[0], this.hi[0], this.least[0]] = [0, m, 0, hi, 0];
+    this.bytes = bytes;
+    this.query = query;
+    this.depths = depths;
+    this.k = k;
+    this.prefix = prefix;
+    this.onHit = onHit;
+    this.stopped = false;
+    if (bytes.length > 0) this.visit(0, 0, prefix ? this.within(0, m) : FAR);
   }
 
-  /** Cell (d, j): its distance when within k, FAR otherwise. */
-  private cell(d: number, j: number): number {
-    return j >= (this.lo[d] ?? 1) && j <= (this.hi[d] ?? 0)
-      ? (this.rows[d * (this.query.length + 1) + j] ?? FAR)
-      : FAR;
+  /** Cell (d, j) when within k; FAR otherwise. */
+  private within(d: number, j: number): number {
+    if (j < (this.start[d] as number) || j > (this.end[d] as number)) return FAR;
+    const v = this.rows[d * (this.query.length + 1) + j] as number;
+    return v <= this.k ? v : FAR;
   }
 
   private visit(at: number, depth: number, best: number): void {
     const bytes = this.bytes;
     const m = this.query.length;
     let p = at;
-    const length = bytes[p++] ?? 0;
+    const length = bytes[p++] as number;
     let d = depth;
     for (let i = 0; i < length; i++) {
-      const code = bytes[p + i] ?? 0;
+      const code = bytes[p + i] as number;
       this.path[d] = code;
       d++;
-      const within = d < this.depths && this.row(d, code);
-      if (this.prefix && within) best = Math.min(best, this.cell(d, m));
-      if (!within) {
+      const alive = d < this.depths && this.row(d, code);
+      if (this.prefix && alive) {
+        const reached = this.within(d, m);
+        if (reached < best) best = reached;
+      }
+      if (!alive) {
         if (this.prefix && best <= this.k) this.collect(p + length, best, d);
         return;
       }
     }
     p += length;
-    const [payloadBytes, from] = readVarint(bytes, p);
+    const payloadBytes = varintAt(bytes, p);
+    const from = after;
     p = from + payloadBytes;
     if (payloadBytes > 0) {
-      const full = this.cell(d, m);
+      const full = this.within(d, m);
       if (full <= this.k || (this.prefix && best <= this.k)) {
-        const prefixDistance = this.prefix ? best : FAR;
-        if (!this.onHit(from, p, full, prefixDistance, this.path, d)) {
+        if (!this.onHit(from, p, full, this.prefix ? best : FAR, this.path, d)) {
           this.stopped = true;
           return;
         }
       }
     }
-    let [children, next] = readVarint(bytes, p);
+    let children = varintAt(bytes, p);
+    let next = after;
     for (; children > 0 && !this.stopped; children--) {
-      const [childBytes, child] = readVarint(bytes, next);
+      const childBytes = varintAt(bytes, next);
+      const child = after;
       this.visit(child, d, best);
       next = child + childBytes;
     }
@@ -125,99 +161,113 @@ export class TrieWalker {
   /** Every payload from `at` (a node's payload bytes) down its subtree, as prefix matches at distance `best`. */
   private collect(at: number, best: number, depth: number): void {
     const bytes = this.bytes;
-    const [payloadBytes, from] = readVarint(bytes, at);
+    const payloadBytes = varintAt(bytes, at);
+    const from = after;
     const p = from + payloadBytes;
     if (payloadBytes > 0 && !this.onHit(from, p, FAR, best, this.path, depth)) {
       this.stopped = true;
       return;
     }
-    let [children, next] = readVarint(bytes, p);
+    let children = varintAt(bytes, p);
+    let next = after;
     for (; children > 0 && !this.stopped; children--) {
-      const [childBytes, child] = readVarint(bytes, next);
-      this.collect(child + 1 + (bytes[child] ?? 0), best, depth);
+      const childBytes = varintAt(bytes, next);
+      const child = after;
+      this.collect(child + 1 + (bytes[child] as number), best, depth);
       next = child + childBytes;
     }
   }
 
   /**
    * Row `d` of the table (the path's d-th character is `code`), only where a cell can be within
-   * k; records the row's cells within k (lo, hi) and returns whether a row below may still have
-   * one: this row has, or a swap from one of the two rows above it may (a cell within k - 1).
+   * k; records the cells computed and those within k, and returns whether a row below may still
+   * have one: this row has, or a swap from one of the two rows above it may (a cell within k - 1).
    */
   private row(d: number, code: number): boolean {
-    const { query, rows, inserts, k } = this;
+    const { query, rows, inserts, k, path, start, end, lo, hi, least } = this;
     const m = query.length;
     const width = m + 1;
     const cur = d * width;
-    const before = d >= 2 ? (this.path[d - 2] ?? 0) : -1;
-    const third = d >= 3 ? (this.path[d - 3] ?? 0) : -1;
+    const prev = cur - width;
+    const before = d >= 2 ? (path[d - 2] as number) : -1;
+    const third = d >= 3 ? (path[d - 3] as number) : -1;
     // A letter swapped with a transliteration's pair (ü written ue: `rcue` for `ruec`) is one swap.
     const pairFirst = d >= 3 && isFree(before, third);
     const pairLast = d >= 3 && isFree(code, before);
     const remove = isFree(code, before) ? 0 : 1;
-    let start = this.lo[d - 1] ?? 0;
-    let end = (this.hi[d - 1] ?? 0) + 1;
-    if (d >= 2) {
-      start = Math.min(start, (this.lo[d - 2] ?? 0) + 2);
-      end = Math.max(end, (this.hi[d - 2] ?? 0) + 2);
+    // The rows above: computed cells [s, e] (others over k).
+    const s1 = start[d - 1] as number;
+    const e1 = end[d - 1] as number;
+    const s2 = d >= 2 ? (start[d - 2] as number) : 1;
+    const e2 = d >= 2 ? (end[d - 2] as number) : 0;
+    const s3 = d >= 3 ? (start[d - 3] as number) : 1;
+    const e3 = d >= 3 ? (end[d - 3] as number) : 0;
+    // Where this row's cells can be within k: beside the cells within k of the rows above.
+    let from = lo[d - 1] as number;
+    let to = (hi[d - 1] as number) + 1;
+    if (d >= 2 && (hi[d - 2] as number) >= 0) {
+      from = Math.min(from, (lo[d - 2] as number) + 2);
+      to = Math.max(to, (hi[d - 2] as number) + 2);
     }
-    if (d >= 3) {
-      start = Math.min(start, (this.lo[d - 3] ?? 0) + 3);
-      end = Math.max(end, (this.hi[d - 3] ?? 0) + 3);
+    if (d >= 3 && (hi[d - 3] as number) >= 0) {
+      from = Math.min(from, (lo[d - 3] as number) + 3);
+      to = Math.max(to, (hi[d - 3] as number) + 3);
     }
-    let [lo, hi, least] = [width, -1, FAR];
+    let rowLo = width;
+    let rowHi = -1;
+    let rowLeast = FAR;
     let left = FAR;
-    if (start <= 0) {
-      left = this.cell(d - 1, 0) + remove;
+    let first = from;
+    if (from <= 0) {
+      left = (s1 <= 0 ? (rows[prev] as number) : FAR) + remove;
       rows[cur] = left;
-      least = left;
-      if (left <= k) [lo, hi] = [0, 0];
-      start = 1;
+      rowLeast = left;
+      if (left <= k) rowLo = rowHi = 0;
+      first = 0;
+      from = 1;
     }
-    for (let j = start; j <= m && (j <= end || left + (inserts[j] ?? 1) <= k); j++) {
-      const q = query[j - 1] ?? 0;
-      let v = this.cell(d - 1, j - 1) + (q === code ? 0 : 1);
-      const deletion = this.cell(d - 1, j) + remove;
-      if (deletion < v) v = deletion;
-      const insertion = left + (inserts[j] ?? 1);
+    let j = from;
+    for (; j <= m && (j <= to || left + (inserts[j] as number) <= k); j++) {
+      const q = query[j - 1] as number;
+      let v =
+        (j - 1 >= s1 && j - 1 <= e1 ? (rows[prev + j - 1] as number) : FAR) + (q === code ? 0 : 1);
+      const up = (j >= s1 && j <= e1 ? (rows[prev + j] as number) : FAR) + remove;
+      if (up < v) v = up;
+      const insertion = left + (inserts[j] as number);
       if (insertion < v) v = insertion;
-      if (j >= 2 && d >= 2 && q === before && query[j - 2] === code) {
-        const transposition = this.cell(d - 2, j - 2) + 1;
-        if (transposition < v) v = transposition;
+      if (j >= 2 && q === before && query[j - 2] === code && j - 2 >= s2 && j - 2 <= e2) {
+        const swap = (rows[prev - width + j - 2] as number) + 1;
+        if (swap < v) v = swap;
       }
       if (
         j >= 3 &&
+        j - 3 >= s3 &&
+        j - 3 <= e3 &&
         ((pairFirst && query[j - 3] === code && query[j - 2] === third && q === before) ||
           (pairLast && query[j - 3] === before && query[j - 2] === code && q === third))
       ) {
-        const swap = this.cell(d - 3, j - 3) + 1;
+        const swap = (rows[prev - 2 * width + j - 3] as number) + 1;
         if (swap < v) v = swap;
       }
       rows[cur + j] = v;
       left = v;
-      if (v < least) least = v;
+      if (v < rowLeast) rowLeast = v;
       if (v <= k) {
-        if (lo > j) lo = j;
-        hi = j;
+        if (rowLo > j) rowLo = j;
+        rowHi = j;
       }
     }
-    this.lo[d] = lo;
-    this.hi[d] = hi;
-    this.least[d] = least;
-    return hi >= 0 || (this.least[d - 1] ?? FAR) < k || (d >= 2 && (this.least[d - 2] ?? FAR) < k);
+    start[d] = first;
+    end[d] = j - 1;
+    lo[d] = rowLo;
+    hi[d] = rowHi;
+    least[d] = rowLeast;
+    return rowHi >= 0 || (least[d - 1] as number) < k || (d >= 2 && (least[d - 2] as number) < k);
   }
 }
 
 /** A varint at `at`: its value and the offset after it. */
 export function readVarint(bytes: Uint8Array, at: number): [number, number] {
-  let byte = bytes[at++] ?? 0;
-  if (byte < 0x80) return [byte, at];
-  let value = byte & 0x7f;
-  let scale = 0x80;
-  for (;;) {
-    byte = bytes[at++] ?? 0;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) return [value, at];
-    scale *= 0x80;
-  }
+  const value = varintAt(bytes, at);
+  return [value, after];
 }
