@@ -15,7 +15,8 @@
  *    way a PostgreSQL user adds typo tolerance), recall at 1 and at 5, and wall time per request
  *    (ours: handler in-process, a warm-up pass, then one timed pass; PostgreSQL: one connection,
  *    a warm-up pass, then one timed pass), p50 and p99.
- * 3. CPU: every request of the typo set, of an adversarial set (one and two letters, 200
+ * 3. CPU: every request of the typo set (with pageSize --page-size, default 10: an address form's
+ *    list), of an adversarial set (at the default page size of 50: one and two letters, 200
  *    characters, only digits, only stop words, many words, broad prefixes beside places) and of
  *    address checks, as a fresh isolate's first request (bench/fresh-isolate.ts: a new Node
  *    process per request, the project's code never run) and warm (in this process after a
@@ -24,7 +25,7 @@
  *
  *   bash bench/postgres-up.sh      # once, for the PostgreSQL columns (or --no-postgres)
  *   npm run bench:suggest -- [--source FILE] [--out DIR] [--no-build] [--base DIR]
- *                            [--typos N] [--prefixes N] [--seed N] [--fresh-limit N]
+ *                            [--typos N] [--prefixes N] [--seed N] [--page-size N] [--fresh-limit N]
  *                            [--jobs N] [--passes N] [--ceiling MS] [--no-postgres] [--json FILE]
  *
  * No request is retried: a failed one (status other than 200, or a child that failed) is counted.
@@ -59,6 +60,7 @@ const { values: args } = parseArgs({
     typos: { type: "string", default: "400" },
     prefixes: { type: "string", default: "30" },
     seed: { type: "string", default: "42" },
+    "page-size": { type: "string", default: "10" },
     "fresh-limit": { type: "string" },
     jobs: { type: "string", default: "1" },
     passes: { type: "string", default: "3" },
@@ -164,7 +166,10 @@ const sets: Case[] = [
     country: "de",
   })),
 ];
-const target = (c: Case) => `/${c.country}/Suggestions?searchTerm=${encodeURIComponent(c.text)}`;
+// The typo set asks as an address form's list does: `--page-size` suggestions (the adversarial set
+// takes the default page of 50).
+const target = (c: Case) =>
+  `/${c.country}/Suggestions?searchTerm=${encodeURIComponent(c.text)}&pageSize=${args["page-size"]}`;
 
 const { assets } = buildAssets(out);
 const handler = createHandler(assets);
