@@ -102,11 +102,18 @@ export class SuggestIndex {
     if (bytes === undefined) {
       bytes = new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
       this.files.set(path, bytes);
+      if (this.files.size > FILES_KEPT) this.files.delete(this.files.keys().next().value ?? "");
+    } else {
+      this.files.delete(path);
+      this.files.set(path, bytes);
     }
     budget.charge(path, bytes.byteLength);
     return bytes;
   }
 }
+
+/** Files kept per isolate, the least recently used dropped first (shards of about 16 KB, places of about 100 KB nationally). */
+const FILES_KEPT = 64;
 
 /** Suggestion indexes opened per isolate, by store and country. */
 const opened = new WeakMap<AssetStore, Map<string, SuggestIndex>>();
