@@ -110,7 +110,7 @@ describe("suggestions", () => {
       }
     }
     expect(checked).toBeGreaterThan(200);
-  });
+  }, 600_000);
 
   it(`rank a name typed exactly first (seed ${seed})`, async () => {
     await fc.assert(
@@ -126,7 +126,7 @@ describe("suggestions", () => {
       ),
       { seed, numRuns: 300 },
     );
-  });
+  }, 600_000);
 
   it(`answer alike every time and on every handler (seed ${seed})`, async () => {
     const fresh = createHandler(memoryAssets(files));
@@ -150,7 +150,7 @@ describe("suggestions", () => {
       ),
       { seed, numRuns: 150 },
     );
-  });
+  }, 600_000);
 });
 
 describe("the typos suggestions claim", () => {
@@ -223,5 +223,5 @@ describe("the typos suggestions claim", () => {
       }
     }
     expect(hits).toBeGreaterThan(15);
-  });
+  }, 600_000);
 });

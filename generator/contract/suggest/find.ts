@@ -39,9 +39,15 @@ export function queriesOf(part: Part, alphabet: Alphabet): Uint8Array[] {
   return part.raw === undefined ? [own] : [own, alphabet.encode(part.raw)];
 }
 
-/** The pair keys whose shards hold every name a walk for `query` may find (names.ts). */
+/**
+ * The pair keys whose shards hold every name a walk for `query` may find (names.ts). A query that
+ * starts with leading words reads the pairs after them; with typos its own pairs too, since a
+ * typo may make a leading word of another word (`Hinter Achmühlerstraße` for `Hintere …`).
+ */
 export function pairsToRead(query: Uint8Array, k: number, lead = 0): string[] {
-  return pairsOf(lead > 0 && lead < query.length ? query.subarray(lead) : query, k === 0);
+  if (lead <= 0 || lead >= query.length) return pairsOf(query, k === 0);
+  const after = pairsOf(query.subarray(lead), k === 0);
+  return k === 0 ? after : [...new Set([...after, ...pairsOf(query)])];
 }
 
 const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
