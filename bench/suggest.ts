@@ -115,15 +115,15 @@ if (!args["no-build"]) {
     rmSync(baseOut, { recursive: true, force: true });
   }
 }
-const suggestBytes = du(join(out, "_s/de/s"));
+const suggestBytes = du(join(out, "_s/de/suggest"));
 const searchBytes = du(join(out, "_s/de")) - suggestBytes;
 const suggestFiles = Number(
-  execFileSync("sh", ["-c", `find ${join(out, "_s")} -path '*/s/*' -type f | wc -l`], {
+  execFileSync("sh", ["-c", `find ${join(out, "_s")} -path '*/suggest/*' -type f | wc -l`], {
     encoding: "utf8",
   }),
 );
 say(
-  `size: /_s/de/s ${suggestBytes.toLocaleString("en")} bytes beside ${searchBytes.toLocaleString("en")} of the rest of /_s/de: +${((100 * suggestBytes) / searchBytes).toFixed(2)}%; ${suggestFiles} suggestion files in all countries`,
+  `size: /_s/de/suggest ${suggestBytes.toLocaleString("en")} bytes beside ${searchBytes.toLocaleString("en")} of the rest of /_s/de: +${((100 * suggestBytes) / searchBytes).toFixed(2)}%; ${suggestFiles} suggestion files in all countries`,
 );
 
 // 2. Quality, ours beside pg_trgm.

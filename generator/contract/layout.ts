@@ -125,10 +125,10 @@ export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.
 export const headsPath = (cc: string, chunk: number) => `/_s/${cc}/h/${chunk}.bin`;
 export const bitmapPath = (cc: string, n: number) => `/_s/${cc}/b/${n}.bin`;
 export const gramCountsPath = (cc: string, n: number) => `/_s/${cc}/c/${n}.bin`;
-export const suggestMetaPath = (cc: string) => `/_s/${cc}/s/meta.json`;
-export const suggestPlacesPath = (cc: string) => `/_s/${cc}/s/places.bin`;
-export const suggestNamesPath = (cc: string, n: number) => `/_s/${cc}/s/n/${n}.bin`;
-export const suggestLocalitiesPath = (cc: string, n: number) => `/_s/${cc}/s/l/${n}.bin`;
+export const suggestMetaPath = (cc: string) => `/_s/${cc}/suggest/meta.json`;
+export const suggestPlacesPath = (cc: string) => `/_s/${cc}/suggest/places.bin`;
+export const suggestNamesPath = (cc: string, n: number) => `/_s/${cc}/suggest/n/${n}.bin`;
+export const suggestLocalitiesPath = (cc: string, n: number) => `/_s/${cc}/suggest/l/${n}.bin`;
 
 // § 8: the route table; § 9: the build's own records; § 11: the CDN's files.
 

@@ -156,10 +156,10 @@ describe("suggestions", () => {
 describe("the typos suggestions claim", () => {
   /** The name tries of the Berlin build, as the Worker reads them. */
   function streetNames(text: string) {
-    const meta = JSON.parse(String(files.get("/_s/de/s/meta.json"))) as SuggestMeta;
+    const meta = JSON.parse(String(files.get("/_s/de/suggest/meta.json"))) as SuggestMeta;
     const alphabet = new Alphabet(meta.alphabet);
     const shardOf = (pair: string) => {
-      const shard = files.get(`/_s/de/s/n/${shardOfPair(meta.shards, pair)}.bin`);
+      const shard = files.get(`/_s/de/suggest/n/${shardOfPair(meta.shards, pair)}.bin`);
       return shard instanceof Uint8Array ? pairTrie(shard, pair) : undefined;
     };
     const parts = readingsOf(text).map((r) => r.street);

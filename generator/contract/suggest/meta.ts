@@ -1,11 +1,11 @@
 /**
  * The suggestions index of a country (docs/FORMAT.md § 7.10), beside its street-search index:
  *
- *   /_s/{cc}/s/meta.json      SuggestMeta: the alphabet of skeletons, the name shards' first keys
- *   /_s/{cc}/s/n/{n}.bin      name shard n: the trie (trie.ts) of the skeletons of the street names
+ *   /_s/{cc}/suggest/meta.json      SuggestMeta: the alphabet of skeletons, the name shards' first keys
+ *   /_s/{cc}/suggest/n/{n}.bin      name shard n: the trie (trie.ts) of the skeletons of the street names
  *                             whose pairs (names.ts pairsOf) fall in its range of keys
- *   /_s/{cc}/s/places.bin     postal codes and each place's locality (places.ts)
- *   /_s/{cc}/s/l/{n}.bin      locality shard n: the localities' tries, laid out as a name shard
+ *   /_s/{cc}/suggest/places.bin     postal codes and each place's locality (places.ts)
+ *   /_s/{cc}/suggest/l/{n}.bin      locality shard n: the localities' tries, laid out as a name shard
  *
  * Names point into the street-search index by street position, localities by place number: the
  * records are rendered from its record, head and tail tables (edge/suggest-streets.ts).

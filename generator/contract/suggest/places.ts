@@ -1,5 +1,5 @@
 /**
- * `/_s/{cc}/s/places.bin` (docs/FORMAT.md § 7.10): what suggestions and the address check know of
+ * `/_s/{cc}/suggest/places.bin` (docs/FORMAT.md § 7.10): what suggestions and the address check know of
  * the places of the search index (a place: the postal code, locality and rest of a record that
  * streets share; numbered as the record table numbers them, sorted by postal code):
  *
@@ -7,7 +7,7 @@
  *   ones padded with 0), per code its first place (3 bytes little-endian), varint places, per
  *   place its locality's number (2 bytes little-endian, in order of first use)
  *
- * and `/_s/{cc}/s/l/{n}.bin`, the localities' tries by pair in shards laid out as the names'
+ * and `/_s/{cc}/suggest/l/{n}.bin`, the localities' tries by pair in shards laid out as the names'
  * (names.ts), whose payloads are
  *
  *   u8 flags (bit 0: the skeleton leaves out the locality's words after its first name, as
