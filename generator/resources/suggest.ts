@@ -53,7 +53,7 @@ const SUGGEST_EXAMPLES: Readonly<Record<string, readonly RequestExample[]>> = {
   ],
   at: [{ summary: "A street with a typo", query: { searchTerm: "Achgase Bregenz" } }],
   ch: [{ summary: "While typing", query: { searchTerm: "Bahnhofst" } }],
-  li: [{ summary: "While typing", query: { searchTerm: "Landstr" } }],
+  li: [{ summary: "While typing", query: { searchTerm: "Bahnhofst" } }],
 };
 
 const CHECK_EXAMPLES: Readonly<Record<string, readonly RequestExample[]>> = {
@@ -71,6 +71,18 @@ const CHECK_EXAMPLES: Readonly<Record<string, readonly RequestExample[]>> = {
     {
       summary: "A typo in the street",
       query: { postalCode: "6900", locality: "Bregenz", street: "Achgase" },
+    },
+  ],
+  ch: [
+    {
+      summary: "A typo in the street",
+      query: { postalCode: "8001", locality: "Zürich", street: "Bahnhofstrase" },
+    },
+  ],
+  li: [
+    {
+      summary: "A valid address",
+      query: { postalCode: "9490", locality: "Vaduz", street: "Städtle" },
     },
   ],
 };
