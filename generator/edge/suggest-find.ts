@@ -24,34 +24,63 @@ const partKey = (part: Part) =>
 
 /**
  * What the readings of a text need read: the name shards of their street parts, the locality
- * shards of their locality parts, and the places when one has a postal code or locality.
+ * shards of their locality parts as typed (`localityTypos`: within their typos too; otherwise
+ * Finder.readLocalityTypos reads those when a pass needs them), and the places when one has a
+ * postal code or locality.
  */
 export async function readFor(
   index: SuggestIndex,
   readings: readonly Reading[],
   budget: ReadBudget,
   needPlaces = readings.some((r) => r.locality !== undefined || r.postalCode !== undefined),
-): Promise<{
-  shardOf: (pair: string) => Uint8Array | undefined;
-  localityOf: (pair: string) => Uint8Array | undefined;
-  places: SuggestPlaces | undefined;
-}> {
-  const pairsOfParts = (parts: readonly (Part | undefined)[]) =>
-    new Set(
-      parts.flatMap((part) =>
-        part === undefined
-          ? []
-          : queriesOf(part, index.alphabet).flatMap((query) =>
-              pairsToRead(query, part.k, part.lead),
-            ),
-      ),
-    );
+  localityTypos = false,
+): Promise<Read> {
   const [shardOf, localityOf, places] = await Promise.all([
-    index.nameShards(pairsOfParts(readings.map((r) => r.street)), budget),
-    index.localityShards(pairsOfParts(readings.map((r) => r.locality)), budget),
+    index.nameShards(
+      pairsOfParts(
+        index,
+        readings.map((r) => r.street),
+      ),
+      budget,
+    ),
+    index.localityShards(
+      pairsOfParts(
+        index,
+        readings.map((r) => r.locality),
+        !localityTypos,
+      ),
+      budget,
+    ),
     needPlaces ? index.places(budget) : undefined,
   ]);
   return { shardOf, localityOf, places };
+}
+
+interface Read {
+  readonly shardOf: (pair: string) => Uint8Array | undefined;
+  localityOf: (pair: string) => Uint8Array | undefined;
+  readonly places: SuggestPlaces | undefined;
+}
+
+/**
+ * The pair keys of some parts within their typos; `asTyped`: of those only the ones a walk as
+ * typed reads (find.ts findLocalities walks a locality's own pairs).
+ */
+function pairsOfParts(
+  index: SuggestIndex,
+  parts: readonly (Part | undefined)[],
+  asTyped = false,
+): Set<string> {
+  return new Set(
+    parts.flatMap((part) =>
+      part === undefined
+        ? []
+        : queriesOf(part, index.alphabet).flatMap((query) => {
+            const all = pairsToRead(query, part.k, part.lead);
+            return asTyped ? pairsToRead(query, 0).filter((pair) => all.includes(pair)) : all;
+          }),
+    ),
+  );
 }
 
 /** Walks, memoised by part: the names of street parts, pass by pass, and the localities of locality parts. */
@@ -61,8 +90,18 @@ export class Finder {
 
   constructor(
     private readonly index: SuggestIndex,
-    private readonly read: Awaited<ReturnType<typeof readFor>>,
+    private readonly read: Read,
   ) {}
+
+  /** Reads the locality shards of some locality parts within their typos (readFor read them as typed). */
+  async readLocalityTypos(parts: readonly Part[], budget: ReadBudget): Promise<void> {
+    if (parts.length === 0) return;
+    const [asTyped, added] = [
+      this.read.localityOf,
+      await this.index.localityShards(pairsOfParts(this.index, parts), budget),
+    ];
+    this.read.localityOf = (pair) => added(pair) ?? asTyped(pair);
+  }
 
   /** Adds a pass over a street part (find.ts findNames); returns the names the part has found so far. */
   pass(part: Part, pass: Pass): NameHit[] {
@@ -111,7 +150,12 @@ export class Finder {
       const [first, end] = places.placesStartingWith(reading.postalCode);
       filter = {
         ...filter,
-        postal: { digits: reading.postalCode, first, end, codeOf: (p) => places.codeOfPlace(p) },
+        postal: {
+          digits: reading.postalCode,
+          first,
+          end,
+          shared: places.sharedDigits(reading.postalCode),
+        },
       };
     }
     return filter;
@@ -191,17 +235,20 @@ export async function suggestGroups(
   if (![...best.values()].some((g) => g.typos === 0 && g.placed))
     await escalate(live(asTyped), false, asTyped);
   // Localities with typos, for the readings whose street found names.
-  const withTypos = readings
-    .filter(
-      ({ street, locality }) =>
-        locality !== undefined &&
-        finder.localitiesOf(locality, 0) === undefined &&
-        finder.namesOf(street).length > 0,
-    )
-    .flatMap((reading) => {
-      const filter = finder.filterOf(reading, MAX_TYPOS);
-      return filter === undefined ? [] : [{ reading, filter }];
-    });
+  const unknown = readings.filter(
+    ({ street, locality }) =>
+      locality !== undefined &&
+      finder.localitiesOf(locality, 0) === undefined &&
+      finder.namesOf(street).length > 0,
+  );
+  await finder.readLocalityTypos(
+    unknown.flatMap(({ locality }) => (locality === undefined ? [] : [locality])),
+    budget,
+  );
+  const withTypos = unknown.flatMap((reading) => {
+    const filter = finder.filterOf(reading, MAX_TYPOS);
+    return filter === undefined ? [] : [{ reading, filter }];
+  });
   await group(live(withTypos), withTypos);
   if ([...best.values()].some((g) => g.typos <= 1)) return [...best.values()];
   const known = [...asTyped, ...withTypos];

@@ -102,7 +102,7 @@ async function check(
   const street = partOfText(address.street);
   const locality = address.locality === undefined ? undefined : partOfText(address.locality);
   const reading = { street, ...(locality === undefined ? {} : { locality }) };
-  const finder = new Finder(index, await readFor(index, [reading], budget, true));
+  const finder = new Finder(index, await readFor(index, [reading], budget, true, true));
   const places = await index.places(budget);
   // A locality given but near none: no street lies in it.
   const near =

@@ -21,7 +21,7 @@ import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
 import { typoAllowance, type FoldedWord } from "./fold.ts";
 import { isFree } from "./trie.ts";
-import { readVarint } from "./walk.ts";
+import { varintAt, varintEnd } from "./walk.ts";
 
 export const LEFT_OUT_WORDS = 1;
 export const SPELLED = 2;
@@ -70,8 +70,8 @@ export function readShapes(bytes: Uint8Array, at: number): [WordShape[], number]
   const count = bytes[at++] ?? 0;
   const words: WordShape[] = [];
   for (let i = 0; i < count; i++) {
-    const [value, next] = readVarint(bytes, at);
-    at = next;
+    const value = varintAt(bytes, at);
+    at = varintEnd();
     words.push({ length: Math.floor(value / 4), allowance: value % 4 });
   }
   return [words, at];
@@ -89,9 +89,9 @@ export function namePayloads(bytes: Uint8Array, from: number, to: number): NameP
         (bytes[at + 3] ?? 0) * 0x1000000;
       at += 4;
     }
-    const [position, afterPosition] = readVarint(bytes, at);
-    const [count, afterCount] = readVarint(bytes, afterPosition);
-    const [words, next] = readShapes(bytes, afterCount);
+    const position = varintAt(bytes, at);
+    const count = varintAt(bytes, varintEnd());
+    const [words, next] = readShapes(bytes, varintEnd());
     out.push({ flags, position, count, words, ...(spelling === undefined ? {} : { spelling }) });
     at = next;
   }
@@ -139,16 +139,18 @@ export function encodeNameShard(
 
 /** The trie of a pair in a shard file; undefined when no name has the pair. */
 export function pairTrie(shard: Uint8Array, pair: string): Uint8Array | undefined {
-  let [count, at] = readVarint(shard, 0);
+  let count = varintAt(shard, 0);
+  let at = varintEnd();
   let offset = 0;
-  let found: [number, number] | undefined;
-  const [a, b] = [pair.charCodeAt(0), pair.charCodeAt(1)];
+  let [foundAt, foundLength] = [-1, 0];
+  const a = pair.charCodeAt(0);
+  const b = pair.charCodeAt(1);
   for (; count > 0; count--) {
     const match = shard[at] === a && shard[at + 1] === b;
-    const [length, next] = readVarint(shard, at + 2);
-    if (match) found = [offset, length];
+    const length = varintAt(shard, at + 2);
+    if (match) [foundAt, foundLength] = [offset, length];
     offset += length;
-    at = next;
+    at = varintEnd();
   }
-  return found === undefined ? undefined : shard.subarray(at + found[0], at + found[0] + found[1]);
+  return foundAt < 0 ? undefined : shard.subarray(at + foundAt, at + foundAt + foundLength);
 }

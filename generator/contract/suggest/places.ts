@@ -20,7 +20,7 @@
 import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
 import { readShapes, writeShapes } from "./names.ts";
-import { readVarint } from "./walk.ts";
+import { readVarint, varintAt, varintEnd } from "./walk.ts";
 
 export interface LocalityPayload {
   readonly flags: number;
@@ -48,9 +48,9 @@ export function localityPayloads(bytes: Uint8Array, from: number, to: number): L
   for (let at = from; at < to;) {
     const flags = bytes[at++] ?? 0;
     const [words, afterWords] = readShapes(bytes, at);
-    const [locality, next] = readVarint(bytes, afterWords);
+    const locality = varintAt(bytes, afterWords);
     out.push({ flags, words, locality });
-    at = next;
+    at = varintEnd();
   }
   return out;
 }
@@ -140,6 +140,29 @@ export class SuggestPlaces {
     const below = (i: number) => this.code(i).slice(0, prefix.length) < prefix;
     const upTo = (i: number) => this.code(i).slice(0, prefix.length) <= prefix;
     return [this.firstPlace(this.search(below)), this.firstPlace(this.search(upTo))];
+  }
+
+  /**
+   * How many leading digits a place's postal code has in common with `digits`: the places whose
+   * code starts with each prefix of them are nested ranges (codes are sorted), found once, so a
+   * place is placed by comparing numbers, not by building its code.
+   */
+  sharedDigits(digits: string): (place: number) => number {
+    const ranges = new Int32Array(2 * digits.length);
+    for (let j = 1; j <= digits.length; j++) {
+      const [first, end] = this.placesStartingWith(digits.slice(0, j));
+      ranges[2 * j - 2] = first;
+      ranges[2 * j - 1] = end;
+    }
+    return (place) => {
+      let j = digits.length;
+      while (
+        j > 0 &&
+        (place < (ranges[2 * j - 2] as number) || place >= (ranges[2 * j - 1] as number))
+      )
+        j--;
+      return j;
+    };
   }
 
   /** The first code number for which `before` is false (codes are sorted). */

@@ -16,7 +16,8 @@ export interface PlaceFilter {
     readonly digits: string;
     readonly first: number;
     readonly end: number;
-    readonly codeOf: (place: number) => string;
+    /** The leading digits a place's postal code has in common with `digits` (places.ts sharedDigits). */
+    readonly shared: (place: number) => number;
   };
   /**
    * The localities the text names: per place the typos of the one that holds it (NO_PLACE: none),
@@ -30,10 +31,7 @@ export function proximityOf(filter: PlaceFilter, place: number): number {
   let far = 0;
   const { postal, locality } = filter;
   if (postal !== undefined && (place < postal.first || place >= postal.end)) {
-    const code = postal.codeOf(place);
-    let common = 0;
-    while (common < postal.digits.length && code[common] === postal.digits[common]) common++;
-    far += postal.digits.length - common;
+    far += postal.digits.length - postal.shared(place);
   }
   if (locality !== undefined) far += locality.of(place) - locality.typos;
   return far;

@@ -38,8 +38,8 @@ export type OnHit = (
 /** Where the last readVarint ended. */
 let after = 0;
 
-/** The varint at `at` (the offset after it in `after`). */
-function varintAt(bytes: Uint8Array, at: number): number {
+/** The varint at `at` (the offset after it: varintEnd()). Allocates nothing, unlike readVarint. */
+export function varintAt(bytes: Uint8Array, at: number): number {
   let byte = bytes[at++] as number;
   if (byte < 0x80) {
     after = at;
@@ -57,6 +57,9 @@ function varintAt(bytes: Uint8Array, at: number): number {
     scale *= 0x80;
   }
 }
+
+/** Where the varint the last varintAt read ends. */
+export const varintEnd = (): number => after;
 
 export class TrieWalker {
   private rows = new Int32Array(0);
