@@ -2,10 +2,32 @@ import { csvHeader } from "../contract/csv.ts";
 import { datasetPath } from "../contract/downloads.ts";
 import { FORMATS, type Format } from "../contract/query.ts";
 import type { AnyResource } from "../resources/resource.ts";
-import { creditsOf, type DownloadWriter, type PendingFile } from "./downloads.ts";
+import type { DownloadCredit, DownloadFile } from "../contract/downloads.ts";
 import type { ResourceChanges } from "./change-feed.ts";
 import type { RecordSlice } from "./record-diff.ts";
 import type { EncodedRecords } from "./encode.ts";
+
+/** A manifest entry while its dataset is written: the number of parts is known only at the end. */
+export type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K] };
+
+/** What a dataset is written through (downloads.ts DownloadWriter): a file, and its manifest entry. */
+interface FileWriter {
+  file(
+    entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">,
+    data: Buffer,
+  ): Promise<PendingFile>;
+}
+
+/** A resource's credits as a download lists them. */
+export function creditsOf(resource: AnyResource): DownloadCredit[] {
+  return resource.credits.map(({ source, attribution, licence, licenceUrl, asOf }) => ({
+    source,
+    attribution,
+    licence,
+    ...(licenceUrl === undefined ? {} : { licenceUrl }),
+    asOf,
+  }));
+}
 
 const OPEN = Buffer.from("[");
 const CLOSE = Buffer.from("]");
@@ -39,7 +61,7 @@ export class DatasetWriter {
   private readonly header: Buffer;
 
   constructor(
-    private readonly writer: DownloadWriter,
+    private readonly writer: FileWriter,
     private readonly resource: AnyResource,
     private readonly maxBytes: number,
     /** The diff against the predecessor's dataset, which sees every record as it is added. */

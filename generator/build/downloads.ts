@@ -8,7 +8,6 @@ import {
   GZIP_THRESHOLD,
   MAX_DOWNLOAD_BYTES,
   viewDownloadPath,
-  type DownloadCredit,
   type DownloadFile,
   type DownloadsManifest,
 } from "../contract/downloads.ts";
@@ -17,7 +16,7 @@ import { FORMATS } from "../contract/query.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import type { ChangeFeedWriter } from "./change-feed.ts";
-import { DatasetWriter } from "./datasets.ts";
+import { creditsOf, DatasetWriter, type PendingFile } from "./datasets.ts";
 import { pagePieces, sha256Of, type EncodedRecords } from "./encode.ts";
 
 const gzipAsync = promisify(gzip);
@@ -27,9 +26,6 @@ const gzipAsync = promisify(gzip);
  * part held waiting is memory at the build's peak.
  */
 const MAX_PENDING_GZIPS = 1;
-
-/** A manifest entry while its dataset is written: the number of parts is known only at the end. */
-export type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K] };
 
 /** Writes the whole-dataset downloads and their manifest. */
 export class DownloadWriter {
@@ -160,14 +156,4 @@ export class DownloadWriter {
       .finally(() => this.pending.delete(job));
     this.pending.add(job);
   }
-}
-
-export function creditsOf(resource: AnyResource): DownloadCredit[] {
-  return resource.credits.map(({ source, attribution, licence, licenceUrl, asOf }) => ({
-    source,
-    attribution,
-    licence,
-    ...(licenceUrl === undefined ? {} : { licenceUrl }),
-    asOf,
-  }));
 }

@@ -1,7 +1,14 @@
 import { createHash } from "node:crypto";
-import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
-import { bitmapPath, FORMAT_VERSION, gramCountsPath } from "../contract/layout.ts";
+import { SEARCH_READ_BUDGET } from "../contract/search/plan.ts";
+import {
+  bitmapPath,
+  FORMAT_VERSION,
+  gramCountsPath,
+  placeStreetsPath,
+} from "../contract/layout.ts";
 import { encodePlaceTable, type SearchMeta } from "../contract/search/meta.ts";
+import { decodeBitmap } from "../contract/search/bitmaps.ts";
+import { countBits } from "../contract/search/kernels.ts";
 import { encodeListShard, type ShardEntry } from "../contract/search/shards.ts";
 import {
   compareText,
@@ -33,7 +40,7 @@ import {
 import { writeBitmaps } from "./search-bitmaps.ts";
 import { writeGramCounts } from "./search-gram-counts.ts";
 import { writePlaceBitmaps } from "./search-place-bitmaps.ts";
-import { ListWriter, PairList } from "./search-lists.ts";
+import { ListWriter, PairList, writePlaceStreets } from "./search-lists.ts";
 import { indexStreets, type Street } from "./search-records.ts";
 /** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
 const SHARD_TARGET_BYTES = 16 * 1024;
@@ -68,11 +75,25 @@ export function emitSearch(
   const { streets, headOf, placeOf, places } = indexed;
   let files = 0;
   let bytes = 0;
-  // Every file but the meta goes into the hash, so an answer's ETag changes with anything it is made of.
+  // The files of format 5 go into the hash, so an answer's ETag changes with anything it is made
+  // of; the streets of places (format 6) are the place lists' positions again, and the meta only
+  // describes the files.
   const hash = createHash("sha256");
+  const bitmapStreets: number[] = [];
+  const fileBytes: Record<"l" | "g" | "t" | "h" | "c", number[]> = {
+    l: [],
+    g: [],
+    t: [],
+    h: [],
+    c: [],
+  };
   const put = (path: string, data: string | Uint8Array) => {
     files++;
-    bytes += sink.write(path, data).bytes;
+    const written = sink.write(path, data).bytes;
+    bytes += written;
+    const [, family, n] = /\/([lgthcb])\/(\d+)\.bin$/.exec(path) ?? [];
+    if (family === "b") bitmapStreets[Number(n)] = countBits(decodeBitmap(data as Uint8Array));
+    else if (family !== undefined) fileBytes[family as keyof typeof fileBytes][Number(n)] = written;
   };
   const write = (path: string, data: string | Uint8Array) => {
     hash.update(path).update(data);
@@ -129,10 +150,12 @@ export function emitSearch(
   const placeLists = new PairList();
   for (let position = 0; position < streets.length; position++)
     placeLists.push(placeOf[position] ?? 0, position);
-  const placeRefs = placeLists
-    .group(places.length)
-    .map((positions) => writer.list(positions, ofStreet.place, ofStreet.head));
-  writer.finish();
+  const byPlace = placeLists.group(places.length);
+  const placeRefs = byPlace.map((positions) =>
+    writer.list(positions, ofStreet.place, ofStreet.head),
+  );
+  const streamBytes = writer.finish();
+  writePlaceStreets(byPlace, (n, data) => put(placeStreetsPath(country, n), data));
 
   const placeWidth = places.length <= 0x10000 ? 2 : 3;
   for (let start = 0, chunk = 0; start < streets.length; start += RECORD_CHUNK_STREETS, chunk++) {
@@ -171,10 +194,13 @@ export function emitSearch(
       listBytes: listBytes(ref),
     };
   });
-  write(placesPath(country), encodePlaceTable(placeTable, placeRefs[0]?.[1] ?? 0));
+  const placeBytes = encodePlaceTable(placeTable, placeRefs[0]?.[1] ?? 0);
+  write(placesPath(country), placeBytes);
   const meta: SearchMeta = {
     formatVersion: FORMAT_VERSION,
+    country,
     count: streets.length,
+    places: places.length,
     hash: hash.digest("hex").slice(0, 16),
     headKeys: indexed.headKeys,
     placeWidth,
@@ -184,7 +210,10 @@ export function emitSearch(
     nameCharacters: nameCharacters(streets),
     bitmaps: [...bitmaps.files, ...placeBitmaps],
     bitmapAliases: bitmaps.aliases,
+    bitmapStreets,
     gramCounts,
+    streamBytes,
+    fileBytes: { places: placeBytes.byteLength, ...fileBytes },
     columns: {
       name: lengthsOf(streets.map((street) => street.name)),
       postalCode: columnShape(distinct(places.map((place) => place.postalCode))),

@@ -3,9 +3,9 @@ import {
   bitmapBytes,
   bitmapWords,
   LONG_PREFIX_DENSITY,
+  termKey,
 } from "../contract/search/bitmaps.ts";
-import { popcount } from "../contract/search/bitsets.ts";
-import { termKey } from "../contract/search/fulltext.ts";
+import { popcount } from "../contract/search/kernels.ts";
 
 /** The bitmaps of an index: the keys of files 0, 1, … and the keys whose set is a file's already. */
 export interface WrittenBitmaps {

@@ -2,6 +2,8 @@ import { ByteWriter } from "../contract/search/bytes.ts";
 import {
   BLOCK_ENTRIES,
   encodeBlock,
+  PLACE_STREETS_PER_FILE,
+  POSITION_BYTES,
   SEARCH_CHUNK_BYTES,
   type ListRef,
 } from "../contract/search/store.ts";
@@ -57,13 +59,13 @@ export class ListWriter {
     return ref;
   }
 
-  /** Writes the last chunk; returns how many chunks were written. */
+  /** Writes the last chunk; returns the stream's bytes. */
   finish(): number {
     if (this.length > 0)
       this.writeChunk(this.chunks++, Buffer.from(this.bytes.subarray(0, this.length)));
     this.flushed += this.length;
     this.length = 0;
-    return this.chunks;
+    return this.flushed;
   }
 
   private get offset(): number {
@@ -170,4 +172,27 @@ export class PairList {
     for (let i = 0; i < this.length; i++) sorted[fill[this.keys[i]!]!++] = this.values[i]!;
     return Array.from({ length: groups }, (_, g) => sorted.subarray(starts[g]!, starts[g + 1]!));
   }
+}
+
+/**
+ * The streets of each place (contract/search/store.ts PLACE_STREETS_PER_FILE): every place's
+ * positions (`byPlace`, in place order), POSITION_BYTES little-endian each, back to back, cut
+ * into files of PLACE_STREETS_PER_FILE positions; `write` takes file n's bytes.
+ */
+export function writePlaceStreets(
+  byPlace: readonly Int32Array[],
+  write: (n: number, bytes: Uint8Array) => void,
+): void {
+  const file = new Uint8Array(PLACE_STREETS_PER_FILE * POSITION_BYTES);
+  let [at, n] = [0, 0];
+  for (const positions of byPlace)
+    for (const position of positions) {
+      file[at++] = position & 0xff;
+      file[at++] = (position >>> 8) & 0xff;
+      file[at++] = position >>> 16;
+      if (at < file.length) continue;
+      write(n++, file.slice());
+      at = 0;
+    }
+  if (at > 0) write(n, file.slice(0, at));
 }

@@ -1,5 +1,4 @@
-import { BITMAP_DENSITY, bitmapBytes, bitmapWords } from "../contract/search/bitmaps.ts";
-import { placeKeys } from "../contract/search/place-bitmaps.ts";
+import { BITMAP_DENSITY, bitmapBytes, bitmapWords, placeKeys } from "../contract/search/bitmaps.ts";
 
 /**
  * The place bitmaps (contract/search/place-bitmaps.ts) of the characters of postal codes and

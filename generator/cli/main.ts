@@ -5,7 +5,7 @@ import type { AssetSetupProcess } from "../serve/assets.ts";
 import { HEALTH_PATH } from "../serve/child.ts";
 import { serveBuild, ServeError } from "../serve/server.ts";
 import { isServeWorker, runServeWorker, serveCluster } from "../serve/cluster.ts";
-import { SEARCH_READ_BUDGET } from "../contract/search/budget.ts";
+import { SEARCH_READ_BUDGET } from "../contract/search/plan.ts";
 import { addSyncCommand } from "./sync-command.ts";
 import {
   buildOptions,

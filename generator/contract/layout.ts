@@ -12,7 +12,7 @@ import type { Format } from "./query.ts";
  * in a way that the other side cannot read: the route table and each search meta carry it, and
  * the Worker and `serve` refuse a build of another version instead of misreading it.
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 
 /**
  * Why a build stamped `found` cannot be read by this code, as one line naming `what` (a directory,
@@ -125,6 +125,7 @@ export const recordsPath = (cc: string, chunk: number) => `/_s/${cc}/r/${chunk}.
 export const headsPath = (cc: string, chunk: number) => `/_s/${cc}/h/${chunk}.bin`;
 export const bitmapPath = (cc: string, n: number) => `/_s/${cc}/b/${n}.bin`;
 export const gramCountsPath = (cc: string, n: number) => `/_s/${cc}/c/${n}.bin`;
+export const placeStreetsPath = (cc: string, n: number) => `/_s/${cc}/s/${n}.bin`;
 
 // § 8: the route table; § 9: the build's own records; § 11: the CDN's files.
 

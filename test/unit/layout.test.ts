@@ -27,7 +27,7 @@ import {
 } from "../../generator/contract/layout.ts";
 import { AssetStore } from "../../generator/edge/assets.ts";
 import { createHandler } from "../../generator/edge/handler.ts";
-import { SearchIndex } from "../../generator/edge/search-index.ts";
+import { SearchFiles } from "../../generator/edge/search-reader.ts";
 import { memoryAssets } from "../support/local-assets.ts";
 
 /** Every path family of docs/FORMAT.md, as the build writes it: a change here is a new format version. */
@@ -148,7 +148,7 @@ describe("the format version", () => {
       readBudget: 1,
     });
     const store = new AssetStore(memoryAssets(new Map([[searchMetaPath("de"), meta]])));
-    await expect(SearchIndex.open(store, "http://x", "de")).rejects.toThrow(
+    await expect(SearchFiles.open(store, "http://x", "de")).rejects.toThrow(
       formatMismatch(searchMetaPath("de"), undefined),
     );
   });

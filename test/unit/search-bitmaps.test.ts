@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
   bitmapBytes,
-  bitmapChecked,
-  checkedLexemes,
-  checksDocuments,
   bitmapWords,
   BITMAP_DENSITY,
   decodeBitmap,
+  placeFilterKey,
 } from "../../generator/contract/search/bitmaps.ts";
 import { writeBitmaps } from "../../generator/build/search-bitmaps.ts";
-import type { ListTree } from "../../generator/contract/search/algebra.ts";
-import type { QueryLeaf } from "../../generator/contract/search/fulltext.ts";
-import type { SearchNode } from "../../generator/contract/postgres/tsquery.ts";
+import { writePlaceBitmaps } from "../../generator/build/search-place-bitmaps.ts";
+import { parseStreetFilter, type StreetFilter } from "../../generator/contract/search/filter.ts";
+
+const filter = (parameter: "postalCode" | "locality", value: string) =>
+  parseStreetFilter(parameter, value) as StreetFilter;
 
 /** A bitmap of `count` streets with these set, as its file's bytes. */
 function encodeBitmap(positions: Int32Array, count: number): Uint8Array {
@@ -23,25 +23,6 @@ const setBits = (words: Uint32Array, count: number) =>
   Array.from({ length: count }, (_, p) => p).filter(
     (p) => ((words[p >>> 5] ?? 0) >>> (p & 31)) & 1,
   );
-
-const word = (lexeme: string, prefix = false): SearchNode => ({ op: "lexeme", lexeme, prefix });
-const not = (operand: SearchNode): SearchNode => ({ op: "not", operand });
-const term = (lexeme: string): ListTree<QueryLeaf> => ({
-  op: "list",
-  list: { kind: "term", term: { lexeme, prefix: true } },
-});
-const phrase = {
-  op: "phrase",
-  terms: [
-    { lexeme: "straß", prefix: false, offset: 0 },
-    { lexeme: "ring", prefix: false, offset: 1 },
-    { lexeme: "ri", prefix: true, offset: 2 },
-  ],
-} as const;
-const checked = (checks: SearchNode[]): ListTree<QueryLeaf> => ({
-  op: "list",
-  list: { kind: "checked", base: term("ki"), checks },
-});
 
 describe("lexeme bitmaps", () => {
   it.each([
@@ -61,43 +42,6 @@ describe("lexeme bitmaps", () => {
     const bytes = new Uint8Array(5);
     bytes.set(encodeBitmap(Int32Array.of(3), 32), 1);
     expect(Array.from(decodeBitmap(bytes.subarray(1)))).toEqual([8]);
-  });
-
-  const bits = new Map([
-    ["=straß", decodeBitmap(encodeBitmap(Int32Array.of(1, 4, 7), 10))],
-    ["*ri", decodeBitmap(encodeBitmap(Int32Array.of(2, 7), 10))],
-  ]);
-  it.each<[string, SearchNode[], number[], number]>([
-    ["a word keeps its streets", [word("straß")], [1, 7], 0],
-    ["its negation the others", [not(word("straß"))], [2, 3, 9], 0],
-    ["a word without a bitmap is left to test", [word("weg")], [1, 2, 3, 7, 9], 1],
-    ["so is a prefix without one", [word("straß", true)], [1, 2, 3, 7, 9], 1],
-    ["a prefix with one keeps its streets", [word("ri", true)], [2, 7], 0],
-    ["both at once", [word("straß"), word("weg")], [1, 7], 1],
-    ["a phrase keeps the streets of its words, left to test", [phrase], [7], 1],
-  ])("%s", (_, checks, kept, rest) => {
-    const out = bitmapChecked(Int32Array.of(1, 2, 3, 7, 9), checks, bits);
-    expect([Array.from(out.candidates), out.rest.length]).toEqual([kept, rest]);
-  });
-
-  it.each<[string, ListTree<QueryLeaf>, string[], boolean]>([
-    ["a term checks nothing", term("ki"), [], false],
-    ["a check by bitmap needs no document", checked([word("straß")]), ["=straß"], false],
-    ["nor its negation", checked([not(word("straß"))]), ["=straß"], false],
-    ["nor a prefix's", checked([word("ri", true)]), ["*ri"], false],
-    ["a word without one does", checked([word("weg")]), ["=weg"], true],
-    ["a prefix without one does", checked([word("straß", true)]), ["*straß"], true],
-    [
-      "a phrase does, its whole words but its driver (whose list it reads) narrowed by bitmaps first",
-      {
-        op: "list",
-        list: { kind: "phrase", node: phrase, driver: { lexeme: "ring", prefix: false } },
-      },
-      ["=straß", "*ri"],
-      true,
-    ],
-  ])("%s", (_, plan, lexemes, documents) => {
-    expect([checkedLexemes(plan), checksDocuments(plan, bits)]).toEqual([lexemes, documents]);
   });
 
   it("are written for dense lexemes and prefixes (longer ones denser), a prefix of the same streets as an alias", () => {
@@ -136,5 +80,49 @@ describe("lexeme bitmaps", () => {
       [0, 2],
       [...range(20, 28), ...range(30, 38)],
     ]);
+  });
+
+  it.each([
+    ["postalCode", "1", "", "@p1"],
+    ["locality", "a", "Aab", "@lA"],
+    // ä is no case of a: a locality with ä still passes locality=a only by its own a.
+    ["locality", "a", "Aaä", "@lA"],
+    // The Kelvin sign folds with k, and locality=k does not find it.
+    ["locality", "k", "Kk\u212a", undefined],
+    ["locality", "k", "Kk", "@lK"],
+    ["locality", "^a", "Aa", undefined],
+    ["locality", "ab", "Aab", undefined],
+    ["postalCode", "1$", "", undefined],
+    ["locality", "[ab]", "ab", undefined],
+  ] as const)(
+    "%s=%s over the characters %j has the bitmap %s",
+    (parameter, value, alphabet, key) => {
+      expect(placeFilterKey(filter(parameter, value), Array.from(alphabet))).toBe(key);
+    },
+  );
+
+  it("are written for the dense characters of postal codes and case-folded localities", () => {
+    const count = 2 * BITMAP_DENSITY;
+    const places = [
+      { postalCode: "10", locality: "Ab" },
+      { postalCode: "21", locality: "b" },
+    ];
+    // Street 0 in place 0, every other in place 1.
+    const placeOf = Array.from({ length: count }, (_, p) => (p === 0 ? 0 : 1));
+    const written = new Map<number, number[]>();
+    const keys = writePlaceBitmaps(places, placeOf, count, 5, (n, bytes) => {
+      const words = decodeBitmap(bytes);
+      written.set(
+        n,
+        Array.from({ length: 8 }, (_, p) => p).filter(
+          (p) => ((words[p >>> 5] ?? 0) >>> (p & 31)) & 1,
+        ),
+      );
+    });
+    expect(keys).toEqual(["@lB", "@p1", "@p2"]); // @lA and @p0: one street, not dense
+    expect([...written.keys()]).toEqual([5, 6, 7]);
+    expect(written.get(5)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(written.get(6)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(written.get(7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decodePostings } from "../../generator/contract/search/postings.ts";
 import {
   ByteReader,
   ByteWriter,
@@ -361,5 +362,28 @@ describe("tails", () => {
       "1,",
       '"Dresden, Stadt"\r\n',
     ]);
+  });
+});
+
+describe("postings", () => {
+  it("decodes blocks as columns: the same entries as decodeBlocks, over several blocks", () => {
+    const heads = [["Aachener Straße"], ["Zeil"]];
+    const out = new ByteWriter();
+    encodeBlock(out, heads, [3, 4, 900], [70_000, 0, 5], [0, 1, 1], 3);
+    encodeBlock(out, heads.slice(1), [1_000_000, 1_000_001], [1, 2], [0, 0], 2);
+    const postings = decodePostings(out.view(), 5);
+    expect(Array.from(postings.positions)).toEqual([3, 4, 900, 1_000_000, 1_000_001]);
+    const entries = Array.from({ length: 5 }, (_, i) => postings.entry(i)).map((e) => ({
+      position: e.position,
+      place: e.place,
+      head: e.head,
+    }));
+    const expected = decodeBlocks(out.view()).map((e) => ({
+      position: e.position,
+      place: e.place,
+      head: e.head,
+    }));
+    expect(entries).toEqual(expected);
+    expect([postings.indexOf(900), postings.indexOf(901)]).toEqual([2, -1]);
   });
 });

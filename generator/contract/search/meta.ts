@@ -16,13 +16,21 @@
 import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
 import type { ColumnShape } from "../regex/universal.ts";
-import type { LocalityText } from "./place-candidates.ts";
+
+/** A column's values as one text: value i is text[starts[i], starts[i + 1]). */
+export interface ColumnText {
+  readonly text: string;
+  readonly starts: Int32Array;
+}
 
 export interface SearchMeta {
   /** The layout the build wrote (layout.ts FORMAT_VERSION): a Worker of another one refuses it. */
   readonly formatVersion: number;
-  /** Streets in the country. */
+  /** The country (`de`): its files are under `/_s/{country}/`. */
+  readonly country: string;
+  /** Streets in the country, and places (§ 7.2). */
   readonly count: number;
+  readonly places: number;
   /** A short hash of the index: part of every answer's ETag. */
   readonly hash: string;
   /** The record properties that make the head, in order; the last is `name`. */
@@ -50,8 +58,20 @@ export interface SearchMeta {
   readonly bitmaps: readonly string[];
   /** Terms whose streets are those of a bitmap file already (a prefix of one lexeme's): [termKey, file]. */
   readonly bitmapAliases: readonly (readonly [string, number])[];
+  /** The streets of each bitmap file (its set bits), so a plan knows them before it reads one. */
+  readonly bitmapStreets: readonly number[];
   /** The case-folded n-grams with per-place counts (gram-counts.ts): file n is the n-th's. */
   readonly gramCounts: readonly string[];
+  /** Bytes of the list stream (§ 7.5): its last chunk's are the rest after the full ones. */
+  readonly streamBytes: number;
+  /**
+   * The bytes of the files whose size varies, so that a plan knows what it will read before it
+   * reads it: the place table, and per family (lexicon `l` and n-gram `g` shards, tails `t`, head
+   * table `h`, place counts `c`) file n's bytes.
+   */
+  readonly fileBytes: { readonly places: number } & Readonly<
+    Record<"l" | "g" | "t" | "h" | "c", readonly number[]>
+  >;
 }
 
 /** The places (a place: what the tails of its streets share), column by column. */
@@ -65,7 +85,7 @@ export interface PlaceTable {
   /** Locality number i (without building `localities`). */
   locality(i: number): string;
   /** Every locality in one text (without building `localities`): a pattern's literals are searched in it at once. */
-  readonly localityText: LocalityText;
+  readonly localityText: ColumnText;
   readonly postalCodeOf: Int32Array;
   readonly localityOf: Int32Array;
   /** Streets per place. */

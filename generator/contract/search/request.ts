@@ -3,8 +3,14 @@
  * FullTextSearch, the `name`, `postalCode` and `locality` filters of Streets. Bad input is an
  * error listing per parameter, answered with a 400 problem.
  */
-import type { StreetFilters } from "./evaluate.ts";
-import { FilterSyntaxError, parseStreetFilter, type FilterParameter } from "./filter.ts";
+import {
+  FilterSyntaxError,
+  parseStreetFilter,
+  type FilterParameter,
+  type StreetFilter,
+} from "./filter.ts";
+import type { SearchMeta } from "./meta.ts";
+import { matchesEvery } from "../regex/universal.ts";
 import type { SearchQuery } from "../postgres/tsquery.ts";
 import { parseSearchTerm, SearchTermError } from "../postgres/websearch.ts";
 
@@ -14,6 +20,13 @@ export const PREFIX_PARAMETER = "lastWordPrefix";
 /** Longer terms are refused: no street's name, postal code and locality together come near it. */
 export const MAX_SEARCH_TERM_LENGTH = 200;
 export const STREET_FILTERS: readonly FilterParameter[] = ["locality", "name", "postalCode"];
+
+/** The parsed `/Streets` filters of one request. */
+export interface StreetFilters {
+  readonly name?: StreetFilter;
+  readonly postalCode?: StreetFilter;
+  readonly locality?: StreetFilter;
+}
 
 export type Parsed<T> =
   | { readonly ok: true; readonly value: T }
@@ -94,4 +107,26 @@ export function parseStreetFilters(
       detail: noFilter,
     };
   return { ok: true, value: filters };
+}
+
+/**
+ * The filters without those that filter nothing: a pattern that matches every value of its column
+ * (regex/universal.ts, from the shapes in the index's meta: `postalCode=[0-9]{5}`), and `^` or `$`
+ * alone (the empty literal, found at the start or end of every value). None left: every street.
+ */
+export function withoutUniversal(filters: StreetFilters, meta: SearchMeta): StreetFilters {
+  const kept: { -readonly [K in keyof StreetFilters]: StreetFilters[K] } = {};
+  for (const parameter of ["name", "postalCode", "locality"] as const) {
+    const filter = filters[parameter];
+    const tree = filter?.pattern?.tree;
+    const shape =
+      parameter === "name"
+        ? { ...meta.columns.name, characters: meta.nameCharacters }
+        : meta.columns[parameter];
+    if (tree !== undefined && matchesEvery(tree, shape)) continue;
+    const empty = filter?.pattern === undefined && filter?.literal.length === 0;
+    if (empty && !(filter.anchoredStart && filter.anchoredEnd)) continue;
+    if (filter !== undefined) kept[parameter] = filter;
+  }
+  return kept;
 }

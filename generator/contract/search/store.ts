@@ -46,11 +46,20 @@ export const SEARCH_CHUNK_BYTES = 128 * 1024;
 export const BLOCK_ENTRIES = 1024;
 export const TAILS_PER_SHARD = 16;
 export const RECORD_CHUNK_STREETS = 16_384;
+/**
+ * The streets of each place (docs/FORMAT.md § 7.10): positions of POSITION_BYTES bytes, places back
+ * to back, cut into files of PLACE_STREETS_PER_FILE positions (a little under 4 KiB), so that a
+ * place filter whose places lie all over the place order (`postalCode=01`, `locality=Essen`) reads
+ * about 4 KiB per stretch of neighbouring places, not a 128 KiB list chunk.
+ */
+export const POSITION_BYTES = 3;
+export const PLACE_STREETS_PER_FILE = 1365;
 
 export {
   headsPath,
   listChunkPath,
   lexiconPath,
+  placeStreetsPath,
   placesPath,
   recordsPath,
   searchMetaPath,

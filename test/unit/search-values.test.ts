@@ -6,13 +6,20 @@ import {
   type StreetFilter,
 } from "../../generator/contract/search/filter.ts";
 import {
-  localityCandidates,
-  type LocalityText,
-} from "../../generator/contract/search/place-candidates.ts";
+  candidates as valueCandidates,
+  passingPlaces,
+} from "../../generator/contract/search/values.ts";
+import {
+  decodePlaceTable,
+  encodePlaceTable,
+  type ColumnText,
+} from "../../generator/contract/search/meta.ts";
+
+/** The value filter (contract/search/values.ts): which distinct values, and so which places, pass. */
 
 const filter = (value: string) => parseStreetFilter("locality", value) as StreetFilter;
 /** Localities back to back, after a few characters of other text (the place table's postal codes). */
-const localityText = (localities: readonly string[]): LocalityText => {
+const localityText = (localities: readonly string[]): ColumnText => {
   let text = "12345";
   const starts = [text.length];
   for (const locality of localities) starts.push((text += locality).length);
@@ -21,11 +28,7 @@ const localityText = (localities: readonly string[]): LocalityText => {
 const charactersOf = (localities: readonly string[]) =>
   [...new Set(localities.join(""))].sort().join("");
 const candidates = (value: string, localities: readonly string[]) => {
-  const found = localityCandidates(
-    filter(value),
-    localityText(localities),
-    charactersOf(localities),
-  );
+  const found = valueCandidates(filter(value), localityText(localities), charactersOf(localities));
   return found === undefined ? undefined : Array.from(found);
 };
 
@@ -75,4 +78,90 @@ describe("locality pattern candidates", () => {
       }),
     );
   });
+});
+
+// Places as the build sorts them: by postal code (code units), then locality.
+const codes = [
+  "01067",
+  "01067",
+  "01069",
+  "1010",
+  "10115",
+  "10117",
+  "10178",
+  "10179",
+  "1020",
+  "53111",
+  "53113",
+  "9485",
+  "99998",
+].sort();
+const places = decodePlaceTable(
+  encodePlaceTable(
+    codes.map((postalCode, i) => ({
+      postalCode,
+      locality: `L${i % 3}`,
+      count: i + 1,
+      listBytes: 4,
+    })),
+    0,
+  ),
+);
+
+describe("the places that pass", () => {
+  it.each([
+    "^0",
+    "^01067",
+    "^1",
+    "^10",
+    "^101",
+    "^1010",
+    "^1011",
+    "^10115",
+    "^102",
+    "^948",
+    "^10178",
+    "^5",
+    "^531",
+    "^9",
+    "^2",
+    "^99999",
+    "^",
+    "^00",
+    "^A",
+  ])("%s: exactly the places whose code passes", (value) => {
+    const filter = parseStreetFilter("postalCode", value);
+    const { pass, streets, from, to } = passingPlaces(filter, undefined, places, "L012");
+    const passing = codes.flatMap((code, p) => (filterMatches(filter, code) ? [p] : []));
+    const inRange = Array.from({ length: to - from }, (_, k) => from + k);
+    expect([inRange, [...pass.keys()].filter((p) => pass[p] === 1)]).toEqual([passing, passing]);
+    expect(streets).toBe(passing.reduce((sum, p) => sum + p + 1, 0));
+  });
+
+  it.each([
+    ["101", undefined],
+    ["^101$", undefined],
+    ["^1[01]", undefined],
+    ["10$", undefined],
+    ["^1", "l1"],
+    [undefined, "^L[02]$"],
+  ])(
+    "postalCode=%s and locality=%s: each value tested, the places that pass them both",
+    (code, locality) => {
+      const filters = [
+        code === undefined ? undefined : parseStreetFilter("postalCode", code),
+        locality === undefined ? undefined : parseStreetFilter("locality", locality, "L012"),
+      ] as const;
+      const { pass, streets, from, to } = passingPlaces(filters[0], filters[1], places, "L012");
+      const passing = codes.flatMap((value, p) =>
+        (filters[0] === undefined || filterMatches(filters[0], value)) &&
+        (filters[1] === undefined || filterMatches(filters[1], `L${p % 3}`))
+          ? [p]
+          : [],
+      );
+      expect([from, to]).toEqual([0, codes.length]);
+      expect([...pass.keys()].filter((p) => pass[p] === 1)).toEqual(passing);
+      expect(streets).toBe(passing.reduce((sum, p) => sum + p + 1, 0));
+    },
+  );
 });

@@ -7,14 +7,15 @@ import { lexemesOf, streetDocument } from "../../generator/contract/postgres/lex
 import { matches } from "../../generator/contract/postgres/tsquery.ts";
 import { parseSearchTerm } from "../../generator/contract/postgres/websearch.ts";
 import { decodePlaceTable, encodePlaceTable } from "../../generator/contract/search/meta.ts";
-import { phraseByPlaces } from "../../generator/contract/search/phrase-places.ts";
+import { checked } from "../../generator/contract/search/checks.ts";
 import { decodePostings } from "../../generator/contract/search/postings.ts";
-import { PLAIN_NAME_LENGTH, type ListEntry } from "../../generator/contract/search/store.ts";
+import { PLAIN_NAME_LENGTH } from "../../generator/contract/search/store.ts";
+import type { SearchNode } from "../../generator/contract/postgres/tsquery.ts";
 
 /**
- * A phrase's candidates decided by their places (phrase-places.ts), on lists written as the build
- * writes them (name bits from lexemePositions): the same streets as each street's whole document
- * says, and a street's name is tested only when its name bit or its place leaves it open.
+ * The document check (checks.ts), on lists written as the build writes them (name bits from
+ * lexemePositions): a phrase decided by its candidates' places, or checks decided by bits of
+ * bitmaps, keep the same streets as each street's whole document says.
  */
 
 function index(streets: readonly Street[]) {
@@ -58,7 +59,7 @@ function index(streets: readonly Street[]) {
   return { table, listOf };
 }
 
-/** Each term of a phrase as the driver: the streets phraseByPlaces keeps, and the names it tested. */
+/** Each term of a phrase as the driver: the streets the check keeps of its list, and those whose documents match. */
 function decide(streets: readonly Street[], term: string) {
   const { table, listOf } = index(streets);
   const root = parseSearchTerm(term).root;
@@ -68,13 +69,9 @@ function decide(streets: readonly Street[], term: string) {
   return root.terms.flatMap((driver, at) => {
     if (driver.prefix || root.terms.findIndex((t) => t.lexeme === driver.lexeme) !== at) return [];
     const list = listOf(driver.lexeme);
-    const tested: string[] = [];
-    const passes = (entry: ListEntry) => {
-      tested.push(entry.head.at(-1) ?? "");
-      return matches({ root }, docs[entry.position] ?? new Map());
-    };
-    const kept = phraseByPlaces(list.positions, list, root, at, table, passes);
-    return [{ driver: driver.lexeme, kept: [...kept], expected, tested }];
+    const inputs = { postings: () => [list], places: table, bitmaps: new Map() };
+    const kept = checked(list.positions, [driver], [root], inputs, driver).positions;
+    return [{ driver: driver.lexeme, kept: [...kept], expected }];
   });
 }
 
@@ -97,7 +94,7 @@ const STREETS: readonly Street[] = [
   berlin(LONG),
 ];
 
-describe("phraseByPlaces: a phrase decided by its candidates' places", () => {
+describe("a phrase decided by its candidates' places", () => {
   it.each([
     ['"Berlin Straße"', ["Berliner Straße", "Berliner Straße"]],
     ['"Straße Berlin"', ["Weg"]],
@@ -112,22 +109,6 @@ describe("phraseByPlaces: a phrase decided by its candidates' places", () => {
       expect(kept.map((p) => STREETS[p]?.name)).toEqual(names);
     }
   });
-
-  it.each([
-    // Berlin's streets without it in the name are ruled out by their place, the others by their name's lexemes alone; a
-    // long name is tested whole (its document may be clamped).
-    ['"Berlin Straße"', "berlin", [LONG]],
-    // The postal code stands between a name and its locality: no split through Berlin.
-    ['"Straße Berlin"', "berlin", [LONG]],
-    // A split at the name's end through 10115 Berlin: those names are read.
-    ['"Straße 10115 Berlin"', "10115", ["Hauptstraße", "Berliner Straße", LONG]],
-  ])(
-    "%s tests on whole documents only what a split at the name's end or a long name needs (driver %s)",
-    (term, driver, tested) => {
-      const found = decide(STREETS, term).find((d) => d.driver === driver);
-      expect(found?.tested).toEqual(tested);
-    },
-  );
 
   const words = ["Berlin", "Berliner", "Straße", "Main", "am", "Weg", "10115", "Alt", "des"];
   const text = (min: number, max: number) =>
@@ -148,6 +129,39 @@ describe("phraseByPlaces: a phrase decided by its candidates' places", () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+});
+
+describe("checks decided by bits of bitmaps", () => {
+  const word = (lexeme: string, prefix = false): SearchNode => ({ op: "lexeme", lexeme, prefix });
+  const bitmap = (...positions: number[]) => {
+    const words = new Uint32Array(1);
+    for (const p of positions) words[0] = (words[0] as number) | (1 << p);
+    return words;
+  };
+  const bitmaps = new Map([
+    ["=straß", bitmap(1, 4, 7)],
+    ["*ri", bitmap(2, 7)],
+  ]);
+  const phrase: SearchNode = {
+    op: "phrase",
+    terms: [
+      { lexeme: "straß", prefix: false, offset: 0 },
+      { lexeme: "ri", prefix: true, offset: 1 },
+    ],
+  };
+  it.each<[string, SearchNode[], number[]]>([
+    ["a word keeps its streets", [word("straß")], [1, 7]],
+    ["its negation the others", [{ op: "not", operand: word("straß") }], [2, 3, 9]],
+    ["a prefix with one keeps its streets", [word("ri", true)], [2, 7]],
+    // A check no bitmap decides needs the candidates' documents: without the places, none passes.
+    ["a word without one is left to the documents", [word("weg")], []],
+    ["a phrase keeps the streets of its words, then its documents decide", [phrase], []],
+  ])("%s", (_, checks, kept) => {
+    const inputs = { postings: () => [], places: undefined, bitmaps };
+    expect(Array.from(checked(Int32Array.of(1, 2, 3, 7, 9), [], checks, inputs).positions)).toEqual(
+      kept,
     );
   });
 });

@@ -1,0 +1,269 @@
+/**
+ * The leaves of a plan (plan.ts): the index's files as sets of streets. For each, the files a plan
+ * needs, computed from the metadata before they are read (the meta gives every file's bytes, the
+ * shards each list's blocks, the place table each place's streets), and the files decoded once
+ * fetched, kept per isolate. A posting list is a set of streets (lexeme and place lists: an entry
+ * per street, with its place and head) or of runs of streets of one name (n-gram lists); a bitmap
+ * is a set of streets; the streets of places a set per place; the record and head tables give any
+ * street's place and head.
+ */
+import * as layout from "../layout.ts";
+import { chunkSpans } from "../pack.ts";
+import { bitmapBytes, decodeBitmap } from "./bitmaps.ts";
+import { decodeGramCounts } from "./gram-counts.ts";
+import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
+import type { Files, Reader } from "./plan.ts";
+import { decodePostings, Postings } from "./postings.ts";
+import { ListShard, shardFor } from "./shards.ts";
+import * as store from "./store.ts";
+import { TailShard } from "./tails.ts";
+
+const FAMILIES = {
+  p: layout.listChunkPath,
+  l: layout.lexiconPath,
+  g: layout.trigramPath,
+  t: layout.tailsPath,
+  r: layout.recordsPath,
+  h: layout.headsPath,
+  b: layout.bitmapPath,
+  c: layout.gramCountsPath,
+  s: layout.placeStreetsPath,
+};
+type Family = keyof typeof FAMILIES;
+const interned = new WeakMap<SearchMeta, Record<string, string[]>>();
+
+/** File n of a family, its path made once per index: a path is a key wherever a file is kept. */
+export function pathOf(meta: SearchMeta, family: Family, n: number): string {
+  let paths = interned.get(meta);
+  if (paths === undefined) interned.set(meta, (paths = {}));
+  return ((paths[family] ??= [])[n] ??= FAMILIES[family](meta.country, n));
+}
+
+/** The bytes of file n of a family: worked out for files of a fixed size, the others' from the meta. */
+function sizeOf(meta: SearchMeta, family: Family, n: number): number {
+  const { count } = meta;
+  if (family === "p")
+    return Math.min(store.SEARCH_CHUNK_BYTES, meta.streamBytes - n * store.SEARCH_CHUNK_BYTES);
+  if (family === "r")
+    return (
+      Math.min(store.RECORD_CHUNK_STREETS, count - n * store.RECORD_CHUNK_STREETS) * meta.placeWidth
+    );
+  if (family === "s")
+    return (
+      Math.min(store.PLACE_STREETS_PER_FILE, count - n * store.PLACE_STREETS_PER_FILE) *
+      store.POSITION_BYTES
+    );
+  if (family === "b") return bitmapBytes(count);
+  return meta.fileBytes[family][n] ?? 0;
+}
+
+/** Files of a family by number. */
+export function filesOf(meta: SearchMeta, family: Family, numbers: Iterable<number>): Files {
+  const files: Files = new Map();
+  for (const n of numbers) files.set(pathOf(meta, family, n), sizeOf(meta, family, n));
+  return files;
+}
+
+/** The numbers of the chunks of `size` units that increasing units lie in, each once. */
+function chunksOf(units: ArrayLike<number>, size: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const chunk = Math.floor((units[i] as number) / size);
+    if (out.at(-1) !== chunk) out.push(chunk);
+  }
+  return out;
+}
+
+/** The list-stream chunks that byte ranges [from, to) lie in. */
+export function streamFiles(
+  meta: SearchMeta,
+  ranges: readonly (readonly [number, number])[],
+): Files {
+  const chunks = new Set<number>();
+  for (const [from, to] of ranges)
+    for (
+      let c = Math.floor(from / store.SEARCH_CHUNK_BYTES);
+      c * store.SEARCH_CHUNK_BYTES < to;
+      c++
+    )
+      chunks.add(c);
+  return filesOf(meta, "p", chunks);
+}
+
+/** The lists' files (whole lists: a ListRef is its count and its blocks' offsets). */
+export const listFiles = (meta: SearchMeta, refs: readonly store.ListRef[]): Files =>
+  streamFiles(
+    meta,
+    refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0]),
+  );
+
+/** Bytes [from, to) of the list stream, its chunks fetched. */
+export function streamBytes(r: Reader, from: number, to: number): Uint8Array {
+  const spans = chunkSpans(from, to, store.SEARCH_CHUNK_BYTES);
+  const chunk = (n: number) => r.bytes(pathOf(r.meta, "p", n));
+  const [only] = spans;
+  if (spans.length === 1 && only !== undefined)
+    return chunk(only.chunk).subarray(only.from, only.to);
+  const out = new Uint8Array(to - from);
+  for (const span of spans)
+    out.set(
+      chunk(span.chunk).subarray(span.from, span.to),
+      span.chunk * store.SEARCH_CHUNK_BYTES + span.from - from,
+    );
+  return out;
+}
+
+/** A whole list decoded as columns (its files fetched), kept per isolate. */
+export function list(r: Reader, ref: store.ListRef): Postings {
+  const [count = 0, from = 0] = ref;
+  if (count === 0) return Postings.EMPTY;
+  return r.kept(from, count * 12, () =>
+    decodePostings(streamBytes(r, from, ref.at(-1) ?? 0), count),
+  );
+}
+
+/** The shard files of keys: lexicon shards for lexemes (their two-character group), n-gram shards for n-grams. */
+export const shardFiles = (meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files =>
+  filesOf(
+    meta,
+    lexicon ? "l" : "g",
+    keys.map((key) =>
+      shardFor(
+        lexicon ? meta.lexiconShards : meta.trigramShards,
+        lexicon ? store.lexiconKey(key) : key,
+      ),
+    ),
+  );
+
+/** The shard a key is in (its file fetched). */
+export function shardOf(r: Reader, key: string, lexicon: boolean): ListShard {
+  const [path = ""] = shardFiles(r.meta, [key], lexicon).keys();
+  return r.decoded(path, (bytes) => ListShard.parse(bytes));
+}
+
+export const placeTableFiles = (meta: SearchMeta): Files =>
+  new Map([[layout.placesPath(meta.country), meta.fileBytes.places]]);
+
+/** The place table (its file fetched). */
+export const placeTable = (r: Reader): PlaceTable =>
+  r.decoded(layout.placesPath(r.meta.country), (bytes) => decodePlaceTable(bytes));
+
+/** Where each place's streets start among all places' streets (the sums of the streets of the places before it). */
+export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
+  r.kept("street starts", table.size * 4, () => {
+    const starts = new Int32Array(table.size + 1);
+    for (let p = 0; p < table.size; p++)
+      starts[p + 1] = (starts[p] as number) + (table.counts[p] as number);
+    return starts;
+  });
+
+/** The files of the streets of the places that pass (`pass[p] === 1`) in [from, to). */
+export function placeStreetFiles(
+  meta: SearchMeta,
+  starts: Int32Array,
+  pass: Uint8Array,
+  from: number,
+  to: number,
+): Files {
+  const files = new Set<number>();
+  for (let p = from; p < to; p++)
+    if (pass[p] === 1)
+      for (
+        let k = starts[p] as number;
+        k < (starts[p + 1] as number);
+        k += store.PLACE_STREETS_PER_FILE
+      )
+        files
+          .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
+          .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
+  return filesOf(meta, "s", files);
+}
+
+/** The streets of place p, in order (their files fetched). */
+export function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Array {
+  const [from, to] = [starts[p] as number, starts[p + 1] as number];
+  const out = new Int32Array(to - from);
+  for (let k = from; k < to;) {
+    const f = Math.floor(k / store.PLACE_STREETS_PER_FILE);
+    const bytes = r.bytes(pathOf(r.meta, "s", f));
+    const end = Math.min(to, (f + 1) * store.PLACE_STREETS_PER_FILE);
+    for (let at = (k - f * store.PLACE_STREETS_PER_FILE) * 3; k < end; k++, at += 3)
+      out[k - from] =
+        (bytes[at] as number) |
+        ((bytes[at + 1] as number) << 8) |
+        ((bytes[at + 2] as number) << 16);
+  }
+  return out;
+}
+
+/** The record-table chunks (each street's place) of increasing positions. */
+export const recordFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
+  filesOf(meta, "r", chunksOf(positions, store.RECORD_CHUNK_STREETS));
+
+/** The places of increasing positions (their record chunks fetched). */
+export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
+  const out = new Int32Array(positions.length);
+  const width = r.meta.placeWidth;
+  let table: Uint8Array = new Uint8Array();
+  for (let i = 0, chunk = -1; i < positions.length; i++) {
+    const position = positions[i] as number;
+    if (Math.floor(position / store.RECORD_CHUNK_STREETS) !== chunk) {
+      chunk = Math.floor(position / store.RECORD_CHUNK_STREETS);
+      table = r.bytes(pathOf(r.meta, "r", chunk));
+    }
+    const at = (position - chunk * store.RECORD_CHUNK_STREETS) * width;
+    out[i] =
+      (table[at] as number) |
+      ((table[at + 1] as number) << 8) |
+      (width === 3 ? (table[at + 2] as number) << 16 : 0);
+  }
+  return out;
+}
+
+/** The head-table chunks of increasing positions. */
+export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
+  filesOf(meta, "h", chunksOf(positions, store.RECORD_CHUNK_STREETS));
+
+/** The heads of increasing positions (their head chunks fetched). */
+export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[] {
+  const out: (readonly string[])[] = [];
+  for (const chunk of chunksOf(positions, store.RECORD_CHUNK_STREETS)) {
+    const here = [...positions].filter((p) => Math.floor(p / store.RECORD_CHUNK_STREETS) === chunk);
+    out.push(...store.headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
+  }
+  return out;
+}
+
+/** The number of a bitmap key's file (the meta's bitmaps and their aliases). */
+export const bitmapNumber = (r: Reader, key: string): number | undefined =>
+  r
+    .kept(
+      "bitmap numbers",
+      0,
+      () => new Map([...r.meta.bitmaps.map((k, n) => [k, n] as const), ...r.meta.bitmapAliases]),
+    )
+    .get(key);
+
+/** Bitmap file n's words (fetched). */
+export const bitmap = (r: Reader, n: number): Uint32Array =>
+  r.decoded(pathOf(r.meta, "b", n), decodeBitmap);
+
+/** Per place, its streets whose name has the n-gram of count file n (fetched). */
+export const placeCounts = (r: Reader, n: number, places: number): Int32Array =>
+  r.decoded(pathOf(r.meta, "c", n), (bytes) => decodeGramCounts(bytes, places));
+
+/** The tail shards of places. */
+export const tailFiles = (meta: SearchMeta, places: Iterable<number>): Files =>
+  filesOf(
+    meta,
+    "t",
+    Array.from(places, (place) => Math.floor(place / store.TAILS_PER_SHARD)),
+  );
+
+/** A place's rendered tail, JSON (0) or CSV (1) (its shard fetched). */
+export function tailOf(r: Reader, place: number, format: 0 | 1): string {
+  const n = Math.floor(place / store.TAILS_PER_SHARD);
+  const shard = r.decoded(pathOf(r.meta, "t", n), (bytes) => new TailShard(bytes));
+  const i = place % store.TAILS_PER_SHARD;
+  return i >= shard.size ? (["}", "\r\n"][format] ?? "") : shard.tail(i, format);
+}

@@ -1,0 +1,296 @@
+/**
+ * A `/Streets` name filter as a leaf (plan.ts): the n-gram lists whose runs of streets (a run: the
+ * streets of one name, neighbours in the order) hold every name that can pass, read from the
+ * shards before any list. A literal is the list of its own text when the index has one (a common
+ * n-gram of four or more characters, a name's start), else its rarest n-gram's, narrowed by a
+ * second; a regular expression the and/or tree of the literals every match contains (Russ Cox,
+ * "Regular Expression Matching with a Trigram Index"), an `and` its fewest runs, an `or` every
+ * branch's. Each candidate run's name is then tested once per distinct name, unless the one list
+ * holds exactly the passing runs (the fold of the literal is exact).
+ */
+import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
+import {
+  caseFoldKey,
+  filterMatches,
+  foldIsExact,
+  literalText,
+  type StreetFilter,
+} from "./filter.ts";
+import { list, listFiles, shardFiles, shardOf } from "./leaves.ts";
+import { COST, type Reader } from "./plan.ts";
+import type { Postings } from "./postings.ts";
+import { EVERY_NAME, literalKeys, listCount, NAME_START, type ListRef } from "./store.ts";
+import { gallop, intersect, unite } from "./kernels.ts";
+
+/** The lists a name reads: their runs (an upper bound of the candidates) and streets (likewise). */
+export interface Cover {
+  readonly refs: readonly ListRef[];
+  readonly runs: number;
+  readonly streets: number;
+}
+
+export interface NameSide extends Cover {
+  readonly filter: StreetFilter;
+  /** The lists are intersected (a literal's rarest n-grams), else united (a pattern's branches). */
+  readonly and: boolean;
+  /** Every run of its one list passes: no name is tested. */
+  readonly exact: boolean;
+  /** Its per-place counts file (gram-counts.ts), when exact. */
+  readonly counts: number | undefined;
+  /** Steps per distinct name tested. */
+  readonly test: number;
+}
+
+/**
+ * Most candidates a pattern may leave for the engine (names of runs, or streets of places): each
+ * costs an engine test (COST.pattern), whose first states are built on the request's own CPU.
+ */
+export const MAX_PATTERN_CANDIDATES = 4000;
+
+/** A pattern that would leave the engine more than MAX_PATTERN_CANDIDATES candidates. */
+export class PatternTooBroad extends Error {
+  constructor(
+    readonly parameter: string,
+    readonly candidates: number,
+  ) {
+    super(
+      `The value of ${parameter} matches too many street names to be checked: its letters in a row ` +
+        `narrow it to ${candidates} candidates, at most ${MAX_PATTERN_CANDIDATES} are checked. To narrow it, ` +
+        `give it three or more letters in a row that every match contains (e.g. 'Schützenstr\\.' rather than ` +
+        `'Sch.*str'), or add postalCode or locality.`,
+    );
+    this.name = "PatternTooBroad";
+  }
+}
+
+/**
+ * Refuses a pattern whose candidates exceed MAX_PATTERN_CANDIDATES, counted on the side a search
+ * would read: the streets of the places the other filters leave (Infinity without them) when they
+ * are no more than the cover's, else the cover's runs. A literal is never refused here.
+ */
+export function refuseBroadPattern(name: NameSide, placeStreets: number): void {
+  if (name.filter.pattern === undefined) return;
+  const candidates = placeStreets <= name.streets ? placeStreets : name.runs;
+  if (candidates > MAX_PATTERN_CANDIDATES)
+    throw new PatternTooBroad(name.filter.parameter, candidates);
+}
+
+/** The name's side, from the n-gram shards (charged and read here): no list is read yet. */
+export async function nameSide(r: Reader, filter: StreetFilter): Promise<NameSide> {
+  const side = { filter, and: true, exact: false, counts: undefined, test: COST.name };
+  if (filter.pattern !== undefined) {
+    const tree = fromLiterals(literalQuery(filter.pattern.tree, caseFoldKey));
+    const found = await lookup(r, treeKeys(tree));
+    return { ...side, ...cheapestCover(tree, found), and: false, test: COST.pattern };
+  }
+  const occurring = r.kept(
+    "name characters",
+    0,
+    () => new Set(Array.from(r.meta.nameCharacters, (c) => c.codePointAt(0) ?? 0)),
+  );
+  const text = caseFoldKey(literalText(filter.literal));
+  const anchored = filter.anchoredStart && filter.literal.length > 0;
+  const counted = (exact: boolean) => {
+    const n = exact && !anchored ? r.meta.gramCounts.indexOf(text) : -1;
+    return n < 0 ? undefined : n;
+  };
+  const none = { ...side, refs: [], runs: 0, streets: 0, exact: true };
+  // Four or more characters, or anchored, may be a list of its own (a common n-gram, a name's start).
+  if (anchored || filter.literal.length >= 4) {
+    const key = (anchored ? NAME_START : "") + text;
+    const own = (await lookup(r, [key])).get(key);
+    if (own !== undefined) {
+      const exact = foldIsExact(filter, occurring, anchored);
+      return {
+        ...side,
+        refs: [own[1]],
+        runs: listCount(own[1]),
+        streets: own[0],
+        exact,
+        counts: counted(exact),
+      };
+    }
+    if (anchored && filter.literal.length <= 2) return none;
+  }
+  // Its rarest n-gram's runs, intersected with the rarest that does not overlap it when that is at
+  // most COST.name times as long: decoding it costs less than testing the names it rules out.
+  const keys = literalKeys((anchored ? NAME_START : "") + text);
+  const found = await lookup(r, keys);
+  const lists = keys.map((key) => found.get(key));
+  if (lists.some((l) => l === undefined)) return none;
+  const runs = (i: number) => listCount((lists[i] as readonly [number, ListRef])[1]);
+  const rarest = (ok: (i: number) => boolean) =>
+    lists.reduce((best, _, i) => (ok(i) && (best < 0 || runs(i) < runs(best)) ? i : best), -1);
+  const at = rarest(() => true);
+  const [streets, first] = lists[at] as readonly [number, ListRef];
+  const second =
+    lists[rarest((i) => Math.abs(i - at) >= 3 && runs(i) <= COST.name * runs(at))]?.[1];
+  const both = second !== undefined && r.fits(listFiles(r.meta, [first, second]), 0.5);
+  const exact = filter.literal.length <= 3 && foldIsExact(filter, occurring);
+  return {
+    ...side,
+    refs: both ? [first, second] : [first],
+    runs: runs(at),
+    streets,
+    exact,
+    counts: counted(exact),
+  };
+}
+
+/** Each key's list and the streets in its runs, from the n-gram shards (charged and read). */
+async function lookup(
+  r: Reader,
+  keys: readonly string[],
+): Promise<Map<string, readonly [number, ListRef]>> {
+  await r.need(shardFiles(r.meta, keys, false));
+  const out = new Map<string, readonly [number, ListRef]>();
+  for (const key of keys) {
+    const found = shardOf(r, key, false).get(key);
+    if (found !== undefined) out.set(key, [found.streets, found.ref]);
+  }
+  return out;
+}
+
+/** The n-gram keys whose run lists hold every name a pattern's literals allow, as an and/or tree. */
+type GramTree = string | { readonly op: "and" | "or"; readonly of: readonly GramTree[] };
+
+function fromLiterals(query: LiteralQuery): GramTree {
+  if (query.op === "all") return EVERY_NAME;
+  if (query.op !== "literal") return { op: query.op, of: query.of.map(fromLiterals) };
+  const keys = literalKeys(query.text);
+  return keys.length === 1 ? (keys[0] as string) : { op: "and", of: keys };
+}
+
+const treeKeys = (tree: GramTree): string[] =>
+  typeof tree === "string" ? [tree] : [...new Set(tree.of.flatMap(treeKeys))];
+
+const NONE: Cover = { refs: [], runs: 0, streets: 0 };
+
+/** The cheapest cover of a tree, from its lists' sizes alone: the fewest runs of an `and`'s operands, every branch of an `or`. */
+function cheapestCover(
+  tree: GramTree,
+  found: ReadonlyMap<string, readonly [number, ListRef]>,
+): Cover {
+  if (typeof tree === "string") {
+    const list = found.get(tree);
+    return list === undefined
+      ? NONE
+      : { refs: [list[1]], runs: listCount(list[1]), streets: list[0] };
+  }
+  const covers = tree.of.map((t) => cheapestCover(t, found));
+  if (tree.op === "and")
+    return covers.some((c) => c.refs.length === 0)
+      ? NONE
+      : covers.reduce((a, b) => (b.runs < a.runs ? b : a));
+  const refs = new Map(covers.flatMap((c) => c.refs.map((ref) => [ref[1] ?? 0, ref] as const)));
+  return {
+    refs: [...refs.values()],
+    runs: [...refs.values()].reduce((sum, ref) => sum + listCount(ref), 0),
+    streets: covers.reduce((sum, c) => sum + c.streets, 0),
+  };
+}
+
+/** The candidate runs of a name's lists (read), each distinct name tested once when asked. */
+export class Runs {
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+  /** Per run its list and its entry there (one list: the run's index). */
+  private readonly which: Int32Array | undefined;
+  private readonly at: Int32Array | undefined;
+  private readonly verdicts: Uint8Array;
+
+  /**
+   * `lists`: the name's lists, decoded; `size`: the country's streets; `most`: most runs will be
+   * tested, so their lists' head tables are decoded whole at once, not head by head.
+   */
+  constructor(
+    private readonly lists: Postings[],
+    private readonly name: Pick<NameSide, "filter" | "and" | "exact">,
+    size: number,
+    most = false,
+  ) {
+    lists.sort((x, y) => x.length - y.length);
+    const [first, second] = lists as [Postings, Postings?];
+    if (most && !name.exact) for (const l of lists) l.decodeHeads();
+    if (second === undefined) {
+      [this.starts, this.lengths] = [first.positions, first.seconds];
+      this.verdicts = new Uint8Array(this.starts.length).fill(name.exact ? 1 : 0);
+      return;
+    }
+    // A run is the same in every n-gram list: of an `and`, the runs at the lists' common starts;
+    // of an `or` (a pattern's branches), every list's, each once.
+    this.starts = name.and
+      ? intersect(first.positions, second.positions)
+      : unite(
+          lists.map((l) => l.positions),
+          size,
+        );
+    const [which, at, lengths] = [
+      new Int32Array(this.starts.length),
+      new Int32Array(this.starts.length),
+      new Int32Array(this.starts.length),
+    ];
+    const next = new Int32Array(lists.length);
+    for (let i = 0; i < at.length; i++) {
+      const start = this.starts[i] as number;
+      let l = 0;
+      while (
+        ((lists[l] as Postings).positions[
+          (next[l] = gallop((lists[l] as Postings).positions, start, next[l]))
+        ] as number) !== start
+      )
+        l++;
+      [which[i], at[i], lengths[i]] = [
+        l,
+        next[l] as number,
+        (lists[l] as Postings).seconds[next[l] as number] as number,
+      ];
+    }
+    [this.lengths, this.which, this.at] = [lengths, which, at];
+    this.verdicts = new Uint8Array(this.starts.length);
+  }
+
+  /** Run i's head. */
+  head(i: number): readonly string[] {
+    const l = this.lists[this.which?.[i] ?? 0] as Postings;
+    return l.headOf(l.headRef(this.at?.[i] ?? i));
+  }
+
+  /** Does run i's name pass? A run is one name's streets: each name is tested once. */
+  passes(i: number): boolean {
+    if (this.verdicts[i] === 0) {
+      const head = this.head(i);
+      this.verdicts[i] = filterMatches(this.name.filter, head[head.length - 1] ?? "") ? 1 : 2;
+    }
+    return this.verdicts[i] === 1;
+  }
+
+  /** The streets of the passing runs, in order. */
+  streets(): Int32Array {
+    const out: number[] = [];
+    for (let i = 0; i < this.starts.length; i++)
+      if (this.passes(i))
+        for (let k = 0; k < (this.lengths[i] as number); k++)
+          out.push((this.starts[i] as number) + k);
+    return Int32Array.from(out);
+  }
+
+  /** The run holding a street (searched from run `from` on), or -1. */
+  runOf(position: number, from = 0): number {
+    const i = gallop(this.starts, position + 1, from) - 1;
+    return i >= 0 && position < (this.starts[i] as number) + (this.lengths[i] as number) ? i : -1;
+  }
+}
+
+/** The candidate runs of a name's lists, read (their files fetched). */
+export const readRuns = (r: Reader, name: NameSide, most = true) =>
+  new Runs(
+    name.refs.map((ref) => list(r, ref)),
+    name,
+    r.meta.count,
+    most,
+  );
+
+/** Steps of reading a name's lists and testing their runs' names (`tested` of them at most). */
+export const nameSteps = (name: NameSide, tested = name.runs) =>
+  name.runs * COST.entry + (name.exact ? 0 : Math.min(tested, name.runs) * name.test);

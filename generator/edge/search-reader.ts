@@ -1,0 +1,145 @@
+import { formatMismatch } from "../contract/layout.ts";
+import { SearchTooBroad } from "../contract/search/plan.ts";
+import type { SearchMeta } from "../contract/search/meta.ts";
+import type { Files, Reader } from "../contract/search/plan.ts";
+import { searchMetaPath } from "../contract/search/store.ts";
+import type { AssetStore } from "./assets.ts";
+
+/**
+ * What an isolate keeps of an index, files and what was made of them together, the most recently
+ * used first: a quarter of an isolate's 128 MB, so that the lists and bitmaps of common words, the
+ * place table and the shards stay warm while the heap the collector walks stays small.
+ */
+const KEPT_BYTES = 32 * 1024 * 1024;
+
+/**
+ * One country's search index as the Worker reads it: its meta, and per isolate the files and the
+ * values made of them (KEPT_BYTES, least recently used dropped). Only resolved data is kept (see
+ * AssetStore): each request fetches what it needs that is not kept.
+ */
+export class SearchFiles {
+  private readonly kept = new Map<
+    number | string,
+    { readonly value: unknown; readonly bytes: number }
+  >();
+  /** Files decoded, by their bytes: a decoded file goes when its bytes go. */
+  readonly decoded = new WeakMap<Uint8Array, unknown>();
+  private keptBytes = 0;
+
+  private constructor(
+    private readonly store: AssetStore,
+    private readonly origin: string,
+    readonly meta: SearchMeta,
+    private readonly metaBytes: number,
+  ) {}
+
+  static async open(store: AssetStore, origin: string, country: string): Promise<SearchFiles> {
+    const path = searchMetaPath(country);
+    const bytes = new Uint8Array(await (await store.require(origin, path)).arrayBuffer());
+    const meta = JSON.parse(new TextDecoder().decode(bytes)) as SearchMeta;
+    const mismatch = formatMismatch(path, meta.formatVersion);
+    if (mismatch !== undefined) throw new Error(mismatch);
+    return new SearchFiles(store, origin, meta, bytes.byteLength);
+  }
+
+  /** A request's reader: its budget (the meta's readBudget) charged with the meta, which every request reads. */
+  reader(): Reader {
+    return new RequestReader(
+      this,
+      this.meta.readBudget,
+      searchMetaPath(this.meta.country),
+      this.metaBytes,
+    );
+  }
+
+  get(key: number | string): unknown {
+    const entry = this.kept.get(key);
+    if (entry === undefined) return undefined;
+    this.kept.delete(key);
+    this.kept.set(key, entry);
+    return entry.value;
+  }
+
+  keep(key: number | string, value: unknown, bytes: number): void {
+    if (this.kept.has(key)) return;
+    this.kept.set(key, { value, bytes });
+    this.keptBytes += bytes;
+    for (const [oldest, entry] of this.kept) {
+      if (this.keptBytes <= KEPT_BYTES) break;
+      this.kept.delete(oldest);
+      this.keptBytes -= entry.bytes;
+    }
+  }
+
+  async fetch(path: string): Promise<Uint8Array> {
+    return new Uint8Array(await (await this.store.require(this.origin, path)).arrayBuffer());
+  }
+}
+
+/** One request's reads: each file charged once, whole, before it is read, whether or not the isolate keeps it. */
+class RequestReader implements Reader {
+  private spent = 0;
+  private readonly got = new Map<string, Uint8Array | undefined>();
+
+  constructor(
+    private readonly files: SearchFiles,
+    private readonly limit: number,
+    metaPath: string,
+    metaBytes: number,
+  ) {
+    this.charge(metaPath, metaBytes);
+  }
+
+  get meta(): SearchMeta {
+    return this.files.meta;
+  }
+
+  fits(files: Files, reserve = 0): boolean {
+    let more = 0;
+    for (const [path, bytes] of files) if (!this.got.has(path)) more += bytes;
+    return this.spent + more <= this.limit * (1 - reserve);
+  }
+
+  async need(files: Files): Promise<void> {
+    // The whole set is checked first: files a plan does not get to read are not charged.
+    if (!this.fits(files)) throw new SearchTooBroad(this.spent);
+    for (const [path, bytes] of files) this.charge(path, bytes);
+    const missing = [...files.keys()].filter((path) => this.got.get(path) === undefined);
+    const fetched = await Promise.all(
+      missing.map(
+        async (path) =>
+          [path, (this.files.get(path) as Uint8Array) ?? (await this.files.fetch(path))] as const,
+      ),
+    );
+    for (const [path, bytes] of fetched) {
+      this.got.set(path, bytes);
+      this.files.keep(path, bytes, bytes.byteLength);
+    }
+  }
+
+  bytes(path: string): Uint8Array {
+    const bytes = this.got.get(path);
+    if (bytes === undefined) throw new Error(`search: ${path} read before it was charged`);
+    return bytes;
+  }
+
+  kept<T>(key: number | string, bytes: number, make: () => T): T {
+    let value = this.files.get(key) as T | undefined;
+    if (value === undefined) this.files.keep(key, (value = make()), bytes);
+    return value;
+  }
+
+  decoded<T>(path: string, make: (bytes: Uint8Array) => T): T {
+    const bytes = this.bytes(path);
+    let value = this.files.decoded.get(bytes) as T | undefined;
+    if (value === undefined) this.files.decoded.set(bytes, (value = make(bytes)));
+    return value;
+  }
+
+  private charge(path: string, bytes: number): void {
+    if (this.got.has(path)) return;
+    this.got.set(path, undefined);
+    this.spent += bytes;
+    if (this.spent > this.limit) throw new SearchTooBroad(this.spent);
+  }
+}
