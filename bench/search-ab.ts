@@ -105,6 +105,18 @@ for (const [key, indexes] of classes) {
     `${key.slice(0, 52).padEnd(52)} ${String(indexes.length).padStart(5)} ${stats(pick("old"))} ${stats(pick("new"))}  ${changed.length === 0 ? "" : `${changed.length} (${moves.join(", ")})`}`,
   );
 }
+console.log(
+  `\nper mix: old p50 p99 max, new p50 p99 max; requests over 7 ms old/new; status changed`,
+);
+for (const mix of new Set(targets.map((t) => t.mix))) {
+  const indexes = targets.flatMap((t, i) => (t.mix === mix ? [i] : []));
+  const pick = (side: "old" | "new") => indexes.map((i) => least[side][i] ?? NaN);
+  const over = (side: "old" | "new") => pick(side).filter((ms) => ms > 7).length;
+  const changed = indexes.filter((i) => status.old[i] !== status.new[i]).length;
+  console.log(
+    `${mix.padEnd(52)} ${String(indexes.length).padStart(5)} ${stats(pick("old"))} ${stats(pick("new"))}  ${over("old")}/${over("new")}  ${changed}`,
+  );
+}
 const top = Number(values.top);
 const rows = targets.map((t, i) => ({
   path: t.path,

@@ -1,3 +1,4 @@
+import { withRootCause } from "./errors.ts";
 import { publicUrl, withPublicUrls } from "./public-url.ts";
 
 /**
@@ -22,11 +23,15 @@ export async function deployedFiles(
     const url = new URL(path, manifestUrl).href;
     let response: Response;
     try {
-      response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: "follow" });
+      // A fresh connection per read: a build works for many seconds between reads, and a kept-alive
+      // connection the server closes just as the next request goes out fails it with ECONNRESET.
+      response = await fetch(url, {
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: "follow",
+        headers: { connection: "close" },
+      });
     } catch (error) {
-      throw new Error(
-        `cannot fetch ${publicUrl(url)}: ${withPublicUrls(error instanceof Error ? error.message : String(error))}`,
-      );
+      throw new Error(`cannot fetch ${publicUrl(url)}: ${withPublicUrls(withRootCause(error))}`);
     }
     if (response.status === 404) return undefined;
     if (!response.ok) throw new Error(`cannot fetch ${publicUrl(url)}: HTTP ${response.status}`);

@@ -9,3 +9,16 @@ export class SourceError extends Error {
     this.name = "SourceError";
   }
 }
+
+/** A failed fetch's message plus its root cause's code (e.g. ECONNREFUSED, ECONNRESET) or timeout. */
+export function withRootCause(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let cause: unknown = error instanceof Error ? error.cause : undefined;
+  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const code =
+      cause.name === "TimeoutError" ? "timed out" : (cause as NodeJS.ErrnoException).code;
+    if (code !== undefined) return message.includes(code) ? message : `${message} (${code})`;
+    cause = cause.cause;
+  }
+  return message;
+}

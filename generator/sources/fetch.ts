@@ -1,4 +1,5 @@
 import { RemoteAssetCache } from "@11ty/eleventy-fetch";
+import { withRootCause } from "./errors.ts";
 import { describeBytes, READER_LIMIT_BYTES } from "./limits.ts";
 import { publicUrl } from "./public-url.ts";
 
@@ -43,7 +44,7 @@ export async function download(url: string, options: FetchOptions): Promise<Down
   } catch (error) {
     const tooLarge = causeOf(error, TooLargeError);
     if (tooLarge !== undefined) throw tooLarge; // never replaced by a stale copy: the publisher's file has outgrown the limit
-    const reason = describe(error);
+    const reason = withRootCause(error);
     const stamp = cached.getCachedTimestamp();
     if (!options.allowStale || stamp === undefined) {
       throw new Error(
@@ -158,17 +159,4 @@ function causeOf<T extends Error>(
   for (let depth = 0; depth < 5 && cause instanceof Error; depth++, cause = cause.cause)
     if (cause instanceof type) return cause;
   return undefined;
-}
-
-/** eleventy-fetch's message plus the root cause's code (e.g. ECONNREFUSED) or timeout. */
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  let cause: unknown = error instanceof Error ? error.cause : undefined;
-  for (let depth = 0; cause instanceof Error && depth < 5; depth++) {
-    const code =
-      cause.name === "TimeoutError" ? "timed out" : (cause as NodeJS.ErrnoException).code;
-    if (code !== undefined) return message.includes(code) ? message : `${message} (${code})`;
-    cause = cause.cause;
-  }
-  return message;
 }

@@ -204,6 +204,8 @@ describe("the change feed", () => {
         deployed.urls.filter((url) => /^\/downloads\/[a-z]+\.[^/]*\.json(\.gz)?$/.test(url)),
       ).toEqual([]);
       expect(deployed.urls).toContain("/downloads/index.json");
+      // Each read on its own connection: a kept-alive one could be closed by the server as a read goes out.
+      expect(deployed.connections).toBe(deployed.urls.length);
     } finally {
       await deployed.close();
     }

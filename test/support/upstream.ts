@@ -9,6 +9,8 @@ export class UpstreamServer {
   readonly requests = new Map<string, number>();
   /** Every request's path and query, in order. */
   readonly urls: string[] = [];
+  /** How many connections the requests came on. */
+  connections = 0;
   private constructor(
     private readonly server: Server,
     readonly files: Upstream,
@@ -29,6 +31,9 @@ export class UpstreamServer {
             "Last-Modified": "Sun, 30 Nov 2025 00:00:00 GMT",
           })
           .end(body);
+    });
+    server.on("connection", () => {
+      if (self !== undefined) self.connections++;
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     self = new UpstreamServer(server, files);

@@ -11,8 +11,10 @@ import { combineBits, countRange, mergeFirst, selectBits } from "./kernels.ts";
 import type { PlacePass } from "./values.ts";
 import { nameSteps, readRuns, Runs, type NameSide } from "./names.ts";
 import { decodePostings, type Postings } from "./postings.ts";
+import { scanPlaces } from "./scan.ts";
 
-export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.position;
+/** Every street of the name's runs listed, its place looked up and kept or not: a walk, as in `ordered`. */
+export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.walked;
 export const positionSteps = (name: NameSide, streets: number) =>
   streets * (COST.position + COST.bit) + nameSteps(name, streets);
 /**
@@ -22,7 +24,7 @@ export const positionSteps = (name: NameSide, streets: number) =>
 export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) =>
   r.meta.places * COST.bit +
   Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) *
-    (name === undefined ? COST.position : COST.walked);
+    (name === undefined ? COST.entry : COST.walked);
 export const blockFiles = (r: Reader, ref: ListRef, from: number, to: number): Files =>
   leaf.streamFiles(r.meta, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
 
@@ -48,7 +50,7 @@ export function runStreets(
     else
       for (let p = from; p < to; p++) {
         const place = keep?.(p) ?? -1;
-        if (place !== -2) page.add(p, place, () => runs.head(i));
+        if (place !== -2 && page.count()) page.keep(p, place, runs.head(i));
       }
   }
   return page.found(page.total, keep !== undefined && inRun === undefined);
@@ -125,7 +127,9 @@ export function placePlans(
         let total = 0;
         for (let p = places.from; p < places.to; p++)
           if (places.pass[p] === 1) total += counts[p] as number;
-        return await ordered(r, name, places, total, start, end);
+        return name === undefined
+          ? await scanPlaces(r, places, total, start, end)
+          : await ordered(r, name, places, total, start, end);
       },
     });
   if (name === undefined) {
@@ -223,41 +227,37 @@ export function placePlans(
 const PLACES = 2 ** 24;
 
 /**
- * Streets [start, end) of a lead read in order (the runs of a name's one exact list from its first
- * block, or every street from the first), each kept when its place passes (the record table): the
- * files of each stretch fetched as it is reached, as many streets at a time as the page is expected
- * to need (a share `total` / the lead's streets of them kept). `total`: the count, known.
+ * Streets [start, end) of a name's one exact list read in order from its first block, each kept
+ * when its place passes (the record table): the files of each stretch fetched as it is reached, as
+ * many streets at a time as the page is expected to need (a share `total` / the name's streets of
+ * them kept). `total`: the count, known.
  */
 async function ordered(
   r: Reader,
-  name: NameSide | undefined,
+  name: NameSide,
   places: PlacePass,
   total: number,
   start: number,
   end: number,
 ): Promise<Found> {
   const page = new Page(start, end);
-  const ref = name?.refs[0];
-  const streets = name?.streets ?? r.meta.count;
-  const share = Math.max(total / streets, 1e-9);
-  // The lead's blocks decoded so far, and where its next street is: block, entry, street of the run.
+  const [ref] = name.refs;
+  if (ref === undefined) return page.found(total);
+  const share = Math.max(total / name.streets, 1e-9);
+  // The list's blocks decoded so far, and where its next street is: block, entry, street of the run.
   const blocks: Postings[] = [];
   let [b, i, inRun, cursor] = [0, 0, 0, 0];
-  while (page.total < Math.min(end, total) && cursor < streets) {
-    const want = Math.min(streets - cursor, Math.ceil((end - page.total) / share) + 32);
+  while (page.total < Math.min(end, total) && cursor < name.streets) {
+    const want = Math.min(name.streets - cursor, Math.ceil((end - page.total) / share) + 32);
     const [stretch, from] = [new Int32Array(want), new Int32Array(want)];
     for (let k = 0; k < want; k++, cursor++) {
-      if (ref === undefined) {
-        stretch[k] = cursor;
-        continue;
-      }
       if (b === blocks.length) {
         // More blocks: as many as the rest of the stretch is expected to take.
         const to = Math.max(
           b + 1,
           Math.min(
             ref.length - 2,
-            b + Math.ceil(((want - k) * (name as NameSide).runs) / streets / BLOCK_ENTRIES),
+            b + Math.ceil(((want - k) * name.runs) / name.streets / BLOCK_ENTRIES),
           ),
         );
         await r.need(blockFiles(r, ref, b, to));
@@ -276,15 +276,11 @@ async function ordered(
     const of = leaf.placesAt(r, stretch);
     for (let k = 0; k < want && page.total < end; k++) {
       const place = of[k] as number;
+      if (places.pass[place] !== 1 || !page.count()) continue;
       const at = from[k] as number;
-      const head = () =>
-        (blocks[Math.floor(at / BLOCK_ENTRIES)] as Postings).entry(at % BLOCK_ENTRIES).head;
-      if (places.pass[place] === 1)
-        page.add(stretch[k] as number, place, ref === undefined ? () => [] : head);
+      const block = blocks[Math.floor(at / BLOCK_ENTRIES)] as Postings;
+      page.keep(stretch[k] as number, place, block.entry(at % BLOCK_ENTRIES).head);
     }
   }
-  const found = page.found(total);
-  return ref === undefined
-    ? { total, positions: found.positions, places: found.places as Int32Array }
-    : found;
+  return page.found(total);
 }

@@ -152,11 +152,14 @@ export class Page {
     readonly start: number,
     readonly end: number,
   ) {}
-  add(position: number, place: number, head: () => readonly string[]): void {
-    if (this.total++ < this.start || this.total > this.end) return;
+  /** Counts one street; true when it falls on the page (then `keep` it). No closure per street: a bundle with keep_names wraps each one created. */
+  count(): boolean {
+    return this.total++ >= this.start && this.total <= this.end;
+  }
+  keep(position: number, place: number, head: readonly string[]): void {
     this.positions.push(position);
     this.places.push(place);
-    this.heads.push(head());
+    this.heads.push(head);
   }
   found(total = this.total, places = true): Found {
     const page = { total, positions: Int32Array.from(this.positions), heads: this.heads };
