@@ -71,6 +71,21 @@ describe("readings of an address", () => {
     ["Kurfürst ", ["kurfuerst"]],
     ["Straße 12", ["strasse12…", "strasse @12"]],
     ["Schützenstraße 10a", ["schuetzenstrasse10a…", "schuetzenstrasse"]],
+    // Four digits in a text that is a street alone: a year of its name, or a Swiss postal code.
+    ["Hauptstraße 1011", ["hauptstrasse1011…", "hauptstrasse @1011"]],
+    [
+      "Platz des 9. November 1989 ",
+      [
+        "platzdes9november1989",
+        "platzdes9november @1989",
+        "platz | des9november @1989",
+        "des9november | platz @1989",
+        "platzdes | 9november @1989",
+        "9november | platzdes @1989",
+        "platzdes9 | november @1989",
+        "november | platzdes9 @1989",
+      ],
+    ],
     ["a b c d e f g h i", []],
     ["1", []],
     ["ab", ["ab"]],

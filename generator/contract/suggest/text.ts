@@ -148,8 +148,11 @@ export function readingsOf(text: string): Reading[] {
       const part = (span: readonly Token[]) =>
         partOf(span, typing && span.at(-1)?.index === lastIndex);
       const add = (street: readonly Token[], locality: readonly Token[]) => {
-        // A number of four digits or more is a postal code, never a street's (`Straße 229`).
-        if (!hasWords(street) || street.some((t) => t.digits && t.piece.length >= 4)) return;
+        // A number of four digits or more is a postal code, not a street's (`Straße 229`); but a
+        // text that is a street alone keeps a four-digit one as a year (`Platz des 9. November 1989`).
+        const year = postal === undefined && locality.length === 0;
+        const longest = year ? 5 : 4;
+        if (!hasWords(street) || street.some((t) => t.digits && t.piece.length >= longest)) return;
         const streetPart = part(street);
         const length = Array.from(streetPart.skeleton).length;
         if (length < MIN_STREET_CHARACTERS || length > MAX_STREET_CHARACTERS) return;
