@@ -22,7 +22,7 @@ import { localPredecessor } from "./local-predecessor.ts";
 import type { Predecessor } from "./predecessor.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare, type PreparedResource } from "./views.ts";
-import { isFullTextSearch, isSearchedStreets } from "../contract/routes.ts";
+import { isFullTextSearch, isSearchedStreets, isSuggesting } from "../contract/routes.ts";
 import { RESOURCES } from "../resources/index.ts";
 
 export interface BuildOptions {
@@ -234,7 +234,8 @@ function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string
 
 /**
  * What the build emits, in the order of RESOURCES: each dataset's records and, unless `search` is
- * off, each FullTextSearch whose country's Streets are among the datasets (its search index).
+ * off, each FullTextSearch whose country's Streets are among the datasets (its search index), and
+ * its Suggestions (the suggestions index) and AddressCheck.
  */
 function emittedOf(
   datasets: readonly Dataset[],
@@ -248,12 +249,13 @@ function emittedOf(
     }),
   );
   return RESOURCES.flatMap((resource): Emitted[] => {
-    if (isFullTextSearch(resource)) {
+    if (isFullTextSearch(resource) || isSuggesting(resource)) {
       const streets = datasets.find(
         (d) =>
           isSearchedStreets(d.resource) && d.resource.search.country === resource.search.country,
       );
-      return search && streets !== undefined ? [{ kind: "search", resource, streets }] : [];
+      const kind = isFullTextSearch(resource) ? "search" : "suggest";
+      return search && streets !== undefined ? [{ kind, resource, streets }] : [];
     }
     const entry = records.get(resource);
     return entry === undefined

@@ -41,7 +41,7 @@ import { writeBitmaps } from "./search-bitmaps.ts";
 import { writeGramCounts } from "./search-gram-counts.ts";
 import { writePlaceBitmaps } from "./search-place-bitmaps.ts";
 import { ListWriter, PairList, writePlaceStreets } from "./search-lists.ts";
-import { indexStreets, type Street } from "./search-records.ts";
+import { indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
 /** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
 const SHARD_TARGET_BYTES = 16 * 1024;
 
@@ -50,6 +50,8 @@ export interface SearchIndexSummary {
   readonly streets: number;
   readonly files: number;
   readonly bytes: number;
+  /** The streets and places as the index numbers them (the suggestions index points into them). */
+  readonly indexed: IndexedStreets;
 }
 
 /** What the search emitter emits: a FullTextSearch and the Streets whose records its index holds. */
@@ -221,7 +223,7 @@ export function emitSearch(
     },
   };
   put(searchMetaPath(country), JSON.stringify(meta));
-  return { country, streets: streets.length, files, bytes };
+  return { country, streets: streets.length, files, bytes, indexed };
 }
 
 const distinct = (values: readonly string[]) => [...new Set(values)];

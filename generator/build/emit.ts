@@ -7,9 +7,10 @@ import type { AnyResource, Resource } from "../resources/resource.ts";
 import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
-import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import type { SearchUnit } from "./emit-search.ts";
 import { writePages, type PendingPages } from "./emit-pages.ts";
 import { emitSearchOnThread } from "./search-thread.ts";
+import { emitStreetIndexes } from "./street-indexes.ts";
 import { writeMatchTables } from "./match-tables.ts";
 import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
@@ -24,7 +25,9 @@ export type Emitted =
       /** The dataset's records as the model made them (the match tables are made of them). */
       readonly records: readonly unknown[];
     }
-  | ({ readonly kind: "search" } & SearchUnit);
+  | ({ readonly kind: "search" } & SearchUnit)
+  /** Suggestions or the address check: answered from the suggestions index, written with the search index's numbering. */
+  | ({ readonly kind: "suggest" } & SearchUnit);
 
 export interface EmitOptions extends Omit<PlanOptions, "writtenFiles"> {
   /** The project's `_headers` (common headers for every response); the build's rules are appended. */
@@ -57,7 +60,8 @@ export interface EmitResult {
 }
 
 /**
- * Writes a whole build into `sink`: the search indexes on threads of their own (search-thread.ts)
+ * Writes a whole build into `sink`: the search indexes (each with its suggestions index, when its
+ * Suggestions is emitted) on threads of their own (search-thread.ts)
  * while the match tables and each resource's records (packs, lists, downloads) are written here;
  * then, once the search indexes' file count is known, the page sizes the file budget leaves and
  * the page files (cut from the packs) and index shards (emit-pages.ts); then the docs, `_headers`,
@@ -85,16 +89,26 @@ async function emitAll(
     read: (path) => sink.read?.(path),
     settle: async () => sink.settle?.(),
   };
+  // The countries whose Suggestions is emitted: their suggestions index is written with the search
+  // index, from its numbering of streets and places (street-indexes.ts).
+  const suggested = new Set(
+    emitted.flatMap((unit) =>
+      unit.kind === "suggest" && unit.resource.search.role === "suggestions"
+        ? [unit.resource.search.country]
+        : [],
+    ),
+  );
   // The search indexes, each on a thread of its own while the records are written beside them;
   // one too large to copy within the build's memory first, here, as one thread would.
   const searches = emitted.flatMap((unit) => {
     if (unit.kind !== "search") return [];
+    const suggest = suggested.has(unit.resource.search.country);
     if (unit.streets.records.length <= SEARCH_THREAD_MAX_STREETS)
-      return [{ unit, index: emitSearchOnThread(unit, counted, options.searchReadBudget) }];
+      return [
+        { unit, index: emitSearchOnThread(unit, counted, options.searchReadBudget, suggest) },
+      ];
     const started = performance.now();
-    const index = timer.measure("search", () =>
-      emitSearch(unit, counted, options.searchReadBudget),
-    );
+    const index = emitStreetIndexes(unit, counted, options.searchReadBudget, suggest, timer);
     return [{ unit, index: Promise.resolve({ ...index, ms: performance.now() - started }) }];
   });
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
@@ -137,11 +151,19 @@ async function emitAll(
   }
   // The page sizes: what the budget leaves once the search indexes' files are counted.
   let searchFiles = 0;
+  const indexedStreets = new Map<string, number>();
   for (const { unit, index } of searches) {
     const summary = await timer.measureAsync("search", () => index);
-    searchFiles += summary.files;
+    searchFiles += summary.files + (summary.suggest?.files ?? 0);
+    indexedStreets.set(unit.resource.search.country, summary.streets);
+  }
+  for (const unit of emitted) {
+    if (unit.kind === "records") continue;
+    const streets = indexedStreets.get(unit.resource.search.country);
+    if (streets === undefined)
+      throw new Error(`${unit.resource.id}: no search index of ${unit.resource.search.country}`);
     // No sample record: the build does not run searches.
-    docs.set(unit.resource.id, { resource: unit.resource, records: summary.streets, views: 1 });
+    docs.set(unit.resource.id, { resource: unit.resource, records: streets, views: 1 });
   }
   const plan = planSizes(layout, resources, { ...options, writtenFiles: searchFiles + matchFiles });
   await counted.settle?.();
@@ -183,7 +205,7 @@ async function emitAll(
 export const SEARCH_THREAD_MAX_STREETS = 200_000;
 
 const idOf = (unit: Emitted): string =>
-  unit.kind === "search" ? unit.resource.id : unit.prepared.resource.id;
+  unit.kind === "records" ? unit.prepared.resource.id : unit.resource.id;
 
 /** A resource's docs entry; its sample is one real record, the first of the first example's view. */
 function docsEntry(

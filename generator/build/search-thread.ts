@@ -1,11 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { FileSink } from "../io/sink.ts";
-import type { SearchIndexSummary, SearchUnit } from "./emit-search.ts";
+import type { SearchUnit } from "./emit-search.ts";
+import type { StreetIndexesSummary } from "./street-indexes.ts";
 
 /**
- * A country's search index (emit-search.ts, unchanged) written on a thread of its own: the whole
- * emission, from the Streets records the main thread read, while the main thread writes the
- * records. The records go over once (structured clone keeps the objects the model shares shared);
+ * A country's search index (emit-search.ts, unchanged; with its suggestions index when asked,
+ * street-indexes.ts) written on a thread of its own: the whole emission, from the Streets records
+ * the main thread read, while the main thread writes the records. The records go over once (structured clone keeps the objects the model shares shared);
  * the index files come back in batches and are written into the build's sink as they arrive, in
  * the order the emitter wrote them.
  */
@@ -14,22 +15,26 @@ export interface SearchJob {
   readonly streets: string;
   readonly records: readonly unknown[];
   readonly readBudget?: number;
+  /** Whether to write the suggestions index too (street-indexes.ts). */
+  readonly suggest: boolean;
 }
 
 export type SearchMessage =
   | { readonly files: readonly (readonly [string, string | Uint8Array])[] }
-  | { readonly done: SearchIndexSummary & { readonly ms: number } };
+  | { readonly done: StreetIndexesSummary & { readonly ms: number } };
 
 /** Resolves with the index's summary (and the thread's milliseconds) once every file is in `sink`. */
 export function emitSearchOnThread(
   unit: SearchUnit,
   sink: FileSink,
-  readBudget?: number,
-): Promise<SearchIndexSummary & { readonly ms: number }> {
+  readBudget: number | undefined,
+  suggest: boolean,
+): Promise<StreetIndexesSummary & { readonly ms: number }> {
   const job: SearchJob = {
     search: unit.resource.id,
     streets: unit.streets.resource.id,
     records: unit.streets.records,
+    suggest,
     ...(readBudget === undefined ? {} : { readBudget }),
   };
   const worker = new Worker(new URL("./search-worker.ts", import.meta.url), {

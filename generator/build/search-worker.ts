@@ -1,10 +1,14 @@
-/** The search thread's side (search-thread.ts): one country's search index, its files sent back as written. */
+/**
+ * The search thread's side (search-thread.ts): one country's search index (and its suggestions
+ * index when asked), the files sent back as written.
+ */
 import { parentPort, workerData } from "node:worker_threads";
 import { isFullTextSearch } from "../contract/routes.ts";
 import { WrittenFile, type FileSink } from "../io/sink.ts";
 import { RESOURCES } from "../resources/index.ts";
-import { emitSearch, type SearchUnit } from "./emit-search.ts";
+import type { SearchUnit } from "./emit-search.ts";
 import type { SearchJob, SearchMessage } from "./search-thread.ts";
+import { emitStreetIndexes } from "./street-indexes.ts";
 
 const job = workerData as SearchJob;
 const started = performance.now();
@@ -38,7 +42,7 @@ const sink: FileSink = {
   },
 };
 const unit: SearchUnit = { resource: search, streets: { resource: streets, records: job.records } };
-const summary = emitSearch(unit, sink, job.readBudget);
+const summary = emitStreetIndexes(unit, sink, job.readBudget, job.suggest);
 send();
 parentPort?.postMessage({
   done: { ...summary, ms: performance.now() - started },

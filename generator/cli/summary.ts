@@ -73,8 +73,8 @@ export function printJson(summary: BuildSummary | DirectoryBuildSummary): void {
 function phaseTimes(summary: BuildSummary | DirectoryBuildSummary): Map<string, number> {
   const phases =
     "changes" in summary
-      ? ["fetch", "read", "sort", "search", "render", "write"]
-      : ["fetch", "read", "sort", "search", "render"];
+      ? ["fetch", "read", "sort", "search", "suggest", "render", "write"]
+      : ["fetch", "read", "sort", "search", "suggest", "render"];
   return new Map(phases.map((phase) => [phase, summary.timings.get(phase) ?? 0]));
 }
 

@@ -12,7 +12,7 @@ import type { Format } from "./query.ts";
  * in a way that the other side cannot read: the route table and each search meta carry it, and
  * the Worker and `serve` refuse a build of another version instead of misreading it.
  */
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 
 /**
  * Why a build stamped `found` cannot be read by this code, as one line naming `what` (a directory,
@@ -126,6 +126,10 @@ export const headsPath = (cc: string, chunk: number) => `/_s/${cc}/h/${chunk}.bi
 export const bitmapPath = (cc: string, n: number) => `/_s/${cc}/b/${n}.bin`;
 export const gramCountsPath = (cc: string, n: number) => `/_s/${cc}/c/${n}.bin`;
 export const placeStreetsPath = (cc: string, n: number) => `/_s/${cc}/s/${n}.bin`;
+export const suggestMetaPath = (cc: string) => `/_s/${cc}/suggest/meta.json`;
+export const suggestPlacesPath = (cc: string) => `/_s/${cc}/suggest/places.bin`;
+export const suggestNamesPath = (cc: string, n: number) => `/_s/${cc}/suggest/n/${n}.bin`;
+export const suggestLocalitiesPath = (cc: string, n: number) => `/_s/${cc}/suggest/l/${n}.bin`;
 
 // § 8: the route table; § 9: the build's own records; § 11: the CDN's files.
 

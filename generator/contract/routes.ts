@@ -64,7 +64,7 @@ export interface PatternFiltersSpec {
 /** Which country's search index a resource answers from, and how. */
 export interface SearchSpec {
   readonly country: string;
-  readonly role: "streets" | "fullText";
+  readonly role: "streets" | "fullText" | "suggestions" | "addressCheck";
 }
 
 /** A resource that answers from a search index (see the two predicates below). */
@@ -82,6 +82,13 @@ export function isFullTextSearch<T extends { readonly search?: SearchSpec }>(
   resource: T,
 ): resource is Searched<T> {
   return resource.search?.role === "fullText";
+}
+
+/** Suggestions or the address check: answered from a country's suggestions index (contract/suggest/). */
+export function isSuggesting<T extends { readonly search?: SearchSpec }>(
+  resource: T,
+): resource is Searched<T> {
+  return resource.search?.role === "suggestions" || resource.search?.role === "addressCheck";
 }
 
 /** How a selector's value matches: exactly as sent, or case-insensitively after normalisation. */

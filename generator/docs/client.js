@@ -29,9 +29,14 @@ function init() {
     (input) => input instanceof HTMLInputElement,
   );
 
+  const pageInputs = [
+    element("try-page", HTMLInputElement),
+    element("try-pagesize", HTMLInputElement),
+  ];
   const sync = () => {
     const option = endpoint.selectedOptions[0];
-    paging.disabled = option?.dataset["paged"] !== "true";
+    // An unpaged endpoint takes no page; its filters (the address check's) stay usable.
+    for (const input of pageInputs) input.disabled = option?.dataset["paged"] !== "true";
     const filters = (option?.dataset["filters"] ?? "").split(" ");
     for (const input of filterInputs)
       input.disabled = !filters.includes(input.dataset["filter"] ?? "");
@@ -103,7 +108,8 @@ async function send(target) {
   }
   const table = type.startsWith("text/csv") ? csvTable(text) : jsonTable(text);
   showTable(table.columns, table.rows);
-  status.textContent = `HTTP ${response.status}, ${type || "no content type"}: ${table.rows.length} ${table.rows.length === 1 ? "record" : "records"} shown.`;
+  const valid = /^\{"valid":(true|false)/.exec(text)?.[1];
+  status.textContent = `HTTP ${response.status}, ${type || "no content type"}: ${valid === undefined ? "" : `valid: ${valid}; `}${table.rows.length} ${table.rows.length === 1 ? "record" : "records"} shown.`;
 }
 
 /**
@@ -139,7 +145,15 @@ function problemSummary(text) {
 function jsonTable(text) {
   /** @type {unknown} */
   const parsed = JSON.parse(text);
-  const records = Array.isArray(parsed) ? parsed : [parsed];
+  // The address check's `{ valid, suggestions }`: its suggestions are the records.
+  const records = Array.isArray(parsed)
+    ? parsed
+    : parsed !== null &&
+        typeof parsed === "object" &&
+        "suggestions" in parsed &&
+        Array.isArray(parsed.suggestions)
+      ? parsed.suggestions
+      : [parsed];
   const flat = records.map((record) => flatten(record, ""));
   const columns = [...new Set(flat.flatMap((entries) => entries.map(([key]) => key)))];
   const rows = flat.map((entries) => {

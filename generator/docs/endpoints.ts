@@ -45,6 +45,9 @@ function filterSummary(resource: AnyResource): Markup | string {
     return html`<code>locality</code>, <code>name</code>, <code>postalCode</code> (at least one)`;
   if (isFullTextSearch(resource))
     return html`<code>searchTerm</code> (required), <code>lastWordPrefix</code>`;
+  if (resource.search?.role === "suggestions") return html`<code>searchTerm</code> (required)`;
+  if (resource.search?.role === "addressCheck")
+    return html`<code>street</code> (required), <code>postalCode</code>, <code>locality</code> (at least one)`;
   if (resource.patterns !== undefined)
     return html`${resource.patterns.filters.map((f, i) => html`${i > 0 ? ", " : ""}<code>${f.param}</code>`)} (regular expressions, at least one)`;
   if (selectors.length === 0) return "–";

@@ -56,6 +56,12 @@ export function errorsSection(resources: readonly DocsResource[]): Markup {
       return [
         html`none of <code>name</code>, <code>postalCode</code>, <code>locality</code> on <code>${resource.path}</code> ("No name, postal code or locality given."), `,
       ];
+    if (resource.search?.role === "suggestions")
+      return [html`a missing or blank <code>searchTerm</code> on <code>${resource.path}</code>, `];
+    if (resource.search?.role === "addressCheck")
+      return [
+        html`a missing <code>street</code>, or neither <code>postalCode</code> nor <code>locality</code>, a <code>postalCode</code> not of digits, or <code>format=csv</code> on <code>${resource.path}</code>, `,
+      ];
     if (isFullTextSearch(resource))
       return [
         html`a missing or blank <code>searchTerm</code> on <code>${resource.path}</code>, or one over ${MAX_SEARCH_TERM_LENGTH} characters, `,

@@ -1,6 +1,6 @@
 import type { AnyResource } from "../resources/resource.ts";
 import type { DownloadsManifest } from "../contract/downloads.ts";
-import { isFullTextSearch, type NotServedRoute } from "../contract/routes.ts";
+import { isFullTextSearch, isSuggesting, type NotServedRoute } from "../contract/routes.ts";
 
 /** A served resource as the docs see it: its definition plus facts of the build. */
 export interface DocsResource {
@@ -57,7 +57,12 @@ export function slugOf(text: string): string {
 /** `11,920 records in 1 locality`: how much a build serves of a resource. */
 export function sizeOf({ resource, records, views }: DocsResource): string {
   const recordText = `${records.toLocaleString("en")} ${records === 1 ? "record" : "records"}`;
-  if (!resource.query.paged || isFullTextSearch(resource) || resource.patterns !== undefined)
+  if (
+    !resource.query.paged ||
+    isFullTextSearch(resource) ||
+    isSuggesting(resource) ||
+    resource.patterns !== undefined
+  )
     return recordText;
   const first = resource.selectors?.[0];
   const [one, many] =

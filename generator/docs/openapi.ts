@@ -20,6 +20,7 @@ import { changesPaths, changesSchemas } from "./openapi-changes.ts";
 import { downloadsSchemas } from "./openapi-download-schemas.ts";
 import { downloadsPaths } from "./openapi-downloads.ts";
 import { parametersOf, REJECTED_NOTE, type ParameterDoc } from "./parameters.ts";
+import { addressCheckResponse, isAddressCheck } from "./openapi-suggest.ts";
 
 /** The extension under which each operation lists its example requests (targets relative to the server). */
 export const REQUEST_EXAMPLES = "x-request-examples";
@@ -87,7 +88,9 @@ function operation({ resource, records, views, sample, exampleViews }: DocsResou
       counts,
       paged
         ? ""
-        : "Not paged: the whole list in one response, without paging headers; `page` and `pageSize` are ignored.",
+        : isAddressCheck(resource)
+          ? "Not paged: one JSON object, without paging headers; `page` and `pageSize` are ignored."
+          : "Not paged: the whole list in one response, without paging headers; `page` and `pageSize` are ignored.",
       resource.query.unservedFilters.length === 0
         ? ""
         : `${resource.query.unservedFilters.join(" and ")}, ${REJECTED_NOTE}`,
@@ -102,29 +105,34 @@ function operation({ resource, records, views, sample, exampleViews }: DocsResou
       { $ref: `#/components/parameters/${IF_NONE_MATCH}` },
     ],
     responses: {
-      "200": {
-        description: paged
-          ? "One page of records (an empty list past the last page or for an unknown filter value)."
-          : "All records.",
-        headers: Object.fromEntries(
-          [ETAG_HEADER, ...(paged ? PAGING_HEADERS : [])].map((name) => [name, headerRef(name)]),
-        ),
-        content: {
-          [mime(CONTENT_TYPES.json)]: {
-            schema: { type: "array", items: schemaRef(resource.record.name) },
-            ...(sample === undefined ? {} : { example: [sample as Json] }),
-          },
-          [mime(CONTENT_TYPES.csv)]: {
-            schema: {
-              type: "string",
-              description: `RFC 4180 CSV, CRLF line ends, header row: ${resource.record.columns.map((c) => c.header).join(",")}`,
+      "200": isAddressCheck(resource)
+        ? addressCheckResponse(resource, sample)
+        : {
+            description: paged
+              ? "One page of records (an empty list past the last page or for an unknown filter value)."
+              : "All records.",
+            headers: Object.fromEntries(
+              [ETAG_HEADER, ...(paged ? PAGING_HEADERS : [])].map((name) => [
+                name,
+                headerRef(name),
+              ]),
+            ),
+            content: {
+              [mime(CONTENT_TYPES.json)]: {
+                schema: { type: "array", items: schemaRef(resource.record.name) },
+                ...(sample === undefined ? {} : { example: [sample as Json] }),
+              },
+              [mime(CONTENT_TYPES.csv)]: {
+                schema: {
+                  type: "string",
+                  description: `RFC 4180 CSV, CRLF line ends, header row: ${resource.record.columns.map((c) => c.header).join(",")}`,
+                },
+                example:
+                  csvHeader(resource.record.columns) +
+                  (sample === undefined ? "" : csvRow(resource.record.columns, sample)),
+              },
             },
-            example:
-              csvHeader(resource.record.columns) +
-              (sample === undefined ? "" : csvRow(resource.record.columns, sample)),
           },
-        },
-      },
       ...errorResponses(true),
     },
     [REQUEST_EXAMPLES]: resource.examples.map((e) => ({

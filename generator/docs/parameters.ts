@@ -77,7 +77,8 @@ export function parametersOf(resource: AnyResource): ParameterDoc[] {
     required: false,
     description:
       "Response format; overrides the Accept header (without it, Accept: text/csv selects CSV and anything else JSON).",
-    schema: { type: "string", enum: FORMATS },
+    // The address check answers a JSON object: no CSV.
+    schema: { type: "string", enum: resource.search?.role === "addressCheck" ? ["json"] : FORMATS },
   };
   return [...filters, ...extra, ...paging, format];
 }

@@ -9,7 +9,12 @@ import {
   validationProblem,
 } from "../contract/problem.ts";
 import { parseQuery, pathParameterErrors } from "../contract/query.ts";
-import { isFullTextSearch, isSearchedStreets, type RouteTable } from "../contract/routes.ts";
+import {
+  isFullTextSearch,
+  isSearchedStreets,
+  isSuggesting,
+  type RouteTable,
+} from "../contract/routes.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { serveViewDownload } from "./downloads.ts";
@@ -17,6 +22,7 @@ import { serveFile, serveList } from "./files.ts";
 import { serveMatched } from "./matched.ts";
 import { servePaged } from "./paged.ts";
 import { serveFullText, serveStreets } from "./search.ts";
+import { serveAddressCheck, serveSuggestions } from "./suggest.ts";
 import { ResponseFactory, type HeaderList } from "./responses.ts";
 import { createRouter, type Route } from "./router.ts";
 
@@ -110,6 +116,10 @@ async function handle(
       vary,
     };
     if (isFullTextSearch(resource)) return await serveFullText(ctx, resource, parsed.query);
+    if (isSuggesting(resource))
+      return resource.search.role === "suggestions"
+        ? await serveSuggestions(ctx, resource, parsed.query)
+        : await serveAddressCheck(ctx, resource, parsed.query);
     if (isSearchedStreets(resource)) return await serveStreets(ctx, resource, params, parsed.query);
     if (resource.patterns !== undefined)
       return await serveMatched(ctx, resource, resource.patterns, parsed.query);

@@ -43,7 +43,7 @@ export class SearchFiles {
   }
 
   /** A request's reader: its budget (the meta's readBudget) charged with the meta, which every request reads. */
-  reader(): Reader {
+  reader(): RequestReader {
     return new RequestReader(
       this,
       this.meta.readBudget,
@@ -77,7 +77,7 @@ export class SearchFiles {
 }
 
 /** One request's reads: each file charged once, whole, before it is read, whether or not the isolate keeps it. */
-class RequestReader implements Reader {
+export class RequestReader implements Reader {
   private spent = 0;
   private readonly got = new Map<string, Uint8Array | undefined>();
 
@@ -136,7 +136,11 @@ class RequestReader implements Reader {
     return value;
   }
 
-  private charge(path: string, bytes: number): void {
+  /**
+   * Charges a file read beside the index's own (the suggestions index's, edge/suggest-index.ts):
+   * once per request; SearchTooBroad past the budget.
+   */
+  charge(path: string, bytes: number): void {
     if (this.got.has(path)) return;
     this.got.set(path, undefined);
     this.spent += bytes;

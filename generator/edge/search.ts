@@ -120,42 +120,11 @@ async function answer(
   narrower: string,
   find: (r: Reader, start: number, end: number) => Promise<Found>,
 ): Promise<Response> {
-  const { request, respond, format } = ctx;
-  const { page, pageSize } = query;
+  const { respond } = ctx;
   const r = files.reader();
   try {
-    const { start, end } = pageBounds(page, pageSize, Number.MAX_SAFE_INTEGER);
-    const found = await find(r, start, end);
-    // The page's places and heads, from the record and head tables where the plan did not read them.
-    const { positions } = found;
-    if (found.places === undefined) await r.need(recordFiles(r.meta, positions));
-    if (found.heads === undefined) await r.need(headFiles(r.meta, positions));
-    const places = found.places ?? placesAt(r, positions);
-    const heads = found.heads ?? headsAt(r, positions);
-    const etag = pageEtag(
-      `${r.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`,
-      pageSize,
-      page,
-      format,
-    );
-    const headers: HeaderList = [
-      ["Content-Type", CONTENT_TYPES[format]],
-      ["ETag", etag],
-      ...pagingHeaders(page, pageSize, found.total),
-      ...ctx.vary,
-    ];
-    if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
-    const rows = Array.from(
-      places.subarray(0, page > pageCount(found.total, pageSize) ? 0 : places.length),
-    );
-    await r.need(tailFiles(r.meta, rows));
-    const keys = r.meta.headKeys;
-    const rendered = rows.map((place, i) =>
-      format === "json"
-        ? headJson(keys, heads[i] ?? []) + tailOf(r, place, 0)
-        : headCsv(heads[i] ?? []) + tailOf(r, place, 1),
-    );
-    return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
+    const { start, end } = pageBounds(query.page, query.pageSize, Number.MAX_SAFE_INTEGER);
+    return await answerFound(ctx, resource, r, await find(r, start, end), query, question);
   } catch (error) {
     if (error instanceof PatternTooBroad)
       return respond.problem(
@@ -167,6 +136,53 @@ async function answer(
       validationProblem(Object.fromEntries(parameters.map((p) => [p, [message]])), message),
     );
   }
+}
+
+/**
+ * The page of streets a search found (`found.positions`, of the query's page), as JSON or CSV with
+ * the paging headers and an ETag of the index and the question; its reads charged to `r`
+ * (SearchTooBroad past the budget). Suggestions answer their pages through it too.
+ */
+export async function answerFound(
+  ctx: ServeContext,
+  resource: RouteResource,
+  r: Reader,
+  found: Found,
+  query: ParsedQuery,
+  question: string,
+): Promise<Response> {
+  const { request, respond, format } = ctx;
+  const { page, pageSize } = query;
+  // The page's places and heads, from the record and head tables where the plan did not read them.
+  const { positions } = found;
+  if (found.places === undefined) await r.need(recordFiles(r.meta, positions));
+  if (found.heads === undefined) await r.need(headFiles(r.meta, positions));
+  const places = found.places ?? placesAt(r, positions);
+  const heads = found.heads ?? headsAt(r, positions);
+  const etag = pageEtag(
+    `${r.meta.hash.slice(0, 8)}${fnv(`${resource.id}\u0000${question}`)}`,
+    pageSize,
+    page,
+    format,
+  );
+  const headers: HeaderList = [
+    ["Content-Type", CONTENT_TYPES[format]],
+    ["ETag", etag],
+    ...pagingHeaders(page, pageSize, found.total),
+    ...ctx.vary,
+  ];
+  if (ifNoneMatch(request, headers)) return respond.empty(304, headers);
+  const rows = Array.from(
+    places.subarray(0, page > pageCount(found.total, pageSize) ? 0 : places.length),
+  );
+  await r.need(tailFiles(r.meta, rows));
+  const keys = r.meta.headKeys;
+  const rendered = rows.map((place, i) =>
+    format === "json"
+      ? headJson(keys, heads[i] ?? []) + tailOf(r, place, 0)
+      : headCsv(heads[i] ?? []) + tailOf(r, place, 1),
+  );
+  return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
 }
 
 async function hasView(
@@ -183,13 +199,20 @@ async function hasView(
 
 /** Indexes opened per isolate, by store and country (resolved ones only; see AssetStore). */
 const opened = new WeakMap<AssetStore, Map<string, SearchFiles>>();
-async function searchFilesOf(ctx: ServeContext, resource: RouteResource): Promise<SearchFiles> {
-  const country = resource.search?.country ?? "";
-  let byCountry = opened.get(ctx.store);
-  if (byCountry === undefined) opened.set(ctx.store, (byCountry = new Map()));
+const searchFilesOf = (ctx: ServeContext, resource: RouteResource) =>
+  openSearchFiles(ctx.store, ctx.origin, resource.search?.country ?? "");
+
+/** A country's search index, opened once per isolate (FullTextSearch, Streets and Suggestions share it). */
+export async function openSearchFiles(
+  store: AssetStore,
+  origin: string,
+  country: string,
+): Promise<SearchFiles> {
+  let byCountry = opened.get(store);
+  if (byCountry === undefined) opened.set(store, (byCountry = new Map()));
   const cached = byCountry.get(country);
   if (cached !== undefined) return cached;
-  const files = await SearchFiles.open(ctx.store, ctx.origin, country);
+  const files = await SearchFiles.open(store, origin, country);
   byCountry.set(country, files);
   return files;
 }

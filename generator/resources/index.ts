@@ -6,11 +6,21 @@ import * as at from "./at.ts";
 import { chStreets, liStreets } from "./ch-li-streets.ts";
 import type { AnyResource } from "./resource.ts";
 import { fullTextSearchOf } from "./search.ts";
+import { addressCheckOf, suggestionsOf } from "./suggest.ts";
 
 const deSearch = fullTextSearchOf(streets as unknown as AnyResource);
 const atSearch = fullTextSearchOf(at.atStreets as unknown as AnyResource);
 const chSearch = fullTextSearchOf(chStreets as unknown as AnyResource);
 const liSearch = fullTextSearchOf(liStreets as unknown as AnyResource);
+/** Suggestions and the address check of a country's streets, listed after its FullTextSearch. */
+const suggesting = (streets: unknown): [AnyResource, AnyResource] => [
+  suggestionsOf(streets as AnyResource),
+  addressCheckOf(streets as AnyResource),
+];
+const [deSuggestions, deCheck] = suggesting(streets);
+const [atSuggestions, atCheck] = suggesting(at.atStreets);
+const [chSuggestions, chCheck] = suggesting(chStreets);
+const [liSuggestions, liCheck] = suggesting(liStreets);
 
 /**
  * Every resource the API can serve, in the order the API lists them (route table, docs page,
@@ -20,6 +30,8 @@ const liSearch = fullTextSearchOf(liStreets as unknown as AnyResource);
 export const RESOURCES: readonly AnyResource[] = [
   streets,
   deSearch,
+  deSuggestions,
+  deCheck,
   federalStates,
   de.deGovernmentRegionsByState,
   de.deDistrictsByState,
@@ -40,6 +52,8 @@ export const RESOURCES: readonly AnyResource[] = [
   at.atMunicipalitiesByDistrict,
   at.atStreets,
   atSearch,
+  atSuggestions,
+  atCheck,
   at.atLocalities,
   at.atLocalitiesByProvince,
   at.atLocalitiesByDistrict,
@@ -52,9 +66,13 @@ export const RESOURCES: readonly AnyResource[] = [
   chLi.chLocalitiesByDistrict,
   chStreets,
   chSearch,
+  chSuggestions,
+  chCheck,
   chLi.liLocalities,
   liStreets,
   liSearch,
+  liSuggestions,
+  liCheck,
   liCommunes,
 ];
 
@@ -62,8 +80,12 @@ export const RESOURCES: readonly AnyResource[] = [
 export const OPTIONAL_RESOURCES: readonly AnyResource[] = [
   chStreets,
   chSearch,
+  chSuggestions,
+  chCheck,
   liStreets,
   liSearch,
+  liSuggestions,
+  liCheck,
 ];
 
 /** What a build of the embedded data serves. */

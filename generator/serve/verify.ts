@@ -1,4 +1,4 @@
-import { isFullTextSearch } from "../contract/routes.ts";
+import { isFullTextSearch, isSuggesting } from "../contract/routes.ts";
 import { createHash } from "node:crypto";
 import { Agent, request } from "node:http";
 import type { ChangeFeed } from "../contract/changes.ts";
@@ -108,9 +108,10 @@ export async function verifyBuild(
       ),
     );
     let firstPaged: string | undefined;
-    // A full-text search has no records of its own (nor downloads): it answers from the Streets'.
+    // A full-text search has no records of its own (nor downloads): it answers from the Streets', as
+    // suggestions and the address check do.
     for (const resource of RESOURCES.filter(
-      (r) => documented.has(r.path) && !isFullTextSearch(r),
+      (r) => documented.has(r.path) && !isFullTextSearch(r) && !isSuggesting(r),
     )) {
       if (!manifest.files.some((f) => f.endpoint === resource.path)) {
         checks++;

@@ -206,6 +206,29 @@ describe("the docs page in Chromium", () => {
     }
   });
 
+  it("suggests a misspelt street with its postal code first, and checks an address", async () => {
+    const { context, page, problems } = await openPage();
+    const firstRow = () => page.locator("#try-table tbody tr").first().textContent();
+    try {
+      await page.goto(`${api.origin}/`);
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/Suggestions");
+      await page.getByLabel("SearchTerm", { exact: true }).fill("Achtermanstrase 13187");
+      expect(await submit(page)).toMatch(/^HTTP 200, application\/json/);
+      expect(await firstRow()).toMatch(/Achtermannstraße.*13187/);
+
+      await page.getByLabel("Endpoint", { exact: true }).selectOption("/de/AddressCheck");
+      expect(await page.getByLabel("Page", { exact: true }).isDisabled()).toBe(true);
+      await page.getByLabel("Street", { exact: true }).fill("Achtermannstraße");
+      await page.getByLabel("PostalCode", { exact: true }).fill("10115");
+      await page.getByLabel("Locality", { exact: true }).fill("Berlin");
+      expect(await submit(page)).toMatch(/^HTTP 200, application\/json.*valid: false/);
+      expect(await firstRow()).toMatch(/Achtermannstraße.*13187/);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("a page of another origin reads the paging headers and the ETag, and revalidates with If-None-Match", async () => {
     const { context, page } = await openPage();
     try {

@@ -128,14 +128,14 @@ describe("the CLI", () => {
       args: ["plan", "--json"],
       status: 0,
       stdout:
-        /^\{"files":\{.*"timingsMs":\{"fetch":[\d.]+,"read":[\d.]+,"sort":[\d.]+,"search":[\d.]+,"render":[\d.]+\}.*\}\n$/,
+        /^\{"files":\{.*"timingsMs":\{"fetch":[\d.]+,"read":[\d.]+,"sort":[\d.]+,"search":[\d.]+,"suggest":[\d.]+,"render":[\d.]+\}.*\}\n$/,
     },
     {
       edge: "plan reports no write time: it writes nothing",
       args: ["plan"],
       status: 0,
       stdout:
-        /^fetch [\d.]+ s, read [\d.]+ s, sort [\d.]+ s, search [\d.]+ s, render [\d.]+ s; CPU/m,
+        /^fetch [\d.]+ s, read [\d.]+ s, sort [\d.]+ s, search [\d.]+ s, suggest [\d.]+ s, render [\d.]+ s; CPU/m,
       notStdout: /write/,
     },
   ])("$edge", ({ args, env, status, stdout, notStdout, stderr }) => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import {
   isFullTextSearch,
+  isSuggesting,
   type RouteResource,
   type RouteTable,
 } from "../../generator/contract/routes.ts";
@@ -28,14 +29,18 @@ interface Served {
 beforeAll(async () => {
   build = await memoryBuild(20_000);
   table = JSON.parse(build.files.get("/_routes.json") ?? "") as RouteTable;
-  // FullTextSearch publishes no count of its own: it searches the Streets' records.
+  // FullTextSearch, Suggestions and AddressCheck publish no count of their own: they search the
+  // Streets' records.
   for (const resource of table.resources)
-    if (!isFullTextSearch(resource)) served.set(resource.path, await servedCount(resource));
+    if (!searchesStreets(resource)) served.set(resource.path, await servedCount(resource));
 });
 
 const text = (path: string) => build.files.get(path) ?? "";
-/** The resources with counts of their own (FullTextSearch searches the Streets' records: its count is theirs). */
-const counted = () => table.resources.filter((r) => !isFullTextSearch(r));
+/** The resources with counts of their own (FullTextSearch and Suggestions search the Streets' records: their count is theirs). */
+const counted = () => table.resources.filter((r) => !searchesStreets(r));
+function searchesStreets(resource: RouteResource): boolean {
+  return isFullTextSearch(resource) || isSuggesting(resource);
+}
 const total = async (target: string) => {
   const answer = await ask(build.handler, target);
   // A locality with no streets whose name is not plain text to the Streets filters (Hermsdorf/Erzgeb.) is refused: it has none.

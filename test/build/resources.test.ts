@@ -1,4 +1,4 @@
-import { isFullTextSearch } from "../../generator/contract/routes.ts";
+import { isFullTextSearch, isSuggesting } from "../../generator/contract/routes.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeShard } from "../../generator/contract/shard.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
@@ -17,9 +17,10 @@ import {
  * and JSON carry the same values, and a view inlined in its index shard answers byte for byte like
  * the same view served from page files.
  */
-// FullTextSearch serves the Streets' records from their index (test/unit/search-index.test.ts, test/integration/search.test.ts).
+// FullTextSearch serves the Streets' records from their index (test/unit/search-index.test.ts, test/integration/search.test.ts),
+// and so do Suggestions (test/integration/suggest.test.ts, test/unit/suggest-property.test.ts).
 const PAGED = RESOURCES.filter(
-  (r) => r.query.paged && r.id !== "de.streets" && !isFullTextSearch(r),
+  (r) => r.query.paged && r.id !== "de.streets" && !isFullTextSearch(r) && !isSuggesting(r),
 );
 let inlined: MemoryBuild;
 let files: MemoryBuild;

@@ -54,6 +54,14 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
     "/de/FullTextSearch",
     "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name",
   ],
+  [
+    "/de/Suggestions",
+    "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name",
+  ],
+  [
+    "/de/AddressCheck",
+    "Name,PostalCode,Locality,Borough,Suburb,Municipality.Key,Municipality.Name,Municipality.Type,District.Key,District.Name,District.Type,FederalState.Key,FederalState.Name",
+  ],
   ["/de/FederalStates", "Key,Name,SeatOfGovernment"],
   [
     "/de/FederalStates/{key}/GovernmentRegions",
@@ -129,6 +137,14 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
     "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
   ],
   [
+    "/at/Suggestions",
+    "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
+  ],
+  [
+    "/at/AddressCheck",
+    "Key,Name,PostalCode,Locality,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
+  ],
+  [
     "/at/Localities",
     "Key,PostalCode,Name,Municipality.Key,Municipality.Code,Municipality.Name,Municipality.Status,District.Key,District.Code,District.Name,FederalProvince.Key,FederalProvince.Name",
   ],
@@ -173,9 +189,19 @@ const CSV_HEADERS: readonly (readonly [string, string])[] = [
     "/ch/FullTextSearch",
     "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Status",
   ],
+  [
+    "/ch/Suggestions",
+    "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Status",
+  ],
+  [
+    "/ch/AddressCheck",
+    "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Commune.ShortName,District.Key,District.Name,District.ShortName,Canton.Key,Canton.Name,Canton.ShortName,Status",
+  ],
   ["/li/Localities", "PostalCode,Name,Commune.Key,Commune.Name,Latitude,Longitude"],
   ["/li/Streets", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
   ["/li/FullTextSearch", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
+  ["/li/Suggestions", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
+  ["/li/AddressCheck", "Key,Name,PostalCode,Locality,Commune.Key,Commune.Name,Status"],
   ["/li/Communes", "Key,Name,ElectoralDistrict"],
 ];
 
@@ -282,12 +308,24 @@ describe("parameters", () => {
     expect(byName.get("format")?.schema).toEqual({ type: "string", enum: ["json", "csv"] });
   });
 
-  it.each(RESOURCES.filter((r) => !r.query.paged).map((r) => [r.path, r] as const))(
-    "%s takes only format",
-    (_, resource) => {
-      expect(parametersOf(resource).map((p) => p.name)).toEqual(["format"]);
-    },
-  );
+  it.each(
+    RESOURCES.filter((r) => !r.query.paged && r.search === undefined).map(
+      (r) => [r.path, r] as const,
+    ),
+  )("%s takes only format", (_, resource) => {
+    expect(parametersOf(resource).map((p) => p.name)).toEqual(["format"]);
+  });
+});
+
+describe("the address check's parameters", () => {
+  it.each(
+    RESOURCES.filter((r) => r.search?.role === "addressCheck").map((r) => [r.path, r] as const),
+  )("%s takes a street, a postal code and a locality, and answers JSON only", (_, resource) => {
+    const byName = new Map(parametersOf(resource).map((p) => [p.name, p]));
+    expect([...byName.keys()]).toEqual(["street", "postalCode", "locality", "format"]);
+    expect(byName.get("street")?.required).toBe(true);
+    expect(byName.get("format")?.schema).toEqual({ type: "string", enum: ["json"] });
+  });
 });
 
 describe("the docs page", () => {

@@ -71,7 +71,7 @@ const CH_COMMUNE: Shape = [
 const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shape])[] = [
   [
     "de/StreetResponse",
-    ["de.streets", "de.fulltextsearch"],
+    ["de.streets", "de.fulltextsearch", "de.suggestions", "de.addresscheck"],
     [
       ...fields("name postalCode locality borough? suburb?"),
       ["municipality", DE_KNT()],
@@ -141,7 +141,7 @@ const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shap
   ],
   [
     "at/StreetResponse",
-    ["at.streets", "at.fulltextsearch"],
+    ["at.streets", "at.fulltextsearch", "at.suggestions", "at.addresscheck"],
     [
       ...fields("key name postalCode locality"),
       ["municipality", AT_MUNICIPALITY_SUMMARY],
@@ -168,7 +168,7 @@ const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shap
   ],
   [
     "ch/StreetResponse",
-    ["ch.streets", "ch.fulltextsearch"],
+    ["ch.streets", "ch.fulltextsearch", "ch.suggestions", "ch.addresscheck"],
     [
       ...fields("key name postalCode locality"),
       ["commune", CH_SUMMARY],
@@ -185,7 +185,7 @@ const DTOS: readonly (readonly [dto: string, ids: readonly string[], shape: Shap
   ],
   [
     "li/StreetResponse",
-    ["li.streets", "li.fulltextsearch"],
+    ["li.streets", "li.fulltextsearch", "li.suggestions", "li.addresscheck"],
     [...fields("key name postalCode locality"), ["commune", LI_COMMUNE], ...fields("status")],
   ],
 ];

@@ -1,0 +1,128 @@
+/**
+ * The typos a candidate found by a walk (walk.ts) really has, word by word: the walk counts every
+ * edit alike, over the skeleton; here an edit in a word that tolerates no typo (fewer than five
+ * letters) costs more than any allowance, and a name tolerates what the words the text reaches
+ * tolerate together (fold.ts typoAllowance), at most MAX_TYPOS. So `Karl Marx Alee` finds
+ * Karl-Marx-Allee (one typo, in a word of five letters) and `Karl Mark Allee` does not.
+ */
+import { MAX_TYPOS } from "./fold.ts";
+import { isFree } from "./trie.ts";
+import { FAR } from "./walk.ts";
+
+/** A word of a skeleton: its length in skeleton characters and the typos it tolerates. */
+export interface WordShape {
+  readonly length: number;
+  readonly allowance: number;
+}
+
+/** An edit in a word that tolerates none: more than any allowance, so never accepted. */
+const FORBIDDEN = MAX_TYPOS + 1;
+
+/** The typos of a candidate: to the whole skeleton, and (prefix walks) to its best prefix; FAR when not tolerated. */
+export interface Typos {
+  readonly full: number;
+  readonly prefix: number;
+}
+
+const scratch = {
+  rows: new Int32Array(0),
+  weights: new Int32Array(0),
+  caps: new Int32Array(0),
+  free: new Uint8Array(0),
+};
+
+/**
+ * The weighted distances of `query` to `skeleton` [0, length) (whole when `complete`, the walk's
+ * path otherwise) whose words are `words`: an edit costs FORBIDDEN in a word that tolerates no
+ * typo, 1 elsewhere; a distance counts only within the allowance of the words it reaches.
+ */
+export function typosOf(
+  query: Uint8Array,
+  skeleton: Uint8Array,
+  length: number,
+  words: readonly WordShape[],
+  complete: boolean,
+  prefix: boolean,
+): Typos {
+  const m = query.length;
+  const n = length;
+  if (scratch.weights.length < n + 1) {
+    scratch.weights = new Int32Array(2 * n + 2);
+    scratch.caps = new Int32Array(2 * n + 2);
+  }
+  const { weights, caps } = scratch;
+  // caps[i]: the allowance of the words that skeleton positions [0, i) reach, at most MAX_TYPOS.
+  let at = 0;
+  let allowed = 0;
+  caps[0] = 0;
+  for (const word of words) {
+    allowed += word.allowance;
+    for (let i = 0; i < word.length && at < n; i++, at++) {
+      weights[at] = word.allowance > 0 ? 1 : FORBIDDEN;
+      caps[at + 1] = Math.min(MAX_TYPOS, allowed);
+    }
+  }
+  for (; at < n; at++) {
+    weights[at] = 1;
+    caps[at + 1] = Math.min(MAX_TYPOS, allowed);
+  }
+  const width = m + 1;
+  if (scratch.rows.length < width * (n + 1)) scratch.rows = new Int32Array(2 * width * (n + 1));
+  if (scratch.free.length < width) scratch.free = new Uint8Array(2 * width);
+  const { rows, free } = scratch;
+  // The query's free letters (an insertion of them costs nothing), once.
+  for (let j = 1; j <= m; j++) free[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 1 : 0;
+  const insertCost = (i: number) =>
+    n === 0 ? 1 : Math.min(weights[Math.max(0, i - 1)] ?? 1, weights[Math.min(n - 1, i)] ?? 1);
+  rows[0] = 0;
+  const first = insertCost(0);
+  for (let j = 1; j <= m; j++) rows[j] = (rows[j - 1] ?? 0) + (free[j] === 1 ? 0 : first);
+  let best = prefix && (rows[m] ?? FAR) <= (caps[0] ?? 0) ? (rows[m] ?? FAR) : FAR;
+  for (let i = 1; i <= n; i++) {
+    const w = weights[i - 1] ?? 1;
+    const code = skeleton[i - 1] ?? 0;
+    const before = i >= 2 ? (skeleton[i - 2] ?? 0) : 0;
+    const remove = isFree(code, before) ? 0 : w;
+    const insert = insertCost(i);
+    const swapWeight = Math.max(w, weights[i - 2] ?? 1);
+    // A pair swap is possible only where the skeleton holds a pair (trie.ts isFree).
+    const pairs = i >= 3 && (isFree(before, skeleton[i - 3] ?? 0) || isFree(code, before));
+    const cur = i * width;
+    const prev = cur - width;
+    rows[cur] = (rows[prev] ?? 0) + remove;
+    for (let j = 1; j <= m; j++) {
+      const q = query[j - 1];
+      let v = (rows[prev + j - 1] ?? FAR) + (q === code ? 0 : w);
+      const deletion = (rows[prev + j] ?? FAR) + remove;
+      if (deletion < v) v = deletion;
+      const insertion = (rows[cur + j - 1] ?? FAR) + (free[j] === 1 ? 0 : insert);
+      if (insertion < v) v = insertion;
+      if (i >= 2 && j >= 2 && q === before && query[j - 2] === code) {
+        const swap = (rows[prev - width + j - 2] ?? FAR) + swapWeight;
+        if (swap < v) v = swap;
+      }
+      if (pairs && j >= 3 && swapsPair(query, j, skeleton, i)) {
+        const swap = (rows[prev - 2 * width + j - 3] ?? FAR) + Math.max(w, weights[i - 3] ?? 1);
+        if (swap < v) v = swap;
+      }
+      rows[cur + j] = v;
+    }
+    const reached = rows[cur + m] ?? FAR;
+    if (prefix && reached <= (caps[i] ?? 0)) best = Math.min(best, reached);
+  }
+  const whole = rows[n * width + m] ?? FAR;
+  return {
+    full: complete && whole <= (caps[n] ?? 0) ? whole : FAR,
+    prefix: best,
+  };
+}
+
+/** Whether query [j-3, j) is skeleton [i-3, i) with a letter swapped with a transliteration's pair (walk.ts). */
+function swapsPair(query: Uint8Array, j: number, skeleton: Uint8Array, i: number): boolean {
+  const [a, b, c] = [skeleton[i - 3] ?? 0, skeleton[i - 2] ?? 0, skeleton[i - 1] ?? 0];
+  const [x, y, z] = [query[j - 3] ?? 0, query[j - 2] ?? 0, query[j - 1] ?? 0];
+  return (
+    (isFree(b, a) && x === c && y === a && z === b) ||
+    (isFree(c, b) && x === b && y === c && z === a)
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * The street names and localities within a part's typos (text.ts Part): walks over the tries
+ * (walk.ts), each skeleton found checked word by word (distance.ts), each name kept with its
+ * fewest typos and its tier.
+ */
+import { typosOf } from "./distance.ts";
+import { MAX_TYPOS, typoAllowance } from "./fold.ts";
+import { LEFT_OUT_WORDS, namePayloads, pairsOf, type NamePayload } from "./names.ts";
+import { localityPayloads } from "./places.ts";
+import type { Alphabet } from "./trie.ts";
+import type { Part } from "./text.ts";
+import { FAR, TrieWalker } from "./walk.ts";
+
+/**
+ * How exactly a name matched, best first: 0 the whole name written as typed (its skeleton, and
+ * among names of one skeleton its spelling), 1 the whole name written otherwise (`Jaehnstraße`
+ * for `Jahnstraße`, `Dessauerstraße` for `Dessauer Straße`), 2 the whole name without its leading words
+ * (`Kupfergraben` for `Am Kupfergraben`), 3 a name begun (typing), 4 a name begun without its
+ * leading words.
+ */
+export const TIERS = 5;
+
+/** A street name found: its streets [position, position + count) of the street order. */
+export interface NameHit {
+  readonly position: number;
+  readonly count: number;
+  readonly typos: number;
+  readonly tier: number;
+}
+
+/** Names a part may find at most: a shorter prefix shared by more names finds the first ones in order. */
+export const MAX_NAMES = 2000;
+
+const walker = new TrieWalker();
+
+/** The skeletons a part is walked for: its own, and in prefix mode as typed (`Str` may begin `Strelitzer`). */
+export function queriesOf(part: Part, alphabet: Alphabet): Uint8Array[] {
+  const own = alphabet.encode(part.skeleton);
+  return part.raw === undefined ? [own] : [own, alphabet.encode(part.raw)];
+}
+
+/**
+ * The pair keys whose shards hold every name a walk for `query` may find (names.ts). A query that
+ * starts with leading words reads the pairs after them; with typos its own pairs too, since a
+ * typo may make a leading word of another word (`Hinter Achmühlerstraße` for `Hintere …`).
+ */
+export function pairsToRead(query: Uint8Array, k: number, lead = 0): string[] {
+  if (lead <= 0 || lead >= query.length) return pairsOf(query, k === 0);
+  const after = pairsOf(query.subarray(lead), k === 0);
+  return k === 0 ? after : [...new Set([...after, ...pairsOf(query)])];
+}
+
+const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
+  a.typos < b.typos || (a.typos === b.typos && a.tier < b.tier);
+
+/** Typos and tier of a skeleton found (full, prefix: the walk's distances) for a payload's words, flags and spelling. */
+function judge(
+  query: Uint8Array,
+  part: Part,
+  full: number,
+  prefix: number,
+  path: Uint8Array,
+  depth: number,
+  payload: Pick<NamePayload, "words" | "flags" | "spelling">,
+): { typos: number; tier: number } | undefined {
+  let [f, p] = [full, prefix];
+  // A walk counts every edit alike: an edit needs the words' check, unless every word tolerates
+  // one (then the walk's count is the check's) and the words reached tolerate as many.
+  const words = payload.words;
+  const everyWord = words.every((word) => word.allowance > 0);
+  const all = Math.min(
+    MAX_TYPOS,
+    words.reduce((sum, word) => sum + word.allowance, 0),
+  );
+  const first = words[0]?.allowance ?? 0;
+  const fullDone = f === 0 || f >= FAR || (everyWord && f <= all);
+  const prefixDone = p === 0 || p >= FAR || (everyWord && p <= first);
+  if (!fullDone || !prefixDone) {
+    const typos = typosOf(query, path, depth, words, f < FAR, part.prefix);
+    [f, p] = [f < FAR ? typos.full : FAR, part.prefix ? typos.prefix : FAR];
+  }
+  const leftOut = (payload.flags & LEFT_OUT_WORDS) !== 0;
+  // Written as typed: the same skeleton, and among names of one skeleton the same spelling.
+  const otherwise =
+    depth !== query.length ||
+    path.some((code, i) => i < depth && code !== query[i]) ||
+    (payload.spelling !== undefined && payload.spelling !== part.spelling);
+  const whole = f < FAR ? { typos: f, tier: leftOut ? 2 : otherwise ? 1 : 0 } : undefined;
+  const begun = p < FAR ? { typos: p, tier: leftOut ? 4 : 3 } : undefined;
+  if (whole === undefined) return begun;
+  return begun !== undefined && better(begun, whole) ? begun : whole;
+}
+
+/**
+ * Fewer names found as typed than this by a part being typed (none by a whole one), and names with
+ * typos are looked for too (Typesense's typo_tokens_threshold): a name being typed is found as
+ * typed, a misspelt one with its typos, also when what was typed begins a few other names
+ * (`Ahornwag` for Ahornweg beside Ahornwagen).
+ */
+export const TYPO_THRESHOLD = 5;
+
+/**
+ * Whether a part leaves room for names with `typos` typos, having found `found` names with fewer:
+ * one typo when it found fewer than TYPO_THRESHOLD names being typed or none as a whole; two when
+ * it found none (Typesense's typo escalation: a name within one typo is not crowded by names
+ * within two).
+ */
+export const wantsTypos = (part: Part, typos: number, found: number): boolean =>
+  typos <= part.k && (typos === 1 ? found < (part.prefix ? TYPO_THRESHOLD : 1) : found === 0);
+
+/** A pass over a street part: within `typos` typos, its skeleton as written out or as typed (`raw`). */
+export interface Pass {
+  readonly typos: number;
+  readonly raw: boolean;
+}
+
+/**
+ * One pass over a street part: its names within `pass.typos` typos (0: as typed), for its
+ * skeleton with abbreviations written out, or as typed (`Kralshorstr`); each name added to
+ * `found` by its first position, with its best typos and tier.
+ */
+export function findNames(
+  part: Part,
+  alphabet: Alphabet,
+  shardOf: (pair: string) => Uint8Array | undefined,
+  found: Map<number, NameHit>,
+  pass: Pass,
+): void {
+  const query = queriesOf(part, alphabet)[pass.raw ? 1 : 0];
+  if (query !== undefined) walkNames(query, part, pass.typos, shardOf, found);
+}
+
+/** Walks the tries of a query's pairs; adds each name found (at most MAX_NAMES more). */
+function walkNames(
+  query: Uint8Array,
+  part: Part,
+  k: number,
+  shardOf: (pair: string) => Uint8Array | undefined,
+  found: Map<number, NameHit>,
+): void {
+  const limit = found.size + MAX_NAMES;
+  for (const trie of pairsToRead(query, k, part.lead).map(shardOf)) {
+    if (trie === undefined) continue;
+    walker.walk(trie, query, k, part.prefix, (from, to, full, prefix, path, depth) => {
+      for (const payload of namePayloads(trie, from, to)) {
+        const judged = judge(query, part, full, prefix, path, depth, payload);
+        if (judged === undefined) continue;
+        const known = found.get(payload.position);
+        if (known === undefined || better(judged, known))
+          found.set(payload.position, {
+            position: payload.position,
+            count: payload.count,
+            ...judged,
+          });
+      }
+      return found.size < limit;
+    });
+  }
+}
+
+/**
+ * The localities near a part, within `upTo` typos: each locality's number with its fewest typos,
+ * one more when found by its first name alone (`Frankfurt` for `Frankfurt am Main`); undefined
+ * when none is near. Typos only when none is found with fewer.
+ */
+export function findLocalities(
+  part: Part,
+  alphabet: Alphabet,
+  trieOf: (pair: string) => Uint8Array | undefined,
+  upTo = MAX_TYPOS,
+): Map<number, number> | undefined {
+  const found = new Map<number, number>();
+  // A locality being typed is found as typed; a whole one, or one typed that begins none, with typos.
+  const prefix = part.prefix && Array.from(part.skeleton).length >= 3;
+  const localityPart = { ...part, prefix };
+  const walk = (k: number, prefixed: boolean) => {
+    for (const query of queriesOf(localityPart, alphabet))
+      for (const trie of pairsToRead(query, k).map(trieOf)) {
+        if (trie === undefined) continue;
+        const walked = { ...localityPart, prefix: prefixed };
+        walker.walk(trie, query, k, prefixed, (from, to, full, pre, path, depth) => {
+          for (const payload of localityPayloads(trie, from, to)) {
+            const judged = judge(query, walked, full, pre, path, depth, {
+              words: payload.words,
+              flags: 0,
+            });
+            if (judged === undefined) continue;
+            const cost = judged.typos + (payload.flags & 1);
+            if (cost < (found.get(payload.locality) ?? NO_PLACE)) found.set(payload.locality, cost);
+          }
+          return true;
+        });
+      }
+  };
+  walk(0, prefix);
+  for (let k = 1; k <= Math.min(upTo, localityTypos(part)) && found.size === 0; k++) walk(k, false);
+  return found.size === 0 ? undefined : found;
+}
+
+/** The typos a walk for a locality allows: a locality is no abbreviation, so a word may have lost one letter only. */
+const localityTypos = (part: Part): number =>
+  Math.min(
+    part.k,
+    MAX_TYPOS,
+    part.words.reduce((sum, word) => sum + typoAllowance(word.letters + 1), 0),
+  );
+
+/** The cost of a place no locality of the text holds. */
+export const NO_PLACE = 255;

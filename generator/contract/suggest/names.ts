@@ -1,0 +1,156 @@
+/**
+ * What the name tries say of a skeleton (docs/FORMAT.md § 7.11): per street name with that
+ * skeleton, a payload
+ *
+ *   u8 flags (bit 0: the skeleton leaves out the name's leading words, fold.ts; bit 1: another
+ *   name has the skeleton too, and a u32 little-endian of how this one is written follows,
+ *   fold.ts spellingOf), varint the position of its first street in the country's street
+ *   order, varint its streets (they follow one another in the order), u8 words, per word varint
+ *   (skeleton length << 2 | allowance)
+ *
+ * and the keys of the tries a skeleton is in: the pairs of its first three characters. A name is
+ * in the trie of each of its pairs (first and second, first and third, second and third), so
+ * one typo among a skeleton's first three characters leaves one pair intact: a walk reads the
+ * tries of the query's three pairs (pairsOf) and finds every name within one typo there, and two
+ * typos whenever one of them is past the third character. A shard file holds the tries of a
+ * range of pairs:
+ *
+ *   varint pairs, per pair its two codes and its trie's bytes (varint), then the tries in order
+ */
+import { ByteWriter } from "../search/bytes.ts";
+import type { WordShape } from "./distance.ts";
+import { typoAllowance, type FoldedWord } from "./fold.ts";
+import { isFree } from "./trie.ts";
+import { varintAt, varintEnd } from "./walk.ts";
+
+export const LEFT_OUT_WORDS = 1;
+export const SPELLED = 2;
+
+export interface NamePayload {
+  readonly flags: number;
+  /** How the name is written (fold.ts spellingOf), when another name has its skeleton (flag SPELLED). */
+  readonly spelling?: number;
+  readonly position: number;
+  readonly count: number;
+  readonly words: readonly WordShape[];
+}
+
+/** Word shapes of folded words: skeleton length and typo allowance. */
+export function shapesOf(words: readonly FoldedWord[]): WordShape[] {
+  return words.map((word) => ({
+    length: Array.from(word.folded).length,
+    allowance: /^\d+$/.test(word.folded) ? 0 : typoAllowance(word.letters),
+  }));
+}
+
+const scratch = new ByteWriter();
+
+export function encodeNamePayload(payload: NamePayload): Uint8Array {
+  const out = scratch;
+  out.clear();
+  const spelled = payload.spelling !== undefined;
+  out.raw(Uint8Array.of(payload.flags | (spelled ? SPELLED : 0)));
+  if (spelled) {
+    const h = payload.spelling ?? 0;
+    out.raw(Uint8Array.of(h & 0xff, (h >>> 8) & 0xff, (h >>> 16) & 0xff, h >>> 24));
+  }
+  out.varint(payload.position);
+  out.varint(payload.count);
+  writeShapes(out, payload.words);
+  return out.view().slice();
+}
+
+export function writeShapes(out: ByteWriter, words: readonly WordShape[]): void {
+  out.raw(Uint8Array.of(Math.min(255, words.length)));
+  for (const word of words.slice(0, 255)) out.varint(word.length * 4 + word.allowance);
+}
+
+/** Reads word shapes at `at`; returns them and the offset after them. */
+export function readShapes(bytes: Uint8Array, at: number): [WordShape[], number] {
+  const count = bytes[at++] ?? 0;
+  const words: WordShape[] = [];
+  for (let i = 0; i < count; i++) {
+    const value = varintAt(bytes, at);
+    at = varintEnd();
+    words.push({ length: Math.floor(value / 4), allowance: value % 4 });
+  }
+  return [words, at];
+}
+
+/** Every payload in bytes [from, to) of a name trie. */
+export function namePayloads(bytes: Uint8Array, from: number, to: number): NamePayload[] {
+  const out: NamePayload[] = [];
+  for (let at = from; at < to;) {
+    const flags = bytes[at++] ?? 0;
+    let spelling: number | undefined;
+    if ((flags & SPELLED) !== 0) {
+      spelling =
+        ((bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16)) +
+        (bytes[at + 3] ?? 0) * 0x1000000;
+      at += 4;
+    }
+    const position = varintAt(bytes, at);
+    const count = varintAt(bytes, varintEnd());
+    const [words, next] = readShapes(bytes, varintEnd());
+    out.push({ flags, position, count, words, ...(spelling === undefined ? {} : { spelling }) });
+    at = next;
+  }
+  return out;
+}
+
+/**
+ * The keys of the tries a skeleton is in: the pairs of its first three characters, and of its
+ * first three that are not free (trie.ts isFree), so that `mühle` (`muehle`), `mthle` and
+ * `muhle` share one, and so do `abend` and `aoend`; with two characters one pair, with one
+ * none. The first of each (`exact`) holds every skeleton a query reaches with no typo. A name
+ * that starts with leading words (`Am Rosensteg`) is also in the tries of the pairs after them
+ * (`ros`), and a query that starts with leading words reads those: the tries of `am…` hold a
+ * tenth of all names.
+ */
+export function pairsOf(codes: Uint8Array, exact = false): string[] {
+  const kept: number[] = [];
+  for (let i = 0; i < codes.length && kept.length < 3; i++)
+    if (i === 0 || !isFree(codes[i] ?? 0, codes[i - 1] ?? 0)) kept.push(codes[i] ?? 0);
+  const first = [Array.from(codes.subarray(0, 3)), kept].map(pairsOfThree);
+  return [...new Set(first.flatMap((pairs) => (exact ? pairs.slice(0, 1) : pairs)))];
+}
+
+/** The pairs of up to three characters: (a, b), (a, c), (b, c). */
+function pairsOfThree(chars: readonly number[]): string[] {
+  const [a = 0, b = 0, c = 0] = chars;
+  const pair = (x: number, y: number) => String.fromCharCode(x, y);
+  if (chars.length < 2) return [];
+  return chars.length === 2 ? [pair(a, b)] : [pair(a, b), pair(a, c), pair(b, c)];
+}
+
+/** A shard file of the tries of some pairs (in order). */
+export function encodeNameShard(
+  tries: readonly (readonly [pair: string, trie: Uint8Array])[],
+): Uint8Array {
+  const out = new ByteWriter();
+  out.varint(tries.length);
+  for (const [pair, trie] of tries) {
+    out.raw(Uint8Array.of(pair.charCodeAt(0), pair.charCodeAt(1)));
+    out.varint(trie.length);
+  }
+  for (const [, trie] of tries) out.raw(trie);
+  return out.view().slice();
+}
+
+/** The trie of a pair in a shard file; undefined when no name has the pair. */
+export function pairTrie(shard: Uint8Array, pair: string): Uint8Array | undefined {
+  let count = varintAt(shard, 0);
+  let at = varintEnd();
+  let offset = 0;
+  let [foundAt, foundLength] = [-1, 0];
+  const a = pair.charCodeAt(0);
+  const b = pair.charCodeAt(1);
+  for (; count > 0; count--) {
+    const match = shard[at] === a && shard[at + 1] === b;
+    const length = varintAt(shard, at + 2);
+    if (match) [foundAt, foundLength] = [offset, length];
+    offset += length;
+    at = varintEnd();
+  }
+  return foundAt < 0 ? undefined : shard.subarray(at + foundAt, at + foundAt + foundLength);
+}

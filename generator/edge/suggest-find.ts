@@ -1,0 +1,262 @@
+import {
+  findLocalities,
+  findNames,
+  NO_PLACE,
+  pairsToRead,
+  queriesOf,
+  wantsTypos,
+  type NameHit,
+  type Pass,
+} from "../contract/suggest/find.ts";
+import { MAX_TYPOS } from "../contract/suggest/fold.ts";
+import type { SuggestPlaces } from "../contract/suggest/places.ts";
+import { compareGroups, groupOf, type Group, type PlaceFilter } from "../contract/suggest/rank.ts";
+import type { Part, Reading } from "../contract/suggest/text.ts";
+import type { SuggestIndex } from "./suggest-index.ts";
+import type { ReadBudget, SuggestStreets } from "./suggest-streets.ts";
+
+/** The share of the read budget kept for the page (its record, head and tail files) while names are narrowed by place. */
+export const PAGE_RESERVE = 0.25;
+
+const partKey = (part: Part) =>
+  `${part.skeleton}\u0000${part.raw ?? ""}\u0000${part.k}\u0000${part.prefix}`;
+
+/**
+ * What the readings of a text need read: the name shards of their street parts, the locality
+ * shards of their locality parts as typed (`localityTypos`: within their typos too; otherwise
+ * Finder.readLocalityTypos reads those when a pass needs them), and the places when one has a
+ * postal code or locality.
+ */
+export async function readFor(
+  index: SuggestIndex,
+  readings: readonly Reading[],
+  budget: ReadBudget,
+  needPlaces = readings.some((r) => r.locality !== undefined || r.postalCode !== undefined),
+  localityTypos = false,
+): Promise<Read> {
+  const [shardOf, localityOf, places] = await Promise.all([
+    index.nameShards(
+      pairsOfParts(
+        index,
+        readings.map((r) => r.street),
+      ),
+      budget,
+    ),
+    index.localityShards(
+      pairsOfParts(
+        index,
+        readings.map((r) => r.locality),
+        !localityTypos,
+      ),
+      budget,
+    ),
+    needPlaces ? index.places(budget) : undefined,
+  ]);
+  return { shardOf, localityOf, places };
+}
+
+interface Read {
+  readonly shardOf: (pair: string) => Uint8Array | undefined;
+  localityOf: (pair: string) => Uint8Array | undefined;
+  readonly places: SuggestPlaces | undefined;
+}
+
+/**
+ * The pair keys of some parts within their typos; `asTyped`: of those only the ones a walk as
+ * typed reads (find.ts findLocalities walks a locality's own pairs).
+ */
+function pairsOfParts(
+  index: SuggestIndex,
+  parts: readonly (Part | undefined)[],
+  asTyped = false,
+): Set<string> {
+  return new Set(
+    parts.flatMap((part) =>
+      part === undefined
+        ? []
+        : queriesOf(part, index.alphabet).flatMap((query) => {
+            const all = pairsToRead(query, part.k, part.lead);
+            return asTyped ? pairsToRead(query, 0).filter((pair) => all.includes(pair)) : all;
+          }),
+    ),
+  );
+}
+
+/** Walks, memoised by part: the names of street parts, pass by pass, and the localities of locality parts. */
+export class Finder {
+  private readonly names = new Map<string, Map<number, NameHit>>();
+  private readonly localities = new Map<string, PlaceFilter["locality"]>();
+
+  constructor(
+    private readonly index: SuggestIndex,
+    private readonly read: Read,
+  ) {}
+
+  /** Reads the locality shards of some locality parts within their typos (readFor read them as typed). */
+  async readLocalityTypos(parts: readonly Part[], budget: ReadBudget): Promise<void> {
+    if (parts.length === 0) return;
+    const [asTyped, added] = [
+      this.read.localityOf,
+      await this.index.localityShards(pairsOfParts(this.index, parts), budget),
+    ];
+    this.read.localityOf = (pair) => added(pair) ?? asTyped(pair);
+  }
+
+  /** Adds a pass over a street part (find.ts findNames); returns the names the part has found so far. */
+  pass(part: Part, pass: Pass): NameHit[] {
+    const key = partKey(part);
+    let found = this.names.get(key);
+    if (found === undefined) this.names.set(key, (found = new Map()));
+    findNames(part, this.index.alphabet, this.read.shardOf, found, pass);
+    return [...found.values()];
+  }
+
+  /** The names a street part has found so far. */
+  namesOf(part: Part): NameHit[] {
+    return [...(this.names.get(partKey(part))?.values() ?? [])];
+  }
+
+  /** The localities near a locality part within `upTo` typos, as a filter's; undefined when none is near. */
+  localitiesOf(part: Part, upTo = MAX_TYPOS): PlaceFilter["locality"] {
+    const places = this.read.places;
+    if (places === undefined) return undefined;
+    const key = `${partKey(part)}\u0000${upTo}`;
+    if (!this.localities.has(key)) {
+      const near = findLocalities(part, this.index.alphabet, this.read.localityOf, upTo);
+      this.localities.set(
+        key,
+        near === undefined
+          ? undefined
+          : {
+              of: (place) => near.get(places.localityOf(place)) ?? NO_PLACE,
+              typos: Math.min(...near.values()),
+            },
+      );
+    }
+    return this.localities.get(key);
+  }
+
+  /** What a reading says of places, its locality within `upTo` typos; undefined when its locality names none. */
+  filterOf(reading: Reading, upTo = MAX_TYPOS): PlaceFilter | undefined {
+    const places = this.read.places;
+    let filter: PlaceFilter = {};
+    if (reading.locality !== undefined) {
+      const locality = this.localitiesOf(reading.locality, upTo);
+      if (locality === undefined) return undefined;
+      filter = { locality };
+    }
+    if (reading.postalCode !== undefined && places !== undefined) {
+      const [first, end] = places.placesStartingWith(reading.postalCode);
+      filter = {
+        ...filter,
+        postal: {
+          digits: reading.postalCode,
+          first,
+          end,
+          shared: places.sharedDigits(reading.postalCode),
+        },
+      };
+    }
+    return filter;
+  }
+}
+
+/**
+ * Every name the readings suggest, each as the group of the reading that ranks it best, in passes,
+ * each only when those before left room (docs/SUGGESTIONS.md): every street part as typed, each
+ * locality as typed; then the street parts that found few names within one typo, those that found
+ * none within two (find.ts wantsTypos), unless a reading with a postal code or locality found a
+ * street as typed in it as typed; then the localities with typos, of the readings whose street
+ * found a name; then the streets as typed without abbreviations written out, when no name within
+ * one typo was found. A reading with a postal code or locality reads its names' places (the
+ * record table), best names first, while they fit the budget with PAGE_RESERVE left; a name that
+ * does not fit is left out.
+ */
+export async function suggestGroups(
+  streets: SuggestStreets,
+  finder: Finder,
+  readings: readonly Reading[],
+  budget: ReadBudget,
+): Promise<Group[]> {
+  const best = new Map<number, Group>();
+  const placesRead = new Map<number, Int32Array>();
+  const parts = [...new Map(readings.map(({ street }) => [partKey(street), street])).values()];
+  /** The groups of the readings (with their filters) whose street part is among `which`. */
+  const group = async (
+    which: readonly Part[],
+    filtered: readonly { reading: Reading; filter: PlaceFilter }[],
+  ) => {
+    const walked = new Set(which.map(partKey));
+    for (const { reading, filter } of filtered) {
+      if (!walked.has(partKey(reading.street))) continue;
+      for (const hit of ordered(finder.namesOf(reading.street))) {
+        let places: Int32Array | undefined;
+        if (filter.postal !== undefined || filter.locality !== undefined) {
+          places = placesRead.get(hit.position);
+          if (places === undefined) {
+            if (!budget.fits(streets.placeFiles(hit.position, hit.count), PAGE_RESERVE)) continue;
+            places = await streets.placesOf(hit.position, hit.count, budget);
+            placesRead.set(hit.position, places);
+          }
+        }
+        const found = groupOf(hit, filter, places);
+        const known = best.get(hit.position);
+        if (found !== undefined && (known === undefined || compareGroups(found, known) < 0))
+          best.set(hit.position, found);
+      }
+    }
+  };
+  // Localities as typed first: a street part of a reading whose locality names none is not walked.
+  const asTyped = readings.flatMap((reading) => {
+    const filter = finder.filterOf(reading, 0);
+    return filter === undefined ? [] : [{ reading, filter }];
+  });
+  const live = (filtered: typeof asTyped) => {
+    const keys = new Set(filtered.map(({ reading }) => partKey(reading.street)));
+    return parts.filter((part) => keys.has(partKey(part)));
+  };
+  const pass = async (
+    which: readonly Part[],
+    raw: boolean,
+    typos: number,
+    filtered: typeof asTyped,
+  ) => {
+    for (const part of which) finder.pass(part, { typos, raw });
+    await group(which, filtered);
+  };
+  const escalate = async (which: readonly Part[], raw: boolean, filtered: typeof asTyped) => {
+    for (let typos = 1; typos <= MAX_TYPOS; typos++) {
+      const room = which.filter((part) => wantsTypos(part, typos, finder.namesOf(part).length));
+      if (room.length > 0) await pass(room, raw, typos, filtered);
+    }
+  };
+  await pass(live(asTyped), false, 0, asTyped);
+  if (![...best.values()].some((g) => g.typos === 0 && g.placed))
+    await escalate(live(asTyped), false, asTyped);
+  // Localities with typos, for the readings whose street found names.
+  const unknown = readings.filter(
+    ({ street, locality }) =>
+      locality !== undefined &&
+      finder.localitiesOf(locality, 0) === undefined &&
+      finder.namesOf(street).length > 0,
+  );
+  await finder.readLocalityTypos(
+    unknown.flatMap(({ locality }) => (locality === undefined ? [] : [locality])),
+    budget,
+  );
+  const withTypos = unknown.flatMap((reading) => {
+    const filter = finder.filterOf(reading, MAX_TYPOS);
+    return filter === undefined ? [] : [{ reading, filter }];
+  });
+  await group(live(withTypos), withTypos);
+  if ([...best.values()].some((g) => g.typos <= 1)) return [...best.values()];
+  const known = [...asTyped, ...withTypos];
+  const raw = live(known).filter((part) => part.raw !== undefined);
+  await pass(raw, true, 0, known);
+  await escalate(raw, true, known);
+  return [...best.values()];
+}
+
+/** Names best first (their places are read in this order while the budget allows). */
+const ordered = (hits: readonly NameHit[]) =>
+  [...hits].sort((a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position);

@@ -1,0 +1,117 @@
+/**
+ * Suggestions' one way into the street-search index (edge/search-reader.ts, edge/search.ts and the
+ * leaves of contract/search/): what a name's streets and a page of suggestions need of it, and
+ * nothing else. A name of the suggestions index is a range of street positions and a locality a
+ * set of place numbers of that index (the build writes both from its numbering,
+ * build/emit-suggest.ts), so the suggestions' engine never reads the search index's files but
+ * through this class:
+ *
+ * - the street order's size and the index's read budget and hash (meta.json);
+ * - a request's reader, whose budget the suggestions index's files are charged to as well;
+ * - the places of streets by position (the record table `/_s/{cc}/r/…`), and the files and bytes
+ *   such a read is charged, to plan it before it is made;
+ * - a page of streets rendered in FullTextSearch's JSON shape and CSV columns with the paging
+ *   headers and ETag (edge/search.ts answerFound);
+ * - streets rendered as JSON records (the address check's suggestions).
+ *
+ * Moving suggestions onto another evaluation of the search index is a change of this file.
+ */
+import type { ParsedQuery } from "../contract/query.ts";
+import type { RouteResource } from "../contract/routes.ts";
+import {
+  headFiles,
+  headsAt,
+  placesAt,
+  recordFiles,
+  tailFiles,
+  tailOf,
+} from "../contract/search/leaves.ts";
+import type { Files } from "../contract/search/plan.ts";
+import { headJson } from "../contract/search/store.ts";
+import type { AssetStore } from "./assets.ts";
+import type { ServeContext } from "./context.ts";
+import { answerFound, openSearchFiles } from "./search.ts";
+import type { RequestReader, SearchFiles } from "./search-reader.ts";
+
+/** A request's reads of both indexes, charged to the search index's read budget. */
+export type ReadBudget = RequestReader;
+
+export class SuggestStreets {
+  private constructor(private readonly files: SearchFiles) {}
+
+  /** A country's search index, as FullTextSearch opens it (shared per isolate). */
+  static async open(store: AssetStore, origin: string, country: string): Promise<SuggestStreets> {
+    return new SuggestStreets(await openSearchFiles(store, origin, country));
+  }
+
+  /** Streets in the street order. */
+  get count(): number {
+    return this.files.meta.count;
+  }
+
+  /** The search index's hash (part of an answer's ETag). */
+  get hash(): string {
+    return this.files.meta.hash;
+  }
+
+  /** A request's budget, charged with the search index's meta. */
+  budget(): ReadBudget {
+    return this.files.reader();
+  }
+
+  /** Bytes one request may read. */
+  get readBudget(): number {
+    return this.files.meta.readBudget;
+  }
+
+  /** The record-table files (path → bytes) that the places of streets [first, first + count) are read from. */
+  placeFiles(first: number, count: number): Files {
+    return recordFiles(this.files.meta, range(first, count));
+  }
+
+  /** The place numbers of streets [first, first + count), charged to the budget. */
+  async placesOf(first: number, count: number, budget: ReadBudget): Promise<Int32Array> {
+    const positions = range(first, count);
+    await budget.need(recordFiles(budget.meta, positions));
+    return placesAt(budget, positions);
+  }
+
+  /** A page of streets (positions in the answer's order) as a paged JSON or CSV response. */
+  async page(
+    ctx: ServeContext,
+    resource: RouteResource,
+    budget: ReadBudget,
+    total: number,
+    positions: readonly number[],
+    query: ParsedQuery,
+    question: string,
+  ): Promise<Response> {
+    const found = { total, positions: Int32Array.from(positions) };
+    return await answerFound(ctx, resource, budget, found, query, question);
+  }
+
+  /** Streets (positions) as JSON records, with their place numbers. */
+  async records(
+    positions: readonly number[],
+    budget: ReadBudget,
+  ): Promise<{ readonly json: string; readonly place: number }[]> {
+    const at = Int32Array.from(positions);
+    await budget.need(recordFiles(budget.meta, at));
+    await budget.need(headFiles(budget.meta, at));
+    const places = placesAt(budget, at);
+    const heads = headsAt(budget, at);
+    await budget.need(tailFiles(budget.meta, places));
+    const keys = budget.meta.headKeys;
+    return Array.from(places, (place, i) => ({
+      json: headJson(keys, heads[i] ?? []) + tailOf(budget, place, 0),
+      place,
+    }));
+  }
+}
+
+/** Street positions [first, first + count). */
+function range(first: number, count: number): Int32Array {
+  const positions = new Int32Array(count);
+  for (let i = 0; i < count; i++) positions[i] = first + i;
+  return positions;
+}

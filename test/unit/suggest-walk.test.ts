@@ -1,0 +1,127 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { typosOf } from "../../generator/contract/suggest/distance.ts";
+import { Alphabet, encodeTrie } from "../../generator/contract/suggest/trie.ts";
+import { FAR, TrieWalker } from "../../generator/contract/suggest/walk.ts";
+import { table } from "../support/suggest-reference.ts";
+
+/**
+ * The suggestions' bounded walk (walk.ts) against a plain edit-distance table computed here for
+ * every skeleton: the same skeletons found, with the same distances, for generated tries and
+ * queries (prefix mode too), and the word-by-word check (distance.ts) against the same table
+ * with its weights. SUGGEST_SEED=<n> replays a run.
+ */
+const seed = Number(process.env["SUGGEST_SEED"] ?? Date.now() % 2 ** 31);
+const alphabet = new Alphabet("abcdefghijklmnopqrstuvwxyz0123456789");
+
+const letters = fc.constantFrom(..."aeosurtnbl");
+const skeleton = fc.array(letters, { minLength: 1, maxLength: 9 }).map((a) => a.join(""));
+
+function walked(
+  skeletons: readonly string[],
+  query: string,
+  k: number,
+  prefix: boolean,
+): Map<string, [number, number]> {
+  const entries = skeletons.map((text, i) => ({
+    key: alphabet.encode(text),
+    payload: Uint8Array.of(i),
+  }));
+  const trie = encodeTrie(entries);
+  const found = new Map<string, [number, number]>();
+  new TrieWalker().walk(trie, alphabet.encode(query), k, prefix, (from, to, full, best) => {
+    for (let at = from; at < to; at++) found.set(skeletons[trie[at] ?? 0] ?? "", [full, best]);
+    return true;
+  });
+  return found;
+}
+
+function expected(
+  skeletons: readonly string[],
+  query: string,
+  k: number,
+  prefix: boolean,
+): Map<string, [number, number]> {
+  const out = new Map<string, [number, number]>();
+  for (const text of new Set(skeletons)) {
+    const d = table(alphabet.encode(query), alphabet.encode(text));
+    const m = query.length;
+    const full = d[text.length]![m]!;
+    const best = Math.min(...d.map((row) => row[m]!));
+    if (full <= k || (prefix && best <= k))
+      out.set(text, [full <= k ? full : FAR, prefix ? best : FAR]);
+  }
+  return out;
+}
+
+describe("the suggestions' walk", () => {
+  it(`finds every skeleton within k edits, with its distance (seed ${seed})`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(skeleton, { minLength: 1, maxLength: 30 }),
+        skeleton,
+        fc.integer({ min: 0, max: 2 }),
+        fc.boolean(),
+        (skeletons, query, k, prefix) => {
+          expect(walked(skeletons, query, k, prefix)).toEqual(
+            expected(skeletons, query, k, prefix),
+          );
+        },
+      ),
+      { seed, numRuns: 3000 },
+    );
+  });
+
+  it.each([
+    ["muller", "mueller", 0],
+    ["strase", "strasse", 0],
+    ["schutzenstrasse", "schuetzenstrasse", 0],
+    ["ruecktstrasse", "rucktstrasse", 0],
+    ["rcuek", "rueck", 1],
+    ["kurfurstendam", "kurfuerstendamm", 1],
+    ["karlmarxalee", "karlmarxallee", 1],
+    ["frnakfurterallee", "frankfurterallee", 1],
+    ["hauptstrase", "hauptweg", FAR],
+  ])("takes %s to %s in %s", (query, name, distance) => {
+    const found = walked([name], query, 2, false).get(name);
+    expect(found?.[0] ?? FAR).toBe(distance);
+  });
+});
+
+describe("the word-by-word check", () => {
+  const shaped = fc.array(
+    fc.record({ word: skeleton, allowance: fc.integer({ min: 0, max: 2 }) }),
+    { minLength: 1, maxLength: 3 },
+  );
+  it(`weighs edits in words that tolerate none out, as the table does (seed ${seed})`, () => {
+    fc.assert(
+      fc.property(shaped, skeleton, fc.boolean(), (words, query, prefix) => {
+        const text = words.map((w) => w.word).join("");
+        const shapes = words.map((w) => ({ length: w.word.length, allowance: w.allowance }));
+        const weight: number[] = words.flatMap((w) =>
+          Array.from(w.word, () => (w.allowance > 0 ? 1 : 3)),
+        );
+        const caps: number[] = [0];
+        let allowed = 0;
+        for (const w of words) {
+          allowed += w.allowance;
+          for (let i = 0; i < w.word.length; i++) caps.push(Math.min(2, allowed));
+        }
+        const q = alphabet.encode(query);
+        const d = table(q, alphabet.encode(text), (i) => weight[i] ?? 1);
+        const m = query.length;
+        const whole = d[text.length]![m]!;
+        const best = Math.min(
+          FAR,
+          ...d.flatMap((row, i) => (row[m]! <= caps[i]! ? [row[m]!] : [])),
+        );
+        const typos = typosOf(q, alphabet.encode(text), text.length, shapes, true, prefix);
+        expect(typos).toEqual({
+          full: whole <= caps[text.length]! ? whole : FAR,
+          prefix: prefix ? best : FAR,
+        });
+      }),
+      { seed, numRuns: 3000 },
+    );
+  });
+});
