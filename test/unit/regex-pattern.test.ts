@@ -38,6 +38,11 @@ describe("filter patterns select what PostgreSQL's ~* and ~ select", () => {
     ["ue?ber", true, "Überlingen", false],
     ["ü", true, "ÜBERLINGEN", true],
     ["ü", true, "u", false],
+    // A constraint in parentheses may be repeated (PostgreSQL accepts it; a bare `^*` it refuses).
+    ["(^)+Berlin", true, "Berlin", true],
+    ["a(\\Z)+", true, "Spa", true],
+    ["a(\\Z)+", true, "Spaß", false],
+    ["(?:$)*x", true, "x", true],
     ["STRAßE", true, "Straße", true],
     ["STRASSE", true, "Straße", false],
     // a pattern character c finds {towlower(c), towupper(c)}, not c itself (allcases)

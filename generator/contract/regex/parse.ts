@@ -67,9 +67,11 @@ class Parser {
       ch !== undefined && ch !== "|" && !(ch === ")" && this.depth > 0);
       ch = this.peek()
     ) {
+      // A constraint in parentheses is an atom PostgreSQL lets a quantifier repeat: `(\Z)+`, `(^)*`.
+      const grouped = ch === "(";
       const atom = this.atom();
       if (atom === undefined) continue;
-      parts.push(this.quantified(atom));
+      parts.push(this.quantified(atom, grouped));
     }
     return parts.length === 0
       ? { kind: "empty" }
@@ -139,7 +141,7 @@ class Parser {
     return node;
   }
 
-  private quantified(atom: Node): Node {
+  private quantified(atom: Node, grouped: boolean): Node {
     let node = atom;
     let quantifiers = 0;
     for (
@@ -148,7 +150,8 @@ class Parser {
       ch = this.peek()
     ) {
       if (quantifiers > 0) invalid(`'${ch}' repeats a repetition`);
-      if (node.kind === "start" || node.kind === "end") invalid(`'${ch}' has nothing to repeat`);
+      if (!grouped && (node.kind === "start" || node.kind === "end"))
+        invalid(`'${ch}' has nothing to repeat`);
       this.at++;
       const [min, max] =
         ch === "*"
