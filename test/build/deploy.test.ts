@@ -456,11 +456,12 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
       expect(worker).not.toContain(definition);
     expect(files.filter((file) => file.endsWith("_headers"))).toEqual([]);
     // Most of it is street search (PostgreSQL's parser tables, unaccent's rules, the German stemmer,
-    // the list algebra and bitmaps, the patterns' plans: about 190 KB) and re2js, the linear-time
-    // engine of the regular-expression filters (about 290 KB unminified, 70 KB gzipped). Cloudflare's
-    // limit is 3 MB gzipped; this guard is ours, so that growth is a decision. It stays unminified:
-    // the module comments above are how this test sees the floors.
-    expect(Buffer.byteLength(worker)).toBeLessThan(600 * 1024);
+    // the list algebra and bitmaps, the patterns' plans: about 190 KB), re2js, the linear-time
+    // engine of the regular-expression filters (about 290 KB unminified, 70 KB gzipped), and
+    // Suggestions' tries, typo walk and ranking (with them the bundle measured 645 KB).
+    // Cloudflare's limit is 3 MB gzipped; this guard is ours, so that growth is a decision. It stays
+    // unminified: the module comments above are how this test sees the floors.
+    expect(Buffer.byteLength(worker)).toBeLessThan(700 * 1024);
 
     // The nightly's deploy job uploads this bundle as is (`--no-bundle`), with wrangler.jsonc and dist/.
     const asIs = spawnSync(
