@@ -55,9 +55,10 @@ describe("build into memory", () => {
     }
     const shards = files.filter((f) => f.startsWith("/_i/de.streets/"));
     const table = JSON.parse(sink.text(ROUTE_TABLE_PATH) ?? "") as RouteTable;
-    // Each FullTextSearch follows the Streets whose index answers it.
+    // Each FullTextSearch, Suggestions and AddressCheck follows the Streets whose indexes answer it.
+    const answeredBy = ["de.fulltextsearch", "de.suggestions", "de.addresscheck"];
     expect(table.resources.map((r) => r.id)).toEqual(
-      STREET_FIXTURE.flatMap((id) => (id === "de.streets" ? [id, "de.fulltextsearch"] : [id])),
+      STREET_FIXTURE.flatMap((id) => (id === "de.streets" ? [id, ...answeredBy] : [id])),
     );
     const streetShards = table.resources.find((r) => r.id === "de.streets")?.shards ?? 0;
     expect(streetShards).toBeLessThanOrEqual(MAX_INDEX_SHARDS);

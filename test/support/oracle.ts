@@ -86,6 +86,18 @@ export function verdictOf(
     seen.set(canonical, value);
   }
   if (!["", "json", "csv"].includes((seen.get("format") ?? "").toLowerCase())) bad = true;
+  const blank = (name: string) => /^[\s\u0085\u180e]*$/u.test(seen.get(name) ?? "");
+  if (resource.search?.role === "addressCheck") {
+    // A street, and a postal code of digits or a locality; JSON only.
+    const postalCode = (seen.get("postalCode") ?? "").replace(/\s+/gu, "");
+    if (
+      blank("street") ||
+      (blank("postalCode") && blank("locality")) ||
+      (!blank("postalCode") && !/^[0-9]{1,10}$/.test(postalCode)) ||
+      (seen.get("format") ?? "").toLowerCase() === "csv"
+    )
+      bad = true;
+  }
   if (!paged) return bad ? { status: 400 } : { status: 200, kind: "list", resource };
   for (const name of resource.query.unservedFilters) if ((seen.get(name) ?? "") !== "") bad = true;
   if (isSearchedStreets(resource)) {
@@ -114,6 +126,8 @@ export function verdictOf(
       !supportedTerm(term, prefix === "true")
     )
       bad = true;
+  } else if (resource.search?.role === "suggestions") {
+    if (blank("searchTerm")) bad = true;
   } else if (resource.patterns !== undefined) {
     // Regular-expression filters (Localities): at least one, each a pattern the engine evaluates.
     const given = resource.patterns.filters.filter((f) => (seen.get(f.param) ?? "") !== "");

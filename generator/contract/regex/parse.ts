@@ -67,11 +67,9 @@ class Parser {
       ch !== undefined && ch !== "|" && !(ch === ")" && this.depth > 0);
       ch = this.peek()
     ) {
-      // A constraint in parentheses is an atom PostgreSQL lets a quantifier repeat: `(\Z)+`, `(^)*`.
-      const grouped = ch === "(";
       const atom = this.atom();
       if (atom === undefined) continue;
-      parts.push(this.quantified(atom, grouped));
+      parts.push(this.quantified(atom, ch === "("));
     }
     return parts.length === 0
       ? { kind: "empty" }
@@ -141,6 +139,7 @@ class Parser {
     return node;
   }
 
+  /** `grouped`: the atom is in parentheses, where PostgreSQL lets a constraint repeat: `(\Z)+`. */
   private quantified(atom: Node, grouped: boolean): Node {
     let node = atom;
     let quantifiers = 0;
