@@ -139,8 +139,7 @@ class Parser {
     return node;
   }
 
-  /** `grouped`: the atom is in parentheses, where PostgreSQL lets a constraint repeat: `(\Z)+`. */
-  private quantified(atom: Node, grouped: boolean): Node {
+  private quantified(atom: Node, inParentheses: boolean): Node {
     let node = atom;
     let quantifiers = 0;
     for (
@@ -149,8 +148,8 @@ class Parser {
       ch = this.peek()
     ) {
       if (quantifiers > 0) invalid(`'${ch}' repeats a repetition`);
-      if (!grouped && (node.kind === "start" || node.kind === "end"))
-        invalid(`'${ch}' has nothing to repeat`);
+      if (!inParentheses && (node.kind === "start" || node.kind === "end"))
+        invalid(`'${ch}' has nothing to repeat`); // PostgreSQL repeats `(\Z)`, not `\Z`
       this.at++;
       const [min, max] =
         ch === "*"
