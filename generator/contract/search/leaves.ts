@@ -11,6 +11,7 @@ import * as layout from "../layout.ts";
 import { chunkSpans } from "../pack.ts";
 import { bitmapBytes, decodeBitmap } from "./bitmaps.ts";
 import { decodeGramCounts } from "./gram-counts.ts";
+import { gallop } from "./kernels.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
 import type { Files, Reader } from "./plan.ts";
 import { decodePostings, Postings } from "./postings.ts";
@@ -224,14 +225,15 @@ export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
 export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
   filesOf(meta, "h", chunksOf(positions, store.RECORD_CHUNK_STREETS));
 
-/** The heads of increasing positions (their head chunks fetched). */
+/** The heads of positions, in their order (their head chunks fetched): a page of Suggestions is in rank order. */
 export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[] {
-  const out: (readonly string[])[] = [];
-  for (const chunk of chunksOf(positions, store.RECORD_CHUNK_STREETS)) {
-    const here = [...positions].filter((p) => Math.floor(p / store.RECORD_CHUNK_STREETS) === chunk);
-    out.push(...store.headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
+  const sorted = Int32Array.from(positions).sort();
+  const heads: (readonly string[])[] = [];
+  for (const chunk of chunksOf(sorted, store.RECORD_CHUNK_STREETS)) {
+    const here = [...sorted].filter((p) => Math.floor(p / store.RECORD_CHUNK_STREETS) === chunk);
+    heads.push(...store.headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
   }
-  return out;
+  return Array.from(positions, (p) => heads[gallop(sorted, p)] ?? []);
 }
 
 /** The number of a bitmap key's file (the meta's bitmaps and their aliases). */
