@@ -120,7 +120,7 @@ export function verdictOf(
     const term = seen.get("searchTerm") ?? "";
     const prefix = (seen.get("lastWordPrefix") ?? "").toLowerCase();
     if (
-      /^[\s\u0085\u180e]*$/u.test(term) ||
+      blank("searchTerm") ||
       Array.from(term).length > 200 ||
       !["", "true", "false"].includes(prefix) ||
       !supportedTerm(term, prefix === "true")
