@@ -23,7 +23,7 @@ import { serveMatched } from "./matched.ts";
 import { servePaged } from "./paged.ts";
 import { serveFullText, serveStreets } from "./search.ts";
 import { serveAddressCheck, serveSuggestions } from "./suggest.ts";
-import { ResponseFactory, type HeaderList } from "./responses.ts";
+import { ResponseFactory, type HeaderList, type MakeResponse } from "./responses.ts";
 import { createRouter, type Route } from "./router.ts";
 
 export type Handler = (request: Request) => Promise<Response>;
@@ -38,7 +38,7 @@ interface Api {
  * Maps API requests onto the build's files. The route table comes from the build (read once per
  * isolate); every answer, errors included, carries the common headers it lists.
  */
-export function createHandler(assets: Assets): Handler {
+export function createHandler(assets: Assets, make?: MakeResponse): Handler {
   const store = new AssetStore(assets);
   let api: Api | undefined;
   return async (request) => {
@@ -49,20 +49,23 @@ export function createHandler(assets: Assets): Handler {
         const mismatch = formatMismatch("this deployment", table.formatVersion);
         if (mismatch !== undefined) {
           console.error(mismatch);
-          return new ResponseFactory([]).problem({ ...internalErrorProblem(), detail: mismatch });
+          return new ResponseFactory([], make).problem({
+            ...internalErrorProblem(),
+            detail: mismatch,
+          });
         }
-        api ??= compile(table);
+        api ??= compile(table, make);
       }
     } catch (error) {
       logFailure(error);
-      return new ResponseFactory([]).problem(internalErrorProblem());
+      return new ResponseFactory([], make).problem(internalErrorProblem());
     }
     return handle(api, store, request, url);
   };
 }
 
-function compile(table: RouteTable): Api {
-  return { route: createRouter(table), respond: new ResponseFactory(table.commonHeaders) };
+function compile(table: RouteTable, make?: MakeResponse): Api {
+  return { route: createRouter(table), respond: new ResponseFactory(table.commonHeaders, make) };
 }
 
 async function handle(

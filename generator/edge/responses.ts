@@ -6,9 +6,22 @@ const encoder = new TextEncoder();
 
 export type HeaderList = readonly (readonly [string, string])[];
 
+/**
+ * Makes a response: the runtime's own, or a stand-in for the startup warm-up (warm-up.ts), where
+ * workerd allows no response with a body (it would need a request to belong to).
+ */
+export type MakeResponse = (
+  body: Uint8Array | ArrayBuffer | ReadableStream<Uint8Array> | null,
+  init: ResponseInit,
+) => Response;
+const runtimeResponse: MakeResponse = (body, init) => new Response(body, init);
+
 /** Builds responses that carry the common headers; the only place headers are assembled. */
 export class ResponseFactory {
-  constructor(private readonly common: HeaderList) {}
+  constructor(
+    private readonly common: HeaderList,
+    private readonly make: MakeResponse = runtimeResponse,
+  ) {}
 
   /** Names are lower-cased, as the asset server sends them, so both kinds of response are identical on the wire. */
   headers(extra: HeaderList): Headers {
@@ -23,7 +36,7 @@ export class ResponseFactory {
     const headers = this.headers(extra);
     const bytes = typeof body === "string" ? encoder.encode(body) : body;
     headers.set("content-length", String(bytes.byteLength));
-    return new Response(bytes, { status, headers });
+    return this.make(bytes, { status, headers });
   }
 
   /**
@@ -38,7 +51,7 @@ export class ResponseFactory {
   ): Response {
     const headers = this.headers(extra);
     headers.set("content-length", String(length));
-    return new Response(body === null ? null : exactlyOf(body, length), { status, headers });
+    return this.make(body === null ? null : exactlyOf(body, length), { status, headers });
   }
 
   problem(problem: Problem, extra: HeaderList = []): Response {
@@ -54,7 +67,7 @@ export class ResponseFactory {
    */
   async asset(method: string, asset: Response, extra: HeaderList): Promise<Response> {
     const body = method === "HEAD" ? await asset.arrayBuffer() : asset.body;
-    const response = new Response(body, asset);
+    const response = this.make(body, asset);
     if (body instanceof ArrayBuffer)
       response.headers.set("content-length", String(body.byteLength));
     response.headers.delete("cf-cache-status");
@@ -69,12 +82,12 @@ export class ResponseFactory {
   assetNotModified(asset: Response): Response {
     const headers = new Headers(asset.headers);
     for (const name of ["content-length", "cf-cache-status"]) headers.delete(name);
-    return new Response(null, { status: 304, headers });
+    return this.make(null, { status: 304, headers });
   }
 
   /** A response without content (204, 304). */
   empty(status: number, extra: HeaderList): Response {
-    return new Response(null, { status, headers: this.headers(extra) });
+    return this.make(null, { status, headers: this.headers(extra) });
   }
 }
 

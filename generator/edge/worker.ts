@@ -1,9 +1,13 @@
 import { createHandler, type Handler } from "./handler.ts";
 import type { Assets } from "./assets.ts";
+import { warmUp } from "./warm-up.ts";
 
 interface Env {
   readonly ASSETS: Assets;
 }
+
+// At startup, not in a request: compiles what requests run (warm-up.ts says why and what it costs).
+await warmUp();
 
 let handler: Handler | undefined;
 

@@ -13,6 +13,8 @@ export interface RunningServer {
   rssKiB(): number;
   /** Resolves when the server ends (its exit code), stopped or not. */
   readonly exited: Promise<number | null>;
+  /** What it wrote so far (empty when its output is passed through). */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -88,6 +90,7 @@ export async function spawnServer(
   return {
     origin,
     exited,
+    output: () => output,
     rssKiB: () => groupRssKiB(child.pid ?? -1),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -458,10 +458,11 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     // Most of it is street search (PostgreSQL's parser tables, unaccent's rules, the German stemmer,
     // the list algebra and bitmaps, the patterns' plans: about 190 KB), re2js, the linear-time
     // engine of the regular-expression filters (about 290 KB unminified, 70 KB gzipped), and
-    // Suggestions' tries, typo walk and ranking (with them the bundle measured 645 KB).
-    // Cloudflare's limit is 3 MB gzipped; this guard is ours, so that growth is a decision. It stays
-    // unminified: the module comments above are how this test sees the floors.
-    expect(Buffer.byteLength(worker)).toBeLessThan(700 * 1024);
+    // Suggestions' tries, typo walk and ranking (with them the bundle measured 645 KB), and the
+    // startup warm-up's small build (generator/edge/warm-up-files.ts: 337 KB of base64, 971 KB in
+    // all, 251 KB gzipped). Cloudflare's limit is 3 MB gzipped; this guard is ours, so that growth
+    // is a decision. It stays unminified: the module comments above are how this test sees the floors.
+    expect(Buffer.byteLength(worker)).toBeLessThan(1024 * 1024);
 
     // The nightly's deploy job uploads this bundle as is (`--no-bundle`), with wrangler.jsonc and dist/.
     const asIs = spawnSync(

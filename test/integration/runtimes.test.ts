@@ -195,3 +195,11 @@ describe("wrangler dev and the server on workerd", () => {
     expect((await rawRequest(dev.origin, "/_health")).status).toBe(404);
   });
 });
+
+describe("the Worker on workerd", () => {
+  it("warms up at startup without an error: its global scope does no I/O and makes no response with a body", async () => {
+    // Every test above has sent requests, so the isolate has started and run its warm-up.
+    expect((await rawRequest(dev.origin, "/de/FederalStates")).status).toBe(200);
+    expect(dev.output()).not.toMatch(/warm-up|Disallowed operation/);
+  });
+});

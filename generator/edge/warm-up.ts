@@ -1,0 +1,115 @@
+/**
+ * A new isolate's startup: before its first request, the Worker answers one request of every kind
+ * on a small build held in the bundle (warm-up-files.ts: the embedded data cut to Berlin's postal
+ * codes 1011x, 204 streets). A new isolate has the script
+ * parsed but none of its functions compiled: whatever code the first request runs is compiled
+ * lazily by that request and runs in V8's slowest tier. Cloudflare runs a module's top level at
+ * startup (limited to 1 s, apart from a request's CPU), so the compiling is moved there: measured
+ * on the national build (docs/SEARCH.md, "A fresh isolate"), a first FullTextSearch costs a
+ * fifth of what it did.
+ *
+ * The warm-up has its own handler and asset store, so it leaves no file and nothing decoded
+ * behind; the memos of pure functions it filled are emptied (forgetIsolateState). It needs no I/O:
+ * its files are in memory, so it settles within the module's evaluation. It never fails the
+ * Worker: a request that throws is reported once and the rest still run.
+ */
+import { forgetIsolateState } from "../contract/isolate-state.ts";
+import type { Assets } from "./assets.ts";
+import { createHandler } from "./handler.ts";
+import type { MakeResponse } from "./responses.ts";
+import { WARM_UP_FILES } from "./warm-up-files.ts";
+
+/** Origin of the warm-up's requests: never a real host. */
+const ORIGIN = "https://warm-up.invalid";
+const CSV = { accept: "text/csv" };
+
+/**
+ * The requests, one per kind of work the Worker does: street search's plans (a word, words and a
+ * place, a prefix, a phrase, a negation, an `or`; a name beside places, a pattern, places alone,
+ * a deep page), suggestions and the address check, a pattern over a resource's values, a packed
+ * page, both formats, a 400 and a 404.
+ */
+export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string>?])[] = [
+  ["/de/FullTextSearch?searchTerm=Friedrichstraße"],
+  ["/de/FullTextSearch?searchTerm=Straße+Berlin&pageSize=10"],
+  ["/de/FullTextSearch?searchTerm=10117+Schützenstraße"],
+  ["/de/FullTextSearch?searchTerm=berlin+fried&lastWordPrefix=true"],
+  ['/de/FullTextSearch?searchTerm="Unter+den+Linden"'],
+  ["/de/FullTextSearch?searchTerm=straße+-platz&page=2&pageSize=5"],
+  ["/de/FullTextSearch?searchTerm=platz+or+allee", CSV],
+  ["/de/Streets?name=straße&locality=Berlin"],
+  ["/de/Streets?name=platz&postalCode=101"],
+  ["/de/Streets?name=^Fried&pageSize=10"],
+  ["/de/Streets?name=e$&page=3&pageSize=10"],
+  ["/de/Streets?name=Friedrichstraße&postalCode=10117&locality=^Berlin$"],
+  ["/de/Streets?locality=Berlin&page=2&pageSize=10"],
+  ["/de/Streets?postalCode=^1011", CSV],
+  ["/de/Suggestions?searchTerm=Schützenstrase+10117"],
+  ["/de/Suggestions?searchTerm=Friedrichstr"],
+  ["/de/AddressCheck?postalCode=10115&locality=Berlin&street=Schützenstraße"],
+  ["/de/Localities?name=^Ber"],
+  ["/de/Localities?postalCode=10115"],
+  ["/de/FederalStates", CSV],
+  ["/de/Streets?name=[", {}],
+  ["/de/Nowhere"],
+];
+
+/** Runs the warm-up requests: their statuses (0: the request threw; the first error is logged). */
+export async function warmUp(
+  files: Readonly<Record<string, string>> = WARM_UP_FILES,
+): Promise<number[]> {
+  const handler = createHandler(memoryAssets(files), standIn);
+  const statuses: number[] = [];
+  for (const [target, headers] of WARM_UP_REQUESTS) {
+    try {
+      const request = new Request(`${ORIGIN}${target}`, { headers: headers ?? {} });
+      const response = await handler(request);
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    } catch (error) {
+      if (!statuses.includes(0)) console.error(`warm-up ${target}: ${String(error)}`);
+      statuses.push(0);
+    }
+  }
+  forgetIsolateState();
+  const failed = statuses.filter((status) => status === 0 || status >= 500).length;
+  if (failed > 0) console.error(`warm-up: ${failed} of ${statuses.length} requests failed`);
+  return statuses;
+}
+
+/** The static-assets binding over files in memory (base64, by path): what the warm-up reads. */
+function memoryAssets(files: Readonly<Record<string, string>>): Assets {
+  return {
+    fetch: async (request) => {
+      const data = files[decodeURIComponent(new URL(request.url).pathname)];
+      return data === undefined ? standIn(null, { status: 404 }) : standIn(bytesOf(data), {});
+    },
+  };
+}
+
+/**
+ * A response as the Worker reads one (status, headers, the whole body), made without the
+ * runtime's Response: workerd refuses one with a body outside a request.
+ */
+const standIn: MakeResponse = (body, init) => {
+  const bytes = body instanceof Uint8Array ? body : new Uint8Array();
+  const status = init.status ?? 200;
+  const text = async () => new TextDecoder().decode(bytes);
+  return {
+    ok: status >= 200 && status < 300,
+    status,
+    headers: new Headers(init.headers),
+    body: null,
+    arrayBuffer: async () => bytes.slice().buffer,
+    bytes: async () => bytes.slice(),
+    text,
+    json: async () => JSON.parse(await text()) as unknown,
+  } as unknown as Response;
+};
+
+function bytesOf(base64: string): Uint8Array {
+  const text = atob(base64);
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}

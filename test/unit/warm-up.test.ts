@@ -1,0 +1,28 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { WARM_UP_REQUESTS, warmUp } from "../../generator/edge/warm-up.ts";
+import { renderWarmUpModule, WARM_UP_MODULE } from "../support/warm-up-build.ts";
+
+/** What each warm-up request must answer on the bundle's build: the kinds of work it is there to compile. */
+const EXPECTED: Readonly<Record<string, number>> = {
+  "/de/Streets?name=[": 400,
+  "/de/Nowhere": 404,
+};
+
+describe("the Worker's startup warm-up", () => {
+  it("answers every request on the build in the bundle as it would on a real one", async () => {
+    const statuses = await warmUp();
+    expect(
+      Object.fromEntries(WARM_UP_REQUESTS.map(([target], i) => [target, statuses[i]])),
+    ).toEqual(
+      Object.fromEntries(WARM_UP_REQUESTS.map(([target]) => [target, EXPECTED[target] ?? 200])),
+    );
+  });
+
+  it("holds the files of today's format: warm-up-files.ts is what `npm run warm-up-files` writes", async () => {
+    const { source } = await renderWarmUpModule();
+    expect(source === readFileSync(WARM_UP_MODULE, "utf8"), "run `npm run warm-up-files`").toBe(
+      true,
+    );
+  });
+});
