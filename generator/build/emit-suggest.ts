@@ -56,6 +56,7 @@ export function emitSuggest(
     hash: hash.digest("hex").slice(0, 16),
     alphabet: alphabet.characters,
     shards: names.firstKeys,
+    shardBytes: names.files.map((file) => file.byteLength),
     localityShards: localities.firstKeys,
   };
   const text = JSON.stringify(meta);

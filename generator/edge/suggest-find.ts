@@ -56,26 +56,28 @@ export async function readFor(
 }
 
 interface Read {
-  readonly shardOf: (pair: string) => Uint8Array | undefined;
+  shardOf: (pair: string) => Uint8Array | undefined;
   localityOf: (pair: string) => Uint8Array | undefined;
   readonly places: SuggestPlaces | undefined;
 }
 
 /**
- * The pair keys of some parts within their typos; `asTyped`: of those only the ones a walk as
- * typed reads (find.ts findLocalities walks a locality's own pairs).
+ * The pair keys of some parts within their typos, at most `upTo` (a name's pairs within two are
+ * read only for the pass that needs them: Finder.readNameTypos); `asTyped`: of those only the
+ * ones a walk as typed reads (find.ts findLocalities walks a locality's own pairs).
  */
 function pairsOfParts(
   index: SuggestIndex,
   parts: readonly (Part | undefined)[],
   asTyped = false,
+  upTo = 1,
 ): Set<string> {
   return new Set(
     parts.flatMap((part) =>
       part === undefined
         ? []
         : queriesOf(part, index.alphabet).flatMap((query) => {
-            const all = pairsToRead(query, part.k, part.lead);
+            const all = pairsToRead(query, Math.min(part.k, upTo), part.lead);
             return asTyped ? pairsToRead(query, 0).filter((pair) => all.includes(pair)) : all;
           }),
     ),
@@ -100,6 +102,24 @@ export class Finder {
       await this.index.localityShards(pairsOfParts(this.index, parts), budget),
     ];
     this.read.localityOf = (pair) => added(pair) ?? asTyped(pair);
+  }
+
+  /**
+   * Reads the name shards of some street parts' pairs within two typos that are not read yet, as
+   * many as fit the budget with the page's share left (readFor read those within one); a part
+   * whose shards do not all fit finds fewer names with two typos.
+   */
+  async readNameTypos(parts: readonly Part[], budget: ReadBudget): Promise<void> {
+    if (parts.length === 0) return;
+    const [read, added] = [
+      this.read.shardOf,
+      await this.index.nameShardsThatFit(
+        pairsOfParts(this.index, parts, false, MAX_TYPOS),
+        budget,
+        PAGE_RESERVE,
+      ),
+    ];
+    this.read.shardOf = (pair) => read(pair) ?? added(pair);
   }
 
   /** Adds a pass over a street part (find.ts findNames); returns the names the part has found so far. */
@@ -227,7 +247,9 @@ export async function suggestGroups(
   const escalate = async (which: readonly Part[], raw: boolean, filtered: typeof asTyped) => {
     for (let typos = 1; typos <= MAX_TYPOS; typos++) {
       const room = which.filter((part) => wantsTypos(part, typos, finder.namesOf(part).length));
-      if (room.length > 0) await pass(room, raw, typos, filtered);
+      if (room.length === 0) continue;
+      if (typos === MAX_TYPOS) await finder.readNameTypos(room, budget);
+      await pass(room, raw, typos, filtered);
     }
   };
   await pass(live(asTyped), false, 0, asTyped);

@@ -61,6 +61,31 @@ export class SuggestIndex {
     return this.pairTries(this.meta.shards, suggestNamesPath, pairs, budget);
   }
 
+  /**
+   * The name shards of some pair keys that are not read yet, as many as fit the budget with
+   * `reserve` of it left (in the order of the keys), read and charged; then each pair's trie
+   * among them.
+   */
+  async nameShardsThatFit(
+    pairs: Iterable<string>,
+    budget: ReadBudget,
+    reserve: number,
+  ): Promise<(pair: string) => Uint8Array | undefined> {
+    const { shards, shardBytes } = this.meta;
+    const taken = new Map<string, number>();
+    for (const pair of pairs) {
+      const n = shardOfPair(shards, pair);
+      const path = suggestNamesPath(this.country, n);
+      if (taken.has(path)) continue;
+      taken.set(path, shardBytes[n] ?? 0);
+      if (!budget.fits(taken, reserve)) taken.delete(path);
+    }
+    const fitting = [...pairs].filter((pair) =>
+      taken.has(suggestNamesPath(this.country, shardOfPair(shards, pair))),
+    );
+    return this.nameShards(fitting, budget);
+  }
+
   /** Likewise the locality shards. */
   localityShards(
     pairs: Iterable<string>,

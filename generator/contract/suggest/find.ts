@@ -5,7 +5,7 @@
  */
 import { typosOf } from "./distance.ts";
 import { MAX_TYPOS, typoAllowance } from "./fold.ts";
-import { LEFT_OUT_WORDS, namePayloads, pairsOf, type NamePayload } from "./names.ts";
+import { LEFT_OUT_WORDS, namePayloads, queryPairs, type NamePayload } from "./names.ts";
 import { localityPayloads } from "./places.ts";
 import type { Alphabet } from "./trie.ts";
 import type { Part } from "./text.ts";
@@ -40,14 +40,15 @@ export function queriesOf(part: Part, alphabet: Alphabet): Uint8Array[] {
 }
 
 /**
- * The pair keys whose shards hold every name a walk for `query` may find (names.ts). A query that
- * starts with leading words reads the pairs after them; with typos its own pairs too, since a
- * typo may make a leading word of another word (`Hinter Achmühlerstraße` for `Hintere …`).
+ * The pair keys whose shards hold every name a walk for `query` within `k` typos may find
+ * (names.ts). A query that starts with leading words reads the pairs after them; with typos its
+ * own pairs too, since a typo may make a leading word of another word (`Hinter Achmühlerstraße`
+ * for `Hintere …`).
  */
 export function pairsToRead(query: Uint8Array, k: number, lead = 0): string[] {
-  if (lead <= 0 || lead >= query.length) return pairsOf(query, k === 0);
-  const after = pairsOf(query.subarray(lead), k === 0);
-  return k === 0 ? after : [...new Set([...after, ...pairsOf(query)])];
+  if (lead <= 0 || lead >= query.length) return queryPairs(query, k);
+  const after = queryPairs(query.subarray(lead), k);
+  return k === 0 ? after : [...new Set([...after, ...queryPairs(query, k)])];
 }
 
 const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
@@ -175,7 +176,8 @@ export function findLocalities(
   const localityPart = { ...part, prefix };
   const walk = (k: number, prefixed: boolean) => {
     for (const query of queriesOf(localityPart, alphabet))
-      for (const trie of pairsToRead(query, k).map(trieOf)) {
+      // The pairs within one typo: two typos among a locality's first three letters are not found.
+      for (const trie of pairsToRead(query, Math.min(k, 1)).map(trieOf)) {
         if (trie === undefined) continue;
         const walked = { ...localityPart, prefix: prefixed };
         walker.walk(trie, query, k, prefixed, (from, to, full, pre, path, depth) => {

@@ -26,6 +26,8 @@ export interface SuggestMeta {
   readonly alphabet: string;
   /** The first pair key of each name shard, in order (a key's shard: the last whose first key is not above it). */
   readonly shards: readonly string[];
+  /** The bytes of each name shard: what reading one will charge, known before it is read. */
+  readonly shardBytes: readonly number[];
   /** Likewise of each locality shard. */
   readonly localityShards: readonly string[];
 }

@@ -8,12 +8,11 @@
  *   order, varint its streets (they follow one another in the order), u8 words, per word varint
  *   (skeleton length << 2 | allowance)
  *
- * and the keys of the tries a skeleton is in: the pairs of its first three characters. A name is
- * in the trie of each of its pairs (first and second, first and third, second and third), so
- * one typo among a skeleton's first three characters leaves one pair intact: a walk reads the
- * tries of the query's three pairs (pairsOf) and finds every name within one typo there, and two
- * typos whenever one of them is past the third character. A shard file holds the tries of a
- * range of pairs:
+ * and the keys of the tries a skeleton is in: the pairs of its first four characters (pairsOf). A
+ * name is in the trie of each of its pairs, so one typo among a skeleton's first three characters
+ * leaves a pair intact among the query's first three, and two among its first four a pair among
+ * the query's first six: a walk reads the tries of those pairs (queryPairs) and finds every name
+ * within its typos there. A shard file holds the tries of a range of pairs:
  *
  *   varint pairs, per pair its two codes and its trie's bytes (varint), then the tries in order
  */
@@ -99,28 +98,44 @@ export function namePayloads(bytes: Uint8Array, from: number, to: number): NameP
 }
 
 /**
- * The keys of the tries a skeleton is in: the pairs of its first three characters, and of its
- * first three that are not free (trie.ts isFree), so that `mühle` (`muehle`), `mthle` and
- * `muhle` share one, and so do `abend` and `aoend`; with two characters one pair, with one
- * none. The first of each (`exact`) holds every skeleton a query reaches with no typo. A name
- * that starts with leading words (`Am Rosensteg`) is also in the tries of the pairs after them
- * (`ros`), and a query that starts with leading words reads those: the tries of `am…` hold a
- * tenth of all names.
+ * How many leading characters a skeleton's pairs are taken from: an index holds every skeleton in
+ * the tries of the pairs of its first INDEXED characters, and a query with `k` typos reads the
+ * pairs of its first READ[k]. Two typos among a name's first four characters leave two of them,
+ * in order, among the query's first six (two letters added before them at most): one pair the
+ * query reads holds the name. One typo among its first three leaves a pair of them among the
+ * query's first three.
  */
-export function pairsOf(codes: Uint8Array, exact = false): string[] {
+export const INDEXED = 4;
+const READ = [3, 3, 6] as const;
+
+/**
+ * The keys of the tries a skeleton is in (`reach`: INDEXED), or that a query with typos reads
+ * (READ): the pairs of its first `reach` characters, in order, and of its first `reach` that are
+ * not free (trie.ts isFree), so that `mühle` (`muehle`), `mthle` and `muhle` share one, and so do
+ * `abend` and `aoend`; with two characters one pair, with one none. The first of each (`exact`:
+ * the first two characters) holds every skeleton a query reaches with no typo. A name that starts
+ * with leading words (`Am Rosensteg`) is also in the tries of the pairs after them (`ros`), and a
+ * query that starts with leading words reads those: the tries of `am…` hold a tenth of all names.
+ */
+export function pairsOf(codes: Uint8Array, exact = false, reach = INDEXED): string[] {
   const kept: number[] = [];
-  for (let i = 0; i < codes.length && kept.length < 3; i++)
+  for (let i = 0; i < codes.length && kept.length < reach; i++)
     if (i === 0 || !isFree(codes[i] ?? 0, codes[i - 1] ?? 0)) kept.push(codes[i] ?? 0);
-  const first = [Array.from(codes.subarray(0, 3)), kept].map(pairsOfThree);
+  const first = [Array.from(codes.subarray(0, reach)), kept].map(pairsAmong);
   return [...new Set(first.flatMap((pairs) => (exact ? pairs.slice(0, 1) : pairs)))];
 }
 
-/** The pairs of up to three characters: (a, b), (a, c), (b, c). */
-function pairsOfThree(chars: readonly number[]): string[] {
-  const [a = 0, b = 0, c = 0] = chars;
-  const pair = (x: number, y: number) => String.fromCharCode(x, y);
-  if (chars.length < 2) return [];
-  return chars.length === 2 ? [pair(a, b)] : [pair(a, b), pair(a, c), pair(b, c)];
+/** The pairs a query with `k` typos reads (see READ). */
+export const queryPairs = (codes: Uint8Array, k: number): string[] =>
+  pairsOf(codes, k === 0, READ[Math.min(k, READ.length - 1)] ?? INDEXED);
+
+/** Every pair of the characters (x before y), the first two's first. */
+function pairsAmong(chars: readonly number[]): string[] {
+  const pairs: string[] = [];
+  for (let i = 0; i < chars.length; i++)
+    for (let j = i + 1; j < chars.length; j++)
+      pairs.push(String.fromCharCode(chars[i] ?? 0, chars[j] ?? 0));
+  return pairs;
 }
 
 /** A shard file of the tries of some pairs (in order). */
