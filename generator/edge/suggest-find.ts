@@ -105,9 +105,9 @@ export class Finder {
   }
 
   /**
-   * Reads the name shards of some street parts' pairs within two typos that are not read yet, as
-   * many as fit the budget with the page's share left (readFor read those within one); a part
-   * whose shards do not all fit finds fewer names with two typos.
+   * Reads the name shards of some street parts' pairs within two typos, as many as fit the budget
+   * with the page's share left (readFor read those within one); a part whose shards do not all
+   * fit finds fewer names with two typos.
    */
   async readNameTypos(parts: readonly Part[], budget: ReadBudget): Promise<void> {
     if (parts.length === 0) return;

@@ -62,16 +62,17 @@ export class SuggestIndex {
   }
 
   /**
-   * The name shards of some pair keys that are not read yet, as many as fit the budget with
-   * `reserve` of it left (in the order of the keys), read and charged; then each pair's trie
-   * among them.
+   * The name shards of some pair keys, as many as fit the budget with `reserve` of it left (in
+   * the order of the keys; a shard this request read already fits at no cost), read and charged;
+   * then each pair's trie among them.
    */
   async nameShardsThatFit(
-    pairs: Iterable<string>,
+    keys: Iterable<string>,
     budget: ReadBudget,
     reserve: number,
   ): Promise<(pair: string) => Uint8Array | undefined> {
     const { shards, shardBytes } = this.meta;
+    const pairs = [...keys];
     const taken = new Map<string, number>();
     for (const pair of pairs) {
       const n = shardOfPair(shards, pair);
@@ -80,7 +81,7 @@ export class SuggestIndex {
       taken.set(path, shardBytes[n] ?? 0);
       if (!budget.fits(taken, reserve)) taken.delete(path);
     }
-    const fitting = [...pairs].filter((pair) =>
+    const fitting = pairs.filter((pair) =>
       taken.has(suggestNamesPath(this.country, shardOfPair(shards, pair))),
     );
     return this.nameShards(fitting, budget);

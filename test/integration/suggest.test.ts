@@ -55,6 +55,18 @@ describe("Suggestions", () => {
     expect(csv.text).toBe(streetsCsv.text);
   });
 
+  it("corrects two typos among a long name's first letters (one replaced, one added)", async () => {
+    const { street, records } = streetOf(10);
+    const letters = street.name.toLowerCase();
+    const typo = `${letters[0] === "y" ? "x" : "y"}u${letters.slice(1)}`;
+    const answer = await get(`/de/Suggestions?searchTerm=${q(typo)}&pageSize=5`);
+    expect(answer.status).toBe(200);
+    expect(
+      json(answer.text).map((s) => s.name),
+      typo,
+    ).toContain(records[0]?.name);
+  });
+
   it("ranks the name typed exactly first, with its postal code narrowing it", async () => {
     const { street, records } = streetOf(6);
     const first = json((await get(`/de/Suggestions?searchTerm=${q(street.name)}`)).text)[0];
