@@ -70,6 +70,31 @@ export class ByteReader {
     }
   }
 
+  /**
+   * The next `out.length` varints into `out`: one loop with the decoding inline, no call per
+   * value, so that a fresh isolate's interpreter reads a column of thousands quickly.
+   */
+  varints(out: Int32Array): Int32Array {
+    const bytes = this.bytes;
+    let at = this.at;
+    for (let i = 0; i < out.length; i++) {
+      let byte = bytes[at++] ?? 0;
+      let value = byte;
+      if (byte >= 0x80) {
+        value = byte & 0x7f;
+        let scale = 0x80;
+        do {
+          byte = bytes[at++] ?? 0;
+          value += (byte & 0x7f) * scale;
+          scale *= 0x80;
+        } while (byte >= 0x80);
+      }
+      out[i] = value;
+    }
+    this.at = at;
+    return out;
+  }
+
   /** The next `length` bytes as UTF-8 text. */
   text(length: number): string {
     const text = decoder.decode(this.bytes.subarray(this.at, this.at + length));

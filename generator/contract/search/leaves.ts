@@ -158,25 +158,20 @@ export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
     return starts;
   });
 
-/** The files of the streets of the places that pass (`pass[p] === 1`) in [from, to). */
-export function placeStreetFiles(
-  meta: SearchMeta,
-  starts: Int32Array,
-  pass: Uint8Array,
-  from: number,
-  to: number,
-): Files {
+/** The files of the streets of these places. */
+export function placeStreetFiles(meta: SearchMeta, starts: Int32Array, places: Int32Array): Files {
   const files = new Set<number>();
-  for (let p = from; p < to; p++)
-    if (pass[p] === 1)
-      for (
-        let k = starts[p] as number;
-        k < (starts[p + 1] as number);
-        k += store.PLACE_STREETS_PER_FILE
-      )
-        files
-          .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
-          .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
+  for (let i = 0; i < places.length; i++) {
+    const p = places[i] as number;
+    for (
+      let k = starts[p] as number;
+      k < (starts[p + 1] as number);
+      k += store.PLACE_STREETS_PER_FILE
+    )
+      files
+        .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
+        .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
+  }
   return filesOf(meta, "s", files);
 }
 

@@ -82,6 +82,8 @@ export interface PlaceTable {
   readonly localities: readonly string[];
   /** Numbers [first, last) of the postal codes that start with `prefix` (the codes are sorted), without building their strings. */
   postalCodesStartingWith(prefix: string): readonly [number, number];
+  /** Per postal code, 1 when it holds `literal` (at its start, its end, or both when anchored), without building their strings. */
+  postalCodesHolding(literal: string, atStart: boolean, atEnd: boolean): Uint8Array;
   /** Locality number i (without building `localities`). */
   locality(i: number): string;
   /** Every locality in one text (without building `localities`): a pattern's literals are searched in it at once. */
@@ -163,51 +165,63 @@ export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number):
 }
 
 /**
- * The place table as the Worker reads it. The columns of numbers are decoded at once; the
- * distinct postal codes and localities (some 20,000 strings nationally) only when a request asks
- * for them: a postal-code filter needs no locality, a check of a few candidates a few localities.
+ * The place table as the Worker reads it. The columns of numbers are decoded at once, each a
+ * column of varints read in one loop (ByteReader.varints); the distinct postal codes and
+ * localities (some 20,000 strings nationally) become strings only when a request asks for them:
+ * a literal postal code is tested on the front-coded codes' units, a locality searched for in
+ * the localities' one text, a check of a few candidates reads a few localities.
  */
 export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const reader = new ByteReader(bytes);
-  const [size, codeCount, localityCount, listsAt, textBytes] = [
-    reader.varint(),
-    reader.varint(),
-    reader.varint(),
-    reader.varint(),
-    reader.varint(),
-  ];
-  const text = reader.text(textBytes);
+  const size = reader.varint();
+  const codeCount = reader.varint();
+  const localityCount = reader.varint();
+  const listsAt = reader.varint();
+  const text = reader.text(reader.varint());
   const codesAt = reader.at;
+  // Per distinct postal code: units shared with the previous one, and the length of its rest.
+  const codeLengths = reader.varints(new Int32Array(2 * codeCount));
+  const localityLengths = reader.varints(new Int32Array(localityCount));
+  const perPlace = reader.varints(new Int32Array(4 * size));
   let at = 0;
+  let longest = 0;
   for (let i = 0; i < codeCount; i++) {
-    reader.varint();
-    at += reader.varint();
+    const rest = codeLengths[2 * i + 1] as number;
+    longest = Math.max(longest, (codeLengths[2 * i] as number) + rest);
+    at += rest;
   }
   // The localities' text follows the postal codes' rests.
   const localityStarts = new Int32Array(localityCount + 1);
   localityStarts[0] = at;
-  for (let i = 0; i < localityCount; i++) localityStarts[i + 1] = at += reader.varint();
+  for (let i = 0; i < localityCount; i++)
+    localityStarts[i + 1] = at += localityLengths[i] as number;
   const postalCodeOf = new Int32Array(size);
   const localityOf = new Int32Array(size);
   const counts = new Int32Array(size);
   const listStarts = new Float64Array(size + 1);
   // A step (see the file comment): 0 the previous place's value, 1 the next unused one, k + 2 number k.
-  let [nextCode, nextLocality, code, locality, start] = [0, 0, 0, 0, listsAt];
+  let nextCode = 0;
+  let nextLocality = 0;
+  let code = 0;
+  let locality = 0;
+  let start = listsAt;
   listStarts[0] = listsAt;
-  for (let p = 0; p < size; p++) {
-    const codeStep = reader.varint();
+  for (let p = 0, q = 0; p < size; p++, q += 4) {
+    const codeStep = perPlace[q] as number;
     code = codeStep === 0 ? code : codeStep === 1 ? nextCode++ : codeStep - 2;
-    const localityStep = reader.varint();
+    const localityStep = perPlace[q + 1] as number;
     locality =
       localityStep === 0 ? locality : localityStep === 1 ? nextLocality++ : localityStep - 2;
     postalCodeOf[p] = code;
     localityOf[p] = locality;
-    counts[p] = reader.varint();
-    listStarts[p + 1] = start += reader.varint();
+    counts[p] = perPlace[q + 2] as number;
+    listStarts[p + 1] = start += perPlace[q + 3] as number;
   }
   let postalCodes: readonly string[] | undefined;
   let localities: readonly string[] | undefined;
   const localityAt = (i: number) => text.slice(localityStarts[i], localityStarts[i + 1]);
+  const holding = (literal: string, atStart: boolean, atEnd: boolean) =>
+    codesHolding(codeLengths, text, longest, literal, atStart, atEnd);
   return {
     size,
     get postalCodes() {
@@ -220,8 +234,12 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
     get localities() {
       return (localities ??= Array.from({ length: localityCount }, (_, i) => localityAt(i)));
     },
-    postalCodesStartingWith: (prefix) =>
-      codesStartingWith(new ByteReader(bytes, codesAt), codeCount, text, prefix),
+    postalCodesHolding: holding,
+    postalCodesStartingWith: (prefix) => {
+      const codes = holding(prefix, true, false);
+      const first = codes.indexOf(1);
+      return first < 0 ? [0, 0] : [first, codes.lastIndexOf(1) + 1];
+    },
     locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
     localityText: { text, starts: localityStarts },
     postalCodeOf,
@@ -232,30 +250,42 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
 }
 
 /**
- * Numbers [first, last) of the front-coded sorted strings (readFrontCoded's layout) that start
- * with `prefix`: each string is rebuilt as code units in one buffer and compared with the prefix,
- * stopping after the last that starts with it.
+ * Per front-coded sorted string (readFrontCoded's layout, its lengths as pairs), 1 when it holds
+ * `literal` (compared as UTF-16 units), at its start and/or end when anchored there: each string
+ * rebuilt in one buffer of units, no string made. Anchored at the start, the walk stops after the
+ * strings that start with the literal's first units (sorted: none comes later).
  */
-function codesStartingWith(
-  lengths: ByteReader,
-  count: number,
+function codesHolding(
+  lengths: Int32Array,
   text: string,
-  prefix: string,
-): readonly [number, number] {
-  const units: number[] = [];
-  let first = count;
+  longest: number,
+  literal: string,
+  atStart: boolean,
+  atEnd: boolean,
+): Uint8Array {
+  const count = lengths.length >>> 1;
+  const out = new Uint8Array(count);
+  const units = new Uint16Array(longest);
+  const m = literal.length;
   for (let i = 0, at = 0; i < count; i++) {
-    units.length = lengths.varint();
-    const rest = lengths.varint();
-    for (let k = 0; k < rest; k++) units.push(text.charCodeAt(at + k));
-    at += rest;
-    // Compare the first min(length, prefix) units: below, starting with the prefix, or past it.
-    let order = 0;
-    for (let k = 0; k < prefix.length && order === 0; k++)
-      order = k >= units.length ? -1 : Math.sign((units[k] as number) - prefix.charCodeAt(k));
-    if (order < 0) continue;
-    if (order > 0) return [Math.min(first, i), i];
-    first = Math.min(first, i);
+    const shared = lengths[2 * i] as number;
+    const n = shared + (lengths[2 * i + 1] as number);
+    for (let k = shared; k < n; k++) units[k] = text.charCodeAt(at++);
+    if (atStart) {
+      // Below the literal, starting with it, or past it (then so is every later string).
+      let order = 0;
+      for (let k = 0; k < m && order === 0; k++)
+        order = k >= n ? -1 : (units[k] as number) - literal.charCodeAt(k);
+      if (order > 0) break;
+      if (order === 0 && n >= m && (!atEnd || n === m)) out[i] = 1;
+      continue;
+    }
+    // Unanchored, the literal at every offset; anchored at the end, at the last only.
+    for (let o = atEnd ? n - m : 0; o >= 0 && o <= n - m && out[i] === 0; o++) {
+      let k = 0;
+      while (k < m && units[o + k] === literal.charCodeAt(k)) k++;
+      if (k === m) out[i] = 1;
+    }
   }
-  return [first, count];
+  return out;
 }

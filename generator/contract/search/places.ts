@@ -40,10 +40,8 @@ export function runStreets(
   inRun?: (from: number, to: number) => number,
 ): Found {
   for (let i = 0; i < runs.starts.length; i++) {
-    const [from, to] = [
-      runs.starts[i] as number,
-      (runs.starts[i] as number) + (runs.lengths[i] as number),
-    ];
+    const from = runs.starts[i] as number;
+    const to = from + (runs.lengths[i] as number);
     const kept = inRun?.(from, to) ?? (keep === undefined ? to - from : -1);
     if (kept === 0 || !runs.passes(i)) continue;
     if (kept > 0 && (page.total + kept <= page.start || page.total >= page.end)) page.total += kept;
@@ -98,11 +96,12 @@ export function placePlans(
 ): Plan<Found>[] {
   const table = leaf.placeTable(r);
   const passing: number[] = [];
-  for (let p = places.from; p < places.to; p++)
-    if (places.pass[p] === 1 && (table.counts[p] as number) > 0) passing.push(p);
+  for (let i = 0; i < places.list.length; i++) {
+    const p = places.list[i] as number;
+    if ((table.counts[p] as number) > 0) passing.push(p);
+  }
   const starts = leaf.streetStarts(r, table);
-  const positionFiles = () =>
-    leaf.placeStreetFiles(r.meta, starts, places.pass, places.from, places.to);
+  const positionFiles = () => leaf.placeStreetFiles(r.meta, starts, places.list);
   const ofPlaces = () => passing.map((p) => leaf.placeStreets(r, starts, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
@@ -125,8 +124,8 @@ export function placePlans(
         const counts =
           name?.counts === undefined ? table.counts : leaf.placeCounts(r, name.counts, table.size);
         let total = 0;
-        for (let p = places.from; p < places.to; p++)
-          if (places.pass[p] === 1) total += counts[p] as number;
+        for (let i = 0; i < places.list.length; i++)
+          total += counts[places.list[i] as number] as number;
         return name === undefined
           ? await scanPlaces(r, places, total, start, end)
           : await ordered(r, name, places, total, start, end);
@@ -246,10 +245,16 @@ async function ordered(
   const share = Math.max(total / name.streets, 1e-9);
   // The list's blocks decoded so far, and where its next street is: block, entry, street of the run.
   const blocks: Postings[] = [];
-  let [b, i, inRun, cursor] = [0, 0, 0, 0];
+  // No destructuring in these loops: a first request runs them in V8's interpreter, where each one
+  // allocates an array and walks its iterator.
+  let b = 0;
+  let i = 0;
+  let inRun = 0;
+  let cursor = 0;
   while (page.total < Math.min(end, total) && cursor < name.streets) {
     const want = Math.min(name.streets - cursor, Math.ceil((end - page.total) / share) + 32);
-    const [stretch, from] = [new Int32Array(want), new Int32Array(want)];
+    const stretch = new Int32Array(want);
+    const from = new Int32Array(want);
     for (let k = 0; k < want; k++, cursor++) {
       if (b === blocks.length) {
         // More blocks: as many as the rest of the stretch is expected to take.
@@ -267,10 +272,15 @@ async function ordered(
           );
       }
       const l = blocks[b] as Postings;
-      [stretch[k], from[k]] = [(l.positions[i] as number) + inRun, b * BLOCK_ENTRIES + i];
+      stretch[k] = (l.positions[i] as number) + inRun;
+      from[k] = b * BLOCK_ENTRIES + i;
       if (++inRun < (l.seconds[i] as number)) continue;
-      [i, inRun] = [i + 1, 0];
-      if (i === l.length) [b, i] = [b + 1, 0];
+      i++;
+      inRun = 0;
+      if (i === l.length) {
+        b++;
+        i = 0;
+      }
     }
     await r.need(leaf.recordFiles(r.meta, stretch));
     const of = leaf.placesAt(r, stretch);
