@@ -209,7 +209,9 @@ describe("the places that pass", () => {
           const characters = charactersOf(sorted.map(([, l]) => l));
           const filters = [
             postalCode === undefined ? undefined : parseStreetFilter("postalCode", postalCode),
-            locality === undefined ? undefined : parseStreetFilter("locality", locality, characters),
+            locality === undefined
+              ? undefined
+              : parseStreetFilter("locality", locality, characters),
           ] as const;
           const { pass, list, streets } = passingPlaces(filters[0], filters[1], table, characters);
           const passing = sorted.flatMap(([c, l], p) =>

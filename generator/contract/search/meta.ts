@@ -3,15 +3,21 @@
  * and, when it filters by place or checks candidates against their places, `/_s/{cc}/places.bin`:
  * the places as columns, so a cold isolate reads a few hundred KiB, not a megabyte of JSON:
  *
- *   varints: places, distinct postal codes, distinct localities, listsAt, textBytes
- *   text (UTF-8): the postal codes' front-coded rests, then the locality names
- *   varints: per distinct postal code (in order of first use) units shared with the previous one
- *            and the length of its rest; per distinct locality its length (UTF-16 units);
- *            per place: its postal code and its locality as a step (0: the previous place's,
- *            1: the next unused one, k + 2: number k), its street count, its list's bytes
+ *   varints: places, distinct postal codes, distinct localities, listsAt, then the bytes of
+ *            each of the eight sections that follow, back to back:
+ *   1. the postal codes' front-coded rests (UTF-8), in order of first use
+ *   2. the locality names (UTF-8), in order of first use
+ *   3. varints: per distinct postal code units shared with the previous one and the length of
+ *      its rest (UTF-16 units)
+ *   4. varints: per distinct locality its length (UTF-16 units)
+ *   5.–8. one varint per place each: its postal code as a step (0: the previous place's, 1: the
+ *      next unused one, k + 2: number k); its locality as a step; its street count; its list's
+ *      bytes
  *
- * Place lists follow each other in the stream from `listsAt`, in place order, so a place's list
- * is where the previous one ends: lengths, not offsets.
+ * Section by section, so that a request decodes only what it uses (a postal-code filter no
+ * locality), and a column of values below 128 (the postal-code steps of places in code order)
+ * is its bytes. Place lists follow each other in the stream from `listsAt`, in place order, so a
+ * place's list is where the previous one ends: lengths, not offsets.
  */
 import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
@@ -135,41 +141,39 @@ class Steps {
 export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number): Uint8Array {
   const postalCodes = new Steps();
   const localities = new Steps();
-  const perPlace = new ByteWriter();
+  const columns = [new ByteWriter(), new ByteWriter(), new ByteWriter(), new ByteWriter()];
   for (const place of places) {
-    perPlace.varint(postalCodes.step(place.postalCode));
-    perPlace.varint(localities.step(place.locality));
-    perPlace.varint(place.count);
-    perPlace.varint(place.listBytes);
+    columns[0]?.varint(postalCodes.step(place.postalCode));
+    columns[1]?.varint(localities.step(place.locality));
+    columns[2]?.varint(place.count);
+    columns[3]?.varint(place.listBytes);
   }
-  const lengths = new ByteWriter();
-  let text = frontCode(postalCodes.values, lengths);
-  for (const locality of localities.values) {
-    lengths.varint(locality.length);
-    text += locality;
-  }
+  const codeLengths = new ByteWriter();
+  const codeText = frontCode(postalCodes.values, codeLengths);
+  const localityLengths = new ByteWriter();
+  for (const locality of localities.values) localityLengths.varint(locality.length);
+  const encoder = new TextEncoder();
+  const sections = [
+    encoder.encode(codeText),
+    encoder.encode(localities.values.join("")),
+    codeLengths.view(),
+    localityLengths.view(),
+    ...columns.map((column) => column.view()),
+  ];
   const out = new ByteWriter();
-  const textBytes = new TextEncoder().encode(text);
-  for (const n of [
-    places.length,
-    postalCodes.values.length,
-    localities.values.length,
-    listsAt,
-    textBytes.length,
-  ])
+  for (const n of [places.length, postalCodes.values.length, localities.values.length, listsAt])
     out.varint(n);
-  out.raw(textBytes);
-  out.raw(lengths.view());
-  out.raw(perPlace.view());
+  for (const section of sections) out.varint(section.length);
+  for (const section of sections) out.raw(section);
   return out.view().slice();
 }
 
 /**
- * The place table as the Worker reads it. The columns of numbers are decoded at once, each a
- * column of varints read in one loop (ByteReader.varints); the distinct postal codes and
- * localities (some 20,000 strings nationally) become strings only when a request asks for them:
- * a literal postal code is tested on the front-coded codes' units, a locality searched for in
- * the localities' one text, a check of a few candidates reads a few localities.
+ * The place table as the Worker reads it, each section decoded when a request first uses it (a
+ * fresh isolate's first request runs this in V8's interpreter, where every value costs). The
+ * distinct postal codes and localities (some 20,000 strings nationally) become strings only when
+ * asked for: a literal postal code is tested on the front-coded codes' units, a locality searched
+ * for in the localities' one text, a check of a few candidates reads a few localities.
  */
 export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const reader = new ByteReader(bytes);
@@ -177,62 +181,81 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const codeCount = reader.varint();
   const localityCount = reader.varint();
   const listsAt = reader.varint();
-  const text = reader.text(reader.varint());
-  const codesAt = reader.at;
+  // Where each section starts, and after the last where it ends.
+  const at = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (let k = 0; k < 8; k++) at[k + 1] = (at[k] as number) + reader.varint();
+  for (let k = 0; k < 9; k++) at[k] = (at[k] as number) + reader.at;
+  const section = (k: number) => bytes.subarray(at[k], at[k + 1]);
+  const codeText = lazy(() => new ByteReader(section(0)).text(section(0).length));
+  // The rests' UTF-16 units: the bytes themselves when they are ASCII (postal codes are digits).
+  const codeUnits = lazy(() => {
+    const text = codeText();
+    if (text.length === section(0).length) return new Uint16Array(section(0));
+    const units = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    return units;
+  });
   // Per distinct postal code: units shared with the previous one, and the length of its rest.
-  const codeLengths = reader.varints(new Int32Array(2 * codeCount));
-  const localityLengths = reader.varints(new Int32Array(localityCount));
-  const perPlace = reader.varints(new Int32Array(4 * size));
-  let at = 0;
-  let longest = 0;
-  for (let i = 0; i < codeCount; i++) {
-    const rest = codeLengths[2 * i + 1] as number;
-    longest = Math.max(longest, (codeLengths[2 * i] as number) + rest);
-    at += rest;
-  }
-  // The localities' text follows the postal codes' rests.
-  const localityStarts = new Int32Array(localityCount + 1);
-  localityStarts[0] = at;
-  for (let i = 0; i < localityCount; i++)
-    localityStarts[i + 1] = at += localityLengths[i] as number;
-  const postalCodeOf = new Int32Array(size);
-  const localityOf = new Int32Array(size);
-  const counts = new Int32Array(size);
-  const listStarts = new Float64Array(size + 1);
-  // A step (see the file comment): 0 the previous place's value, 1 the next unused one, k + 2 number k.
-  let nextCode = 0;
-  let nextLocality = 0;
-  let code = 0;
-  let locality = 0;
-  let start = listsAt;
-  listStarts[0] = listsAt;
-  for (let p = 0, q = 0; p < size; p++, q += 4) {
-    const codeStep = perPlace[q] as number;
-    code = codeStep === 0 ? code : codeStep === 1 ? nextCode++ : codeStep - 2;
-    const localityStep = perPlace[q + 1] as number;
-    locality =
-      localityStep === 0 ? locality : localityStep === 1 ? nextLocality++ : localityStep - 2;
-    postalCodeOf[p] = code;
-    localityOf[p] = locality;
-    counts[p] = perPlace[q + 2] as number;
-    listStarts[p + 1] = start += perPlace[q + 3] as number;
-  }
-  let postalCodes: readonly string[] | undefined;
-  let localities: readonly string[] | undefined;
-  const localityAt = (i: number) => text.slice(localityStarts[i], localityStarts[i + 1]);
+  const codeLengths = lazy(() => new ByteReader(section(2)).varints(new Int32Array(2 * codeCount)));
+  const localityText = lazy((): ColumnText => {
+    const starts = new Int32Array(localityCount + 1);
+    new ByteReader(section(3)).varints(starts.subarray(0, localityCount));
+    for (let i = 0, sum = 0; i <= localityCount; i++) {
+      const length = starts[i] as number;
+      starts[i] = sum;
+      sum += length;
+    }
+    return { text: new ByteReader(section(1)).text(section(1).length), starts };
+  });
+  const column = (k: number): Int32Array =>
+    // Every value below 128: the bytes are the values.
+    section(k).length === size
+      ? new Int32Array(section(k))
+      : new ByteReader(section(k)).varints(new Int32Array(size));
+  const numbered = (k: number): Int32Array => {
+    const of = column(k);
+    // A step (see the file comment): 0 the previous place's value, 1 the next unused one, k + 2 number k.
+    for (let p = 0, next = 0, value = 0; p < size; p++) {
+      const step = of[p] as number;
+      value = step === 0 ? value : step === 1 ? next++ : step - 2;
+      of[p] = value;
+    }
+    return of;
+  };
+  const postalCodeOf = lazy(() => numbered(4));
+  const localityOf = lazy(() => numbered(5));
+  const counts = lazy(() => column(6));
+  const listStarts = lazy(() => {
+    const lengths = column(7);
+    const starts = new Float64Array(size + 1);
+    starts[0] = listsAt;
+    for (let p = 0; p < size; p++) starts[p + 1] = (starts[p] as number) + (lengths[p] as number);
+    return starts;
+  });
+  const postalCodes = lazy(
+    () => readFrontCoded(codeCount, new ByteReader(section(2)), codeText()).strings,
+  );
+  const localityAt = (i: number) => {
+    const { text, starts } = localityText();
+    return text.slice(starts[i], starts[i + 1]);
+  };
+  const localities = lazy(() => Array.from({ length: localityCount }, (_, i) => localityAt(i)));
+  const longest = lazy(() => {
+    const lengths = codeLengths();
+    let most = 0;
+    for (let i = 0; i < lengths.length; i += 2)
+      most = Math.max(most, (lengths[i] as number) + (lengths[i + 1] as number));
+    return most;
+  });
   const holding = (literal: string, atStart: boolean, atEnd: boolean) =>
-    codesHolding(codeLengths, text, longest, literal, atStart, atEnd);
+    codesHolding(codeLengths(), codeUnits(), longest(), literal, atStart, atEnd);
   return {
     size,
     get postalCodes() {
-      return (postalCodes ??= readFrontCoded(
-        codeCount,
-        new ByteReader(bytes, codesAt),
-        text,
-      ).strings);
+      return postalCodes();
     },
     get localities() {
-      return (localities ??= Array.from({ length: localityCount }, (_, i) => localityAt(i)));
+      return localities();
     },
     postalCodesHolding: holding,
     postalCodesStartingWith: (prefix) => {
@@ -241,23 +264,40 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
       return first < 0 ? [0, 0] : [first, codes.lastIndexOf(1) + 1];
     },
     locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
-    localityText: { text, starts: localityStarts },
-    postalCodeOf,
-    localityOf,
-    counts,
-    listStarts,
+    get localityText() {
+      return localityText();
+    },
+    get postalCodeOf() {
+      return postalCodeOf();
+    },
+    get localityOf() {
+      return localityOf();
+    },
+    get counts() {
+      return counts();
+    },
+    get listStarts() {
+      return listStarts();
+    },
   };
 }
 
+/** A value made when first asked for. */
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
 /**
- * Per front-coded sorted string (readFrontCoded's layout, its lengths as pairs), 1 when it holds
- * `literal` (compared as UTF-16 units), at its start and/or end when anchored there: each string
- * rebuilt in one buffer of units, no string made. Anchored at the start, the walk stops after the
- * strings that start with the literal's first units (sorted: none comes later).
+ * Per front-coded sorted string (readFrontCoded's layout, its lengths as pairs and its rests'
+ * UTF-16 units), 1 when it holds `literal` (compared as UTF-16 units), at its start and/or end when
+ * anchored there: each string rebuilt in one buffer of units, no string made and no call per unit.
+ * Anchored at the start, the walk stops after the strings that start with the literal's first
+ * units (sorted: none comes later).
  */
 function codesHolding(
   lengths: Int32Array,
-  text: string,
+  rests: Uint16Array,
   longest: number,
   literal: string,
   atStart: boolean,
@@ -266,16 +306,18 @@ function codesHolding(
   const count = lengths.length >>> 1;
   const out = new Uint8Array(count);
   const units = new Uint16Array(longest);
-  const m = literal.length;
+  const wanted = new Uint16Array(literal.length);
+  for (let k = 0; k < literal.length; k++) wanted[k] = literal.charCodeAt(k);
+  const m = wanted.length;
   for (let i = 0, at = 0; i < count; i++) {
     const shared = lengths[2 * i] as number;
     const n = shared + (lengths[2 * i + 1] as number);
-    for (let k = shared; k < n; k++) units[k] = text.charCodeAt(at++);
+    for (let k = shared; k < n; k++) units[k] = rests[at++] as number;
     if (atStart) {
       // Below the literal, starting with it, or past it (then so is every later string).
       let order = 0;
       for (let k = 0; k < m && order === 0; k++)
-        order = k >= n ? -1 : (units[k] as number) - literal.charCodeAt(k);
+        order = k >= n ? -1 : (units[k] as number) - (wanted[k] as number);
       if (order > 0) break;
       if (order === 0 && n >= m && (!atEnd || n === m)) out[i] = 1;
       continue;
@@ -283,7 +325,7 @@ function codesHolding(
     // Unanchored, the literal at every offset; anchored at the end, at the last only.
     for (let o = atEnd ? n - m : 0; o >= 0 && o <= n - m && out[i] === 0; o++) {
       let k = 0;
-      while (k < m && units[o + k] === literal.charCodeAt(k)) k++;
+      while (k < m && units[o + k] === wanted[k]) k++;
       if (k === m) out[i] = 1;
     }
   }

@@ -7,7 +7,7 @@ import { filterMatches } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, Page, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, countRange, mergeFirst, selectBits } from "./kernels.ts";
+import { combineBits, countRange, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import type { PlacePass } from "./values.ts";
 import { nameSteps, readRuns, Runs, type NameSide } from "./names.ts";
 import { decodePostings, type Postings } from "./postings.ts";
@@ -96,9 +96,10 @@ export function placePlans(
 ): Plan<Found>[] {
   const table = leaf.placeTable(r);
   const passing: number[] = [];
+  const { counts } = table;
   for (let i = 0; i < places.list.length; i++) {
     const p = places.list[i] as number;
-    if ((table.counts[p] as number) > 0) passing.push(p);
+    if ((counts[p] as number) > 0) passing.push(p);
   }
   const starts = leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts, places.list);
@@ -182,10 +183,15 @@ export function placePlans(
       run: async () => {
         const runs = readRuns(r, name, false);
         const keys: number[] = [];
+        const { starts, lengths } = runs;
         ofPlaces().forEach((streets, l) => {
-          for (let k = 0, i = 0; k < streets.length; k++) {
-            i = runs.runOf(streets[k] as number, Math.max(0, i));
-            if (i >= 0 && runs.passes(i)) keys.push((streets[k] as number) * PLACES + l);
+          // The last run starting at or before each street, searched for from the previous one's.
+          for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
+            const street = streets[k] as number;
+            i = Math.max(0, gallop(starts, street + 1, i) - 1);
+            const from = starts[i] as number;
+            if (street >= from && street < from + (lengths[i] as number) && runs.passes(i))
+              keys.push(street * PLACES + l);
           }
         });
         return sorted(keys, (key) => runs.head(runs.runOf(Math.floor(key / PLACES))));

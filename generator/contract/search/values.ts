@@ -33,9 +33,11 @@ export function passingPlaces(
   places: PlaceTable,
   characters: string,
 ): PlacePass {
-  const { size, postalCodeOf, localityOf, counts } = places;
+  // Each column read only when used (meta.ts decodes them on first use).
+  const { size } = places;
   const pass = new Uint8Array(size);
   if (locality === undefined && isPrefix(postalCode)) {
+    const { postalCodeOf, counts } = places;
     const [first, last] = places.postalCodesStartingWith(literalText(postalCode.literal));
     const from = firstIndex(size, (p) => (postalCodeOf[p] as number) >= first);
     const to = firstIndex(size, (p) => (postalCodeOf[p] as number) >= last);
@@ -54,11 +56,14 @@ export function passingPlaces(
     (some === undefined
       ? testEach(locality, places.localities.length, (i) => places.localities[i] ?? "")
       : testEach(locality, some.length, places.locality, some));
+  const postalCodeOf = codes === undefined ? undefined : places.postalCodeOf;
+  const localityOf = localities === undefined ? undefined : places.localityOf;
+  const counts = places.counts;
   const list: number[] = [];
   let streets = 0;
   for (let p = 0; p < size; p++) {
-    if (codes !== undefined && codes[postalCodeOf[p] as number] !== 1) continue;
-    if (localities !== undefined && localities[localityOf[p] as number] !== 1) continue;
+    if (codes !== undefined && codes[postalCodeOf?.[p] as number] !== 1) continue;
+    if (localities !== undefined && localities[localityOf?.[p] as number] !== 1) continue;
     pass[p] = 1;
     list.push(p);
     streets += counts[p] as number;
