@@ -19,7 +19,7 @@
  * is its bytes. Place lists follow each other in the stream from `listsAt`, in place order, so a
  * place's list is where the previous one ends: lengths, not offsets.
  */
-import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
+import { ByteReader, ByteWriter, codesHolding, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
 import type { ColumnShape } from "../regex/universal.ts";
 
@@ -286,48 +286,4 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
 function lazy<T>(make: () => T): () => T {
   let value: T | undefined;
   return () => (value ??= make());
-}
-
-/**
- * Per front-coded sorted string (readFrontCoded's layout, its lengths as pairs and its rests'
- * UTF-16 units), 1 when it holds `literal` (compared as UTF-16 units), at its start and/or end when
- * anchored there: each string rebuilt in one buffer of units, no string made and no call per unit.
- * Anchored at the start, the walk stops after the strings that start with the literal's first
- * units (sorted: none comes later).
- */
-function codesHolding(
-  lengths: Int32Array,
-  rests: Uint16Array,
-  longest: number,
-  literal: string,
-  atStart: boolean,
-  atEnd: boolean,
-): Uint8Array {
-  const count = lengths.length >>> 1;
-  const out = new Uint8Array(count);
-  const units = new Uint16Array(longest);
-  const wanted = new Uint16Array(literal.length);
-  for (let k = 0; k < literal.length; k++) wanted[k] = literal.charCodeAt(k);
-  const m = wanted.length;
-  for (let i = 0, at = 0; i < count; i++) {
-    const shared = lengths[2 * i] as number;
-    const n = shared + (lengths[2 * i + 1] as number);
-    for (let k = shared; k < n; k++) units[k] = rests[at++] as number;
-    if (atStart) {
-      // Below the literal, starting with it, or past it (then so is every later string).
-      let order = 0;
-      for (let k = 0; k < m && order === 0; k++)
-        order = k >= n ? -1 : (units[k] as number) - (wanted[k] as number);
-      if (order > 0) break;
-      if (order === 0 && n >= m && (!atEnd || n === m)) out[i] = 1;
-      continue;
-    }
-    // Unanchored, the literal at every offset; anchored at the end, at the last only.
-    for (let o = atEnd ? n - m : 0; o >= 0 && o <= n - m && out[i] === 0; o++) {
-      let k = 0;
-      while (k < m && units[o + k] === wanted[k]) k++;
-      if (k === m) out[i] = 1;
-    }
-  }
-  return out;
 }

@@ -251,10 +251,8 @@ async function ordered(
   const share = Math.max(total / name.streets, 1e-9);
   // The list's blocks decoded so far, and where its next street is: block, entry, street of the run.
   const blocks: Postings[] = [];
-  // No destructuring in these loops: a first request runs them in V8's interpreter, where each one
-  // allocates an array and walks its iterator.
-  let b = 0;
-  let i = 0;
+  // No destructuring in the loop: a first request runs it in the interpreter, where each allocates.
+  let [b, i] = [0, 0];
   let inRun = 0;
   let cursor = 0;
   while (page.total < Math.min(end, total) && cursor < name.streets) {
@@ -283,10 +281,9 @@ async function ordered(
       if (++inRun < (l.seconds[i] as number)) continue;
       i++;
       inRun = 0;
-      if (i === l.length) {
-        b++;
-        i = 0;
-      }
+      if (i < l.length) continue;
+      b++;
+      i = 0;
     }
     await r.need(leaf.recordFiles(r.meta, stretch));
     const of = leaf.placesAt(r, stretch);
