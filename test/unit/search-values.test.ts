@@ -131,16 +131,25 @@ describe("the places that pass", () => {
     "^A",
   ])("%s: exactly the places whose code passes", (value) => {
     const filter = parseStreetFilter("postalCode", value);
-    const { pass, streets, from, to } = passingPlaces(filter, undefined, places, "L012");
+    const { pass, list, streets } = passingPlaces(filter, undefined, places, "L012");
     const passing = codes.flatMap((code, p) => (filterMatches(filter, code) ? [p] : []));
-    const inRange = Array.from({ length: to - from }, (_, k) => from + k);
-    expect([inRange, [...pass.keys()].filter((p) => pass[p] === 1)]).toEqual([passing, passing]);
+    expect([[...list], [...pass.keys()].filter((p) => pass[p] === 1)]).toEqual([passing, passing]);
     expect(streets).toBe(passing.reduce((sum, p) => sum + p + 1, 0));
   });
 
   it.each([
     ["101", undefined],
     ["^101$", undefined],
+    ["^10115$", undefined],
+    ["01", undefined],
+    ["5$", undefined],
+    ["9$", "L"],
+    ["", undefined],
+    ["^$", undefined],
+    [undefined, "l1"],
+    [undefined, "^l"],
+    [undefined, "0$"],
+    [undefined, "^L2$"],
     ["^1[01]", undefined],
     ["10$", undefined],
     ["^1", "l1"],
@@ -152,16 +161,70 @@ describe("the places that pass", () => {
         code === undefined ? undefined : parseStreetFilter("postalCode", code),
         locality === undefined ? undefined : parseStreetFilter("locality", locality, "L012"),
       ] as const;
-      const { pass, streets, from, to } = passingPlaces(filters[0], filters[1], places, "L012");
+      const { pass, list, streets } = passingPlaces(filters[0], filters[1], places, "L012");
       const passing = codes.flatMap((value, p) =>
         (filters[0] === undefined || filterMatches(filters[0], value)) &&
         (filters[1] === undefined || filterMatches(filters[1], `L${p % 3}`))
           ? [p]
           : [],
       );
-      expect([from, to]).toEqual([0, codes.length]);
-      expect([...pass.keys()].filter((p) => pass[p] === 1)).toEqual(passing);
+      expect([[...list], [...pass.keys()].filter((p) => pass[p] === 1)]).toEqual([
+        passing,
+        passing,
+      ]);
       expect(streets).toBe(passing.reduce((sum, p) => sum + p + 1, 0));
     },
   );
+
+  it("are those whose values pass, for any literal or pattern over any values", () => {
+    // Literals are tested on the codes' units and searched for in the localities' text: the
+    // same places as each value tested.
+    const digit = fc.constantFrom("0", "1", "2", "9");
+    const code = fc.array(digit, { minLength: 0, maxLength: 5 }).map((ds) => ds.join(""));
+    const letter = fc.constantFrom("a", "B", "ä", "Ä", "ß", "k", "\u212a", " ", "😀", "é");
+    const word = fc.array(letter, { minLength: 0, maxLength: 4 }).map((cs) => cs.join(""));
+    const anchored = (value: fc.Arbitrary<string>) =>
+      fc
+        .tuple(fc.boolean(), value, fc.boolean())
+        .map(([start, text, end]) => `${start ? "^" : ""}${text}${end ? "$" : ""}`);
+    const rows = fc.array(fc.tuple(code, word, fc.nat(5)), { minLength: 1, maxLength: 20 });
+    fc.assert(
+      fc.property(
+        rows,
+        fc.option(fc.oneof(anchored(code), fc.constant("^1[02]")), { nil: undefined }),
+        fc.option(fc.oneof(anchored(word), fc.constant("(a|ß)")), { nil: undefined }),
+        (unsorted, postalCode, locality) => {
+          const sorted = [...unsorted].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+          const table = decodePlaceTable(
+            encodePlaceTable(
+              sorted.map(([postalCode, locality, count]) => ({
+                postalCode,
+                locality,
+                count,
+                listBytes: 1,
+              })),
+              0,
+            ),
+          );
+          const characters = charactersOf(sorted.map(([, l]) => l));
+          const filters = [
+            postalCode === undefined ? undefined : parseStreetFilter("postalCode", postalCode),
+            locality === undefined
+              ? undefined
+              : parseStreetFilter("locality", locality, characters),
+          ] as const;
+          const { pass, list, streets } = passingPlaces(filters[0], filters[1], table, characters);
+          const passing = sorted.flatMap(([c, l], p) =>
+            (filters[0] === undefined || filterMatches(filters[0], c)) &&
+            (filters[1] === undefined || filterMatches(filters[1], l))
+              ? [p]
+              : [],
+          );
+          expect([...list]).toEqual(passing);
+          expect([...pass.keys()].filter((p) => pass[p] === 1)).toEqual(passing);
+          expect(streets).toBe(passing.reduce((sum, p) => sum + (sorted[p]?.[2] ?? 0), 0));
+        },
+      ),
+    );
+  });
 });

@@ -22,8 +22,5 @@ export function encodeGramCounts(counts: Int32Array): Uint8Array {
 
 /** The counts of `places` places. */
 export function decodeGramCounts(bytes: Uint8Array, places: number): Int32Array {
-  const reader = new ByteReader(bytes);
-  const counts = new Int32Array(places);
-  for (let p = 0; p < places; p++) counts[p] = reader.varint();
-  return counts;
+  return new ByteReader(bytes).varints(new Int32Array(places));
 }

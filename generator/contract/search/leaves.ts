@@ -65,12 +65,17 @@ export function filesOf(meta: SearchMeta, family: Family, numbers: Iterable<numb
   return files;
 }
 
-/** The numbers of the chunks of `size` units that increasing units lie in, each once. */
+/** The numbers of the chunks of `size` units that units lie in, each once when the units increase. */
 function chunksOf(units: ArrayLike<number>, size: number): number[] {
   const out: number[] = [];
-  for (let i = 0; i < units.length; i++) {
-    const chunk = Math.floor((units[i] as number) / size);
-    if (out.at(-1) !== chunk) out.push(chunk);
+  // No call per unit in the last one's chunk: a fresh isolate runs this loop in the interpreter.
+  for (let i = 0, first = 0, end = -1; i < units.length; i++) {
+    const unit = units[i] as number;
+    if (unit >= first && unit < end) continue;
+    const chunk = Math.floor(unit / size);
+    out.push(chunk);
+    first = chunk * size;
+    end = first + size;
   }
   return out;
 }
@@ -152,31 +157,26 @@ export const placeTable = (r: Reader): PlaceTable =>
 /** Where each place's streets start among all places' streets (the sums of the streets of the places before it). */
 export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
   r.kept("street starts", table.size * 4, () => {
-    const starts = new Int32Array(table.size + 1);
-    for (let p = 0; p < table.size; p++)
-      starts[p + 1] = (starts[p] as number) + (table.counts[p] as number);
+    const { size, counts } = table;
+    const starts = new Int32Array(size + 1);
+    for (let p = 0; p < size; p++) starts[p + 1] = (starts[p] as number) + (counts[p] as number);
     return starts;
   });
 
-/** The files of the streets of the places that pass (`pass[p] === 1`) in [from, to). */
-export function placeStreetFiles(
-  meta: SearchMeta,
-  starts: Int32Array,
-  pass: Uint8Array,
-  from: number,
-  to: number,
-): Files {
+/** The files of the streets of these places. */
+export function placeStreetFiles(meta: SearchMeta, starts: Int32Array, places: Int32Array): Files {
   const files = new Set<number>();
-  for (let p = from; p < to; p++)
-    if (pass[p] === 1)
-      for (
-        let k = starts[p] as number;
-        k < (starts[p + 1] as number);
-        k += store.PLACE_STREETS_PER_FILE
-      )
-        files
-          .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
-          .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
+  for (let i = 0; i < places.length; i++) {
+    const p = places[i] as number;
+    for (
+      let k = starts[p] as number;
+      k < (starts[p + 1] as number);
+      k += store.PLACE_STREETS_PER_FILE
+    )
+      files
+        .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
+        .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
+  }
   return filesOf(meta, "s", files);
 }
 
@@ -206,13 +206,15 @@ export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
   const out = new Int32Array(positions.length);
   const width = r.meta.placeWidth;
   let table: Uint8Array = new Uint8Array();
-  for (let i = 0, chunk = -1; i < positions.length; i++) {
+  for (let i = 0, first = 0, end = -1; i < positions.length; i++) {
     const position = positions[i] as number;
-    if (Math.floor(position / store.RECORD_CHUNK_STREETS) !== chunk) {
-      chunk = Math.floor(position / store.RECORD_CHUNK_STREETS);
+    if (position < first || position >= end) {
+      const chunk = Math.floor(position / store.RECORD_CHUNK_STREETS);
       table = r.bytes(pathOf(r.meta, "r", chunk));
+      first = chunk * store.RECORD_CHUNK_STREETS;
+      end = first + store.RECORD_CHUNK_STREETS;
     }
-    const at = (position - chunk * store.RECORD_CHUNK_STREETS) * width;
+    const at = (position - first) * width;
     out[i] =
       (table[at] as number) |
       ((table[at + 1] as number) << 8) |

@@ -3,17 +3,23 @@
  * and, when it filters by place or checks candidates against their places, `/_s/{cc}/places.bin`:
  * the places as columns, so a cold isolate reads a few hundred KiB, not a megabyte of JSON:
  *
- *   varints: places, distinct postal codes, distinct localities, listsAt, textBytes
- *   text (UTF-8): the postal codes' front-coded rests, then the locality names
- *   varints: per distinct postal code (in order of first use) units shared with the previous one
- *            and the length of its rest; per distinct locality its length (UTF-16 units);
- *            per place: its postal code and its locality as a step (0: the previous place's,
- *            1: the next unused one, k + 2: number k), its street count, its list's bytes
+ *   varints: places, distinct postal codes, distinct localities, listsAt, then the bytes of
+ *            each of the eight sections that follow, back to back:
+ *   1. the postal codes' front-coded rests (UTF-8), in order of first use
+ *   2. the locality names (UTF-8), in order of first use
+ *   3. varints: per distinct postal code units shared with the previous one and the length of
+ *      its rest (UTF-16 units)
+ *   4. varints: per distinct locality its length (UTF-16 units)
+ *   5.–8. one varint per place each: its postal code as a step (0: the previous place's, 1: the
+ *      next unused one, k + 2: number k); its locality as a step; its street count; its list's
+ *      bytes
  *
- * Place lists follow each other in the stream from `listsAt`, in place order, so a place's list
- * is where the previous one ends: lengths, not offsets.
+ * Section by section, so that a request decodes only what it uses (a postal-code filter no
+ * locality), and a column of values below 128 (the postal-code steps of places in code order)
+ * is its bytes. Place lists follow each other in the stream from `listsAt`, in place order, so a
+ * place's list is where the previous one ends: lengths, not offsets.
  */
-import { ByteReader, ByteWriter, frontCode, readFrontCoded } from "./bytes.ts";
+import { ByteReader, ByteWriter, codesHolding, frontCode, readFrontCoded } from "./bytes.ts";
 import type { ListRef } from "./store.ts";
 import type { ColumnShape } from "../regex/universal.ts";
 
@@ -82,6 +88,8 @@ export interface PlaceTable {
   readonly localities: readonly string[];
   /** Numbers [first, last) of the postal codes that start with `prefix` (the codes are sorted), without building their strings. */
   postalCodesStartingWith(prefix: string): readonly [number, number];
+  /** Per postal code, 1 when it holds `literal` (at its start, its end, or both when anchored), without building their strings. */
+  postalCodesHolding(literal: string, atStart: boolean, atEnd: boolean): Uint8Array;
   /** Locality number i (without building `localities`). */
   locality(i: number): string;
   /** Every locality in one text (without building `localities`): a pattern's literals are searched in it at once. */
@@ -133,129 +141,149 @@ class Steps {
 export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number): Uint8Array {
   const postalCodes = new Steps();
   const localities = new Steps();
-  const perPlace = new ByteWriter();
+  const columns = [new ByteWriter(), new ByteWriter(), new ByteWriter(), new ByteWriter()];
   for (const place of places) {
-    perPlace.varint(postalCodes.step(place.postalCode));
-    perPlace.varint(localities.step(place.locality));
-    perPlace.varint(place.count);
-    perPlace.varint(place.listBytes);
+    columns[0]?.varint(postalCodes.step(place.postalCode));
+    columns[1]?.varint(localities.step(place.locality));
+    columns[2]?.varint(place.count);
+    columns[3]?.varint(place.listBytes);
   }
-  const lengths = new ByteWriter();
-  let text = frontCode(postalCodes.values, lengths);
-  for (const locality of localities.values) {
-    lengths.varint(locality.length);
-    text += locality;
-  }
+  const codeLengths = new ByteWriter();
+  const codeText = frontCode(postalCodes.values, codeLengths);
+  const localityLengths = new ByteWriter();
+  for (const locality of localities.values) localityLengths.varint(locality.length);
+  const encoder = new TextEncoder();
+  const sections = [
+    encoder.encode(codeText),
+    encoder.encode(localities.values.join("")),
+    codeLengths.view(),
+    localityLengths.view(),
+    ...columns.map((column) => column.view()),
+  ];
   const out = new ByteWriter();
-  const textBytes = new TextEncoder().encode(text);
-  for (const n of [
-    places.length,
-    postalCodes.values.length,
-    localities.values.length,
-    listsAt,
-    textBytes.length,
-  ])
+  for (const n of [places.length, postalCodes.values.length, localities.values.length, listsAt])
     out.varint(n);
-  out.raw(textBytes);
-  out.raw(lengths.view());
-  out.raw(perPlace.view());
+  for (const section of sections) out.varint(section.length);
+  for (const section of sections) out.raw(section);
   return out.view().slice();
 }
 
 /**
- * The place table as the Worker reads it. The columns of numbers are decoded at once; the
- * distinct postal codes and localities (some 20,000 strings nationally) only when a request asks
- * for them: a postal-code filter needs no locality, a check of a few candidates a few localities.
+ * The place table as the Worker reads it, each section decoded when a request first uses it (a
+ * fresh isolate's first request runs this in V8's interpreter, where every value costs). The
+ * distinct postal codes and localities (some 20,000 strings nationally) become strings only when
+ * asked for: a literal postal code is tested on the front-coded codes' units, a locality searched
+ * for in the localities' one text, a check of a few candidates reads a few localities.
  */
 export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   const reader = new ByteReader(bytes);
-  const [size, codeCount, localityCount, listsAt, textBytes] = [
-    reader.varint(),
-    reader.varint(),
-    reader.varint(),
-    reader.varint(),
-    reader.varint(),
-  ];
-  const text = reader.text(textBytes);
-  const codesAt = reader.at;
-  let at = 0;
-  for (let i = 0; i < codeCount; i++) {
-    reader.varint();
-    at += reader.varint();
-  }
-  // The localities' text follows the postal codes' rests.
-  const localityStarts = new Int32Array(localityCount + 1);
-  localityStarts[0] = at;
-  for (let i = 0; i < localityCount; i++) localityStarts[i + 1] = at += reader.varint();
-  const postalCodeOf = new Int32Array(size);
-  const localityOf = new Int32Array(size);
-  const counts = new Int32Array(size);
-  const listStarts = new Float64Array(size + 1);
-  // A step (see the file comment): 0 the previous place's value, 1 the next unused one, k + 2 number k.
-  let [nextCode, nextLocality, code, locality, start] = [0, 0, 0, 0, listsAt];
-  listStarts[0] = listsAt;
-  for (let p = 0; p < size; p++) {
-    const codeStep = reader.varint();
-    code = codeStep === 0 ? code : codeStep === 1 ? nextCode++ : codeStep - 2;
-    const localityStep = reader.varint();
-    locality =
-      localityStep === 0 ? locality : localityStep === 1 ? nextLocality++ : localityStep - 2;
-    postalCodeOf[p] = code;
-    localityOf[p] = locality;
-    counts[p] = reader.varint();
-    listStarts[p + 1] = start += reader.varint();
-  }
-  let postalCodes: readonly string[] | undefined;
-  let localities: readonly string[] | undefined;
-  const localityAt = (i: number) => text.slice(localityStarts[i], localityStarts[i + 1]);
+  const size = reader.varint();
+  const codeCount = reader.varint();
+  const localityCount = reader.varint();
+  const listsAt = reader.varint();
+  // Where each section starts, and after the last where it ends.
+  const at = [0, 0, 0, 0, 0, 0, 0, 0, 0];
+  for (let k = 0; k < 8; k++) at[k + 1] = (at[k] as number) + reader.varint();
+  for (let k = 0; k < 9; k++) at[k] = (at[k] as number) + reader.at;
+  const section = (k: number) => bytes.subarray(at[k], at[k + 1]);
+  const codeText = lazy(() => new ByteReader(section(0)).text(section(0).length));
+  // The rests' UTF-16 units: the bytes themselves when they are ASCII (postal codes are digits).
+  const codeUnits = lazy(() => {
+    const text = codeText();
+    if (text.length === section(0).length) return new Uint16Array(section(0));
+    const units = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) units[i] = text.charCodeAt(i);
+    return units;
+  });
+  // Per distinct postal code: units shared with the previous one, and the length of its rest.
+  const codeLengths = lazy(() => new ByteReader(section(2)).varints(new Int32Array(2 * codeCount)));
+  const localityText = lazy((): ColumnText => {
+    const starts = new Int32Array(localityCount + 1);
+    new ByteReader(section(3)).varints(starts.subarray(0, localityCount));
+    for (let i = 0, sum = 0; i <= localityCount; i++) {
+      const length = starts[i] as number;
+      starts[i] = sum;
+      sum += length;
+    }
+    return { text: new ByteReader(section(1)).text(section(1).length), starts };
+  });
+  const column = (k: number): Int32Array =>
+    // Every value below 128: the bytes are the values.
+    section(k).length === size
+      ? new Int32Array(section(k))
+      : new ByteReader(section(k)).varints(new Int32Array(size));
+  const numbered = (k: number): Int32Array => {
+    const of = column(k);
+    // A step (see the file comment): 0 the previous place's value, 1 the next unused one, k + 2 number k.
+    for (let p = 0, next = 0, value = 0; p < size; p++) {
+      const step = of[p] as number;
+      value = step === 0 ? value : step === 1 ? next++ : step - 2;
+      of[p] = value;
+    }
+    return of;
+  };
+  const postalCodeOf = lazy(() => numbered(4));
+  const localityOf = lazy(() => numbered(5));
+  const counts = lazy(() => column(6));
+  const listStarts = lazy(() => {
+    const lengths = column(7);
+    const starts = new Float64Array(size + 1);
+    starts[0] = listsAt;
+    for (let p = 0; p < size; p++) starts[p + 1] = (starts[p] as number) + (lengths[p] as number);
+    return starts;
+  });
+  const postalCodes = lazy(
+    () => readFrontCoded(codeCount, new ByteReader(section(2)), codeText()).strings,
+  );
+  const localityAt = (i: number) => {
+    const { text, starts } = localityText();
+    return text.slice(starts[i], starts[i + 1]);
+  };
+  const localities = lazy(() => Array.from({ length: localityCount }, (_, i) => localityAt(i)));
+  const longest = lazy(() => {
+    const lengths = codeLengths();
+    let most = 0;
+    for (let i = 0; i < lengths.length; i += 2)
+      most = Math.max(most, (lengths[i] as number) + (lengths[i + 1] as number));
+    return most;
+  });
+  const holding = (literal: string, atStart: boolean, atEnd: boolean) =>
+    codesHolding(codeLengths(), codeUnits(), longest(), literal, atStart, atEnd);
   return {
     size,
     get postalCodes() {
-      return (postalCodes ??= readFrontCoded(
-        codeCount,
-        new ByteReader(bytes, codesAt),
-        text,
-      ).strings);
+      return postalCodes();
     },
     get localities() {
-      return (localities ??= Array.from({ length: localityCount }, (_, i) => localityAt(i)));
+      return localities();
     },
-    postalCodesStartingWith: (prefix) =>
-      codesStartingWith(new ByteReader(bytes, codesAt), codeCount, text, prefix),
+    postalCodesHolding: holding,
+    postalCodesStartingWith: (prefix) => {
+      const codes = holding(prefix, true, false);
+      const first = codes.indexOf(1);
+      return first < 0 ? [0, 0] : [first, codes.lastIndexOf(1) + 1];
+    },
     locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
-    localityText: { text, starts: localityStarts },
-    postalCodeOf,
-    localityOf,
-    counts,
-    listStarts,
+    get localityText() {
+      return localityText();
+    },
+    get postalCodeOf() {
+      return postalCodeOf();
+    },
+    get localityOf() {
+      return localityOf();
+    },
+    get counts() {
+      return counts();
+    },
+    get listStarts() {
+      return listStarts();
+    },
   };
 }
 
-/**
- * Numbers [first, last) of the front-coded sorted strings (readFrontCoded's layout) that start
- * with `prefix`: each string is rebuilt as code units in one buffer and compared with the prefix,
- * stopping after the last that starts with it.
- */
-function codesStartingWith(
-  lengths: ByteReader,
-  count: number,
-  text: string,
-  prefix: string,
-): readonly [number, number] {
-  const units: number[] = [];
-  let first = count;
-  for (let i = 0, at = 0; i < count; i++) {
-    units.length = lengths.varint();
-    const rest = lengths.varint();
-    for (let k = 0; k < rest; k++) units.push(text.charCodeAt(at + k));
-    at += rest;
-    // Compare the first min(length, prefix) units: below, starting with the prefix, or past it.
-    let order = 0;
-    for (let k = 0; k < prefix.length && order === 0; k++)
-      order = k >= units.length ? -1 : Math.sign((units[k] as number) - prefix.charCodeAt(k));
-    if (order < 0) continue;
-    if (order > 0) return [Math.min(first, i), i];
-    first = Math.min(first, i);
-  }
-  return [first, count];
+/** A value made when first asked for. */
+function lazy<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }

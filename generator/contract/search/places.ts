@@ -7,7 +7,7 @@ import { filterMatches } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, Page, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, countRange, mergeFirst, selectBits } from "./kernels.ts";
+import { combineBits, countRange, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import type { PlacePass } from "./values.ts";
 import { nameSteps, readRuns, Runs, type NameSide } from "./names.ts";
 import { decodePostings, type Postings } from "./postings.ts";
@@ -40,10 +40,8 @@ export function runStreets(
   inRun?: (from: number, to: number) => number,
 ): Found {
   for (let i = 0; i < runs.starts.length; i++) {
-    const [from, to] = [
-      runs.starts[i] as number,
-      (runs.starts[i] as number) + (runs.lengths[i] as number),
-    ];
+    const from = runs.starts[i] as number;
+    const to = from + (runs.lengths[i] as number);
     const kept = inRun?.(from, to) ?? (keep === undefined ? to - from : -1);
     if (kept === 0 || !runs.passes(i)) continue;
     if (kept > 0 && (page.total + kept <= page.start || page.total >= page.end)) page.total += kept;
@@ -98,11 +96,13 @@ export function placePlans(
 ): Plan<Found>[] {
   const table = leaf.placeTable(r);
   const passing: number[] = [];
-  for (let p = places.from; p < places.to; p++)
-    if (places.pass[p] === 1 && (table.counts[p] as number) > 0) passing.push(p);
+  const { counts } = table;
+  for (let i = 0; i < places.list.length; i++) {
+    const p = places.list[i] as number;
+    if ((counts[p] as number) > 0) passing.push(p);
+  }
   const starts = leaf.streetStarts(r, table);
-  const positionFiles = () =>
-    leaf.placeStreetFiles(r.meta, starts, places.pass, places.from, places.to);
+  const positionFiles = () => leaf.placeStreetFiles(r.meta, starts, places.list);
   const ofPlaces = () => passing.map((p) => leaf.placeStreets(r, starts, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
@@ -125,8 +125,8 @@ export function placePlans(
         const counts =
           name?.counts === undefined ? table.counts : leaf.placeCounts(r, name.counts, table.size);
         let total = 0;
-        for (let p = places.from; p < places.to; p++)
-          if (places.pass[p] === 1) total += counts[p] as number;
+        for (let i = 0; i < places.list.length; i++)
+          total += counts[places.list[i] as number] as number;
         return name === undefined
           ? await scanPlaces(r, places, total, start, end)
           : await ordered(r, name, places, total, start, end);
@@ -183,10 +183,15 @@ export function placePlans(
       run: async () => {
         const runs = readRuns(r, name, false);
         const keys: number[] = [];
+        const { starts, lengths } = runs;
         ofPlaces().forEach((streets, l) => {
-          for (let k = 0, i = 0; k < streets.length; k++) {
-            i = runs.runOf(streets[k] as number, Math.max(0, i));
-            if (i >= 0 && runs.passes(i)) keys.push((streets[k] as number) * PLACES + l);
+          // The last run starting at or before each street, searched for from the previous one's.
+          for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
+            const street = streets[k] as number;
+            i = Math.max(0, gallop(starts, street + 1, i) - 1);
+            const from = starts[i] as number;
+            if (street >= from && street < from + (lengths[i] as number) && runs.passes(i))
+              keys.push(street * PLACES + l);
           }
         });
         return sorted(keys, (key) => runs.head(runs.runOf(Math.floor(key / PLACES))));
@@ -246,10 +251,14 @@ async function ordered(
   const share = Math.max(total / name.streets, 1e-9);
   // The list's blocks decoded so far, and where its next street is: block, entry, street of the run.
   const blocks: Postings[] = [];
-  let [b, i, inRun, cursor] = [0, 0, 0, 0];
+  // No destructuring in the loop: a first request runs it in the interpreter, where each allocates.
+  let [b, i] = [0, 0];
+  let inRun = 0;
+  let cursor = 0;
   while (page.total < Math.min(end, total) && cursor < name.streets) {
     const want = Math.min(name.streets - cursor, Math.ceil((end - page.total) / share) + 32);
-    const [stretch, from] = [new Int32Array(want), new Int32Array(want)];
+    const stretch = new Int32Array(want);
+    const from = new Int32Array(want);
     for (let k = 0; k < want; k++, cursor++) {
       if (b === blocks.length) {
         // More blocks: as many as the rest of the stretch is expected to take.
@@ -267,10 +276,14 @@ async function ordered(
           );
       }
       const l = blocks[b] as Postings;
-      [stretch[k], from[k]] = [(l.positions[i] as number) + inRun, b * BLOCK_ENTRIES + i];
+      stretch[k] = (l.positions[i] as number) + inRun;
+      from[k] = b * BLOCK_ENTRIES + i;
       if (++inRun < (l.seconds[i] as number)) continue;
-      [i, inRun] = [i + 1, 0];
-      if (i === l.length) [b, i] = [b + 1, 0];
+      i++;
+      inRun = 0;
+      if (i < l.length) continue;
+      b++;
+      i = 0;
     }
     await r.need(leaf.recordFiles(r.meta, stretch));
     const of = leaf.placesAt(r, stretch);

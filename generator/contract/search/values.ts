@@ -10,19 +10,22 @@ import type { Node } from "../regex/ast.ts";
 import { caseFoldKey, filterMatches, literalText, type StreetFilter } from "./filter.ts";
 import type { ColumnText, PlaceTable } from "./meta.ts";
 
-/** The places whose postal code and locality pass, their streets, and where they lie when known. */
+/**
+ * The places whose postal code and locality pass, and their streets: `pass[p]` is 1 for each,
+ * `list` holds them in order (a loop over the places that pass need not look at every place).
+ */
 export interface PlacePass {
   readonly pass: Uint8Array;
+  readonly list: Int32Array;
   readonly streets: number;
-  readonly from: number;
-  readonly to: number;
 }
 
 /**
  * The places that pass the postal-code and locality filters. A postal-code prefix alone is a range
  * of places (they are sorted by postal code: its codes found in one pass over the front-coded
- * codes, its places by binary search); else each distinct value is tested once, a locality pattern
- * only on the localities that hold its literals (`characters`: every character of the localities).
+ * codes, its places by binary search); else each distinct value is tested once: a literal postal
+ * code on the codes' units, a locality only on the localities that hold its literals, found by one
+ * search of their text (`characters`: every character of the localities).
  */
 export function passingPlaces(
   postalCode: StreetFilter | undefined,
@@ -30,33 +33,54 @@ export function passingPlaces(
   places: PlaceTable,
   characters: string,
 ): PlacePass {
-  const { size, postalCodeOf, localityOf, counts } = places;
+  // Each column read only when used (meta.ts decodes them on first use).
+  const { size } = places;
   const pass = new Uint8Array(size);
-  let [streets, from, to] = [0, 0, size];
   if (locality === undefined && isPrefix(postalCode)) {
+    const { postalCodeOf, counts } = places;
     const [first, last] = places.postalCodesStartingWith(literalText(postalCode.literal));
-    from = firstIndex(size, (p) => (postalCodeOf[p] as number) >= first);
-    to = firstIndex(size, (p) => (postalCodeOf[p] as number) >= last);
-    for (let p = from; p < to; p++) streets += counts[p] as number;
-    return { pass: pass.fill(1, from, to), streets, from, to };
+    const from = firstIndex(size, (p) => (postalCodeOf[p] as number) >= first);
+    const to = firstIndex(size, (p) => (postalCodeOf[p] as number) >= last);
+    const list = new Int32Array(to - from);
+    let streets = 0;
+    for (let p = from; p < to; p++) {
+      list[p - from] = p;
+      streets += counts[p] as number;
+    }
+    return { pass: pass.fill(1, from, to), list, streets };
   }
-  const codes =
-    postalCode &&
-    testEach(postalCode, places.postalCodes.length, (i) => places.postalCodes[i] ?? "");
-  // A pattern's candidates are cut out one by one; a literal tests every locality (built once).
+  const codes = postalCode && postalCodesPassing(postalCode, places);
   const some = locality && candidates(locality, places.localityText, characters);
   const localities =
     locality &&
     (some === undefined
       ? testEach(locality, places.localities.length, (i) => places.localities[i] ?? "")
       : testEach(locality, some.length, places.locality, some));
+  const postalCodeOf = codes === undefined ? undefined : places.postalCodeOf;
+  const localityOf = localities === undefined ? undefined : places.localityOf;
+  const counts = places.counts;
+  const list: number[] = [];
+  let streets = 0;
   for (let p = 0; p < size; p++) {
-    if (codes !== undefined && codes[postalCodeOf[p] as number] !== 1) continue;
-    if (localities !== undefined && localities[localityOf[p] as number] !== 1) continue;
+    if (codes !== undefined && codes[postalCodeOf?.[p] as number] !== 1) continue;
+    if (localities !== undefined && localities[localityOf?.[p] as number] !== 1) continue;
     pass[p] = 1;
+    list.push(p);
     streets += counts[p] as number;
   }
-  return { pass, streets, from, to };
+  return { pass, list: Int32Array.from(list), streets };
+}
+
+/** Per distinct postal code, 1 when it passes: a literal on the codes' units (no string made), else each code tested. */
+function postalCodesPassing(filter: StreetFilter, places: PlaceTable): Uint8Array {
+  // `native` is a plain search of UTF-16 units (filter.ts nativeTest): what postalCodesHolding does.
+  if (filter.pattern === undefined && !filter.ignoreCase && filter.native !== undefined)
+    return places.postalCodesHolding(
+      literalText(filter.literal),
+      filter.anchoredStart,
+      filter.anchoredEnd,
+    );
+  return testEach(filter, places.postalCodes.length, (i) => places.postalCodes[i] ?? "");
 }
 
 const isPrefix = (f: StreetFilter | undefined): f is StreetFilter =>
@@ -97,8 +121,9 @@ export function candidates(
   column: ColumnText,
   characters: string,
 ): Uint8Array | undefined {
-  const tree = filter.pattern?.tree;
-  if (tree === undefined || !filter.ignoreCase) return undefined;
+  if (filter.pattern === undefined) return literalCandidates(filter, column);
+  const tree = filter.pattern.tree;
+  if (!filter.ignoreCase) return undefined;
   const members = new Map<string, string>();
   for (const ch of characters)
     members.set(caseFoldKey(ch), (members.get(caseFoldKey(ch)) ?? "") + ch);
@@ -114,6 +139,23 @@ export function candidates(
   const prefix = anchoredPrefix(tree);
   if ([...prefix].length >= STRONG_LITERAL) return containing(column, classes(prefix), true);
   return candidatesOf(literalQuery(tree, caseFoldKey), column, classes);
+}
+
+/**
+ * The values a plain literal can match, found in the column's text at once: each of its characters
+ * as the class of the two it accepts (filter.ts `accepts`), at the values' starts when anchored
+ * there. Undefined (every value may) for a literal with a surrogate code point of its own.
+ */
+function literalCandidates(filter: StreetFilter, column: ColumnText): Uint8Array | undefined {
+  const { accepts } = filter;
+  let source = "";
+  for (let k = 0; k < accepts.length; k += 2) {
+    const [lower, upper] = [accepts[k] as number, accepts[k + 1] as number];
+    if ((lower >= 0xd800 && lower <= 0xdfff) || (upper >= 0xd800 && upper <= 0xdfff))
+      return undefined;
+    source += `[\\u{${lower.toString(16)}}\\u{${upper.toString(16)}}]`;
+  }
+  return containing(column, source, filter.anchoredStart);
 }
 
 /** Characters a literal needs to narrow the values enough to be worth a search beside a longer one. */
@@ -195,22 +237,18 @@ function containing(
   const out = new Uint8Array(count);
   if (source === undefined) return out;
   if (source === "") return out.fill(1);
-  const search = new RegExp(source, atStart ? "uy" : "gu");
-  if (atStart) {
-    for (let i = 0; i < count; i++) {
-      search.lastIndex = starts[i] as number;
-      if (search.exec(text) !== null && search.lastIndex <= (starts[i + 1] as number)) out[i] = 1;
-    }
-    return out;
-  }
+  // One search of the whole text, each value done at its first match (`source` is a sequence of
+  // classes: every match has its length, so a value's first match at its start is the only one).
+  const search = new RegExp(source, "gu");
   search.lastIndex = starts[0] ?? 0;
   for (let found = search.exec(text), i = 0; found !== null; found = search.exec(text)) {
     while (i < count && (starts[i + 1] as number) <= found.index) i++;
     if (i >= count) break;
     const end = starts[i + 1] as number;
-    // A match across two values is none: look again from the next character.
-    if (found.index + found[0].length <= end) [out[i], search.lastIndex] = [1, end];
-    else search.lastIndex = found.index + 1;
+    const inside = found.index + found[0].length <= end;
+    if (inside && (!atStart || found.index === starts[i])) out[i] = 1;
+    // A match across two values is none: unanchored, look again from the next character.
+    search.lastIndex = inside || atStart ? end : found.index + 1;
   }
   return out;
 }
