@@ -176,6 +176,29 @@ describe("the places that pass", () => {
     },
   );
 
+  it.each([
+    ["😀k$", [1]],
+    ["😀k", [1]],
+    ["a😀", [0, 1]],
+  ])(
+    "%s over localities with a character outside the BMP: each value tested once, no search stuck inside a surrogate pair",
+    (value, expected) => {
+      // Found by the property below (a literal search started again inside 😀 found it again, forever).
+      const localities = ["ka😀", "ka😀k", "ß"];
+      const table = decodePlaceTable(
+        encodePlaceTable(
+          localities.map((locality) => ({ postalCode: "1", locality, count: 1, listBytes: 1 })),
+          0,
+        ),
+      );
+      const characters = [...new Set(localities.join(""))].sort().join("");
+      const filter = parseStreetFilter("locality", value, characters) as StreetFilter;
+      const { list } = passingPlaces(undefined, filter, table, characters);
+      expect([...list]).toEqual(expected);
+      expect(localities.flatMap((l, p) => (filterMatches(filter, l) ? [p] : []))).toEqual(expected);
+    },
+  );
+
   it("are those whose values pass, for any literal or pattern over any values", () => {
     // Literals are tested on the codes' units and searched for in the localities' text: the
     // same places as each value tested.

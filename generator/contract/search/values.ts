@@ -247,8 +247,10 @@ function containing(
     const end = starts[i + 1] as number;
     const inside = found.index + found[0].length <= end;
     if (inside && (!atStart || found.index === starts[i])) out[i] = 1;
-    // A match across two values is none: unanchored, look again from the next character.
-    search.lastIndex = inside || atStart ? end : found.index + 1;
+    // A match across two values is none: unanchored, look again from the next character (a
+    // whole code point: a `u` search set inside a surrogate pair starts at the pair again).
+    const next = found.index + ((text.codePointAt(found.index) ?? 0) > 0xffff ? 2 : 1);
+    search.lastIndex = inside || atStart ? end : next;
   }
   return out;
 }
