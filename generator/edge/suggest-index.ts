@@ -72,18 +72,17 @@ export class SuggestIndex {
     reserve: number,
   ): Promise<(pair: string) => Uint8Array | undefined> {
     const { shards, shardBytes } = this.meta;
-    const pairs = [...keys];
+    // The shards taken so far, with their bytes: a pair is read when its shard fits beside them.
     const taken = new Map<string, number>();
-    for (const pair of pairs) {
+    const fitting = [...keys].filter((pair) => {
       const n = shardOfPair(shards, pair);
       const path = suggestNamesPath(this.country, n);
-      if (taken.has(path)) continue;
+      if (taken.has(path)) return true;
       taken.set(path, shardBytes[n] ?? 0);
-      if (!budget.fits(taken, reserve)) taken.delete(path);
-    }
-    const fitting = pairs.filter((pair) =>
-      taken.has(suggestNamesPath(this.country, shardOfPair(shards, pair))),
-    );
+      if (budget.fits(taken, reserve)) return true;
+      taken.delete(path);
+      return false;
+    });
     return this.nameShards(fitting, budget);
   }
 

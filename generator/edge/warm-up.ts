@@ -1,12 +1,12 @@
 /**
  * A new isolate's startup: before its first request, the Worker answers one request of every kind
  * on a small build held in the bundle (warm-up-files.ts: the embedded data cut to Berlin's postal
- * codes 1011x, 204 streets). A new isolate has the script
- * parsed but none of its functions compiled: whatever code the first request runs is compiled
- * lazily by that request and runs in V8's slowest tier. Cloudflare runs a module's top level at
- * startup (limited to 1 s, apart from a request's CPU), so the compiling is moved there: measured
- * on the national build (docs/SEARCH.md, "A fresh isolate"), a first FullTextSearch costs a
- * fifth of what it did.
+ * codes 1011x, 204 streets). A new isolate has the script parsed but none of its functions
+ * compiled: whatever code the first request runs is compiled lazily by that request and runs in
+ * V8's slowest tier. Cloudflare runs a module's top level at startup (limited to 1 s, apart from a
+ * request's CPU), so the compiling is moved there: measured on the national build (docs/SEARCH.md,
+ * "A fresh isolate's first request, with the startup warm-up"), a first FullTextSearch costs a
+ * third to a fifth of what it did.
  *
  * The warm-up has its own handler and asset store, so it leaves no file and nothing decoded
  * behind; the memos of pure functions it filled are emptied (forgetIsolateState). It needs no I/O:
@@ -72,10 +72,14 @@ export async function warmUp(
     }
   }
   forgetIsolateState();
-  const failed = statuses.filter((status) => status === 0 || status >= 500).length;
+  const failed = failedWarmUps(statuses);
   if (failed > 0) console.error(`warm-up: ${failed} of ${statuses.length} requests failed`);
   return statuses;
 }
+
+/** How many warm-up requests failed: threw (status 0) or answered a 5xx. */
+export const failedWarmUps = (statuses: readonly number[]): number =>
+  statuses.filter((status) => status === 0 || status >= 500).length;
 
 /** The static-assets binding over files in memory (base64, by path): what the warm-up reads. */
 function memoryAssets(files: Readonly<Record<string, string>>): Assets {

@@ -459,8 +459,8 @@ describe("the deploy bundle builds offline (wrangler deploy --dry-run)", () => {
     // the list algebra and bitmaps, the patterns' plans: about 190 KB), re2js, the linear-time
     // engine of the regular-expression filters (about 290 KB unminified, 70 KB gzipped), and
     // Suggestions' tries, typo walk and ranking (with them the bundle measured 645 KB), and the
-    // startup warm-up's small build (generator/edge/warm-up-files.ts: 337 KB of base64, 971 KB in
-    // all, 251 KB gzipped). Cloudflare's limit is 3 MB gzipped; this guard is ours, so that growth
+    // startup warm-up's small build (generator/edge/warm-up-files.ts: 368 KB of base64, 1,023 KB in
+    // all, 258 KB gzipped). Cloudflare's limit is 3 MB gzipped; this guard is ours, so that growth
     // is a decision. It stays unminified: the module comments above are how this test sees the floors.
     expect(Buffer.byteLength(worker)).toBeLessThan(1024 * 1024);
 

@@ -4,10 +4,11 @@
  * test/unit/warm-up.test.ts fails until it is current.
  */
 import { writeFileSync } from "node:fs";
+import { failedWarmUps } from "../../generator/edge/warm-up.ts";
 import { renderWarmUpModule, WARM_UP_MODULE } from "../support/warm-up-build.ts";
 
 const { source, statuses } = await renderWarmUpModule();
-const failed = statuses.filter((status) => status === 0 || status >= 500).length;
+const failed = failedWarmUps(statuses);
 if (failed > 0) {
   process.stderr.write(`error: ${failed} warm-up requests failed on the warm-up build\n`);
   process.exit(1);
