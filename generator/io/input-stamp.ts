@@ -69,11 +69,15 @@ export function isCached(file: string): boolean {
   return existsSync(file);
 }
 
-/** A hash of `text` and the bytes of `files` (a missing file counts as such): a cache key. */
+/**
+ * A hash of `text` and the bytes of `files` (a missing file counts as such): a cache key. The files
+ * count by their place in the list, not their paths: a server reads its build through
+ * `/proc/PID/fd/N`, which differs in every process, and the key must not.
+ */
 export function hashFiles(files: readonly string[], text: string): string {
   const hash = createHash("sha256").update(text);
-  for (const file of files) {
-    hash.update(`\u0000${file}\u0000`);
+  for (const [index, file] of files.entries()) {
+    hash.update(`\u0000${index}\u0000`);
     try {
       hash.update(readFileSync(file));
     } catch {

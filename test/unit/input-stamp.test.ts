@@ -49,5 +49,9 @@ describe("the inputs' stamp (npm start with dist/ current)", () => {
     writeFileSync(input, "two");
     expect(hashFiles([input], "settings")).not.toBe(before);
     expect(hashFiles([join(dir, "none")], "settings")).not.toBe(before);
+    // The same bytes read through another path (a server reads its build through /proc/PID/fd/N).
+    const copy = join(dir, "copy");
+    writeFileSync(copy, "two");
+    expect(hashFiles([copy], "settings")).toBe(hashFiles([input], "settings"));
   });
 });
