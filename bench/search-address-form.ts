@@ -118,3 +118,49 @@ export function addressFormMix(
   }
   return out;
 }
+
+/**
+ * Every street word of STREET_WORDS the list holds and its 20 commonest words of 4+ letters, each
+ * beside postal-code digits in every shape an address form's users write (two digits anywhere,
+ * the first one or two, the last one or two, three anywhere, three to five from the start), taken
+ * from `codes` postal codes of the list drawn by seed; page 1 at the default page size. The
+ * classes the address-form mix draws only by chance, side by side.
+ */
+export function addressGrid(
+  streets: readonly MixStreet[],
+  seed = 43,
+  codes = 2,
+): AdversarialRequest[] {
+  const rnd = random(seed);
+  const words = new Map<string, number>();
+  const typeWords = new Set<string>();
+  for (const s of streets) {
+    for (const w of new Set(wordsOf(s.name))) words.set(w, (words.get(w) ?? 0) + 1);
+    const lower = s.name.toLowerCase();
+    for (const w of STREET_WORDS) if (lower.includes(w)) typeWords.add(w);
+  }
+  const common = [...words]
+    .filter(([w]) => Array.from(w).length >= 4)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 20)
+    .map(([w]) => w.toLowerCase());
+  const names = [...new Set([...STREET_WORDS.filter((w) => typeWords.has(w)), ...common])];
+  const out: AdversarialRequest[] = [];
+  for (let c = 0; c < codes && streets.length > 0; c++) {
+    const code = streets[Math.floor(rnd() * streets.length)]?.postalCode ?? "";
+    const middle = Math.floor(rnd() * Math.max(1, code.length - 2));
+    const shapes: [string, string][] = [
+      ["two digits", code.slice(middle, middle + 2)],
+      ["first digit", `^${code.slice(0, 1)}`],
+      ["first two", `^${code.slice(0, 2)}`],
+      ["last digit", `${code.slice(-1)}$`],
+      ["last two", `${code.slice(-2)}$`],
+      ["three digits", code.slice(middle, middle + 3)],
+      ["first three to five", `^${code.slice(0, 3 + Math.floor(rnd() * 3))}`],
+    ];
+    for (const [shape, postalCode] of shapes)
+      for (const name of names)
+        out.push({ class: `address grid: word + ${shape}`, kind: "streets", name, postalCode });
+  }
+  return out;
+}

@@ -7,16 +7,17 @@
  * - `adversarial`: bench/search-adversarial.ts (expensive on purpose, one-letter suffixes and
  *   infixes in every filter combination, deep pages);
  * - `address`: bench/search-address-form.ts (a street word beside a place, as an address form sends it);
+ * - `grid`: the same file's addressGrid (street words beside postal-code digits of every shape);
  * - `localities`: bench/localities-patterns.ts (Localities patterns on every country; no street list needed).
  */
 import { readFileSync } from "node:fs";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { localityPatternPath, localityPatterns } from "./localities-patterns.ts";
-import { addressFormMix } from "./search-address-form.ts";
+import { addressFormMix, addressGrid } from "./search-address-form.ts";
 import { adversarialMix, requestPath } from "./search-adversarial.ts";
 import { searchMix, type MixStreet } from "./search-mix.ts";
 
-export const MIX_NAMES = ["query", "adversarial", "address", "localities"] as const;
+export const MIX_NAMES = ["query", "adversarial", "address", "grid", "localities"] as const;
 export type MixName = (typeof MIX_NAMES)[number];
 
 export interface MixTarget {
@@ -42,6 +43,12 @@ export function mixOf(name: MixName, streets: readonly MixStreet[], seed: number
       }));
     case "address":
       return addressFormMix(streets).map((r) => ({
+        mix: name,
+        class: r.class,
+        path: requestPath(r),
+      }));
+    case "grid":
+      return addressGrid(streets).map((r) => ({
         mix: name,
         class: r.class,
         path: requestPath(r),

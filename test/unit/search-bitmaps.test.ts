@@ -92,7 +92,15 @@ describe("lexeme bitmaps", () => {
     ["locality", "k", "Kk", "@lK"],
     ["locality", "^a", "Aa", undefined],
     ["locality", "ab", "Aab", undefined],
-    ["postalCode", "1$", "", undefined],
+    // Postal codes' digits whose places lie all over the place order.
+    ["postalCode", "1$", "", "@p1$"],
+    ["postalCode", "33", "", "@p33"],
+    ["postalCode", "33$", "", undefined],
+    ["postalCode", "^3", "", "@p^3"],
+    ["postalCode", "^33", "", undefined],
+    ["postalCode", "^3$", "", undefined],
+    ["postalCode", "333", "", undefined],
+    ["postalCode", "3.", "", undefined],
     ["locality", "[ab]", "ab", undefined],
   ] as const)(
     "%s=%s over the characters %j has the bitmap %s",
@@ -119,10 +127,11 @@ describe("lexeme bitmaps", () => {
         ),
       );
     });
-    expect(keys).toEqual(["@lB", "@p1", "@p2"]); // @lA and @p0: one street, not dense
-    expect([...written.keys()]).toEqual([5, 6, 7]);
+    // @lA, @p0, @p10, @p^1, @p0$: one street, not dense.
+    expect(keys).toEqual(["@lB", "@p1", "@p1$", "@p2", "@p21", "@p^2"]);
+    expect([...written.keys()]).toEqual([5, 6, 7, 8, 9, 10]);
     expect(written.get(5)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(written.get(6)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(written.get(7)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const n of [7, 8, 9, 10]) expect(written.get(n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });

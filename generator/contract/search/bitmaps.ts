@@ -7,8 +7,14 @@
  * `platz he` as typed) is a bit test per candidate, not a decode of long lists nor a lexizing of
  * each candidate's name and place. A list holds exactly the streets whose document has its
  * lexeme, so the test is exact. Place bitmaps (placeBitmapKey) hold the streets of a one-character
- * place filter (`postalCode=1`, `locality=a`), for characters on at least one street in
- * BITMAP_DENSITY.
+ * place filter (`postalCode=1`, `locality=a`) and of the postal-code filters whose places lie all
+ * over the place order and hold a tenth to a twenty-fifth of the streets (two digits anywhere,
+ * `postalCode=33`; the last, `3$`; the first, `^3`), for keys on at least one street in
+ * BITMAP_DENSITY: beside a name of a few thousand streets those places' streets are too many
+ * files to read, and the name's streets are tested bit by bit instead. The last two digits
+ * (`33$`, a hundredth) have none: their matches are few and lie all over the street order, so a
+ * page of them reads about a record chunk a street, where the places' streets answer with their
+ * places.
  */
 import type { LexemeMatch } from "../postgres/tsquery.ts";
 import { caseFoldKey, literalText, type StreetFilter } from "./filter.ts";
@@ -16,17 +22,28 @@ import { caseFoldKey, literalText, type StreetFilter } from "./filter.ts";
 /** A term as a bitmap key: its lexeme and whether it is a prefix. */
 export const termKey = (term: LexemeMatch) => `${term.prefix ? "*" : "="}${term.lexeme}`;
 
-/** A place bitmap's key: the streets whose postal code has the character, or whose locality's case-folded form has it. */
-export const placeBitmapKey = (parameter: "postalCode" | "locality", character: string) =>
-  `@${parameter === "postalCode" ? "p" : "l"}${character}`;
+/**
+ * A place bitmap's key: the streets whose postal code has the text (a character, two in a row, or
+ * with `^`/`$` its first or last one), or whose locality's case-folded form has the character.
+ */
+export const placeBitmapKey = (parameter: "postalCode" | "locality", text: string) =>
+  `@${parameter === "postalCode" ? "p" : "l"}${text}`;
 
-/** The keys of a place's bitmaps: its postal code's characters, its locality's case-folded ones. */
-export const placeKeys = (postalCode: string, locality: string): string[] => [
-  ...new Set([
-    ...Array.from(postalCode, (ch) => placeBitmapKey("postalCode", ch)),
-    ...Array.from(caseFoldKey(locality), (ch) => placeBitmapKey("locality", ch)),
-  ]),
-];
+/** The keys of a place's bitmaps: its postal code's characters and texts above, its locality's case-folded characters. */
+export function placeKeys(postalCode: string, locality: string): string[] {
+  const code = Array.from(postalCode);
+  const texts = [
+    ...code,
+    ...code.slice(1).map((ch, i) => `${code[i] ?? ""}${ch}`),
+    ...(code.length === 0 ? [] : [`^${code[0] ?? ""}`, `${code.at(-1) ?? ""}$`]),
+  ];
+  return [
+    ...new Set([
+      ...texts.map((text) => placeBitmapKey("postalCode", text)),
+      ...Array.from(caseFoldKey(locality), (ch) => placeBitmapKey("locality", ch)),
+    ]),
+  ];
+}
 
 /** A term on at least one street in this many has a bitmap (of about 150 KB nationally). */
 export const BITMAP_DENSITY = 256;
@@ -58,13 +75,19 @@ export function decodeBitmap(bytes: Uint8Array): Uint32Array {
 /**
  * The key of the place bitmap that holds exactly a place filter's streets: a literal of one
  * character, unanchored, that `~` matches as itself, or `~*` as its case-folded form when no other
- * of the `localities`' characters folds with it (filter.ts foldIsExact, for one character).
+ * of the `localities`' characters folds with it (filter.ts foldIsExact, for one character); or a
+ * postal code's digits as placeKeys writes them (`33`, `3$`, `^3`).
  */
 export function placeFilterKey(
   filter: StreetFilter,
   localities: readonly string[],
 ): string | undefined {
   const { parameter, pattern, literal, anchoredStart, anchoredEnd, ignoreCase, accepts } = filter;
+  const text = literalText(literal);
+  if (parameter === "postalCode" && pattern === undefined && /^[0-9]{1,2}$/.test(text)) {
+    const digits = postalDigitsText(text, anchoredStart, anchoredEnd);
+    if (digits !== undefined) return placeBitmapKey(parameter, digits);
+  }
   if (
     parameter === "name" ||
     pattern !== undefined ||
@@ -73,9 +96,16 @@ export function placeFilterKey(
     anchoredEnd
   )
     return undefined;
-  const key = ignoreCase ? caseFoldKey(literalText(literal)) : literalText(literal);
+  const key = ignoreCase ? caseFoldKey(text) : text;
   const accepted = [accepts[0], accepts[1]].map((c) => String.fromCodePoint(c ?? 0));
   if (ignoreCase && localities.some((d) => !accepted.includes(d) && caseFoldKey(d) === key))
     return undefined;
   return placeBitmapKey(parameter, key);
+}
+
+/** The text of a postal-code filter of one or two digits as placeKeys writes it, if it has one. */
+function postalDigitsText(digits: string, anchoredStart: boolean, anchoredEnd: boolean) {
+  if (!anchoredStart && !anchoredEnd) return digits;
+  if ((anchoredStart && anchoredEnd) || digits.length > 1) return undefined;
+  return anchoredStart ? `^${digits}` : `${digits}$`;
 }

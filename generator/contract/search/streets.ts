@@ -8,7 +8,7 @@
  */
 import { BLOCK_ENTRIES, runStreetsOf } from "./store.ts";
 import type { StreetFilter } from "./filter.ts";
-import { COST, cheapest, Page, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, cheapest, Page, union, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { passingPlaces } from "./values.ts";
 import {
@@ -46,7 +46,8 @@ export async function findStreets(
     refuseBroadPattern(name as NameSide, Infinity);
     return await cheapest(namePlans(r, name as NameSide, start, end), r);
   }
-  // One-character place filters are bitmaps: beside a literal name, known without the place table.
+  // Place filters with a bitmap (one character; a postal code's scattered digits, `33`, `3$`, `^3`):
+  // beside a literal name, known without the place table.
   const keys =
     name?.filter.pattern === undefined ? placeBitmaps(r, [postalCode, locality]) : undefined;
   const withTable = (steps: number): Plan<Found> => ({
@@ -61,7 +62,11 @@ export async function findStreets(
         r.meta.columns.locality.characters,
       );
       if (name !== undefined) refuseBroadPattern(name, places.streets);
-      return await cheapest(placePlans(r, name, places, keys, start, end), r);
+      const plans = placePlans(r, name, places, keys, start, end);
+      return await cheapest(
+        plans.map((plan) => pageRead(r, plan)),
+        r,
+      );
     },
   });
   if (name === undefined || keys === undefined) return await cheapest([withTable(0)], r);
@@ -72,10 +77,33 @@ export async function findStreets(
     positionSteps(name, streets),
     name.counts === undefined ? Infinity : countedSteps(r, streets, end, name),
   );
-  return await cheapest([bitmapPlan(r, name, keys, start, end), withTable(beside)], r);
+  return await cheapest([pageRead(r, bitmapPlan(r, name, keys, start, end)), withTable(beside)], r);
 }
 
-/** The bitmap files of place filters of one character each, when every one has an exact bitmap. */
+/**
+ * A plan that reads its page's record and head chunks itself (edge/search.ts reads those it did
+ * not): a page whose streets lie all over the street order (a bitmap's) may not fit what is left of
+ * the budget, and then the next plan runs instead of the request being refused after the search.
+ */
+function pageRead(r: Reader, plan: Plan<Found>): Plan<Found> {
+  return {
+    steps: plan.steps,
+    files: () => plan.files(),
+    run: async () => {
+      const found = await plan.run();
+      const { positions } = found;
+      await r.need(
+        union(
+          found.places === undefined ? leaf.recordFiles(r.meta, positions) : new Map(),
+          found.heads === undefined ? leaf.headFiles(r.meta, positions) : new Map(),
+        ),
+      );
+      return found;
+    },
+  };
+}
+
+/** The bitmap files of place filters, when every one has an exact bitmap (bitmaps.ts placeFilterKey). */
 function placeBitmaps(
   r: Reader,
   filters: readonly (StreetFilter | undefined)[],
