@@ -26,12 +26,14 @@ export type SearchMessage =
 
 /** Resolves with the index's summary once every file is in `sink`. */
 export function emitSearchOnThread(job: SearchJob, sink: FileSink): Promise<StreetIndexesSummary> {
+  // Only the country is kept here: the job's streets go to the thread, and are not needed after.
+  const { country } = job;
   const worker = new Worker(new URL("./search-worker.ts", import.meta.url), {
     workerData: job,
     execArgv: threadArgs(),
     // The young generation the build scripts give the main thread (--max-semi-space-size=16: three
     // semi-spaces' worth); left to V8, a thread's grows to 128 MiB of short-lived garbage.
-    resourceLimits: { maxYoungGenerationSizeMb: 48 },
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
   return new Promise((resolve, reject) => {
     let failed: unknown;
@@ -49,7 +51,7 @@ export function emitSearchOnThread(job: SearchJob, sink: FileSink): Promise<Stre
       failed !== undefined
         ? reject(failed instanceof Error ? failed : new Error(String(failed)))
         : code !== 0
-          ? reject(new Error(`the search index of ${job.country}: its thread exited (${code})`))
+          ? reject(new Error(`the search index of ${country}: its thread exited (${code})`))
           : undefined,
     );
   });
