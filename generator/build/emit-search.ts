@@ -41,7 +41,7 @@ import { writeBitmaps } from "./search-bitmaps.ts";
 import { writeGramCounts } from "./search-gram-counts.ts";
 import { writePlaceBitmaps } from "./search-place-bitmaps.ts";
 import { ListWriter, PairList, writePlaceStreets } from "./search-lists.ts";
-import { indexStreets, type IndexedStreets, type Street } from "./search-records.ts";
+import type { IndexedStreets } from "./search-records.ts";
 /** Lexicon and trigram shards are cut at about this size (never inside a key's group), so a lookup reads little. */
 const SHARD_TARGET_BYTES = 16 * 1024;
 
@@ -50,8 +50,6 @@ export interface SearchIndexSummary {
   readonly streets: number;
   readonly files: number;
   readonly bytes: number;
-  /** The streets and places as the index numbers them (the suggestions index points into them). */
-  readonly indexed: IndexedStreets;
 }
 
 /** What the search emitter emits: a FullTextSearch and the Streets whose records its index holds. */
@@ -62,19 +60,20 @@ export interface SearchUnit {
 
 /**
  * The search emitter: writes a country's street-search index (contract/search/store.ts) from its
- * Streets resource's records; the index answers that resource's filters and its FullTextSearch.
+ * Streets resource's records as indexStreets (search-records.ts) numbers them; the index answers
+ * that resource's filters and its FullTextSearch.
  * Words are lexized once per distinct name and per place; the lists are built from flat arrays of
  * (word, position) pairs, so memory stays a few bytes per pair.
  */
 export function emitSearch(
-  search: SearchUnit,
+  country: string,
+  indexed: IndexedStreets,
   sink: FileSink,
   readBudget = SEARCH_READ_BUDGET,
 ): SearchIndexSummary {
-  const { country } = search.resource.search;
-  const { resource, records } = search.streets;
-  const indexed = indexStreets(resource, records as readonly Street[]);
-  const { streets, headOf, placeOf, places } = indexed;
+  const { headOf, placeOf, places } = indexed;
+  const count = headOf.length;
+  const headNames = indexed.heads.map((values) => values.at(-1) ?? "");
   let files = 0;
   let bytes = 0;
   // The files of format 5 go into the hash, so an answer's ETag changes with anything it is made
@@ -112,15 +111,11 @@ export function emitSearch(
   const lexemes = lexemePositions(indexed);
   const bitmaps = writeBitmaps(
     lexemes.map(({ lexeme, positions }) => [lexeme, positions] as const),
-    streets.length,
+    count,
     (n, data) => write(bitmapPath(country, n), data),
   );
-  const placeBitmaps = writePlaceBitmaps(
-    places,
-    placeOf,
-    streets.length,
-    bitmaps.files.length,
-    (n, data) => write(bitmapPath(country, n), data),
+  const placeBitmaps = writePlaceBitmaps(places, placeOf, count, bitmaps.files.length, (n, data) =>
+    write(bitmapPath(country, n), data),
   );
   const lexicon: ShardEntry[] = lexemes.map(({ lexeme, positions, inName }) => ({
     key: lexeme,
@@ -128,13 +123,8 @@ export function emitSearch(
   }));
   const runs = headRuns(headOf);
   const gramRuns = trigramRuns(indexed, runs);
-  const gramCounts = writeGramCounts(
-    gramRuns,
-    runs,
-    placeOf,
-    places.length,
-    streets.length,
-    (n, data) => write(gramCountsPath(country, n), data),
+  const gramCounts = writeGramCounts(gramRuns, runs, placeOf, places.length, count, (n, data) =>
+    write(gramCountsPath(country, n), data),
   );
   const trigrams: ShardEntry[] = gramRuns.map(([key, ofRuns]) => {
     const starts = ofRuns.map((run) => runs.start[run] ?? 0);
@@ -150,7 +140,7 @@ export function emitSearch(
     };
   });
   const placeLists = new PairList();
-  for (let position = 0; position < streets.length; position++)
+  for (let position = 0; position < count; position++)
     placeLists.push(placeOf[position] ?? 0, position);
   const byPlace = placeLists.group(places.length);
   const placeRefs = byPlace.map((positions) =>
@@ -160,8 +150,8 @@ export function emitSearch(
   writePlaceStreets(byPlace, (n, data) => put(placeStreetsPath(country, n), data));
 
   const placeWidth = places.length <= 0x10000 ? 2 : 3;
-  for (let start = 0, chunk = 0; start < streets.length; start += RECORD_CHUNK_STREETS, chunk++) {
-    const end = Math.min(streets.length, start + RECORD_CHUNK_STREETS);
+  for (let start = 0, chunk = 0; start < count; start += RECORD_CHUNK_STREETS, chunk++) {
+    const end = Math.min(count, start + RECORD_CHUNK_STREETS);
     const table = Buffer.alloc((end - start) * placeWidth);
     for (let position = start; position < end; position++)
       table.writeUIntLE(placeOf[position] ?? 0, (position - start) * placeWidth, placeWidth);
@@ -188,7 +178,7 @@ export function emitSearch(
   const placeTable = places.map((place, i) => {
     const ref = placeRefs[i] ?? [0];
     if (i > 0 && ref[1] !== placeRefs[i - 1]?.at(-1))
-      throw new Error(`${resource.id}: the search index's place lists are not back to back`);
+      throw new Error(`the search index of ${country}: its place lists are not back to back`);
     return {
       postalCode: place.postalCode,
       locality: place.locality,
@@ -201,7 +191,7 @@ export function emitSearch(
   const meta: SearchMeta = {
     formatVersion: FORMAT_VERSION,
     country,
-    count: streets.length,
+    count: count,
     places: places.length,
     hash: hash.digest("hex").slice(0, 16),
     headKeys: indexed.headKeys,
@@ -209,7 +199,7 @@ export function emitSearch(
     lexiconShards,
     trigramShards,
     readBudget,
-    nameCharacters: nameCharacters(streets),
+    nameCharacters: nameCharacters(headNames),
     bitmaps: [...bitmaps.files, ...placeBitmaps],
     bitmapAliases: bitmaps.aliases,
     bitmapStreets,
@@ -217,13 +207,13 @@ export function emitSearch(
     streamBytes,
     fileBytes: { places: placeBytes.byteLength, ...fileBytes },
     columns: {
-      name: lengthsOf(streets.map((street) => street.name)),
+      name: lengthsOf(headNames),
       postalCode: columnShape(distinct(places.map((place) => place.postalCode))),
       locality: columnShape(distinct(places.map((place) => place.locality))),
     },
   };
   put(searchMetaPath(country), JSON.stringify(meta));
-  return { country, streets: streets.length, files, bytes, indexed };
+  return { country, streets: count, files, bytes };
 }
 
 const distinct = (values: readonly string[]) => [...new Set(values)];

@@ -9,7 +9,7 @@ import {
 } from "../contract/suggest/meta.ts";
 import { Alphabet } from "../contract/suggest/trie.ts";
 import type { FileSink } from "../io/sink.ts";
-import type { IndexedStreets } from "./search-records.ts";
+import { namesOf, type IndexedStreets } from "./search-records.ts";
 import { nameEntries, nameRuns, nameSkeletons } from "./suggest-names.ts";
 import { localityTexts, suggestPlaces } from "./suggest-places.ts";
 import { pairShards } from "./suggest-shards.ts";
@@ -32,7 +32,7 @@ export function emitSuggest(
   indexed: IndexedStreets,
   sink: FileSink,
 ): SuggestIndexSummary {
-  const runs = nameRuns(indexed.streets.map((street) => street.name));
+  const runs = nameRuns(namesOf(indexed));
   const skeletons = runs.map((run) => nameSkeletons(run.name));
   const alphabet = Alphabet.of([
     ...skeletons.flatMap((ofRun) => ofRun.map(({ skeleton }) => skeleton)),

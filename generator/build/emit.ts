@@ -10,7 +10,7 @@ import { emitList, emitPagedResource } from "./emit-records.ts";
 import type { SearchUnit } from "./emit-search.ts";
 import { writePages, type PendingPages } from "./emit-pages.ts";
 import { emitSearchOnThread } from "./search-thread.ts";
-import { emitStreetIndexes } from "./street-indexes.ts";
+import { indexStreets, type Street } from "./search-records.ts";
 import { writeMatchTables } from "./match-tables.ts";
 import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
@@ -98,18 +98,21 @@ async function emitAll(
         : [],
     ),
   );
-  // The search indexes, each on a thread of its own while the records are written beside them;
-  // one too large to copy within the build's memory first, here, as one thread would.
+  // The search indexes, each on a thread of its own while the records are written beside them:
+  // the streets numbered here (sorted, heads and places), the index built there.
   const searches = emitted.flatMap((unit) => {
     if (unit.kind !== "search") return [];
-    const suggest = suggested.has(unit.resource.search.country);
-    if (unit.streets.records.length <= SEARCH_THREAD_MAX_STREETS)
-      return [
-        { unit, index: emitSearchOnThread(unit, counted, options.searchReadBudget, suggest) },
-      ];
-    const started = performance.now();
-    const index = emitStreetIndexes(unit, counted, options.searchReadBudget, suggest, timer);
-    return [{ unit, index: Promise.resolve({ ...index, ms: performance.now() - started }) }];
+    const { resource, records } = unit.streets;
+    const indexed = timer.measure("search", () =>
+      indexStreets(resource, records as readonly Street[]),
+    );
+    const job = {
+      country: unit.resource.search.country,
+      indexed,
+      suggest: suggested.has(unit.resource.search.country),
+      ...(options.searchReadBudget === undefined ? {} : { readBudget: options.searchReadBudget }),
+    };
+    return [{ unit, index: emitSearchOnThread(job, counted) }];
   });
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
   const beforeMatchTables = written;
@@ -195,14 +198,6 @@ async function emitAll(
     ...(recordChanges === undefined ? {} : { recordChanges }),
   };
 }
-
-/**
- * The most streets whose search index is written on a thread of its own. Its thread gets a copy
- * of the records and builds its tables beside the main thread's rendering: for the national list
- * (1.2 million streets) that took a build's peak memory from about 850 MiB to 1.2 GiB, over the
- * 1 GiB a build is held to, so a list that large is indexed first, on the main thread.
- */
-export const SEARCH_THREAD_MAX_STREETS = 200_000;
 
 const idOf = (unit: Emitted): string =>
   unit.kind === "records" ? unit.prepared.resource.id : unit.resource.id;

@@ -13,13 +13,13 @@ import {
   PLAIN_NAME_LENGTH,
 } from "../contract/search/store.ts";
 import { Interner, PairList } from "./search-lists.ts";
-import type { IndexedStreets } from "./search-records.ts";
+import { namesOf, type IndexedStreets } from "./search-records.ts";
 
 /** Every character of the names, once, in code point order. */
-export function nameCharacters(streets: readonly { readonly name: string }[]): string {
+export function nameCharacters(names: readonly string[]): string {
   const seen = new Set<number>();
   let last = "";
-  for (const { name } of streets) {
+  for (const name of names) {
     if (name === last) continue;
     last = name;
     for (const ch of name) seen.add(ch.codePointAt(0) ?? 0);
@@ -39,23 +39,27 @@ export interface LexemeList {
  * Locality` is one document). A street's name bit is set when the lexeme is one of its name's, or
  * its name is not plain (long, or lexized whole with its place).
  */
-export function lexemePositions({ streets, places, placeOf }: IndexedStreets): LexemeList[] {
+export function lexemePositions(indexed: IndexedStreets): LexemeList[] {
+  const { places, placeOf } = indexed;
   const ids = new Interner();
   const lexemeIds = (text: string) => [...lexemesOf(text).keys()].map((lexeme) => ids.id(lexeme));
   const placeLexemes = places.map((place) => lexemeIds(` ${place.postalCode} ${place.locality}`));
   const nameLexemes = new Map<string, number[]>();
   // Pairs (lexeme, position * 2 + name bit): the counting sort keeps positions in order.
   const pairs = new PairList();
-  streets.forEach((street, position) => {
-    if (street.name.includes("<")) {
+  namesOf(indexed).forEach((text, position) => {
+    if (text.includes("<")) {
       // A tag could span the fields: the document is lexized whole.
-      for (const id of lexemeIds(streetDocument(street.name, street.postalCode, street.locality)))
+      const place = places[placeOf[position] ?? 0];
+      for (const id of lexemeIds(
+        streetDocument(text, place?.postalCode ?? "", place?.locality ?? ""),
+      ))
         pairs.push(id, position * 2 + 1);
       return;
     }
-    let name = nameLexemes.get(street.name);
-    if (name === undefined) nameLexemes.set(street.name, (name = lexemeIds(street.name)));
-    const plain = street.name.length < PLAIN_NAME_LENGTH;
+    let name = nameLexemes.get(text);
+    if (name === undefined) nameLexemes.set(text, (name = lexemeIds(text)));
+    const plain = text.length < PLAIN_NAME_LENGTH;
     for (const id of name) pairs.push(id, position * 2 + 1);
     for (const id of placeLexemes[placeOf[position] ?? 0] ?? [])
       if (!name.includes(id)) pairs.push(id, position * 2 + (plain ? 0 : 1));
@@ -121,7 +125,10 @@ export function headRuns(headOf: Int32Array): Runs {
  * COMMON_GRAM_RUNS runs, with the runs of streets of those names, by n-gram; EVERY_NAME with
  * every run.
  */
-export function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, Int32Array][] {
+export function trigramRuns(
+  { heads, headOf }: Pick<IndexedStreets, "heads" | "headOf">,
+  runs: Runs,
+): [string, Int32Array][] {
   const ids = new Interner();
   const byName = new Map<string, number[]>();
   const runsOfName = new Map<string, number[]>();
@@ -129,7 +136,7 @@ export function trigramRuns({ streets }: IndexedStreets, runs: Runs): [string, I
   const everyName = ids.id(EVERY_NAME);
   runs.start.forEach((position, run) => {
     pairs.push(everyName, run);
-    const name = streets[position]?.name ?? "";
+    const name = heads[headOf[position] ?? 0]?.at(-1) ?? "";
     let own = byName.get(name);
     if (own === undefined) {
       const folded = caseFoldKey(name);

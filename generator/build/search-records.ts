@@ -20,10 +20,12 @@ export interface IndexPlace {
   readonly csv: string;
 }
 
-/** A country's streets as the index numbers them: positions, heads, places. */
+/**
+ * A country's streets as the index numbers them: positions (the resource's order), heads, places.
+ * Plain arrays and typed arrays only, a few megabytes for a national list: it goes to the search
+ * thread as it is (search-thread.ts), where the records themselves would be copied one by one.
+ */
 export interface IndexedStreets {
-  /** In the resource's order: a street's position is its index here. */
-  readonly streets: readonly Street[];
   /** The record properties of the head, the last `name`. */
   readonly headKeys: readonly string[];
   /** Each head's values, by head id. */
@@ -87,13 +89,18 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
   order.forEach((tail, place) => (placeId[tail] = place));
   const placeOf = tailOf.map((tail) => placeId[tail] ?? 0);
   return {
-    streets,
     headKeys,
     heads: headValues,
     headOf,
     places: order.map((tail) => found[tail] as IndexPlace),
     placeOf,
   };
+}
+
+/** Each street's name, by position: the last value of its head. */
+export function namesOf({ heads, headOf }: IndexedStreets): string[] {
+  const names = heads.map((values) => values.at(-1) ?? "");
+  return Array.from(headOf, (head) => names[head] ?? "");
 }
 
 /**

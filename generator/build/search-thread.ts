@@ -1,19 +1,20 @@
 import { Worker } from "node:worker_threads";
 import type { FileSink } from "../io/sink.ts";
-import type { SearchUnit } from "./emit-search.ts";
+import type { IndexedStreets } from "./search-records.ts";
 import type { StreetIndexesSummary } from "./street-indexes.ts";
 
 /**
- * A country's search index (emit-search.ts, unchanged; with its suggestions index when asked,
- * street-indexes.ts) written on a thread of its own: the whole emission, from the Streets records
- * the main thread read, while the main thread writes the records. The records go over once (structured clone keeps the objects the model shares shared);
- * the index files come back in batches and are written into the build's sink as they arrive, in
- * the order the emitter wrote them.
+ * A country's search index (emit-search.ts; with its suggestions index when asked,
+ * street-indexes.ts) written on a thread of its own while the main thread writes the records. The
+ * thread gets the streets as the main thread numbered them (search-records.ts `indexStreets`):
+ * heads, places and typed arrays, a few megabytes even for the national list, where the records
+ * themselves (1.2 million objects, each string copied) would take hundreds. The index files come
+ * back in batches and are written into the build's sink as they arrive, in the order the emitter
+ * wrote them.
  */
 export interface SearchJob {
-  readonly search: string;
-  readonly streets: string;
-  readonly records: readonly unknown[];
+  readonly country: string;
+  readonly indexed: IndexedStreets;
   readonly readBudget?: number;
   /** Whether to write the suggestions index too (street-indexes.ts). */
   readonly suggest: boolean;
@@ -21,28 +22,18 @@ export interface SearchJob {
 
 export type SearchMessage =
   | { readonly files: readonly (readonly [string, string | Uint8Array])[] }
-  | { readonly done: StreetIndexesSummary & { readonly ms: number } };
+  | { readonly done: StreetIndexesSummary };
 
-/** Resolves with the index's summary (and the thread's milliseconds) once every file is in `sink`. */
-export function emitSearchOnThread(
-  unit: SearchUnit,
-  sink: FileSink,
-  readBudget: number | undefined,
-  suggest: boolean,
-): Promise<StreetIndexesSummary & { readonly ms: number }> {
-  const job: SearchJob = {
-    search: unit.resource.id,
-    streets: unit.streets.resource.id,
-    records: unit.streets.records,
-    suggest,
-    ...(readBudget === undefined ? {} : { readBudget }),
-  };
+/** Resolves with the index's summary once every file is in `sink`. */
+export function emitSearchOnThread(job: SearchJob, sink: FileSink): Promise<StreetIndexesSummary> {
+  // Only the country is kept here: the job's streets go to the thread, and are not needed after.
+  const { country } = job;
   const worker = new Worker(new URL("./search-worker.ts", import.meta.url), {
     workerData: job,
     execArgv: threadArgs(),
     // The young generation the build scripts give the main thread (--max-semi-space-size=16: three
     // semi-spaces' worth); left to V8, a thread's grows to 128 MiB of short-lived garbage.
-    resourceLimits: { maxYoungGenerationSizeMb: 48 },
+    resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
   return new Promise((resolve, reject) => {
     let failed: unknown;
@@ -60,9 +51,7 @@ export function emitSearchOnThread(
       failed !== undefined
         ? reject(failed instanceof Error ? failed : new Error(String(failed)))
         : code !== 0
-          ? reject(
-              new Error(`the search index of ${unit.resource.id}: its thread exited (${code})`),
-            )
+          ? reject(new Error(`the search index of ${country}: its thread exited (${code})`))
           : undefined,
     );
   });

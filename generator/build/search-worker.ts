@@ -3,19 +3,11 @@
  * index when asked), the files sent back as written.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { isFullTextSearch } from "../contract/routes.ts";
 import { WrittenFile, type FileSink } from "../io/sink.ts";
-import { RESOURCES } from "../resources/index.ts";
-import type { SearchUnit } from "./emit-search.ts";
 import type { SearchJob, SearchMessage } from "./search-thread.ts";
 import { emitStreetIndexes } from "./street-indexes.ts";
 
 const job = workerData as SearchJob;
-const started = performance.now();
-const search = RESOURCES.find((r) => r.id === job.search);
-const streets = RESOURCES.find((r) => r.id === job.streets);
-if (search === undefined || streets === undefined || !isFullTextSearch(search))
-  throw new Error(`search thread: no resources ${job.search}, ${job.streets}`);
 
 let files: [string, string | Uint8Array][] = [];
 let transfer: ArrayBuffer[] = [];
@@ -41,9 +33,6 @@ const sink: FileSink = {
     return WrittenFile.of(data);
   },
 };
-const unit: SearchUnit = { resource: search, streets: { resource: streets, records: job.records } };
-const summary = emitStreetIndexes(unit, sink, job.readBudget, job.suggest);
+const summary = emitStreetIndexes(job.country, job.indexed, sink, job.readBudget, job.suggest);
 send();
-parentPort?.postMessage({
-  done: { ...summary, ms: performance.now() - started },
-} satisfies SearchMessage);
+parentPort?.postMessage({ done: summary } satisfies SearchMessage);

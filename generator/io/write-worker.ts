@@ -1,25 +1,35 @@
 /**
  * The write thread's side (see write-thread.ts): creates directories, hard-links and writes files
- * in the order they are sent. Kept to Node's own modules and erasable TypeScript: it runs with or
- * without tsx.
+ * in the order they are sent, their bytes read from the shared ring. Kept to Node's own modules
+ * and erasable TypeScript: it runs with or without tsx.
  */
-import { linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, linkSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 
 export type WriteOp =
   | { readonly op: "mkdir"; readonly dir: string }
   | {
-      readonly op: "file";
+      /** Bytes [at, at + length) of the ring: a file's first piece, its next, its last, or all of it. */
+      readonly op: "piece";
       readonly target: string;
-      readonly data: Uint8Array;
+      readonly at: number;
+      readonly length: number;
+      readonly first: boolean;
+      readonly last: boolean;
       /** A file with the same bytes: hard-linked instead when that works. */
       readonly same?: string;
     }
+  /** Ring bytes skipped (a piece did not fit before the ring's end), released in turn. */
+  | { readonly op: "release"; readonly bytes: number }
   | { readonly op: "drain" };
 
-const pending = new Int32Array(workerData as SharedArrayBuffer);
+const shared = workerData as { pending: SharedArrayBuffer; ring: SharedArrayBuffer };
+const pending = new Int32Array(shared.pending);
+const ring = new Uint8Array(shared.ring);
 let failure:
   { readonly what: string; readonly code?: string; readonly message: string } | undefined;
+/** The file being written in pieces: its descriptor, or "linked" when a hard link stands for it. */
+let open: number | "linked" | undefined;
 
 parentPort?.on("message", (ops: WriteOp[]) => {
   for (const op of ops) {
@@ -27,7 +37,7 @@ parentPort?.on("message", (ops: WriteOp[]) => {
       parentPort?.postMessage({ drained: true, failure });
       continue;
     }
-    if (failure === undefined) {
+    if (failure === undefined && op.op !== "release") {
       try {
         run(op);
       } catch (error) {
@@ -37,27 +47,39 @@ parentPort?.on("message", (ops: WriteOp[]) => {
           ...(code === undefined ? {} : { code }),
           message,
         };
+        if (typeof open === "number") closeSync(open);
+        open = undefined;
       }
     }
-    if (op.op === "file") {
-      Atomics.sub(pending, 0, op.data.byteLength);
+    const released = op.op === "piece" ? op.length : op.op === "release" ? op.bytes : 0;
+    if (released > 0) {
+      Atomics.sub(pending, 0, released);
       Atomics.notify(pending, 0);
     }
   }
 });
 
-function run(op: Exclude<WriteOp, { op: "drain" }>): void {
+function run(op: Exclude<WriteOp, { op: "drain" | "release" }>): void {
   if (op.op === "mkdir") {
     mkdirSync(op.dir, { recursive: true });
     return;
   }
-  if (op.same !== undefined) {
-    try {
-      linkSync(op.same, op.target);
-      return;
-    } catch {
-      // e.g. the old file is gone, or another file system: write it instead
-    }
+  if (op.first) open = op.same !== undefined && link(op.same, op.target) ? "linked" : undefined;
+  if (open !== "linked") {
+    if (op.first) open = openSync(op.target, "w");
+    const fd = open as number;
+    for (let done = 0; done < op.length;)
+      done += writeSync(fd, ring, op.at + done, op.length - done);
+    if (op.last) closeSync(fd);
   }
-  writeFileSync(op.target, op.data);
+  if (op.last) open = undefined;
+}
+
+function link(existing: string, target: string): boolean {
+  try {
+    linkSync(existing, target);
+    return true;
+  } catch {
+    return false; // e.g. the old file is gone, or another file system: write it instead
+  }
 }

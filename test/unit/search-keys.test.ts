@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { IndexedStreets } from "../../generator/build/search-records.ts";
 import { COMMON_GRAM_RUNS, headRuns, trigramRuns } from "../../generator/build/search-keys.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
 import { gramsOf, NAME_START } from "../../generator/contract/search/store.ts";
@@ -18,8 +17,7 @@ describe("n-gram runs", () => {
   const streets = names.flatMap((name, i) => (i % 5 === 0 ? [name, name] : [name]));
   const headOf = Int32Array.from(streets, (name) => names.indexOf(name));
   const runs = headRuns(headOf);
-  const indexed = { streets: streets.map((name) => ({ name })) } as unknown as IndexedStreets;
-  const lists = new Map(trigramRuns(indexed, runs));
+  const lists = new Map(trigramRuns({ heads: names.map((name) => [name]), headOf }, runs));
   // By brute force: every n-gram of every run's folded name, with its runs.
   const expected = new Map<string, number[]>();
   runs.start.forEach((position, run) => {

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DiskSink } from "../../generator/io/disk.ts";
@@ -39,6 +39,44 @@ describe("file sinks", () => {
       );
     },
   );
+
+  it("write every file's bytes through the write thread's ring: larger than it, wrapping round it, reused by the caller, the same bytes linked", async () => {
+    const dir = tempDir("sink-ring");
+    const disk = new DiskSink(dir);
+    const MiB = 1024 * 1024;
+    // Sizes around the ring (16 MiB) and its pieces (4 MiB), so that pieces start at its end and wrap.
+    const sizes = [
+      0,
+      1,
+      3 * MiB + 7,
+      4 * MiB,
+      4 * MiB + 1,
+      5 * MiB - 3,
+      9 * MiB + 11,
+      17 * MiB,
+      1,
+      6 * MiB,
+    ];
+    const source = randomBytes(17 * MiB + sizes.length);
+    const reused = Buffer.alloc(17 * MiB);
+    const expected = new Map<string, Buffer>();
+    sizes.forEach((size, i) => {
+      source.copy(reused, 0, i, i + size);
+      const path = `/f/${i}.bin`;
+      disk.write(path, reused.subarray(0, size));
+      expected.set(path, source.subarray(i, i + size));
+    });
+    const text = "Straße 1, Köln 🏠\r\n".repeat(50_000);
+    disk.write("/t/text.csv", text);
+    disk.write("/t/same.csv", text);
+    expected.set("/t/text.csv", Buffer.from(text));
+    await disk.finish();
+    await disk.close();
+    for (const [path, bytes] of expected)
+      expect(readFileSync(join(dir, path)).equals(bytes), path).toBe(true);
+    expect(readFileSync(join(dir, "t/same.csv"), "utf8")).toBe(text);
+    expect(statSync(join(dir, "t/same.csv")).ino).toBe(statSync(join(dir, "t/text.csv")).ino);
+  });
 
   it("count what they pass on, per group", () => {
     const memory = new MemorySink();
