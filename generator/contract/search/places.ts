@@ -101,9 +101,14 @@ export function placePlans(
     const p = places.list[i] as number;
     if ((counts[p] as number) > 0) passing.push(p);
   }
-  const starts = leaf.streetStarts(r, table);
-  const positionFiles = () => leaf.placeStreetFiles(r.meta, starts, places.list);
-  const ofPlaces = () => passing.map((p) => leaf.placeStreets(r, starts, p));
+  // Made only for a plan that reads the places' streets: a loop over every place, which a fresh
+  // isolate's first request runs in the interpreter.
+  const starts = () => leaf.streetStarts(r, table);
+  const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
+  const ofPlaces = () => {
+    const from = starts();
+    return passing.map((p) => leaf.placeStreets(r, from, p));
+  };
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
     plans.push({
