@@ -18,10 +18,13 @@ import { rawRequest, startServer, type RawResponse, type RunningServer } from ".
  * under other spellings, values at and over their length limits up to 40,000 characters, other
  * methods, odd Accept headers) against
  * the fixture build. Every answer must be what an independent oracle expects: a correct 200
- * (records and totals from a model of the source) or a 4xx problem; never a 5xx. 100,000 cases run
+ * (records and totals from a model of the source) or a 4xx problem; never a 5xx. 25,000 cases run
  * in-process against the real build files (fast); 4,000 more go through wrangler dev (workerd).
+ * Planted defects (a parameter repeated in another case accepted, 200 astral characters refused,
+ * page 2147483648 accepted) failed within the first 185 batches of 20 on three seeds each:
+ * PLZ_PROPERTY_BATCHES=<n> runs more.
  */
-const IN_PROCESS_BATCHES = Number(process.env["PLZ_PROPERTY_BATCHES"] ?? 5_000);
+const IN_PROCESS_BATCHES = Number(process.env["PLZ_PROPERTY_BATCHES"] ?? 1_250);
 const HTTP_BATCHES = 200;
 const BATCH = 20;
 const SEED = Number(process.env["PLZ_PROPERTY_SEED"] ?? Date.now() % 2 ** 31);
