@@ -22,10 +22,8 @@ let local: RunningServer;
 let dev: RunningServer;
 
 beforeAll(async () => {
-  ({ dir } = await buildFixture(20_000, undefined, {
-    only: ["de.streets", "at.streets", "de.localities", "de.federalstates.districts"],
-    swissStreets: false,
-  }));
+  // The build browser/docs.test.ts and deploy.test.ts read too (shared by the run): every resource.
+  ({ dir } = await buildFixture(20_000, undefined, { swissStreets: false }));
   [local, dev] = await Promise.all([startServer(dir), startWranglerDev(dir)]);
 });
 afterAll(async () => Promise.all([local?.stop(), dev?.stop()]));

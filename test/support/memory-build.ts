@@ -69,9 +69,24 @@ export async function sharedDataBuild(
 export async function memoryBuild(maxFiles: number, extra: BuildExtra = {}): Promise<MemoryBuild> {
   const { dir, summary } = await sharedDataBuild(maxFiles, extra);
   const handler = createHandler(localAssets(dir));
-  // Chunks of packed records may end inside a character, and gzip copies are binary: those stay
-  // out, as do the file list and .assetsignore (a directory build's own, not the build's files).
-  const files = new Map(
+  // Read when first asked for: most suites only ask the handler.
+  let files: ReadonlyMap<string, string> | undefined;
+  return {
+    get files() {
+      return (files ??= textFiles(dir));
+    },
+    summary,
+    handler,
+  };
+}
+
+/**
+ * The build's text files by path. Chunks of packed records may end inside a character, and gzip
+ * copies are binary: those stay out, as do the file list and .assetsignore (a directory build's
+ * own, not the build's files).
+ */
+function textFiles(dir: string): ReadonlyMap<string, string> {
+  return new Map(
     listFiles(dir).flatMap((path) =>
       path.startsWith("/_c/") ||
       path.endsWith(".bin") ||
@@ -82,7 +97,6 @@ export async function memoryBuild(maxFiles: number, extra: BuildExtra = {}): Pro
         : [[path, readFileSync(join(dir, path), "utf8")] as const],
     ),
   );
-  return { files, summary, handler };
 }
 
 /** Every file under `root`, as a path from `/`. */

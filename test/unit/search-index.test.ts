@@ -1,8 +1,7 @@
 import fc from "fast-check";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { readStreets } from "../../generator/sources/de-streets.ts";
-import { ROOT } from "../support/paths.ts";
+import { dataFile } from "../support/paths.ts";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { FilterParameter } from "../../generator/contract/search/filter.ts";
 import {
@@ -12,8 +11,10 @@ import {
 } from "../../generator/contract/postgres/lexize.ts";
 import { sortRecords } from "../../generator/build/views.ts";
 import { streets as deStreets } from "../../generator/resources/de.ts";
-import { fixtureStreets, tempDir } from "../support/fixture.ts";
-import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { buildFixture, fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
+import { localAssets } from "../support/local-assets.ts";
+import { createHandler } from "../../generator/edge/handler.ts";
+import { allRecords, ask, type Handler } from "../support/memory-build.ts";
 import { vocabulary, type Vocabulary } from "../support/search-arbitraries.ts";
 import { dataWords } from "../support/search-data.ts";
 import { searchRequests, searchRequestTarget } from "../support/search-requests.ts";
@@ -26,9 +27,12 @@ import { adversarialMix } from "../../bench/search-adversarial.ts";
  * each field): the same records in the same order, the same x-total-count, for generated search
  * terms (prefix mode too) and filter combinations, on the street fixture and on the embedded
  * Berlin data. SEARCH_SEED=<n> replays a run; SEARCH_RUNS=<n> sets the queries per dataset.
+ * Two planted defects in the phrase check of names and places (phrases.ts: a phrase split at the
+ * name's end refused; the split search starting one term late) each made 11 to 47 of 3,000
+ * queries differ on both datasets.
  */
 const seed = Number(process.env["SEARCH_SEED"] ?? Date.now() % 2 ** 31);
-const runs = Number(process.env["SEARCH_RUNS"] ?? 10_000);
+const runs = Number(process.env["SEARCH_RUNS"] ?? 3_000);
 
 interface Street {
   readonly name: string;
@@ -43,12 +47,19 @@ interface Dataset {
   readonly v: Vocabulary;
 }
 
+/**
+ * The street list's build, served in-process: the builds other suites make of the same lists
+ * (shared by the run: the fixture's with contract.test.ts, Berlin's with
+ * streets-regex-property.test.ts). A budget only decides which pages are files; the search reads
+ * its index either way.
+ */
 async function dataset(file: string | undefined): Promise<Dataset> {
-  const { handler } = await memoryBuild(100_000, {
-    only: ["de.streets"],
-    ...(file === undefined ? {} : { sources: { "de-streets": file } }),
-  });
-  const path = file ?? join(ROOT, "data/de/streets-berlin.csv");
+  const path = file ?? dataFile("de/streets-berlin.csv");
+  const { dir } =
+    file === undefined
+      ? await buildFixture(20_000, path, { only: ["de.streets"], swissStreets: false })
+      : await buildFixture(1_000_000, file, { only: STREET_FIXTURE });
+  const handler = createHandler(localAssets(dir));
   const localities = new Set((await readStreets(readFileSync(path), path)).map((s) => s.locality));
   const unsorted: Street[] = [];
   // Every street, read locality by locality through the (separately tested) locality views.
