@@ -101,14 +101,10 @@ export function placePlans(
     const p = places.list[i] as number;
     if ((counts[p] as number) > 0) passing.push(p);
   }
-  // Made only for a plan that reads the places' streets: a loop over every place, which a fresh
-  // isolate's first request runs in the interpreter.
+  // Only for a plan that reads the places' streets: a loop over every place (a first request's).
   const starts = () => leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
-  const ofPlaces = () => {
-    const from = starts();
-    return passing.map((p) => leaf.placeStreets(r, from, p));
-  };
+  const ofPlaces = (from = starts()) => passing.map((p) => leaf.placeStreets(r, from, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
     plans.push({
@@ -235,7 +231,6 @@ export function placePlans(
 
 /** A street's key in a sort of (street, place) pairs: places are fewer than this. */
 const PLACES = 2 ** 24;
-
 /**
  * Streets [start, end) of a name's one exact list read in order from its first block, each kept
  * when its place passes (the record table): the files of each stretch fetched as it is reached, as
