@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import {
   existsSync,
-  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -11,6 +10,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { ASSETS_IGNORE_PATH, FILE_LIST_PATH } from "../contract/layout.ts";
+import { hardLink } from "./hard-link.ts";
 import { PathGuard, sha256, WrittenFile, type FileSink } from "./sink.ts";
 import { REASONS, WriteThread } from "./write-thread.ts";
 
@@ -41,15 +41,6 @@ export interface PreviousBuild {
 /** The build's own records, kept out of the deployment by `.assetsignore`. */
 const FILE_LIST = FILE_LIST_PATH;
 const ASSETS_IGNORE = ASSETS_IGNORE_PATH;
-
-function link(existing: string, target: string): boolean {
-  try {
-    linkSync(existing, target);
-    return true;
-  } catch {
-    return false; // e.g. the old file is gone, or another file system: write it instead
-  }
-}
 
 /** Reads the file list of a previous build in `dir`; none (or unreadable, or of an older format) means a full write. */
 export function previousBuild(dir: string): PreviousBuild | undefined {
@@ -133,7 +124,7 @@ export class DiskSink implements FileSink {
     const target = join(this.root, path);
     // Decided here and now (the caller writes the file when this fails), so not on the thread.
     mkdirSync(dirname(target), { recursive: true });
-    if (!link(join(this.previous.root, path), target)) return undefined;
+    if (!hardLink(join(this.previous.root, path), target)) return undefined;
     this.guard.check(path);
     this.files.set(path, before);
     this.unchanged++;

@@ -3,7 +3,8 @@
  * in the order they are sent, their bytes read from the shared ring. Kept to Node's own modules
  * and erasable TypeScript: it runs with or without tsx.
  */
-import { closeSync, linkSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { hardLink } from "./hard-link.ts";
 import { parentPort, workerData } from "node:worker_threads";
 
 export type WriteOp =
@@ -64,7 +65,7 @@ function run(op: Exclude<WriteOp, { op: "drain" | "release" }>): void {
     mkdirSync(op.dir, { recursive: true });
     return;
   }
-  if (op.first) open = op.same !== undefined && link(op.same, op.target) ? "linked" : undefined;
+  if (op.first) open = op.same !== undefined && hardLink(op.same, op.target) ? "linked" : undefined;
   if (open !== "linked") {
     if (op.first) open = openSync(op.target, "w");
     const fd = open as number;
@@ -73,13 +74,4 @@ function run(op: Exclude<WriteOp, { op: "drain" | "release" }>): void {
     if (op.last) closeSync(fd);
   }
   if (op.last) open = undefined;
-}
-
-function link(existing: string, target: string): boolean {
-  try {
-    linkSync(existing, target);
-    return true;
-  } catch {
-    return false; // e.g. the old file is gone, or another file system: write it instead
-  }
 }
