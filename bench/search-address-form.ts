@@ -160,7 +160,12 @@ export function addressGrid(
     ];
     for (const [shape, postalCode] of shapes)
       for (const name of names)
-        out.push({ class: `address grid: word + ${shape}`, kind: "streets", name, postalCode });
+        out.push({
+          class: `address grid: word + ${shape}`,
+          kind: "streets",
+          name: escapeRegex(name),
+          postalCode,
+        });
   }
   return out;
 }
