@@ -6,14 +6,7 @@ import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
 import { SearchTooBroad } from "../contract/search/plan.ts";
-import {
-  headFiles,
-  headsAt,
-  placesAt,
-  recordFiles,
-  tailFiles,
-  tailOf,
-} from "../contract/search/leaves.ts";
+import { headsAt, placesAt, pageFiles, tailFiles, tailOf } from "../contract/search/leaves.ts";
 import type { Found, Reader } from "../contract/search/plan.ts";
 import { findFullText } from "../contract/search/query.ts";
 import { PatternTooBroad } from "../contract/search/names.ts";
@@ -155,8 +148,7 @@ export async function answerFound(
   const { page, pageSize } = query;
   // The page's places and heads, from the record and head tables where the plan did not read them.
   const { positions } = found;
-  if (found.places === undefined) await r.need(recordFiles(r.meta, positions));
-  if (found.heads === undefined) await r.need(headFiles(r.meta, positions));
+  await r.need(pageFiles(r.meta, found));
   const places = found.places ?? placesAt(r, positions);
   const heads = found.heads ?? headsAt(r, positions);
   const etag = pageEtag(

@@ -13,7 +13,7 @@ import { bitmapBytes, decodeBitmap } from "./bitmaps.ts";
 import { decodeGramCounts } from "./gram-counts.ts";
 import { gallop } from "./kernels.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
-import type { Files, Reader } from "./plan.ts";
+import type { Files, Found, Reader } from "./plan.ts";
 import { decodePostings, Postings } from "./postings.ts";
 import { ListShard, shardFor } from "./shards.ts";
 import * as store from "./store.ts";
@@ -226,6 +226,13 @@ export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
 /** The head-table chunks of increasing positions. */
 export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
   filesOf(meta, "h", chunksOf(positions, store.RECORD_CHUNK_STREETS));
+
+/** The record and head chunks a found page still needs: those of what its plan did not give. */
+export const pageFiles = (meta: SearchMeta, found: Found): Files =>
+  new Map([
+    ...(found.places === undefined ? recordFiles(meta, found.positions) : []),
+    ...(found.heads === undefined ? headFiles(meta, found.positions) : []),
+  ]);
 
 /** The heads of positions, in their order (their head chunks fetched): a page of Suggestions is in rank order. */
 export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[] {

@@ -8,7 +8,7 @@
  */
 import { BLOCK_ENTRIES, runStreetsOf } from "./store.ts";
 import type { StreetFilter } from "./filter.ts";
-import { COST, cheapest, Page, union, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, cheapest, Page, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { passingPlaces } from "./values.ts";
 import {
@@ -87,17 +87,10 @@ export async function findStreets(
  */
 function pageRead(r: Reader, plan: Plan<Found>): Plan<Found> {
   return {
-    steps: plan.steps,
-    files: () => plan.files(),
+    ...plan,
     run: async () => {
       const found = await plan.run();
-      const { positions } = found;
-      await r.need(
-        union(
-          found.places === undefined ? leaf.recordFiles(r.meta, positions) : new Map(),
-          found.heads === undefined ? leaf.headFiles(r.meta, positions) : new Map(),
-        ),
-      );
+      await r.need(leaf.pageFiles(r.meta, found));
       return found;
     },
   };
