@@ -34,15 +34,8 @@ const STREET_WORDS = [
   "winkel",
 ];
 
-const escapeRegex = (text: string) => text.replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`);
-
-export function addressFormMix(
-  streets: readonly MixStreet[],
-  seed = 41,
-  pairs = 160,
-): AdversarialRequest[] {
-  const rnd = random(seed);
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
+/** How many streets hold each word of the names, each street word, each locality. */
+function countsOf(streets: readonly MixStreet[]) {
   const words = new Map<string, number>();
   const localities = new Map<string, number>();
   const typeWords = new Map<string, number>();
@@ -53,8 +46,23 @@ export function addressFormMix(
     for (const w of STREET_WORDS)
       if (lower.includes(w)) typeWords.set(w, (typeWords.get(w) ?? 0) + 1);
   }
-  const byCount = (counts: Map<string, number>) =>
-    [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+  return { words, typeWords, localities };
+}
+
+/** The keys, most streets first (ties in code-unit order). */
+const byCount = (counts: Map<string, number>) =>
+  [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w);
+
+const escapeRegex = (text: string) => text.replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`);
+
+export function addressFormMix(
+  streets: readonly MixStreet[],
+  seed = 41,
+  pairs = 160,
+): AdversarialRequest[] {
+  const rnd = random(seed);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T;
+  const { words, typeWords, localities } = countsOf(streets);
   const common = byCount(words)
     .filter((w) => Array.from(w).length >= 4)
     .slice(0, 60);
@@ -132,18 +140,11 @@ export function addressGrid(
   codes = 2,
 ): AdversarialRequest[] {
   const rnd = random(seed);
-  const words = new Map<string, number>();
-  const typeWords = new Set<string>();
-  for (const s of streets) {
-    for (const w of new Set(wordsOf(s.name))) words.set(w, (words.get(w) ?? 0) + 1);
-    const lower = s.name.toLowerCase();
-    for (const w of STREET_WORDS) if (lower.includes(w)) typeWords.add(w);
-  }
-  const common = [...words]
-    .filter(([w]) => Array.from(w).length >= 4)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  const { words, typeWords } = countsOf(streets);
+  const common = byCount(words)
+    .filter((w) => Array.from(w).length >= 4)
     .slice(0, 20)
-    .map(([w]) => w.toLowerCase());
+    .map((w) => w.toLowerCase());
   const names = [...new Set([...STREET_WORDS.filter((w) => typeWords.has(w)), ...common])];
   const out: AdversarialRequest[] = [];
   for (let c = 0; c < codes && streets.length > 0; c++) {

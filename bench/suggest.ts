@@ -232,27 +232,24 @@ for (const set of [...new Set(sets.map((c) => c.set)), "all typos"]) {
     `${set.padEnd(20)}  ${String(picked.length).padStart(5)}  ${pct(at(our, 1), picked.length).padStart(9)}  ${pct(at(our, 5), picked.length).padStart(9)}  ${postgres === undefined ? "–".padStart(12) : pct(at(pg, 1), picked.length).padStart(12)}  ${postgres === undefined ? "–".padStart(12) : pct(at(pg, 5), picked.length).padStart(12)}  ${ms(picked.map((i) => ours[i]?.wall ?? NaN)).padStart(20)}  ${postgres === undefined ? "–".padStart(23) : ms(picked.map((i) => postgres[i]?.wall ?? NaN)).padStart(23)}  ${picked.filter((i) => ours[i]?.status !== 200).length}`,
   );
 }
+/** Whether our first five names for case i hold the intended one. */
+const inOurFive = (i: number) =>
+  (ours[i]?.names.slice(0, 5) ?? []).includes(sets[i]?.intended ?? "");
 // A begun name shares its first letters with other names: where more than five names begin with
 // the text, no order puts every one of them in the first five, so the prefix target is split here.
 // Both prefix sets are asked of the national build, whose names are the ones that compete (the
 // synthetic list's numbered copies included); names compare as Suggestions fold them.
 const skeletons = [...new Set(national.map((name) => skeletonOf(foldWords(name))))];
+const sharedBy = (text: string) => {
+  const start = skeletonOf(foldWords(text));
+  return skeletons.filter((name) => name.startsWith(start)).length;
+};
 for (const set of ["prefixes: national", "prefixes: Berlin"]) {
-  const sharedBy = (text: string) => {
-    const start = skeletonOf(foldWords(text));
-    return skeletons.filter((name) => name.startsWith(start)).length;
-  };
   const picked = sets.flatMap((c, i) => (c.set === set ? [i] : []));
   const narrow = picked.filter((i) => sharedBy(sets[i]?.text ?? "") <= 5);
   const broad = picked.filter((i) => !narrow.includes(i));
-  const atFive = (of: readonly number[]) =>
-    pct(
-      of.filter((i) => (ours[i]?.names.slice(0, 5) ?? []).includes(sets[i]?.intended ?? "")).length,
-      of.length,
-    );
-  const narrowMisses = narrow.filter(
-    (i) => !(ours[i]?.names.slice(0, 5) ?? []).includes(sets[i]?.intended ?? ""),
-  );
+  const atFive = (of: readonly number[]) => pct(of.filter(inOurFive).length, of.length);
+  const narrowMisses = narrow.filter((i) => !inOurFive(i));
   say(
     `${set}: ${narrow.length} of ${picked.length} begin at most five names (ours at 5: ${atFive(narrow)}); ${broad.length} begin more (ours at 5: ${atFive(broad)}; no order puts all of them first)`,
   );
@@ -262,7 +259,7 @@ for (const set of ["prefixes: national", "prefixes: Berlin"]) {
     );
 }
 const misses = sets.flatMap((c, i) =>
-  c.set.startsWith("typos") && !(ours[i]?.names.slice(0, 5) ?? []).includes(c.intended)
+  c.set.startsWith("typos") && !inOurFive(i)
     ? [
         `${c.text} → ${c.intended} (got ${(ours[i]?.names ?? []).slice(0, 3).join(" / ") || "none"})`,
       ]
