@@ -122,13 +122,16 @@ export class Finder {
     this.read.shardOf = (pair) => read(pair) ?? added(pair);
   }
 
-  /** Adds a pass over a street part (find.ts findNames); returns the names the part has found so far. */
-  pass(part: Part, pass: Pass): NameHit[] {
-    const key = partKey(part);
-    let found = this.names.get(key);
-    if (found === undefined) this.names.set(key, (found = new Map()));
-    findNames(part, this.index.alphabet, this.read.shardOf, found, pass);
-    return [...found.values()];
+  /** Adds a pass over some street parts (find.ts findNames). */
+  pass(parts: readonly Part[], pass: Pass): void {
+    const found = (part: Part) => {
+      const key = partKey(part);
+      let names = this.names.get(key);
+      if (names === undefined) this.names.set(key, (names = new Map()));
+      return names;
+    };
+    const named = parts.map((part) => ({ part, found: found(part) }));
+    findNames(named, this.index.alphabet, this.read.shardOf, pass);
   }
 
   /** The names a street part has found so far. */
@@ -241,7 +244,7 @@ export async function suggestGroups(
     typos: number,
     filtered: typeof asTyped,
   ) => {
-    for (const part of which) finder.pass(part, { typos, raw });
+    finder.pass(which, { typos, raw });
     await group(which, filtered);
   };
   const escalate = async (which: readonly Part[], raw: boolean, filtered: typeof asTyped) => {

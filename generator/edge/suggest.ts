@@ -111,7 +111,7 @@ async function check(
   // The street as typed and within its typos (a name written exactly may be in another locality).
   for (const raw of street.raw === undefined ? [false] : [false, true]) {
     if (raw && finder.namesOf(street).some((hit) => hit.typos <= 1)) break;
-    for (let typos = 0; typos <= street.k; typos++) finder.pass(street, { typos, raw });
+    for (let typos = 0; typos <= street.k; typos++) finder.pass([street], { typos, raw });
   }
   const hits = [...finder.namesOf(street)].sort(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,

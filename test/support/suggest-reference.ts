@@ -1,11 +1,12 @@
-import { isFree } from "../../generator/contract/suggest/trie.ts";
+import { isDigit, isFree } from "../../generator/contract/suggest/trie.ts";
 import { FAR } from "../../generator/contract/suggest/walk.ts";
 
 /**
  * The reference: optimal string alignment distance of query q to skeleton s [0, n), every edit
  * costing `cost(i)` at skeleton position i (insertions before position i the least of their
  * neighbours'), an e after a, o or u and an s after s free to add or leave out, a neighbour
- * swapped with such a pair one swap; returns the whole table.
+ * swapped with such a pair one swap, a digit never substituted for a letter nor a letter for a
+ * digit; returns the whole table.
  */
 export function table(
   q: Uint8Array,
@@ -27,7 +28,7 @@ export function table(
       let v = FAR;
       if (i > 0) v = Math.min(v, d[i - 1]![j]! + (free(s, i - 1) ? 0 : cost(i - 1)));
       if (j > 0) v = Math.min(v, d[i]![j - 1]! + (free(q, j - 1) ? 0 : insertCost(i)));
-      if (i > 0 && j > 0)
+      if (i > 0 && j > 0 && isDigit(q[j - 1] ?? 0) === isDigit(s[i - 1] ?? 0))
         v = Math.min(v, d[i - 1]![j - 1]! + (q[j - 1] === s[i - 1] ? 0 : cost(i - 1)));
       if (i > 1 && j > 1 && q[j - 1] === s[i - 2] && q[j - 2] === s[i - 1])
         v = Math.min(v, d[i - 2]![j - 2]! + Math.max(cost(i - 1), cost(i - 2)));

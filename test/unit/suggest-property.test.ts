@@ -175,7 +175,7 @@ describe("the typos suggestions claim", () => {
     const found = new Map(
       parts.map((part) => {
         const names = new Map<number, NameHit>();
-        findNames(part, alphabet, shardOf, names, { typos: part.k, raw: false });
+        findNames([{ part, found: names }], alphabet, shardOf, { typos: part.k, raw: false });
         return [part, names] as const;
       }),
     );

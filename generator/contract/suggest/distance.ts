@@ -6,7 +6,7 @@
  * Karl-Marx-Allee (one typo, in a word of five letters) and `Karl Mark Allee` does not.
  */
 import { MAX_TYPOS } from "./fold.ts";
-import { isFree } from "./trie.ts";
+import { isDigit, isFree } from "./trie.ts";
 import { FAR } from "./walk.ts";
 
 /** A word of a skeleton: its length in skeleton characters and the typos it tolerates. */
@@ -87,12 +87,14 @@ export function typosOf(
     const swapWeight = Math.max(w, weights[i - 2] ?? 1);
     // A pair swap is possible only where the skeleton holds a pair (trie.ts isFree).
     const pairs = i >= 3 && (isFree(before, skeleton[i - 3] ?? 0) || isFree(code, before));
+    const codeIsDigit = isDigit(code);
     const cur = i * width;
     const prev = cur - width;
     rows[cur] = (rows[prev] ?? 0) + remove;
     for (let j = 1; j <= m; j++) {
-      const q = query[j - 1];
-      let v = (rows[prev + j - 1] ?? FAR) + (q === code ? 0 : w);
+      const q = query[j - 1] ?? 0;
+      const substitute = q === code ? 0 : isDigit(q) === codeIsDigit ? w : FAR;
+      let v = (rows[prev + j - 1] ?? FAR) + substitute;
       const deletion = (rows[prev + j] ?? FAR) + remove;
       if (deletion < v) v = deletion;
       const insertion = (rows[cur + j - 1] ?? FAR) + (free[j] === 1 ? 0 : insert);

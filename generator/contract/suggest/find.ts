@@ -9,7 +9,7 @@ import { LEFT_OUT_WORDS, namePayloads, queryPairs, type NamePayload } from "./na
 import { localityPayloads } from "./places.ts";
 import type { Alphabet } from "./trie.ts";
 import type { Part } from "./text.ts";
-import { FAR, TrieWalker } from "./walk.ts";
+import { FAR, TrieWalker, type OnHit } from "./walk.ts";
 
 /**
  * How exactly a name matched, best first: 0 the whole name written as typed (its skeleton, and
@@ -115,47 +115,92 @@ export interface Pass {
   readonly raw: boolean;
 }
 
-/**
- * One pass over a street part: its names within `pass.typos` typos (0: as typed), for its
- * skeleton with abbreviations written out, or as typed (`Kralshorstr`); each name added to
- * `found` by its first position, with its best typos and tier.
- */
-export function findNames(
-  part: Part,
-  alphabet: Alphabet,
-  shardOf: (pair: string) => Uint8Array | undefined,
-  found: Map<number, NameHit>,
-  pass: Pass,
-): void {
-  const query = queriesOf(part, alphabet)[pass.raw ? 1 : 0];
-  if (query !== undefined) walkNames(query, part, pass.typos, shardOf, found);
+/** A street part and the names it has found so far (by their first position). */
+export interface PartNames {
+  readonly part: Part;
+  readonly found: Map<number, NameHit>;
 }
 
-/** Walks the tries of a query's pairs; adds each name found (at most MAX_NAMES more). */
-function walkNames(
-  query: Uint8Array,
-  part: Part,
-  k: number,
+/** A part's walk in a pass: its query, and the parts whose queries begin it (walked along). */
+interface Walk extends PartNames {
+  readonly query: Uint8Array;
+  readonly riders: Walk[];
+}
+
+/**
+ * One pass over some street parts: each part's names within `pass.typos` typos (0: as typed), for
+ * its skeleton with abbreviations written out, or as typed (`Kralshorstr`); each name added to its
+ * `found` by its first position, with its best typos and tier. A part whose query is a beginning
+ * of another's, not being typed, with the same tries to read (`Gaenlusstraße` beside the postal
+ * code 9, and `Gaenlusstraße 9` as typed), rides along that one's walk (walk.ts `also`): the same
+ * names, with the table's rows computed once.
+ */
+export function findNames(
+  parts: readonly PartNames[],
+  alphabet: Alphabet,
   shardOf: (pair: string) => Uint8Array | undefined,
-  found: Map<number, NameHit>,
+  pass: Pass,
 ): void {
-  const limit = found.size + MAX_NAMES;
-  for (const trie of pairsToRead(query, k, part.lead).map(shardOf)) {
+  const walks: Walk[] = parts.flatMap(({ part, found }) => {
+    const query = queriesOf(part, alphabet)[pass.raw ? 1 : 0];
+    return query === undefined ? [] : [{ part, found, query, riders: [] }];
+  });
+  const tries = (walk: Walk) => pairsToRead(walk.query, pass.typos, walk.part.lead).join();
+  // Longest first, so that a rider's leader rides nothing itself.
+  const byLength = [...walks].sort((a, b) => b.query.length - a.query.length);
+  const riding = new Set<Walk>();
+  for (const walk of byLength) {
+    if (walk.part.prefix) continue;
+    const leader = byLength.find(
+      (other) =>
+        !riding.has(other) &&
+        other.query.length > walk.query.length &&
+        walk.query.every((code, i) => other.query[i] === code) &&
+        tries(other) === tries(walk),
+    );
+    if (leader === undefined) continue;
+    leader.riders.push(walk);
+    riding.add(walk);
+  }
+  for (const walk of walks) if (!riding.has(walk)) walkNames(walk, pass.typos, shardOf);
+}
+
+/** Walks the tries of a query's pairs; adds each name found to its part and its riders' (each at most MAX_NAMES more per trie). */
+function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array | undefined): void {
+  const walks = [lead, ...lead.riders];
+  const limits = walks.map((walk) => walk.found.size + MAX_NAMES);
+  const open = walks.map(() => true);
+  for (const trie of pairsToRead(lead.query, k, lead.part.lead).map(shardOf)) {
     if (trie === undefined) continue;
-    walker.walk(trie, query, k, part.prefix, (from, to, full, prefix, path, depth) => {
-      for (const payload of namePayloads(trie, from, to)) {
-        const judged = judge(query, part, full, prefix, path, depth, payload);
-        if (judged === undefined) continue;
-        const known = found.get(payload.position);
-        if (known === undefined || better(judged, known))
-          found.set(payload.position, {
-            position: payload.position,
-            count: payload.count,
-            ...judged,
-          });
-      }
-      return found.size < limit;
-    });
+    open.fill(true);
+    const onHit: OnHit = (from, to, full, prefix, path, depth) => {
+      walks.forEach(({ part, found, query }, i) => {
+        const f = i === 0 ? full : walker.fullAt(query.length);
+        const p = i === 0 ? prefix : FAR;
+        if (!open[i] || (f > k && p > k)) return;
+        for (const payload of namePayloads(trie, from, to)) {
+          const judged = judge(query, part, f, p, path, depth, payload);
+          if (judged === undefined) continue;
+          const known = found.get(payload.position);
+          if (known === undefined || better(judged, known))
+            found.set(payload.position, {
+              position: payload.position,
+              count: payload.count,
+              ...judged,
+            });
+        }
+        if (found.size >= (limits[i] ?? 0)) open[i] = false;
+      });
+      return open.includes(true);
+    };
+    walker.walk(
+      trie,
+      lead.query,
+      k,
+      lead.part.prefix,
+      onHit,
+      lead.riders.map((walk) => walk.query.length),
+    );
   }
 }
 

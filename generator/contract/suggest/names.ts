@@ -20,7 +20,7 @@ import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
 import { typoAllowance, type FoldedWord } from "./fold.ts";
 import { isFree } from "./trie.ts";
-import { varintAt, varintEnd } from "./walk.ts";
+import { varintAt, varintEnd } from "./varint.ts";
 
 export const LEFT_OUT_WORDS = 1;
 export const SPELLED = 2;

@@ -20,7 +20,7 @@
 import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
 import { readShapes, writeShapes } from "./names.ts";
-import { readVarint, varintAt, varintEnd } from "./walk.ts";
+import { readVarint, varintAt, varintEnd } from "./varint.ts";
 
 export interface LocalityPayload {
   readonly flags: number;

@@ -28,6 +28,15 @@ const [A, E, O, S, U] = ["a", "e", "o", "s", "u"].map((ch) => BASE.indexOf(ch) +
 export const isFree = (code: number, before: number): boolean =>
   (code === E && (before === A || before === O || before === U)) || (code === S && before === S);
 
+const [ZERO, NINE] = [BASE.indexOf("0") + 1, BASE.indexOf("9") + 1];
+
+/**
+ * Whether a character (code) is a digit. A digit and a letter are never one typo apart, only a
+ * deletion and an insertion: the house number typed after `Kieler Straeß 6` is not the last `e`
+ * of Kieler Straße, so Kieler Straße 6 (one typo) ranks before it (two).
+ */
+export const isDigit = (code: number): boolean => code >= ZERO && code <= NINE;
+
 /** The skeleton characters of an index, coded 1..254 in the order given (the meta's `alphabet`). */
 export class Alphabet {
   private readonly codes = new Map<number, number>();

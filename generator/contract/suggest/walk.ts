@@ -9,10 +9,16 @@
  * however large the trie. In prefix mode a pruned subtree whose path already held a prefix within
  * `k` is a match as a whole: its payloads are collected without computing rows.
  *
+ * A walk may answer shorter queries too, each a beginning of `query` (`also`): the first columns
+ * of the table are theirs, so one walk serves `Gaenlusstraße 9` as typed and `Gaenlusstraße`
+ * beside the postal code 9; a node with payloads is a hit when one of them is within `k` there,
+ * and onHit reads their distances with fullAt.
+ *
  * Written for a fresh isolate's first request, whose code runs in V8's lower tiers: typed arrays
  * read inline, no allocation per node or row, no call per cell.
  */
-import { isFree } from "./trie.ts";
+import { isDigit, isFree } from "./trie.ts";
+import { varintAt, varintEnd } from "./varint.ts";
 
 /** No distance within any bound a walk takes (a walk's k is at most MAX_TYPOS). */
 export const FAR = 99;
@@ -35,32 +41,6 @@ export type OnHit = (
   depth: number,
 ) => boolean;
 
-/** Where the last readVarint ended. */
-let after = 0;
-
-/** The varint at `at` (the offset after it: varintEnd()). Allocates nothing, unlike readVarint. */
-export function varintAt(bytes: Uint8Array, at: number): number {
-  let byte = bytes[at++] as number;
-  if (byte < 0x80) {
-    after = at;
-    return byte;
-  }
-  let value = byte & 0x7f;
-  let scale = 0x80;
-  for (;;) {
-    byte = bytes[at++] as number;
-    value += (byte & 0x7f) * scale;
-    if (byte < 0x80) {
-      after = at;
-      return value;
-    }
-    scale *= 0x80;
-  }
-}
-
-/** Where the varint the last varintAt read ends. */
-export const varintEnd = (): number => after;
-
 export class TrieWalker {
   private rows = new Int32Array(0);
   /** Per row: the cells computed [start, end] (any other is over k), the cells within k [lo, hi], the least cell. */
@@ -79,9 +59,22 @@ export class TrieWalker {
   private prefix = false;
   private onHit: OnHit = () => true;
   private stopped = false;
+  private also: readonly number[] = [];
+  /** The depth of the hit being reported (-1 in a collected subtree, whose rows are not computed). */
+  private hitDepth = -1;
 
-  /** Walks the trie `bytes` for `query` within `k` edits (prefix mode: of a prefix of a skeleton). */
-  walk(bytes: Uint8Array, query: Uint8Array, k: number, prefix: boolean, onHit: OnHit): void {
+  /**
+   * Walks the trie `bytes` for `query` within `k` edits (prefix mode: of a prefix of a skeleton),
+   * and for its beginnings of the lengths `also` (whole skeletons only: fullAt).
+   */
+  walk(
+    bytes: Uint8Array,
+    query: Uint8Array,
+    k: number,
+    prefix: boolean,
+    onHit: OnHit,
+    also: readonly number[] = [],
+  ): void {
     const m = query.length;
     const depths = m + k + FREE_DEPTH;
     if (this.rows.length < (m + 1) * depths) this.rows = new Int32Array((m + 1) * depths);
@@ -107,8 +100,20 @@ export class TrieWalker {
     this.k = k;
     this.prefix = prefix;
     this.onHit = onHit;
+    this.also = also;
     this.stopped = false;
     if (bytes.length > 0) this.visit(0, 0, prefix ? this.within(0, m) : FAR);
+  }
+
+  /** During onHit: the distance of the query's first `length` characters to the hit's skeleton (FAR when over k). */
+  fullAt(length: number): number {
+    return this.hitDepth < 0 ? FAR : this.within(this.hitDepth, length);
+  }
+
+  /** Whether a beginning of the query (`also`) is within k of row d's skeleton. */
+  private alsoWithin(d: number): boolean {
+    for (const length of this.also) if (this.within(d, length) <= this.k) return true;
+    return false;
   }
 
   /** Cell (d, j) when within k; FAR otherwise. */
@@ -140,11 +145,12 @@ export class TrieWalker {
     }
     p += length;
     const payloadBytes = varintAt(bytes, p);
-    const from = after;
+    const from = varintEnd();
     p = from + payloadBytes;
     if (payloadBytes > 0) {
       const full = this.within(d, m);
-      if (full <= this.k || (this.prefix && best <= this.k)) {
+      if (full <= this.k || (this.prefix && best <= this.k) || this.alsoWithin(d)) {
+        this.hitDepth = d;
         if (!this.onHit(from, p, full, this.prefix ? best : FAR, this.path, d)) {
           this.stopped = true;
           return;
@@ -152,10 +158,10 @@ export class TrieWalker {
       }
     }
     let children = varintAt(bytes, p);
-    let next = after;
+    let next = varintEnd();
     for (; children > 0 && !this.stopped; children--) {
       const childBytes = varintAt(bytes, next);
-      const child = after;
+      const child = varintEnd();
       this.visit(child, d, best);
       next = child + childBytes;
     }
@@ -165,17 +171,18 @@ export class TrieWalker {
   private collect(at: number, best: number, depth: number): void {
     const bytes = this.bytes;
     const payloadBytes = varintAt(bytes, at);
-    const from = after;
+    const from = varintEnd();
     const p = from + payloadBytes;
+    this.hitDepth = -1;
     if (payloadBytes > 0 && !this.onHit(from, p, FAR, best, this.path, depth)) {
       this.stopped = true;
       return;
     }
     let children = varintAt(bytes, p);
-    let next = after;
+    let next = varintEnd();
     for (; children > 0 && !this.stopped; children--) {
       const childBytes = varintAt(bytes, next);
-      const child = after;
+      const child = varintEnd();
       this.collect(child + 1 + (bytes[child] as number), best, depth);
       next = child + childBytes;
     }
@@ -198,6 +205,7 @@ export class TrieWalker {
     const pairFirst = d >= 3 && isFree(before, third);
     const pairLast = d >= 3 && isFree(code, before);
     const remove = isFree(code, before) ? 0 : 1;
+    const codeIsDigit = isDigit(code);
     // The rows above: computed cells [s, e] (others over k).
     const s1 = start[d - 1] as number;
     const e1 = end[d - 1] as number;
@@ -232,8 +240,8 @@ export class TrieWalker {
     let j = from;
     for (; j <= m && (j <= to || left + (inserts[j] as number) <= k); j++) {
       const q = query[j - 1] as number;
-      let v =
-        (j - 1 >= s1 && j - 1 <= e1 ? (rows[prev + j - 1] as number) : FAR) + (q === code ? 0 : 1);
+      const substitute = q === code ? 0 : isDigit(q) === codeIsDigit ? 1 : FAR;
+      let v = (j - 1 >= s1 && j - 1 <= e1 ? (rows[prev + j - 1] as number) : FAR) + substitute;
       const up = (j >= s1 && j <= e1 ? (rows[prev + j] as number) : FAR) + remove;
       if (up < v) v = up;
       const insertion = left + (inserts[j] as number);
@@ -267,10 +275,4 @@ export class TrieWalker {
     least[d] = rowLeast;
     return rowHi >= 0 || (least[d - 1] as number) < k || (d >= 2 && (least[d - 2] as number) < k);
   }
-}
-
-/** A varint at `at`: its value and the offset after it. */
-export function readVarint(bytes: Uint8Array, at: number): [number, number] {
-  const value = varintAt(bytes, at);
-  return [value, after];
 }
