@@ -136,7 +136,7 @@ async function warmWebClasses(): Promise<void> {
 async function warmAssets(assets: Assets, paths: readonly string[]): Promise<void> {
   for (const path of paths) {
     const read = async (how: (response: Response) => Promise<unknown>) => {
-      const response = await assets.fetch(new Request(`http://bench${path}`));
+      const response = await assets.fetch(`http://bench${path}`);
       await how(response).catch(() => undefined);
     };
     await read((r) => r.arrayBuffer());

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Assets } from "../generator/edge/assets.ts";
+import { urlOf, type Assets } from "../generator/edge/assets.ts";
 
 /**
  * A built directory as the Worker's asset binding, each file read from disk once and then served
@@ -9,8 +9,8 @@ import type { Assets } from "../generator/edge/assets.ts";
 export function memoryAssets(root: string, headers: Record<string, string> = {}): Assets {
   const files = new Map<string, Buffer | null>();
   return {
-    fetch: async (request) => {
-      const path = decodeURIComponent(new URL(request.url).pathname);
+    fetch: async (input) => {
+      const path = decodeURIComponent(new URL(urlOf(input)).pathname);
       if (!files.has(path)) {
         const file = join(root, path);
         files.set(path, file.startsWith(root) && existsSync(file) ? readFileSync(file) : null);

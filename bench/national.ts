@@ -275,7 +275,7 @@ function checkout(commit: string, name: string): string {
 }
 
 async function currentHandler(assets: {
-  fetch(request: Request): Promise<Response>;
+  fetch(input: Request | string): Promise<Response>;
 }): Promise<Handler> {
   const { createHandler } = (await import("../generator/edge/handler.ts")) as {
     createHandler: (a: typeof assets) => Handler;

@@ -7,7 +7,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Assets } from "../generator/edge/assets.ts";
+import { urlOf, type Assets } from "../generator/edge/assets.ts";
 
 export interface CountedAssets {
   readonly assets: Assets;
@@ -20,6 +20,13 @@ export interface CountedAssets {
   readonly preload: (paths: Iterable<string>) => void;
   /** Fetches since the last reset of a file that was not in memory yet (read from disk inside the fetch). */
   readonly misses: () => number;
+}
+
+/** The path of an absolute URL the Worker asked for (`${origin}${path}`), without parsing a URL: the stand-in's own work is not the Worker's. */
+function pathOf(url: string): string {
+  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+  const query = path.indexOf("?");
+  return query < 0 ? path : path.slice(0, query);
 }
 
 /**
@@ -46,8 +53,8 @@ export function buildAssets(
     );
   };
   const assets: Assets = {
-    fetch: async (request) => {
-      const path = new URL(request.url).pathname;
+    fetch: async (input) => {
+      const path = pathOf(urlOf(input));
       fetches++;
       paths.add(path);
       if (!files.has(path)) {

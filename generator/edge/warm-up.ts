@@ -14,7 +14,7 @@
  * Worker: a request that throws is reported once and the rest still run.
  */
 import { forgetIsolateState } from "../contract/isolate-state.ts";
-import type { Assets } from "./assets.ts";
+import { urlOf, type Assets } from "./assets.ts";
 import { createHandler } from "./handler.ts";
 import type { MakeResponse } from "./responses.ts";
 import { WARM_UP_FILES } from "./warm-up-files.ts";
@@ -46,6 +46,8 @@ export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string
   ["/de/Streets?postalCode=^1011", CSV],
   ["/de/Suggestions?searchTerm=Schützenstrase+10117"],
   ["/de/Suggestions?searchTerm=Friedrichstr"],
+  ["/de/Suggestions?searchTerm=Schitzenstrsse+10117"],
+  ["/de/Suggestions?searchTerm=Tormstrase+9"],
   ["/de/AddressCheck?postalCode=10115&locality=Berlin&street=Schützenstraße"],
   ["/de/Localities?name=^Ber"],
   ["/de/Localities?postalCode=10115"],
@@ -84,8 +86,8 @@ export const failedWarmUps = (statuses: readonly number[]): number =>
 /** The static-assets binding over files in memory (base64, by path): what the warm-up reads. */
 function memoryAssets(files: Readonly<Record<string, string>>): Assets {
   return {
-    fetch: async (request) => {
-      const data = files[decodeURIComponent(new URL(request.url).pathname)];
+    fetch: async (input) => {
+      const data = files[decodeURIComponent(new URL(urlOf(input)).pathname)];
       return data === undefined ? standIn(null, { status: 404 }) : standIn(bytesOf(data), {});
     },
   };

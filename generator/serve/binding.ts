@@ -142,7 +142,8 @@ export function openAnswer(
  */
 export function directoryAssets(files: BuildFiles, index: FileIndex, rules: AssetRules): Assets {
   return {
-    fetch: (request) => {
+    fetch: (input) => {
+      const request = typeof input === "string" ? new Request(input) : input;
       const url = new URL(request.url);
       const opened = openAnswer(
         files,

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { Assets } from "../../generator/edge/assets.ts";
+import { urlOf, type Assets } from "../../generator/edge/assets.ts";
 import { parseHeadersFile } from "../../generator/contract/headers.ts";
 
 /**
@@ -44,8 +44,8 @@ function assetsFrom(headersText: string, read: (path: string) => Buffer | null):
   }));
   const cache = new Map<string, Buffer | null>();
   return {
-    fetch: async (request) => {
-      const path = decodeURIComponent(new URL(request.url).pathname);
+    fetch: async (input) => {
+      const path = decodeURIComponent(new URL(urlOf(input)).pathname);
       let body = cache.get(path);
       if (body === undefined) {
         body = read(path);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { AssetStore, CHUNK_CACHE_BYTES } from "../../generator/edge/assets.ts";
+import { AssetStore, CHUNK_CACHE_BYTES, urlOf } from "../../generator/edge/assets.ts";
 
 /** Chunks of an eighth of the cache, each filled with its number; counts what is fetched. */
 function store() {
   const fetched: string[] = [];
   const assets = {
-    fetch: async (request: Request) => {
-      const path = new URL(request.url).pathname;
+    fetch: async (input: Request | string) => {
+      const path = new URL(urlOf(input)).pathname;
       fetched.push(path);
       return new Response(
         new Uint8Array(CHUNK_CACHE_BYTES / 8).fill(Number(/(\d+)\.bin$/.exec(path)?.[1] ?? 0)),

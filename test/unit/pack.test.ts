@@ -5,7 +5,7 @@ import { csvHeader, csvRow } from "../../generator/contract/csv.ts";
 import { jsonRecord, renderPage } from "../../generator/contract/page.ts";
 import { pageBounds, pageCount } from "../../generator/contract/paging.ts";
 import { decodeShard, encodeShard, encodeShardEntry } from "../../generator/contract/shard.ts";
-import { AssetStore } from "../../generator/edge/assets.ts";
+import { AssetStore, urlOf } from "../../generator/edge/assets.ts";
 import {
   readPackedPage,
   streamPackedView,
@@ -72,8 +72,8 @@ async function packed(chunkBytes: number) {
 /** The written files as the Worker's asset store, noting in `fetched` each path it reads. */
 function storeOver(sink: MemorySink, fetched = new Set<string>()): AssetStore {
   return new AssetStore({
-    fetch: async (request) => {
-      const path = new URL(request.url).pathname;
+    fetch: async (input) => {
+      const path = new URL(urlOf(input)).pathname;
       fetched.add(path);
       const data = sink.files.get(path);
       return data === undefined

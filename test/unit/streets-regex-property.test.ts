@@ -2,6 +2,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { urlOf } from "../../generator/edge/assets.ts";
 import { createHandler, type Handler } from "../../generator/edge/handler.ts";
 import { buildFixture } from "../support/fixture.ts";
 import { dataFile } from "../support/paths.ts";
@@ -33,9 +34,9 @@ let streets: Street[];
 
 function files(root: string) {
   return {
-    fetch: async (request: Request) => {
+    fetch: async (input: Request | string) => {
       try {
-        return new Response(readFileSync(join(root, new URL(request.url).pathname)));
+        return new Response(readFileSync(join(root, new URL(urlOf(input)).pathname)));
       } catch {
         return new Response(null, { status: 404 });
       }
