@@ -31,9 +31,9 @@ function pathOf(url: string): string {
 
 /**
  * `indexFiles`: index files (`/_s/…`) as plain objects or as Node's Responses. `otherFiles`: the
- * rest as Node's Responses, or "light": real Responses (headers, a body stream for the Worker to
- * pass on) whose whole-body reads (`arrayBuffer`, `bytes`, `text`, `json`) copy the bytes once
- * without undici's stream machinery (see lightResponse).
+ * rest as Node's Responses, or "light": responses whose whole-body reads (`arrayBuffer`, `bytes`,
+ * `text`, `json`) copy the bytes once without undici, and whose Response (headers, a body stream
+ * for the Worker to pass on) is made only when asked for (see lightResponse).
  */
 export function buildAssets(
   out: string,
@@ -103,27 +103,42 @@ const indexFile = (body: Uint8Array): Response =>
 
 /**
  * A file's response whose whole-body reads cost what they cost in workerd: one copy of the bytes
- * into the isolate (and the decoding and parsing the Worker asks for). Node's Response copies the
- * bytes when it is made and reads them back through undici's streams in JavaScript on this thread:
- * for the 345 KiB match table of the national build that was a few milliseconds of a first
- * request's CPU that workerd spends in native code, if at all. Its body stream (for a page the
- * Worker passes on) is made only when asked for, from the same bytes.
+ * into the isolate (and the decoding and parsing the Worker asks for). Node's Response is
+ * JavaScript (undici) on this thread: making one, with its Headers and body stream, and reading it
+ * back cost a first request more than the rest of its work for the route table and a page, where
+ * workerd's binding hands over native objects. So the Response (for a page the Worker passes on:
+ * its `body` and `headers`) is made only when asked for, from the same bytes.
  */
 function lightResponse(bytes: Uint8Array): Response {
-  const response = new Response(
-    new ReadableStream<Uint8Array>({
-      pull(controller) {
-        controller.enqueue(new Uint8Array(bytes));
-        controller.close();
-      },
-    }),
-    { headers: { "content-type": "application/octet-stream" } },
-  );
+  let real: Response | undefined;
+  const made = () =>
+    (real ??= new Response(
+      new ReadableStream<Uint8Array>({
+        pull(controller) {
+          controller.enqueue(new Uint8Array(bytes));
+          controller.close();
+        },
+      }),
+      { headers: { "content-type": "application/octet-stream" } },
+    ));
   const text = async () => new TextDecoder().decode(bytes);
-  return Object.defineProperties(response, {
-    arrayBuffer: { value: async () => new Uint8Array(bytes).buffer },
-    bytes: { value: async () => new Uint8Array(bytes) },
-    text: { value: text },
-    json: { value: async () => JSON.parse(await text()) as unknown },
-  });
+  return {
+    ok: true,
+    status: 200,
+    statusText: "",
+    get headers() {
+      return made().headers;
+    },
+    get body() {
+      return made().body;
+    },
+    get bodyUsed() {
+      return real?.bodyUsed ?? false;
+    },
+    clone: () => made().clone(),
+    arrayBuffer: async () => new Uint8Array(bytes).buffer,
+    bytes: async () => new Uint8Array(bytes),
+    text,
+    json: async () => JSON.parse(await text()) as unknown,
+  } as unknown as Response;
 }
