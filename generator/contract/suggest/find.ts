@@ -73,6 +73,9 @@ function judge(
     MAX_TYPOS,
     words.reduce((sum, word) => sum + word.allowance, 0),
   );
+  // The check only adds to the walk's count (an edit costs at least one there): a name whose words
+  // tolerate fewer typos than the walk counted is out without it.
+  if (f > all && p > all) return undefined;
   const first = words[0]?.allowance ?? 0;
   const fullDone = f === 0 || f >= FAR || (everyWord && f <= all);
   const prefixDone = p === 0 || p >= FAR || (everyWord && p <= first);
