@@ -48,9 +48,7 @@ export async function findFullText(
   }
   const termOf = (t: LexemeMatch) => terms.get(termKey(t)) as Term;
   if (root.op === "lexeme" && !root.prefix) return await oneList(r, termOf(root), start, end);
-  const plans = [true, false].flatMap((bits) =>
-    [false, true].map((least) => sparsePlan(r, root, termOf, bits, least, start, end)),
-  );
+  const plans = [false, true].map((least) => sparsePlan(r, root, termOf, least, start, end));
   if (!hasPhrase(root)) plans.push(densePlan(r, root, termOf, start, end));
   return await cheapest(plans, r);
 }
@@ -95,15 +93,14 @@ type Run = {
 
 /**
  * A sparse plan: lists read (sets of positions with their entries), the rest checked per candidate,
- * on a bit where a term's bitmap decides (`bits`), else on the candidate's document (which needs the
- * place table). An `and`'s operands other than its lead are read when that costs fewer steps than
+ * on a bit where a term's bitmap decides, else on the candidate's document (which needs the place
+ * table). An `and`'s operands other than its lead are read when that costs fewer steps than
  * checking them, or (`least`: the plan that reads least) always checked.
  */
 function sparsePlan(
   r: Reader,
   root: SearchNode,
   termOf: (t: LexemeMatch) => Term,
-  bits: boolean,
   least: boolean,
   start: number,
   end: number,
@@ -152,7 +149,7 @@ function sparsePlan(
             termOf(t).bitmap === undefined &&
             termOf(t).entries < termOf(driver).entries * COST.document,
         );
-        if (bits) others.forEach((t) => bitmaps.add(termOf(t)));
+        others.forEach((t) => bitmaps.add(termOf(t)));
         steps +=
           [driver, ...narrowing].reduce((sum, t) => sum + termOf(t).entries, 0) * COST.entry +
           termOf(driver).entries * COST.document;
@@ -176,7 +173,7 @@ function sparsePlan(
         operands.forEach(({ n, cost }, i) => {
           const leafNode = n.op === "not" ? n.operand : n;
           const bit =
-            bits && leafNode.op === "lexeme" && termOf(leafNode).bitmap !== undefined
+            leafNode.op === "lexeme" && termOf(leafNode).bitmap !== undefined
               ? termOf(leafNode)
               : undefined;
           const check = (lead ?? 0) * (bit === undefined ? COST.document : COST.bit);
