@@ -12,7 +12,7 @@ import { COST, cheapest, union, type Found, type Plan, type Reader } from "./pla
 import { entryAt } from "./postings.ts";
 import * as leaf from "./leaves.ts";
 import * as k from "./kernels.ts";
-import { BLOCK_ENTRIES, decodeBlocks, listCount, type ListRef } from "./store.ts";
+import { BLOCK_ENTRIES, decodeBlocks, listCount, type ListEntry, type ListRef } from "./store.ts";
 
 /** A term: its lists (a prefix: every lexeme's that starts with it), their entries, its bitmap. */
 type Term = { key: string; refs: readonly ListRef[]; entries: number; bitmap: number | undefined };
@@ -58,18 +58,18 @@ async function oneList(r: Reader, term: Term, start: number, end: number): Promi
   const [ref = [0]] = term.refs;
   const total = listCount(ref);
   const to = Math.min(end, total);
-  const [first, last] = [Math.floor(start / BLOCK_ENTRIES), Math.floor((to - 1) / BLOCK_ENTRIES)];
-  const [from, upTo] = to <= start ? [0, 0] : [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
-  await r.need(leaf.streamFiles(r.meta, [[from, upTo]]));
-  const skip = first * BLOCK_ENTRIES;
-  const entries =
-    to <= start ? [] : decodeBlocks(leaf.streamBytes(r, from, upTo), [], start - skip, to - skip);
-  const heads = entries.map((e) => e.head);
+  const [first, next] = [Math.floor(start / BLOCK_ENTRIES), Math.ceil(to / BLOCK_ENTRIES)];
+  const entries: ListEntry[] = [];
+  if (to > start) {
+    await r.need(leaf.blockFiles(r.meta, ref, first, next));
+    const skip = first * BLOCK_ENTRIES;
+    decodeBlocks(leaf.blockBytes(r, ref, first, next), entries, start - skip, to - skip);
+  }
   return {
     total,
     positions: Int32Array.from(entries, (e) => e.position),
     places: Int32Array.from(entries, (e) => e.place),
-    heads,
+    heads: entries.map((e) => e.head),
   };
 }
 
