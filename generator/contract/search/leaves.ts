@@ -81,10 +81,7 @@ function chunksOf(units: ArrayLike<number>, size: number): number[] {
 }
 
 /** The list-stream chunks that byte ranges [from, to) lie in. */
-export function streamFiles(
-  meta: SearchMeta,
-  ranges: readonly (readonly [number, number])[],
-): Files {
+function streamFiles(meta: SearchMeta, ranges: readonly (readonly [number, number])[]): Files {
   const chunks = new Set<number>();
   for (const [from, to] of ranges)
     for (

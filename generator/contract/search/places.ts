@@ -74,14 +74,14 @@ export function bitmapPlan(
 }
 
 /** The streets in every one of these place bitmaps. */
-export function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
+function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
   const [first, second] = keys.map((n) => leaf.bitmap(r, n)) as [Uint32Array, Uint32Array?];
   if (second === undefined) return first;
   const out = new Uint32Array(first.length);
   combineBits(out, first, second, 0);
   return out;
 }
-export const andSteps = (r: Reader, keys: readonly number[]) =>
+const andSteps = (r: Reader, keys: readonly number[]) =>
   (keys.length - 1) * ((r.meta.count + 31) >>> 5) * COST.word;
 /** With the place table read: the plans for places alone, or beside a name. */
 export function placePlans(
