@@ -15,7 +15,7 @@ import { lowerCase, utf8Length } from "./ctype.ts";
 import { GERMAN_STOP_WORDS, UNACCENT_RULES } from "./data/pg-tsearch.ts";
 import { parseTokens } from "./parser.ts";
 import * as T from "./parser-tables.ts";
-import { isolateMap } from "../isolate-state.ts";
+import { isolateMemo } from "../isolate-state.ts";
 
 /** A lexeme at a position; `lexeme` is null for a stop word, which only takes its position. */
 export interface PositionedLexeme {
@@ -84,16 +84,7 @@ const simple = (token: string): string | null => {
 };
 
 /** Street data repeats its words (every street of a town names the town): compute each once. */
-const memo = <K, V>(limit: number, compute: (key: K) => V) => {
-  const cache = isolateMap<K, V>();
-  return (key: K): V => {
-    if (cache.has(key)) return cache.get(key) as V;
-    const value = compute(key);
-    if (cache.size >= limit) cache.clear();
-    cache.set(key, value);
-    return value;
-  };
-};
+const memo = isolateMemo;
 
 /** config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). */
 const unaccentStem = memo(50_000, (token: string) => germanStem(unaccent(token)));

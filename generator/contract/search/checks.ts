@@ -15,12 +15,12 @@ import {
   type PhraseTerm,
   type SearchNode,
 } from "../postgres/tsquery.ts";
-import { isolateMap } from "../isolate-state.ts";
+import { isolateMemo } from "../isolate-state.ts";
 import { termKey } from "./bitmaps.ts";
 import { withBit } from "./kernels.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { entryAt, type Postings } from "./postings.ts";
-import { byPlaces, PhraseOnStreets } from "./phrases.ts";
+import { byPlaces, NAMES_KEPT, PhraseOnStreets } from "./phrases.ts";
 import type { ListEntry } from "./store.ts";
 
 /** What a check reads: the lists holding the candidates, the places, the bitmaps of checked terms (by termKey). */
@@ -117,16 +117,7 @@ function streetMatches(node: SearchNode, entry: ListEntry, places: PlaceTable): 
 }
 
 /** Names worked out per isolate (names repeat across queries), at most NAMES_KEPT; places per place table. */
-const NAMES_KEPT = 100_000;
-const byName = isolateMap<string, Lexemes>();
-const nameLexemes = (name: string) => {
-  let value = byName.get(name);
-  if (value === undefined) {
-    if (byName.size >= NAMES_KEPT) byName.clear();
-    byName.set(name, (value = lexemesFrom(name)));
-  }
-  return value;
-};
+const nameLexemes = isolateMemo(NAMES_KEPT, lexemesFrom);
 const perPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
 const placeLexemes = (places: PlaceTable, id: number) => {
   let kept = perPlace.get(places);

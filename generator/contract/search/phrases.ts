@@ -10,6 +10,7 @@
 import { lowerCase } from "../postgres/ctype.ts";
 import { lexemesOf, streetLexemes, unaccent, type DocumentLexemes } from "../postgres/lexize.ts";
 import { matches, type PhraseTerm, type SearchNode } from "../postgres/tsquery.ts";
+import { isolateMemo } from "../isolate-state.ts";
 import { gallop } from "./kernels.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import type { Postings } from "./postings.ts";
@@ -23,6 +24,11 @@ type Phrase = SearchNode & { readonly op: "phrase" };
  */
 export const SHORT_DOCUMENT = 250;
 
+/** Names whose lexemes an isolate keeps (names repeat across queries); past it the memos begin again. */
+export const NAMES_KEPT = 100_000;
+/** A plain name's lexemes alone, with their positions. */
+const nameDocument = isolateMemo(NAMES_KEPT, (name: string) => streetLexemes(name, "", ""));
+
 /** What a place says of a phrase: is every plain document of it short, does the phrase lie in it, the first split it takes. */
 type PlaceVerdict = {
   readonly short: boolean;
@@ -32,13 +38,12 @@ type PlaceVerdict = {
 
 /**
  * A phrase tested on streets, decided without their whole documents where a name or a place
- * decides (`whole`: the test of a whole document, for the rest). Verdicts are kept per name and
- * per place for one request.
+ * decides (`whole`: the test of a whole document, for the rest). Verdicts are kept per place for
+ * one request, a name's lexemes per isolate.
  */
 export class PhraseOnStreets {
   private readonly verdicts = new Map<number, PlaceVerdict>();
   private readonly byText = new Map<string, PlaceVerdict>();
-  private readonly inNames = new Map<string, boolean>();
 
   constructor(
     readonly phrase: Phrase,
@@ -75,10 +80,7 @@ export class PhraseOnStreets {
   passes(entry: ListEntry): boolean {
     const name = entry.head.at(-1) ?? "";
     if (name.length >= PLAIN_NAME_LENGTH || name.includes("<")) return this.whole(entry);
-    let alone = this.inNames.get(name);
-    if (alone === undefined)
-      this.inNames.set(name, (alone = matches({ root: this.phrase }, streetLexemes(name, "", ""))));
-    if (alone) return true;
+    if (matches({ root: this.phrase }, nameDocument(name))) return true;
     const verdict = this.verdict(entry.place);
     return !verdict.short || verdict.firstSplit < this.phrase.terms.length
       ? this.whole(entry)
