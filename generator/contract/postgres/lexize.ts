@@ -83,13 +83,13 @@ const simple = (token: string): string | null => {
   return lower === "" ? null : lower;
 };
 
-/** Street data repeats its words (every street of a town names the town): compute each once. */
-const memo = isolateMemo;
-
-/** config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). */
-const unaccentStem = memo(50_000, (token: string) => germanStem(unaccent(token)));
-const stemOnly = memo(50_000, germanStem);
-const simpleOnly = memo(50_000, simple);
+/**
+ * config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). Street data
+ * repeats its words (every street of a town names the town): each is computed once per isolate.
+ */
+const unaccentStem = isolateMemo(50_000, (token: string) => germanStem(unaccent(token)));
+const stemOnly = isolateMemo(50_000, germanStem);
+const simpleOnly = isolateMemo(50_000, simple);
 const DICTIONARIES: ReadonlyMap<number, (token: string) => string | null> = new Map([
   ...[T.WORD, T.HWORD, T.PARTHWORD].map((type) => [type, unaccentStem] as const),
   ...[T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD].map((type) => [type, stemOnly] as const),
@@ -153,7 +153,7 @@ function collect(words: Iterable<PositionedLexeme>): Map<string, number[]> {
 export const streetDocument = (name: string, postalCode: string, locality: string) =>
   `${name} ${postalCode} ${locality}`;
 
-const fieldLexemes = memo(200_000, positionedLexemes);
+const fieldLexemes = isolateMemo(200_000, positionedLexemes);
 
 /**
  * lexemesOf(streetDocument(name, postalCode, locality)), fast for a build: the name and
