@@ -86,6 +86,8 @@ export interface PlaceTable {
   /** Distinct postal codes and localities; a place holds the number of its own. */
   readonly postalCodes: readonly string[];
   readonly localities: readonly string[];
+  /** Numbers [first, last) of the postal codes that start with `prefix` (the codes are sorted), without building their strings. */
+  postalCodesStartingWith(prefix: string): readonly [number, number];
   /** Per postal code, 1 when it holds `literal` (at its start, its end, or both when anchored), without building their strings. */
   postalCodesHolding(literal: string, atStart: boolean, atEnd: boolean): Uint8Array;
   /** Locality number i (without building `localities`). */
@@ -256,6 +258,11 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
       return localities();
     },
     postalCodesHolding: holding,
+    postalCodesStartingWith: (prefix) => {
+      const codes = holding(prefix, true, false);
+      const first = codes.indexOf(1);
+      return first < 0 ? [0, 0] : [first, codes.lastIndexOf(1) + 1];
+    },
     locality: (i) => (i >= 0 && i < localityCount ? localityAt(i) : ""),
     get localityText() {
       return localityText();

@@ -21,10 +21,11 @@ export interface PlacePass {
 }
 
 /**
- * The places that pass the postal-code and locality filters: each distinct value tested once, a
- * literal postal code (a prefix too) on the codes' units, a locality only on the localities that
- * hold its literals, found by one search of their text (`characters`: every character of the
- * localities).
+ * The places that pass the postal-code and locality filters. A postal-code prefix alone is a range
+ * of places (they are sorted by postal code: its codes found in one pass over the front-coded
+ * codes, its places by binary search); else each distinct value is tested once: a literal postal
+ * code on the codes' units, a locality only on the localities that hold its literals, found by one
+ * search of their text (`characters`: every character of the localities).
  */
 export function passingPlaces(
   postalCode: StreetFilter | undefined,
@@ -35,6 +36,19 @@ export function passingPlaces(
   // Each column read only when used (meta.ts decodes them on first use).
   const { size } = places;
   const pass = new Uint8Array(size);
+  if (locality === undefined && isPrefix(postalCode)) {
+    const { postalCodeOf, counts } = places;
+    const [first, last] = places.postalCodesStartingWith(literalText(postalCode.literal));
+    const from = firstIndex(size, (p) => (postalCodeOf[p] as number) >= first);
+    const to = firstIndex(size, (p) => (postalCodeOf[p] as number) >= last);
+    const list = new Int32Array(to - from);
+    let streets = 0;
+    for (let p = from; p < to; p++) {
+      list[p - from] = p;
+      streets += counts[p] as number;
+    }
+    return { pass: pass.fill(1, from, to), list, streets };
+  }
   const codes = postalCode && postalCodesPassing(postalCode, places);
   const some = locality && candidates(locality, places.localityText, characters);
   const localities =
@@ -67,6 +81,20 @@ function postalCodesPassing(filter: StreetFilter, places: PlaceTable): Uint8Arra
       filter.anchoredEnd,
     );
   return testEach(filter, places.postalCodes.length, (i) => places.postalCodes[i] ?? "");
+}
+
+const isPrefix = (f: StreetFilter | undefined): f is StreetFilter =>
+  f !== undefined && f.pattern === undefined && !f.ignoreCase && f.anchoredStart && !f.anchoredEnd;
+
+/** The first index in [0, length) where `past` holds (it holds from there on), or length. */
+function firstIndex(length: number, past: (i: number) => boolean): number {
+  let [low, high] = [0, length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (past(mid)) high = mid;
+    else low = mid + 1;
+  }
+  return low;
 }
 
 /** Per value, 1 when it passes: each tested once, only the candidates when some are known. */
