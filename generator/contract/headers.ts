@@ -87,6 +87,13 @@ export function pagingHeaders(page: number, pageSize: number, total: number): [s
   ];
 }
 
+/** A question's 32-bit FNV-1a hash as eight hex digits: the part of a search or match page's ETag that names the question. */
+export function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
+
 /** A page's ETag: the view's content hash, the page and the format (a strong validator: the bytes follow from these). */
 export function pageEtag(viewHash: string, pageSize: number, page: number, format: Format): string {
   return `"${viewHash}.${pageSize}.${page}.${format}"`;

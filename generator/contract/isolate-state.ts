@@ -17,6 +17,18 @@ export function isolateMap<K, V>(): Map<K, V> {
   return map;
 }
 
+/** `compute` kept per key for the isolate's lifetime, at most `limit` keys (then emptied and begun again). */
+export function isolateMemo<K, V>(limit: number, compute: (key: K) => V): (key: K) => V {
+  const cache = isolateMap<K, V>();
+  return (key: K): V => {
+    if (cache.has(key)) return cache.get(key) as V;
+    const value = compute(key);
+    if (cache.size >= limit) cache.clear();
+    cache.set(key, value);
+    return value;
+  };
+}
+
 /** Empty every registered memo and lazily built table, as a new isolate has them. */
 export function forgetIsolateState(): void {
   for (const forget of forgetters) forget();

@@ -1,5 +1,5 @@
 import { matchTablePath, shardOf } from "../contract/address.ts";
-import { CONTENT_TYPES, pageEtag, pagingHeaders } from "../contract/headers.ts";
+import { CONTENT_TYPES, fnv, pageEtag, pagingHeaders } from "../contract/headers.ts";
 import {
   decodeMatchTable,
   matchRecords,
@@ -245,10 +245,4 @@ async function matchTableOf(
   );
   byResource.set(resource, table);
   return table;
-}
-
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, "0");
 }

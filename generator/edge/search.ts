@@ -1,5 +1,5 @@
 import { selectView, shardOf } from "../contract/address.ts";
-import { CONTENT_TYPES, pageEtag, pagingHeaders } from "../contract/headers.ts";
+import { CONTENT_TYPES, fnv, pageEtag, pagingHeaders } from "../contract/headers.ts";
 import { renderPage } from "../contract/page.ts";
 import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
@@ -207,10 +207,4 @@ export async function openSearchFiles(
   const files = await SearchFiles.open(store, origin, country);
   byCountry.set(country, files);
   return files;
-}
-
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, "0");
 }

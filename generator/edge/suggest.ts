@@ -1,4 +1,4 @@
-import { CONTENT_TYPES } from "../contract/headers.ts";
+import { CONTENT_TYPES, fnv } from "../contract/headers.ts";
 import { pageBounds } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
@@ -130,10 +130,4 @@ async function check(
   });
   const records = await streets.records(positions, budget);
   return `{"valid":${valid},"suggestions":[${records.map((r) => r.json).join(",")}]}`;
-}
-
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return (h >>> 0).toString(16).padStart(8, "0");
 }

@@ -15,7 +15,7 @@ import { lowerCase, utf8Length } from "./ctype.ts";
 import { GERMAN_STOP_WORDS, UNACCENT_RULES } from "./data/pg-tsearch.ts";
 import { parseTokens } from "./parser.ts";
 import * as T from "./parser-tables.ts";
-import { isolateMap } from "../isolate-state.ts";
+import { isolateMemo } from "../isolate-state.ts";
 
 /** A lexeme at a position; `lexeme` is null for a stop word, which only takes its position. */
 export interface PositionedLexeme {
@@ -83,22 +83,13 @@ const simple = (token: string): string | null => {
   return lower === "" ? null : lower;
 };
 
-/** Street data repeats its words (every street of a town names the town): compute each once. */
-const memo = <K, V>(limit: number, compute: (key: K) => V) => {
-  const cache = isolateMap<K, V>();
-  return (key: K): V => {
-    if (cache.has(key)) return cache.get(key) as V;
-    const value = compute(key);
-    if (cache.size >= limit) cache.clear();
-    cache.set(key, value);
-    return value;
-  };
-};
-
-/** config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). */
-const unaccentStem = memo(50_000, (token: string) => germanStem(unaccent(token)));
-const stemOnly = memo(50_000, germanStem);
-const simpleOnly = memo(50_000, simple);
+/**
+ * config_openplzapi's dictionaries per token type (blank, tag, entity, protocol: none). Street data
+ * repeats its words (every street of a town names the town): each is computed once per isolate.
+ */
+const unaccentStem = isolateMemo(50_000, (token: string) => germanStem(unaccent(token)));
+const stemOnly = isolateMemo(50_000, germanStem);
+const simpleOnly = isolateMemo(50_000, simple);
 const DICTIONARIES: ReadonlyMap<number, (token: string) => string | null> = new Map([
   ...[T.WORD, T.HWORD, T.PARTHWORD].map((type) => [type, unaccentStem] as const),
   ...[T.ASCIIWORD, T.ASCIIHWORD, T.ASCIIPARTHWORD].map((type) => [type, stemOnly] as const),
@@ -162,7 +153,7 @@ function collect(words: Iterable<PositionedLexeme>): Map<string, number[]> {
 export const streetDocument = (name: string, postalCode: string, locality: string) =>
   `${name} ${postalCode} ${locality}`;
 
-const fieldLexemes = memo(200_000, positionedLexemes);
+const fieldLexemes = isolateMemo(200_000, positionedLexemes);
 
 /**
  * lexemesOf(streetDocument(name, postalCode, locality)), fast for a build: the name and

@@ -155,7 +155,7 @@ function commonPart(texts: readonly string[]): string {
 }
 
 /** The queries (plain data) without repetitions, in their first order. */
-export function distinct<T>(queries: readonly T[]): T[] {
+function distinct<T>(queries: readonly T[]): T[] {
   const seen = new Set<string>();
   return queries.filter((q) => {
     const key = JSON.stringify(q);

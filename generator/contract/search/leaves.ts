@@ -81,10 +81,7 @@ function chunksOf(units: ArrayLike<number>, size: number): number[] {
 }
 
 /** The list-stream chunks that byte ranges [from, to) lie in. */
-export function streamFiles(
-  meta: SearchMeta,
-  ranges: readonly (readonly [number, number])[],
-): Files {
+function streamFiles(meta: SearchMeta, ranges: readonly (readonly [number, number])[]): Files {
   const chunks = new Set<number>();
   for (const [from, to] of ranges)
     for (
@@ -102,6 +99,14 @@ export const listFiles = (meta: SearchMeta, refs: readonly store.ListRef[]): Fil
     meta,
     refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0]),
   );
+
+/** The files of a list's blocks [from, to) (to at most its last block). */
+export const blockFiles = (meta: SearchMeta, ref: store.ListRef, from: number, to: number): Files =>
+  streamFiles(meta, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
+
+/** The bytes of a list's blocks [from, to) (their files fetched). */
+export const blockBytes = (r: Reader, ref: store.ListRef, from: number, to: number): Uint8Array =>
+  streamBytes(r, ref[1 + from] ?? 0, ref[1 + to] ?? 0);
 
 /** Bytes [from, to) of the list stream, its chunks fetched. */
 export function streamBytes(r: Reader, from: number, to: number): Uint8Array {

@@ -23,7 +23,7 @@ import { EVERY_NAME, literalKeys, listCount, NAME_START, type ListRef } from "./
 import { gallop, intersect, unite } from "./kernels.ts";
 
 /** The lists a name reads: their runs (an upper bound of the candidates) and streets (likewise). */
-export interface Cover {
+interface Cover {
   readonly refs: readonly ListRef[];
   readonly runs: number;
   readonly streets: number;

@@ -1,13 +1,16 @@
 /**
- * A phrase's candidates on its rarest lexeme's list decided by their places where their names
- * lack that lexeme (checks.ts): once per place, does the phrase lie in the place, and which split
- * of its terms between the name's end and the place can the place take (`"Straße Berlin"` none:
- * the postal code stands between a name and its locality). So `"Berlin Straße"` reads the names of
- * Berliner Straßen, not those of Berlin's streets.
+ * A phrase tested on streets without their whole documents where a name or a place decides
+ * (checks.ts): once per place, does the phrase lie in the place, and which split of its terms
+ * between the name's end and the place can the place take (`"Straße Berlin"` none: the postal
+ * code stands between a name and its locality); once per plain name, does the phrase lie in it.
+ * A phrase's candidates on its rarest lexeme's list are decided by their places where their names
+ * lack that lexeme, so `"Berlin Straße"` reads the names of Berliner Straßen, not those of
+ * Berlin's streets.
  */
 import { lowerCase } from "../postgres/ctype.ts";
 import { lexemesOf, streetLexemes, unaccent, type DocumentLexemes } from "../postgres/lexize.ts";
 import { matches, type PhraseTerm, type SearchNode } from "../postgres/tsquery.ts";
+import { isolateMemo } from "../isolate-state.ts";
 import { gallop } from "./kernels.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import type { Postings } from "./postings.ts";
@@ -21,6 +24,11 @@ type Phrase = SearchNode & { readonly op: "phrase" };
  */
 export const SHORT_DOCUMENT = 250;
 
+/** Names whose lexemes an isolate keeps (names repeat across queries); past it the memos begin again. */
+export const NAMES_KEPT = 100_000;
+/** A plain name's lexemes alone, with their positions. */
+const nameDocument = isolateMemo(NAMES_KEPT, (name: string) => streetLexemes(name, "", ""));
+
 /** What a place says of a phrase: is every plain document of it short, does the phrase lie in it, the first split it takes. */
 type PlaceVerdict = {
   readonly short: boolean;
@@ -29,24 +37,25 @@ type PlaceVerdict = {
 };
 
 /**
- * The candidates (increasing, each on `list`, the phrase's term `driver`'s, a lexeme) that match.
- * An entry whose name bit is clear has a plain name without the term, so the term is in the place:
- * the place decides unless it takes a split before the term. Another plain name decides by its own
- * lexemes when the place takes no split; `passes` tests the rest on their whole documents.
+ * A phrase tested on streets, decided without their whole documents where a name or a place
+ * decides (`whole`: the test of a whole document, for the rest). Verdicts are kept per place for
+ * one request, a name's lexemes per isolate.
  */
-export function byPlaces(
-  candidates: Int32Array,
-  list: Postings,
-  phrase: Phrase,
-  driver: number,
-  places: PlaceTable,
-  passes: (entry: ListEntry) => boolean,
-): Int32Array {
-  const verdicts = new Map<number, PlaceVerdict>();
-  const byText = new Map<string, PlaceVerdict>();
-  const verdictOf = (place: number): PlaceVerdict => {
-    let verdict = verdicts.get(place);
+export class PhraseOnStreets {
+  private readonly verdicts = new Map<number, PlaceVerdict>();
+  private readonly byText = new Map<string, PlaceVerdict>();
+
+  constructor(
+    readonly phrase: Phrase,
+    private readonly places: PlaceTable,
+    readonly whole: (entry: ListEntry) => boolean,
+  ) {}
+
+  /** What place p says of the phrase: places alike but for a mute postal code share it. */
+  verdict(place: number): PlaceVerdict {
+    let verdict = this.verdicts.get(place);
     if (verdict === undefined) {
+      const { phrase, places } = this;
       const postalCode = placePostalCode(places, place);
       // A postal code of digits that no term is (a mute one) only takes a position: the locality decides.
       const mute =
@@ -55,31 +64,46 @@ export function byPlaces(
           t.prefix ? postalCode.startsWith(t.lexeme) : postalCode === t.lexeme,
         );
       const key = `${mute ? "#".repeat(postalCode.length) : postalCode} ${placeLocality(places, place)}`;
-      verdict = byText.get(key) ?? placeVerdict(phrase, postalCode, placeLocality(places, place));
-      byText.set(key, verdict);
-      verdicts.set(place, verdict);
+      verdict =
+        this.byText.get(key) ?? placeVerdict(phrase, postalCode, placeLocality(places, place));
+      this.byText.set(key, verdict);
+      this.verdicts.set(place, verdict);
     }
     return verdict;
-  };
-  const inNames = new Map<string, boolean>();
-  const decide = (i: number): boolean => {
-    if (!list.inName(i)) {
-      const verdict = verdictOf(list.seconds[i] as number);
-      if (!verdict.short) return passes(list.entry(i));
-      return verdict.inPlace || (verdict.firstSplit <= driver && passes(list.entry(i)));
-    }
-    const entry = list.entry(i);
+  }
+
+  /**
+   * Does the phrase match a street? A plain name's positions come first and are never dropped: a
+   * match in the name alone is one in the document. Else, when the place keeps every position
+   * (short) and takes no split of the terms, only the place alone can hold the phrase.
+   */
+  passes(entry: ListEntry): boolean {
     const name = entry.head.at(-1) ?? "";
-    if (name.length >= PLAIN_NAME_LENGTH || name.includes("<")) return passes(entry);
-    // A plain name's positions come first and are never dropped: a match in it is one in the document.
-    let alone = inNames.get(name);
-    if (alone === undefined)
-      inNames.set(name, (alone = matches({ root: phrase }, streetLexemes(name, "", ""))));
-    if (alone) return true;
-    const verdict = verdictOf(entry.place);
-    return !verdict.short || verdict.firstSplit < phrase.terms.length
-      ? passes(entry)
+    if (name.length >= PLAIN_NAME_LENGTH || name.includes("<")) return this.whole(entry);
+    if (matches({ root: this.phrase }, nameDocument(name))) return true;
+    const verdict = this.verdict(entry.place);
+    return !verdict.short || verdict.firstSplit < this.phrase.terms.length
+      ? this.whole(entry)
       : verdict.inPlace;
+  }
+}
+
+/**
+ * The candidates (increasing, each on `list`, the phrase's term `driver`'s, a lexeme) that match.
+ * An entry whose name bit is clear has a plain name without the term, so the term is in the place:
+ * the place decides unless it takes a split before the term. The others as `test.passes`.
+ */
+export function byPlaces(
+  candidates: Int32Array,
+  list: Postings,
+  driver: number,
+  test: PhraseOnStreets,
+): Int32Array {
+  const decide = (i: number): boolean => {
+    if (list.inName(i)) return test.passes(list.entry(i));
+    const verdict = test.verdict(list.seconds[i] as number);
+    if (!verdict.short) return test.whole(list.entry(i));
+    return verdict.inPlace || (verdict.firstSplit <= driver && test.whole(list.entry(i)));
   };
   const out = new Int32Array(candidates.length);
   let n = 0;

@@ -2,10 +2,10 @@
  * The `/Streets` plans beside places (streets.ts), and the loops they share: streets counted in
  * order with a page kept, a name's runs verified by a check per street, streets read in order.
  */
-import { BLOCK_ENTRIES, type ListRef } from "./store.ts";
+import { BLOCK_ENTRIES } from "./store.ts";
 import { filterMatches } from "./filter.ts";
 import { placeList } from "./meta.ts";
-import { COST, Page, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, Page, union, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { combineBits, countRange, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import type { PlacePass } from "./values.ts";
@@ -25,8 +25,6 @@ export const countedSteps = (r: Reader, streets: number, end: number, name?: Nam
   r.meta.places * COST.bit +
   Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) *
     (name === undefined ? COST.entry : COST.walked);
-export const blockFiles = (r: Reader, ref: ListRef, from: number, to: number): Files =>
-  leaf.streamFiles(r.meta, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
 
 /**
  * The streets of a name's passing runs that `keep` keeps (its place; -2: not kept; -1: kept, its
@@ -76,14 +74,14 @@ export function bitmapPlan(
 }
 
 /** The streets in every one of these place bitmaps. */
-export function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
+function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
   const [first, second] = keys.map((n) => leaf.bitmap(r, n)) as [Uint32Array, Uint32Array?];
   if (second === undefined) return first;
   const out = new Uint32Array(first.length);
   combineBits(out, first, second, 0);
   return out;
 }
-export const andSteps = (r: Reader, keys: readonly number[]) =>
+const andSteps = (r: Reader, keys: readonly number[]) =>
   (keys.length - 1) * ((r.meta.count + 31) >>> 5) * COST.word;
 /** With the place table read: the plans for places alone, or beside a name. */
 export function placePlans(
@@ -269,11 +267,9 @@ async function ordered(
             b + Math.ceil(((want - k) * name.runs) / name.streets / BLOCK_ENTRIES),
           ),
         );
-        await r.need(blockFiles(r, ref, b, to));
+        await r.need(leaf.blockFiles(r.meta, ref, b, to));
         for (let n = b; n < to; n++)
-          blocks.push(
-            decodePostings(leaf.streamBytes(r, ref[1 + n] ?? 0, ref[2 + n] ?? 0), BLOCK_ENTRIES),
-          );
+          blocks.push(decodePostings(leaf.blockBytes(r, ref, n, n + 1), BLOCK_ENTRIES));
       }
       const l = blocks[b] as Postings;
       stretch[k] = (l.positions[i] as number) + inRun;

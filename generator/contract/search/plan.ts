@@ -135,13 +135,6 @@ export function union(...parts: readonly Files[]): Files {
   return out;
 }
 
-/** Their bytes in all. */
-export function bytesOf(files: Files): number {
-  let sum = 0;
-  for (const bytes of files.values()) sum += bytes;
-  return sum;
-}
-
 /** Streets counted in order, those of the page [start, end) kept with their places and heads. */
 export class Page {
   total = 0;

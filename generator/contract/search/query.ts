@@ -12,7 +12,7 @@ import { COST, cheapest, union, type Found, type Plan, type Reader } from "./pla
 import { entryAt } from "./postings.ts";
 import * as leaf from "./leaves.ts";
 import * as k from "./kernels.ts";
-import { BLOCK_ENTRIES, decodeBlocks, listCount, type ListRef } from "./store.ts";
+import { BLOCK_ENTRIES, decodeBlocks, listCount, type ListEntry, type ListRef } from "./store.ts";
 
 /** A term: its lists (a prefix: every lexeme's that starts with it), their entries, its bitmap. */
 type Term = { key: string; refs: readonly ListRef[]; entries: number; bitmap: number | undefined };
@@ -48,9 +48,7 @@ export async function findFullText(
   }
   const termOf = (t: LexemeMatch) => terms.get(termKey(t)) as Term;
   if (root.op === "lexeme" && !root.prefix) return await oneList(r, termOf(root), start, end);
-  const plans = [true, false].flatMap((bits) =>
-    [false, true].map((least) => sparsePlan(r, root, termOf, bits, least, start, end)),
-  );
+  const plans = [false, true].map((least) => sparsePlan(r, root, termOf, least, start, end));
   if (!hasPhrase(root)) plans.push(densePlan(r, root, termOf, start, end));
   return await cheapest(plans, r);
 }
@@ -60,18 +58,18 @@ async function oneList(r: Reader, term: Term, start: number, end: number): Promi
   const [ref = [0]] = term.refs;
   const total = listCount(ref);
   const to = Math.min(end, total);
-  const [first, last] = [Math.floor(start / BLOCK_ENTRIES), Math.floor((to - 1) / BLOCK_ENTRIES)];
-  const [from, upTo] = to <= start ? [0, 0] : [ref[1 + first] ?? 0, ref[2 + last] ?? 0];
-  await r.need(leaf.streamFiles(r.meta, [[from, upTo]]));
-  const skip = first * BLOCK_ENTRIES;
-  const entries =
-    to <= start ? [] : decodeBlocks(leaf.streamBytes(r, from, upTo), [], start - skip, to - skip);
-  const heads = entries.map((e) => e.head);
+  const [first, next] = [Math.floor(start / BLOCK_ENTRIES), Math.ceil(to / BLOCK_ENTRIES)];
+  const entries: ListEntry[] = [];
+  if (to > start) {
+    await r.need(leaf.blockFiles(r.meta, ref, first, next));
+    const skip = first * BLOCK_ENTRIES;
+    decodeBlocks(leaf.blockBytes(r, ref, first, next), entries, start - skip, to - skip);
+  }
   return {
     total,
     positions: Int32Array.from(entries, (e) => e.position),
     places: Int32Array.from(entries, (e) => e.place),
-    heads,
+    heads: entries.map((e) => e.head),
   };
 }
 
@@ -95,15 +93,14 @@ type Run = {
 
 /**
  * A sparse plan: lists read (sets of positions with their entries), the rest checked per candidate,
- * on a bit where a term's bitmap decides (`bits`), else on the candidate's document (which needs the
- * place table). An `and`'s operands other than its lead are read when that costs fewer steps than
+ * on a bit where a term's bitmap decides, else on the candidate's document (which needs the place
+ * table). An `and`'s operands other than its lead are read when that costs fewer steps than
  * checking them, or (`least`: the plan that reads least) always checked.
  */
 function sparsePlan(
   r: Reader,
   root: SearchNode,
   termOf: (t: LexemeMatch) => Term,
-  bits: boolean,
   least: boolean,
   start: number,
   end: number,
@@ -152,7 +149,7 @@ function sparsePlan(
             termOf(t).bitmap === undefined &&
             termOf(t).entries < termOf(driver).entries * COST.document,
         );
-        if (bits) others.forEach((t) => bitmaps.add(termOf(t)));
+        others.forEach((t) => bitmaps.add(termOf(t)));
         steps +=
           [driver, ...narrowing].reduce((sum, t) => sum + termOf(t).entries, 0) * COST.entry +
           termOf(driver).entries * COST.document;
@@ -176,7 +173,7 @@ function sparsePlan(
         operands.forEach(({ n, cost }, i) => {
           const leafNode = n.op === "not" ? n.operand : n;
           const bit =
-            bits && leafNode.op === "lexeme" && termOf(leafNode).bitmap !== undefined
+            leafNode.op === "lexeme" && termOf(leafNode).bitmap !== undefined
               ? termOf(leafNode)
               : undefined;
           const check = (lead ?? 0) * (bit === undefined ? COST.document : COST.bit);

@@ -109,7 +109,7 @@ export function nameStartGrams(folded: string): string[] {
 }
 
 /** The distinct trigrams (three code points) of a case-folded text. */
-export function trigramsOf(folded: string): string[] {
+function trigramsOf(folded: string): string[] {
   return gramsOf(folded, 3);
 }
 

@@ -13,7 +13,6 @@ import * as leaf from "./leaves.ts";
 import { passingPlaces } from "./values.ts";
 import {
   bitmapPlan,
-  blockFiles,
   countedSteps,
   placePlans,
   positionSteps,
@@ -123,7 +122,7 @@ function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<
   const perBlock = (BLOCK_ENTRIES * name.streets) / Math.max(1, name.runs);
   const lazy: Plan<Found> = {
     steps: Math.min(name.runs, Math.ceil(end / perBlock) * BLOCK_ENTRIES) * COST.entry,
-    files: () => blockFiles(r, ref, 0, Math.ceil(end / perBlock)),
+    files: () => leaf.blockFiles(r.meta, ref, 0, Math.ceil(end / perBlock)),
     run: async () => {
       const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
       // Blocks from the first, as many at a time as the page is expected to need.
@@ -132,15 +131,9 @@ function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<
           ref.length - 2,
           block + Math.max(1, Math.ceil((end - seen) / perBlock)),
         );
-        await r.need(blockFiles(r, ref, block, next));
-        seen = runStreetsOf(
-          leaf.streamBytes(r, ref[1 + block] ?? 0, ref[1 + next] ?? 0),
-          seen,
-          start,
-          end,
-          positions,
-          heads,
-        );
+        await r.need(leaf.blockFiles(r.meta, ref, block, next));
+        const bytes = leaf.blockBytes(r, ref, block, next);
+        seen = runStreetsOf(bytes, seen, start, end, positions, heads);
         block = next;
       }
       return { total: name.streets, positions: Int32Array.from(positions), heads };
