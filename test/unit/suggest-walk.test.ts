@@ -72,6 +72,43 @@ describe("the suggestions' walk", () => {
     );
   });
 
+  it(`answers a beginning of the query along its walk as its own walk does (seed ${seed})`, () => {
+    fc.assert(
+      fc.property(
+        fc.array(skeleton, { minLength: 1, maxLength: 30 }),
+        skeleton,
+        skeleton,
+        fc.integer({ min: 0, max: 2 }),
+        fc.boolean(),
+        (skeletons, begin, rest, k, prefix) => {
+          const trie = encodeTrie(
+            skeletons.map((text, i) => ({ key: alphabet.encode(text), payload: Uint8Array.of(i) })),
+          );
+          const walker = new TrieWalker();
+          const along = new Map<string, number>();
+          walker.walk(
+            trie,
+            alphabet.encode(begin + rest),
+            k,
+            prefix,
+            (from, to) => {
+              const full = walker.fullAt(begin.length);
+              if (full <= k)
+                for (let at = from; at < to; at++) along.set(skeletons[trie[at] ?? 0] ?? "", full);
+              return true;
+            },
+            [begin.length],
+          );
+          const own = new Map(
+            [...walked(skeletons, begin, k, false)].map(([text, [full]]) => [text, full]),
+          );
+          expect(along).toEqual(own);
+        },
+      ),
+      { seed, numRuns: 2000 },
+    );
+  });
+
   it.each([
     ["muller", "mueller", 0],
     ["strase", "strasse", 0],
