@@ -127,6 +127,8 @@ export interface PartNames {
 /** A part's walk in a pass: its query, and the parts whose queries begin it (walked along). */
 interface Walk extends PartNames {
   readonly query: Uint8Array;
+  /** The pair keys of the tries it reads (pairsToRead), once. */
+  readonly pairs: readonly string[];
   readonly riders: Walk[];
 }
 
@@ -146,9 +148,11 @@ export function findNames(
 ): void {
   const walks: Walk[] = parts.flatMap(({ part, found }) => {
     const query = queriesOf(part, alphabet)[pass.raw ? 1 : 0];
-    return query === undefined ? [] : [{ part, found, query, riders: [] }];
+    if (query === undefined) return [];
+    return [{ part, found, query, pairs: pairsToRead(query, pass.typos, part.lead), riders: [] }];
   });
-  const tries = (walk: Walk) => pairsToRead(walk.query, pass.typos, walk.part.lead).join();
+  const sameTries = (a: Walk, b: Walk) =>
+    a.pairs.length === b.pairs.length && a.pairs.every((pair, i) => b.pairs[i] === pair);
   // Longest first, so that a rider's leader rides nothing itself.
   const byLength = [...walks].sort((a, b) => b.query.length - a.query.length);
   const riding = new Set<Walk>();
@@ -159,7 +163,7 @@ export function findNames(
         !riding.has(other) &&
         other.query.length > walk.query.length &&
         walk.query.every((code, i) => other.query[i] === code) &&
-        tries(other) === tries(walk),
+        sameTries(other, walk),
     );
     if (leader === undefined) continue;
     leader.riders.push(walk);
@@ -173,7 +177,7 @@ function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array 
   const walks = [lead, ...lead.riders];
   const limits = walks.map((walk) => walk.found.size + MAX_NAMES);
   const open = walks.map(() => true);
-  for (const trie of pairsToRead(lead.query, k, lead.part.lead).map(shardOf)) {
+  for (const trie of lead.pairs.map(shardOf)) {
     if (trie === undefined) continue;
     open.fill(true);
     const onHit: OnHit = (from, to, full, prefix, path, depth) => {
