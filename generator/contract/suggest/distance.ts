@@ -29,6 +29,7 @@ const scratch = {
   weights: new Int32Array(0),
   caps: new Int32Array(0),
   free: new Uint8Array(0),
+  digits: new Uint8Array(0),
 };
 
 /**
@@ -68,10 +69,16 @@ export function typosOf(
   }
   const width = m + 1;
   if (scratch.rows.length < width * (n + 1)) scratch.rows = new Int32Array(2 * width * (n + 1));
-  if (scratch.free.length < width) scratch.free = new Uint8Array(2 * width);
-  const { rows, free } = scratch;
-  // The query's free letters (an insertion of them costs nothing), once.
-  for (let j = 1; j <= m; j++) free[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 1 : 0;
+  if (scratch.free.length < width) {
+    scratch.free = new Uint8Array(2 * width);
+    scratch.digits = new Uint8Array(2 * width);
+  }
+  const { rows, free, digits } = scratch;
+  // The query's free letters (an insertion of them costs nothing) and digits, once.
+  for (let j = 1; j <= m; j++) {
+    free[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 1 : 0;
+    digits[j] = isDigit(query[j - 1] ?? 0) ? 1 : 0;
+  }
   const insertCost = (i: number) =>
     n === 0 ? 1 : Math.min(weights[Math.max(0, i - 1)] ?? 1, weights[Math.min(n - 1, i)] ?? 1);
   rows[0] = 0;
@@ -85,15 +92,18 @@ export function typosOf(
     const remove = isFree(code, before) ? 0 : w;
     const insert = insertCost(i);
     const swapWeight = Math.max(w, weights[i - 2] ?? 1);
-    // A pair swap is possible only where the skeleton holds a pair (trie.ts isFree).
-    const pairs = i >= 3 && (isFree(before, skeleton[i - 3] ?? 0) || isFree(code, before));
-    const codeIsDigit = isDigit(code);
+    // A letter swapped with a transliteration's pair (walk.ts): query [j-3, j) is `c a b` where
+    // the skeleton's [i-3, i) is `a b c` with `a b` a pair, or `b c a` with `b c` one.
+    const third = i >= 3 ? (skeleton[i - 3] ?? 0) : 0;
+    const pairFirst = i >= 3 && isFree(before, third);
+    const pairLast = i >= 3 && isFree(code, before);
+    const codeIsDigit = isDigit(code) ? 1 : 0;
     const cur = i * width;
     const prev = cur - width;
     rows[cur] = (rows[prev] ?? 0) + remove;
     for (let j = 1; j <= m; j++) {
       const q = query[j - 1] ?? 0;
-      const substitute = q === code ? 0 : isDigit(q) === codeIsDigit ? w : FAR;
+      const substitute = q === code ? 0 : digits[j] === codeIsDigit ? w : FAR;
       let v = (rows[prev + j - 1] ?? FAR) + substitute;
       const deletion = (rows[prev + j] ?? FAR) + remove;
       if (deletion < v) v = deletion;
@@ -103,7 +113,11 @@ export function typosOf(
         const swap = (rows[prev - width + j - 2] ?? FAR) + swapWeight;
         if (swap < v) v = swap;
       }
-      if (pairs && j >= 3 && swapsPair(query, j, skeleton, i)) {
+      if (
+        j >= 3 &&
+        ((pairFirst && query[j - 3] === code && query[j - 2] === third && q === before) ||
+          (pairLast && query[j - 3] === before && query[j - 2] === code && q === third))
+      ) {
         const swap = (rows[prev - 2 * width + j - 3] ?? FAR) + Math.max(w, weights[i - 3] ?? 1);
         if (swap < v) v = swap;
       }
@@ -117,14 +131,4 @@ export function typosOf(
     full: complete && whole <= (caps[n] ?? 0) ? whole : FAR,
     prefix: best,
   };
-}
-
-/** Whether query [j-3, j) is skeleton [i-3, i) with a letter swapped with a transliteration's pair (walk.ts). */
-function swapsPair(query: Uint8Array, j: number, skeleton: Uint8Array, i: number): boolean {
-  const [a, b, c] = [skeleton[i - 3] ?? 0, skeleton[i - 2] ?? 0, skeleton[i - 1] ?? 0];
-  const [x, y, z] = [query[j - 3] ?? 0, query[j - 2] ?? 0, query[j - 1] ?? 0];
-  return (
-    (isFree(b, a) && x === c && y === a && z === b) ||
-    (isFree(c, b) && x === b && y === c && z === a)
-  );
 }

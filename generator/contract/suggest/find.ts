@@ -3,7 +3,7 @@
  * (walk.ts), each skeleton found checked word by word (distance.ts), each name kept with its
  * fewest typos and its tier.
  */
-import { typosOf } from "./distance.ts";
+import { typosOf, type WordShape } from "./distance.ts";
 import { MAX_TYPOS, typoAllowance } from "./fold.ts";
 import { LEFT_OUT_WORDS, namePayloads, queryPairs, type NamePayload } from "./names.ts";
 import { localityPayloads } from "./places.ts";
@@ -64,15 +64,20 @@ function judge(
   depth: number,
   payload: Pick<NamePayload, "words" | "flags" | "spelling">,
 ): { typos: number; tier: number } | undefined {
-  let [f, p] = [full, prefix];
+  let f = full;
+  let p = prefix;
   // A walk counts every edit alike: an edit needs the words' check, unless every word tolerates
-  // one (then the walk's count is the check's) and the words reached tolerate as many.
+  // one (then the walk's count is the check's) and the words reached tolerate as many. Loops, not
+  // every/reduce/some: this runs per name found, in a fresh isolate's lower tiers.
   const words = payload.words;
-  const everyWord = words.every((word) => word.allowance > 0);
-  const all = Math.min(
-    MAX_TYPOS,
-    words.reduce((sum, word) => sum + word.allowance, 0),
-  );
+  let everyWord = true;
+  let allowances = 0;
+  for (let i = 0; i < words.length; i++) {
+    const allowance = (words[i] as WordShape).allowance;
+    if (allowance === 0) everyWord = false;
+    allowances += allowance;
+  }
+  const all = Math.min(MAX_TYPOS, allowances);
   // The check only adds to the walk's count (an edit costs at least one there): a name whose words
   // tolerate fewer typos than the walk counted is out without it.
   if (f > all && p > all) return undefined;
@@ -81,14 +86,15 @@ function judge(
   const prefixDone = p === 0 || p >= FAR || (everyWord && p <= first);
   if (!fullDone || !prefixDone) {
     const typos = typosOf(query, path, depth, words, f < FAR, part.prefix);
-    [f, p] = [f < FAR ? typos.full : FAR, part.prefix ? typos.prefix : FAR];
+    f = f < FAR ? typos.full : FAR;
+    p = part.prefix ? typos.prefix : FAR;
   }
   const leftOut = (payload.flags & LEFT_OUT_WORDS) !== 0;
   // Written as typed: the same skeleton, and among names of one skeleton the same spelling.
-  const otherwise =
+  let otherwise =
     depth !== query.length ||
-    path.some((code, i) => i < depth && code !== query[i]) ||
     (payload.spelling !== undefined && payload.spelling !== part.spelling);
+  for (let i = 0; i < depth && !otherwise; i++) otherwise = path[i] !== query[i];
   const whole = f < FAR ? { typos: f, tier: leftOut ? 2 : otherwise ? 1 : 0 } : undefined;
   const begun = p < FAR ? { typos: p, tier: leftOut ? 4 : 3 } : undefined;
   if (whole === undefined) return begun;
@@ -181,24 +187,31 @@ function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array 
     if (trie === undefined) continue;
     open.fill(true);
     const onHit: OnHit = (from, to, full, prefix, path, depth) => {
-      walks.forEach(({ part, found, query }, i) => {
+      let anyOpen = false;
+      for (let i = 0; i < walks.length; i++) {
+        const { part, found, query } = walks[i] as Walk;
         const f = i === 0 ? full : walker.fullAt(query.length);
         const p = i === 0 ? prefix : FAR;
-        if (!open[i] || (f > k && p > k)) return;
-        for (const payload of namePayloads(trie, from, to)) {
-          const judged = judge(query, part, f, p, path, depth, payload);
-          if (judged === undefined) continue;
-          const known = found.get(payload.position);
-          if (known === undefined || better(judged, known))
-            found.set(payload.position, {
-              position: payload.position,
-              count: payload.count,
-              ...judged,
-            });
+        if (open[i] && (f <= k || p <= k)) {
+          const payloads = namePayloads(trie, from, to);
+          for (let n = 0; n < payloads.length; n++) {
+            const payload = payloads[n] as NamePayload;
+            const judged = judge(query, part, f, p, path, depth, payload);
+            if (judged === undefined) continue;
+            const known = found.get(payload.position);
+            if (known === undefined || better(judged, known))
+              found.set(payload.position, {
+                position: payload.position,
+                count: payload.count,
+                typos: judged.typos,
+                tier: judged.tier,
+              });
+          }
+          if (found.size >= (limits[i] ?? 0)) open[i] = false;
         }
-        if (found.size >= (limits[i] ?? 0)) open[i] = false;
-      });
-      return open.includes(true);
+        if (open[i]) anyOpen = true;
+      }
+      return anyOpen;
     };
     walker.walk(
       trie,

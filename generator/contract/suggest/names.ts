@@ -65,16 +65,21 @@ export function writeShapes(out: ByteWriter, words: readonly WordShape[]): void 
 }
 
 /** Reads word shapes at `at`; returns them and the offset after them. */
-export function readShapes(bytes: Uint8Array, at: number): [WordShape[], number] {
-  const count = bytes[at++] ?? 0;
+export function readShapes(bytes: Uint8Array, at: number): WordShape[] {
+  const count = bytes[at] ?? 0;
   const words: WordShape[] = [];
+  shapesAt = at + 1;
   for (let i = 0; i < count; i++) {
-    const value = varintAt(bytes, at);
-    at = varintEnd();
+    const value = varintAt(bytes, shapesAt);
+    shapesAt = varintEnd();
     words.push({ length: Math.floor(value / 4), allowance: value % 4 });
   }
-  return [words, at];
+  return words;
 }
+
+/** Where the shapes readShapes read last end (no tuple: a fresh isolate's lower tiers pay for each). */
+let shapesAt = 0;
+export const shapesEnd = (): number => shapesAt;
 
 /** Every payload in bytes [from, to) of a name trie. */
 export function namePayloads(bytes: Uint8Array, from: number, to: number): NamePayload[] {
@@ -90,9 +95,13 @@ export function namePayloads(bytes: Uint8Array, from: number, to: number): NameP
     }
     const position = varintAt(bytes, at);
     const count = varintAt(bytes, varintEnd());
-    const [words, next] = readShapes(bytes, varintEnd());
-    out.push({ flags, position, count, words, ...(spelling === undefined ? {} : { spelling }) });
-    at = next;
+    const words = readShapes(bytes, varintEnd());
+    out.push(
+      spelling === undefined
+        ? { flags, position, count, words }
+        : { flags, position, count, words, spelling },
+    );
+    at = shapesEnd();
   }
   return out;
 }

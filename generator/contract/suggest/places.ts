@@ -19,7 +19,7 @@
  */
 import { ByteWriter } from "../search/bytes.ts";
 import type { WordShape } from "./distance.ts";
-import { readShapes, writeShapes } from "./names.ts";
+import { readShapes, shapesEnd, writeShapes } from "./names.ts";
 import { readVarint, varintAt, varintEnd } from "./varint.ts";
 
 export interface LocalityPayload {
@@ -47,8 +47,8 @@ export function localityPayloads(bytes: Uint8Array, from: number, to: number): L
   const out: LocalityPayload[] = [];
   for (let at = from; at < to;) {
     const flags = bytes[at++] ?? 0;
-    const [words, afterWords] = readShapes(bytes, at);
-    const locality = varintAt(bytes, afterWords);
+    const words = readShapes(bytes, at);
+    const locality = varintAt(bytes, shapesEnd());
     out.push({ flags, words, locality });
     at = varintEnd();
   }

@@ -51,6 +51,8 @@ export class TrieWalker {
   private least = new Int32Array(0);
   /** The cost of inserting the query's j-th character (0 when isFree). */
   private inserts = new Int32Array(0);
+  /** 1 where the query's j-th character is a digit (isDigit). */
+  private digits = new Uint8Array(0);
   private path = new Uint8Array(0);
   private bytes: Uint8Array = new Uint8Array(0);
   private query: Uint8Array = new Uint8Array(0);
@@ -83,12 +85,16 @@ export class TrieWalker {
         this[name] = new Int32Array(depths);
       this.path = new Uint8Array(depths);
     }
-    if (this.inserts.length < m + 2) this.inserts = new Int32Array(m + 2);
-    const { rows, inserts } = this;
+    if (this.inserts.length < m + 2) {
+      this.inserts = new Int32Array(m + 2);
+      this.digits = new Uint8Array(m + 2);
+    }
+    const { rows, inserts, digits } = this;
     let hi = 0;
     rows[0] = 0;
     for (let j = 1; j <= m; j++) {
       inserts[j] = isFree(query[j - 1] as number, query[j - 2] ?? 0) ? 0 : 1;
+      digits[j] = isDigit(query[j - 1] as number) ? 1 : 0;
       rows[j] = (rows[j - 1] as number) + (inserts[j] as number);
       if ((rows[j] as number) <= k) hi = j;
     }
@@ -112,7 +118,9 @@ export class TrieWalker {
 
   /** Whether a beginning of the query (`also`) is within k of row d's skeleton. */
   private alsoWithin(d: number): boolean {
-    for (const length of this.also) if (this.within(d, length) <= this.k) return true;
+    const also = this.also;
+    for (let i = 0; i < also.length; i++)
+      if (this.within(d, also[i] as number) <= this.k) return true;
     return false;
   }
 
@@ -194,7 +202,7 @@ export class TrieWalker {
    * have one: this row has, or a swap from one of the two rows above it may (a cell within k - 1).
    */
   private row(d: number, code: number): boolean {
-    const { query, rows, inserts, k, path, start, end, lo, hi, least } = this;
+    const { query, rows, inserts, digits, k, path, start, end, lo, hi, least } = this;
     const m = query.length;
     const width = m + 1;
     const cur = d * width;
@@ -205,7 +213,7 @@ export class TrieWalker {
     const pairFirst = d >= 3 && isFree(before, third);
     const pairLast = d >= 3 && isFree(code, before);
     const remove = isFree(code, before) ? 0 : 1;
-    const codeIsDigit = isDigit(code);
+    const codeIsDigit = isDigit(code) ? 1 : 0;
     // The rows above: computed cells [s, e] (others over k).
     const s1 = start[d - 1] as number;
     const e1 = end[d - 1] as number;
@@ -240,7 +248,7 @@ export class TrieWalker {
     let j = from;
     for (; j <= m && (j <= to || left + (inserts[j] as number) <= k); j++) {
       const q = query[j - 1] as number;
-      const substitute = q === code ? 0 : isDigit(q) === codeIsDigit ? 1 : FAR;
+      const substitute = q === code ? 0 : digits[j] === codeIsDigit ? 1 : FAR;
       let v = (j - 1 >= s1 && j - 1 <= e1 ? (rows[prev + j - 1] as number) : FAR) + substitute;
       const up = (j >= s1 && j <= e1 ? (rows[prev + j] as number) : FAR) + remove;
       if (up < v) v = up;
