@@ -43,7 +43,7 @@ function options(
     remote: true,
     mirror: upstream.mirror,
     // Enough for every resource, and no page files (the Worker cuts every page from the packed
-    // records): these tests are about the sources, and each build writes 2,500 files, not 20,000.
+    // records): these tests are about the sources, and each build writes about 2,700 files, not 20,000.
     maxFiles: 20_000,
     pageFiles: false,
     headersTemplate,
