@@ -11,8 +11,9 @@
  *   {"records":n,"columns":{"postalCode":{"values":[at,bytes],"rows":at,"alphabet":[[48,57]],
  *    "shortest":4,"longest":5},"name":{"values":[…],"folded":[…],"rows":at,"alphabet":[…],…}}}
  *
- * `values` (and `folded`) are the distinct values as UTF-8 joined with newlines (no value holds
- * one); `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
+ * `values` (and `folded`) are the distinct values as UTF-8, each after a newline and the last also
+ * before one (`\nA\nB\n`; no value holds one): decoded, that is the text every search runs over,
+ * anchored ones included, with no copy; `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
  * characters the column's values use, as ranges: a pattern's classes are cut down to it
  * (regex/alphabet.ts), which leaves every verdict as it is and makes the engine's classes small.
  * `shortest` and `longest` are its values' lengths in characters: with the alphabet they tell a
@@ -127,8 +128,8 @@ export function encodeMatchTable(
       const bytes = encoder.encode(joined);
       return [add(bytes), bytes.length] as const;
     };
-    const plain = text(values.join("\n"));
-    const folded = fold === undefined ? undefined : text(values.map(fold).join("\n"));
+    const plain = text(JoinedValues.frame(values));
+    const folded = fold === undefined ? undefined : text(JoinedValues.frame(values.map(fold)));
     header[param] = {
       values: plain,
       ...(folded === undefined ? {} : { folded }),
@@ -227,7 +228,7 @@ class LazyColumn implements MatchColumn {
   get longest(): number {
     return this.wire.longest;
   }
-  // A column of records all empty is one empty value, not none: "".split gives [""].
+  // A column of records all empty is one empty value, not none: "\n\n".
   private text([at, bytes]: readonly [number, number]): JoinedValues {
     return new JoinedValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
   }
