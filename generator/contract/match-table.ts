@@ -6,14 +6,17 @@
  *
  * Binary, so that a new isolate's first request decodes only the columns it filters on: a
  * little-endian u32 (the header's length), the header (UTF-8 JSON), then the sections it points
- * to, each at an even offset from the start of the file:
+ * to, each at a multiple of 4 from the start of the file:
  *
- *   {"records":n,"columns":{"postalCode":{"values":[at,bytes],"rows":at,"alphabet":[[48,57]],
- *    "shortest":4,"longest":5},"name":{"values":[…],"folded":[…],"rows":at,"alphabet":[…],…}}}
+ *   {"records":n,"columns":{"postalCode":{"count":n,"values":[at,bytes],"starts":at,"rows":at,
+ *    "alphabet":[[48,57]],"shortest":4,"longest":5},"name":{"count":n,"values":[…],"starts":at,
+ *    "folded":[…],"foldedStarts":at,"rows":at,"alphabet":[…],…}}}
  *
  * `values` (and `folded`) are the distinct values as UTF-8, each after a newline and the last also
  * before one (`\nA\nB\n`; no value holds one): decoded, that is the text every search runs over,
- * anchored ones included, with no copy; `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
+ * anchored ones included, with no copy; `starts` (`foldedStarts`) where each value begins in
+ * that text (UTF-16 offsets, little-endian u32, one more than `count`: the text's length last), so
+ * that the Worker need not look for every newline; `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
  * characters the column's values use, as ranges: a pattern's classes are cut down to it
  * (regex/alphabet.ts), which leaves every verdict as it is and makes the engine's classes small.
  * `shortest` and `longest` are its values' lengths in characters: with the alphabet they tell a
@@ -60,8 +63,13 @@ export interface MatchTable {
 }
 
 interface WireColumn {
+  /** The distinct values. */
+  readonly count: number;
   readonly values: readonly [at: number, bytes: number];
   readonly folded?: readonly [at: number, bytes: number];
+  /** Where each value starts in the decoded `values` (`folded`): count + 1 u32, the text's length last. */
+  readonly starts: number;
+  readonly foldedStarts?: number;
   readonly rows: number;
   readonly alphabet: Range[];
   readonly shortest: number;
@@ -104,9 +112,9 @@ export function encodeMatchTable(
     const start = at;
     sections.push(bytes);
     at += bytes.length;
-    if (at % 2 === 1) {
-      sections.push(new Uint8Array(1));
-      at++;
+    if (at % 4 !== 0) {
+      sections.push(new Uint8Array(4 - (at % 4)));
+      at += 4 - (at % 4);
     }
     return start;
   };
@@ -126,13 +134,21 @@ export function encodeMatchTable(
     const values = [...index.keys()];
     const text = (joined: string) => {
       const bytes = encoder.encode(joined);
-      return [add(bytes), bytes.length] as const;
+      const starts = JoinedValues.startsOf(joined);
+      const startBytes = new Uint8Array(starts.length * 4);
+      const view = new DataView(startBytes.buffer);
+      starts.forEach((start, i) => view.setUint32(i * 4, start, true));
+      const values = [add(bytes), bytes.length] as const;
+      return { values, starts: add(startBytes), count: starts.length - 1 };
     };
     const plain = text(JoinedValues.frame(values));
     const folded = fold === undefined ? undefined : text(JoinedValues.frame(values.map(fold)));
     header[param] = {
-      values: plain,
-      ...(folded === undefined ? {} : { folded }),
+      // No records is one empty value, as the framed text of none is that of one empty value.
+      count: plain.count,
+      values: plain.values,
+      starts: plain.starts,
+      ...(folded === undefined ? {} : { folded: folded.values, foldedStarts: folded.starts }),
       rows: add(rows),
       alphabet: alphabetOf(values),
       shortest: columnShape(values).shortest,
@@ -140,8 +156,8 @@ export function encodeMatchTable(
     };
   }
   const head = encoder.encode(JSON.stringify({ records, columns: header }));
-  // The sections start at an even offset: the header's length, the header, padding.
-  const offset = 4 + head.length + ((4 + head.length) % 2);
+  // The sections start at a multiple of 4: the header's length, the header, padding.
+  const offset = sectionsAt(head.length);
   const out = new Uint8Array(offset + at);
   new DataView(out.buffer).setUint32(0, head.length, true);
   out.set(head, 4);
@@ -159,7 +175,7 @@ export function decodeMatchTable(bytes: Uint8Array): MatchTable {
     records: number;
     columns: Record<string, WireColumn>;
   };
-  const body = bytes.subarray(4 + length + ((4 + length) % 2));
+  const body = bytes.subarray(sectionsAt(length));
   return {
     records: wire.records,
     columns: new Map(
@@ -169,6 +185,11 @@ export function decodeMatchTable(bytes: Uint8Array): MatchTable {
       ]),
     ),
   };
+}
+
+/** Where the sections start after a header of `length` bytes: the next multiple of 4. */
+function sectionsAt(length: number): number {
+  return (4 + length + 3) & ~3;
 }
 
 const UNKNOWN = 0;
@@ -190,14 +211,16 @@ class LazyColumn implements MatchColumn {
     private readonly records: number,
   ) {}
   get joined(): JoinedValues {
-    return (this.#joined ??= this.text(this.wire.values));
+    return (this.#joined ??= this.text(this.wire.values, this.wire.starts));
   }
   get foldable(): boolean {
     return this.wire.folded !== undefined;
   }
   get foldedJoined(): JoinedValues | undefined {
-    const folded = this.wire.folded;
-    return folded === undefined ? undefined : (this.#foldedJoined ??= this.text(folded));
+    const { folded, foldedStarts } = this.wire;
+    return folded === undefined || foldedStarts === undefined
+      ? undefined
+      : (this.#foldedJoined ??= this.text(folded, foldedStarts));
   }
   get values(): readonly string[] {
     return (this.#values ??= this.joined.all());
@@ -209,7 +232,7 @@ class LazyColumn implements MatchColumn {
     if (this.#rows === undefined) {
       const { body, records } = this;
       const at = this.wire.rows;
-      // Sections start at even offsets: on a little-endian machine the rows are read in place.
+      // Sections start at multiples of 4: on a little-endian machine the rows are read in place.
       if (LITTLE_ENDIAN && (body.byteOffset + at) % 2 === 0)
         return (this.#rows = new Uint16Array(body.buffer, body.byteOffset + at, records));
       const rows = new Uint16Array(records);
@@ -229,8 +252,19 @@ class LazyColumn implements MatchColumn {
     return this.wire.longest;
   }
   // A column of records all empty is one empty value, not none: "\n\n".
-  private text([at, bytes]: readonly [number, number]): JoinedValues {
-    return new JoinedValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
+  private text([at, bytes]: readonly [number, number], startsAt: number): JoinedValues {
+    const { body } = this;
+    const length = this.wire.count + 1;
+    // Sections start at multiples of 4: on a little-endian machine the starts are read in place.
+    let starts: Uint32Array;
+    if (LITTLE_ENDIAN && (body.byteOffset + startsAt) % 4 === 0)
+      starts = new Uint32Array(body.buffer, body.byteOffset + startsAt, length);
+    else {
+      const view = new DataView(body.buffer, body.byteOffset + startsAt, length * 4);
+      starts = new Uint32Array(length);
+      for (let i = 0; i < length; i++) starts[i] = view.getUint32(i * 4, true);
+    }
+    return new JoinedValues(new TextDecoder().decode(body.subarray(at, at + bytes)), starts);
   }
 }
 

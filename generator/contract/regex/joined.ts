@@ -11,24 +11,36 @@ import { satisfies, type LiteralQuery } from "./literals.ts";
 
 export class JoinedValues {
   /** Where each value starts in `text`, and one past the last newline (the text's length) last. */
-  readonly starts: Int32Array;
+  readonly starts: Uint32Array;
 
-  /** `text` is the values framed: a newline before each and one after the last. */
-  constructor(readonly text: string) {
+  /**
+   * `text` is the values framed: a newline before each and one after the last. `starts` as the
+   * match table stores them (so that a new isolate does not look for every newline); found here
+   * when not given.
+   */
+  constructor(
+    readonly text: string,
+    starts?: Uint32Array,
+  ) {
     if (!text.startsWith("\n") || !text.endsWith("\n") || text.length < 2)
       throw new Error("joined values must start and end with a newline");
-    let count = 0;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-    const starts = new Int32Array(count);
-    let k = 0;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
-      starts[k++] = at + 1;
-    this.starts = starts;
+    this.starts = starts ?? JoinedValues.startsOf(text);
   }
 
   /** The values as the match table stores them. */
   static frame(values: readonly string[]): string {
     return `\n${values.join("\n")}\n`;
+  }
+
+  /** Where each value of a framed text starts, and the text's length last. */
+  static startsOf(text: string): Uint32Array {
+    let count = 0;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+    const starts = new Uint32Array(count);
+    let k = 0;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
+      starts[k++] = at + 1;
+    return starts;
   }
 
   static of(values: readonly string[]): JoinedValues {
