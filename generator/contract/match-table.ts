@@ -27,17 +27,13 @@
  * handed to the engine. The Worker keeps each joined text as one string (regex/joined.ts) and
  * searches it for those literals, or for all of a pattern made only of strings (regex/exact.ts).
  */
+import { sectionsAt, type WireColumn } from "./match-table-encode.ts";
 import type { Range } from "./regex/ast.ts";
-import { alphabetOf } from "./regex/alphabet.ts";
-import { columnShape } from "./regex/universal.ts";
 import type { ExactLiterals } from "./regex/exact.ts";
 import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
 import type { LiteralQuery } from "./regex/literals.ts";
 import { runsSatisfying } from "./regex/run-scan.ts";
 import type { RunQuery } from "./regex/runs.ts";
-
-/** Most distinct values a column can hold: an index is a u16. */
-export const MAX_MATCH_VALUES = 0x10000;
 
 export interface MatchColumn {
   readonly values: readonly string[];
@@ -62,20 +58,6 @@ export interface MatchTable {
   readonly columns: ReadonlyMap<string, MatchColumn>;
 }
 
-interface WireColumn {
-  /** The distinct values. */
-  readonly count: number;
-  readonly values: readonly [at: number, bytes: number];
-  readonly folded?: readonly [at: number, bytes: number];
-  /** Where each value starts in the decoded `values` (`folded`): count + 1 u32, the text's length last. */
-  readonly starts: number;
-  readonly foldedStarts?: number;
-  readonly rows: number;
-  readonly alphabet: Range[];
-  readonly shortest: number;
-  readonly longest: number;
-}
-
 /** A filter as the matcher applies it: the column it tests and the test. */
 export interface ColumnTest {
   readonly param: string;
@@ -96,79 +78,6 @@ export interface ColumnTest {
   readonly runsDecide?: boolean;
 }
 
-/** The table of records whose values are given per column, in record order. */
-export function encodeMatchTable(
-  records: number,
-  columns: readonly {
-    readonly param: string;
-    readonly valueOf: (record: number) => string;
-    readonly fold?: (value: string) => string;
-  }[],
-): Uint8Array {
-  const encoder = new TextEncoder();
-  const sections: Uint8Array[] = [];
-  let at = 0;
-  const add = (bytes: Uint8Array): number => {
-    const start = at;
-    sections.push(bytes);
-    at += bytes.length;
-    if (at % 4 !== 0) {
-      sections.push(new Uint8Array(4 - (at % 4)));
-      at += 4 - (at % 4);
-    }
-    return start;
-  };
-  const header: Record<string, WireColumn> = {};
-  for (const { param, valueOf, fold } of columns) {
-    const index = new Map<string, number>();
-    const rows = new Uint8Array(records * 2);
-    for (let record = 0; record < records; record++) {
-      const value = valueOf(record);
-      if (value.includes("\n")) throw new Error(`a ${param} holds a newline: ${value}`);
-      let i = index.get(value);
-      if (i === undefined) index.set(value, (i = index.size));
-      if (i >= MAX_MATCH_VALUES) throw new Error(`more than ${MAX_MATCH_VALUES} ${param} values`);
-      rows[record * 2] = i & 0xff;
-      rows[record * 2 + 1] = i >> 8;
-    }
-    const values = [...index.keys()];
-    const text = (joined: string) => {
-      const bytes = encoder.encode(joined);
-      const starts = JoinedValues.startsOf(joined);
-      const startBytes = new Uint8Array(starts.length * 4);
-      const view = new DataView(startBytes.buffer);
-      starts.forEach((start, i) => view.setUint32(i * 4, start, true));
-      const values = [add(bytes), bytes.length] as const;
-      return { values, starts: add(startBytes), count: starts.length - 1 };
-    };
-    const plain = text(JoinedValues.frame(values));
-    const folded = fold === undefined ? undefined : text(JoinedValues.frame(values.map(fold)));
-    header[param] = {
-      // No records is one empty value, as the framed text of none is that of one empty value.
-      count: plain.count,
-      values: plain.values,
-      starts: plain.starts,
-      ...(folded === undefined ? {} : { folded: folded.values, foldedStarts: folded.starts }),
-      rows: add(rows),
-      alphabet: alphabetOf(values),
-      shortest: columnShape(values).shortest,
-      longest: columnShape(values).longest,
-    };
-  }
-  const head = encoder.encode(JSON.stringify({ records, columns: header }));
-  // The sections start at a multiple of 4: the header's length, the header, padding.
-  const offset = sectionsAt(head.length);
-  const out = new Uint8Array(offset + at);
-  new DataView(out.buffer).setUint32(0, head.length, true);
-  out.set(head, 4);
-  let to = offset;
-  for (const section of sections) {
-    out.set(section, to);
-    to += section.length;
-  }
-  return out;
-}
-
 export function decodeMatchTable(bytes: Uint8Array): MatchTable {
   const length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   const wire = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as {
@@ -187,16 +96,31 @@ export function decodeMatchTable(bytes: Uint8Array): MatchTable {
   };
 }
 
-/** Where the sections start after a header of `length` bytes: the next multiple of 4. */
-function sectionsAt(length: number): number {
-  return (4 + length + 3) & ~3;
-}
-
 const UNKNOWN = 0;
 const YES = 1;
 const NO = 2;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * `length` little-endian unsigned integers at `at`: read in place on a little-endian machine when
+ * aligned (sections start at multiples of 4), else copied.
+ */
+function littleEndian<T extends Uint16Array | Uint32Array>(
+  Type: { new (buffer: ArrayBufferLike, at: number, length: number): T; new (length: number): T },
+  size: 2 | 4,
+  body: Uint8Array,
+  at: number,
+  length: number,
+): T {
+  if (LITTLE_ENDIAN && (body.byteOffset + at) % size === 0)
+    return new Type(body.buffer, body.byteOffset + at, length);
+  const copy = new Type(length);
+  for (let i = 0; i < length; i++)
+    for (let b = 0; b < size; b++)
+      copy[i] = (copy[i] ?? 0) + (body[at + i * size + b] ?? 0) * 256 ** b;
+  return copy;
+}
 
 /** A column decoded on first use: a request reads only the columns it filters on. */
 class LazyColumn implements MatchColumn {
@@ -229,18 +153,7 @@ class LazyColumn implements MatchColumn {
     return this.wire.folded === undefined ? undefined : (this.#folded ??= this.foldedJoined?.all());
   }
   get rows(): ArrayLike<number> {
-    if (this.#rows === undefined) {
-      const { body, records } = this;
-      const at = this.wire.rows;
-      // Sections start at multiples of 4: on a little-endian machine the rows are read in place.
-      if (LITTLE_ENDIAN && (body.byteOffset + at) % 2 === 0)
-        return (this.#rows = new Uint16Array(body.buffer, body.byteOffset + at, records));
-      const rows = new Uint16Array(records);
-      for (let i = 0; i < records; i++)
-        rows[i] = (body[at + 2 * i] ?? 0) | ((body[at + 2 * i + 1] ?? 0) << 8);
-      this.#rows = rows;
-    }
-    return this.#rows;
+    return (this.#rows ??= littleEndian(Uint16Array, 2, this.body, this.wire.rows, this.records));
   }
   get alphabet(): readonly Range[] {
     return this.wire.alphabet;
@@ -254,16 +167,7 @@ class LazyColumn implements MatchColumn {
   // A column of records all empty is one empty value, not none: "\n\n".
   private text([at, bytes]: readonly [number, number], startsAt: number): JoinedValues {
     const { body } = this;
-    const length = this.wire.count + 1;
-    // Sections start at multiples of 4: on a little-endian machine the starts are read in place.
-    let starts: Uint32Array;
-    if (LITTLE_ENDIAN && (body.byteOffset + startsAt) % 4 === 0)
-      starts = new Uint32Array(body.buffer, body.byteOffset + startsAt, length);
-    else {
-      const view = new DataView(body.buffer, body.byteOffset + startsAt, length * 4);
-      starts = new Uint32Array(length);
-      for (let i = 0; i < length; i++) starts[i] = view.getUint32(i * 4, true);
-    }
+    const starts = littleEndian(Uint32Array, 4, body, startsAt, this.wire.count + 1);
     return new JoinedValues(new TextDecoder().decode(body.subarray(at, at + bytes)), starts);
   }
 }

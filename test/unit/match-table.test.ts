@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  decodeMatchTable,
-  encodeMatchTable,
-  matchRecords,
-} from "../../generator/contract/match-table.ts";
+import { encodeMatchTable } from "../../generator/contract/match-table-encode.ts";
+import { decodeMatchTable, matchRecords } from "../../generator/contract/match-table.ts";
 import { literalQuery } from "../../generator/contract/regex/literals.ts";
 import { decidingRun } from "../../generator/contract/regex/run-decides.ts";
 import { runQuery } from "../../generator/contract/regex/runs.ts";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { encodeMatchTable } from "../../generator/contract/match-table-encode.ts";
 import {
   decodeMatchTable,
-  encodeMatchTable,
   matchRecords,
   type ColumnTest,
   type MatchTable,
