@@ -17,6 +17,7 @@
  * request fetches, for the `time` children to preload.
  */
 import { readFileSync, writeFileSync } from "node:fs";
+import { PerformanceObserver, performance, type PerformanceEntry } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { eventLoopTurn } from "./event-loop-turn.ts";
 import { mainCpu } from "./main-cpu.ts";
@@ -176,10 +177,12 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
       process.stderr.write(`[timed request starts at ${process.hrtime.bigint() / 1000n} µs]\n`);
     const usage = trace ? process.resourceUsage() : undefined;
     const thread = trace ? process.threadCpuUsage() : undefined;
+    const startedAt = performance.now();
     const started = mainCpu();
     const response = await worker.fetch(request, env);
     await response.arrayBuffer();
     const ms = mainCpu() - started;
+    if (trace) timedSpans.push([startedAt, performance.now()]);
     if (trace && usage !== undefined && thread !== undefined) {
       const after = process.resourceUsage();
       const threadAfter = process.threadCpuUsage();
@@ -226,8 +229,39 @@ async function record(order: Extract<ChildOrder, { mode: "record" }>): Promise<R
   return recorded;
 }
 
-/** FRESH_TRACE=1: marks the timed requests on stderr, between the lines of `--node-flags --trace-gc`. */
+/**
+ * FRESH_TRACE=1: marks the timed requests on stderr, and after them the collections that ran inside
+ * each (kind and ms, from Node's `gc` performance entries: `--trace-gc`'s lines cannot be placed
+ * among the marks, V8 prints them through a buffer of its own).
+ */
 const trace = process.env["FRESH_TRACE"] === "1";
+const timedSpans: [start: number, end: number][] = [];
+const collections: PerformanceEntry[] = [];
+const GC_KINDS: Record<number, string> = {
+  1: "scavenge",
+  2: "mark-compact",
+  4: "incremental",
+  8: "weak callbacks",
+  16: "minor mark-sweep",
+};
+const observer = trace
+  ? new PerformanceObserver((list) => collections.push(...list.getEntries()))
+  : undefined;
+observer?.observe({ entryTypes: ["gc"] });
 const order = JSON.parse(readFileSync(0, "utf8")) as ChildOrder;
 const answer = order.mode === "time" ? await time(order) : await record(order);
+if (observer !== undefined) {
+  await eventLoopTurn(); // the last entries are delivered on a later turn
+  observer.disconnect();
+  timedSpans.forEach(([start, end], k) => {
+    const inside = collections.filter((gc) => gc.startTime >= start && gc.startTime < end);
+    const kinds = inside.map((gc) => {
+      const kind = (gc as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
+      return `${GC_KINDS[kind] ?? `kind ${kind}`} ${gc.duration.toFixed(2)} ms`;
+    });
+    process.stderr.write(
+      `[timed request ${k === 0 ? "first" : `warm ${k}`}: ${inside.length} collections inside (${inside.reduce((sum, gc) => sum + gc.duration, 0).toFixed(2)} ms wall)${kinds.length > 0 ? `: ${kinds.join(", ")}` : ""}]\n`,
+    );
+  });
+}
 writeFileSync(3, JSON.stringify(answer)); // the parent reads fd 3: stdout may carry Node's own output

@@ -1,5 +1,5 @@
 import { matchTablePath } from "../contract/address.ts";
-import { encodeMatchTable } from "../contract/match-table.ts";
+import { encodeMatchTable } from "../contract/match-table-encode.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import type { FileSink } from "../io/sink.ts";
 import type { AnyResource, Resource } from "../resources/resource.ts";

@@ -6,13 +6,17 @@
  *
  * Binary, so that a new isolate's first request decodes only the columns it filters on: a
  * little-endian u32 (the header's length), the header (UTF-8 JSON), then the sections it points
- * to, each at an even offset from the start of the file:
+ * to, each at a multiple of 4 from the start of the file:
  *
- *   {"records":n,"columns":{"postalCode":{"values":[at,bytes],"rows":at,"alphabet":[[48,57]],
- *    "shortest":4,"longest":5},"name":{"values":[…],"folded":[…],"rows":at,"alphabet":[…],…}}}
+ *   {"records":n,"columns":{"postalCode":{"count":n,"values":[at,bytes],"starts":at,"rows":at,
+ *    "alphabet":[[48,57]],"shortest":4,"longest":5},"name":{"count":n,"values":[…],"starts":at,
+ *    "folded":[…],"foldedStarts":at,"rows":at,"alphabet":[…],…}}}
  *
- * `values` (and `folded`) are the distinct values as UTF-8 joined with newlines (no value holds
- * one); `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
+ * `values` (and `folded`) are the distinct values as UTF-8, each after a newline and the last also
+ * before one (`\nA\nB\n`; no value holds one): decoded, that is the text every search runs over,
+ * anchored ones included, with no copy; `starts` (`foldedStarts`) where each value begins in
+ * that text (UTF-16 offsets, little-endian u32, one more than `count`: the text's length last), so
+ * that the Worker need not look for every newline; `rows` one little-endian u16 per record, its value's index. `alphabet` is the set of
  * characters the column's values use, as ranges: a pattern's classes are cut down to it
  * (regex/alphabet.ts), which leaves every verdict as it is and makes the engine's classes small.
  * `shortest` and `longest` are its values' lengths in characters: with the alphabet they tell a
@@ -23,17 +27,13 @@
  * handed to the engine. The Worker keeps each joined text as one string (regex/joined.ts) and
  * searches it for those literals, or for all of a pattern made only of strings (regex/exact.ts).
  */
+import { sectionsAt, type WireColumn } from "./match-table-encode.ts";
 import type { Range } from "./regex/ast.ts";
-import { alphabetOf } from "./regex/alphabet.ts";
-import { columnShape } from "./regex/universal.ts";
 import type { ExactLiterals } from "./regex/exact.ts";
 import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
 import type { LiteralQuery } from "./regex/literals.ts";
 import { runsSatisfying } from "./regex/run-scan.ts";
 import type { RunQuery } from "./regex/runs.ts";
-
-/** Most distinct values a column can hold: an index is a u16. */
-export const MAX_MATCH_VALUES = 0x10000;
 
 export interface MatchColumn {
   readonly values: readonly string[];
@@ -58,15 +58,6 @@ export interface MatchTable {
   readonly columns: ReadonlyMap<string, MatchColumn>;
 }
 
-interface WireColumn {
-  readonly values: readonly [at: number, bytes: number];
-  readonly folded?: readonly [at: number, bytes: number];
-  readonly rows: number;
-  readonly alphabet: Range[];
-  readonly shortest: number;
-  readonly longest: number;
-}
-
 /** A filter as the matcher applies it: the column it tests and the test. */
 export interface ColumnTest {
   readonly param: string;
@@ -87,78 +78,13 @@ export interface ColumnTest {
   readonly runsDecide?: boolean;
 }
 
-/** The table of records whose values are given per column, in record order. */
-export function encodeMatchTable(
-  records: number,
-  columns: readonly {
-    readonly param: string;
-    readonly valueOf: (record: number) => string;
-    readonly fold?: (value: string) => string;
-  }[],
-): Uint8Array {
-  const encoder = new TextEncoder();
-  const sections: Uint8Array[] = [];
-  let at = 0;
-  const add = (bytes: Uint8Array): number => {
-    const start = at;
-    sections.push(bytes);
-    at += bytes.length;
-    if (at % 2 === 1) {
-      sections.push(new Uint8Array(1));
-      at++;
-    }
-    return start;
-  };
-  const header: Record<string, WireColumn> = {};
-  for (const { param, valueOf, fold } of columns) {
-    const index = new Map<string, number>();
-    const rows = new Uint8Array(records * 2);
-    for (let record = 0; record < records; record++) {
-      const value = valueOf(record);
-      if (value.includes("\n")) throw new Error(`a ${param} holds a newline: ${value}`);
-      let i = index.get(value);
-      if (i === undefined) index.set(value, (i = index.size));
-      if (i >= MAX_MATCH_VALUES) throw new Error(`more than ${MAX_MATCH_VALUES} ${param} values`);
-      rows[record * 2] = i & 0xff;
-      rows[record * 2 + 1] = i >> 8;
-    }
-    const values = [...index.keys()];
-    const text = (joined: string) => {
-      const bytes = encoder.encode(joined);
-      return [add(bytes), bytes.length] as const;
-    };
-    const plain = text(values.join("\n"));
-    const folded = fold === undefined ? undefined : text(values.map(fold).join("\n"));
-    header[param] = {
-      values: plain,
-      ...(folded === undefined ? {} : { folded }),
-      rows: add(rows),
-      alphabet: alphabetOf(values),
-      shortest: columnShape(values).shortest,
-      longest: columnShape(values).longest,
-    };
-  }
-  const head = encoder.encode(JSON.stringify({ records, columns: header }));
-  // The sections start at an even offset: the header's length, the header, padding.
-  const offset = 4 + head.length + ((4 + head.length) % 2);
-  const out = new Uint8Array(offset + at);
-  new DataView(out.buffer).setUint32(0, head.length, true);
-  out.set(head, 4);
-  let to = offset;
-  for (const section of sections) {
-    out.set(section, to);
-    to += section.length;
-  }
-  return out;
-}
-
 export function decodeMatchTable(bytes: Uint8Array): MatchTable {
   const length = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
   const wire = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as {
     records: number;
     columns: Record<string, WireColumn>;
   };
-  const body = bytes.subarray(4 + length + ((4 + length) % 2));
+  const body = bytes.subarray(sectionsAt(length));
   return {
     records: wire.records,
     columns: new Map(
@@ -176,6 +102,26 @@ const NO = 2;
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/**
+ * `length` little-endian unsigned integers at `at`: read in place on a little-endian machine when
+ * aligned (sections start at multiples of 4), else copied.
+ */
+function littleEndian<T extends Uint16Array | Uint32Array>(
+  Type: { new (buffer: ArrayBufferLike, at: number, length: number): T; new (length: number): T },
+  size: 2 | 4,
+  body: Uint8Array,
+  at: number,
+  length: number,
+): T {
+  if (LITTLE_ENDIAN && (body.byteOffset + at) % size === 0)
+    return new Type(body.buffer, body.byteOffset + at, length);
+  const copy = new Type(length);
+  for (let i = 0; i < length; i++)
+    for (let b = 0; b < size; b++)
+      copy[i] = (copy[i] ?? 0) + (body[at + i * size + b] ?? 0) * 256 ** b;
+  return copy;
+}
+
 /** A column decoded on first use: a request reads only the columns it filters on. */
 class LazyColumn implements MatchColumn {
   #joined: JoinedValues | undefined;
@@ -189,14 +135,16 @@ class LazyColumn implements MatchColumn {
     private readonly records: number,
   ) {}
   get joined(): JoinedValues {
-    return (this.#joined ??= this.text(this.wire.values));
+    return (this.#joined ??= this.text(this.wire.values, this.wire.starts));
   }
   get foldable(): boolean {
     return this.wire.folded !== undefined;
   }
   get foldedJoined(): JoinedValues | undefined {
-    const folded = this.wire.folded;
-    return folded === undefined ? undefined : (this.#foldedJoined ??= this.text(folded));
+    const { folded, foldedStarts } = this.wire;
+    return folded === undefined || foldedStarts === undefined
+      ? undefined
+      : (this.#foldedJoined ??= this.text(folded, foldedStarts));
   }
   get values(): readonly string[] {
     return (this.#values ??= this.joined.all());
@@ -205,18 +153,7 @@ class LazyColumn implements MatchColumn {
     return this.wire.folded === undefined ? undefined : (this.#folded ??= this.foldedJoined?.all());
   }
   get rows(): ArrayLike<number> {
-    if (this.#rows === undefined) {
-      const { body, records } = this;
-      const at = this.wire.rows;
-      // Sections start at even offsets: on a little-endian machine the rows are read in place.
-      if (LITTLE_ENDIAN && (body.byteOffset + at) % 2 === 0)
-        return (this.#rows = new Uint16Array(body.buffer, body.byteOffset + at, records));
-      const rows = new Uint16Array(records);
-      for (let i = 0; i < records; i++)
-        rows[i] = (body[at + 2 * i] ?? 0) | ((body[at + 2 * i + 1] ?? 0) << 8);
-      this.#rows = rows;
-    }
-    return this.#rows;
+    return (this.#rows ??= littleEndian(Uint16Array, 2, this.body, this.wire.rows, this.records));
   }
   get alphabet(): readonly Range[] {
     return this.wire.alphabet;
@@ -227,9 +164,11 @@ class LazyColumn implements MatchColumn {
   get longest(): number {
     return this.wire.longest;
   }
-  // A column of records all empty is one empty value, not none: "".split gives [""].
-  private text([at, bytes]: readonly [number, number]): JoinedValues {
-    return new JoinedValues(new TextDecoder().decode(this.body.subarray(at, at + bytes)));
+  // A column of records all empty is one empty value, not none: "\n\n".
+  private text([at, bytes]: readonly [number, number], startsAt: number): JoinedValues {
+    const { body } = this;
+    const starts = littleEndian(Uint32Array, 4, body, startsAt, this.wire.count + 1);
+    return new JoinedValues(new TextDecoder().decode(body.subarray(at, at + bytes)), starts);
   }
 }
 

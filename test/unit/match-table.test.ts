@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  decodeMatchTable,
-  encodeMatchTable,
-  matchRecords,
-} from "../../generator/contract/match-table.ts";
+import { encodeMatchTable } from "../../generator/contract/match-table-encode.ts";
+import { decodeMatchTable, matchRecords } from "../../generator/contract/match-table.ts";
 import { literalQuery } from "../../generator/contract/regex/literals.ts";
 import { decidingRun } from "../../generator/contract/regex/run-decides.ts";
 import { runQuery } from "../../generator/contract/regex/runs.ts";
@@ -60,6 +57,22 @@ describe("the match table", () => {
       [0x35, 0x39],
     ]);
   });
+
+  it.each([0, 1, 2, 3])(
+    "reads the values' starts the same from a copy %i bytes into its buffer (in place or copied)",
+    (shift) => {
+      const bytes = encodeMatchTable(records.length, [
+        { param: "name", valueOf: (i) => records[i]?.[1] ?? "", fold: caseFoldKey },
+      ]);
+      const moved = new Uint8Array(bytes.length + shift);
+      moved.set(bytes, shift);
+      const column = decodeMatchTable(moved.subarray(shift)).columns.get("name");
+      const names = ["Dresden", "Berlin", "Erkner", "Grünheide (Mark)", "München", "ǆemal"];
+      expect(names.map((_, i) => column?.joined.at(i))).toEqual(names);
+      expect(names.map((_, i) => column?.foldedJoined?.at(i))).toEqual(names.map(caseFoldKey));
+      expect(column?.joined.count).toBe(names.length);
+    },
+  );
 
   it("keeps a column of empty values as one empty value, and no records as none", () => {
     const empty = decodeMatchTable(encodeMatchTable(2, [{ param: "name", valueOf: () => "" }]));

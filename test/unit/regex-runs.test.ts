@@ -110,7 +110,7 @@ describe("runs of classes a pattern requires", () => {
     const query = runQuery(parsed(pattern, true));
     expect(query.op).not.toBe("all");
     expect(runsSatisfied(query, value)).toBe(contains);
-    expect(runsSatisfying(query, new JoinedValues(value))?.[0]).toBe(contains ? 1 : 0);
+    expect(runsSatisfying(query, JoinedValues.of([value]))?.[0]).toBe(contains ? 1 : 0);
     if (engine(pattern, true)?.(value) === true) expect(contains).toBe(true);
   });
 
@@ -133,7 +133,7 @@ describe("runs of classes a pattern requires", () => {
 
   it("scans values with characters beyond the tables and surrogate pairs", () => {
     const values = ["aĀb", "a😀b", "ab", "Āa", "😀😀"];
-    const joined = new JoinedValues(values.join("\n"));
+    const joined = JoinedValues.of(values);
     for (const [pattern, expected] of [
       ["a[^a-z]b", [1, 1, 0, 0, 0]],
       ["[Ā-ſ]a", [0, 0, 0, 1, 0]],
@@ -183,7 +183,7 @@ describe(`generated patterns over the embedded values (seed ${seed}, replay: REG
     "%s: the runs keep every value the engine matches, the scan agrees value by value, the cut engine agrees with the whole",
     (column, values, ignoreCase, offset, deciding) => {
       const alphabet = alphabetOf(values);
-      const joined = new JoinedValues(values.join("\n"));
+      const joined = JoinedValues.of(values);
       const patterns = [
         ...deciding,
         ...fc.sample(regexPattern(values), { seed: seed + offset, numRuns: runs }),

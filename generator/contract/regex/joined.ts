@@ -1,32 +1,50 @@
 /**
- * A column's distinct values as the match table stores them: one string, the values joined with
- * newlines (no value holds one). Kept whole, a new isolate's first request allocates no string
- * per value: the literals a pattern requires are searched for once over the whole text
- * (`String#indexOf`, which skips ahead), and only the values that contain them are cut out and
- * handed to the engine.
+ * A column's distinct values as the match table stores them: one string, each value between two
+ * newlines (`\nA\nB\n`; no value holds one). Kept whole, a new isolate's first request allocates
+ * no string per value and no second copy of the column: the literals a pattern requires are
+ * searched for once over the whole text (`String#indexOf`, which skips ahead), anchored ones with
+ * the newlines around them, and only the values that contain them are cut out and handed to the
+ * engine.
  */
 import type { ExactLiterals } from "./exact.ts";
 import { satisfies, type LiteralQuery } from "./literals.ts";
 
 export class JoinedValues {
-  /** Where each value starts in `text`, and one past the end (the length plus one) last. */
-  readonly starts: Int32Array;
+  /** Where each value starts in `text`, and one past the last newline (the text's length) last. */
+  readonly starts: Uint32Array;
 
-  constructor(readonly text: string) {
-    let count = 1;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-    const starts = new Int32Array(count + 1);
-    let k = 1;
-    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
-      starts[k++] = at + 1;
-    starts[count] = text.length + 1;
-    this.starts = starts;
+  /**
+   * `text` is the values framed: a newline before each and one after the last. `starts` as the
+   * match table stores them (so that a new isolate does not look for every newline); found here
+   * when not given.
+   */
+  constructor(
+    readonly text: string,
+    starts?: Uint32Array,
+  ) {
+    if (!text.startsWith("\n") || !text.endsWith("\n") || text.length < 2)
+      throw new Error("joined values must start and end with a newline");
+    this.starts = starts ?? JoinedValues.startsOf(text);
   }
 
-  #framed: string | undefined;
-  /** The text between two newlines: an anchored string is searched with the newlines around it. */
-  get framed(): string {
-    return (this.#framed ??= `\n${this.text}\n`);
+  /** The values as the match table stores them. */
+  static frame(values: readonly string[]): string {
+    return `\n${values.join("\n")}\n`;
+  }
+
+  /** Where each value of a framed text starts, and the text's length last. */
+  static startsOf(text: string): Uint32Array {
+    let count = 0;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
+    const starts = new Uint32Array(count);
+    let k = 0;
+    for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
+      starts[k++] = at + 1;
+    return starts;
+  }
+
+  static of(values: readonly string[]): JoinedValues {
+    return new JoinedValues(JoinedValues.frame(values));
   }
 
   get count(): number {
@@ -40,7 +58,7 @@ export class JoinedValues {
 
   /** Every value, as an array (tests and the build; the Worker cuts out only those it tests). */
   all(): string[] {
-    return this.text.split("\n");
+    return this.text.slice(1, -1).split("\n");
   }
 }
 
@@ -100,11 +118,6 @@ export function exactlyMatching(exact: ExactLiterals, values: JoinedValues): Uin
   return flags;
 }
 
-/**
- * Flags the values that contain the literal (at their start, their end): one search over the text
- * that resumes at the next value after each hit. Anchored, the literal is searched for with the
- * newlines around it in the framed text, which starts one character later than the text.
- */
 /** Below one value in FEW still satisfying an `and`, its further parts are checked value by value. */
 const FEW = 16;
 
@@ -114,6 +127,11 @@ function left(flags: Uint8Array): number {
   return count;
 }
 
+/**
+ * Flags the values that contain the literal (at their start, their end): one search over the text
+ * that resumes at the next value after each hit. Anchored, the literal is searched for with the
+ * newlines around it.
+ */
 function containing(
   literal: string,
   values: JoinedValues,
@@ -123,19 +141,18 @@ function containing(
 ): Uint8Array {
   // A literal across a newline would join two values; none holds a newline.
   if (literal.includes("\n")) return flags;
-  const shift = start || end ? 1 : 0;
-  const subject = shift === 1 ? values.framed : values.text;
+  const { text, starts } = values;
   const needle = `${start ? "\n" : ""}${literal}${end ? "\n" : ""}`;
   const lead = start ? 1 : 0;
-  const { starts } = values;
   // Hits come in text order: the value that holds one is found by walking on from the last.
   let index = 0;
-  for (let at = subject.indexOf(needle); at !== -1;) {
-    const position = at + lead - shift;
+  for (let at = text.indexOf(needle); at !== -1;) {
+    const position = at + lead;
     while ((starts[index + 1] ?? Infinity) <= position) index++;
     flags[index] = 1;
-    const next = (starts[index + 1] ?? Infinity) + shift - lead;
-    at = next >= subject.length ? -1 : subject.indexOf(needle, next);
+    // The next value's own leading newline starts an anchored needle.
+    const next = (starts[index + 1] ?? Infinity) - lead;
+    at = next >= text.length ? -1 : text.indexOf(needle, next);
   }
   return flags;
 }
