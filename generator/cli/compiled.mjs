@@ -87,7 +87,7 @@ async function compile() {
     target: "node22",
     packages: "external",
     metafile: true,
-    logLevel: "error",
+    logLevel: "silent",
     plugins: [siblingScripts],
   });
   writeFileSync(
@@ -103,7 +103,16 @@ async function compile() {
   }
 }
 
-if (!isCurrent()) await compile();
+if (!isCurrent())
+  await compile().catch((error) => {
+    rmSync(`${OUT}.${process.pid}`, { recursive: true, force: true });
+    // esbuild's errors (a syntax error in the generator) one line each, with file and line.
+    const lines = (error.errors ?? [{ text: error.message }]).map(({ location, text }) =>
+      location ? `${location.file}:${location.line}: ${text}` : text,
+    );
+    process.stderr.write(lines.map((line) => `error: cannot compile the CLI: ${line}\n`).join(""));
+    process.exit(1);
+  });
 // V8's code for the bundle, kept from the last start: a start with dist/ current compiles less.
 enableCompileCache(join(ROOT, ".cache/v8"));
 await import(pathToFileURL(join(OUT, "main.js")).href);
