@@ -28,9 +28,10 @@ export type SearchMessage =
 export function emitSearchOnThread(job: SearchJob, sink: FileSink): Promise<StreetIndexesSummary> {
   // Only the country is kept here: the job's streets go to the thread, and are not needed after.
   const { country } = job;
-  const worker = new Worker(new URL("./search-worker.ts", import.meta.url), {
+  const script = new URL("./search-worker.ts", import.meta.url);
+  const worker = new Worker(script, {
     workerData: job,
-    execArgv: threadArgs(),
+    execArgv: threadArgs(script),
     // The young generation the build scripts give the main thread (--max-semi-space-size=16: three
     // semi-spaces' worth); left to V8, a thread's grows to 128 MiB of short-lived garbage.
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
@@ -60,14 +61,16 @@ export function emitSearchOnThread(job: SearchJob, sink: FileSink): Promise<Stre
 /**
  * Node's flags for a thread: the process's own but V8's heap settings (a thread refuses them; it
  * shares the process's V8 flags), and tsx's loader when the process has none (vitest), so that the
- * thread runs TypeScript as this process does.
+ * thread runs TypeScript as this process does; none for the compiled CLI's JavaScript (cli/compiled.mjs).
  */
-function threadArgs(): string[] {
+function threadArgs(script: URL): string[] {
   const own = process.execArgv.filter(
     (arg) =>
       !/^--(max-old-space-size|max-semi-space-size|min-semi-space-size|heap-growing-percent|stack-size)\b/.test(
         arg,
       ),
   );
-  return own.some((arg) => arg.includes("tsx")) ? own : [...own, "--import", "tsx"];
+  return !script.pathname.endsWith(".ts") || own.some((arg) => arg.includes("tsx"))
+    ? own
+    : [...own, "--import", "tsx"];
 }
