@@ -64,7 +64,7 @@ export function writeShapes(out: ByteWriter, words: readonly WordShape[]): void 
   for (const word of words.slice(0, 255)) out.varint(word.length * 4 + word.allowance);
 }
 
-/** Reads word shapes at `at`; returns them and the offset after them. */
+/** Reads word shapes at `at`; the offset after them is shapesEnd(). */
 export function readShapes(bytes: Uint8Array, at: number): WordShape[] {
   const count = bytes[at] ?? 0;
   const words: WordShape[] = [];
