@@ -183,17 +183,20 @@ function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array 
   const walks = [lead, ...lead.riders];
   const limits = walks.map((walk) => walk.found.size + MAX_NAMES);
   const open = walks.map(() => true);
+  const riderLengths = lead.riders.map((walk) => walk.query.length);
   for (const trie of lead.pairs.map(shardOf)) {
     if (trie === undefined) continue;
     open.fill(true);
     const onHit: OnHit = (from, to, full, prefix, path, depth) => {
+      // Decoded once for the lead and its riders, and only when one of them takes the hit.
+      let payloads: NamePayload[] | undefined;
       let anyOpen = false;
       for (let i = 0; i < walks.length; i++) {
         const { part, found, query } = walks[i] as Walk;
         const f = i === 0 ? full : walker.fullAt(query.length);
         const p = i === 0 ? prefix : FAR;
         if (open[i] && (f <= k || p <= k)) {
-          const payloads = namePayloads(trie, from, to);
+          payloads ??= namePayloads(trie, from, to);
           for (let n = 0; n < payloads.length; n++) {
             const payload = payloads[n] as NamePayload;
             const judged = judge(query, part, f, p, path, depth, payload);
@@ -213,14 +216,7 @@ function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array 
       }
       return anyOpen;
     };
-    walker.walk(
-      trie,
-      lead.query,
-      k,
-      lead.part.prefix,
-      onHit,
-      lead.riders.map((walk) => walk.query.length),
-    );
+    walker.walk(trie, lead.query, k, lead.part.prefix, onHit, riderLengths);
   }
 }
 
