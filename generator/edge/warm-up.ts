@@ -66,14 +66,10 @@ export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string
  */
 export const SUGGESTION_ROUNDS = 8;
 
-/** The warm-up requests, then SUGGESTION_ROUNDS more rounds of the suggestion requests. */
-const warmUpRun = (): (typeof WARM_UP_REQUESTS)[number][] => {
-  const suggestions = WARM_UP_REQUESTS.filter(([target]) => target.includes("/Suggestions?"));
-  return [
-    ...WARM_UP_REQUESTS,
-    ...Array.from({ length: SUGGESTION_ROUNDS }, () => suggestions).flat(),
-  ];
-};
+/** The warm-up's suggestion requests, run SUGGESTION_ROUNDS more times after the rest. */
+export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
+  target.includes("/Suggestions?"),
+);
 
 /**
  * Runs the warm-up requests: their statuses (0: the request threw; the first error is logged),
@@ -84,7 +80,8 @@ export async function warmUp(
 ): Promise<number[]> {
   const handler = createHandler(memoryAssets(files), standIn);
   const statuses: number[] = [];
-  for (const [target, headers] of warmUpRun()) {
+  const rounds = Array.from({ length: SUGGESTION_ROUNDS }, () => WARM_UP_SUGGESTIONS).flat();
+  for (const [target, headers] of [...WARM_UP_REQUESTS, ...rounds]) {
     try {
       const request = new Request(`${ORIGIN}${target}`, { headers: headers ?? {} });
       const response = await handler(request);

@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { SUGGESTION_ROUNDS, WARM_UP_REQUESTS, warmUp } from "../../generator/edge/warm-up.ts";
+import {
+  SUGGESTION_ROUNDS,
+  WARM_UP_REQUESTS,
+  WARM_UP_SUGGESTIONS,
+  warmUp,
+} from "../../generator/edge/warm-up.ts";
 import { renderWarmUpModule, WARM_UP_MODULE } from "../support/warm-up-build.ts";
 
 /** What each warm-up request must answer on the bundle's build: the kinds of work it is there to compile. */
@@ -18,10 +23,9 @@ describe("the Worker's startup warm-up", () => {
       Object.fromEntries(WARM_UP_REQUESTS.map(([target]) => [target, EXPECTED[target] ?? 200])),
     );
     // Then the suggestion rounds, each suggestion answered again.
-    const suggestions = WARM_UP_REQUESTS.filter(([target]) => target.includes("/Suggestions?"));
-    expect(suggestions.length).toBeGreaterThan(0);
+    expect(WARM_UP_SUGGESTIONS.length).toBeGreaterThan(0);
     expect(statuses.slice(WARM_UP_REQUESTS.length)).toEqual(
-      Array(SUGGESTION_ROUNDS * suggestions.length).fill(200),
+      Array(SUGGESTION_ROUNDS * WARM_UP_SUGGESTIONS.length).fill(200),
     );
   });
 
