@@ -15,7 +15,7 @@ import {
 import { pairTrie, shapesOf } from "../../generator/contract/suggest/names.ts";
 import { shardOfPair, type SuggestMeta } from "../../generator/contract/suggest/meta.ts";
 import { readingsOf } from "../../generator/contract/suggest/text.ts";
-import { Alphabet } from "../../generator/contract/suggest/trie.ts";
+import { Alphabet, isFree } from "../../generator/contract/suggest/trie.ts";
 import { FAR } from "../../generator/contract/suggest/walk.ts";
 import { MemorySink } from "../../generator/io/sink.ts";
 import { editWord, seeded } from "../../bench/suggest-typos.ts";
@@ -68,6 +68,17 @@ beforeAll(async () => {
 afterAll(async () => db?.close());
 
 const skeleton = (text: string) => skeletonOf(foldWords(text));
+const BASE_ALPHABET = Alphabet.of([]);
+/**
+ * A skeleton as a walk reads it, its free letters (trie.ts isFree) left out: `fluerstrasse` is
+ * Flurstraße's `flurstrasse` with no typo, so a misspelling of Fluherstraße written so is that name.
+ */
+const asWalked = (skeleton: string): string => {
+  const codes = BASE_ALPHABET.encode(skeleton);
+  return Array.from(skeleton)
+    .filter((_, i) => i === 0 || !isFree(codes[i] ?? 0, codes[i - 1] ?? 0))
+    .join("");
+};
 const withoutLeadingSkeleton = (name: string): string[] => {
   const rest = withoutLeadingWords(foldWords(name));
   return rest === undefined ? [] : [skeletonOf(rest)];
@@ -105,12 +116,12 @@ describe("suggestions", () => {
     for (const [country, list] of datasets()) {
       const skeletons = list.map(skeleton);
       // A name is also found whole without its leading words (`Halde` is Unter der Halde).
-      const known = new Set([...skeletons, ...list.flatMap(withoutLeadingSkeleton)]);
+      const known = new Set([...skeletons, ...list.flatMap(withoutLeadingSkeleton)].map(asWalked));
       for (let n = 0; n < 150; n++) {
         const name = list[Math.floor(random() * list.length)] ?? "";
         const text = misspelt(name, random);
         // A misspelling that is another name, or begins several, is no misspelling to correct.
-        if (text === undefined || known.has(skeleton(text))) continue;
+        if (text === undefined || known.has(asWalked(skeleton(text)))) continue;
         expect(await names(country, `${text} `), `${text} for ${name}`).toContain(name);
         const begins = skeletons.filter((s) => s.startsWith(skeleton(text))).length;
         if (begins < TYPO_THRESHOLD)
