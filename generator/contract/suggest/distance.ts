@@ -32,6 +32,10 @@ const scratch = {
   digits: new Uint8Array(0),
 };
 
+/** The cost of inserting a character at skeleton position i: the cheaper of the words beside it. */
+const insertCost = (weights: Int32Array, n: number, i: number): number =>
+  n === 0 ? 1 : Math.min(weights[Math.max(0, i - 1)] ?? 1, weights[Math.min(n - 1, i)] ?? 1);
+
 /**
  * The weighted distances of `query` to `skeleton` [0, length) (whole when `complete`, the walk's
  * path otherwise) whose words are `words`: an edit costs FORBIDDEN in a word that tolerates no
@@ -53,10 +57,13 @@ export function typosOf(
   }
   const { weights, caps } = scratch;
   // caps[i]: the allowance of the words that skeleton positions [0, i) reach, at most MAX_TYPOS.
+  // Index loops and no closure: this runs per name found, in a fresh isolate's lower tiers, where
+  // for-of allocates an iterator result per word.
   let at = 0;
   let allowed = 0;
   caps[0] = 0;
-  for (const word of words) {
+  for (let w = 0; w < words.length; w++) {
+    const word = words[w] as WordShape;
     allowed += word.allowance;
     for (let i = 0; i < word.length && at < n; i++, at++) {
       weights[at] = word.allowance > 0 ? 1 : FORBIDDEN;
@@ -79,10 +86,8 @@ export function typosOf(
     free[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 1 : 0;
     digits[j] = isDigit(query[j - 1] ?? 0) ? 1 : 0;
   }
-  const insertCost = (i: number) =>
-    n === 0 ? 1 : Math.min(weights[Math.max(0, i - 1)] ?? 1, weights[Math.min(n - 1, i)] ?? 1);
   rows[0] = 0;
-  const first = insertCost(0);
+  const first = insertCost(weights, n, 0);
   for (let j = 1; j <= m; j++) rows[j] = (rows[j - 1] ?? 0) + (free[j] === 1 ? 0 : first);
   let best = prefix && (rows[m] ?? FAR) <= (caps[0] ?? 0) ? (rows[m] ?? FAR) : FAR;
   for (let i = 1; i <= n; i++) {
@@ -90,7 +95,7 @@ export function typosOf(
     const code = skeleton[i - 1] ?? 0;
     const before = i >= 2 ? (skeleton[i - 2] ?? 0) : 0;
     const remove = isFree(code, before) ? 0 : w;
-    const insert = insertCost(i);
+    const insert = insertCost(weights, n, i);
     const swapWeight = Math.max(w, weights[i - 2] ?? 1);
     // A letter swapped with a transliteration's pair (walk.ts): query [j-3, j) is `c a b` where
     // the skeleton's [i-3, i) is `a b c` with `a b` a pair, or `b c a` with `b c` one.

@@ -3,7 +3,7 @@
  * (walk.ts), each skeleton found checked word by word (distance.ts), each name kept with its
  * fewest typos and its tier.
  */
-import { typosOf, type WordShape } from "./distance.ts";
+import { typosOf, type Typos, type WordShape } from "./distance.ts";
 import { MAX_TYPOS, typoAllowance } from "./fold.ts";
 import { LEFT_OUT_WORDS, namePayloads, queryPairs, type NamePayload } from "./names.ts";
 import { localityPayloads } from "./places.ts";
@@ -54,7 +54,54 @@ export function pairsToRead(query: Uint8Array, k: number, lead = 0): string[] {
 const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
   a.typos < b.typos || (a.typos === b.typos && a.tier < b.tier);
 
-/** Typos and tier of a skeleton found (full, prefix: the walk's distances) for a payload's words, flags and spelling. */
+/**
+ * typosOf's answers in the collected subtree being read (walk.ts `subtree`): its names share the
+ * path, the depth and the prefix distance, so names of the same word shapes have the same typos. A
+ * short prefix beside a number collects thousands of names (`Straeß 223 3`) of a few shapes.
+ */
+const subtreeTypos = new Map<number, Typos>();
+let subtreeRead = -1;
+
+/** Word shapes as one number (up to five words of fewer than 64 characters), -1 when they do not fit. */
+function shapesKey(words: readonly WordShape[]): number {
+  if (words.length > 5) return -1;
+  let key = words.length;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as WordShape;
+    if (word.length >= 64) return -1;
+    key = key * 256 + word.length * 4 + word.allowance;
+  }
+  return key;
+}
+
+/** typosOf, once per word shapes in a collected subtree (`subtree`, -1: not in one). */
+function typosIn(
+  query: Uint8Array,
+  path: Uint8Array,
+  depth: number,
+  words: readonly WordShape[],
+  complete: boolean,
+  prefix: boolean,
+  subtree: number,
+): Typos {
+  const key = subtree < 0 ? -1 : shapesKey(words);
+  if (key < 0) return typosOf(query, path, depth, words, complete, prefix);
+  if (subtree !== subtreeRead) {
+    subtreeTypos.clear();
+    subtreeRead = subtree;
+  }
+  let typos = subtreeTypos.get(key);
+  if (typos === undefined) {
+    typos = typosOf(query, path, depth, words, complete, prefix);
+    subtreeTypos.set(key, typos);
+  }
+  return typos;
+}
+
+/**
+ * Typos and tier of a skeleton found (full, prefix: the walk's distances) for a payload's words,
+ * flags and spelling; `subtree`: the collected subtree it is in (walk.ts), -1 when none.
+ */
 function judge(
   query: Uint8Array,
   part: Part,
@@ -63,6 +110,7 @@ function judge(
   path: Uint8Array,
   depth: number,
   payload: Pick<NamePayload, "words" | "flags" | "spelling">,
+  subtree: number,
 ): { typos: number; tier: number } | undefined {
   let f = full;
   let p = prefix;
@@ -85,7 +133,7 @@ function judge(
   const fullDone = f === 0 || f >= FAR || (everyWord && f <= all);
   const prefixDone = p === 0 || p >= FAR || (everyWord && p <= first);
   if (!fullDone || !prefixDone) {
-    const typos = typosOf(query, path, depth, words, f < FAR, part.prefix);
+    const typos = typosIn(query, path, depth, words, f < FAR, part.prefix, subtree);
     f = f < FAR ? typos.full : FAR;
     p = part.prefix ? typos.prefix : FAR;
   }
@@ -190,6 +238,7 @@ function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array 
     const onHit: OnHit = (from, to, full, prefix, path, depth) => {
       // Decoded once for the lead and its riders, and only when one of them takes the hit.
       let payloads: NamePayload[] | undefined;
+      const subtree = walker.subtree;
       let anyOpen = false;
       for (let i = 0; i < walks.length; i++) {
         const { part, found, query } = walks[i] as Walk;
@@ -199,7 +248,7 @@ function walkNames(lead: Walk, k: number, shardOf: (pair: string) => Uint8Array 
           payloads ??= namePayloads(trie, from, to);
           for (let n = 0; n < payloads.length; n++) {
             const payload = payloads[n] as NamePayload;
-            const judged = judge(query, part, f, p, path, depth, payload);
+            const judged = judge(query, part, f, p, path, depth, payload, subtree);
             if (judged === undefined) continue;
             const known = found.get(payload.position);
             if (known === undefined || better(judged, known))
@@ -243,10 +292,16 @@ export function findLocalities(
         const walked = { ...localityPart, prefix: prefixed };
         walker.walk(trie, query, k, prefixed, (from, to, full, pre, path, depth) => {
           for (const payload of localityPayloads(trie, from, to)) {
-            const judged = judge(query, walked, full, pre, path, depth, {
-              words: payload.words,
-              flags: 0,
-            });
+            const judged = judge(
+              query,
+              walked,
+              full,
+              pre,
+              path,
+              depth,
+              { words: payload.words, flags: 0 },
+              walker.subtree,
+            );
             if (judged === undefined) continue;
             const cost = judged.typos + (payload.flags & 1);
             if (cost < (found.get(payload.locality) ?? NO_PLACE)) found.set(payload.locality, cost);

@@ -64,6 +64,8 @@ export class TrieWalker {
   private also: readonly number[] = [];
   /** The depth of the hit being reported (-1 in a collected subtree, whose rows are not computed). */
   private hitDepth = -1;
+  /** Collected subtrees so far, in every walk of this walker: the number of the one being collected. */
+  private subtrees = 0;
 
   /**
    * Walks the trie `bytes` for `query` within `k` edits (prefix mode: of a prefix of a skeleton),
@@ -116,6 +118,15 @@ export class TrieWalker {
     return this.hitDepth < 0 ? FAR : this.within(this.hitDepth, length);
   }
 
+  /**
+   * During onHit: the collected subtree the hit is in (a number no other subtree of this walker
+   * has), or -1 for a hit whose rows were computed. Every name of a subtree has the same path,
+   * depth and prefix distance.
+   */
+  get subtree(): number {
+    return this.hitDepth < 0 ? this.subtrees : -1;
+  }
+
   /** Whether a beginning of the query (`also`) is within k of row d's skeleton. */
   private alsoWithin(d: number): boolean {
     const also = this.also;
@@ -147,7 +158,10 @@ export class TrieWalker {
         if (reached < best) best = reached;
       }
       if (!alive) {
-        if (this.prefix && best <= this.k) this.collect(p + length, best, d);
+        if (this.prefix && best <= this.k) {
+          this.subtrees++;
+          this.collect(p + length, best, d);
+        }
         return;
       }
     }
