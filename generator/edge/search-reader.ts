@@ -105,6 +105,7 @@ export class RequestReader implements Reader {
     if (!this.fits(files)) throw new SearchTooBroad(this.spent);
     for (const [path, bytes] of files) this.charge(path, bytes);
     const missing = [...files.keys()].filter((path) => this.got.get(path) === undefined);
+    if (missing.length === 0) return;
     const fetched = await Promise.all(
       missing.map(
         async (path) =>

@@ -217,8 +217,9 @@ export async function suggestGroups(
         if (filter.postal !== undefined || filter.locality !== undefined) {
           places = placesRead.get(hit.position);
           if (places === undefined) {
-            if (!budget.fits(streets.placeFiles(hit.position, hit.count), PAGE_RESERVE)) continue;
-            places = await streets.placesOf(hit.position, hit.count, budget);
+            const files = streets.placeFiles(hit.position, hit.count);
+            if (!budget.fits(files, PAGE_RESERVE)) continue;
+            places = await streets.placesOf(hit.position, hit.count, budget, files);
             placesRead.set(hit.position, places);
           }
         }

@@ -69,11 +69,15 @@ export class SuggestStreets {
     return recordFiles(this.files.meta, range(first, count));
   }
 
-  /** The place numbers of streets [first, first + count), charged to the budget. */
-  async placesOf(first: number, count: number, budget: ReadBudget): Promise<Int32Array> {
-    const positions = range(first, count);
-    await budget.need(recordFiles(budget.meta, positions));
-    return placesAt(budget, positions);
+  /** The place numbers of streets [first, first + count), charged to the budget with their files (placeFiles). */
+  async placesOf(
+    first: number,
+    count: number,
+    budget: ReadBudget,
+    files = this.placeFiles(first, count),
+  ): Promise<Int32Array> {
+    await budget.need(files);
+    return placesAt(budget, range(first, count));
   }
 
   /** A page of streets (positions in the answer's order) as a paged JSON or CSV response. */
