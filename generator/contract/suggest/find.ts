@@ -62,9 +62,9 @@ const better = (a: { typos: number; tier: number }, b: { typos: number; tier: nu
 const subtreeTypos = new Map<number, Typos>();
 let subtreeRead = -1;
 
-/** Word shapes as one number (up to five words of fewer than 64 characters), -1 when they do not fit. */
+/** Word shapes as one small integer (up to three words of fewer than 64 characters), -1 when they do not fit. */
 function shapesKey(words: readonly WordShape[]): number {
-  if (words.length > 5) return -1;
+  if (words.length > 3) return -1;
   let key = words.length;
   for (let i = 0; i < words.length; i++) {
     const word = words[i] as WordShape;
@@ -131,7 +131,18 @@ function judge(
   if (f > all && p > all) return undefined;
   const first = words[0]?.allowance ?? 0;
   const fullDone = f === 0 || f >= FAR || (everyWord && f <= all);
-  const prefixDone = p === 0 || p >= FAR || (everyWord && p <= first);
+  // The prefix's typos lie in the words the path reaches [0, depth): when each of those tolerates
+  // one, the walk's count is the check's (a short prefix beside a number: `Straße` of Straße 223).
+  let reachedTolerate = true;
+  for (let i = 0, end = 0; i < words.length && end < depth; i++) {
+    const word = words[i] as WordShape;
+    if (word.allowance === 0) {
+      reachedTolerate = false;
+      break;
+    }
+    end += word.length;
+  }
+  const prefixDone = p === 0 || p >= FAR || (reachedTolerate && p <= first);
   if (!fullDone || !prefixDone) {
     const typos = typosIn(query, path, depth, words, f < FAR, part.prefix, subtree);
     f = f < FAR ? typos.full : FAR;
