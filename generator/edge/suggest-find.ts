@@ -217,9 +217,8 @@ export async function suggestGroups(
         if (filter.postal !== undefined || filter.locality !== undefined) {
           places = placesRead.get(hit.position);
           if (places === undefined) {
-            const files = streets.placeFiles(hit.position, hit.count);
-            if (!budget.fits(files, PAGE_RESERVE)) continue;
-            places = await streets.placesOf(hit.position, hit.count, budget, files);
+            places = await streets.placesWithin(hit.position, hit.count, budget, PAGE_RESERVE);
+            if (places === undefined) continue;
             placesRead.set(hit.position, places);
           }
         }

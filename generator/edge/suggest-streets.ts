@@ -26,7 +26,6 @@ import {
   tailFiles,
   tailOf,
 } from "../contract/search/leaves.ts";
-import type { Files } from "../contract/search/plan.ts";
 import { headJson } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
@@ -64,20 +63,21 @@ export class SuggestStreets {
     return this.files.meta.readBudget;
   }
 
-  /** The record-table files (path → bytes) that the places of streets [first, first + count) are read from. */
-  placeFiles(first: number, count: number): Files {
-    return recordFiles(this.files.meta, range(first, count));
-  }
-
-  /** The place numbers of streets [first, first + count), charged to the budget with their files (placeFiles). */
-  async placesOf(
+  /**
+   * The place numbers of streets [first, first + count) (the record table), charged to the budget;
+   * undefined, and nothing charged, when their files would leave less than `reserve` of it.
+   */
+  async placesWithin(
     first: number,
     count: number,
     budget: ReadBudget,
-    files = this.placeFiles(first, count),
-  ): Promise<Int32Array> {
+    reserve: number,
+  ): Promise<Int32Array | undefined> {
+    const positions = range(first, count);
+    const files = recordFiles(budget.meta, positions);
+    if (!budget.fits(files, reserve)) return undefined;
     await budget.need(files);
-    return placesAt(budget, range(first, count));
+    return placesAt(budget, positions);
   }
 
   /** A page of streets (positions in the answer's order) as a paged JSON or CSV response. */

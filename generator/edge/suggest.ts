@@ -117,9 +117,8 @@ async function check(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,
   );
   for (const hit of hits) {
-    if (!budget.fits(streets.placeFiles(hit.position, hit.count), PAGE_RESERVE)) continue;
-    const placesOf = await streets.placesOf(hit.position, hit.count, budget);
-    placesOf.forEach((place, i) =>
+    const placesOf = await streets.placesWithin(hit.position, hit.count, budget, PAGE_RESERVE);
+    placesOf?.forEach((place, i) =>
       candidates.push({ position: hit.position + i, place, typos: hit.typos, tier: hit.tier }),
     );
   }
