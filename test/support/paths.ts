@@ -13,9 +13,9 @@ export const SPAWN_BOUND_MS = 600_000;
  * The CLI as the tests spawn it: compiled, as `npm start` runs it (`node
  * generator/cli/compiled.mjs …`, compiled once per run by global-setup.ts into .cache/cli/). Through
  * tsx each process cost about 0.7 s of CPU more before it did anything (tsx's loader, each module
- * transformed or read from tsx's cache, in every worker thread again), 1.5 s more whenever tsx's
+ * transformed or read from tsx's cache, in every worker thread again), about 1.2 s more whenever tsx's
  * cached main.ts had been left empty by a process that exited at once (`--version`); the suite
- * spawns the CLI about 40 times. The same program either way: the tests are about its answers,
+ * spawns the CLI about 35 times. The same program either way: the tests are about its answers,
  * not tsx's, and compiled-cli.test.ts checks the compiled CLI against the TypeScript one.
  */
 export const CLI_COMMAND = process.execPath;
