@@ -112,8 +112,10 @@ function baseWords(folded: string): string[] {
 
 /** How closely a source name matches an official one (see `Closeness`). */
 export function closeness(sourceName: string, officialName: string): Closeness {
-  const a = formsOf(sourceName);
-  const b = formsOf(officialShortName(officialName));
+  return closenessOf(formsOf(sourceName), officialFormsOf(officialName));
+}
+
+function closenessOf(a: Forms, b: Forms): Closeness {
   if (a.folded === b.folded) return 1;
   if (a.sides.includes(b.folded) || b.sides.includes(a.folded)) return 2;
   // A whole name against the other whole or one of its sides, never side against side (`Auerbach/Vogtl.` is no `Falkenstein/Vogtl.`).
@@ -168,6 +170,15 @@ function formsOf(name: string): Forms {
   return found;
 }
 
+/** An official name's forms by the whole name (its suffix not split off again for every row). */
+const officialForms = new Map<string, Forms>();
+function officialFormsOf(officialName: string): Forms {
+  let found = officialForms.get(officialName);
+  if (found === undefined)
+    officialForms.set(officialName, (found = formsOf(officialShortName(officialName))));
+  return found;
+}
+
 /**
  * The candidates a name matches most closely: those of the best closeness there is (several when
  * they cannot be told apart), none when it matches none.
@@ -177,10 +188,11 @@ export function closestMatches<T>(
   candidates: readonly T[],
   officialName: (candidate: T) => string,
 ): T[] {
+  const source = formsOf(sourceName);
   let best: Closeness = 0;
   let found: T[] = [];
   for (const candidate of candidates) {
-    const c = closeness(sourceName, officialName(candidate));
+    const c = closenessOf(source, officialFormsOf(officialName(candidate)));
     if (c === 0 || (best !== 0 && c > best)) continue;
     if (c < best || best === 0) found = [];
     best = c;

@@ -54,9 +54,7 @@ export function placeTownParts(
   let pending: TownPart[] = [];
   for (const part of parts) {
     const seat = part.municipalities.filter((m) => m.postalCode === part.postalCode);
-    const named = part.municipalities.filter((m) =>
-      containsWords(part.name, officialShortName(m.name)),
-    );
+    const named = part.municipalities.filter((m) => containsWords(part.name, shortNameOf(m)));
     if (seat.length === 1 && seat[0] !== undefined) place(part, seat[0], "seat");
     else if (named.length === 1 && named[0] !== undefined) place(part, named[0], "name");
     else pending.push(part);
@@ -79,6 +77,15 @@ export function placeTownParts(
   return { placed: done, unplaced: pending };
 }
 
+/** Each municipality's short name, split off once: a town part is tested against all of its county's. */
+const shortNames = new WeakMap<DeMunicipality, string>();
+function shortNameOf(municipality: DeMunicipality): string {
+  let name = shortNames.get(municipality);
+  if (name === undefined)
+    shortNames.set(municipality, (name = officialShortName(municipality.name)));
+  return name;
+}
+
 export const siblingsKey = (postalCode: string, district: string) =>
   `${postalCode}\u0000${district}`;
 
@@ -92,6 +99,7 @@ export const siblingsKey = (postalCode: string, district: string) =>
  */
 export function containsWords(text: string, words: string): boolean {
   if (words === "") return false;
+  if (LATIN_1.test(text) && LATIN_1.test(words)) return containsLatin1Words(text, words);
   const literal = literalPattern(words);
   literal.lastIndex = 0;
   for (let match = literal.exec(text); match !== null; match = literal.exec(text)) {
@@ -108,7 +116,39 @@ export function containsWords(text: string, words: string): boolean {
   return false;
 }
 
+/**
+ * Most names (German ones: umlauts, ß, é) are Latin-1 throughout. Within Latin-1 the pattern's case
+ * folding pairs exactly the letters `toLowerCase` pairs (A–Z, À–Þ but ×) and leaves ß, µ and ÿ alone
+ * (their partners ẞ, μ, Ÿ lie beyond it), one character for one: so when both strings are Latin-1 a
+ * plain search of the lower-cased strings finds the pattern's matches at the same positions, without
+ * running the regular expression (the county's every municipality for each town part).
+ */
+const LATIN_1 = /^[\u0000-\u00ff]*$/;
 const WORD_CHARACTER = /^[\p{L}\p{N}]$/u;
+
+function containsLatin1Words(text: string, words: string): boolean {
+  const lowerText = text.toLowerCase();
+  const lowerWords = words.toLowerCase();
+  for (
+    let start = lowerText.indexOf(lowerWords);
+    start !== -1;
+    start = lowerText.indexOf(lowerWords, start + 1)
+  ) {
+    const end = start + lowerWords.length;
+    if (!isWordCharacter(text.charCodeAt(start - 1)) && !isWordCharacter(text.charCodeAt(end)))
+      return true;
+  }
+  return false;
+}
+
+/** Whether a Latin-1 code unit (NaN beyond either end) is a letter or a digit (`[\p{L}\p{N}]`). */
+function isWordCharacter(unit: number): boolean {
+  return unit >= 0 && LATIN_1_WORD[unit] === 1;
+}
+const LATIN_1_WORD = Uint8Array.from({ length: 256 }, (_, unit) =>
+  WORD_CHARACTER.test(String.fromCharCode(unit)) ? 1 : 0,
+);
+
 const literalPatterns = new Map<string, RegExp>();
 function literalPattern(words: string): RegExp {
   let pattern = literalPatterns.get(words);

@@ -22,8 +22,9 @@ let local: RunningServer;
 let dev: RunningServer;
 
 beforeAll(async () => {
-  // The build browser/docs.test.ts and deploy.test.ts read too (shared by the run): every resource.
-  ({ dir } = await buildFixture(20_000, undefined, { swissStreets: false }));
+  // The build browser/docs.test.ts serves too (shared by the run): every resource, no page files
+  // (wrangler dev reads and hashes every asset at start, twice here; the answers are the same).
+  ({ dir } = await buildFixture(20_000, undefined, { swissStreets: false, pageFiles: false }));
   [local, dev] = await Promise.all([startServer(dir), startWranglerDev(dir)]);
 });
 afterAll(async () => Promise.all([local?.stop(), dev?.stop()]));

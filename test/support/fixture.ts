@@ -57,6 +57,12 @@ export interface FixtureOptions {
    * every resource; a path to read instead; or `false` for a build without it.
    */
   readonly swissStreets?: string | false;
+  /**
+   * `false`: no page files, only the minimum (`--no-page-files`; the Worker cuts every page from
+   * the packed records, the same answers): for suites whose subject is not the page files, where
+   * fewer files are quicker to copy and to serve (wrangler reads and hashes every asset at start).
+   */
+  readonly pageFiles?: false;
 }
 
 /** Writes the generated Swiss and Liechtenstein street directory into `dir`; returns its path. */
@@ -106,6 +112,7 @@ export async function buildFixture(
           ...(options.searchReadBudget === undefined
             ? {}
             : { searchReadBudget: options.searchReadBudget }),
+          ...(options.pageFiles === undefined ? {} : { pageFiles: options.pageFiles }),
         },
         out,
       );
