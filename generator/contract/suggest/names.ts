@@ -64,8 +64,35 @@ export function writeShapes(out: ByteWriter, words: readonly WordShape[]): void 
   for (const word of words.slice(0, 255)) out.varint(word.length * 4 + word.allowance);
 }
 
-/** Reads word shapes at `at`; the offset after them is shapesEnd(). */
-export function readShapes(bytes: Uint8Array, at: number): WordShape[] {
+/**
+ * Word shapes of up to three words of fewer than 64 characters, one array per shapes (by their
+ * bytes as a small integer): a short prefix reads thousands of names of a few shapes, and each new
+ * array was garbage for a fresh isolate's first request to collect.
+ */
+const sharedShapes = new Map<number, readonly WordShape[]>();
+
+/** Reads word shapes at `at` (shared: never changed); the offset after them is shapesEnd(). */
+export function readShapes(bytes: Uint8Array, at: number): readonly WordShape[] {
+  const count = bytes[at] ?? 0;
+  if (count <= 3) {
+    let key = count;
+    let end = at + 1;
+    for (let i = 0; i < count && key >= 0; i++) {
+      const value = varintAt(bytes, end);
+      end = varintEnd();
+      key = value < 256 ? key * 256 + value : -1;
+    }
+    if (key >= 0) {
+      let words = sharedShapes.get(key);
+      if (words === undefined) sharedShapes.set(key, (words = decodeShapes(bytes, at)));
+      shapesAt = end;
+      return words;
+    }
+  }
+  return decodeShapes(bytes, at);
+}
+
+function decodeShapes(bytes: Uint8Array, at: number): WordShape[] {
   const count = bytes[at] ?? 0;
   const words: WordShape[] = [];
   shapesAt = at + 1;
