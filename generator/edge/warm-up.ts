@@ -14,7 +14,6 @@
  * Worker: a request that throws is reported once and the rest still run.
  */
 import { forgetIsolateState } from "../contract/isolate-state.ts";
-import { compilePattern } from "../contract/regex/pattern.ts";
 import { urlOf, type Assets } from "./assets.ts";
 import { createHandler } from "./handler.ts";
 import type { MakeResponse } from "./responses.ts";
@@ -27,7 +26,8 @@ const CSV = { accept: "text/csv" };
 /**
  * The requests, one per kind of work the Worker does: street search's plans (a word, words and a
  * place, a prefix, a phrase, a negation, an `or`; a name beside places, a pattern, places alone,
- * a deep page), suggestions and the address check, a pattern over a resource's values, a packed
+ * a deep page), suggestions and the address check, patterns over a resource's values (strings
+ * alone, and ones its engine compiles and runs: classes, counted repeats, alternations), a packed
  * page, both formats, a 400 and a 404.
  */
 export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string>?])[] = [
@@ -98,46 +98,10 @@ export async function warmUp(
       statuses.push(0);
     }
   }
-  drillPatternEngine();
   forgetIsolateState();
   const failed = failedWarmUps(statuses);
   if (failed > 0) console.error(`warm-up: ${failed} of ${statuses.length} requests failed`);
   return statuses;
-}
-
-/**
- * Patterns of the kinds the Localities mix sends, each tested on many values: the warm-up build's
- * Localities table holds one name, so its pattern requests compile the engine's construction but
- * barely run its matching (the DFA's states are built as values need them). On the national
- * table a first pattern request tested thousands of values in V8's slowest tier.
- */
-export const DRILL_PATTERNS = [
-  "(ae|oe|ue|ss|ß){2,}",
-  "^(\\w+[\\s-]?){1,3}$",
-  ".*[aeiou].*[^\\w\\s]|e.*r.*n$",
-];
-/** Pieces of place names (umlauts, spaces, hyphens), joined three at a time into DRILL_VALUES values. */
-const DRILL_PARTS =
-  "Ber|lin|Ham|burg|Mün|chen|Kö|ln|Frank|furt|Neu|stadt|dorf|hausen|Ober|Unter|bach|heim|see|Bad |Sankt |-| am |Straße|weg|ö|ü|ä|aue|ss".split(
-    "|",
-  );
-export const DRILL_VALUES = 400;
-
-/** Tests each drill pattern on a few hundred made-up place names (a few ms of startup). */
-export function drillPatternEngine(): number {
-  const values: string[] = [];
-  const n = DRILL_PARTS.length;
-  for (let i = 0; i < DRILL_VALUES; i++)
-    values.push(
-      `${DRILL_PARTS[i % n]}${DRILL_PARTS[(i * 7 + 3) % n]}${DRILL_PARTS[(i * 13 + 5) % n]}`,
-    );
-  let matched = 0;
-  for (const source of DRILL_PATTERNS) {
-    const compiled = compilePattern(source, { ignoreCase: true });
-    if (!compiled.ok) continue;
-    for (const value of values) if (compiled.pattern.test(value)) matched++;
-  }
-  return matched;
 }
 
 /** How many warm-up requests failed: threw (status 0) or answered a 5xx. */
