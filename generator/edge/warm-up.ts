@@ -26,7 +26,8 @@ const CSV = { accept: "text/csv" };
 /**
  * The requests, one per kind of work the Worker does: street search's plans (a word, words and a
  * place, a prefix, a phrase, a negation, an `or`; a name beside places, a pattern, places alone,
- * a deep page), suggestions and the address check, a pattern over a resource's values, a packed
+ * a deep page), suggestions and the address check, patterns over a resource's values (strings
+ * alone, and ones its engine compiles and runs: classes, counted repeats, alternations), a packed
  * page, both formats, a 400 and a 404.
  */
 export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string>?])[] = [
@@ -55,6 +56,11 @@ export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string
   ["/de/AddressCheck?postalCode=10115&locality=Berlin&street=Schützenstraße"],
   ["/de/Localities?name=^Ber"],
   ["/de/Localities?postalCode=10115"],
+  ["/de/Localities?name=(ae|oe|ue|ß){2,}|[a-zäöü]%2B [a-z]%2B$"],
+  ["/de/Localities?name=^(\\w%2B[\\s-]?){1,3}[^\\d ]{2,}$&pageSize=5"],
+  ["/de/Localities?name=.*[aeiou].*[^\\w\\s]|(.)(.)(.).*e.*r", CSV],
+  ["/de/Localities?postalCode=^1[0-9]{2}1(5|7)$"],
+  ["/de/Localities?name=."],
   ["/de/FederalStates", CSV],
   ["/de/Streets?name=[", {}],
   ["/de/Nowhere"],
