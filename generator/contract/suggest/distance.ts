@@ -137,3 +137,47 @@ export function typosOf(
     prefix: best,
   };
 }
+
+/**
+ * typosOf's answers in the collected subtree being read (walk.ts `subtree`): its names share the
+ * path, the depth and the prefix distance, so names of the same word shapes have the same typos. A
+ * short prefix beside a number collects thousands of names (`Straeß 223 3`) of a few shapes.
+ */
+const subtreeTypos = new Map<number, Typos>();
+let subtreeRead = -1;
+
+/** Word shapes as one small integer (up to three words of fewer than 64 characters), -1 when they do not fit. */
+function shapesKey(words: readonly WordShape[]): number {
+  if (words.length > 3) return -1;
+  let key = words.length;
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as WordShape;
+    if (word.length >= 64) return -1;
+    key = key * 256 + word.length * 4 + word.allowance;
+  }
+  return key;
+}
+
+/** typosOf, once per word shapes in a collected subtree (`subtree`, -1: not in one). */
+export function typosIn(
+  query: Uint8Array,
+  path: Uint8Array,
+  depth: number,
+  words: readonly WordShape[],
+  complete: boolean,
+  prefix: boolean,
+  subtree: number,
+): Typos {
+  const key = subtree < 0 ? -1 : shapesKey(words);
+  if (key < 0) return typosOf(query, path, depth, words, complete, prefix);
+  if (subtree !== subtreeRead) {
+    subtreeTypos.clear();
+    subtreeRead = subtree;
+  }
+  let typos = subtreeTypos.get(key);
+  if (typos === undefined) {
+    typos = typosOf(query, path, depth, words, complete, prefix);
+    subtreeTypos.set(key, typos);
+  }
+  return typos;
+}

@@ -3,7 +3,7 @@
  * (walk.ts), each skeleton found checked word by word (distance.ts), each name kept with its
  * fewest typos and its tier.
  */
-import { typosOf, type Typos, type WordShape } from "./distance.ts";
+import { typosIn, type WordShape } from "./distance.ts";
 import { MAX_TYPOS, typoAllowance } from "./fold.ts";
 import { LEFT_OUT_WORDS, namePayloads, queryPairs, type NamePayload } from "./names.ts";
 import { localityPayloads } from "./places.ts";
@@ -53,50 +53,6 @@ export function pairsToRead(query: Uint8Array, k: number, lead = 0): string[] {
 
 const better = (a: { typos: number; tier: number }, b: { typos: number; tier: number }) =>
   a.typos < b.typos || (a.typos === b.typos && a.tier < b.tier);
-
-/**
- * typosOf's answers in the collected subtree being read (walk.ts `subtree`): its names share the
- * path, the depth and the prefix distance, so names of the same word shapes have the same typos. A
- * short prefix beside a number collects thousands of names (`Straeß 223 3`) of a few shapes.
- */
-const subtreeTypos = new Map<number, Typos>();
-let subtreeRead = -1;
-
-/** Word shapes as one small integer (up to three words of fewer than 64 characters), -1 when they do not fit. */
-function shapesKey(words: readonly WordShape[]): number {
-  if (words.length > 3) return -1;
-  let key = words.length;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as WordShape;
-    if (word.length >= 64) return -1;
-    key = key * 256 + word.length * 4 + word.allowance;
-  }
-  return key;
-}
-
-/** typosOf, once per word shapes in a collected subtree (`subtree`, -1: not in one). */
-function typosIn(
-  query: Uint8Array,
-  path: Uint8Array,
-  depth: number,
-  words: readonly WordShape[],
-  complete: boolean,
-  prefix: boolean,
-  subtree: number,
-): Typos {
-  const key = subtree < 0 ? -1 : shapesKey(words);
-  if (key < 0) return typosOf(query, path, depth, words, complete, prefix);
-  if (subtree !== subtreeRead) {
-    subtreeTypos.clear();
-    subtreeRead = subtree;
-  }
-  let typos = subtreeTypos.get(key);
-  if (typos === undefined) {
-    typos = typosOf(query, path, depth, words, complete, prefix);
-    subtreeTypos.set(key, typos);
-  }
-  return typos;
-}
 
 /**
  * Typos and tier of a skeleton found (full, prefix: the walk's distances) for a payload's words,

@@ -118,11 +118,7 @@ export class TrieWalker {
     return this.hitDepth < 0 ? FAR : this.within(this.hitDepth, length);
   }
 
-  /**
-   * During onHit: the collected subtree the hit is in (a number no other subtree of this walker
-   * has), or -1 for a hit whose rows were computed. Every name of a subtree has the same path,
-   * depth and prefix distance.
-   */
+  /** During onHit: the collected subtree of the hit (a number of its own; its names share path, depth and prefix distance), -1 when none. */
   get subtree(): number {
     return this.hitDepth < 0 ? this.subtrees : -1;
   }
