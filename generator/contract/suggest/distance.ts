@@ -158,7 +158,7 @@ function shapesKey(words: readonly WordShape[]): number {
   return key;
 }
 
-/** typosOf, once per word shapes in a collected subtree (`subtree`, -1: not in one). */
+/** typosOf, once per word shapes in a collected subtree (`subtree`, -1: not in one; the numbers of find.ts's one walker). */
 export function typosIn(
   query: Uint8Array,
   path: Uint8Array,
