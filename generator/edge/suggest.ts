@@ -117,8 +117,8 @@ async function check(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,
   );
   for (const hit of hits) {
-    const placesOf = await streets.placesWithin(hit.position, hit.count, budget, PAGE_RESERVE);
-    placesOf?.forEach((place, i) =>
+    const hitPlaces = await streets.placesWithin(hit.position, hit.count, budget, PAGE_RESERVE);
+    hitPlaces?.forEach((place, i) =>
       candidates.push({ position: hit.position + i, place, typos: hit.typos, tier: hit.tier }),
     );
   }

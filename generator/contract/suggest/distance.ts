@@ -141,22 +141,11 @@ export function typosOf(
 /**
  * typosOf's answers in the collected subtree being read (walk.ts `subtree`): its names share the
  * path, the depth and the prefix distance, so names of the same word shapes have the same typos. A
- * short prefix beside a number collects thousands of names (`Straeß 223 3`) of a few shapes.
+ * short prefix beside a number collects thousands of names (`Straeß 223 3`) of a few shapes, and
+ * names.ts readShapes gives names of the same few words one shared array: the key.
  */
-const subtreeTypos = new Map<number, Typos>();
+const subtreeTypos = new Map<readonly WordShape[], Typos>();
 let subtreeRead = -1;
-
-/** Word shapes as one small integer (up to three words of fewer than 64 characters), -1 when they do not fit. */
-function shapesKey(words: readonly WordShape[]): number {
-  if (words.length > 3) return -1;
-  let key = words.length;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] as WordShape;
-    if (word.length >= 64) return -1;
-    key = key * 256 + word.length * 4 + word.allowance;
-  }
-  return key;
-}
 
 /** typosOf, once per word shapes in a collected subtree (`subtree`, -1: not in one; the numbers of find.ts's one walker). */
 export function typosIn(
@@ -168,16 +157,15 @@ export function typosIn(
   prefix: boolean,
   subtree: number,
 ): Typos {
-  const key = subtree < 0 ? -1 : shapesKey(words);
-  if (key < 0) return typosOf(query, path, depth, words, complete, prefix);
+  if (subtree < 0) return typosOf(query, path, depth, words, complete, prefix);
   if (subtree !== subtreeRead) {
     subtreeTypos.clear();
     subtreeRead = subtree;
   }
-  let typos = subtreeTypos.get(key);
+  let typos = subtreeTypos.get(words);
   if (typos === undefined) {
     typos = typosOf(query, path, depth, words, complete, prefix);
-    subtreeTypos.set(key, typos);
+    subtreeTypos.set(words, typos);
   }
   return typos;
 }
