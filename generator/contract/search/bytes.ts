@@ -62,12 +62,13 @@ export class ByteReader {
     if (byte < 0x80) return byte;
     let value = byte & 0x7f;
     let scale = 0x80;
-    for (;;) {
+    // The same steps for every byte after the first (see varints).
+    do {
       byte = bytes[this.at++] ?? 0;
       value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
       scale *= 0x80;
-    }
+    } while (byte >= 0x80);
+    return value;
   }
 
   /**
@@ -77,18 +78,18 @@ export class ByteReader {
   varints(out: Int32Array): Int32Array {
     const bytes = this.bytes;
     let at = this.at;
+    // Every byte takes the same steps, the first too: a branch for longer values that the
+    // startup's small build never reached would leave V8 without type feedback for it, and the
+    // first national column of such values threw the optimised loop away (docs/SEARCH.md).
     for (let i = 0; i < out.length; i++) {
-      let byte = bytes[at++] ?? 0;
-      let value = byte;
-      if (byte >= 0x80) {
-        value = byte & 0x7f;
-        let scale = 0x80;
-        do {
-          byte = bytes[at++] ?? 0;
-          value += (byte & 0x7f) * scale;
-          scale *= 0x80;
-        } while (byte >= 0x80);
-      }
+      let value = 0;
+      let scale = 1;
+      let byte = 0;
+      do {
+        byte = bytes[at++] ?? 0;
+        value += (byte & 0x7f) * scale;
+        scale *= 0x80;
+      } while (byte >= 0x80);
       out[i] = value;
     }
     this.at = at;
