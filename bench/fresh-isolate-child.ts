@@ -16,7 +16,7 @@
  * its module state is new), reading files from disk as asked: the paths a fresh isolate's first
  * request fetches, for the `time` children to preload.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync, writeSync } from "node:fs";
 import { PerformanceObserver, performance, type PerformanceEntry } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { eventLoopTurn } from "./event-loop-turn.ts";
@@ -173,8 +173,7 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
   const run = async (): Promise<{ ms: number; status: number }> => {
     const request = new Request(`http://bench${order.target}`);
     await eventLoopTurn(); // untimed: what V8 posted to the main thread runs here, as between requests
-    if (trace)
-      process.stderr.write(`[timed request starts at ${process.hrtime.bigint() / 1000n} µs]\n`);
+    if (trace) mark(`[timed request starts at ${process.hrtime.bigint() / 1000n} µs]\n`);
     const usage = trace ? process.resourceUsage() : undefined;
     const thread = trace ? process.threadCpuUsage() : undefined;
     const startedAt = performance.now();
@@ -186,7 +185,7 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
     if (trace && usage !== undefined && thread !== undefined) {
       const after = process.resourceUsage();
       const threadAfter = process.threadCpuUsage();
-      process.stderr.write(
+      mark(
         `[timed request ends at ${process.hrtime.bigint() / 1000n} µs: ${ms.toFixed(2)} ms (main thread: user ${((threadAfter.user - thread.user) / 1000).toFixed(2)}, system ${((threadAfter.system - thread.system) / 1000).toFixed(2)}); process: user ${((after.userCPUTime - usage.userCPUTime) / 1000).toFixed(2)} ms, system ${((after.systemCPUTime - usage.systemCPUTime) / 1000).toFixed(2)} ms, ${after.minorPageFault - usage.minorPageFault} minor page faults, ${after.involuntaryContextSwitches - usage.involuntaryContextSwitches} involuntary switches]\n`,
       );
     }
@@ -230,11 +229,14 @@ async function record(order: Extract<ChildOrder, { mode: "record" }>): Promise<R
 }
 
 /**
- * FRESH_TRACE=1: marks the timed requests on stderr, and after them the collections that ran inside
+ * FRESH_TRACE=1: marks the timed requests on stdout, and after them the collections that ran inside
  * each (kind and ms, from Node's `gc` performance entries: `--trace-gc`'s lines cannot be placed
- * among the marks, V8 prints them through a buffer of its own).
+ * among the marks, V8 prints them through a buffer of its own). `--trace-deopt`'s lines are
+ * flushed as V8 prints them to stdout, so the marks, written straight to the same file
+ * descriptor, fall between them in order (bench/deopt-census.ts).
  */
 const trace = process.env["FRESH_TRACE"] === "1";
+const mark = (text: string) => writeSync(1, text);
 const timedSpans: [start: number, end: number][] = [];
 const collections: PerformanceEntry[] = [];
 const GC_KINDS: Record<number, string> = {
@@ -259,7 +261,7 @@ if (observer !== undefined) {
       const kind = (gc as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0;
       return `${GC_KINDS[kind] ?? `kind ${kind}`} ${gc.duration.toFixed(2)} ms`;
     });
-    process.stderr.write(
+    mark(
       `[timed request ${k === 0 ? "first" : `warm ${k}`}: ${inside.length} collections inside (${inside.reduce((sum, gc) => sum + gc.duration, 0).toFixed(2)} ms wall)${kinds.length > 0 ? `: ${kinds.join(", ")}` : ""}]\n`,
     );
   });

@@ -31,11 +31,14 @@
  * is then passed on; FRESH_TRACE=1 marks each timed request there with its main thread's user and
  * system CPU, the process's, its minor page faults and involuntary context switches (on this
  * shared machine a fresh process's first requests spent a fifth to a third of their main-thread
- * CPU in the kernel, faulting in the pages its heap grows into).
+ * CPU in the kernel, faulting in the pages its heap grows into). `--deopts` runs the timing
+ * children with `--trace-deopt` and prints which functions V8 deoptimised inside first requests,
+ * in how many (bench/deopt-census.ts): code the warm-up optimised on its small build and the
+ * national data sent down a branch it never ran.
  *
  *   npx tsx bench/fresh-isolate.ts --out DIST [--targets FILE.json | --mix NAME … | PATH …]
  *     [--source CSV] [--seed N] [--limit N] [--ceiling MS] [--jobs N] [--repeat N] [--warm N]
- *     [--checkout DIR] [--overhead] [--json FILE]
+ *     [--checkout DIR] [--overhead] [--deopts] [--json FILE]
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -43,6 +46,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { deoptCensus, firstRequestDeopts, type Deopt } from "./deopt-census.ts";
 import type { ChildOrder, RecordedRequest, TimedRequest } from "./fresh-isolate-child.ts";
 import { percentile } from "./pass-stats.ts";
 
@@ -67,6 +71,8 @@ export interface FreshOptions {
   readonly nodeResponses?: boolean;
   /** Flags for the timing children's Node (diagnostics: `--trace-gc`); their stderr is passed on. */
   readonly nodeFlags?: readonly string[];
+  /** Collect the deoptimisations inside each first request (bench/deopt-census.ts). */
+  readonly deopts?: boolean;
   readonly log?: (line: string) => void;
 }
 
@@ -86,7 +92,11 @@ export interface FreshResult {
   readonly startup: number;
   /** Why the figures are not to be trusted, when so: not retried, counted. */
   readonly failure?: string;
+  /** With `deopts`: the deoptimisations inside the first process's first request. */
+  readonly deopts?: readonly Deopt[];
 }
+
+type TimedWithDeopts = TimedRequest & { readonly deopts?: readonly Deopt[] };
 
 /** The Node the children run on: the project's (the `node` devDependency, 24), else this one. */
 const nodeBinary = (): string => {
@@ -138,22 +148,36 @@ async function bundleChild(file: string): Promise<void> {
   });
 }
 
-function runChild<T>(child: string, order: ChildOrder, flags: readonly string[] = []): Promise<T> {
+/**
+ * Runs a child on `order`: its answer (fd 3), and with `census` its stdout (V8's traces and the
+ * timed requests' marks: bench/deopt-census.ts). Its output is passed on when it runs with `flags`
+ * or FRESH_TRACE=1, unless `census`.
+ */
+function runChild<T>(
+  child: string,
+  order: ChildOrder,
+  flags: readonly string[] = [],
+  census = false,
+): Promise<{ answer: T; stdout: string }> {
   return new Promise((resolvePromise, reject) => {
-    const env = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...process.env, ...(census ? { FRESH_TRACE: "1" } : {}) };
     delete env["NODE_COMPILE_CACHE"]; // no code cache from an earlier process: nothing is compiled yet
     delete env["NODE_OPTIONS"];
     // The answer comes on a pipe of its own (fd 3): whatever Node prints (--trace-gc) cannot break it.
-    const proc = spawn(nodeBinary(), [...flags, child], {
+    const proc = spawn(nodeBinary(), [...flags, ...(census ? ["--trace-deopt"] : []), child], {
       env,
       stdio: ["pipe", "pipe", "pipe", "pipe"],
     });
-    let [answer, stderr] = ["", ""];
+    let [answer, stdout, stderr] = ["", "", ""];
     const passOn = (chunk: Buffer) => {
-      if (flags.length > 0 || process.env["FRESH_TRACE"] === "1") process.stderr.write(chunk);
+      if (!census && (flags.length > 0 || process.env["FRESH_TRACE"] === "1"))
+        process.stderr.write(chunk);
     };
     proc.stdio[3]?.on("data", (chunk: Buffer) => (answer += chunk.toString()));
-    proc.stdout.on("data", passOn);
+    proc.stdout.on("data", (chunk: Buffer) => {
+      if (census) stdout += chunk.toString();
+      passOn(chunk);
+    });
     proc.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
       passOn(chunk);
@@ -164,7 +188,7 @@ function runChild<T>(child: string, order: ChildOrder, flags: readonly string[] 
         reject(new Error(`child exited with ${code}: ${stderr.trim().slice(0, 500)}`));
       else
         try {
-          resolvePromise(JSON.parse(answer) as T);
+          resolvePromise({ answer: JSON.parse(answer) as T, stdout });
         } catch (error) {
           reject(error instanceof Error ? error : new Error(String(error)));
         }
@@ -219,7 +243,8 @@ export async function freshFirstRequests(
     log(`recording the files of ${targets.length} requests (${batches.length} processes)…`);
     const recorded: (RecordedRequest | Error)[] = (
       await pool(batches, Math.max(2, jobs), (batch) =>
-        runChild<RecordedRequest[]>(child, { mode: "record", bundle, out, targets: batch }).catch(
+        runChild<RecordedRequest[]>(child, { mode: "record", bundle, out, targets: batch }).then(
+          ({ answer }) => answer,
           (error: unknown) =>
             batch.map(() => (error instanceof Error ? error : new Error(String(error)))),
         ),
@@ -245,7 +270,12 @@ export async function freshFirstRequests(
             nodeResponses: options.nodeResponses === true,
           },
           options.nodeFlags,
-        ).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+          options.deopts === true,
+        ).then(
+          ({ answer, stdout }): TimedWithDeopts =>
+            options.deopts === true ? { ...answer, deopts: firstRequestDeopts(stdout) } : answer,
+          (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+        );
         if (++done % 100 === 0) log(`  ${done} of ${targets.length * repeat}`);
         return timed;
       },
@@ -256,7 +286,7 @@ export async function freshFirstRequests(
       const failed =
         mine.find((r): r is Error => r instanceof Error) ??
         (seen instanceof Error ? seen : undefined);
-      const timed = mine.filter((r): r is TimedRequest => !(r instanceof Error));
+      const timed = mine.filter((r): r is TimedWithDeopts => !(r instanceof Error));
       if (failed !== undefined || timed.length === 0 || seen === undefined || seen instanceof Error)
         return {
           target,
@@ -269,7 +299,7 @@ export async function freshFirstRequests(
           startup: NaN,
           failure: failed?.message ?? "no run",
         };
-      const one = timed[0] as TimedRequest;
+      const one = timed[0] as TimedWithDeopts;
       const statuses = new Set([
         seen.status,
         ...timed.flatMap((t) => [t.status, ...t.warmStatuses]),
@@ -291,6 +321,7 @@ export async function freshFirstRequests(
         fetches: one.fetches,
         bytes: one.bytes,
         startup: median(timed.map((t) => t.startup)),
+        ...(one.deopts === undefined ? {} : { deopts: one.deopts }),
         ...(problems.length > 0 ? { failure: problems.join("; ") } : {}),
       };
     });
@@ -412,6 +443,7 @@ async function main(): Promise<void> {
       json: { type: "string" },
       "node-flags": { type: "string" },
       "node-responses": { type: "boolean", default: false },
+      deopts: { type: "boolean", default: false },
     },
     allowPositionals: true,
     args: process.argv.slice(2).filter((arg) => arg !== "--"),
@@ -443,6 +475,7 @@ async function main(): Promise<void> {
     warm: Number(args.warm),
     ...(args.checkout === undefined ? {} : { checkout: args.checkout }),
     nodeResponses: args["node-responses"],
+    deopts: args.deopts,
     ...(args["node-flags"] === undefined
       ? {}
       : { nodeFlags: args["node-flags"].split(/\s+/).filter(Boolean) }),
@@ -462,6 +495,11 @@ async function main(): Promise<void> {
         results,
         targets.map((t) => t.group),
       ),
+    );
+  if (args.deopts)
+    lines.push(
+      "",
+      ...deoptCensus(results.filter((r) => r.deopts !== undefined).map((r) => r.deopts ?? [])),
     );
   if (args.overhead) {
     const empty = await freshFirstRequests(args.out, ["/de/FederalStates"], {
