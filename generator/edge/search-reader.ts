@@ -5,18 +5,10 @@ import type { Files, Reader } from "../contract/search/plan.ts";
 import { searchMetaPath } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 
-/**
- * What an isolate keeps of an index, files and what was made of them together, the most recently
- * used first: a quarter of an isolate's 128 MB, so that the lists and bitmaps of common words, the
- * place table and the shards stay warm while the heap the collector walks stays small.
- */
+/** What an isolate keeps of an index, files and values made of them (docs/SEARCH.md, "Thresholds"). */
 const KEPT_BYTES = 32 * 1024 * 1024;
 
-/**
- * One country's search index as the Worker reads it: its meta, and per isolate the files and the
- * values made of them (KEPT_BYTES, least recently used dropped). Only resolved data is kept (see
- * AssetStore): each request fetches what it needs that is not kept.
- */
+/** One country's search index: its meta, and per isolate its files and values (KEPT_BYTES, least recently used dropped). */
 export class SearchFiles {
   private readonly kept = new Map<
     number | string,

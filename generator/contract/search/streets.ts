@@ -1,10 +1,6 @@
 /**
- * `/Streets` filters planned (plan.ts): the name a set of runs (names.ts), postal code and
- * locality a set of places (values.ts). Their `and` is led by the side that costs fewer steps and
- * verified by the other: the name's runs by each street's place (the record table, or a place
- * bitmap), or the places' streets by the name (its runs, or the heads of the places' lists). A
- * count known without iterating (a name's exact list, the places' street counts, a name's
- * per-place counts) lets a plan read only as far as the page's last street, in street order.
+ * `/Streets` filters planned: the name a set of runs (names.ts), postal code and locality a set of
+ * places (values.ts), their `and` led by the cheaper side (docs/SEARCH.md, "Combinators and plans").
  */
 import { BLOCK_ENTRIES, runStreetsOf } from "./store.ts";
 import type { StreetFilter } from "./filter.ts";
