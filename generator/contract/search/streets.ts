@@ -120,7 +120,7 @@ function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<
     steps: Math.min(name.runs, Math.ceil(end / perBlock) * BLOCK_ENTRIES) * COST.entry,
     files: () => leaf.blockFiles(r.meta, ref, 0, Math.ceil(end / perBlock)),
     run: async () => {
-      const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
+      const page = new Page(start, end);
       // Blocks from the first, as many at a time as the page is expected to need.
       for (let block = 0, seen = 0; block < ref.length - 2 && seen < end;) {
         const next = Math.min(
@@ -129,10 +129,10 @@ function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<
         );
         await r.need(leaf.blockFiles(r.meta, ref, block, next));
         const bytes = leaf.blockBytes(r, ref, block, next);
-        seen = runStreetsOf(bytes, seen, start, end, positions, heads);
+        seen = runStreetsOf(bytes, seen, start, end, page.positions, page.heads);
         block = next;
       }
-      return { total: name.streets, positions: Int32Array.from(positions), heads };
+      return page.found(name.streets, false);
     },
   };
   return [whole, lazy];
