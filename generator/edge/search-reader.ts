@@ -5,18 +5,13 @@ import type { Files, Reader } from "../contract/search/plan.ts";
 import { searchMetaPath } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 
-/**
- * What an isolate keeps of an index, files and what was made of them together, the most recently
- * used first: a quarter of an isolate's 128 MB, so that the lists and bitmaps of common words, the
- * place table and the shards stay warm while the heap the collector walks stays small.
- */
+/** What an isolate keeps of an index, files and values made of them (docs/SEARCH.md, "Thresholds"). */
 const KEPT_BYTES = 32 * 1024 * 1024;
 
-/**
- * One country's search index as the Worker reads it: its meta, and per isolate the files and the
- * values made of them (KEPT_BYTES, least recently used dropped). Only resolved data is kept (see
- * AssetStore): each request fetches what it needs that is not kept.
- */
+/** Indexes opened per isolate, by store and country (resolved ones only; see AssetStore). */
+const opened = new WeakMap<AssetStore, Map<string, SearchFiles>>();
+
+/** One country's search index: its meta, and per isolate its files and values (KEPT_BYTES, least recently used dropped). */
 export class SearchFiles {
   private readonly kept = new Map<
     number | string,
@@ -33,13 +28,20 @@ export class SearchFiles {
     private readonly metaBytes: number,
   ) {}
 
+  /** A country's index, opened once per isolate and store (FullTextSearch, Streets and Suggestions share it). */
   static async open(store: AssetStore, origin: string, country: string): Promise<SearchFiles> {
+    let byCountry = opened.get(store);
+    if (byCountry === undefined) opened.set(store, (byCountry = new Map()));
+    const cached = byCountry.get(country);
+    if (cached !== undefined) return cached;
     const path = searchMetaPath(country);
     const bytes = new Uint8Array(await (await store.require(origin, path)).arrayBuffer());
     const meta = JSON.parse(new TextDecoder().decode(bytes)) as SearchMeta;
     const mismatch = formatMismatch(path, meta.formatVersion);
     if (mismatch !== undefined) throw new Error(mismatch);
-    return new SearchFiles(store, origin, meta, bytes.byteLength);
+    const files = new SearchFiles(store, origin, meta, bytes.byteLength);
+    byCountry.set(country, files);
+    return files;
   }
 
   /** A request's reader: its budget (the meta's readBudget) charged with the meta, which every request reads. */

@@ -189,22 +189,5 @@ async function hasView(
   return shard.entries.has(selection.key);
 }
 
-/** Indexes opened per isolate, by store and country (resolved ones only; see AssetStore). */
-const opened = new WeakMap<AssetStore, Map<string, SearchFiles>>();
 const searchFilesOf = (ctx: ServeContext, resource: RouteResource) =>
-  openSearchFiles(ctx.store, ctx.origin, resource.search?.country ?? "");
-
-/** A country's search index, opened once per isolate (FullTextSearch, Streets and Suggestions share it). */
-export async function openSearchFiles(
-  store: AssetStore,
-  origin: string,
-  country: string,
-): Promise<SearchFiles> {
-  let byCountry = opened.get(store);
-  if (byCountry === undefined) opened.set(store, (byCountry = new Map()));
-  const cached = byCountry.get(country);
-  if (cached !== undefined) return cached;
-  const files = await SearchFiles.open(store, origin, country);
-  byCountry.set(country, files);
-  return files;
-}
+  SearchFiles.open(ctx.store, ctx.origin, resource.search?.country ?? "");

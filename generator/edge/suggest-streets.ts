@@ -29,8 +29,8 @@ import {
 import { headJson } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
-import { answerFound, openSearchFiles } from "./search.ts";
-import type { RequestReader, SearchFiles } from "./search-reader.ts";
+import { answerFound } from "./search.ts";
+import { SearchFiles, type RequestReader } from "./search-reader.ts";
 
 /** A request's reads of both indexes, charged to the search index's read budget. */
 export type ReadBudget = RequestReader;
@@ -40,7 +40,7 @@ export class SuggestStreets {
 
   /** A country's search index, as FullTextSearch opens it (shared per isolate). */
   static async open(store: AssetStore, origin: string, country: string): Promise<SuggestStreets> {
-    return new SuggestStreets(await openSearchFiles(store, origin, country));
+    return new SuggestStreets(await SearchFiles.open(store, origin, country));
   }
 
   /** Streets in the street order. */

@@ -27,7 +27,7 @@ import { adversarialMix } from "../../bench/search-adversarial.ts";
  * each field): the same records in the same order, the same x-total-count, for generated search
  * terms (prefix mode too) and filter combinations, on the street fixture and on the embedded
  * Berlin data. SEARCH_SEED=<n> replays a run; SEARCH_RUNS=<n> sets the queries per dataset.
- * Two planted defects in the phrase check of names and places (phrases.ts: a phrase split at the
+ * Two planted defects in the phrase check of names and places (checks.ts: a phrase split at the
  * name's end refused; the split search starting one term late) each made 11 to 47 of 3,000
  * queries differ on both datasets.
  */

@@ -1,11 +1,6 @@
 /**
- * The leaves of a plan (plan.ts): the index's files as sets of streets. For each, the files a plan
- * needs, computed from the metadata before they are read (the meta gives every file's bytes, the
- * shards each list's blocks, the place table each place's streets), and the files decoded once
- * fetched, kept per isolate. A posting list is a set of streets (lexeme and place lists: an entry
- * per street, with its place and head) or of runs of streets of one name (n-gram lists); a bitmap
- * is a set of streets; the streets of places a set per place; the record and head tables give any
- * street's place and head.
+ * The leaves of a plan (docs/SEARCH.md, "Leaves"): per file of the index, the files a plan needs,
+ * worked out from the meta before they are read, and the file read (decoded once per isolate).
  */
 import * as layout from "../layout.ts";
 import { chunkSpans } from "../pack.ts";

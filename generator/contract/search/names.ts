@@ -1,12 +1,6 @@
 /**
- * A `/Streets` name filter as a leaf (plan.ts): the n-gram lists whose runs of streets (a run: the
- * streets of one name, neighbours in the order) hold every name that can pass, read from the
- * shards before any list. A literal is the list of its own text when the index has one (a common
- * n-gram of four or more characters, a name's start), else its rarest n-gram's, narrowed by a
- * second; a regular expression the and/or tree of the literals every match contains (Russ Cox,
- * "Regular Expression Matching with a Trigram Index"), an `and` its fewest runs, an `or` every
- * branch's. Each candidate run's name is then tested once per distinct name, unless the one list
- * holds exactly the passing runs (the fold of the literal is exact).
+ * A `/Streets` name as a leaf (docs/SEARCH.md, "Combinators and plans"): the n-gram lists whose
+ * runs (a run: one name's streets) hold every name that can pass, and its name check, once per run.
  */
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import {
@@ -41,10 +35,7 @@ export interface NameSide extends Cover {
   readonly test: number;
 }
 
-/**
- * Most candidates a pattern may leave for the engine (names of runs, or streets of places): each
- * costs an engine test (COST.pattern), whose first states are built on the request's own CPU.
- */
+/** Most candidates a pattern may leave for the engine (docs/SEARCH.md, "Thresholds"). */
 export const MAX_PATTERN_CANDIDATES = 4000;
 
 /** A pattern that would leave the engine more than MAX_PATTERN_CANDIDATES candidates. */

@@ -231,9 +231,8 @@ export function placePlans(
 const PLACES = 2 ** 24;
 /**
  * Streets [start, end) of a name's one exact list read in order from its first block, each kept
- * when its place passes (the record table): the files of each stretch fetched as it is reached, as
- * many streets at a time as the page is expected to need (a share `total` / the name's streets of
- * them kept). `total`: the count, known.
+ * when its place passes, a stretch at a time as long as the page is expected to need (`total`: the
+ * count, known).
  */
 async function ordered(
   r: Reader,

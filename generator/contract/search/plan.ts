@@ -1,36 +1,16 @@
 /**
- * How a search is evaluated (docs/SEARCH.md, "The planner"): every way to answer a request is a
- * Plan, whose cost is counted in one unit (steps, COST) and whose first files are known from the
- * index's metadata before anything is read; the planner runs the cheapest plan whose files fit the
- * read budget, and the next when one meets the budget later (its reads stay charged). A request is
- * refused (SearchTooBroad) only when every plan would exceed the budget.
- *
- * Plans are built from a few parts: leaves (leaves.ts: a posting list, a bitmap, the streets of
- * the places that pass a place filter, every street), checks (a test per candidate: a name, a
- * place, a document) and three combinators (and, or, and-not), all on the typed-array kernels of
- * kernels.ts. An `and` leads with the side that leaves the fewest candidates and verifies the
- * others, each by its check or by reading it and intersecting, whichever costs fewer steps.
+ * The planner (docs/SEARCH.md, "The interface"): a Plan's cost in steps (COST) and its first files
+ * are known from the meta before anything is read; the cheapest that fits the budgets runs.
  */
 import type { SearchMeta } from "./meta.ts";
 
 /**
- * Bytes of index one search may read by default (`build --search-read-budget` sets another):
- * every file it reads (meta, places, shards, lists, record and head tables, bitmaps, counts,
- * tails) is charged once, whole, whether or not the isolate holds it already, so an answer never
- * depends on what was read before, and the charge is what a new isolate would fetch for it. It
- * bounds a request's CPU and memory on the edge (a free plan allows 10 ms of CPU, an isolate 128
- * MB): without it `name=a` or `-berlin` decoded every street of the country.
+ * Bytes of index one search may read by default (`build --search-read-budget` sets another), each
+ * file charged once, whole, whether or not the isolate holds it (docs/SEARCH.md, "Thresholds").
  */
 export const SEARCH_READ_BUDGET = 1024 * 1024;
 
-/**
- * Estimated steps (the cost unit, COST) one plan may take: a plan over it is not run, as a plan
- * whose files exceed the read budget is not, so a request every plan of which exceeds either
- * budget is refused (SearchTooBroad). It bounds a request's CPU where the read budget does not:
- * a request can read little and decode much (a big city's streets tested against a common word,
- * page after page). Calibrated from warm CPU per step on the national build (docs/SEARCH.md,
- * "Thresholds"; `npm run bench:steps` prints both).
- */
+/** Estimated steps (COST) one plan may take: a plan over it is not run (docs/SEARCH.md, "Thresholds"). */
 export const SEARCH_STEP_BUDGET = 600_000;
 
 /** The estimated steps of the plans a request ran, outermost first (bench/search-steps.ts reads them). */
@@ -62,10 +42,7 @@ export interface Reader {
   decoded<T>(path: string, make: (bytes: Uint8Array) => T): T;
 }
 
-/**
- * The cost unit: one step is one list entry decoded (three varints). The other prices are in
- * steps, measured as the time each takes beside decoding an entry (docs/SEARCH.md, "Cost").
- */
+/** The cost unit: one step is one list entry decoded; the other prices in steps (docs/SEARCH.md, "The cost unit"). */
 export const COST = {
   entry: 1,
   /** A street position read from the streets of places, or a place from the record table. */
@@ -80,10 +57,7 @@ export const COST = {
   pattern: 40,
   /** A candidate's document (name and place) tested against query terms or a phrase. */
   document: 30,
-  /**
-   * A street of a name's list read in order from its first block: its entry decoded with its head,
-   * its place looked up in the record table, a stretch at a time (measured: three entries' time).
-   */
+  /** A street of a name's runs visited with its place looked up in the record table. */
   walked: 3,
   /** A street rendered into the page (its head, its place's tail). */
   row: 20,

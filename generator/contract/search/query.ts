@@ -1,9 +1,6 @@
 /**
- * A full-text query planned (plan.ts): a lexeme is its list (a prefix the union of its lexemes'),
- * `and`, `or`, `-` intersection, union and difference; a phrase is checked per candidate
- * (checks.ts). An `and` leads with its cheapest positive operand and verifies each other one by
- * reading it or by a check per candidate, whichever costs fewer steps. Without phrases the query
- * may run on bitmaps, word by word, instead.
+ * A full-text query planned: sparse plans on lists and checks (checks.ts), or without phrases a
+ * dense plan on bitmaps (docs/SEARCH.md, "Combinators and plans").
  */
 import { lexemesOfQuery, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 import { termKey } from "./bitmaps.ts";

@@ -1,10 +1,6 @@
 /**
- * `/Streets` filters planned (plan.ts): the name a set of runs (names.ts), postal code and
- * locality a set of places (values.ts). Their `and` is led by the side that costs fewer steps and
- * verified by the other: the name's runs by each street's place (the record table, or a place
- * bitmap), or the places' streets by the name (its runs, or the heads of the places' lists). A
- * count known without iterating (a name's exact list, the places' street counts, a name's
- * per-place counts) lets a plan read only as far as the page's last street, in street order.
+ * `/Streets` filters planned: the name a set of runs (names.ts), postal code and locality a set of
+ * places (values.ts), their `and` led by the cheaper side (docs/SEARCH.md, "Combinators and plans").
  */
 import { BLOCK_ENTRIES, runStreetsOf } from "./store.ts";
 import type { StreetFilter } from "./filter.ts";
@@ -124,7 +120,7 @@ function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<
     steps: Math.min(name.runs, Math.ceil(end / perBlock) * BLOCK_ENTRIES) * COST.entry,
     files: () => leaf.blockFiles(r.meta, ref, 0, Math.ceil(end / perBlock)),
     run: async () => {
-      const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
+      const page = new Page(start, end);
       // Blocks from the first, as many at a time as the page is expected to need.
       for (let block = 0, seen = 0; block < ref.length - 2 && seen < end;) {
         const next = Math.min(
@@ -133,10 +129,10 @@ function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<
         );
         await r.need(leaf.blockFiles(r.meta, ref, block, next));
         const bytes = leaf.blockBytes(r, ref, block, next);
-        seen = runStreetsOf(bytes, seen, start, end, positions, heads);
+        seen = runStreetsOf(bytes, seen, start, end, page.positions, page.heads);
         block = next;
       }
-      return { total: name.streets, positions: Int32Array.from(positions), heads };
+      return page.found(name.streets, false);
     },
   };
   return [whole, lazy];

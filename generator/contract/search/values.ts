@@ -1,19 +1,14 @@
 /**
- * The value filter: which distinct values of a column pass a filter (`~*` / `~`, docs/FILTERS.md),
- * each value tested at most once, and a regular expression only on the values that hold the
- * literals every match contains (regex/literals.ts), searched for at once over the column's text.
- * A Streets request's postal codes and localities pass through it (the places whose values pass),
- * as do a Localities request's columns.
+ * The value filter (docs/SEARCH.md, "Checks"): which distinct values of a column pass, each tested
+ * once, a pattern only on the values holding its literals; Streets' places and Localities' columns.
  */
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import type { Node } from "../regex/ast.ts";
 import { caseFoldKey, filterMatches, literalText, type StreetFilter } from "./filter.ts";
+import { gallop } from "./kernels.ts";
 import type { ColumnText, PlaceTable } from "./meta.ts";
 
-/**
- * The places whose postal code and locality pass, and their streets: `pass[p]` is 1 for each,
- * `list` holds them in order (a loop over the places that pass need not look at every place).
- */
+/** The places whose postal code and locality pass (`pass[p]` 1; `list` in order), and their streets. */
 export interface PlacePass {
   readonly pass: Uint8Array;
   readonly list: Int32Array;
@@ -21,11 +16,9 @@ export interface PlacePass {
 }
 
 /**
- * The places that pass the postal-code and locality filters. A postal-code prefix alone is a range
- * of places (they are sorted by postal code: its codes found in one pass over the front-coded
- * codes, its places by binary search); else each distinct value is tested once: a literal postal
- * code on the codes' units, a locality only on the localities that hold its literals, found by one
- * search of their text (`characters`: every character of the localities).
+ * The places that pass the postal-code and locality filters: a postal-code prefix alone a range of
+ * places (sorted by postal code), else each distinct value tested once (`characters`: every
+ * character of the localities).
  */
 export function passingPlaces(
   postalCode: StreetFilter | undefined,
@@ -39,8 +32,8 @@ export function passingPlaces(
   if (locality === undefined && isPrefix(postalCode)) {
     const { postalCodeOf, counts } = places;
     const [first, last] = places.postalCodesStartingWith(literalText(postalCode.literal));
-    const from = firstIndex(size, (p) => (postalCodeOf[p] as number) >= first);
-    const to = firstIndex(size, (p) => (postalCodeOf[p] as number) >= last);
+    const from = gallop(postalCodeOf, first);
+    const to = gallop(postalCodeOf, last);
     const list = new Int32Array(to - from);
     let streets = 0;
     for (let p = from; p < to; p++) {
@@ -85,17 +78,6 @@ function postalCodesPassing(filter: StreetFilter, places: PlaceTable): Uint8Arra
 
 const isPrefix = (f: StreetFilter | undefined): f is StreetFilter =>
   f !== undefined && f.pattern === undefined && !f.ignoreCase && f.anchoredStart && !f.anchoredEnd;
-
-/** The first index in [0, length) where `past` holds (it holds from there on), or length. */
-function firstIndex(length: number, past: (i: number) => boolean): number {
-  let [low, high] = [0, length];
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (past(mid)) high = mid;
-    else low = mid + 1;
-  }
-  return low;
-}
 
 /** Per value, 1 when it passes: each tested once, only the candidates when some are known. */
 function testEach(
