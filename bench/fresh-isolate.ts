@@ -34,7 +34,8 @@
  * CPU in the kernel, faulting in the pages its heap grows into). `--deopts` runs the timing
  * children with `--trace-deopt` and prints which functions V8 deoptimised inside first requests,
  * in how many (bench/deopt-census.ts): code the warm-up optimised on its small build and the
- * national data sent down a branch it never ran.
+ * national data sent down a branch it never ran. Its timings include V8's tracing (printed
+ * inside the timed request): count with it, time without it.
  *
  *   npx tsx bench/fresh-isolate.ts --out DIST [--targets FILE.json | --mix NAME … | PATH …]
  *     [--source CSV] [--seed N] [--limit N] [--ceiling MS] [--jobs N] [--repeat N] [--warm N]
