@@ -32,7 +32,7 @@ export function firstRequestDeopts(stdout: string): Deopt[] {
       const match = BAILOUT.exec(line);
       if (match !== null)
         deopts.push({
-          name: match[2] === "" || match[2] === undefined ? "(anonymous)" : match[2],
+          name: match[2] || "(anonymous)",
           tier: match[3] ?? "",
           reason: match[1] ?? "",
           offset: Number(match[4]),

@@ -70,7 +70,7 @@ export interface FreshOptions {
   readonly nullWorker?: boolean;
   /** Files other than the index as Node's own Responses (bench/search-assets.ts's lightResponse says why not by default). */
   readonly nodeResponses?: boolean;
-  /** Flags for the timing children's Node (diagnostics: `--trace-gc`); their stderr is passed on. */
+  /** Flags for the timing children's Node (diagnostics: `--trace-gc`); their output is passed on. */
   readonly nodeFlags?: readonly string[];
   /** Collect the deoptimisations inside each first request (bench/deopt-census.ts). */
   readonly deopts?: boolean;
@@ -231,6 +231,7 @@ export async function freshFirstRequests(
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const jobs = Math.max(1, options.jobs ?? 1);
   const repeat = Math.max(1, options.repeat ?? 1);
+  const census = options.deopts === true;
   const work = mkdtempSync(join(tmpdir(), "plz-fresh-"));
   try {
     const [bundle, child] = [join(work, "worker.mjs"), join(work, "child.mjs")];
@@ -271,10 +272,10 @@ export async function freshFirstRequests(
             nodeResponses: options.nodeResponses === true,
           },
           options.nodeFlags,
-          options.deopts === true,
+          census,
         ).then(
           ({ answer, stdout }): TimedWithDeopts =>
-            options.deopts === true ? { ...answer, deopts: firstRequestDeopts(stdout) } : answer,
+            census ? { ...answer, deopts: firstRequestDeopts(stdout) } : answer,
           (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
         );
         if (++done % 100 === 0) log(`  ${done} of ${targets.length * repeat}`);
