@@ -16,9 +16,12 @@
  * its module state is new), reading files from disk as asked: the paths a fresh isolate's first
  * request fetches, for the `time` children to preload.
  */
-import { readFileSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
 import { PerformanceObserver, performance, type PerformanceEntry } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { getHeapStatistics } from "node:v8";
 import { eventLoopTurn } from "./event-loop-turn.ts";
 import { mainCpu } from "./main-cpu.ts";
 import type { Assets } from "../generator/edge/assets.ts";
@@ -155,7 +158,9 @@ async function warmAssets(assets: Assets, paths: readonly string[]): Promise<voi
 
 async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<TimedRequest> {
   (globalThis as { FixedLengthStream?: unknown }).FixedLengthStream = FixedLengthStream;
+  heapMark("start");
   await warmWebClasses();
+  heapMark("web classes warmed");
   const { assets, counts, reset, preload, misses } = buildAssets(
     order.out,
     "plain",
@@ -163,6 +168,7 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
   );
   preload(order.paths);
   await warmAssets(assets, order.paths);
+  heapMark("files preloaded");
   const env = { ASSETS: assets };
   const before = mainCpu();
   const worker: Worker =
@@ -170,6 +176,7 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
       ? { fetch: async () => new Response(null) }
       : ((await import(pathToFileURL(order.bundle).href)) as { default: Worker }).default;
   const startup = mainCpu() - before;
+  heapMark("bundle imported");
   const run = async (): Promise<{ ms: number; status: number }> => {
     const request = new Request(`http://bench${order.target}`);
     await eventLoopTurn(); // untimed: what V8 posted to the main thread runs here, as between requests
@@ -192,7 +199,15 @@ async function time(order: Extract<ChildOrder, { mode: "time" }>): Promise<Timed
     return { ms, status: response.status };
   };
   reset();
+  const profiler = profileDir === undefined ? undefined : await startProfiler();
   const first = await run();
+  if (profiler !== undefined && profileDir !== undefined) {
+    const { profile } = await profiler.post("Profiler.stop");
+    mkdirSync(profileDir, { recursive: true });
+    const name = `${process.pid}-${order.target.replace(/[^\w=-]+/g, "_").slice(0, 80)}.cpuprofile`;
+    writeFileSync(join(profileDir, name), JSON.stringify(profile));
+    profiler.disconnect();
+  }
   const firstCounts = counts();
   const firstMisses = misses();
   let warm = Infinity;
@@ -236,6 +251,29 @@ async function record(order: Extract<ChildOrder, { mode: "record" }>): Promise<R
  * descriptor, fall between them in order (bench/deopt-census.ts).
  */
 const trace = process.env["FRESH_TRACE"] === "1";
+function heapMark(when: string): void {
+  if (!trace) return;
+  const heap = getHeapStatistics();
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+  mark(
+    `[heap, ${when}: ${mib(heap.used_heap_size)} MiB used of ${mib(heap.total_heap_size)}, external ${mib(heap.external_memory)}]\n`,
+  );
+}
+/**
+ * FRESH_PROFILE=DIR: a CPU profile of each first request (V8's sampling profiler, every 50 µs),
+ * written to DIR as PID-TARGET.cpuprofile; bench/profile-summary.ts prints where its time went.
+ * The profiler's own cost is inside the timed request: profile with it, time without it.
+ */
+const profileDir = process.env["FRESH_PROFILE"];
+
+async function startProfiler(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 50 });
+  await session.post("Profiler.start");
+  return session;
+}
 const mark = (text: string) => writeSync(1, text);
 const timedSpans: [start: number, end: number][] = [];
 const collections: PerformanceEntry[] = [];

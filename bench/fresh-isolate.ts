@@ -31,7 +31,10 @@
  * is then passed on; FRESH_TRACE=1 marks each timed request there with its main thread's user and
  * system CPU, the process's, its minor page faults and involuntary context switches (on this
  * shared machine a fresh process's first requests spent a fifth to a third of their main-thread
- * CPU in the kernel, faulting in the pages its heap grows into). `--deopts` runs the timing
+ * CPU in the kernel, faulting in the pages its heap grows into), and the heap's size before the
+ * Worker is imported and after; FRESH_PROFILE=DIR writes a CPU profile of each first request
+ * (bench/profile-summary.ts sums them). The children start with a larger old generation than
+ * Node's default (HARNESS_HEAP_FLAGS, below, says why). `--deopts` runs the timing
  * children with `--trace-deopt` and prints which functions V8 deoptimised inside first requests,
  * in how many (bench/deopt-census.ts): code the warm-up optimised on its small build and the
  * national data sent down a branch it never ran. Its timings include V8's tracing (printed
@@ -54,6 +57,19 @@ import { percentile } from "./pass-stats.ts";
 const ROOT = resolve(import.meta.dirname, "..");
 /** The Worker's entry, as wrangler.jsonc's `main` names it. */
 const WORKER_ENTRY = "generator/edge/worker.ts";
+/**
+ * A child's heap holds what a Worker isolate's does not: Node's own (5.2 MiB used at its start)
+ * and its web classes' JavaScript, warmed (3.8 MiB more; native code in workerd). On that heap V8
+ * began an old-generation collection during or before the first request and finished it inside
+ * (incremental marking and a mark-compact pause: 3-37 ms of wall time in the first requests
+ * traced, 2026-11-29). workerd itself (`--trace-gc` through its config's `v8Flags`, the Worker of
+ * the same bundle over the national build) holds 5.9 MB after the Worker's startup and ran only
+ * scavenges in the first requests of the twelve costliest targets of the four mixes, no
+ * mark-compact. So the children start with an old generation large enough that the harness's
+ * heap brings no such collection forward; scavenges, which workerd's first requests pay too,
+ * are left as they are. Flags given with --node-flags come after these and override them.
+ */
+const HARNESS_HEAP_FLAGS = ["--initial-old-space-size=64"];
 /** Targets a recording process takes: each imports the bundle again, and every instance stays in its heap. */
 const RECORD_BATCH = 100;
 
@@ -165,7 +181,8 @@ function runChild<T>(
     delete env["NODE_COMPILE_CACHE"]; // no code cache from an earlier process: nothing is compiled yet
     delete env["NODE_OPTIONS"];
     // The answer comes on a pipe of its own (fd 3): whatever Node prints (--trace-gc) cannot break it.
-    const proc = spawn(nodeBinary(), [...flags, ...(census ? ["--trace-deopt"] : []), child], {
+    const args = [...HARNESS_HEAP_FLAGS, ...flags, ...(census ? ["--trace-deopt"] : []), child];
+    const proc = spawn(nodeBinary(), args, {
       env,
       stdio: ["pipe", "pipe", "pipe", "pipe"],
     });
