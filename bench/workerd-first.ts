@@ -18,7 +18,8 @@
  * start until shortly after its answer are counted by kind. No request is retried; a failed batch
  * or a 5xx is counted and the exit code is 1.
  *
- *   npx tsx bench/workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] PATH …
+ *   npx tsx bench/workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR]
+ *     PATH …  (`--checkout`: the Worker of another version, for an A/B)
  *     (ports N and N + 1 up to N + batch + 2)
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -221,12 +222,13 @@ async function main(): Promise<void> {
       repeat: { type: "string", default: "1" },
       batch: { type: "string", default: "20" },
       port: { type: "string", default: "8700" },
+      checkout: { type: "string" },
     },
     allowPositionals: true,
   });
   if (values.out === undefined || positionals.length === 0)
     throw new Error(
-      "usage: workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] PATH …",
+      "usage: workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR] PATH …",
     );
   const dist = resolve(values.out);
   const port = Number(values.port);
@@ -238,7 +240,7 @@ async function main(): Promise<void> {
   const assetOutput: string[] = [];
   let assets: ChildProcess | undefined;
   try {
-    await bundleWorker(ROOT, join(dir, "worker.mjs"));
+    await bundleWorker(resolve(values.checkout ?? ROOT), join(dir, "worker.mjs"));
     writeFileSync(join(dir, "assets.capnp"), assetsConfig(dist, port + 1));
     assets = workerd(dir, "assets.capnp", assetOutput);
     await listening(port + 1, assets);
