@@ -19,11 +19,14 @@
  * or a 5xx is counted and the exit code is 1.
  *
  *   npx tsx bench/workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR]
- *     PATH …  (`--checkout`: the Worker of another version, for an A/B)
+ *     [--profile DIR] PATH …  (`--checkout`: the Worker of another version, for an A/B;
+ *     `--profile`: a CPU profile of each first request through workerd's inspector, written to
+ *     DIR for bench/profile-summary.ts; the inspector attached, its timings are not the others';
+ *     `--v8-flags "…"`: more V8 flags for the measured workerd)
  *     (ports N and N + 1 up to N + batch + 2)
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Agent } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
@@ -77,7 +80,12 @@ const config :Workerd.Config = (
  * The measured process: `isolates` Workers of the same bundle (each service a V8 isolate of its
  * own, loaded and warmed up at startup), Worker i on `port + 2 + i`.
  */
-function config(bundleName: string, port: number, isolates: number): string {
+function config(
+  bundleName: string,
+  port: number,
+  isolates: number,
+  v8Flags: readonly string[],
+): string {
   const compatibilityDate = /"compatibility_date":\s*"([^"]+)"/.exec(
     readFileSync(join(ROOT, "wrangler.jsonc"), "utf8"),
   )?.[1];
@@ -93,7 +101,7 @@ ${numbers.map((i) => `    (name = "w${i}", worker = .worker),`).join("\n")}
   sockets = [
 ${numbers.map((i) => `    (name = "s${i}", address = "127.0.0.1:${port + 2 + i}", http = (), service = "w${i}"),`).join("\n")}
   ],
-  v8Flags = ["--trace-gc"],
+  v8Flags = ${JSON.stringify(["--trace-gc", ...v8Flags])},
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "worker.mjs", esModule = embed ${JSON.stringify(bundleName)}) ],
@@ -140,9 +148,14 @@ function get(port: number, agent: Agent, path: string): Promise<number> {
 }
 
 /** `workerd serve CONFIG` in `dir`, in a process group of its own, its output collected. */
-function workerd(dir: string, configFile: string, output: string[]): ChildProcess {
+function workerd(
+  dir: string,
+  configFile: string,
+  output: string[],
+  extra: readonly string[] = [],
+): ChildProcess {
   // Its stdout to a pipe is block-buffered: stdbuf (coreutils) makes V8's trace arrive as printed.
-  const proc = spawn("stdbuf", ["-o0", "-e0", WORKERD, "serve", configFile], {
+  const proc = spawn("stdbuf", ["-o0", "-e0", WORKERD, "serve", configFile, ...extra], {
     cwd: dir,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
@@ -157,6 +170,37 @@ async function stop(proc: ChildProcess): Promise<void> {
   await new Promise((done) => (proc.exitCode !== null ? done(null) : proc.once("exit", done)));
 }
 
+/** A CPU profile of one isolate through workerd's inspector (the DevTools protocol). */
+async function startProfile(url: string): Promise<() => Promise<unknown>> {
+  const socket = new WebSocket(url);
+  await new Promise((done, fail) => {
+    socket.addEventListener("open", done, { once: true });
+    socket.addEventListener("error", () => fail(new Error(`no inspector at ${url}`)), {
+      once: true,
+    });
+  });
+  const waiting = new Map<number, (result: unknown) => void>();
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
+    if (message.id !== undefined) waiting.get(message.id)?.(message.result);
+  });
+  let next = 0;
+  const call = (method: string, params: object = {}) =>
+    new Promise<unknown>((done) => {
+      const id = ++next;
+      waiting.set(id, done);
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  await call("Profiler.enable");
+  await call("Profiler.setSamplingInterval", { interval: 50 });
+  await call("Profiler.start");
+  return async () => {
+    const { profile } = (await call("Profiler.stop")) as { profile: unknown };
+    socket.close();
+    return profile;
+  };
+}
+
 const delta = (a: Map<number, number>, b: Map<number, number>, tid?: number) =>
   [...b].reduce(
     (sum, [t, ns]) => (tid === undefined || t === tid ? sum + ns - (a.get(t) ?? 0) : sum),
@@ -168,9 +212,20 @@ const delta = (a: Map<number, number>, b: Map<number, number>, tid?: number) =>
  * its code and the asset server's of the files: what a running Cloudflare process has behind
  * it), then isolate i + 1 answers path i as its first request, and again.
  */
-async function batch(dir: string, port: number, paths: readonly string[]): Promise<FirstRequest[]> {
+async function batch(
+  dir: string,
+  port: number,
+  paths: readonly string[],
+  profileDir: string | undefined,
+): Promise<FirstRequest[]> {
   const output: string[] = [];
-  const proc = workerd(dir, "config.capnp", output);
+  const inspector = port + 3 + paths.length;
+  const proc = workerd(
+    dir,
+    "config.capnp",
+    output,
+    profileDir === undefined ? [] : [`--inspector-addr=127.0.0.1:${inspector}`],
+  );
   const pid = proc.pid;
   if (pid === undefined) throw new Error("workerd did not start");
   const agents = paths.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
@@ -183,10 +238,18 @@ async function batch(dir: string, port: number, paths: readonly string[]): Promi
     const results: FirstRequest[] = [];
     for (const [i, path] of paths.entries()) {
       const agent = agents[i] as Agent;
+      const stopProfile =
+        profileDir === undefined
+          ? undefined
+          : await startProfile(`ws://127.0.0.1:${inspector}/w${i + 1}`);
       const from = output.join("").length;
       const before = threadTimes(pid);
       const status = await get(port + 3 + i, agent, path);
       const after = threadTimes(pid);
+      if (stopProfile !== undefined && profileDir !== undefined) {
+        const name = `${i}-${path.replace(/[^\w=-]+/g, "_").slice(0, 80)}.cpuprofile`;
+        writeFileSync(join(profileDir, name), JSON.stringify(await stopProfile()));
+      }
       await sleep(200); // the trace of what ran during the request reaches the pipe
       const during = output.join("").slice(from);
       const warmBefore = threadTimes(pid);
@@ -223,18 +286,23 @@ async function main(): Promise<void> {
       batch: { type: "string", default: "20" },
       port: { type: "string", default: "8700" },
       checkout: { type: "string" },
+      profile: { type: "string" },
+      "v8-flags": { type: "string" },
     },
     allowPositionals: true,
   });
   if (values.out === undefined || positionals.length === 0)
     throw new Error(
-      "usage: workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR] PATH …",
+      "usage: workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR] [--profile DIR] [--v8-flags FLAGS] PATH …",
     );
   const dist = resolve(values.out);
   const port = Number(values.port);
   const repeat = Number(values.repeat);
   const size = Number(values.batch);
   const dir = mkdtempSync(join(tmpdir(), "plz-workerd-"));
+  const v8Flags = (values["v8-flags"] ?? "").split(/\s+/).filter(Boolean);
+  const profileDir = values.profile === undefined ? undefined : resolve(values.profile);
+  if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
   const runs = new Map<string, FirstRequest[]>(positionals.map((path) => [path, []]));
   let failures = 0;
   const assetOutput: string[] = [];
@@ -247,9 +315,12 @@ async function main(): Promise<void> {
     for (let round = 0; round < repeat; round++)
       for (let from = 0; from < positionals.length; from += size) {
         const paths = positionals.slice(from, from + size);
-        writeFileSync(join(dir, "config.capnp"), config("worker.mjs", port, paths.length + 1));
+        writeFileSync(
+          join(dir, "config.capnp"),
+          config("worker.mjs", port, paths.length + 1, v8Flags),
+        );
         try {
-          const results = await batch(dir, port, paths);
+          const results = await batch(dir, port, paths, profileDir);
           results.forEach((result, i) => runs.get(paths[i] as string)?.push(result));
         } catch (error) {
           failures += paths.length;
