@@ -62,10 +62,9 @@ const WORKER_ENTRY = "generator/edge/worker.ts";
  * and its web classes' JavaScript, warmed (3.8 MiB more; native code in workerd). On that heap V8
  * began an old-generation collection during or before the first request and finished it inside
  * (incremental marking and a mark-compact pause: 3-37 ms of wall time in the first requests
- * traced, 2026-11-29). workerd itself (`--trace-gc` through its config's `v8Flags`, the Worker of
- * the same bundle over the national build) holds 5.9 MB after the Worker's startup and ran only
- * scavenges in the first requests of the twelve costliest targets of the four mixes, no
- * mark-compact. So the children start with an old generation large enough that the harness's
+ * traced, 2026-11-29). workerd itself (bench/workerd-first.ts: `--trace-gc` through its config's
+ * `v8Flags`, the same bundle over the national build) holds 5.9 MB after the Worker's startup and
+ * ran only scavenges in the first requests of the four mixes' 60, no mark-compact. So the children start with an old generation large enough that the harness's
  * heap brings no such collection forward; scavenges, which workerd's first requests pay too,
  * are left as they are. Flags given with --node-flags come after these and override them.
  */
