@@ -23,7 +23,7 @@
  *     `--profile`: a CPU profile of each first request through workerd's inspector, written to
  *     DIR for bench/profile-summary.ts; the inspector attached, its timings are not the others';
  *     `--v8-flags "…"`: more V8 flags for the measured workerd)
- *     (ports N and N + 1 up to N + batch + 2)
+ *     (ports N + 1 to N + batch + 3)
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
