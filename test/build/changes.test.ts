@@ -40,8 +40,20 @@ const build = (
   out: string,
   extra: Partial<BuildOptions> = {},
 ) =>
+  // No page files and no street-search index: the change feed and the copy follow the datasets,
+  // and neither is one (the Worker cuts every page from the packed records; the index was about a
+  // third of each build's CPU).
   buildToDirectory(
-    { root: ROOT, sources, maxFiles: 20_000, headersTemplate, builtAt, ...extra },
+    {
+      root: ROOT,
+      sources,
+      maxFiles: 20_000,
+      pageFiles: false,
+      headersTemplate,
+      builtAt,
+      searchIndex: false,
+      ...extra,
+    },
     out,
   );
 

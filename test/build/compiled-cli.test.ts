@@ -26,7 +26,8 @@ describe("the compiled CLI (npm start)", () => {
   let compiled: RunningServer;
   let typescript: RunningServer;
   beforeAll(async () => {
-    const { dir } = await buildFixture(100_000, undefined, { only: STREET_FIXTURE });
+    // The budget contract.test.ts and others serve: the run builds it once for all.
+    const { dir } = await buildFixture(1_000_000, undefined, { only: STREET_FIXTURE });
     const port = await freePort();
     const origin = originOf("127.0.0.1", port);
     const args = ["generator/cli/compiled.mjs", "serve", "--dir", dir, "--port", String(port)];

@@ -82,8 +82,16 @@ describe("a damaged source fails the build and leaves the previous dist/ as it w
       "streets-half-ok.csv",
       `${berlin.slice(0, 1 + (berlin.length - 1) / 2).join("\n")}\n`,
     );
-    // No page files: the guards are the subject, and the Worker cuts every page from the records.
-    const result = cli("--max-drop", "60", "--no-page-files", "--source", `de-streets=${half}`);
+    // No page files and no search index: the guards are the subject, and the Worker cuts every
+    // page from the records.
+    const result = cli(
+      "--max-drop",
+      "60",
+      "--no-page-files",
+      "--no-search-index",
+      "--source",
+      `de-streets=${half}`,
+    );
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
       /^guards: no resource empty; 32 resources compared with .*dist\/downloads\/index\.json: at most 50\.0% fewer \(de\.streets\), limit 60%; joins skipped at most 2\.8% of a source's rows \(de-postcodes\), limit 10%$/m,

@@ -14,6 +14,13 @@ import { generateSwissStreets } from "./swiss-streets.ts";
  * streets, an exact multiple of many page sizes.
  */
 export function fixtureStreets(dir: string): string {
+  const file = join(dir, "streets.csv");
+  writeFileSync(file, fixtureStreetsText());
+  return file;
+}
+
+/** The street fixture's bytes (fixtureStreets writes them). */
+function fixtureStreetsText(): string {
   const berlin = readFileSync(dataFile("de/streets-berlin.csv"), "utf8").trimEnd().split("\n");
   const sample = readFileSync(dataFile("de/streets-openplz-sample.csv"), "utf8")
     .trimEnd()
@@ -26,9 +33,7 @@ export function fixtureStreets(dir: string): string {
       .slice(0, 595),
     ...sample.slice(1),
   ];
-  const file = join(dir, "streets.csv");
-  writeFileSync(file, `${rows.join("\n")}\n`);
-  return file;
+  return `${rows.join("\n")}\n`;
 }
 
 /** A temporary directory under the run's root (see global-setup.ts), removed after the run. */
@@ -72,7 +77,7 @@ export function fixtureSwissStreets(dir: string): string {
   return file;
 }
 
-const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
+const sha256 = (bytes: string | Buffer) => createHash("sha256").update(bytes).digest("hex");
 
 /**
  * Builds the fixture into a `dist` shared by the whole run (shared-build.ts: the same arguments
@@ -85,12 +90,12 @@ export async function buildFixture(
   options: FixtureOptions = {},
 ): Promise<{ dir: string; summary: BuildSummary; sources: Partial<Record<SourceName, string>> }> {
   const { dir, value } = await sharedBuild(
-    // A street list by its bytes: suites that write the same list to their own directories
-    // (fixtureStreets) share one build.
+    // A street list by its bytes: suites that write the fixture to their own directories
+    // (fixtureStreets) share one build with the suites that name no list (the fixture too).
     {
       fixture: 1,
       maxFiles,
-      streets: streetsFile === undefined ? "fixture" : sha256(streetsFile),
+      streets: sha256(streetsFile === undefined ? fixtureStreetsText() : readFileSync(streetsFile)),
       options,
     },
     async (out, inputs) => {

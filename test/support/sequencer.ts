@@ -23,7 +23,6 @@ export const SLOW_FIRST = [
   "test/build/resources.test.ts",
   "test/unit/search-property.test.ts",
   "test/unit/search-index.test.ts",
-  "test/build/changes.test.ts",
   "test/integration/search.test.ts",
   "test/integration/budget-equivalence.test.ts",
   "test/integration/serve.test.ts",
@@ -37,6 +36,8 @@ export const SLOW_FIRST = [
   "test/integration/endpoints.test.ts",
   "test/integration/verify.test.ts",
   "test/unit/regex-property.test.ts",
+  // 25 s in CI; about 10 s since its builds write no page files and no search index.
+  "test/build/changes.test.ts",
 ];
 
 export default class SlowFirstSequencer extends BaseSequencer {

@@ -49,15 +49,18 @@ interface Dataset {
 
 /**
  * The street list's build, served in-process: the builds other suites make of the same lists
- * (shared by the run: the fixture's with contract.test.ts, Berlin's with
- * streets-regex-property.test.ts). A budget only decides which pages are files; the search reads
- * its index either way.
+ * (shared by the run: the fixture's with contract.test.ts, Berlin's with search.test.ts and
+ * streets-regex-property.test.ts, whose Austrian streets and states are indexed and served apart).
+ * A budget only decides which pages are files; the search reads its index either way.
  */
 async function dataset(file: string | undefined): Promise<Dataset> {
   const path = file ?? dataFile("de/streets-berlin.csv");
   const { dir } =
     file === undefined
-      ? await buildFixture(20_000, path, { only: ["de.streets"], swissStreets: false })
+      ? await buildFixture(20_000, path, {
+          only: ["de.streets", "at.streets", "de.federalstates"],
+          swissStreets: false,
+        })
       : await buildFixture(1_000_000, file, { only: STREET_FIXTURE });
   const handler = createHandler(localAssets(dir));
   const localities = new Set((await readStreets(readFileSync(path), path)).map((s) => s.locality));

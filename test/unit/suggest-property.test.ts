@@ -1,10 +1,9 @@
 import { PGlite } from "@electric-sql/pglite";
 import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch";
 import fc from "fast-check";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildInto } from "../../generator/build/build.ts";
 import { createHandler, type Handler } from "../../generator/edge/handler.ts";
 import { findNames, TYPO_THRESHOLD, type NameHit } from "../../generator/contract/suggest/find.ts";
 import {
@@ -17,11 +16,9 @@ import { shardOfPair, type SuggestMeta } from "../../generator/contract/suggest/
 import { readingsOf } from "../../generator/contract/suggest/text.ts";
 import { Alphabet, isFree } from "../../generator/contract/suggest/trie.ts";
 import { FAR } from "../../generator/contract/suggest/walk.ts";
-import { MemorySink } from "../../generator/io/sink.ts";
 import { editWord, seeded } from "../../bench/suggest-typos.ts";
-import { memoryAssets } from "../support/local-assets.ts";
-import { allRecords, ask } from "../support/memory-build.ts";
-import { ROOT } from "../support/paths.ts";
+import { localAssets } from "../support/local-assets.ts";
+import { allRecords, ask, sharedDataBuild } from "../support/memory-build.ts";
 import { AT_STREETS } from "../support/source-model.ts";
 import { table } from "../support/suggest-reference.ts";
 
@@ -36,27 +33,19 @@ import { table } from "../support/suggest-reference.ts";
 const seed = Number(process.env["SUGGEST_SEED"] ?? Date.now() % 2 ** 31);
 
 let handler: Handler;
-let files: ReadonlyMap<string, string | Uint8Array>;
+/** The shared build's directory (request-logging.test.ts serves the same build). */
+let dir: string;
+const file = (path: string): Uint8Array | undefined =>
+  existsSync(join(dir, path)) ? new Uint8Array(readFileSync(join(dir, path))) : undefined;
 let berlin: string[];
 let vorarlberg: string[];
 let berlinByPosition: string[];
 let db: PGlite;
 
 beforeAll(async () => {
-  const sink = new MemorySink();
-  await buildInto(
-    {
-      root: ROOT,
-      maxFiles: 20_000,
-      headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
-      builtAt: "2026-11-22T03:00:00.000Z",
-      sources: {},
-      only: ["de.streets", "at.streets"],
-    },
-    sink,
-  );
-  files = sink.files;
-  handler = createHandler(memoryAssets(sink.files));
+  // The embedded streets, built once for the run (a budget only decides which pages are files).
+  ({ dir } = await sharedDataBuild(8_000, { only: ["de.streets", "at.streets"] }));
+  handler = createHandler(localAssets(dir));
   berlinByPosition = (
     (await allRecords(handler, "/de/Streets?locality=Berlin")) as unknown as { name: string }[]
   ).map((s) => s.name);
@@ -149,7 +138,7 @@ describe("suggestions", () => {
   }, 600_000);
 
   it(`answer alike every time and on every handler (seed ${seed})`, async () => {
-    const fresh = createHandler(memoryAssets(files));
+    const fresh = createHandler(localAssets(dir));
     await fc.assert(
       fc.asyncProperty(
         fc.constantFrom(...datasets()),
@@ -176,11 +165,13 @@ describe("suggestions", () => {
 describe("the typos suggestions claim", () => {
   /** The name tries of the Berlin build, as the Worker reads them. */
   function streetNames(text: string) {
-    const meta = JSON.parse(String(files.get("/_s/de/suggest/meta.json"))) as SuggestMeta;
+    const meta = JSON.parse(
+      Buffer.from(file("/_s/de/suggest/meta.json") ?? []).toString("utf8"),
+    ) as SuggestMeta;
     const alphabet = new Alphabet(meta.alphabet);
     const shardOf = (pair: string) => {
-      const shard = files.get(`/_s/de/suggest/n/${shardOfPair(meta.shards, pair)}.bin`);
-      return shard instanceof Uint8Array ? pairTrie(shard, pair) : undefined;
+      const shard = file(`/_s/de/suggest/n/${shardOfPair(meta.shards, pair)}.bin`);
+      return shard === undefined ? undefined : pairTrie(shard, pair);
     };
     const parts = readingsOf(text).map((r) => r.street);
     const found = new Map(
