@@ -1,0 +1,253 @@
+/**
+ * The in-order cursor (docs/SEARCH.md, "The cursor"): a lead gives candidate streets in street
+ * order as runs of neighbours, a stretch at a time; a check decides each street; the page counts
+ * those that pass, as far as its end when the count is known, else to the lead's end. With the
+ * `/Streets` plans that are its instances: a name alone, a name's runs or its exact list beside
+ * places, places alone scanned in the record table.
+ */
+import { BLOCK_ENTRIES, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
+import { COST, type Found, type Plan, type Reader } from "./plan.ts";
+import * as leaf from "./leaves.ts";
+import { countRange } from "./kernels.ts";
+import type { PlaceTable } from "./meta.ts";
+import { nameSteps, readRuns, type NameSide } from "./names.ts";
+import { decodePostings, type Postings } from "./postings.ts";
+import type { PlacePass } from "./values.ts";
+
+/** Candidate streets in order: a stretch's runs [starts[i], starts[i] + lengths[i]), one name each. */
+export interface Lead {
+  readonly starts: Int32Array;
+  readonly lengths: Int32Array;
+  /** Reads the next stretch of at most `want` streets (its files charged): its runs, 0 at the end. */
+  next(want: number): Promise<number>;
+  /** Does run i's name pass? */
+  passes(i: number): boolean;
+  /** Run i's head (none: the page's heads are read from the head table). */
+  readonly head?: (i: number) => readonly string[];
+}
+
+/**
+ * The lead's streets that pass `check` (none, a bit of a bitmap, a place that passes, from the
+ * record table, whose chunks each stretch charges first), counted and streets [start, end) of them
+ * kept, `stretch(counted)` streets at a time, as far as the page's end when `total` is known, else
+ * to the lead's end. A run off the page is counted whole (on a bitmap by a popcount), its name
+ * tested only when a street of it passes. Places are found with a place check, heads with a lead's.
+ */
+export async function walk(
+  r: Reader,
+  lead: Lead,
+  check: undefined | Uint32Array | PlacePass,
+  start: number,
+  end: number,
+  stretch = (_counted: number) => Infinity,
+  total?: number,
+): Promise<Found> {
+  const stop = total === undefined ? Infinity : Math.min(end, total);
+  const bits = check instanceof Uint32Array ? check : undefined;
+  const pass = check instanceof Uint32Array ? undefined : check?.pass;
+  const width = r.meta.placeWidth;
+  const [positions, places, heads]: [number[], number[], (readonly string[])[]] = [[], [], []];
+  let counted = 0;
+  // The record chunk read last: its bytes, first street and the street after it.
+  let table: Uint8Array = new Uint8Array();
+  let [first, after] = [0, -1];
+  for (let n = 0; counted < stop && (n = await lead.next(stretch(counted))) > 0;) {
+    if (pass !== undefined) await r.need(recordFiles(r, lead, n));
+    for (let i = 0; i < n && counted < stop; i++) {
+      const from = lead.starts[i] as number;
+      const to = from + (lead.lengths[i] as number);
+      const kept = bits !== undefined ? countRange(bits, from, to) : pass ? -1 : to - from;
+      if (kept === 0 || !lead.passes(i)) continue;
+      if (kept > 0 && (counted + kept <= start || counted >= end)) {
+        counted += kept;
+        continue;
+      }
+      // No call or closure per street: a first request runs this loop in the interpreter.
+      for (let p = from; p < to && counted < stop; p++) {
+        let place = -1;
+        if (bits !== undefined && (((bits[p >>> 5] as number) >>> (p & 31)) & 1) === 0) continue;
+        if (pass !== undefined) {
+          if (p >= after) {
+            first = Math.floor(p / CHUNK) * CHUNK;
+            table = r.bytes(leaf.pathOf(r.meta, "r", first / CHUNK));
+            after = first + CHUNK;
+          }
+          const at = (p - first) * width;
+          place =
+            (table[at] as number) |
+            ((table[at + 1] as number) << 8) |
+            (width === 3 ? (table[at + 2] as number) << 16 : 0);
+          if (pass[place] !== 1) continue;
+        }
+        if (counted++ < start || counted > end) continue;
+        positions.push(p);
+        places.push(place);
+        heads.push(lead.head?.(i) ?? []);
+      }
+    }
+  }
+  return {
+    total: total ?? counted,
+    positions: Int32Array.from(positions),
+    ...(pass === undefined ? {} : { places: Int32Array.from(places) }),
+    ...(lead.head === undefined ? {} : { heads }),
+  };
+}
+
+/** The record chunks of the streets of a stretch's passing runs. */
+function recordFiles(r: Reader, lead: Lead, n: number) {
+  const chunks = new Set<number>();
+  for (let i = 0; i < n; i++)
+    for (let p = lead.starts[i] as number, to = p + (lead.lengths[i] as number); p < to; p += CHUNK)
+      if (lead.passes(i)) chunks.add(Math.floor(p / CHUNK)).add(Math.floor((to - 1) / CHUNK));
+  return leaf.filesOf(r.meta, "r", chunks);
+}
+
+/** Every street, whole record chunks at a time: a place filter alone. */
+export function everyStreet(count: number): Lead {
+  const lead = { starts: Int32Array.of(0), lengths: Int32Array.of(0), passes: () => true };
+  const next = async (want: number) => {
+    const from = (lead.starts[0] as number) + (lead.lengths[0] as number);
+    lead.starts[0] = from;
+    lead.lengths[0] = Math.min(count - from, Math.max(1, Math.ceil(want / CHUNK)) * CHUNK);
+    return lead.lengths[0] > 0 ? 1 : 0;
+  };
+  return { ...lead, next };
+}
+
+/**
+ * An exact list's runs (every one passes) from its first block, its blocks read as a stretch reaches
+ * them, as many at a time as the rest of the stretch is expected to take (`runs` in `streets`).
+ */
+export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number): Lead {
+  const blocks: Postings[] = [];
+  // Where the next street is: block, entry, street of the run; and the streets read.
+  let [b, e, inRun, cursor] = [0, 0, 0, 0];
+  let entries = new Int32Array();
+  const lead = {
+    starts: new Int32Array(),
+    lengths: new Int32Array(),
+    next: async (asked: number) => {
+      const want = Math.min(asked, streets - cursor);
+      const size = Math.min(want, runs);
+      const starts = (lead.starts = new Int32Array(size));
+      const lengths = (lead.lengths = new Int32Array(size));
+      entries = new Int32Array(size);
+      let n = 0;
+      for (let k = 0; k < want; n++) {
+        if (b === blocks.length) {
+          const to = Math.max(
+            b + 1,
+            Math.min(ref.length - 2, b + Math.ceil(((want - k) * runs) / streets / BLOCK_ENTRIES)),
+          );
+          await r.need(leaf.blockFiles(r.meta, ref, b, to));
+          for (let m = b; m < to; m++)
+            blocks.push(decodePostings(leaf.blockBytes(r, ref, m, m + 1), BLOCK_ENTRIES));
+        }
+        const l = blocks[b] as Postings;
+        const length = l.seconds[e] as number;
+        const take = Math.min(length - inRun, want - k);
+        // No destructuring in the loop: a first request runs it in the interpreter, where each allocates.
+        starts[n] = (l.positions[e] as number) + inRun;
+        lengths[n] = take;
+        entries[n] = b * BLOCK_ENTRIES + e;
+        k += take;
+        cursor += take;
+        inRun += take;
+        if (inRun < length) continue;
+        inRun = 0;
+        if (++e < l.length) continue;
+        b++;
+        e = 0;
+      }
+      return n;
+    },
+    passes: () => true,
+    head: (i: number) => {
+      const l = blocks[Math.floor((entries[i] as number) / BLOCK_ENTRIES)] as Postings;
+      return l.headOf(l.headRef((entries[i] as number) % BLOCK_ENTRIES));
+    },
+  };
+  return lead;
+}
+
+/** Every street of the name's runs listed, its place looked up and kept or not: the cursor over its runs. */
+export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.walked;
+/**
+ * Summing counts over the places, then reading streets in order as far as the page's end: every
+ * street's place looked up, and beside a name each of its list's entries decoded on the way.
+ */
+export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) =>
+  r.meta.places * COST.bit +
+  Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) *
+    (name === undefined ? COST.entry : COST.walked);
+
+/** Counted from the places (and the name's per-place counts); streets read in order as far as the page. */
+export function countedPlan(
+  r: Reader,
+  name: NameSide | undefined,
+  places: PlacePass,
+  table: PlaceTable,
+  start: number,
+  end: number,
+): Plan<Found> {
+  return {
+    steps: countedSteps(r, places.streets, end, name),
+    files: () =>
+      name?.counts === undefined ? new Map() : leaf.filesOf(r.meta, "c", [name.counts]),
+    run: async () => {
+      const counts =
+        name?.counts === undefined ? table.counts : leaf.placeCounts(r, name.counts, table.size);
+      let total = 0;
+      for (let i = 0; i < places.list.length; i++)
+        total += counts[places.list[i] as number] as number;
+      if (name !== undefined) {
+        // The name's one exact list from its first block, as much at a time as the page is
+        // expected to need (its share of passing streets) and 32 more.
+        const share = Math.max(total / name.streets, 1e-9);
+        const lead = blockLead(r, name.refs[0] as ListRef, name.streets, name.runs);
+        const stretch = (counted: number) => Math.ceil((end - counted) / share) + 32;
+        return await walk(r, lead, places, start, end, stretch, total);
+      }
+      // Place filters alone: every street's place in the record table, whole chunks at a time.
+      const share = Math.max(total / Math.max(1, r.meta.count), 1e-9);
+      const last = Math.min(end, total);
+      const stretch = (counted: number) => (last - counted) / share;
+      return await walk(r, everyStreet(r.meta.count), places, start, end, stretch, total);
+    },
+  };
+}
+
+/** The name's runs, each passing street's place from the record table. */
+export const recordPlan = (
+  r: Reader,
+  name: NameSide,
+  places: PlacePass,
+  start: number,
+  end: number,
+): Plan<Found> => ({
+  steps: recordSteps(name),
+  files: () => leaf.listFiles(r.meta, name.refs),
+  run: () => walk(r, readRuns(r, name), places, start, end),
+});
+
+/** A name alone: its runs read and tested, or its one exact list read from the first block as far as the page. */
+export function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<Found>[] {
+  const whole: Plan<Found> = {
+    steps: nameSteps(name),
+    files: () => leaf.listFiles(r.meta, name.refs),
+    run: () => walk(r, readRuns(r, name), undefined, start, end),
+  };
+  const [ref] = name.refs;
+  if (!name.exact || ref === undefined || name.refs.length > 1) return [whole];
+  const perBlock = (BLOCK_ENTRIES * name.streets) / Math.max(1, name.runs);
+  const lazy: Plan<Found> = {
+    steps: Math.min(name.runs, Math.ceil(end / perBlock) * BLOCK_ENTRIES) * COST.entry,
+    files: () => leaf.blockFiles(r.meta, ref, 0, Math.ceil(end / perBlock)),
+    run: async () => {
+      const lead = blockLead(r, ref, name.streets, name.runs);
+      return await walk(r, lead, undefined, start, end, (counted) => end - counted, name.streets);
+    },
+  };
+  return [whole, lazy];
+}
