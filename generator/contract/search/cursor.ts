@@ -5,23 +5,23 @@
  * `/Streets` plans that are its instances: a name alone, a name's runs or its exact list beside
  * places, places alone scanned in the record table.
  */
-import { BLOCK_ENTRIES, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
+import { BLOCK_ENTRIES, HeadTable, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
+import { ByteReader } from "./bytes.ts";
 import { COST, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { countRange } from "./kernels.ts";
 import type { PlaceTable } from "./meta.ts";
 import { nameSteps, readRuns, type NameSide } from "./names.ts";
-import { decodePostings, type Postings } from "./postings.ts";
 import type { PlacePass } from "./values.ts";
 
 /** Candidate streets in order: a stretch's runs [starts[i], starts[i] + lengths[i]), one name each. */
 export interface Lead {
-  readonly starts: Int32Array;
-  readonly lengths: Int32Array;
+  starts: Int32Array;
+  lengths: Int32Array;
   /** Reads the next stretch of at most `want` streets (its files charged): its runs, 0 at the end. */
   next(want: number): Promise<number>;
-  /** Does run i's name pass? */
-  passes(i: number): boolean;
+  /** Does run i's name pass? (None: every run passes.) */
+  readonly passes?: (i: number) => boolean;
   /** Run i's head (none: the page's heads are read from the head table). */
   readonly head?: (i: number) => readonly string[];
 }
@@ -57,7 +57,7 @@ export async function walk(
       const from = lead.starts[i] as number;
       const to = from + (lead.lengths[i] as number);
       const kept = bits !== undefined ? countRange(bits, from, to) : pass ? -1 : to - from;
-      if (kept === 0 || !lead.passes(i)) continue;
+      if (kept === 0 || (lead.passes !== undefined && !lead.passes(i))) continue;
       if (kept > 0 && (counted + kept <= start || counted >= end)) {
         counted += kept;
         continue;
@@ -65,7 +65,6 @@ export async function walk(
       // No call or closure per street: a first request runs this loop in the interpreter.
       for (let p = from; p < to && counted < stop; p++) {
         let place = -1;
-        if (bits !== undefined && (((bits[p >>> 5] as number) >>> (p & 31)) & 1) === 0) continue;
         if (pass !== undefined) {
           if (p >= after) {
             first = Math.floor(p / CHUNK) * CHUNK;
@@ -78,7 +77,8 @@ export async function walk(
             ((table[at + 1] as number) << 8) |
             (width === 3 ? (table[at + 2] as number) << 16 : 0);
           if (pass[place] !== 1) continue;
-        }
+        } else if (bits !== undefined && (((bits[p >>> 5] as number) >>> (p & 31)) & 1) === 0)
+          continue;
         if (counted++ < start || counted > end) continue;
         positions.push(p);
         places.push(place);
@@ -96,16 +96,20 @@ export async function walk(
 
 /** The record chunks of the streets of a stretch's passing runs. */
 function recordFiles(r: Reader, lead: Lead, n: number) {
-  const chunks = new Set<number>();
-  for (let i = 0; i < n; i++)
-    for (let p = lead.starts[i] as number, to = p + (lead.lengths[i] as number); p < to; p += CHUNK)
-      if (lead.passes(i)) chunks.add(Math.floor(p / CHUNK)).add(Math.floor((to - 1) / CHUNK));
+  const chunks: number[] = [];
+  for (let i = 0; i < n; i++) {
+    if (lead.passes !== undefined && !lead.passes(i)) continue;
+    const from = lead.starts[i] as number;
+    const last = Math.floor((from + (lead.lengths[i] as number) - 1) / CHUNK);
+    for (let c = Math.floor(from / CHUNK); c <= last; c++)
+      if (c > (chunks[chunks.length - 1] ?? -1)) chunks.push(c);
+  }
   return leaf.filesOf(r.meta, "r", chunks);
 }
 
 /** Every street, whole record chunks at a time: a place filter alone. */
 export function everyStreet(count: number): Lead {
-  const lead = { starts: Int32Array.of(0), lengths: Int32Array.of(0), passes: () => true };
+  const lead = { starts: Int32Array.of(0), lengths: Int32Array.of(0) };
   const next = async (want: number) => {
     const from = (lead.starts[0] as number) + (lead.lengths[0] as number);
     lead.starts[0] = from;
@@ -116,57 +120,62 @@ export function everyStreet(count: number): Lead {
 }
 
 /**
- * An exact list's runs (every one passes) from its first block, its blocks read as a stretch reaches
- * them, as many at a time as the rest of the stretch is expected to take (`runs` in `streets`).
+ * An exact list's runs (every one passes) from its first block, read from its bytes as a stretch
+ * reaches them, its blocks fetched as many at a time as the rest of the stretch is expected to take
+ * (`runs` in `streets`).
  */
 export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number): Lead {
-  const blocks: Postings[] = [];
-  // Where the next street is: block, entry, street of the run; and the streets read.
-  let [b, e, inRun, cursor] = [0, 0, 0, 0];
-  let entries = new Int32Array();
-  const lead = {
+  const tables: HeadTable[] = [];
+  let [fetched, left, cursor] = [0, 0, 0];
+  let reader = new ByteReader(new Uint8Array());
+  // The run being read: its first street, length, head (table * BLOCK_ENTRIES + index), streets read.
+  let [position, length, head, inRun] = [-1, 0, 0, 0];
+  let heads = new Int32Array();
+  const lead: Lead = {
     starts: new Int32Array(),
     lengths: new Int32Array(),
     next: async (asked: number) => {
       const want = Math.min(asked, streets - cursor);
-      const size = Math.min(want, runs);
-      const starts = (lead.starts = new Int32Array(size));
-      const lengths = (lead.lengths = new Int32Array(size));
-      entries = new Int32Array(size);
+      const starts = (lead.starts = new Int32Array(Math.min(want, runs)));
+      const lengths = (lead.lengths = new Int32Array(starts.length));
+      heads = new Int32Array(starts.length);
       let n = 0;
       for (let k = 0; k < want; n++) {
-        if (b === blocks.length) {
-          const to = Math.max(
-            b + 1,
-            Math.min(ref.length - 2, b + Math.ceil(((want - k) * runs) / streets / BLOCK_ENTRIES)),
-          );
-          await r.need(leaf.blockFiles(r.meta, ref, b, to));
-          for (let m = b; m < to; m++)
-            blocks.push(decodePostings(leaf.blockBytes(r, ref, m, m + 1), BLOCK_ENTRIES));
+        if (inRun === length && left === 0) {
+          const b = tables.length;
+          if (b === fetched) {
+            const more = Math.ceil(((want - k) * runs) / streets / BLOCK_ENTRIES);
+            fetched = Math.max(b + 1, Math.min(ref.length - 2, b + more));
+            await r.need(leaf.blockFiles(r.meta, ref, b, fetched));
+          }
+          reader = new ByteReader(leaf.blockBytes(r, ref, b, b + 1));
+          const tableLength = reader.varint();
+          left = reader.varint();
+          tables.push(new HeadTable(reader.bytes.subarray(reader.at, reader.at + tableLength)));
+          reader.at += tableLength;
+          position = -1;
         }
-        const l = blocks[b] as Postings;
-        const length = l.seconds[e] as number;
+        if (inRun === length) {
+          position += reader.varint();
+          length = reader.varint();
+          head = (tables.length - 1) * BLOCK_ENTRIES + reader.varint();
+          inRun = 0;
+          left--;
+        }
         const take = Math.min(length - inRun, want - k);
-        // No destructuring in the loop: a first request runs it in the interpreter, where each allocates.
-        starts[n] = (l.positions[e] as number) + inRun;
+        starts[n] = position + inRun;
         lengths[n] = take;
-        entries[n] = b * BLOCK_ENTRIES + e;
+        heads[n] = head;
         k += take;
         cursor += take;
         inRun += take;
-        if (inRun < length) continue;
-        inRun = 0;
-        if (++e < l.length) continue;
-        b++;
-        e = 0;
       }
       return n;
     },
-    passes: () => true,
-    head: (i: number) => {
-      const l = blocks[Math.floor((entries[i] as number) / BLOCK_ENTRIES)] as Postings;
-      return l.headOf(l.headRef((entries[i] as number) % BLOCK_ENTRIES));
-    },
+    head: (i: number) =>
+      (tables[Math.floor((heads[i] as number) / BLOCK_ENTRIES)] as HeadTable).get(
+        (heads[i] as number) % BLOCK_ENTRIES,
+      ),
   };
   return lead;
 }
