@@ -1,9 +1,6 @@
 /**
- * The in-order cursor (docs/SEARCH.md, "The cursor"): a lead gives candidate streets in street
- * order as runs of neighbours, a stretch at a time; a check decides each street; the page counts
- * those that pass, as far as its end when the count is known, else to the lead's end. With the
- * `/Streets` plans that are its instances: a name alone, a name's runs or its exact list beside
- * places, places alone scanned in the record table.
+ * The in-order cursor (docs/SEARCH.md, "The cursor"): a lead, a check and a page, and the
+ * `/Streets` plans that are its instances.
  */
 import { BLOCK_ENTRIES, HeadTable, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
 import { ByteReader } from "./bytes.ts";
@@ -18,8 +15,12 @@ import type { PlacePass } from "./values.ts";
 export interface Lead {
   starts: Int32Array;
   lengths: Int32Array;
-  /** Reads the next stretch of at most `want` streets (its files charged): its runs, 0 at the end. */
-  next(want: number): Promise<number>;
+  /**
+   * Reads the next stretch of at most `want` streets (its files charged): its runs, 0 at the end. A
+   * lead may count the runs wholly within its first `before` streets instead (`skipped` streets).
+   */
+  next(want: number, before?: number): Promise<number>;
+  skipped?: number;
   /** Does run i's name pass? (None: every run passes.) */
   readonly passes?: (i: number) => boolean;
   /** Run i's head (none: the page's heads are read from the head table). */
@@ -27,11 +28,9 @@ export interface Lead {
 }
 
 /**
- * The lead's streets that pass `check` (none, a bit of a bitmap, a place that passes, from the
- * record table, whose chunks each stretch charges first), counted and streets [start, end) of them
- * kept, `stretch(counted)` streets at a time, as far as the page's end when `total` is known, else
- * to the lead's end. A run off the page is counted whole (on a bitmap by a popcount), its name
- * tested only when a street of it passes. Places are found with a place check, heads with a lead's.
+ * The lead's streets that pass `check` (none, a bitmap's bit, a passing place from the record
+ * table), counted, those of [start, end) kept; `stretch(counted)` streets at a time, as far as the
+ * page's end when `total` is known, else to the lead's end.
  */
 export async function walk(
   r: Reader,
@@ -51,7 +50,11 @@ export async function walk(
   // The record chunk read last: its bytes, first street and the street after it.
   let table: Uint8Array = new Uint8Array();
   let [first, after] = [0, -1];
-  for (let n = 0; counted < stop && (n = await lead.next(stretch(counted))) > 0;) {
+  while (counted < stop) {
+    // Without a check, the streets before the page need only be counted.
+    const n = await lead.next(stretch(counted), check === undefined ? start - counted : 0);
+    counted += lead.skipped ?? 0;
+    if (n === 0 && (lead.skipped ?? 0) === 0) break;
     if (pass !== undefined) await r.need(recordFiles(r, lead, n));
     for (let i = 0; i < n && counted < stop; i++) {
       const from = lead.starts[i] as number;
@@ -120,9 +123,8 @@ export function everyStreet(count: number): Lead {
 }
 
 /**
- * An exact list's runs (every one passes) from its first block, read from its bytes as a stretch
- * reaches them, its blocks fetched as many at a time as the rest of the stretch is expected to take
- * (`runs` in `streets`).
+ * An exact list's runs from its first block, its blocks fetched as many at a time as the rest of
+ * the stretch is expected to take (`runs` in `streets`).
  */
 export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number): Lead {
   const tables: HeadTable[] = [];
@@ -134,13 +136,16 @@ export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number
   const lead: Lead = {
     starts: new Int32Array(),
     lengths: new Int32Array(),
-    next: async (asked: number) => {
+    next: async (asked: number, before = 0) => {
       const want = Math.min(asked, streets - cursor);
-      const starts = (lead.starts = new Int32Array(Math.min(want, runs)));
+      // Runs wholly within the first `before` streets are counted, not given: at most one more run
+      // than the streets after them is.
+      const starts = (lead.starts = new Int32Array(Math.min(want, runs, want - before + 1)));
       const lengths = (lead.lengths = new Int32Array(starts.length));
       heads = new Int32Array(starts.length);
       let n = 0;
-      for (let k = 0; k < want; n++) {
+      lead.skipped = 0;
+      for (let k = 0; k < want;) {
         if (inRun === length && left === 0) {
           const b = tables.length;
           if (b === fetched) {
@@ -163,9 +168,12 @@ export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number
           left--;
         }
         const take = Math.min(length - inRun, want - k);
-        starts[n] = position + inRun;
-        lengths[n] = take;
-        heads[n] = head;
+        if (k + take <= before) lead.skipped += take;
+        else {
+          starts[n] = position + inRun;
+          lengths[n] = take;
+          heads[n++] = head;
+        }
         k += take;
         cursor += take;
         inRun += take;
