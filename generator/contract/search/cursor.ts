@@ -56,9 +56,12 @@ export async function walk(
     counted += lead.skipped ?? 0;
     if (n === 0 && (lead.skipped ?? 0) === 0) break;
     if (pass !== undefined) await r.need(recordFiles(r, lead, n));
+    // The stretch's arrays read from locals: a lead's own shape is looked up once a stretch.
+    const starts = lead.starts;
+    const lengths = lead.lengths;
     for (let i = 0; i < n && counted < stop; i++) {
-      const from = lead.starts[i] as number;
-      const to = from + (lead.lengths[i] as number);
+      const from = starts[i] as number;
+      const to = from + (lengths[i] as number);
       const kept = bits !== undefined ? countRange(bits, from, to) : pass ? -1 : to - from;
       if (kept === 0 || (lead.passes !== undefined && !lead.passes(i))) continue;
       if (kept > 0 && (counted + kept <= start || counted >= end)) {
