@@ -181,7 +181,7 @@ function cheapestCover(
   };
 }
 
-/** The candidate runs of a name's lists (read), each distinct name tested once when asked. */
+/** The candidate runs of a name's lists (read), each distinct name tested once when asked: a cursor's lead. */
 export class Runs {
   readonly starts: Int32Array;
   readonly lengths: Int32Array;
@@ -189,6 +189,7 @@ export class Runs {
   private readonly which: Int32Array | undefined;
   private readonly at: Int32Array | undefined;
   private readonly verdicts: Uint8Array;
+  private read = false;
 
   /**
    * `lists`: the name's lists, decoded; `size`: the country's streets; `most`: most runs will be
@@ -256,14 +257,11 @@ export class Runs {
     return this.verdicts[i] === 1;
   }
 
-  /** The streets of the passing runs, in order. */
-  streets(): Int32Array {
-    const out: number[] = [];
-    for (let i = 0; i < this.starts.length; i++)
-      if (this.passes(i))
-        for (let k = 0; k < (this.lengths[i] as number); k++)
-          out.push((this.starts[i] as number) + k);
-    return Int32Array.from(out);
+  /** As the cursor's lead (cursor.ts): every run, in one stretch. */
+  async next(): Promise<number> {
+    const n = this.read ? 0 : this.starts.length;
+    this.read = true;
+    return n;
   }
 
   /** The run holding a street (searched from run `from` on), or -1. */

@@ -108,28 +108,3 @@ export function union(...parts: readonly Files[]): Files {
   for (const part of parts) for (const [path, bytes] of part) out.set(path, bytes);
   return out;
 }
-
-/** Streets counted in order, those of the page [start, end) kept with their places and heads. */
-export class Page {
-  total = 0;
-  readonly positions: number[] = [];
-  readonly places: number[] = [];
-  readonly heads: (readonly string[])[] = [];
-  constructor(
-    readonly start: number,
-    readonly end: number,
-  ) {}
-  /** Counts one street; true when it falls on the page (then `keep` it). No closure per street: a bundle with keep_names wraps each one created. */
-  count(): boolean {
-    return this.total++ >= this.start && this.total <= this.end;
-  }
-  keep(position: number, place: number, head: readonly string[]): void {
-    this.positions.push(position);
-    this.places.push(place);
-    this.heads.push(head);
-  }
-  found(total = this.total, places = true): Found {
-    const page = { total, positions: Int32Array.from(this.positions), heads: this.heads };
-    return places ? { ...page, places: Int32Array.from(this.places) } : page;
-  }
-}

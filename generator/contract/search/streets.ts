@@ -1,21 +1,17 @@
 /**
  * `/Streets` filters planned: the name a set of runs (names.ts), postal code and locality a set of
- * places (values.ts), their `and` led by the cheaper side (docs/SEARCH.md, "Combinators and plans").
+ * places (values.ts), their `and` led by the cheaper side (docs/SEARCH.md, "Combinators and plans"):
+ * in street order by the cursor (cursor.ts), or led by the places, their matches sorted.
  */
-import { BLOCK_ENTRIES, runStreetsOf } from "./store.ts";
-import type { StreetFilter } from "./filter.ts";
-import { COST, cheapest, Page, type Found, type Plan, type Reader } from "./plan.ts";
+import { filterMatches, type StreetFilter } from "./filter.ts";
+import { placeList } from "./meta.ts";
+import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { passingPlaces } from "./values.ts";
-import {
-  bitmapPlan,
-  countedSteps,
-  placePlans,
-  positionSteps,
-  recordSteps,
-  runStreets,
-} from "./places.ts";
+import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
+import { passingPlaces, type PlacePass } from "./values.ts";
+import { countedPlan, countedSteps, namePlans, recordPlan, recordSteps, walk } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
+import type { Postings } from "./postings.ts";
 import type { StreetFilters } from "./request.ts";
 import { placeFilterKey } from "./bitmaps.ts";
 
@@ -106,34 +102,145 @@ function placeBitmaps(
   return numbers.length === 0 || numbers.includes(-1) ? undefined : numbers;
 }
 
-/** A name alone: its runs read and tested, or its one exact list read from the first block as far as the page. */
-function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<Found>[] {
-  const whole: Plan<Found> = {
-    steps: nameSteps(name),
-    files: () => leaf.listFiles(r.meta, name.refs),
-    run: async () => runStreets(readRuns(r, name), new Page(start, end)),
+/** A literal name beside one-character place filters, on their bitmaps: each run counted by a popcount over its range. */
+function bitmapPlan(
+  r: Reader,
+  name: NameSide,
+  keys: readonly number[],
+  start: number,
+  end: number,
+): Plan<Found> {
+  return {
+    steps: nameSteps(name) + name.runs * COST.word * 2 + andSteps(r, keys),
+    files: () => union(leaf.listFiles(r.meta, name.refs), leaf.filesOf(r.meta, "b", keys)),
+    run: () => walk(r, readRuns(r, name), placeBits(r, keys), start, end),
   };
-  const [ref] = name.refs;
-  if (!name.exact || ref === undefined || name.refs.length > 1) return [whole];
-  const perBlock = (BLOCK_ENTRIES * name.streets) / Math.max(1, name.runs);
-  const lazy: Plan<Found> = {
-    steps: Math.min(name.runs, Math.ceil(end / perBlock) * BLOCK_ENTRIES) * COST.entry,
-    files: () => leaf.blockFiles(r.meta, ref, 0, Math.ceil(end / perBlock)),
-    run: async () => {
-      const page = new Page(start, end);
-      // Blocks from the first, as many at a time as the page is expected to need.
-      for (let block = 0, seen = 0; block < ref.length - 2 && seen < end;) {
-        const next = Math.min(
-          ref.length - 2,
-          block + Math.max(1, Math.ceil((end - seen) / perBlock)),
-        );
-        await r.need(leaf.blockFiles(r.meta, ref, block, next));
-        const bytes = leaf.blockBytes(r, ref, block, next);
-        seen = runStreetsOf(bytes, seen, start, end, page.positions, page.heads);
-        block = next;
-      }
-      return page.found(name.streets, false);
-    },
-  };
-  return [whole, lazy];
 }
+
+/** The streets in every one of these place bitmaps. */
+function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
+  const [first, second] = keys.map((n) => leaf.bitmap(r, n)) as [Uint32Array, Uint32Array?];
+  if (second === undefined) return first;
+  const out = new Uint32Array(first.length);
+  combineBits(out, first, second, 0);
+  return out;
+}
+const andSteps = (r: Reader, keys: readonly number[]) =>
+  (keys.length - 1) * ((r.meta.count + 31) >>> 5) * COST.word;
+
+export const positionSteps = (name: NameSide, streets: number) =>
+  streets * (COST.position + COST.bit) + nameSteps(name, streets);
+
+/** With the place table read: the plans for places alone, or beside a name. */
+export function placePlans(
+  r: Reader,
+  name: NameSide | undefined,
+  places: PlacePass,
+  keys: readonly number[] | undefined,
+  start: number,
+  end: number,
+): Plan<Found>[] {
+  const table = leaf.placeTable(r);
+  const passing: number[] = [];
+  const { counts } = table;
+  for (let i = 0; i < places.list.length; i++) {
+    const p = places.list[i] as number;
+    if ((counts[p] as number) > 0) passing.push(p);
+  }
+  // Only for a plan that reads the places' streets: a loop over every place (a first request's).
+  const starts = () => leaf.streetStarts(r, table);
+  const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
+  const ofPlaces = (from = starts()) => passing.map((p) => leaf.placeStreets(r, from, p));
+  const plans: Plan<Found>[] = [];
+  if (keys !== undefined && name === undefined)
+    plans.push({
+      steps: andSteps(r, keys) + Math.min(end, r.meta.count / 32) * COST.word,
+      files: () => leaf.filesOf(r.meta, "b", keys),
+      run: async () => ({
+        total: places.streets,
+        positions: selectBits(placeBits(r, keys), start, end),
+      }),
+    });
+  if (keys !== undefined && name !== undefined) plans.push(bitmapPlan(r, name, keys, start, end));
+  if (name === undefined || name.counts !== undefined)
+    plans.push(countedPlan(r, name, places, table, start, end));
+  if (name === undefined) {
+    plans.push({
+      // The places' streets merged in order, as far as the page's end.
+      steps: places.streets * COST.position,
+      files: positionFiles,
+      run: async () => {
+        const from: number[] = [];
+        const positions = mergeFirst(ofPlaces(), start, end, from);
+        return {
+          total: places.streets,
+          positions,
+          places: Int32Array.from(from, (l) => passing[l] as number),
+        };
+      },
+    });
+    return plans;
+  }
+  // When the places lead, the matches are sorted as (street, place) keys.
+  const sorted = (keys: number[], headOf: (key: number) => readonly string[]): Found => {
+    const page = Float64Array.from(keys).sort().subarray(start, end);
+    const positions = Int32Array.from(page, (key) => Math.floor(key / PLACES));
+    const found = Int32Array.from(page, (key) => passing[key % PLACES] as number);
+    return { total: keys.length, positions, places: found, heads: Array.from(page, headOf) };
+  };
+  plans.push(
+    recordPlan(r, name, places, start, end),
+    {
+      // The places' streets, each looked up in the name's runs (only the runs they fall in are tested).
+      steps: positionSteps(name, places.streets),
+      files: () => union(positionFiles(), leaf.listFiles(r.meta, name.refs)),
+      run: async () => {
+        const runs = readRuns(r, name, false);
+        const keys: number[] = [];
+        const { starts, lengths } = runs;
+        ofPlaces().forEach((streets, l) => {
+          // The last run starting at or before each street, searched for from the previous one's.
+          for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
+            const street = streets[k] as number;
+            i = Math.max(0, gallop(starts, street + 1, i) - 1);
+            const from = starts[i] as number;
+            if (street >= from && street < from + (lengths[i] as number) && runs.passes(i))
+              keys.push(street * PLACES + l);
+          }
+        });
+        return sorted(keys, (key) => runs.head(runs.runOf(Math.floor(key / PLACES))));
+      },
+    },
+    {
+      // The places' lists: their entries' heads tested (each distinct name once), no name list read.
+      steps: places.streets * COST.entry + Math.min(places.streets, name.runs) * name.test,
+      files: () =>
+        leaf.listFiles(
+          r.meta,
+          passing.map((p) => placeList(table, p)),
+        ),
+      run: async () => {
+        const lists = passing.map((p) => leaf.list(r, placeList(table, p)));
+        const keys: number[] = [];
+        lists.forEach((l, k) => {
+          // Per head of the list (entries of one head share it): 0 not yet tested, 1 passes, 2 not.
+          const verdicts = new Uint8Array(l.headRefEnd);
+          for (let i = 0; i < l.length; i++) {
+            const ref = l.headRef(i);
+            if (verdicts[ref] === 0)
+              verdicts[ref] = filterMatches(name.filter, l.headOf(ref).at(-1) ?? "") ? 1 : 2;
+            if (verdicts[ref] === 1) keys.push((l.positions[i] as number) * PLACES + k);
+          }
+        });
+        return sorted(keys, (key) => {
+          const l = lists[key % PLACES] as Postings;
+          return l.entry(l.indexOf(Math.floor(key / PLACES))).head;
+        });
+      },
+    },
+  );
+  return plans;
+}
+
+/** A street's key in a sort of (street, place) pairs: places are fewer than this. */
+const PLACES = 2 ** 24;
