@@ -11,8 +11,7 @@
  *      its rest (UTF-16 units)
  *   4. varints: per distinct locality its length (UTF-16 units)
  *   5.–8. one varint per place each: its postal code as a step (0: the previous place's, 1: the
- *      next unused one, k + 2: number k); its locality as a step; its street count; its list's
- *      bytes
+ *      next unused one, k + 2: number k), its locality so, its street count, its list's bytes
  *
  * Section by section, so that a request decodes only what it uses (a postal-code filter no
  * locality), and a column of values below 128 (the postal-code steps of places in code order)
@@ -170,7 +169,8 @@ export function encodePlaceTable(places: readonly MetaPlace[], listsAt: number):
 
 /**
  * The place table as the Worker reads it, each section decoded when a request first uses it (a
- * fresh isolate's first request runs this in V8's interpreter, where every value costs). The
+ * fresh isolate's first request runs this in V8's lower tiers, where every value costs; column
+ * loops are functions of their own: code after a loop V8 optimises part-way lacks feedback). The
  * distinct postal codes and localities (some 20,000 strings nationally) become strings only when
  * asked for: a literal postal code is tested on the front-coded codes' units, a locality searched
  * for in the localities' one text, a check of a few candidates reads a few localities.
@@ -262,10 +262,6 @@ export function decodePlaceTable(bytes: Uint8Array): PlaceTable {
   };
 }
 
-// The loops over a column are functions of their own: on national data V8 moves such a loop to
-// optimised code part-way through, and code after it in the same function that the warm-up ran
-// once has no feedback there (its optimised code was thrown away, bench:fresh's census).
-
 /** Lengths in values[0, count) turned in place into where each value starts, their sum at count. */
 function lengthsToStarts(values: Int32Array, count: number): Int32Array {
   for (let i = 0, sum = 0; i <= count; i++) {
@@ -276,7 +272,7 @@ function lengthsToStarts(values: Int32Array, count: number): Int32Array {
   return values;
 }
 
-/** Steps (see the file comment: 0 the previous place's value, 1 the next unused one, k + 2 number k) to numbers, in place. */
+/** Steps (the file comment: 0 the previous value, 1 the next unused one, k + 2 number k) to numbers. */
 function stepsToNumbers(of: Int32Array): Int32Array {
   for (let p = 0, next = 0, value = 0; p < of.length; p++) {
     const step = of[p] as number;
