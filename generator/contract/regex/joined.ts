@@ -128,11 +128,6 @@ function left(flags: Uint8Array): number {
 }
 
 /**
- * Flags the values that contain the literal (at their start, their end): one search over the text
- * that resumes at the next value after each hit. Anchored, the literal is searched for with the
- * newlines around it.
- */
-/**
  * The first index at or after `from` whose start lies beyond `position`: doubling steps, then a
  * binary search, so that a rare literal's few hits in a long text cost a few steps each, not a
  * walk over every value between them (a fresh isolate runs that walk in V8's interpreter).
@@ -154,6 +149,11 @@ function firstAbove(starts: Uint32Array, position: number, from: number): number
   return from;
 }
 
+/**
+ * Flags the values that contain the literal (at their start, their end): one search over the text
+ * that resumes at the next value after each hit. Anchored, the literal is searched for with the
+ * newlines around it.
+ */
 function containing(
   literal: string,
   values: JoinedValues,
