@@ -22,7 +22,6 @@ import {
   encodeBlock,
   HeadTable,
   headsInRuns,
-  runStreetsOf,
 } from "../../generator/contract/search/store.ts";
 import {
   csvPieces,
@@ -200,35 +199,6 @@ describe("heads of streets in runs", () => {
     ["past the chunk", [105, 110, 200]],
   ])("%s", (_, positions) => {
     expect(headsInRuns(chunk.view(), positions)).toEqual(positions.map(headAt));
-  });
-
-  // A run list's streets [start, end): the k-th street of the runs is position 100 + k here.
-  it.each([
-    [0, 0],
-    [0, 10],
-    [2, 5],
-    [3, 4],
-    [7, 10],
-    [9, 20],
-    [10, 12],
-  ])("streets [%i, %i) of the runs", (start, end) => {
-    const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
-    const seen = runStreetsOf(chunk.view(), 0, start, end, positions, heads);
-    const expected = Array.from(
-      { length: Math.max(0, Math.min(end, 10) - start) },
-      (_, k) => 100 + start + k,
-    );
-    expect([positions, heads]).toEqual([expected, expected.map(headAt)]);
-    // Decoding stops after the run of the page's last street.
-    expect(seen).toBe(end === 0 ? 0 : [3, 4, 8, 10].find((e) => e >= Math.min(end, 10)));
-  });
-
-  it("counts on from the streets of earlier blocks", () => {
-    const [positions, heads]: [number[], (readonly string[])[]] = [[], []];
-    // As if 20 streets came before these runs: streets [22, 25) are positions 102–104.
-    expect(runStreetsOf(chunk.view(), 20, 22, 25, positions, heads)).toBe(28);
-    expect(positions).toEqual([102, 103, 104]);
-    expect(heads).toEqual([102, 103, 104].map(headAt));
   });
 });
 

@@ -245,44 +245,6 @@ export function decodeBlocks(
   return out;
 }
 
-/**
- * The streets [start, end) of the runs held in `bytes` (whole blocks of a run list, back to
- * back), `seen` streets being in the runs before them: each street's position and its run's head
- * appended to `positions` and `heads`. Runs before the page are stepped over without a head or an
- * object, and decoding stops after the page's last street. Returns the streets seen in all.
- */
-export function runStreetsOf(
-  bytes: Uint8Array,
-  seen: number,
-  start: number,
-  end: number,
-  positions: number[],
-  heads: (readonly string[])[],
-): number {
-  const reader = new ByteReader(bytes);
-  while (reader.at < bytes.length && seen < end) {
-    const tableLength = reader.varint();
-    const count = reader.varint();
-    const table = new HeadTable(bytes.subarray(reader.at, reader.at + tableLength));
-    reader.at += tableLength;
-    let position = -1;
-    for (let i = 0; i < count && seen < end; i++) {
-      position += reader.varint();
-      const length = reader.varint();
-      const index = reader.varint();
-      if (seen + length > start) {
-        const head = table.get(index);
-        for (let k = Math.max(0, start - seen); k < Math.min(length, end - seen); k++) {
-          positions.push(position + k);
-          heads.push(head);
-        }
-      }
-      seen += length;
-    }
-  }
-  return seen;
-}
-
 /** A head's CSV cells, with the comma that joins them to the tail. */
 export function headCsv(values: readonly string[]): string {
   let out = "";
