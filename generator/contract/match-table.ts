@@ -103,10 +103,11 @@ const NO = 2;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
- * `length` little-endian unsigned integers at `at`: read in place on a little-endian machine when
- * aligned (sections start at multiples of 4), else copied.
+ * `length` little-endian integers at `at`: read in place on a little-endian machine when aligned
+ * (sections start at multiples of 4), else copied. The u32 starts (text offsets, far below 2^31)
+ * are read as an Int32Array, the type the search kernels (`gallop`) take.
  */
-function littleEndian<T extends Uint16Array | Uint32Array>(
+function littleEndian<T extends Uint16Array | Int32Array>(
   Type: { new (buffer: ArrayBufferLike, at: number, length: number): T; new (length: number): T },
   size: 2 | 4,
   body: Uint8Array,
@@ -167,7 +168,7 @@ class LazyColumn implements MatchColumn {
   // A column of records all empty is one empty value, not none: "\n\n".
   private text([at, bytes]: readonly [number, number], startsAt: number): JoinedValues {
     const { body } = this;
-    const starts = littleEndian(Uint32Array, 4, body, startsAt, this.wire.count + 1);
+    const starts = littleEndian(Int32Array, 4, body, startsAt, this.wire.count + 1);
     return new JoinedValues(new TextDecoder().decode(body.subarray(at, at + bytes)), starts);
   }
 }

@@ -6,12 +6,13 @@
  * the newlines around them, and only the values that contain them are cut out and handed to the
  * engine.
  */
+import { gallop } from "../search/kernels.ts";
 import type { ExactLiterals } from "./exact.ts";
 import { satisfies, type LiteralQuery } from "./literals.ts";
 
 export class JoinedValues {
   /** Where each value starts in `text`, and one past the last newline (the text's length) last. */
-  readonly starts: Uint32Array;
+  readonly starts: Int32Array;
 
   /**
    * `text` is the values framed: a newline before each and one after the last. `starts` as the
@@ -20,7 +21,7 @@ export class JoinedValues {
    */
   constructor(
     readonly text: string,
-    starts?: Uint32Array,
+    starts?: Int32Array,
   ) {
     if (!text.startsWith("\n") || !text.endsWith("\n") || text.length < 2)
       throw new Error("joined values must start and end with a newline");
@@ -33,10 +34,10 @@ export class JoinedValues {
   }
 
   /** Where each value of a framed text starts, and the text's length last. */
-  static startsOf(text: string): Uint32Array {
+  static startsOf(text: string): Int32Array {
     let count = 0;
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) count++;
-    const starts = new Uint32Array(count);
+    const starts = new Int32Array(count);
     let k = 0;
     for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1))
       starts[k++] = at + 1;
@@ -128,28 +129,6 @@ function left(flags: Uint8Array): number {
 }
 
 /**
- * The first index at or after `from` whose start lies beyond `position`: doubling steps, then a
- * binary search, so that a rare literal's few hits in a long text cost a few steps each, not a
- * walk over every value between them (a fresh isolate runs that walk in V8's interpreter).
- */
-function firstAbove(starts: Uint32Array, position: number, from: number): number {
-  let step = 1;
-  let high = from;
-  while (high < starts.length && (starts[high] as number) <= position) {
-    from = high + 1;
-    high += step;
-    step *= 2;
-  }
-  high = Math.min(high, starts.length);
-  while (from < high) {
-    const mid = (from + high) >>> 1;
-    if ((starts[mid] as number) <= position) from = mid + 1;
-    else high = mid;
-  }
-  return from;
-}
-
-/**
  * Flags the values that contain the literal (at their start, their end): one search over the text
  * that resumes at the next value after each hit. Anchored, the literal is searched for with the
  * newlines around it.
@@ -166,11 +145,12 @@ function containing(
   const { text, starts } = values;
   const needle = `${start ? "\n" : ""}${literal}${end ? "\n" : ""}`;
   const lead = start ? 1 : 0;
-  // Hits come in text order: the value that holds one is found by galloping on from the last.
+  // Hits come in text order: the value that holds one is found by galloping on from the last (a
+  // rare literal's hits cost a few steps each, not a walk over every value between them).
   let index = 0;
   for (let at = text.indexOf(needle); at !== -1;) {
     const position = at + lead;
-    index = firstAbove(starts, position, index + 1) - 1;
+    index = gallop(starts, position + 1, index + 1) - 1;
     flags[index] = 1;
     // The next value's own leading newline starts an anchored needle.
     const next = (starts[index + 1] ?? Infinity) - lead;
