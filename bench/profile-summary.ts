@@ -34,7 +34,7 @@ export interface ProfileTimes {
   totalMicros: number;
 }
 
-export function frameName(node: ProfileNode): string {
+function frameName(node: ProfileNode): string {
   const { functionName, url, lineNumber } = node.callFrame;
   const file = url.split("/").slice(-2).join("/");
   return `${functionName || "(anonymous)"}${file === "" ? "" : ` ${file}:${lineNumber + 1}`}`;

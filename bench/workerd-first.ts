@@ -32,11 +32,12 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { setTimeout as sleep } from "node:timers/promises";
 import { bundleWorker } from "./fresh-isolate.ts";
+import { percentile } from "./pass-stats.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const WORKERD = join(ROOT, "node_modules/workerd/bin/workerd");
-const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 interface FirstRequest {
   readonly status: number;
@@ -273,10 +274,7 @@ async function batch(
   }
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
-};
+const median = (values: readonly number[]) => percentile(values, 50);
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
