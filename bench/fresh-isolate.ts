@@ -34,11 +34,15 @@
  * CPU in the kernel, faulting in the pages its heap grows into), and the heap's size before the
  * Worker is imported and after; FRESH_PROFILE=DIR writes a CPU profile of each first request
  * (bench/profile-summary.ts sums them). The children start with a larger old generation than
- * Node's default (HARNESS_HEAP_FLAGS, below, says why). `--deopts` runs the timing
- * children with `--trace-deopt` and prints which functions V8 deoptimised inside first requests,
- * in how many (bench/deopt-census.ts): code the warm-up optimised on its small build and the
- * national data sent down a branch it never ran. Its timings include V8's tracing (printed
- * inside the timed request): count with it, time without it.
+ * Node's default (HARNESS_HEAP_FLAGS, below, says why), and with V8 configured as Cloudflare's
+ * runtime configures it: every compile on the request's thread (bench/cloudflare-v8.ts; give
+ * `--node-flags=--concurrent-recompilation …` to time with Node's defaults). `--deopts` runs the
+ * timing children with `--trace-deopt` and `--trace-opt` and prints which functions V8
+ * deoptimised inside first requests, in how many (bench/deopt-census.ts): code the warm-up
+ * optimised on its small build and the national data sent down a branch it never ran; and which
+ * it compiled there, for how long (bench/compile-census.ts): code the warm-up did not make hot.
+ * Its timings include V8's tracing (printed inside the timed request): count with it, time
+ * without it.
  *
  *   npx tsx bench/fresh-isolate.ts --out DIST [--targets FILE.json | --mix NAME … | PATH …]
  *     [--source CSV] [--seed N] [--limit N] [--ceiling MS] [--jobs N] [--repeat N] [--warm N]
@@ -50,6 +54,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "esbuild";
+import { CLOUDFLARE_V8_FLAGS } from "./cloudflare-v8.ts";
+import { compileCensus, firstRequestCompiles, type Compile } from "./compile-census.ts";
 import { deoptCensus, firstRequestDeopts, type Deopt } from "./deopt-census.ts";
 import type { ChildOrder, RecordedRequest, TimedRequest } from "./fresh-isolate-child.ts";
 import { percentile } from "./pass-stats.ts";
@@ -87,7 +93,7 @@ export interface FreshOptions {
   readonly nodeResponses?: boolean;
   /** Flags for the timing children's Node (diagnostics: `--trace-gc`); their output is passed on. */
   readonly nodeFlags?: readonly string[];
-  /** Collect the deoptimisations inside each first request (bench/deopt-census.ts). */
+  /** Collect the deoptimisations and compiles inside each first request (bench/deopt-census.ts, bench/compile-census.ts). */
   readonly deopts?: boolean;
   readonly log?: (line: string) => void;
 }
@@ -110,9 +116,14 @@ export interface FreshResult {
   readonly failure?: string;
   /** With `deopts`: the deoptimisations inside the first process's first request. */
   readonly deopts?: readonly Deopt[];
+  /** With `deopts`: the compiles inside the first process's first request. */
+  readonly compiles?: readonly Compile[];
 }
 
-type TimedWithDeopts = TimedRequest & { readonly deopts?: readonly Deopt[] };
+type TimedWithDeopts = TimedRequest & {
+  readonly deopts?: readonly Deopt[];
+  readonly compiles?: readonly Compile[];
+};
 
 /** The Node the children run on: the project's (the `node` devDependency, 24), else this one. */
 const nodeBinary = (): string => {
@@ -180,7 +191,13 @@ function runChild<T>(
     delete env["NODE_COMPILE_CACHE"]; // no code cache from an earlier process: nothing is compiled yet
     delete env["NODE_OPTIONS"];
     // The answer comes on a pipe of its own (fd 3): whatever Node prints (--trace-gc) cannot break it.
-    const args = [...HARNESS_HEAP_FLAGS, ...flags, ...(census ? ["--trace-deopt"] : []), child];
+    const args = [
+      ...HARNESS_HEAP_FLAGS,
+      ...CLOUDFLARE_V8_FLAGS,
+      ...flags,
+      ...(census ? ["--trace-deopt", "--trace-opt"] : []),
+      child,
+    ];
     const proc = spawn(nodeBinary(), args, {
       env,
       stdio: ["pipe", "pipe", "pipe", "pipe"],
@@ -291,7 +308,13 @@ export async function freshFirstRequests(
           census,
         ).then(
           ({ answer, stdout }): TimedWithDeopts =>
-            census ? { ...answer, deopts: firstRequestDeopts(stdout) } : answer,
+            census
+              ? {
+                  ...answer,
+                  deopts: firstRequestDeopts(stdout),
+                  compiles: firstRequestCompiles(stdout),
+                }
+              : answer,
           (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
         );
         if (++done % 100 === 0) log(`  ${done} of ${targets.length * repeat}`);
@@ -340,6 +363,7 @@ export async function freshFirstRequests(
         bytes: one.bytes,
         startup: median(timed.map((t) => t.startup)),
         ...(one.deopts === undefined ? {} : { deopts: one.deopts }),
+        ...(one.compiles === undefined ? {} : { compiles: one.compiles }),
         ...(problems.length > 0 ? { failure: problems.join("; ") } : {}),
       };
     });
@@ -518,6 +542,10 @@ async function main(): Promise<void> {
     lines.push(
       "",
       ...deoptCensus(results.filter((r) => r.deopts !== undefined).map((r) => r.deopts ?? [])),
+      "",
+      ...compileCensus(
+        results.filter((r) => r.compiles !== undefined).map((r) => r.compiles ?? []),
+      ),
     );
   if (args.overhead) {
     const empty = await freshFirstRequests(args.out, ["/de/FederalStates"], {

@@ -12,8 +12,10 @@
  * (warm). The assets come from a second workerd (a `disk` service over DIST, started once) over
  * HTTP on the loopback, so that serving them is not on the measured thread.
  *
- * Timed: the measured process's main thread on-CPU time around each request, from
- * /proc/PID/task/TID/schedstat (Linux only), every thread's beside it (V8's background compiles
+ * V8 runs with Cloudflare's flags (bench/cloudflare-v8.ts: every compile on the request's thread,
+ * as Cloudflare bills it; workerd's defaults compile on other threads). Timed: the measured
+ * process's main thread on-CPU time around each request, from
+ * /proc/PID/task/TID/schedstat (Linux only), every thread's beside it (V8's background
  * and collections). The collections V8 printed (`v8Flags = ["--trace-gc"]`) from a request's
  * start until shortly after its answer are counted by kind. No request is retried; a failed batch
  * or a 5xx is counted and the exit code is 1.
@@ -22,7 +24,9 @@
  *     [--profile DIR] PATH …  (`--checkout`: the Worker of another version, for an A/B;
  *     `--profile`: a CPU profile of each first request through workerd's inspector, written to
  *     DIR for bench/profile-summary.ts; the inspector attached, its timings are not the others';
- *     `--v8-flags "…"`: more V8 flags for the measured workerd)
+ *     `--v8-flags="…"`: more V8 flags for the measured workerd, after Cloudflare's; with
+ *     `--trace-opt` among them, which functions each first request compiled, for how long:
+ *     bench/compile-census.ts)
  *     (ports N + 1 to N + batch + 3)
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -33,6 +37,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { setTimeout as sleep } from "node:timers/promises";
+import { CLOUDFLARE_V8_FLAGS } from "./cloudflare-v8.ts";
+import { compileCensus, compilesIn, type Compile } from "./compile-census.ts";
 import { bundleWorker } from "./fresh-isolate.ts";
 import { percentile } from "./pass-stats.ts";
 
@@ -48,6 +54,8 @@ interface FirstRequest {
   readonly warm: number;
   /** Collections V8 printed during the first request: kind → count. */
   readonly collections: ReadonlyMap<string, number>;
+  /** Compiles V8 printed during the first request (with `--v8-flags=--trace-opt`). */
+  readonly compiles: readonly Compile[];
 }
 
 /** On-CPU nanoseconds of each thread of `pid` (schedstat's first field). */
@@ -102,7 +110,7 @@ ${numbers.map((i) => `    (name = "w${i}", worker = .worker),`).join("\n")}
   sockets = [
 ${numbers.map((i) => `    (name = "s${i}", address = "127.0.0.1:${port + 2 + i}", http = (), service = "w${i}"),`).join("\n")}
   ],
-  v8Flags = ${JSON.stringify(["--trace-gc", ...v8Flags])},
+  v8Flags = ${JSON.stringify(["--trace-gc", ...CLOUDFLARE_V8_FLAGS, ...v8Flags])},
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "worker.mjs", esModule = embed ${JSON.stringify(bundleName)}) ],
@@ -265,6 +273,7 @@ async function batch(
         all: delta(before, after),
         warm: delta(warmBefore, warmAfter, pid),
         collections,
+        compiles: compilesIn(during),
       });
     }
     return results;
@@ -344,6 +353,12 @@ async function main(): Promise<void> {
         `${cell((r) => r.main, 13)}   ${cell((r) => r.all, 11)}   ${cell((r) => r.warm, 9)}   ${collected.padEnd(24)}   ${statuses.padStart(6)}  ${path}`,
       );
     }
+    if (v8Flags.includes("--trace-opt"))
+      console.log(
+        compileCensus([...runs.values()].flatMap((results) => results.map((r) => r.compiles))).join(
+          "\n",
+        ),
+      );
     const firsts = [...runs.values()].flatMap((results) => results.map((r) => r.main));
     console.log(
       `first requests, main thread, p50 / max: ${median(firsts).toFixed(2)} / ${Math.max(...firsts).toFixed(2)} ms; ` +
