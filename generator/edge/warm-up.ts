@@ -76,6 +76,18 @@ export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string
  */
 export const SUGGESTION_ROUNDS = 8;
 
+/**
+ * How many times the whole list runs (the suggestion rounds between the first and the second).
+ * Cloudflare compiles on the request's thread (bench/cloudflare-v8.ts): a function whose tier-up
+ * budget runs out during a warm-up request is compiled when it is next called, and after a single
+ * pass that was the first real request, for all of them (`ResponseFactory.headers` in 60 of 60
+ * first requests, the read budget's `fits` in 42). A second pass compiles them at startup. Three,
+ * four, six and ten passes compiled no less inside first requests (each pass leaves the functions
+ * it made hot to the next call; ten brought TurboFan compiles of `tail` into 19 of 60). SEARCH.md
+ * has the figures.
+ */
+export const WARM_UP_ROUNDS = 2;
+
 /** The warm-up's suggestion requests, run SUGGESTION_ROUNDS more times after the rest. */
 export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
   target.includes("/Suggestions?"),
@@ -83,7 +95,8 @@ export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
 
 /**
  * Runs the warm-up requests: their statuses (0: the request threw; the first error is logged),
- * WARM_UP_REQUESTS' in order, then the suggestion rounds'.
+ * WARM_UP_REQUESTS' in order, then the suggestion rounds', then WARM_UP_REQUESTS' again for each
+ * further round.
  */
 export async function warmUp(
   files: Readonly<Record<string, string>> = WARM_UP_FILES,
@@ -91,7 +104,8 @@ export async function warmUp(
   const handler = createHandler(memoryAssets(files), standIn);
   const statuses: number[] = [];
   const rounds = Array.from({ length: SUGGESTION_ROUNDS }, () => WARM_UP_SUGGESTIONS).flat();
-  for (const [target, headers] of [...WARM_UP_REQUESTS, ...rounds]) {
+  const again = Array.from({ length: WARM_UP_ROUNDS - 1 }, () => WARM_UP_REQUESTS).flat();
+  for (const [target, headers] of [...WARM_UP_REQUESTS, ...rounds, ...again]) {
     try {
       const request = new Request(`${ORIGIN}${target}`, { headers: headers ?? {} });
       const response = await handler(request);

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   SUGGESTION_ROUNDS,
   WARM_UP_REQUESTS,
+  WARM_UP_ROUNDS,
   WARM_UP_SUGGESTIONS,
   warmUp,
 } from "../../generator/edge/warm-up.ts";
@@ -22,10 +23,17 @@ describe("the Worker's startup warm-up", () => {
     ).toEqual(
       Object.fromEntries(WARM_UP_REQUESTS.map(([target]) => [target, EXPECTED[target] ?? 200])),
     );
-    // Then the suggestion rounds, each suggestion answered again.
+    // Then the suggestion rounds, each suggestion answered again, then the whole list again.
     expect(WARM_UP_SUGGESTIONS.length).toBeGreaterThan(0);
-    expect(statuses.slice(WARM_UP_REQUESTS.length)).toEqual(
+    const roundsEnd = WARM_UP_REQUESTS.length + SUGGESTION_ROUNDS * WARM_UP_SUGGESTIONS.length;
+    expect(statuses.slice(WARM_UP_REQUESTS.length, roundsEnd)).toEqual(
       Array(SUGGESTION_ROUNDS * WARM_UP_SUGGESTIONS.length).fill(200),
+    );
+    expect(WARM_UP_ROUNDS).toBeGreaterThan(1);
+    expect(statuses.slice(roundsEnd)).toEqual(
+      Array.from({ length: WARM_UP_ROUNDS - 1 }, () =>
+        statuses.slice(0, WARM_UP_REQUESTS.length),
+      ).flat(),
     );
   });
 
