@@ -4,6 +4,7 @@
  * page shows ever become objects. Decoding reads each block's varints once and allocates three
  * typed arrays per list, not an object per entry.
  */
+import { ByteReader } from "./bytes.ts";
 import { BLOCK_ENTRIES, HeadTable, nameBitsOf, type ListEntry } from "./store.ts";
 
 export class Postings {
@@ -94,34 +95,24 @@ export function decodePostings(bytes: Uint8Array, count: number): Postings {
   const headRefs = new Int32Array(count);
   const tables: HeadTable[] = [];
   const tableBytes: Uint8Array[] = [];
-  let at = 0;
+  // ByteReader's varint, not a closure of this function's own: the startup warm-up has compiled
+  // it for the index's other readers, so a first request does not compile it again.
+  const reader = new ByteReader(bytes);
   let n = 0;
-  const varint = (): number => {
-    let byte = bytes[at++] ?? 0;
-    if (byte < 0x80) return byte;
-    let value = byte & 0x7f;
-    let scale = 0x80;
-    for (;;) {
-      byte = bytes[at++] ?? 0;
-      value += (byte & 0x7f) * scale;
-      if (byte < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
-  while (at < bytes.length && n < count) {
-    const tableLength = varint();
-    const entries = varint();
-    const table = bytes.subarray(at, at + tableLength);
+  while (reader.at < bytes.length && n < count) {
+    const tableLength = reader.varint();
+    const entries = reader.varint();
+    const table = bytes.subarray(reader.at, reader.at + tableLength);
     tableBytes.push(table);
     const block = tables.push(new HeadTable(table)) - 1;
-    at += tableLength;
+    reader.at += tableLength;
     let position = -1;
     for (let i = 0; i < entries && n < count; i++, n++) {
-      position += varint();
+      position += reader.varint();
       positions[n] = position;
-      seconds[n] = varint();
+      seconds[n] = reader.varint();
       // A block holds at most BLOCK_ENTRIES entries, so at most as many distinct heads.
-      headRefs[n] = block * BLOCK_ENTRIES + varint();
+      headRefs[n] = block * BLOCK_ENTRIES + reader.varint();
     }
   }
   return n === count
