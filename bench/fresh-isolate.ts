@@ -147,10 +147,17 @@ function wranglerBundling(checkout: string): { keepNames: boolean; minify: boole
   return { keepNames: flag("keep_names", true), minify: flag("minify", false) };
 }
 
-/** generator/edge/worker.ts of `checkout` bundled into `file` with wrangler's esbuild settings. */
-export async function bundleWorker(checkout: string, file: string): Promise<void> {
+/**
+ * generator/edge/worker.ts of `checkout` (or another `entry` of it) bundled into `file` with
+ * wrangler's esbuild settings.
+ */
+export async function bundleWorker(
+  checkout: string,
+  file: string,
+  entry = WORKER_ENTRY,
+): Promise<void> {
   await build({
-    entryPoints: [join(checkout, WORKER_ENTRY)],
+    entryPoints: [join(checkout, entry)],
     absWorkingDir: checkout,
     outfile: file,
     bundle: true,

@@ -26,7 +26,8 @@
  *     DIR for bench/profile-summary.ts; the inspector attached, its timings are not the others';
  *     `--v8-flags="…"`: more V8 flags for the measured workerd, after Cloudflare's; with
  *     `--trace-opt` among them, which functions each first request compiled, for how long:
- *     bench/compile-census.ts)
+ *     bench/compile-census.ts; `--calibrate` instead of paths: workerd's own cost per request,
+ *     per file and per KiB, bench/workerd-calibration.ts)
  *     (ports N + 1 to N + batch + 3)
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -40,6 +41,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { CLOUDFLARE_V8_FLAGS } from "./cloudflare-v8.ts";
 import { compileCensus, compilesIn, type Compile } from "./compile-census.ts";
 import { bundleWorker } from "./fresh-isolate.ts";
+import { calibrationTargets, fitCost, type CalibrationTarget } from "./workerd-calibration.ts";
 import { percentile } from "./pass-stats.ts";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -295,14 +297,18 @@ async function main(): Promise<void> {
       checkout: { type: "string" },
       profile: { type: "string" },
       "v8-flags": { type: "string" },
+      calibrate: { type: "boolean", default: false },
     },
     allowPositionals: true,
   });
-  if (values.out === undefined || positionals.length === 0)
+  if (values.out === undefined || (positionals.length === 0 && !values.calibrate))
     throw new Error(
-      "usage: workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR] [--profile DIR] [--v8-flags FLAGS] PATH …",
+      "usage: workerd-first.ts --out DIST [--repeat N] [--batch N] [--port N] [--checkout DIR] [--profile DIR] [--v8-flags FLAGS] (PATH … | --calibrate)",
     );
   const dist = resolve(values.out);
+  const calibration: CalibrationTarget[] = values.calibrate ? calibrationTargets(dist) : [];
+  if (values.calibrate)
+    positionals.splice(0, positionals.length, ...calibration.map((t) => t.path));
   const port = Number(values.port);
   const repeat = Number(values.repeat);
   const size = Number(values.batch);
@@ -315,7 +321,9 @@ async function main(): Promise<void> {
   const assetOutput: string[] = [];
   let assets: ChildProcess | undefined;
   try {
-    await bundleWorker(resolve(values.checkout ?? ROOT), join(dir, "worker.mjs"));
+    if (values.calibrate)
+      await bundleWorker(ROOT, join(dir, "worker.mjs"), "bench/fetch-only-worker.ts");
+    else await bundleWorker(resolve(values.checkout ?? ROOT), join(dir, "worker.mjs"));
     writeFileSync(join(dir, "assets.capnp"), assetsConfig(dist, port + 1));
     assets = workerd(dir, "assets.capnp", assetOutput);
     await listening(port + 1, assets);
@@ -359,6 +367,20 @@ async function main(): Promise<void> {
           "\n",
         ),
       );
+    if (values.calibrate) {
+      const rows = (pick: (result: FirstRequest) => number) =>
+        calibration.flatMap((t) => (runs.get(t.path) ?? []).map((r) => ({ ...t, ms: pick(r) })));
+      for (const [name, pick] of [
+        ["first", (r: FirstRequest) => r.main],
+        ["warm", (r: FirstRequest) => r.warm],
+      ] as const) {
+        const cost = fitCost(rows(pick));
+        console.log(
+          `workerd's own cost, ${name} requests (main thread, least squares over ${rows(pick).length}): ` +
+            `${cost.perRequest.toFixed(2)} ms per request + ${cost.perFile.toFixed(3)} ms per file + ${(cost.perKib * 1000).toFixed(1)} µs per KiB`,
+        );
+      }
+    }
     const firsts = [...runs.values()].flatMap((results) => results.map((r) => r.main));
     console.log(
       `first requests, main thread, p50 / max: ${median(firsts).toFixed(2)} / ${Math.max(...firsts).toFixed(2)} ms; ` +
