@@ -6,6 +6,7 @@
  * its timed requests on stdout; this reads the compiles V8 reported done between the first
  * request's marks, with the time V8 measured (its three phases summed).
  */
+import { END, START } from "./deopt-census.ts";
 
 export interface Compile {
   /** The function's name as V8 prints it (`(anonymous)` when it has none). */
@@ -15,8 +16,6 @@ export interface Compile {
   readonly ms: number;
 }
 
-const START = "[timed request starts";
-const END = "[timed request ends";
 const COMPLETED =
   /^\[completed compiling \S+ <JSFunction ([^ >(]*)[^>]*> \(target (\w+)\)( OSR)? - took ([\d.]+), ([\d.]+), ([\d.]+) ms\]/;
 

@@ -16,8 +16,9 @@ export interface Deopt {
   readonly offset: number;
 }
 
-const START = "[timed request starts";
-const END = "[timed request ends";
+/** How the timing child marks a timed request's start and end on stdout (FRESH_TRACE=1). */
+export const START = "[timed request starts";
+export const END = "[timed request ends";
 const BAILOUT =
   /^\[bailout \(kind: [^,]+, reason: (.*)\): begin\. deoptimizing [^<]*<JSFunction ([^ >(]*)[^<]*<Code ([A-Z_]+)>.*bytecode offset (\d+)/;
 
