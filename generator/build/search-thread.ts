@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { FileSink } from "../io/sink.ts";
+import { threadArgs } from "../io/thread-args.ts";
 import type { IndexedStreets } from "./search-records.ts";
 import type { StreetIndexesSummary } from "./street-indexes.ts";
 
@@ -105,21 +106,4 @@ function runOn(thread: Thread, job: SearchJob, sink: FileSink): Promise<StreetIn
       moved.filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer),
     );
   });
-}
-
-/**
- * Node's flags for a thread: the process's own but V8's heap settings (a thread refuses them; it
- * shares the process's V8 flags), and tsx's loader when the process has none (vitest), so that the
- * thread runs TypeScript as this process does; none for the compiled CLI's JavaScript (cli/compiled.mjs).
- */
-function threadArgs(script: URL): string[] {
-  const own = process.execArgv.filter(
-    (arg) =>
-      !/^--(max-old-space-size|max-semi-space-size|min-semi-space-size|heap-growing-percent|stack-size)\b/.test(
-        arg,
-      ),
-  );
-  return !script.pathname.endsWith(".ts") || own.some((arg) => arg.includes("tsx"))
-    ? own
-    : [...own, "--import", "tsx"];
 }
