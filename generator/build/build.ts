@@ -9,7 +9,7 @@ import { loadSources, type LoadEvent, type LoadedSources } from "../sources/load
 import { readRows } from "../sources/read.ts";
 import { SOURCE_NAMES, sourceLocations, type SourceName } from "../sources/registry.ts";
 import { DEFAULT_FETCH } from "./fetch-defaults.ts";
-import { emitBuild, type Emitted, type EmitResult } from "./emit.ts";
+import { emitBuild, startSearches, type Emitted, type EmitResult } from "./emit.ts";
 import { feedFilesBound, startFeed } from "./change-feed.ts";
 import {
   checkGuards,
@@ -20,6 +20,7 @@ import {
 } from "./guards.ts";
 import { localPredecessor } from "./local-predecessor.ts";
 import type { Predecessor } from "./predecessor.ts";
+import { SearchThreads } from "./search-thread.ts";
 import { PhaseTimer } from "./timing.ts";
 import { prepare, type PreparedResource } from "./views.ts";
 import { isFullTextSearch, isSearchedStreets, isSuggesting } from "../contract/routes.ts";
@@ -110,12 +111,44 @@ export function buildFingerprint(loaded: LoadedSources): string {
 
 /** Builds into `sink` (memory, a counter for the plan, or a directory). */
 export async function buildInto(options: BuildOptions, sink: FileSink): Promise<BuildSummary> {
+  const threads = new SearchThreads();
+  // The search thread loads its modules while the sources are read.
+  if (options.searchIndex !== false && searchesStreets(options.only)) threads.prestart();
+  try {
+    return await buildWith(options, sink, threads);
+  } finally {
+    threads.close();
+  }
+}
+
+async function buildWith(
+  options: BuildOptions,
+  sink: FileSink,
+  threads: SearchThreads,
+): Promise<BuildSummary> {
   const timer = new PhaseTimer();
   const { datasets, joins, notes, sources, fingerprint, labels } = await readInputs(options, timer);
   const selected =
     options.only === undefined
       ? datasets
       : datasets.filter((d) => options.only?.includes(d.resource.id));
+  const timed: FileSink = {
+    write: (path, data) => timer.measure("write", () => sink.write(path, data)),
+    keep: (path) => timer.measure("write", () => sink.keep?.(path)),
+    read: (path) => timer.measure("write", () => sink.read?.(path)),
+    settle: () => timer.measureAsync("write", async () => sink.settle?.()),
+    copies: sink.copies === true,
+  };
+  const counter = new CountingSink(timed);
+  const search = options.searchIndex !== false;
+  // The search indexes first: their threads work while the records are sorted here.
+  const searches = startSearches(
+    emittedOf(selected, undefined, search),
+    { threads, searchReadBudget: options.searchReadBudget },
+    counter,
+    timer,
+  );
+  threads.close();
   const resources = timer.measure("sort", () =>
     selected.map((d) => prepare(d.resource, d.records as readonly never[])),
   );
@@ -132,15 +165,8 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
   );
   const builtAt = options.builtAt ?? new Date().toISOString();
   const feed = await startFeed(options.predecessor, builtAt);
-  const timed: FileSink = {
-    write: (path, data) => timer.measure("write", () => sink.write(path, data)),
-    keep: (path) => timer.measure("write", () => sink.keep?.(path)),
-    read: (path) => timer.measure("write", () => sink.read?.(path)),
-    settle: () => timer.measureAsync("write", async () => sink.settle?.()),
-  };
-  const counter = new CountingSink(timed);
   const result = await emitBuild(
-    emittedOf(selected, resources, options.searchIndex !== false),
+    emittedOf(selected, resources, search),
     {
       maxFiles: options.maxFiles,
       ...(options.pageFiles === undefined ? {} : { pageFiles: options.pageFiles }),
@@ -152,9 +178,7 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
       sources,
       joins,
       timer,
-      ...(options.searchReadBudget === undefined
-        ? {}
-        : { searchReadBudget: options.searchReadBudget }),
+      searches,
       ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
       ...(options.inlineShardBytes === undefined
         ? {}
@@ -163,6 +187,13 @@ export async function buildInto(options: BuildOptions, sink: FileSink): Promise<
     counter,
   );
   return { ...result, files: counter.files, joins, notes, guard, timings: timer.totals };
+}
+
+/** Whether a build of `only` (all resources when undefined) writes a search index. */
+function searchesStreets(only: readonly string[] | undefined): boolean {
+  return RESOURCES.some(
+    (resource) => isSearchedStreets(resource) && (only === undefined || only.includes(resource.id)),
+  );
 }
 
 /**
@@ -233,18 +264,18 @@ function provenanceOf(loaded: LoadedSources): { name: SourceName; sha256: string
 }
 
 /**
- * What the build emits, in the order of RESOURCES: each dataset's records and, unless `search` is
- * off, each FullTextSearch whose country's Streets are among the datasets (its search index), and
- * its Suggestions (the suggestions index) and AddressCheck.
+ * What the build emits, in the order of RESOURCES: each dataset's records (none before they are
+ * `prepared`) and, unless `search` is off, each FullTextSearch whose country's Streets are among
+ * the datasets (its search index), and its Suggestions (the suggestions index) and AddressCheck.
  */
 function emittedOf(
   datasets: readonly Dataset[],
-  prepared: readonly PreparedResource[],
+  prepared: readonly PreparedResource[] | undefined,
   search: boolean,
 ): Emitted[] {
   const records = new Map(
     datasets.flatMap((dataset, i) => {
-      const resource = prepared[i];
+      const resource = prepared?.[i];
       return resource === undefined ? [] : [[dataset.resource, { dataset, resource }] as const];
     }),
   );

@@ -12,6 +12,8 @@ export type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K]
 
 /** What a dataset is written through (downloads.ts DownloadWriter): a file, and its manifest entry. */
 interface FileWriter {
+  /** A buffer of `bytes` for a part's file, which `file` takes back (downloads.ts DownloadWriter `partBuffer`). */
+  partBuffer(bytes: number): Buffer;
   file(
     entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">,
     data: Buffer,
@@ -163,9 +165,10 @@ export class DatasetWriter {
     const last = pieces.at(-1);
     if (format === "json" && last !== undefined)
       pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
-    const data = Buffer.concat(
-      format === "csv" ? [this.header, ...pieces] : [OPEN, ...pieces, CLOSE],
-    );
+    const all = format === "csv" ? [this.header, ...pieces] : [OPEN, ...pieces, CLOSE];
+    const data = this.writer.partBuffer(all.reduce((sum, piece) => sum + piece.length, 0));
+    let at = 0;
+    for (const piece of all) at += piece.copy(data, at);
     const file = await this.writer.file(
       {
         path: datasetPath(this.resource.id, format, number),

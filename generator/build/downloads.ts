@@ -26,12 +26,21 @@ const gzipAsync = promisify(gzip);
  * part held waiting is memory at the build's peak.
  */
 const MAX_PENDING_GZIPS = 1;
+/**
+ * Parts at least this large are assembled in buffers reused from part to part: a fresh buffer of
+ * tens of megabytes is mapped and faulted in page by page each time (the build runs with
+ * MALLOC_MMAP_THRESHOLD_ set), seconds of system time over a national build's parts.
+ */
+const REUSED_OVER = 1024 * 1024;
 
 /** Writes the whole-dataset downloads and their manifest. */
 export class DownloadWriter {
   private readonly files: PendingFile[] = [];
   private readonly pending = new Set<Promise<void>>();
   private failure: unknown;
+  /** Part buffers handed back (`file`), for the next parts; and which buffers are such. */
+  private readonly spare: Buffer[] = [];
+  private readonly reusable = new WeakSet<ArrayBufferLike>();
 
   constructor(
     private readonly sink: FileSink,
@@ -76,6 +85,20 @@ export class DownloadWriter {
     }
   }
 
+  /**
+   * A buffer of `bytes` to assemble a part's file in, to give to `file`: for a large part, when the
+   * sink copies what it is given (`FileSink.copies`), one reused once `file` is done with it.
+   */
+  partBuffer(bytes: number): Buffer {
+    if (bytes < REUSED_OVER || this.sink.copies !== true) return Buffer.allocUnsafe(bytes);
+    let buffer = this.spare.pop();
+    if (buffer === undefined || buffer.length < bytes) {
+      buffer = Buffer.allocUnsafeSlow(Math.max(bytes, this.limits.maxBytes));
+      this.reusable.add(buffer.buffer);
+    }
+    return buffer.subarray(0, bytes);
+  }
+
   /** Writes a file, and its gzip copy (in the background) when it is over the threshold. */
   async file(
     entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">,
@@ -86,6 +109,10 @@ export class DownloadWriter {
         `download ${entry.path} would be ${data.byteLength} bytes, over the limit of ${this.limits.maxBytes}`,
       );
     const written = this.sink.write(entry.path, data);
+    // A reused buffer goes back once written and, when it has one, its gzip copy made.
+    const release = () => {
+      if (this.reusable.has(data.buffer)) this.spare.push(Buffer.from(data.buffer));
+    };
     const { path, records, endpoint, filter, format, part, gzipOf, credits } = entry;
     const file: PendingFile = {
       path,
@@ -101,7 +128,8 @@ export class DownloadWriter {
       credits,
     };
     this.files.push(file);
-    if (data.byteLength > this.limits.gzipOver) await this.gzipCopy(file, data);
+    if (data.byteLength > this.limits.gzipOver) await this.gzipCopy(file, data, release);
+    else release();
     return file;
   }
 
@@ -135,7 +163,7 @@ export class DownloadWriter {
     return manifest;
   }
 
-  private async gzipCopy(file: PendingFile, data: Buffer): Promise<void> {
+  private async gzipCopy(file: PendingFile, data: Buffer, release: () => void): Promise<void> {
     while (this.pending.size >= MAX_PENDING_GZIPS) await Promise.race(this.pending);
     const job = gzipAsync(data, { level: 6 })
       .then((compressed) => {
@@ -153,7 +181,10 @@ export class DownloadWriter {
       .catch((error: unknown) => {
         this.failure ??= error;
       })
-      .finally(() => this.pending.delete(job));
+      .finally(() => {
+        release();
+        this.pending.delete(job);
+      });
     this.pending.add(job);
   }
 }

@@ -9,7 +9,8 @@ import { DownloadWriter } from "./downloads.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
 import type { SearchUnit } from "./emit-search.ts";
 import { writePages, type PendingPages } from "./emit-pages.ts";
-import { emitSearchOnThread } from "./search-thread.ts";
+import { emitSearchOnThread, type SearchThreads } from "./search-thread.ts";
+import type { StreetIndexesSummary } from "./street-indexes.ts";
 import { indexStreets, type Street } from "./search-records.ts";
 import { writeMatchTables } from "./match-tables.ts";
 import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
@@ -47,6 +48,57 @@ export interface EmitOptions extends Omit<PlanOptions, "writtenFiles"> {
   readonly searchReadBudget?: number;
   /** Times the search emitter as the `search` phase, the rest as `render` (writes are the sink's). */
   readonly timer?: PhaseTimer;
+  /** The search indexes, when started before (`startSearches`); else they are started here. */
+  readonly searches?: StartedSearches;
+}
+
+/** The search indexes being written, by the id of their FullTextSearch. */
+export type StartedSearches = ReadonlyMap<string, Promise<StreetIndexesSummary>>;
+
+/**
+ * Starts the search indexes of `emitted` (each with its suggestions index, when its Suggestions
+ * is among them), each on a thread of its own (`threads`' prestarted one first): the streets
+ * numbered here (sorted, heads and places), the index built there and written into `sink`. Only
+ * the search and suggest units of `emitted` are looked at, so the build starts them before the
+ * records are prepared, and the threads work while the main thread sorts.
+ */
+export function startSearches(
+  emitted: readonly Emitted[],
+  options: { readonly searchReadBudget?: number | undefined; readonly threads?: SearchThreads },
+  sink: FileSink,
+  timer: PhaseTimer = new PhaseTimer(),
+): StartedSearches {
+  // The countries whose Suggestions is emitted: their suggestions index is written with the search
+  // index, from its numbering of streets and places (street-indexes.ts).
+  const suggested = new Set(
+    emitted.flatMap((unit) =>
+      unit.kind === "suggest" && unit.resource.search.role === "suggestions"
+        ? [unit.resource.search.country]
+        : [],
+    ),
+  );
+  return new Map(
+    emitted.flatMap((unit) => {
+      if (unit.kind !== "search") return [];
+      const { resource, records } = unit.streets;
+      const indexed = timer.measure("search", () =>
+        indexStreets(resource, records as readonly Street[]),
+      );
+      const job = {
+        country: unit.resource.search.country,
+        indexed,
+        suggest: suggested.has(unit.resource.search.country),
+        ...(options.searchReadBudget === undefined ? {} : { readBudget: options.searchReadBudget }),
+      };
+      const index =
+        options.threads === undefined
+          ? emitSearchOnThread(job, sink)
+          : options.threads.run(job, sink);
+      // Awaited in turn by emitBuild; a failure before then is not an unhandled rejection.
+      index.catch(() => undefined);
+      return [[unit.resource.id, index] as const];
+    }),
+  );
 }
 
 export interface EmitResult {
@@ -88,32 +140,9 @@ async function emitAll(
     write: (path, data) => (written++, sink.write(path, data)),
     read: (path) => sink.read?.(path),
     settle: async () => sink.settle?.(),
+    copies: sink.copies === true,
   };
-  // The countries whose Suggestions is emitted: their suggestions index is written with the search
-  // index, from its numbering of streets and places (street-indexes.ts).
-  const suggested = new Set(
-    emitted.flatMap((unit) =>
-      unit.kind === "suggest" && unit.resource.search.role === "suggestions"
-        ? [unit.resource.search.country]
-        : [],
-    ),
-  );
-  // The search indexes, each on a thread of its own while the records are written beside them:
-  // the streets numbered here (sorted, heads and places), the index built there.
-  const searches = emitted.flatMap((unit) => {
-    if (unit.kind !== "search") return [];
-    const { resource, records } = unit.streets;
-    const indexed = timer.measure("search", () =>
-      indexStreets(resource, records as readonly Street[]),
-    );
-    const job = {
-      country: unit.resource.search.country,
-      indexed,
-      suggest: suggested.has(unit.resource.search.country),
-      ...(options.searchReadBudget === undefined ? {} : { readBudget: options.searchReadBudget }),
-    };
-    return [{ unit, index: emitSearchOnThread(job, counted) }];
-  });
+  const started = options.searches ?? startSearches(emitted, options, sink, timer);
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
   const beforeMatchTables = written;
   writeMatchTables(
@@ -155,11 +184,17 @@ async function emitAll(
   // The page sizes: what the budget leaves once the search indexes' files are counted.
   let searchFiles = 0;
   const indexedStreets = new Map<string, number>();
-  for (const { unit, index } of searches) {
+  for (const unit of emitted) {
+    if (unit.kind !== "search") continue;
+    const index = started.get(unit.resource.id);
+    if (index === undefined)
+      throw new Error(`${unit.resource.id}: its search index was not started`);
     const summary = await timer.measureAsync("search", () => index);
     searchFiles += summary.files + (summary.suggest?.files ?? 0);
     indexedStreets.set(unit.resource.search.country, summary.streets);
   }
+  // The search threads wrote into `sink` directly: their files count now, all written.
+  written += searchFiles;
   for (const unit of emitted) {
     if (unit.kind === "records") continue;
     const streets = indexedStreets.get(unit.resource.search.country);

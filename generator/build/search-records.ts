@@ -38,8 +38,8 @@ export interface IndexedStreets {
 
 /** Orders a Streets resource's records and splits each into its head and its place. */
 export function indexStreets(resource: AnyResource, records: readonly Street[]): IndexedStreets {
-  const streets = sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
-  // The head: the leading columns up to the name (each record is checked to start with them, see tailIds).
+  const sorted = sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
+  // The head: the leading columns up to the name (each record is checked to start with them, see tailClasses).
   const columns = resource.record.columns;
   const headKeys = columns
     .slice(0, columns.findIndex((c) => c.path.join(".") === "name") + 1)
@@ -52,13 +52,18 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
   const heads = new Interner();
   const headValues: (readonly string[])[] = [];
   const found: IndexPlace[] = [];
-  const headOf = new Int32Array(streets.length);
-  const tailOf = new Int32Array(streets.length);
-  const tailOfStreet = tailIds(headKeys, resource.id);
+  const headOf = new Int32Array(sorted.length);
+  const tailOf = new Int32Array(sorted.length);
+  // Streets of one tail, found in the records' own order (their order in memory: in the sorted
+  // order each comparison reads streets scattered over the heap, several times slower); numbered
+  // as tails in the sorted order, each rendered from its first street there.
+  const classes = tailClasses(records, headKeys, resource.id);
+  const tailOfClass = new Int32Array(classes.count).fill(-1);
   const valuesOf = (street: Street) => headKeys.map((key) => String(street[key] ?? ""));
   let previousName: string | undefined;
   let previousHead = 0;
-  streets.forEach((street, i) => {
+  sorted.forEach((index, i) => {
+    const street = records[index] as Street;
     // Heads repeat in runs (a name's streets follow each other); Germany's head is the name alone.
     if (headKeys.length > 1 || street.name !== previousName) {
       const values = valuesOf(street);
@@ -67,8 +72,10 @@ export function indexStreets(resource: AnyResource, records: readonly Street[]):
       previousName = street.name;
     }
     headOf[i] = previousHead;
-    const tail = tailOfStreet(street);
-    if (tail === found.length) {
+    const tailClass = classes.of[index] ?? 0;
+    let tail = tailOfClass[tailClass] ?? 0;
+    if (tail === -1) {
+      tail = tailOfClass[tailClass] = found.length;
       const head = headJson(headKeys, valuesOf(street));
       const json = jsonRecord(street);
       if (!json.startsWith(head))
@@ -104,40 +111,49 @@ export function namesOf({ heads, headOf }: IndexedStreets): string[] {
 }
 
 /**
- * The streets in the resource's order. Street orders start with the name's collation key, so the
- * distinct names are sorted once and only streets of one name are compared by their whole key
- * (a plain sort of a national list takes seconds); checked, with a plain sort where it does not hold.
+ * The streets in the resource's order, as their indices. Street orders start with the name's
+ * collation key, so the distinct names are sorted once and only streets of one name are compared
+ * by their whole key (a plain sort of a national list takes seconds); checked, with a plain sort
+ * where it does not hold.
  */
 function sortStreets(
   streets: readonly Street[],
   sortKey: (street: Street) => readonly string[],
-): Street[] {
-  const byName = new Map<string, Street[]>();
-  for (const street of streets) {
+): number[] {
+  const keyOf = (index: number) => sortKey(streets[index] as Street);
+  const byName = new Map<string, number[]>();
+  streets.forEach((street, index) => {
     const group = byName.get(street.name);
-    if (group === undefined) byName.set(street.name, [street]);
-    else group.push(street);
-  }
+    if (group === undefined) byName.set(street.name, [index]);
+    else group.push(index);
+  });
   const names = [...byName].map(([name, group]) => ({
     name,
-    key: sortKey(group[0] as Street)[0] ?? "",
+    key: keyOf(group[0] ?? 0)[0] ?? "",
   }));
   if (names.some(({ name, key }) => key !== collationKey(name)))
-    return sortRecords(streets, sortKey);
+    return sortRecords(
+      streets.map((_, index) => index),
+      keyOf,
+    );
   names.sort((a, b) => compareText(a.key, b.key));
   return names.flatMap(({ name }) => {
-    const group = byName.get(name) as Street[];
-    return group.length === 1 ? group : sortRecords(group, sortKey);
+    const group = byName.get(name) as number[];
+    return group.length === 1 ? group : sortRecords(group, keyOf);
   });
 }
 
 /**
- * A street's tail as a number: streets of one postal code and locality mostly share one, so each
- * street is compared, property by property (nested objects by identity: the model shares one
- * object per municipality, district, state), with the tails seen there before. A tail is rendered
- * once, not once per street.
+ * Which streets share a tail (`of`: a number per street, by index; `count` of them): streets of one
+ * postal code and locality mostly share one, so each street is compared, property by property
+ * (nested objects by identity: the model shares one object per municipality, district, state),
+ * with the tails seen there before. A tail is rendered once, not once per street.
  */
-function tailIds(headKeys: readonly string[], resource: string): (street: Street) => number {
+function tailClasses(
+  streets: readonly Street[],
+  headKeys: readonly string[],
+  resource: string,
+): { readonly of: Int32Array; readonly count: number } {
   const seen = new Map<string, { readonly street: Street; readonly id: number }[]>();
   let count = 0;
   const sameTail = (a: Street, b: Street): boolean => {
@@ -149,7 +165,7 @@ function tailIds(headKeys: readonly string[], resource: string): (street: Street
     for (const _ in b) properties--;
     return properties === 0;
   };
-  return (street) => {
+  const classOf = (street: Street): number => {
     let i = 0;
     for (const name in street) {
       if (i === headKeys.length) break;
@@ -163,6 +179,8 @@ function tailIds(headKeys: readonly string[], resource: string): (street: Street
     tails.push({ street, id: count });
     return count++;
   };
+  const of = Int32Array.from(streets, classOf);
+  return { of, count };
 }
 
 const comparePlaces = (a: IndexPlace, b: IndexPlace) =>

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { FileSink } from "../io/sink.ts";
+import { threadArgs } from "../io/thread-args.ts";
 import type { IndexedStreets } from "./search-records.ts";
 import type { StreetIndexesSummary } from "./street-indexes.ts";
 
@@ -24,53 +25,85 @@ export type SearchMessage =
   | { readonly files: readonly (readonly [string, string | Uint8Array])[] }
   | { readonly done: StreetIndexesSummary };
 
-/** Resolves with the index's summary once every file is in `sink`. */
+/** A started thread and the first failure it reported. */
+interface Thread {
+  readonly worker: Worker;
+  failed: unknown;
+  exited: number | undefined;
+}
+
+/**
+ * The build's search threads. `prestart` starts one before its job is known (a thread takes a
+ * second or more to load its modules on a busy machine: while the sources are read, not after);
+ * `run` gives it (or a new thread) a job; `close` ends a thread started and never given one.
+ */
+export class SearchThreads {
+  private warm: Thread | undefined;
+
+  prestart(): void {
+    this.warm ??= startThread();
+  }
+
+  /** Resolves with the index's summary once every file is in `sink`. */
+  run(job: SearchJob, sink: FileSink): Promise<StreetIndexesSummary> {
+    const thread = this.warm ?? startThread();
+    this.warm = undefined;
+    return runOn(thread, job, sink);
+  }
+
+  close(): void {
+    if (this.warm !== undefined) void this.warm.worker.terminate();
+    this.warm = undefined;
+  }
+}
+
+/** One job on a thread of its own. */
 export function emitSearchOnThread(job: SearchJob, sink: FileSink): Promise<StreetIndexesSummary> {
-  // Only the country is kept here: the job's streets go to the thread, and are not needed after.
-  const { country } = job;
+  return runOn(startThread(), job, sink);
+}
+
+function startThread(): Thread {
   const script = new URL("./search-worker.ts", import.meta.url);
   const worker = new Worker(script, {
-    workerData: job,
     execArgv: threadArgs(script),
     // The young generation the build scripts give the main thread (--max-semi-space-size=16: three
     // semi-spaces' worth); left to V8, a thread's grows to 128 MiB of short-lived garbage.
     resourceLimits: { maxYoungGenerationSizeMb: 16 },
   });
+  const thread: Thread = { worker, failed: undefined, exited: undefined };
+  // Listened to from the start: a thread waiting for its job may fail (or end) before it gets one.
+  worker.once("error", (error) => (thread.failed ??= error));
+  worker.once("exit", (code) => (thread.exited = code));
+  return thread;
+}
+
+function runOn(thread: Thread, job: SearchJob, sink: FileSink): Promise<StreetIndexesSummary> {
+  // Only the country is kept here: the job's streets go to the thread, and are not needed after.
+  const { country } = job;
+  const { worker } = thread;
+  const fail = (reject: (error: Error) => void, code: number | undefined) =>
+    thread.failed !== undefined
+      ? reject(thread.failed instanceof Error ? thread.failed : new Error(String(thread.failed)))
+      : code !== 0
+        ? reject(new Error(`the search index of ${country}: its thread exited (${code})`))
+        : undefined;
   return new Promise((resolve, reject) => {
-    let failed: unknown;
+    if (thread.exited !== undefined) return fail(reject, thread.exited);
     worker.on("message", (message: SearchMessage) => {
       try {
         if ("files" in message) for (const [path, data] of message.files) sink.write(path, data);
         else resolve(message.done);
       } catch (error) {
-        failed ??= error;
+        thread.failed ??= error;
         void worker.terminate();
       }
     });
-    worker.once("error", (error) => (failed ??= error));
-    worker.once("exit", (code) =>
-      failed !== undefined
-        ? reject(failed instanceof Error ? failed : new Error(String(failed)))
-        : code !== 0
-          ? reject(new Error(`the search index of ${country}: its thread exited (${code})`))
-          : undefined,
+    worker.once("exit", (code) => fail(reject, code));
+    // The numbering's typed arrays are moved, not copied: the main thread does not need them after.
+    const moved = [job.indexed.headOf.buffer, job.indexed.placeOf.buffer];
+    worker.postMessage(
+      job,
+      moved.filter((buffer): buffer is ArrayBuffer => buffer instanceof ArrayBuffer),
     );
   });
-}
-
-/**
- * Node's flags for a thread: the process's own but V8's heap settings (a thread refuses them; it
- * shares the process's V8 flags), and tsx's loader when the process has none (vitest), so that the
- * thread runs TypeScript as this process does; none for the compiled CLI's JavaScript (cli/compiled.mjs).
- */
-function threadArgs(script: URL): string[] {
-  const own = process.execArgv.filter(
-    (arg) =>
-      !/^--(max-old-space-size|max-semi-space-size|min-semi-space-size|heap-growing-percent|stack-size)\b/.test(
-        arg,
-      ),
-  );
-  return !script.pathname.endsWith(".ts") || own.some((arg) => arg.includes("tsx"))
-    ? own
-    : [...own, "--import", "tsx"];
 }

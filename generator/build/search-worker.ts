@@ -1,13 +1,12 @@
 /**
  * The search thread's side (search-thread.ts): one country's search index (and its suggestions
- * index when asked), the files sent back as written.
+ * index when asked), the files sent back as written. The thread starts before its job is known
+ * and waits for it: the job is the first message.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import { WrittenFile, type FileSink } from "../io/sink.ts";
 import type { SearchJob, SearchMessage } from "./search-thread.ts";
 import { emitStreetIndexes } from "./street-indexes.ts";
-
-const job = workerData as SearchJob;
 
 let files: [string, string | Uint8Array][] = [];
 let transfer: ArrayBuffer[] = [];
@@ -33,6 +32,8 @@ const sink: FileSink = {
     return WrittenFile.of(data);
   },
 };
-const summary = emitStreetIndexes(job.country, job.indexed, sink, job.readBudget, job.suggest);
-send();
-parentPort?.postMessage({ done: summary } satisfies SearchMessage);
+parentPort?.once("message", (job: SearchJob) => {
+  const summary = emitStreetIndexes(job.country, job.indexed, sink, job.readBudget, job.suggest);
+  send();
+  parentPort?.postMessage({ done: summary } satisfies SearchMessage);
+});

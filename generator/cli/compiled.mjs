@@ -25,6 +25,7 @@ export const ENTRY_POINTS = [
   "generator/cli/main.ts",
   "generator/build/search-worker.ts",
   "generator/io/write-worker.ts",
+  "generator/sources/street-worker.ts",
   "generator/serve/asset-config.ts",
 ];
 /** Besides the sources: what decides how they compile. */

@@ -89,6 +89,8 @@ export class DiskSink implements FileSink {
   private changed = 0;
   private unchanged = 0;
   private readonly thread = new WriteThread();
+  /** The bytes are copied into the write thread's ring before `write` returns. */
+  readonly copies = true;
 
   constructor(
     private readonly root: string,

@@ -18,6 +18,11 @@ export interface FileSink {
   read?(path: string): Uint8Array | undefined;
   /** Resolves when every file written so far can be read back (a disk sink's writes are on a thread). */
   settle?(): Promise<void>;
+  /**
+   * True when `write` keeps no reference to the bytes it is given (it copies or only counts them),
+   * so the caller may reuse its buffer once `write` returns; a memory sink keeps them.
+   */
+  readonly copies?: boolean;
 }
 
 /** A file as written: its size, and its SHA-256, computed at most once per file. */
@@ -83,6 +88,10 @@ export class CountingSink implements FileSink {
   private readonly guard = new PathGuard();
 
   constructor(private readonly inner?: FileSink) {}
+
+  get copies(): boolean {
+    return this.inner === undefined || this.inner.copies === true;
+  }
 
   write(path: string, data: string | Uint8Array): WrittenFile {
     this.guard.check(path);

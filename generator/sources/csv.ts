@@ -12,6 +12,12 @@ export interface CsvOptions {
   readonly quote?: string | null;
   /** Characters each column takes, by position; `FIELD_LIMIT` for a column not given. */
   readonly limits?: readonly number[];
+  /**
+   * Fail (a plain Error) where quoted lines do not read as one row each and the rest of the file
+   * would be read as a whole instead: a part of a file read on its own (street-halves.ts) is
+   * read again whole then.
+   */
+  readonly lineByLine?: boolean;
 }
 
 type Take = (row: string[], line: number) => void;
@@ -80,6 +86,7 @@ export async function parseCsv<T>(
     // The file's last line without a line end is read as fast-csv reads it at the end of a file.
     const end = pending.at(-1) === lines.length - 1 && !terminated ? "" : "\n";
     if (await readLines(lines, pending, end, { file, delimiter, quote }, take)) return false;
+    if (options.lineByLine === true) throw new Error(`${file}: a row is not read line by line`);
     if (quote !== null) checkOpenQuote(lines, pending[0] ?? 0, quote, file);
     await readRest(lines, pending[0] ?? 0, terminated, { file, delimiter, quote }, take);
     return true;

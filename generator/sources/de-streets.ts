@@ -21,10 +21,30 @@ export const STREETS_HEADER = [
   "Suburb",
 ] as const;
 
+/** How `readStreets` reads a part of a street list (street-halves.ts). */
+export interface StreetReading {
+  /** Whether the text starts with the header (default true). */
+  readonly header?: boolean;
+  /** Keeps each distinct value once (shared by the parts of one list). */
+  readonly intern?: (value: string) => string;
+  /** Fail where a row would have to be read across lines (see `CsvOptions.lineByLine`). */
+  readonly lineByLine?: boolean;
+}
+
 /** Reads `Name,PostalCode,Locality,RegionalKey,Borough,Suburb` (the Berlin extract or the national file). */
-export async function readStreets(bytes: Uint8Array, file: string): Promise<StreetRow[]> {
-  const intern = interner();
-  return parseCsv(decodeUtf8(bytes, file), file, { header: STREETS_HEADER }, (row, line) => {
+export async function readStreets(
+  bytes: Uint8Array,
+  file: string,
+  reading: StreetReading = {},
+): Promise<StreetRow[]> {
+  const intern = reading.intern ?? interner();
+  const options = {
+    ...(reading.header === false
+      ? { header: undefined, columns: STREETS_HEADER.length }
+      : { header: STREETS_HEADER }),
+    ...(reading.lineByLine === true ? { lineByLine: true } : {}),
+  };
+  return parseCsv(decodeUtf8(bytes, file), file, options, (row, line) => {
     const [name = "", postalCode = "", locality = "", regionalKey = "", borough = "", suburb = ""] =
       row.map((field) => field.normalize("NFC").trim());
     if (name === "") throw new SourceError(file, line, "Name is empty");

@@ -17,7 +17,8 @@ import {
 import { isAgvchSnapshot, readAgvchSnapshot, type AgvchSnapshot } from "./ch-agvch.ts";
 import { readGv100ad, type Gv100ad } from "./de-gv100ad.ts";
 import { readPostCodes, type PostCodeRow } from "./de-postcodes.ts";
-import { readStreets, type StreetRow } from "./de-streets.ts";
+import type { StreetRow } from "./de-streets.ts";
+import { readStreetsInHalves } from "./street-halves.ts";
 import { readChCantons, readLiCommunes, type ChCantonRow, type LiCommuneRow } from "./lists.ts";
 import { disjointKeys } from "./keys.ts";
 import type { LoadedSources } from "./load.ts";
@@ -76,7 +77,7 @@ export async function readRows(loaded: LoadedSources): Promise<SourceRows> {
     { file: label("ch-communes"), rows: chCommunes },
     { file: label("li-communes"), rows: liCommunes },
   );
-  let streets: readonly StreetRow[] | undefined = await readStreets(
+  let streets: readonly StreetRow[] | undefined = await readStreetsInHalves(
     bytes("de-streets"),
     label("de-streets"),
   );
