@@ -19,6 +19,10 @@ import {
  */
 // FullTextSearch serves the Streets' records from their index (test/unit/search-index.test.ts, test/integration/search.test.ts),
 // and so do Suggestions (test/integration/suggest.test.ts, test/unit/suggest-property.test.ts).
+/** The build's files under `prefix` (its index shards), path and text. */
+const shards = (build: MemoryBuild, prefix: string): [string, string][] =>
+  build.paths.filter((p) => p.startsWith(prefix)).map((p) => [p, build.file(p) ?? ""]);
+
 const PAGED = RESOURCES.filter(
   (r) => r.query.paged && r.id !== "de.streets" && !isFullTextSearch(r) && !isSuggesting(r),
 );
@@ -107,10 +111,10 @@ describe("every paged resource", () => {
     expect(count(inlined)).toBeGreaterThan(400);
     expect(count(files)).toBe(0);
     const pageFiles = (build: MemoryBuild) =>
-      [...build.files.keys()].filter((p) => p.startsWith("/_p/")).length;
+      build.paths.filter((p) => p.startsWith("/_p/")).length;
     expect(pageFiles(inlined)).toBeLessThan(pageFiles(files));
     // A shard holds at most 32 KiB of inlined records; a packed view adds its records' lengths (a few bytes each).
-    for (const [path, text] of [...inlined.files].filter(([p]) => p.startsWith("/_i/"))) {
+    for (const [path, text] of shards(inlined, "/_i/")) {
       const entries = [...decodeShard(text).entries.values()];
       const inlinedBytes = entries.reduce(
         (sum, e) =>
@@ -130,11 +134,9 @@ describe("every paged resource", () => {
     let compared = 0;
     for (const resource of PAGED) {
       // Up to 80 inlined views per resource, spread over its shards.
-      const entries = [...inlined.files]
-        .filter(([path]) => path.startsWith(`/_i/${resource.id}/`))
-        .flatMap(([, text]) =>
-          [...decodeShard(text).entries].filter(([, e]) => e.records !== undefined),
-        );
+      const entries = shards(inlined, `/_i/${resource.id}/`).flatMap(([, text]) =>
+        [...decodeShard(text).entries].filter(([, e]) => e.records !== undefined),
+      );
       const step = Math.max(1, Math.floor(entries.length / 80));
       for (const [key, { total }] of entries.filter((_, i) => i % step === 0)) {
         const target = viewTarget(resource, key);
