@@ -5,8 +5,9 @@
  * from a request's figure it leaves the project's own code; the per-file cost is what a page's
  * file count costs in this bench.
  */
-import { readdirSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { FILE_LIST_PATH } from "../generator/contract/layout.ts";
 
 export interface CalibrationTarget {
   readonly path: string;
@@ -14,20 +15,14 @@ export interface CalibrationTarget {
   readonly kib: number;
 }
 
-/** Index files of `dist` (`/_s/…`) by size: the small ones and ones of 16-64 KiB. */
+/** Index files of `dist` (`/_s/…`) by size, from the build's file list (path, digest, bytes). */
 function indexFiles(dist: string): { path: string; bytes: number }[] {
-  const files: { path: string; bytes: number }[] = [];
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(join(dist, dir), { withFileTypes: true }))
-      if (entry.isDirectory()) walk(`${dir}/${entry.name}`);
-      else
-        files.push({
-          path: `/${dir}/${entry.name}`,
-          bytes: statSync(join(dist, dir, entry.name)).size,
-        });
-  };
-  walk("_s");
-  return files.sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
+  return readFileSync(join(dist, FILE_LIST_PATH), "utf8")
+    .split("\n")
+    .map((line) => line.split("\t"))
+    .filter(([path]) => path?.startsWith("/_s/") === true)
+    .map(([path = "", , bytes]) => ({ path, bytes: Number(bytes) }))
+    .sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
 }
 
 /**

@@ -307,8 +307,7 @@ async function main(): Promise<void> {
     );
   const dist = resolve(values.out);
   const calibration: CalibrationTarget[] = values.calibrate ? calibrationTargets(dist) : [];
-  if (values.calibrate)
-    positionals.splice(0, positionals.length, ...calibration.map((t) => t.path));
+  const targets = values.calibrate ? calibration.map((t) => t.path) : positionals;
   const port = Number(values.port);
   const repeat = Number(values.repeat);
   const size = Number(values.batch);
@@ -316,7 +315,7 @@ async function main(): Promise<void> {
   const v8Flags = (values["v8-flags"] ?? "").split(/\s+/).filter(Boolean);
   const profileDir = values.profile === undefined ? undefined : resolve(values.profile);
   if (profileDir !== undefined) mkdirSync(profileDir, { recursive: true });
-  const runs = new Map<string, FirstRequest[]>(positionals.map((path) => [path, []]));
+  const runs = new Map<string, FirstRequest[]>(targets.map((path) => [path, []]));
   let failures = 0;
   const assetOutput: string[] = [];
   let assets: ChildProcess | undefined;
@@ -328,8 +327,8 @@ async function main(): Promise<void> {
     assets = workerd(dir, "assets.capnp", assetOutput);
     await listening(port + 1, assets);
     for (let round = 0; round < repeat; round++)
-      for (let from = 0; from < positionals.length; from += size) {
-        const paths = positionals.slice(from, from + size);
+      for (let from = 0; from < targets.length; from += size) {
+        const paths = targets.slice(from, from + size);
         writeFileSync(
           join(dir, "config.capnp"),
           config("worker.mjs", port, paths.length + 1, v8Flags),
