@@ -15,7 +15,7 @@
  *
  * Measured on the 60 first requests of the four mixes (2026-11-29, national build): bench:fresh,
  * two runs a side alternating, load 7-9, p50 6.3 ms with V8's defaults and 9.9 ms with these
- * flags (per request geometric mean 1.6x); bench:workerd, load 5-10, p50 19.6 ms and 23.9-25.0.
+ * flags (per request geometric mean 1.6x); bench:workerd, one run each at load 1-10, p50 19.6 ms and 23.9-25.0.
  */
 export const CLOUDFLARE_V8_FLAGS: readonly string[] = [
   "--no-concurrent-recompilation",
