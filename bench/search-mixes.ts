@@ -8,16 +8,31 @@
  *   infixes in every filter combination, deep pages);
  * - `address`: bench/search-address-form.ts (a street word beside a place, as an address form sends it);
  * - `grid`: the same file's addressGrid (street words beside postal-code digits of every shape);
- * - `localities`: bench/localities-patterns.ts (Localities patterns on every country; no street list needed).
+ * - `localities`: bench/localities-patterns.ts (Localities patterns on every country; no street list needed);
+ * - `typos`: Suggestions of misspelt names of the list, and the prefixes typed on the way to a name
+ *   (bench/suggest-typos.ts, as `bench:suggest` draws them);
+ * - `suggest`: bench:suggest's adversarial Suggestions texts and its address checks of the embedded
+ *   Berlin list (bench/suggest-adversarial.ts).
  */
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { readStreets } from "../generator/sources/de-streets.ts";
 import { localityPatternPath, localityPatterns } from "./localities-patterns.ts";
 import { addressFormMix, addressGrid } from "./search-address-form.ts";
 import { adversarialMix, requestPath } from "./search-adversarial.ts";
 import { searchMix, type MixStreet } from "./search-mix.ts";
+import { addressChecks, adversarialTexts } from "./suggest-adversarial.ts";
+import { prefixSet, typoSet } from "./suggest-typos.ts";
 
-export const MIX_NAMES = ["query", "adversarial", "address", "grid", "localities"] as const;
+export const MIX_NAMES = [
+  "query",
+  "adversarial",
+  "address",
+  "grid",
+  "localities",
+  "typos",
+  "suggest",
+] as const;
 export type MixName = (typeof MIX_NAMES)[number];
 
 export interface MixTarget {
@@ -59,8 +74,33 @@ export function mixOf(name: MixName, streets: readonly MixStreet[], seed: number
         class: `localities: ${param}`,
         path: localityPatternPath(country, param, pattern),
       }));
+    case "typos": {
+      const names = [...new Set(streets.map((s) => s.name))].sort();
+      return [
+        ...typoSet(names, 200, seed).map((c) => ({ class: "suggest: typo", text: c.text })),
+        ...prefixSet(names, 20, seed + 1).map((c) => ({ class: "suggest: prefix", text: c.text })),
+      ].map((c) => ({ mix: name, class: c.class, path: suggestionPath(c.text) }));
+    }
+    case "suggest":
+      return [
+        ...adversarialTexts([...new Set(streets.map((s) => s.name))]).map((text) => ({
+          mix: name,
+          class: "suggest: adversarial",
+          path: suggestionPath(text),
+        })),
+        ...addressChecks(BERLIN_STREETS, seed).map((path) => ({
+          mix: name,
+          class: "address check",
+          path,
+        })),
+      ];
   }
 }
+
+const BERLIN_STREETS = resolve(import.meta.dirname, "../data/de/streets-berlin.csv");
+
+const suggestionPath = (text: string) =>
+  `/de/Suggestions?${new URLSearchParams({ searchTerm: text, pageSize: "10" }).toString()}`;
 
 export const isMixName = (name: string): name is MixName =>
   (MIX_NAMES as readonly string[]).includes(name);

@@ -133,10 +133,33 @@ describe("the word-by-word check", () => {
     fc.record({ word: skeleton, allowance: fc.integer({ min: 0, max: 2 }) }),
     { minLength: 1, maxLength: 3 },
   );
+  // The query: another skeleton (mostly far), or the words' text with up to three edits (near
+  // the bound, where a cut-off that left out a cell within it would show).
+  const edit = fc.record({
+    kind: fc.integer({ min: 0, max: 3 }),
+    at: fc.nat(),
+    letter: letters,
+  });
+  const edited = (text: string, edits: readonly { kind: number; at: number; letter: string }[]) => {
+    let out = text;
+    for (const { kind, at, letter } of edits) {
+      const i = at % (out.length + 1);
+      if (kind === 0) out = out.slice(0, i) + letter + out.slice(i);
+      else if (kind === 1) out = out.slice(0, i) + out.slice(i + 1);
+      else if (kind === 2) out = out.slice(0, i) + letter + out.slice(i + 1);
+      else out = out.slice(0, i) + out.slice(i + 1, i + 2) + out.slice(i, i + 1) + out.slice(i + 2);
+    }
+    return out === "" ? text : out;
+  };
+  const queryFor = fc.oneof(
+    skeleton.map((query) => () => query),
+    fc.array(edit, { maxLength: 3 }).map((edits) => (text: string) => edited(text, edits)),
+  );
   it(`weighs edits in words that tolerate none out, as the table does (seed ${seed})`, () => {
     fc.assert(
-      fc.property(shaped, skeleton, fc.boolean(), (words, query, prefix) => {
+      fc.property(shaped, queryFor, fc.boolean(), (words, queryOf, prefix) => {
         const text = words.map((w) => w.word).join("");
+        const query = queryOf(text);
         const shapes = words.map((w) => ({ length: w.word.length, allowance: w.allowance }));
         const weight: number[] = words.flatMap((w) =>
           Array.from(w.word, () => (w.allowance > 0 ? 1 : 3)),

@@ -30,6 +30,8 @@ const scratch = {
   caps: new Int32Array(0),
   free: new Uint8Array(0),
   digits: new Uint8Array(0),
+  lo: new Int32Array(0),
+  hi: new Int32Array(0),
 };
 
 /** The cost of inserting a character at skeleton position i: the cheaper of the words beside it. */
@@ -80,21 +82,54 @@ export function typosOf(
     scratch.free = new Uint8Array(2 * width);
     scratch.digits = new Uint8Array(2 * width);
   }
-  const { rows, free, digits } = scratch;
+  if (scratch.lo.length < n + 1) {
+    scratch.lo = new Int32Array(2 * n + 2);
+    scratch.hi = new Int32Array(2 * n + 2);
+  }
+  const { rows, free, digits, lo, hi } = scratch;
+  // Only cells that can be within MAX_TYPOS are computed (Ukkonen's cut-off, as walk.ts): a cell
+  // within it has a neighbour above, before or across a swap within it, so row i's are beside the
+  // cells within it of rows i-1 to i-3 (lo..hi), or follow one before them in the row. Every other
+  // cell stays FAR, which every distance over MAX_TYPOS is as far as the answer goes.
+  rows.fill(FAR, 0, width * (n + 1));
   // The query's free letters (an insertion of them costs nothing) and digits, once.
   for (let j = 1; j <= m; j++) {
     free[j] = isFree(query[j - 1] ?? 0, query[j - 2] ?? 0) ? 1 : 0;
     digits[j] = isDigit(query[j - 1] ?? 0) ? 1 : 0;
   }
   rows[0] = 0;
+  lo[0] = 0;
+  hi[0] = 0;
   const first = insertCost(weights, n, 0);
-  for (let j = 1; j <= m; j++) rows[j] = (rows[j - 1] ?? 0) + (free[j] === 1 ? 0 : first);
+  for (let j = 1; j <= m; j++) {
+    const v = (rows[j - 1] ?? 0) + (free[j] === 1 ? 0 : first);
+    rows[j] = v;
+    if (v <= MAX_TYPOS) hi[0] = j;
+  }
   let best = prefix && (rows[m] ?? FAR) <= (caps[0] ?? 0) ? (rows[m] ?? FAR) : FAR;
   for (let i = 1; i <= n; i++) {
+    let from = m + 1;
+    let to = -1;
+    // Row i-1 reaches cells j (a deletion) and j + 1; rows i-2 and i-3 j + 2 and j + 3 (swaps).
+    for (let back = 1; back <= 3 && back <= i; back++) {
+      if ((hi[i - back] ?? -1) < 0) continue;
+      from = Math.min(from, (lo[i - back] ?? 0) + (back === 1 ? 0 : back));
+      to = Math.max(to, (hi[i - back] ?? 0) + back);
+    }
     const w = weights[i - 1] ?? 1;
     const code = skeleton[i - 1] ?? 0;
     const before = i >= 2 ? (skeleton[i - 2] ?? 0) : 0;
     const remove = isFree(code, before) ? 0 : w;
+    const cur = i * width;
+    const prev = cur - width;
+    const column = (rows[prev] ?? FAR) + remove;
+    rows[cur] = column;
+    let rowLo = column <= MAX_TYPOS ? 0 : m + 1;
+    let rowHi = column <= MAX_TYPOS ? 0 : -1;
+    if (rowHi < 0 && to < 0) {
+      // No cell of this row or any below can be within MAX_TYPOS.
+      break;
+    }
     const insert = insertCost(weights, n, i);
     const swapWeight = Math.max(w, weights[i - 2] ?? 1);
     // A letter swapped with a transliteration's pair (walk.ts): query [j-3, j) is `c a b` where
@@ -103,16 +138,16 @@ export function typosOf(
     const pairFirst = i >= 3 && isFree(before, third);
     const pairLast = i >= 3 && isFree(code, before);
     const codeIsDigit = isDigit(code) ? 1 : 0;
-    const cur = i * width;
-    const prev = cur - width;
-    rows[cur] = (rows[prev] ?? 0) + remove;
-    for (let j = 1; j <= m; j++) {
+    const start = rowHi === 0 ? 1 : Math.max(1, from);
+    let left = start === 1 ? column : FAR;
+    for (let j = start; j <= m; j++) {
+      const insertion = left + (free[j] === 1 ? 0 : insert);
+      if (j > to && insertion > MAX_TYPOS) break;
       const q = query[j - 1] ?? 0;
       const substitute = q === code ? 0 : digits[j] === codeIsDigit ? w : FAR;
       let v = (rows[prev + j - 1] ?? FAR) + substitute;
       const deletion = (rows[prev + j] ?? FAR) + remove;
       if (deletion < v) v = deletion;
-      const insertion = (rows[cur + j - 1] ?? FAR) + (free[j] === 1 ? 0 : insert);
       if (insertion < v) v = insertion;
       if (i >= 2 && j >= 2 && q === before && query[j - 2] === code) {
         const swap = (rows[prev - width + j - 2] ?? FAR) + swapWeight;
@@ -127,7 +162,14 @@ export function typosOf(
         if (swap < v) v = swap;
       }
       rows[cur + j] = v;
+      left = v;
+      if (v <= MAX_TYPOS) {
+        if (rowLo > j) rowLo = j;
+        rowHi = j;
+      }
     }
+    lo[i] = rowLo;
+    hi[i] = rowHi;
     const reached = rows[cur + m] ?? FAR;
     if (prefix && reached <= (caps[i] ?? 0)) best = Math.min(best, reached);
   }
