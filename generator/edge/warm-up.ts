@@ -53,6 +53,12 @@ export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string
   // which deoptimised its code in most costly first requests while the warm-up never reached them.
   ["/de/Suggestions?searchTerm=Schtuezenstraße"],
   ["/de/Suggestions?searchTerm=Scuehtzenstraße"],
+  // Names with a word that tolerates no typo (`Am`, `An der`): found with typos, they take the
+  // word-by-word check (contract/suggest/distance.ts), which the names above never need.
+  ["/de/Suggestions?searchTerm=Am+Kupfergarben+10117"],
+  ["/de/Suggestions?searchTerm=An+der+Kolonade"],
+  ["/de/Suggestions?searchTerm=Unter+den+Linen+1"],
+  ["/de/Suggestions?searchTerm=Am+Festugsgr"],
   ["/de/AddressCheck?postalCode=10115&locality=Berlin&street=Schützenstraße"],
   ["/de/Localities?name=^Ber"],
   ["/de/Localities?postalCode=10115"],
