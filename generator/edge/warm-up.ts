@@ -14,6 +14,8 @@
  * Worker: a request that throws is reported once and the rest still run.
  */
 import { forgetIsolateState } from "../contract/isolate-state.ts";
+import { warmTyposOf } from "../contract/suggest/distance.ts";
+import { Alphabet } from "../contract/suggest/trie.ts";
 import { urlOf, type Assets } from "./assets.ts";
 import { createHandler } from "./handler.ts";
 import type { MakeResponse } from "./responses.ts";
@@ -59,7 +61,12 @@ export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string
   ["/de/Suggestions?searchTerm=An+der+Kolonade"],
   ["/de/Suggestions?searchTerm=Unter+den+Linen+1"],
   ["/de/Suggestions?searchTerm=Am+Festugsgr"],
+  ["/de/Suggestions?searchTerm=An+der+Kieler+Bücke"],
+  // Only leading words, being typed: every name that starts with them.
+  ["/de/Suggestions?searchTerm=in+den"],
   ["/de/AddressCheck?postalCode=10115&locality=Berlin&street=Schützenstraße"],
+  // Wrong on every count: another postal code, a typo in the locality and in the street.
+  ["/de/AddressCheck?postalCode=10119&locality=Berln&street=An+der+Kolonade"],
   ["/de/Localities?name=^Ber"],
   ["/de/Localities?postalCode=10115"],
   ["/de/Localities?name=(ae|oe|ue|ß){2,}|[a-zäöü]%2B [a-z]%2B$"],
@@ -94,6 +101,9 @@ export const SUGGESTION_ROUNDS = 8;
  */
 export const WARM_UP_ROUNDS = 2;
 
+/** Rounds of distance.ts warmTyposOf's six cases after the requests. */
+export const TYPOS_ROUNDS = 300;
+
 /** The warm-up's suggestion requests, run SUGGESTION_ROUNDS more times after the rest. */
 export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
   target.includes("/Suggestions?"),
@@ -122,6 +132,8 @@ export async function warmUp(
       statuses.push(0);
     }
   }
+  const alphabet = new Alphabet("abcdefghijklmnopqrstuvwxyz0123456789");
+  warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));
   forgetIsolateState();
   const failed = failedWarmUps(statuses);
   if (failed > 0) console.error(`warm-up: ${failed} of ${statuses.length} requests failed`);
