@@ -144,11 +144,7 @@ export function popcount(word: number): number {
 }
 
 /** The number of set bits. */
-export function countBits(bits: Uint32Array): number {
-  let count = 0;
-  for (let w = 0; w < bits.length; w++) count += popcount(bits[w] as number);
-  return count;
-}
+export const countBits = (bits: Uint32Array): number => countRange(bits, 0, bits.length * 32);
 
 /** The number of set bits of positions [from, to). */
 export function countRange(bits: Uint32Array, from: number, to: number): number {

@@ -9,7 +9,7 @@ import { COST, cheapest, union, type Found, type Plan, type Reader } from "./pla
 import * as leaf from "./leaves.ts";
 import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
-import { countedPlan, countedSteps, namePlans, recordPlan, recordSteps, walk } from "./cursor.ts";
+import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
 import type { Postings } from "./postings.ts";
 import type { StreetFilters } from "./request.ts";
@@ -102,20 +102,23 @@ function placeBitmaps(
   return numbers.length === 0 || numbers.includes(-1) ? undefined : numbers;
 }
 
-/** A literal name beside one-character place filters, on their bitmaps: each run counted by a popcount over its range. */
-function bitmapPlan(
+/** A literal name beside place bitmaps: each run counted by a popcount over its range. */
+const bitmapPlan = (
   r: Reader,
   name: NameSide,
   keys: readonly number[],
   start: number,
   end: number,
-): Plan<Found> {
-  return {
-    steps: nameSteps(name) + name.runs * COST.word * 2 + andSteps(r, keys),
-    files: () => union(leaf.listFiles(r.meta, name.refs), leaf.filesOf(r.meta, "b", keys)),
-    run: () => walk(r, readRuns(r, name), placeBits(r, keys), start, end),
-  };
-}
+) =>
+  runsPlan(
+    r,
+    name,
+    nameSteps(name) + name.runs * COST.word * 2 + andSteps(r, keys),
+    () => placeBits(r, keys),
+    start,
+    end,
+    leaf.filesOf(r.meta, "b", keys),
+  );
 
 /** The streets in every one of these place bitmaps. */
 function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
@@ -189,7 +192,7 @@ export function placePlans(
     return { total: keys.length, positions, places: found, heads: Array.from(page, headOf) };
   };
   plans.push(
-    recordPlan(r, name, places, start, end),
+    runsPlan(r, name, recordSteps(name), () => places, start, end),
     {
       // The places' streets, each looked up in the name's runs (only the runs they fall in are tested).
       steps: positionSteps(name, places.streets),
