@@ -7,7 +7,7 @@ import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
+import { combineBits, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
 import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
@@ -46,18 +46,11 @@ export async function findStreets(
     steps: (r.meta.places * 4) / 3 + steps,
     files: () => leaf.placeTableFiles(r.meta),
     run: async () => {
-      const places = passingPlaces(
-        postalCode,
-        locality,
-        leaf.placeTable(r),
-        r.meta.columns.locality.characters,
-      );
+      const { characters } = r.meta.columns.locality;
+      const places = passingPlaces(postalCode, locality, leaf.placeTable(r), characters);
       if (name !== undefined) refuseBroadPattern(name, places.streets);
       const plans = placePlans(r, name, places, keys, start, end);
-      return await cheapest(
-        plans.map((plan) => pageRead(r, plan)),
-        r,
-      );
+      return await cheapest(plans.map(pageRead(r)), r);
     },
   });
   if (name === undefined || keys === undefined) return await cheapest([withTable(0)], r);
@@ -68,7 +61,7 @@ export async function findStreets(
     positionSteps(name, streets),
     name.counts === undefined ? Infinity : countedSteps(r, streets, end, name),
   );
-  return await cheapest([pageRead(r, bitmapPlan(r, name, keys, start, end)), withTable(beside)], r);
+  return await cheapest([pageRead(r)(bitmapPlan(r, name, keys, start, end)), withTable(beside)], r);
 }
 
 /**
@@ -76,25 +69,24 @@ export async function findStreets(
  * not): a page whose streets lie all over the street order (a bitmap's) may not fit what is left of
  * the budget, and then the next plan runs instead of the request being refused after the search.
  */
-function pageRead(r: Reader, plan: Plan<Found>): Plan<Found> {
-  return {
+const pageRead =
+  (r: Reader) =>
+  (plan: Plan<Found>): Plan<Found> => ({
     ...plan,
     run: async () => {
       const found = await plan.run();
       await r.need(leaf.pageFiles(r.meta, found));
       return found;
     },
-  };
-}
+  });
 
 /** The bitmap files of place filters, when every one has an exact bitmap (bitmaps.ts placeFilterKey). */
 function placeBitmaps(
   r: Reader,
   filters: readonly (StreetFilter | undefined)[],
 ): number[] | undefined {
-  const localities = r.kept("locality characters", 0, () =>
-    Array.from(r.meta.columns.locality.characters),
-  );
+  const { characters } = r.meta.columns.locality;
+  const localities = r.kept("locality characters", 0, () => Array.from(characters));
   const numbers = filters.flatMap((f) => {
     const key = f === undefined ? "" : placeFilterKey(f, localities);
     return key === "" ? [] : [key === undefined ? -1 : (leaf.bitmapNumber(r, key) ?? -1)];
@@ -154,6 +146,7 @@ export function placePlans(
   const starts = () => leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
   const ofPlaces = (from = starts()) => passing.map((p) => leaf.placeStreets(r, from, p));
+  const placeLists = () => passing.map((p) => placeList(table, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
     plans.push({
@@ -175,11 +168,8 @@ export function placePlans(
       run: async () => {
         const from: number[] = [];
         const positions = mergeFirst(ofPlaces(), start, end, from);
-        return {
-          total: places.streets,
-          positions,
-          places: Int32Array.from(from, (l) => passing[l] as number),
-        };
+        const found = Int32Array.from(from, (l) => passing[l] as number);
+        return { total: places.streets, positions, places: found };
       },
     });
     return plans;
@@ -200,16 +190,11 @@ export function placePlans(
       run: async () => {
         const runs = readRuns(r, name, false);
         const keys: number[] = [];
-        const { starts, lengths } = runs;
         ofPlaces().forEach((streets, l) => {
-          // The last run starting at or before each street, searched for from the previous one's.
-          for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
-            const street = streets[k] as number;
-            i = Math.max(0, gallop(starts, street + 1, i) - 1);
-            const from = starts[i] as number;
-            if (street >= from && street < from + (lengths[i] as number) && runs.passes(i))
-              keys.push(street * PLACES + l);
-          }
+          // Each street's run searched for from the previous one's.
+          for (let k = 0, i = 0, j = 0; k < streets.length; k++)
+            if ((j = runs.runOf(streets[k] as number, i)) >= 0 && runs.passes((i = j)))
+              keys.push((streets[k] as number) * PLACES + l);
         });
         return sorted(keys, (key) => runs.head(runs.runOf(Math.floor(key / PLACES))));
       },
@@ -217,13 +202,9 @@ export function placePlans(
     {
       // The places' lists: their entries' heads tested (each distinct name once), no name list read.
       steps: places.streets * COST.entry + Math.min(places.streets, name.runs) * name.test,
-      files: () =>
-        leaf.listFiles(
-          r.meta,
-          passing.map((p) => placeList(table, p)),
-        ),
+      files: () => leaf.listFiles(r.meta, placeLists()),
       run: async () => {
-        const lists = passing.map((p) => leaf.list(r, placeList(table, p)));
+        const lists = placeLists().map((ref) => leaf.list(r, ref));
         const keys: number[] = [];
         lists.forEach((l, k) => {
           // Per head of the list (entries of one head share it): 0 not yet tested, 1 passes, 2 not.
