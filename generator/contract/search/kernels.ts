@@ -26,26 +26,20 @@ export function gallop(values: Int32Array, value: number, from = 0): number {
 }
 
 /** a ∩ b, galloping from the smaller: a rare word against a common one costs the rare one's length. */
-export function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  if (a.length > b.length) [a, b] = [b, a];
-  const out = new Int32Array(a.length);
-  let n = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; i++) {
-    const value = a[i] as number;
-    if ((b[j] as number) < value) j = gallop(b, value, j);
-    if (b[j] === value) out[n++] = value;
-  }
-  return out.subarray(0, n);
-}
+export const intersect = (a: Int32Array, b: Int32Array): Int32Array =>
+  a.length > b.length ? sieve(b, a, true) : sieve(a, b, true);
 
 /** a \ b. */
-export function difference(a: Int32Array, b: Int32Array): Int32Array {
+export const difference = (a: Int32Array, b: Int32Array): Int32Array => sieve(a, b, false);
+
+/** The values of a that are in b (`inB`) or not, b galloped through. */
+function sieve(a: Int32Array, b: Int32Array, inB: boolean): Int32Array {
   const out = new Int32Array(a.length);
   let n = 0;
-  for (let i = 0, j = 0; i < a.length; i++) {
+  for (let i = 0, j = 0; i < a.length && (j < b.length || !inB); i++) {
     const value = a[i] as number;
     if (j < b.length && (b[j] as number) < value) j = gallop(b, value, j);
-    if (b[j] !== value) out[n++] = value;
+    if ((b[j] === value) === inB) out[n++] = value;
   }
   return out.subarray(0, n);
 }
