@@ -18,7 +18,7 @@ import type { PlacePass } from "./values.ts";
  * `passes`: does run i's name pass (none: every run does); `head`: run i's head (none: the page's
  * heads are read from the head table).
  */
-export interface Lead {
+interface Lead {
   starts: Int32Array;
   lengths: Int32Array;
   next(want: number, before?: number): Promise<number>;
@@ -32,7 +32,7 @@ export interface Lead {
  * table), counted, those of [start, end) kept; `stretch(counted)` streets at a time, as far as the
  * page's end when `total` is known, else to the lead's end.
  */
-export async function walk(
+async function walk(
   r: Reader,
   lead: Lead,
   check: undefined | Uint32Array | PlacePass,
@@ -114,7 +114,7 @@ function recordFiles(r: Reader, lead: Lead, n: number) {
 }
 
 /** Every street, whole record chunks at a time: a place filter alone. */
-export function everyStreet(count: number): Lead {
+function everyStreet(count: number): Lead {
   const lead = { starts: Int32Array.of(0), lengths: Int32Array.of(0) };
   const next = async (want: number) => {
     const from = (lead.starts[0] as number) + (lead.lengths[0] as number);
@@ -129,7 +129,7 @@ export function everyStreet(count: number): Lead {
  * An exact name's one list from its first block, its blocks fetched as many at a time as the rest
  * of the stretch is expected to take (its `runs` in its `streets`).
  */
-export function blockLead(r: Reader, name: NameSide): Lead {
+function blockLead(r: Reader, name: NameSide): Lead {
   const { streets, runs } = name;
   const ref = name.refs[0] as ListRef;
   const tables: HeadTable[] = [];

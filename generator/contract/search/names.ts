@@ -37,7 +37,7 @@ export interface NameSide extends Cover {
 }
 
 /** Most candidates a pattern may leave for the engine (docs/SEARCH.md, "Thresholds"). */
-export const MAX_PATTERN_CANDIDATES = 4000;
+const MAX_PATTERN_CANDIDATES = 4000;
 
 /** A pattern that would leave the engine more than MAX_PATTERN_CANDIDATES candidates. */
 export class PatternTooBroad extends Error {

@@ -123,11 +123,11 @@ function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
 const andSteps = (r: Reader, keys: readonly number[]) =>
   (keys.length - 1) * ((r.meta.count + 31) >>> 5) * COST.word;
 
-export const positionSteps = (name: NameSide, streets: number) =>
+const positionSteps = (name: NameSide, streets: number) =>
   streets * (COST.position + COST.bit) + nameSteps(name, streets);
 
 /** With the place table read: the plans for places alone, or beside a name. */
-export function placePlans(
+function placePlans(
   r: Reader,
   name: NameSide | undefined,
   places: PlacePass,

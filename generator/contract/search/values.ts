@@ -1,6 +1,6 @@
 /**
  * The value filter (docs/SEARCH.md, "Checks"): which distinct values of a column pass, each tested
- * once, a pattern only on the values holding its literals; Streets' places and Localities' columns.
+ * once, a pattern only on the values holding its literals: the places of a `/Streets` search.
  */
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import type { Node } from "../regex/ast.ts";
