@@ -16,6 +16,9 @@ import type { Postings } from "./postings.ts";
 import { EVERY_NAME, literalKeys, listCount, NAME_START, type ListRef } from "./store.ts";
 import { gallop, intersect, unite } from "./kernels.ts";
 
+/** A key's list and the streets in its runs. */
+type Listed = { readonly ref: ListRef; readonly streets: number };
+
 /** The lists a name reads: their runs (an upper bound of the candidates) and streets (likewise). */
 interface Cover {
   readonly refs: readonly ListRef[];
@@ -91,8 +94,10 @@ export async function nameSide(r: Reader, filter: StreetFilter): Promise<NameSid
   // Four or more characters, or anchored, may be a list of its own (a common n-gram, a name's start).
   if (anchored || filter.literal.length >= 4) {
     const own = (await lookup(r, [start + text])).get(start + text);
-    if (own !== undefined)
-      return of([own[1]], listCount(own[1]), own[0], foldIsExact(filter, occurring, anchored));
+    if (own !== undefined) {
+      const exact = foldIsExact(filter, occurring, anchored);
+      return of([own.ref], listCount(own.ref), own.streets, exact);
+    }
     if (anchored && filter.literal.length <= 2) return of([], 0, 0, true);
   }
   // Its rarest n-gram's runs, intersected with the rarest that does not overlap it when that is at
@@ -101,28 +106,25 @@ export async function nameSide(r: Reader, filter: StreetFilter): Promise<NameSid
   const found = await lookup(r, keys);
   const lists = keys.map((key) => found.get(key));
   if (lists.some((l) => l === undefined)) return of([], 0, 0, true);
-  const runs = (i: number) => listCount((lists[i] as readonly [number, ListRef])[1]);
+  const runs = (i: number) => listCount((lists[i] as Listed).ref);
   const rarest = (ok: (i: number) => boolean) =>
     lists.reduce((best, _, i) => (ok(i) && (best < 0 || runs(i) < runs(best)) ? i : best), -1);
   const at = rarest(() => true);
-  const [streets, first] = lists[at] as readonly [number, ListRef];
+  const { streets, ref: first } = lists[at] as Listed;
   const second =
-    lists[rarest((i) => Math.abs(i - at) >= 3 && runs(i) <= COST.name * runs(at))]?.[1];
+    lists[rarest((i) => Math.abs(i - at) >= 3 && runs(i) <= COST.name * runs(at))]?.ref;
   const both = second !== undefined && r.fits(listFiles(r.meta, [first, second]), 0.5);
   const exact = filter.literal.length <= 3 && foldIsExact(filter, occurring);
   return of(both ? [first, second] : [first], runs(at), streets, exact);
 }
 
 /** Each key's list and the streets in its runs, from the n-gram shards (charged and read). */
-async function lookup(
-  r: Reader,
-  keys: readonly string[],
-): Promise<Map<string, readonly [number, ListRef]>> {
+async function lookup(r: Reader, keys: readonly string[]): Promise<Map<string, Listed>> {
   await r.need(shardFiles(r.meta, keys, false));
-  const out = new Map<string, readonly [number, ListRef]>();
+  const out = new Map<string, Listed>();
   for (const key of keys) {
     const found = shardOf(r, key, false).get(key);
-    if (found !== undefined) out.set(key, [found.streets, found.ref]);
+    if (found !== undefined) out.set(key, found);
   }
   return out;
 }
@@ -143,15 +145,12 @@ const treeKeys = (tree: GramTree): string[] =>
 const NONE: Cover = { refs: [], runs: 0, streets: 0 };
 
 /** The cheapest cover of a tree, from its lists' sizes alone: the fewest runs of an `and`'s operands, every branch of an `or`. */
-function cheapestCover(
-  tree: GramTree,
-  found: ReadonlyMap<string, readonly [number, ListRef]>,
-): Cover {
+function cheapestCover(tree: GramTree, found: ReadonlyMap<string, Listed>): Cover {
   if (typeof tree === "string") {
     const list = found.get(tree);
     return list === undefined
       ? NONE
-      : { refs: [list[1]], runs: listCount(list[1]), streets: list[0] };
+      : { refs: [list.ref], runs: listCount(list.ref), streets: list.streets };
   }
   const covers = tree.of.map((t) => cheapestCover(t, found));
   if (tree.op === "and")
