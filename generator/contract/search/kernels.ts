@@ -64,11 +64,7 @@ export function unite(lists: readonly Int32Array[], size: number): Int32Array {
   }
   const bits = new Uint32Array((size + 31) >>> 5);
   for (const list of nonEmpty) fillPositions(bits, list);
-  const out = new Int32Array(countBits(bits));
-  for (let w = 0, n = 0; w < bits.length; w++)
-    for (let word = bits[w] as number; word !== 0; word &= word - 1)
-      out[n++] = w * 32 + 31 - Math.clz32(word & -word);
-  return out;
+  return selectBits(bits, 0, countBits(bits));
 }
 
 /** Sets the bits of positions. */
@@ -154,8 +150,8 @@ export function countRange(bits: Uint32Array, from: number, to: number): number 
 
 /** The positions of set bits [start, end) in order: words counted up to the start, then read. */
 export function selectBits(bits: Uint32Array, start: number, end: number): Int32Array {
-  const out: number[] = [];
-  let seen = 0;
+  const out = new Int32Array(Math.max(0, Math.min(end, bits.length * 32) - start));
+  let [seen, n] = [0, 0];
   for (let w = 0; w < bits.length && seen < end; w++) {
     let word = bits[w] as number;
     const count = popcount(word);
@@ -164,9 +160,9 @@ export function selectBits(bits: Uint32Array, start: number, end: number): Int32
       continue;
     }
     for (; word !== 0 && seen < end; word &= word - 1)
-      if (seen++ >= start) out.push(w * 32 + 31 - Math.clz32(word & -word));
+      if (seen++ >= start) out[n++] = w * 32 + 31 - Math.clz32(word & -word);
   }
-  return Int32Array.from(out);
+  return out.subarray(0, n);
 }
 
 /**
