@@ -11,12 +11,15 @@ import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
 import type { Files, Found, Reader } from "./plan.ts";
 import { decodePostings, Postings } from "./postings.ts";
 import { ListShard, shardFor } from "./shards.ts";
-import * as store from "./store.ts";
 import {
+  headsInRuns,
+  lexiconKey,
   PLACE_STREETS_PER_FILE as PER_FILE,
+  POSITION_BYTES,
   RECORD_CHUNK_STREETS as CHUNK,
   SEARCH_CHUNK_BYTES as STREAM,
   TAILS_PER_SHARD,
+  type ListRef,
 } from "./store.ts";
 import { TailShard } from "./tails.ts";
 
@@ -59,7 +62,7 @@ function sizeOf(meta: SearchMeta, family: Family, n: number): number {
   const part = (total: number, per: number) => Math.min(per, total - n * per);
   if (family === "p") return part(meta.streamBytes, STREAM);
   if (family === "r") return part(meta.count, CHUNK) * meta.placeWidth;
-  if (family === "s") return part(meta.count, PER_FILE) * store.POSITION_BYTES;
+  if (family === "s") return part(meta.count, PER_FILE) * POSITION_BYTES;
   if (family === "b") return bitmapBytes(meta.count);
   return meta.fileBytes[family][n] ?? 0;
 }
@@ -95,7 +98,7 @@ function rangeFiles(meta: SearchMeta, family: Family, size: number, ranges: numb
 }
 
 /** The lists' files (whole lists: a ListRef is its count and its blocks' offsets). */
-export const listFiles = (meta: SearchMeta, refs: readonly store.ListRef[]): Files =>
+export const listFiles = (meta: SearchMeta, refs: readonly ListRef[]): Files =>
   rangeFiles(
     meta,
     "p",
@@ -104,11 +107,11 @@ export const listFiles = (meta: SearchMeta, refs: readonly store.ListRef[]): Fil
   );
 
 /** The files of a list's blocks [from, to) (to at most its last block). */
-export const blockFiles = (meta: SearchMeta, ref: store.ListRef, from: number, to: number): Files =>
+export const blockFiles = (meta: SearchMeta, ref: ListRef, from: number, to: number): Files =>
   rangeFiles(meta, "p", STREAM, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
 
 /** The bytes of a list's blocks [from, to) (their files fetched). */
-export const blockBytes = (r: Reader, ref: store.ListRef, from: number, to: number): Uint8Array =>
+export const blockBytes = (r: Reader, ref: ListRef, from: number, to: number): Uint8Array =>
   streamBytes(r, ref[1 + from] ?? 0, ref[1 + to] ?? 0);
 
 /** Bytes [from, to) of the list stream, its chunks fetched. */
@@ -125,7 +128,7 @@ function streamBytes(r: Reader, from: number, to: number): Uint8Array {
 }
 
 /** A whole list decoded as columns (its files fetched), kept per isolate. */
-export function list(r: Reader, ref: store.ListRef): Postings {
+export function list(r: Reader, ref: ListRef): Postings {
   const [count = 0, from = 0] = ref;
   if (count === 0) return Postings.EMPTY;
   return r.kept(from, count * 12, () =>
@@ -136,12 +139,8 @@ export function list(r: Reader, ref: store.ListRef): Postings {
 /** The shard files of keys: lexicon shards for lexemes (their two-character group), n-gram shards for n-grams. */
 export function shardFiles(meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files {
   const shards = lexicon ? meta.lexiconShards : meta.trigramShards;
-  const keyOf = lexicon ? store.lexiconKey : (key: string) => key;
-  return filesOf(
-    meta,
-    lexicon ? "l" : "g",
-    keys.map((key) => shardFor(shards, keyOf(key))),
-  );
+  const numbers = keys.map((key) => shardFor(shards, lexicon ? lexiconKey(key) : key));
+  return filesOf(meta, lexicon ? "l" : "g", numbers);
 }
 
 /** The shard a key is in (its file fetched). */
@@ -235,7 +234,7 @@ export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[]
   const heads: (readonly string[])[] = [];
   for (const chunk of chunksOf(sorted, CHUNK)) {
     const here = [...sorted].filter((p) => Math.floor(p / CHUNK) === chunk);
-    heads.push(...store.headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
+    heads.push(...headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
   }
   return Array.from(positions, (p) => heads[gallop(sorted, p)] ?? []);
 }
