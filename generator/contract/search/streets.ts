@@ -7,7 +7,7 @@ import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, mergeFirst, selectBits } from "./kernels.ts";
+import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
 import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
@@ -190,11 +190,16 @@ function placePlans(
       run: async () => {
         const runs = readRuns(r, name, false);
         const keys: number[] = [];
+        const { starts, lengths } = runs;
         ofPlaces().forEach((streets, l) => {
-          // Each street's run searched for from the previous one's.
-          for (let k = 0, i = 0, j = 0; k < streets.length; k++)
-            if ((j = runs.runOf(streets[k] as number, i)) >= 0 && runs.passes((i = j)))
-              keys.push((streets[k] as number) * PLACES + l);
+          // The last run starting at or before each street, searched for from the previous one's.
+          for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
+            const street = streets[k] as number;
+            i = Math.max(0, gallop(starts, street + 1, i) - 1);
+            const from = starts[i] as number;
+            if (street >= from && street < from + (lengths[i] as number) && runs.passes(i))
+              keys.push(street * PLACES + l);
+          }
         });
         return sorted(keys, (key) => runs.head(runs.runOf(Math.floor(key / PLACES))));
       },
