@@ -1,8 +1,7 @@
 import { formatMismatch } from "../contract/layout.ts";
 import { internPaths } from "../contract/search/leaves.ts";
-import { SearchTooBroad } from "../contract/search/plan.ts";
+import { SearchTooBroad, type Files, type Reader } from "../contract/search/plan.ts";
 import type { SearchMeta } from "../contract/search/meta.ts";
-import type { Files, Reader } from "../contract/search/plan.ts";
 import { searchMetaPath } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 
@@ -14,10 +13,7 @@ const opened = new WeakMap<AssetStore, Map<string, SearchFiles>>();
 
 /** One country's search index: its meta, and per isolate its files and values (KEPT_BYTES, least recently used dropped). */
 export class SearchFiles {
-  private readonly kept = new Map<
-    number | string,
-    { readonly value: unknown; readonly bytes: number }
-  >();
+  private readonly kept = new Map<number | string, { value: unknown; bytes: number }>();
   /** Files decoded, by their bytes: a decoded file goes when its bytes go. */
   readonly decoded = new WeakMap<Uint8Array, unknown>();
   private keptBytes = 0;
@@ -26,7 +22,7 @@ export class SearchFiles {
     private readonly store: AssetStore,
     private readonly origin: string,
     readonly meta: SearchMeta,
-    private readonly metaBytes: number,
+    readonly metaBytes: number,
   ) {}
 
   /** A country's index, opened once per isolate and store (FullTextSearch, Streets and Suggestions share it). */
@@ -48,12 +44,7 @@ export class SearchFiles {
 
   /** A request's reader: its budget (the meta's readBudget) charged with the meta, which every request reads. */
   reader(): RequestReader {
-    return new RequestReader(
-      this,
-      this.meta.readBudget,
-      searchMetaPath(this.meta.country),
-      this.metaBytes,
-    );
+    return new RequestReader(this);
   }
 
   get(key: number | string): unknown {
@@ -84,24 +75,17 @@ export class SearchFiles {
 export class RequestReader implements Reader {
   private spent = 0;
   private readonly got = new Map<string, Uint8Array | undefined>();
+  readonly meta: SearchMeta;
 
-  constructor(
-    private readonly files: SearchFiles,
-    private readonly limit: number,
-    metaPath: string,
-    metaBytes: number,
-  ) {
-    this.charge(metaPath, metaBytes);
-  }
-
-  get meta(): SearchMeta {
-    return this.files.meta;
+  constructor(private readonly files: SearchFiles) {
+    this.meta = files.meta;
+    this.charge(searchMetaPath(files.meta.country), files.metaBytes);
   }
 
   fits(files: Files, reserve = 0): boolean {
     let more = 0;
     for (const [path, bytes] of files) if (!this.got.has(path)) more += bytes;
-    return this.spent + more <= this.limit * (1 - reserve);
+    return this.spent + more <= this.meta.readBudget * (1 - reserve);
   }
 
   async need(files: Files): Promise<void> {
@@ -109,17 +93,13 @@ export class RequestReader implements Reader {
     if (!this.fits(files)) throw new SearchTooBroad(this.spent);
     for (const [path, bytes] of files) this.charge(path, bytes);
     const missing = [...files.keys()].filter((path) => this.got.get(path) === undefined);
-    if (missing.length === 0) return;
-    const fetched = await Promise.all(
-      missing.map(
-        async (path) =>
-          [path, (this.files.get(path) as Uint8Array) ?? (await this.files.fetch(path))] as const,
-      ),
+    await Promise.all(
+      missing.map(async (path) => {
+        const bytes = (this.files.get(path) as Uint8Array) ?? (await this.files.fetch(path));
+        this.got.set(path, bytes);
+        this.files.keep(path, bytes, bytes.byteLength);
+      }),
     );
-    for (const [path, bytes] of fetched) {
-      this.got.set(path, bytes);
-      this.files.keep(path, bytes, bytes.byteLength);
-    }
   }
 
   bytes(path: string): Uint8Array {
@@ -149,6 +129,6 @@ export class RequestReader implements Reader {
     if (this.got.has(path)) return;
     this.got.set(path, undefined);
     this.spent += bytes;
-    if (this.spent > this.limit) throw new SearchTooBroad(this.spent);
+    if (this.spent > this.meta.readBudget) throw new SearchTooBroad(this.spent);
   }
 }

@@ -20,7 +20,6 @@ import {
 } from "../contract/search/request.ts";
 import { headCsv, headJson } from "../contract/search/store.ts";
 import { findStreets } from "../contract/search/streets.ts";
-import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { headerLine, servePaged } from "./paged.ts";
 import { ifNoneMatch, type HeaderList } from "./responses.ts";
@@ -66,11 +65,7 @@ export async function serveStreets(
   query: ParsedQuery,
 ): Promise<Response> {
   const given = STREET_FILTERS.filter((p) => query.filters.has(p));
-  if (
-    given.length === 1 &&
-    given[0] === "locality" &&
-    (await hasView(ctx.store, ctx.origin, resource, query))
-  )
+  if (given.length === 1 && given[0] === "locality" && (await hasView(ctx, resource, query)))
     return await servePaged(ctx, resource, params, query);
   const files = await searchFilesOf(ctx, resource);
   const { meta } = files;
@@ -177,15 +172,14 @@ export async function answerFound(
   return respond.body(200, renderPage(format, headerLine(resource).text, rendered), headers);
 }
 
-async function hasView(
-  store: AssetStore,
-  origin: string,
-  resource: RouteResource,
-  query: ParsedQuery,
-): Promise<boolean> {
+async function hasView(ctx: ServeContext, resource: RouteResource, query: ParsedQuery) {
   const selection = selectView(resource.selectors, (s) => query.filters.get(s.param));
   if (!selection.ok) return false;
-  const shard = await store.shard(origin, resource.id, shardOf(selection.key, resource.shards));
+  const shard = await ctx.store.shard(
+    ctx.origin,
+    resource.id,
+    shardOf(selection.key, resource.shards),
+  );
   return shard.entries.has(selection.key);
 }
 

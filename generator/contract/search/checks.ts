@@ -87,8 +87,6 @@ const lexemesFrom = (text: string): Lexemes => {
 };
 const hasTerm = (field: Lexemes, term: LexemeMatch) =>
   term.prefix ? field.list.some((l) => l.startsWith(term.lexeme)) : field.set.has(term.lexeme);
-const placeText = (places: PlaceTable, id: number) =>
-  ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
 const document = (entry: ListEntry, places: PlaceTable) =>
   streetLexemes(
     entry.head.at(-1) ?? "",
@@ -121,7 +119,7 @@ const perPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
 const placeLexemes = (places: PlaceTable, id: number) => {
   let kept = perPlace.get(places);
   if (kept === undefined) perPlace.set(places, (kept = []));
-  return (kept[id] ??= lexemesFrom(placeText(places, id)));
+  return (kept[id] ??= lexemesFrom(` ${placePostalCode(places, id)} ${placeLocality(places, id)}`));
 };
 
 type Phrase = SearchNode & { readonly op: "phrase" };

@@ -4,26 +4,26 @@
  */
 import { BLOCK_ENTRIES, HeadTable, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
 import { ByteReader } from "./bytes.ts";
-import { COST, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { countRange } from "./kernels.ts";
 import type { PlaceTable } from "./meta.ts";
 import { nameSteps, readRuns, type NameSide } from "./names.ts";
 import type { PlacePass } from "./values.ts";
 
-/** Candidate streets in order: a stretch's runs [starts[i], starts[i] + lengths[i]), one name each. */
-export interface Lead {
+/**
+ * Candidate streets in order: a stretch's runs [starts[i], starts[i] + lengths[i]), one name each.
+ * `next` reads the next stretch of at most `want` streets (its files charged) and gives its runs,
+ * 0 at the end, or counts those wholly within its first `before` streets instead (`skipped`).
+ * `passes`: does run i's name pass (none: every run does); `head`: run i's head (none: the page's
+ * heads are read from the head table).
+ */
+interface Lead {
   starts: Int32Array;
   lengths: Int32Array;
-  /**
-   * Reads the next stretch of at most `want` streets (its files charged): its runs, 0 at the end. A
-   * lead may count the runs wholly within its first `before` streets instead (`skipped` streets).
-   */
   next(want: number, before?: number): Promise<number>;
   skipped?: number;
-  /** Does run i's name pass? (None: every run passes.) */
   readonly passes?: (i: number) => boolean;
-  /** Run i's head (none: the page's heads are read from the head table). */
   readonly head?: (i: number) => readonly string[];
 }
 
@@ -32,7 +32,7 @@ export interface Lead {
  * table), counted, those of [start, end) kept; `stretch(counted)` streets at a time, as far as the
  * page's end when `total` is known, else to the lead's end.
  */
-export async function walk(
+async function walk(
   r: Reader,
   lead: Lead,
   check: undefined | Uint32Array | PlacePass,
@@ -56,7 +56,7 @@ export async function walk(
     counted += lead.skipped ?? 0;
     if (n === 0 && (lead.skipped ?? 0) === 0) break;
     if (pass !== undefined) await r.need(recordFiles(r, lead, n));
-    // The stretch's arrays read from locals: a lead's own shape is looked up once a stretch.
+    // Read once a stretch: a lead's own shape is looked up once, not per run.
     const starts = lead.starts;
     const lengths = lead.lengths;
     for (let i = 0; i < n && counted < stop; i++) {
@@ -114,7 +114,7 @@ function recordFiles(r: Reader, lead: Lead, n: number) {
 }
 
 /** Every street, whole record chunks at a time: a place filter alone. */
-export function everyStreet(count: number): Lead {
+function everyStreet(count: number): Lead {
   const lead = { starts: Int32Array.of(0), lengths: Int32Array.of(0) };
   const next = async (want: number) => {
     const from = (lead.starts[0] as number) + (lead.lengths[0] as number);
@@ -126,10 +126,12 @@ export function everyStreet(count: number): Lead {
 }
 
 /**
- * An exact list's runs from its first block, its blocks fetched as many at a time as the rest of
- * the stretch is expected to take (`runs` in `streets`).
+ * An exact name's one list from its first block, its blocks fetched as many at a time as the rest
+ * of the stretch is expected to take (its `runs` in its `streets`).
  */
-export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number): Lead {
+function blockLead(r: Reader, name: NameSide): Lead {
+  const { streets, runs } = name;
+  const ref = name.refs[0] as ListRef;
   const tables: HeadTable[] = [];
   let [fetched, left, cursor] = [0, 0, 0];
   let reader = new ByteReader(new Uint8Array());
@@ -141,8 +143,7 @@ export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number
     lengths: new Int32Array(),
     next: async (asked: number, before = 0) => {
       const want = Math.min(asked, streets - cursor);
-      // Runs wholly within the first `before` streets are counted, not given: at most one more run
-      // than the streets after them is.
+      // Runs wholly within the first `before` streets are counted, not given.
       const starts = (lead.starts = new Int32Array(Math.min(want, runs, want - before + 1)));
       const lengths = (lead.lengths = new Int32Array(starts.length));
       heads = new Int32Array(starts.length);
@@ -191,16 +192,28 @@ export function blockLead(r: Reader, ref: ListRef, streets: number, runs: number
   return lead;
 }
 
-/** Every street of the name's runs listed, its place looked up and kept or not: the cursor over its runs. */
+/** Every street of the name's runs listed, its place looked up and kept or not. */
 export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.walked;
-/**
- * Summing counts over the places, then reading streets in order as far as the page's end: every
- * street's place looked up, and beside a name each of its list's entries decoded on the way.
- */
+/** Summing counts over the places, then reading streets in order as far as the page's end. */
 export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) =>
   r.meta.places * COST.bit +
   Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) *
     (name === undefined ? COST.entry : COST.walked);
+
+/** The name's runs read whole, walked with a check (none, place bitmaps, the passing places). */
+export const runsPlan = (
+  r: Reader,
+  name: NameSide,
+  steps: number,
+  check: () => Uint32Array | PlacePass | undefined,
+  start: number,
+  end: number,
+  more: Files = new Map(),
+): Plan<Found> => ({
+  steps,
+  files: () => union(leaf.listFiles(r.meta, name.refs), more),
+  run: () => walk(r, readRuns(r, name), check(), start, end),
+});
 
 /** Counted from the places (and the name's per-place counts); streets read in order as far as the page. */
 export function countedPlan(
@@ -211,63 +224,39 @@ export function countedPlan(
   start: number,
   end: number,
 ): Plan<Found> {
+  const n = name?.counts;
   return {
     steps: countedSteps(r, places.streets, end, name),
-    files: () =>
-      name?.counts === undefined ? new Map() : leaf.filesOf(r.meta, "c", [name.counts]),
+    files: () => (n === undefined ? new Map() : leaf.filesOf(r.meta, "c", [n])),
     run: async () => {
-      const counts =
-        name?.counts === undefined ? table.counts : leaf.placeCounts(r, name.counts, table.size);
+      const counts = n === undefined ? table.counts : leaf.placeCounts(r, n, table.size);
       let total = 0;
       for (let i = 0; i < places.list.length; i++)
         total += counts[places.list[i] as number] as number;
       if (name !== undefined) {
-        // The name's one exact list from its first block, as much at a time as the page is
-        // expected to need (its share of passing streets) and 32 more.
+        // As much at a time as the page is expected to need (its share of passing streets), and 32.
         const share = Math.max(total / name.streets, 1e-9);
-        const lead = blockLead(r, name.refs[0] as ListRef, name.streets, name.runs);
         const stretch = (counted: number) => Math.ceil((end - counted) / share) + 32;
-        return await walk(r, lead, places, start, end, stretch, total);
+        return await walk(r, blockLead(r, name), places, start, end, stretch, total);
       }
       // Place filters alone: every street's place in the record table, whole chunks at a time.
       const share = Math.max(total / Math.max(1, r.meta.count), 1e-9);
-      const last = Math.min(end, total);
-      const stretch = (counted: number) => (last - counted) / share;
+      const stretch = (counted: number) => (Math.min(end, total) - counted) / share;
       return await walk(r, everyStreet(r.meta.count), places, start, end, stretch, total);
     },
   };
 }
 
-/** The name's runs, each passing street's place from the record table. */
-export const recordPlan = (
-  r: Reader,
-  name: NameSide,
-  places: PlacePass,
-  start: number,
-  end: number,
-): Plan<Found> => ({
-  steps: recordSteps(name),
-  files: () => leaf.listFiles(r.meta, name.refs),
-  run: () => walk(r, readRuns(r, name), places, start, end),
-});
-
 /** A name alone: its runs read and tested, or its one exact list read from the first block as far as the page. */
 export function namePlans(r: Reader, name: NameSide, start: number, end: number): Plan<Found>[] {
-  const whole: Plan<Found> = {
-    steps: nameSteps(name),
-    files: () => leaf.listFiles(r.meta, name.refs),
-    run: () => walk(r, readRuns(r, name), undefined, start, end),
-  };
+  const whole = runsPlan(r, name, nameSteps(name), () => undefined, start, end);
   const [ref] = name.refs;
   if (!name.exact || ref === undefined || name.refs.length > 1) return [whole];
-  const perBlock = (BLOCK_ENTRIES * name.streets) / Math.max(1, name.runs);
+  const blocks = Math.ceil(end / ((BLOCK_ENTRIES * name.streets) / Math.max(1, name.runs)));
   const lazy: Plan<Found> = {
-    steps: Math.min(name.runs, Math.ceil(end / perBlock) * BLOCK_ENTRIES) * COST.entry,
-    files: () => leaf.blockFiles(r.meta, ref, 0, Math.ceil(end / perBlock)),
-    run: async () => {
-      const lead = blockLead(r, ref, name.streets, name.runs);
-      return await walk(r, lead, undefined, start, end, (counted) => end - counted, name.streets);
-    },
+    steps: Math.min(name.runs, blocks * BLOCK_ENTRIES) * COST.entry,
+    files: () => leaf.blockFiles(r.meta, ref, 0, blocks),
+    run: () => walk(r, blockLead(r, name), undefined, start, end, (c) => end - c, name.streets),
   };
   return [whole, lazy];
 }

@@ -26,26 +26,20 @@ export function gallop(values: Int32Array, value: number, from = 0): number {
 }
 
 /** a ∩ b, galloping from the smaller: a rare word against a common one costs the rare one's length. */
-export function intersect(a: Int32Array, b: Int32Array): Int32Array {
-  if (a.length > b.length) [a, b] = [b, a];
-  const out = new Int32Array(a.length);
-  let n = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length; i++) {
-    const value = a[i] as number;
-    if ((b[j] as number) < value) j = gallop(b, value, j);
-    if (b[j] === value) out[n++] = value;
-  }
-  return out.subarray(0, n);
-}
+export const intersect = (a: Int32Array, b: Int32Array): Int32Array =>
+  a.length > b.length ? sieve(b, a, true) : sieve(a, b, true);
 
 /** a \ b. */
-export function difference(a: Int32Array, b: Int32Array): Int32Array {
+export const difference = (a: Int32Array, b: Int32Array): Int32Array => sieve(a, b, false);
+
+/** The values of a that are in b (`inB`) or not, b galloped through. */
+function sieve(a: Int32Array, b: Int32Array, inB: boolean): Int32Array {
   const out = new Int32Array(a.length);
   let n = 0;
-  for (let i = 0, j = 0; i < a.length; i++) {
+  for (let i = 0, j = 0; i < a.length && (j < b.length || !inB); i++) {
     const value = a[i] as number;
     if (j < b.length && (b[j] as number) < value) j = gallop(b, value, j);
-    if (b[j] !== value) out[n++] = value;
+    if ((b[j] === value) === inB) out[n++] = value;
   }
   return out.subarray(0, n);
 }
@@ -70,11 +64,7 @@ export function unite(lists: readonly Int32Array[], size: number): Int32Array {
   }
   const bits = new Uint32Array((size + 31) >>> 5);
   for (const list of nonEmpty) fillPositions(bits, list);
-  const out = new Int32Array(countBits(bits));
-  for (let w = 0, n = 0; w < bits.length; w++)
-    for (let word = bits[w] as number; word !== 0; word &= word - 1)
-      out[n++] = w * 32 + 31 - Math.clz32(word & -word);
-  return out;
+  return selectBits(bits, 0, countBits(bits));
 }
 
 /** Sets the bits of positions. */
@@ -144,11 +134,7 @@ export function popcount(word: number): number {
 }
 
 /** The number of set bits. */
-export function countBits(bits: Uint32Array): number {
-  let count = 0;
-  for (let w = 0; w < bits.length; w++) count += popcount(bits[w] as number);
-  return count;
-}
+export const countBits = (bits: Uint32Array): number => countRange(bits, 0, bits.length * 32);
 
 /** The number of set bits of positions [from, to). */
 export function countRange(bits: Uint32Array, from: number, to: number): number {
@@ -164,8 +150,8 @@ export function countRange(bits: Uint32Array, from: number, to: number): number 
 
 /** The positions of set bits [start, end) in order: words counted up to the start, then read. */
 export function selectBits(bits: Uint32Array, start: number, end: number): Int32Array {
-  const out: number[] = [];
-  let seen = 0;
+  const out = new Int32Array(Math.max(0, Math.min(end, bits.length * 32) - start));
+  let [seen, n] = [0, 0];
   for (let w = 0; w < bits.length && seen < end; w++) {
     let word = bits[w] as number;
     const count = popcount(word);
@@ -174,9 +160,9 @@ export function selectBits(bits: Uint32Array, start: number, end: number): Int32
       continue;
     }
     for (; word !== 0 && seen < end; word &= word - 1)
-      if (seen++ >= start) out.push(w * 32 + 31 - Math.clz32(word & -word));
+      if (seen++ >= start) out[n++] = w * 32 + 31 - Math.clz32(word & -word);
   }
-  return Int32Array.from(out);
+  return out.subarray(0, n);
 }
 
 /**

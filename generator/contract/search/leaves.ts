@@ -11,7 +11,16 @@ import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
 import type { Files, Found, Reader } from "./plan.ts";
 import { decodePostings, Postings } from "./postings.ts";
 import { ListShard, shardFor } from "./shards.ts";
-import * as store from "./store.ts";
+import {
+  headsInRuns,
+  lexiconKey,
+  PLACE_STREETS_PER_FILE as PER_FILE,
+  POSITION_BYTES,
+  RECORD_CHUNK_STREETS as CHUNK,
+  SEARCH_CHUNK_BYTES as STREAM,
+  TAILS_PER_SHARD,
+  type ListRef,
+} from "./store.ts";
 import { TailShard } from "./tails.ts";
 
 const FAMILIES = {
@@ -50,19 +59,11 @@ export function pathOf(meta: SearchMeta, family: Family, n: number): string {
 
 /** The bytes of file n of a family: worked out for files of a fixed size, the others' from the meta. */
 function sizeOf(meta: SearchMeta, family: Family, n: number): number {
-  const { count } = meta;
-  if (family === "p")
-    return Math.min(store.SEARCH_CHUNK_BYTES, meta.streamBytes - n * store.SEARCH_CHUNK_BYTES);
-  if (family === "r")
-    return (
-      Math.min(store.RECORD_CHUNK_STREETS, count - n * store.RECORD_CHUNK_STREETS) * meta.placeWidth
-    );
-  if (family === "s")
-    return (
-      Math.min(store.PLACE_STREETS_PER_FILE, count - n * store.PLACE_STREETS_PER_FILE) *
-      store.POSITION_BYTES
-    );
-  if (family === "b") return bitmapBytes(count);
+  const part = (total: number, per: number) => Math.min(per, total - n * per);
+  if (family === "p") return part(meta.streamBytes, STREAM);
+  if (family === "r") return part(meta.count, CHUNK) * meta.placeWidth;
+  if (family === "s") return part(meta.count, PER_FILE) * POSITION_BYTES;
+  if (family === "b") return bitmapBytes(meta.count);
   return meta.fileBytes[family][n] ?? 0;
 }
 
@@ -88,52 +89,46 @@ function chunksOf(units: ArrayLike<number>, size: number): number[] {
   return out;
 }
 
-/** The list-stream chunks that byte ranges [from, to) lie in. */
-function streamFiles(meta: SearchMeta, ranges: readonly (readonly [number, number])[]): Files {
-  const chunks = new Set<number>();
-  for (const [from, to] of ranges)
-    for (
-      let c = Math.floor(from / store.SEARCH_CHUNK_BYTES);
-      c * store.SEARCH_CHUNK_BYTES < to;
-      c++
-    )
-      chunks.add(c);
-  return filesOf(meta, "p", chunks);
+/** The files of `family` (of `size` units each) that unit ranges [from, to) lie in. */
+function rangeFiles(meta: SearchMeta, family: Family, size: number, ranges: number[][]): Files {
+  const files = new Set<number>();
+  for (const [from = 0, to = 0] of ranges)
+    for (let f = Math.floor(from / size); f * size < to && from < to; f++) files.add(f);
+  return filesOf(meta, family, files);
 }
 
 /** The lists' files (whole lists: a ListRef is its count and its blocks' offsets). */
-export const listFiles = (meta: SearchMeta, refs: readonly store.ListRef[]): Files =>
-  streamFiles(
+export const listFiles = (meta: SearchMeta, refs: readonly ListRef[]): Files =>
+  rangeFiles(
     meta,
+    "p",
+    STREAM,
     refs.map((ref) => [ref[1] ?? 0, ref.at(-1) ?? 0]),
   );
 
 /** The files of a list's blocks [from, to) (to at most its last block). */
-export const blockFiles = (meta: SearchMeta, ref: store.ListRef, from: number, to: number): Files =>
-  streamFiles(meta, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
+export const blockFiles = (meta: SearchMeta, ref: ListRef, from: number, to: number): Files =>
+  rangeFiles(meta, "p", STREAM, [[ref[1 + from] ?? 0, ref[1 + Math.min(to, ref.length - 2)] ?? 0]]);
 
 /** The bytes of a list's blocks [from, to) (their files fetched). */
-export const blockBytes = (r: Reader, ref: store.ListRef, from: number, to: number): Uint8Array =>
+export const blockBytes = (r: Reader, ref: ListRef, from: number, to: number): Uint8Array =>
   streamBytes(r, ref[1 + from] ?? 0, ref[1 + to] ?? 0);
 
 /** Bytes [from, to) of the list stream, its chunks fetched. */
-export function streamBytes(r: Reader, from: number, to: number): Uint8Array {
-  const spans = chunkSpans(from, to, store.SEARCH_CHUNK_BYTES);
+function streamBytes(r: Reader, from: number, to: number): Uint8Array {
+  const spans = chunkSpans(from, to, STREAM);
   const chunk = (n: number) => r.bytes(pathOf(r.meta, "p", n));
   const [only] = spans;
   if (spans.length === 1 && only !== undefined)
     return chunk(only.chunk).subarray(only.from, only.to);
   const out = new Uint8Array(to - from);
   for (const span of spans)
-    out.set(
-      chunk(span.chunk).subarray(span.from, span.to),
-      span.chunk * store.SEARCH_CHUNK_BYTES + span.from - from,
-    );
+    out.set(chunk(span.chunk).subarray(span.from, span.to), span.chunk * STREAM + span.from - from);
   return out;
 }
 
 /** A whole list decoded as columns (its files fetched), kept per isolate. */
-export function list(r: Reader, ref: store.ListRef): Postings {
+export function list(r: Reader, ref: ListRef): Postings {
   const [count = 0, from = 0] = ref;
   if (count === 0) return Postings.EMPTY;
   return r.kept(from, count * 12, () =>
@@ -142,17 +137,11 @@ export function list(r: Reader, ref: store.ListRef): Postings {
 }
 
 /** The shard files of keys: lexicon shards for lexemes (their two-character group), n-gram shards for n-grams. */
-export const shardFiles = (meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files =>
-  filesOf(
-    meta,
-    lexicon ? "l" : "g",
-    keys.map((key) =>
-      shardFor(
-        lexicon ? meta.lexiconShards : meta.trigramShards,
-        lexicon ? store.lexiconKey(key) : key,
-      ),
-    ),
-  );
+export function shardFiles(meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files {
+  const shards = lexicon ? meta.lexiconShards : meta.trigramShards;
+  const numbers = keys.map((key) => shardFor(shards, lexicon ? lexiconKey(key) : key));
+  return filesOf(meta, lexicon ? "l" : "g", numbers);
+}
 
 /** The shard a key is in (its file fetched). */
 export function shardOf(r: Reader, key: string, lexicon: boolean): ListShard {
@@ -177,31 +166,23 @@ export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
   });
 
 /** The files of the streets of these places. */
-export function placeStreetFiles(meta: SearchMeta, starts: Int32Array, places: Int32Array): Files {
-  const files = new Set<number>();
-  for (let i = 0; i < places.length; i++) {
-    const p = places[i] as number;
-    for (
-      let k = starts[p] as number;
-      k < (starts[p + 1] as number);
-      k += store.PLACE_STREETS_PER_FILE
-    )
-      files
-        .add(Math.floor(k / store.PLACE_STREETS_PER_FILE))
-        .add(Math.floor(((starts[p + 1] as number) - 1) / store.PLACE_STREETS_PER_FILE));
-  }
-  return filesOf(meta, "s", files);
-}
+export const placeStreetFiles = (meta: SearchMeta, starts: Int32Array, places: Int32Array): Files =>
+  rangeFiles(
+    meta,
+    "s",
+    PER_FILE,
+    Array.from(places, (p) => [starts[p] ?? 0, starts[p + 1] ?? 0]),
+  );
 
 /** The streets of place p, in order (their files fetched). */
 export function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Array {
   const [from, to] = [starts[p] as number, starts[p + 1] as number];
   const out = new Int32Array(to - from);
   for (let k = from; k < to;) {
-    const f = Math.floor(k / store.PLACE_STREETS_PER_FILE);
+    const f = Math.floor(k / PER_FILE);
     const bytes = r.bytes(pathOf(r.meta, "s", f));
-    const end = Math.min(to, (f + 1) * store.PLACE_STREETS_PER_FILE);
-    for (let at = (k - f * store.PLACE_STREETS_PER_FILE) * 3; k < end; k++, at += 3)
+    const end = Math.min(to, (f + 1) * PER_FILE);
+    for (let at = (k - f * PER_FILE) * 3; k < end; k++, at += 3)
       out[k - from] =
         (bytes[at] as number) |
         ((bytes[at + 1] as number) << 8) |
@@ -212,7 +193,7 @@ export function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Arr
 
 /** The record-table chunks (each street's place) of increasing positions. */
 export const recordFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
-  filesOf(meta, "r", chunksOf(positions, store.RECORD_CHUNK_STREETS));
+  filesOf(meta, "r", chunksOf(positions, CHUNK));
 
 /** The places of increasing positions (their record chunks fetched). */
 export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
@@ -222,10 +203,10 @@ export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
   for (let i = 0, first = 0, end = -1; i < positions.length; i++) {
     const position = positions[i] as number;
     if (position < first || position >= end) {
-      const chunk = Math.floor(position / store.RECORD_CHUNK_STREETS);
+      const chunk = Math.floor(position / CHUNK);
       table = r.bytes(pathOf(r.meta, "r", chunk));
-      first = chunk * store.RECORD_CHUNK_STREETS;
-      end = first + store.RECORD_CHUNK_STREETS;
+      first = chunk * CHUNK;
+      end = first + CHUNK;
     }
     const at = (position - first) * width;
     out[i] =
@@ -238,7 +219,7 @@ export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
 
 /** The head-table chunks of increasing positions. */
 export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
-  filesOf(meta, "h", chunksOf(positions, store.RECORD_CHUNK_STREETS));
+  filesOf(meta, "h", chunksOf(positions, CHUNK));
 
 /** The record and head chunks a found page still needs: those of what its plan did not give. */
 export const pageFiles = (meta: SearchMeta, found: Found): Files =>
@@ -251,22 +232,19 @@ export const pageFiles = (meta: SearchMeta, found: Found): Files =>
 export function headsAt(r: Reader, positions: Int32Array): (readonly string[])[] {
   const sorted = Int32Array.from(positions).sort();
   const heads: (readonly string[])[] = [];
-  for (const chunk of chunksOf(sorted, store.RECORD_CHUNK_STREETS)) {
-    const here = [...sorted].filter((p) => Math.floor(p / store.RECORD_CHUNK_STREETS) === chunk);
-    heads.push(...store.headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
+  for (const chunk of chunksOf(sorted, CHUNK)) {
+    const here = [...sorted].filter((p) => Math.floor(p / CHUNK) === chunk);
+    heads.push(...headsInRuns(r.bytes(pathOf(r.meta, "h", chunk)), here));
   }
   return Array.from(positions, (p) => heads[gallop(sorted, p)] ?? []);
 }
 
 /** The number of a bitmap key's file (the meta's bitmaps and their aliases). */
-export const bitmapNumber = (r: Reader, key: string): number | undefined =>
-  r
-    .kept(
-      "bitmap numbers",
-      0,
-      () => new Map([...r.meta.bitmaps.map((k, n) => [k, n] as const), ...r.meta.bitmapAliases]),
-    )
-    .get(key);
+export function bitmapNumber(r: Reader, key: string): number | undefined {
+  const { bitmaps, bitmapAliases } = r.meta;
+  const numbers = () => new Map([...bitmaps.map((k, n) => [k, n] as const), ...bitmapAliases]);
+  return r.kept("bitmap numbers", 0, numbers).get(key);
+}
 
 /** Bitmap file n's words (fetched). */
 export const bitmap = (r: Reader, n: number): Uint32Array =>
@@ -281,13 +259,13 @@ export const tailFiles = (meta: SearchMeta, places: Iterable<number>): Files =>
   filesOf(
     meta,
     "t",
-    Array.from(places, (place) => Math.floor(place / store.TAILS_PER_SHARD)),
+    Array.from(places, (place) => Math.floor(place / TAILS_PER_SHARD)),
   );
 
 /** A place's rendered tail, JSON (0) or CSV (1) (its shard fetched). */
 export function tailOf(r: Reader, place: number, format: 0 | 1): string {
-  const n = Math.floor(place / store.TAILS_PER_SHARD);
+  const n = Math.floor(place / TAILS_PER_SHARD);
   const shard = r.decoded(pathOf(r.meta, "t", n), (bytes) => new TailShard(bytes));
-  const i = place % store.TAILS_PER_SHARD;
+  const i = place % TAILS_PER_SHARD;
   return i >= shard.size ? (["}", "\r\n"][format] ?? "") : shard.tail(i, format);
 }

@@ -16,6 +16,9 @@ import type { Postings } from "./postings.ts";
 import { EVERY_NAME, literalKeys, listCount, NAME_START, type ListRef } from "./store.ts";
 import { gallop, intersect, unite } from "./kernels.ts";
 
+/** A key's list and the streets in its runs. */
+type Listed = { readonly ref: ListRef; readonly streets: number };
+
 /** The lists a name reads: their runs (an upper bound of the candidates) and streets (likewise). */
 interface Cover {
   readonly refs: readonly ListRef[];
@@ -23,20 +26,21 @@ interface Cover {
   readonly streets: number;
 }
 
+/**
+ * A name's side: its lists, intersected (`and`: a literal's rarest n-grams) or united (a pattern's
+ * branches); `exact`: every run of its one list passes, no name is tested; `counts`: its per-place
+ * counts file (gram-counts.ts), when exact; `test`: steps per distinct name tested.
+ */
 export interface NameSide extends Cover {
   readonly filter: StreetFilter;
-  /** The lists are intersected (a literal's rarest n-grams), else united (a pattern's branches). */
   readonly and: boolean;
-  /** Every run of its one list passes: no name is tested. */
   readonly exact: boolean;
-  /** Its per-place counts file (gram-counts.ts), when exact. */
   readonly counts: number | undefined;
-  /** Steps per distinct name tested. */
   readonly test: number;
 }
 
 /** Most candidates a pattern may leave for the engine (docs/SEARCH.md, "Thresholds"). */
-export const MAX_PATTERN_CANDIDATES = 4000;
+const MAX_PATTERN_CANDIDATES = 4000;
 
 /** A pattern that would leave the engine more than MAX_PATTERN_CANDIDATES candidates. */
 export class PatternTooBroad extends Error {
@@ -81,63 +85,46 @@ export async function nameSide(r: Reader, filter: StreetFilter): Promise<NameSid
   );
   const text = caseFoldKey(literalText(filter.literal));
   const anchored = filter.anchoredStart && filter.literal.length > 0;
-  const counted = (exact: boolean) => {
+  const start = anchored ? NAME_START : "";
+  // Its lists, their runs and streets, and (exact, unanchored) its per-place counts file.
+  const of = (refs: ListRef[], runs: number, streets: number, exact: boolean): NameSide => {
     const n = exact && !anchored ? r.meta.gramCounts.indexOf(text) : -1;
-    return n < 0 ? undefined : n;
+    return { ...side, refs, runs, streets, exact, counts: n < 0 ? undefined : n };
   };
-  const none = { ...side, refs: [], runs: 0, streets: 0, exact: true };
   // Four or more characters, or anchored, may be a list of its own (a common n-gram, a name's start).
   if (anchored || filter.literal.length >= 4) {
-    const key = (anchored ? NAME_START : "") + text;
-    const own = (await lookup(r, [key])).get(key);
+    const own = (await lookup(r, [start + text])).get(start + text);
     if (own !== undefined) {
       const exact = foldIsExact(filter, occurring, anchored);
-      return {
-        ...side,
-        refs: [own[1]],
-        runs: listCount(own[1]),
-        streets: own[0],
-        exact,
-        counts: counted(exact),
-      };
+      return of([own.ref], listCount(own.ref), own.streets, exact);
     }
-    if (anchored && filter.literal.length <= 2) return none;
+    if (anchored && filter.literal.length <= 2) return of([], 0, 0, true);
   }
   // Its rarest n-gram's runs, intersected with the rarest that does not overlap it when that is at
   // most COST.name times as long: decoding it costs less than testing the names it rules out.
-  const keys = literalKeys((anchored ? NAME_START : "") + text);
+  const keys = literalKeys(start + text);
   const found = await lookup(r, keys);
   const lists = keys.map((key) => found.get(key));
-  if (lists.some((l) => l === undefined)) return none;
-  const runs = (i: number) => listCount((lists[i] as readonly [number, ListRef])[1]);
+  if (lists.some((l) => l === undefined)) return of([], 0, 0, true);
+  const runs = (i: number) => listCount((lists[i] as Listed).ref);
   const rarest = (ok: (i: number) => boolean) =>
     lists.reduce((best, _, i) => (ok(i) && (best < 0 || runs(i) < runs(best)) ? i : best), -1);
   const at = rarest(() => true);
-  const [streets, first] = lists[at] as readonly [number, ListRef];
+  const { streets, ref: first } = lists[at] as Listed;
   const second =
-    lists[rarest((i) => Math.abs(i - at) >= 3 && runs(i) <= COST.name * runs(at))]?.[1];
+    lists[rarest((i) => Math.abs(i - at) >= 3 && runs(i) <= COST.name * runs(at))]?.ref;
   const both = second !== undefined && r.fits(listFiles(r.meta, [first, second]), 0.5);
   const exact = filter.literal.length <= 3 && foldIsExact(filter, occurring);
-  return {
-    ...side,
-    refs: both ? [first, second] : [first],
-    runs: runs(at),
-    streets,
-    exact,
-    counts: counted(exact),
-  };
+  return of(both ? [first, second] : [first], runs(at), streets, exact);
 }
 
 /** Each key's list and the streets in its runs, from the n-gram shards (charged and read). */
-async function lookup(
-  r: Reader,
-  keys: readonly string[],
-): Promise<Map<string, readonly [number, ListRef]>> {
+async function lookup(r: Reader, keys: readonly string[]): Promise<Map<string, Listed>> {
   await r.need(shardFiles(r.meta, keys, false));
-  const out = new Map<string, readonly [number, ListRef]>();
+  const out = new Map<string, Listed>();
   for (const key of keys) {
     const found = shardOf(r, key, false).get(key);
-    if (found !== undefined) out.set(key, [found.streets, found.ref]);
+    if (found !== undefined) out.set(key, found);
   }
   return out;
 }
@@ -158,15 +145,12 @@ const treeKeys = (tree: GramTree): string[] =>
 const NONE: Cover = { refs: [], runs: 0, streets: 0 };
 
 /** The cheapest cover of a tree, from its lists' sizes alone: the fewest runs of an `and`'s operands, every branch of an `or`. */
-function cheapestCover(
-  tree: GramTree,
-  found: ReadonlyMap<string, readonly [number, ListRef]>,
-): Cover {
+function cheapestCover(tree: GramTree, found: ReadonlyMap<string, Listed>): Cover {
   if (typeof tree === "string") {
     const list = found.get(tree);
     return list === undefined
       ? NONE
-      : { refs: [list[1]], runs: listCount(list[1]), streets: list[0] };
+      : { refs: [list.ref], runs: listCount(list.ref), streets: list.streets };
   }
   const covers = tree.of.map((t) => cheapestCover(t, found));
   if (tree.op === "and")
@@ -217,29 +201,22 @@ export class Runs {
           lists.map((l) => l.positions),
           size,
         );
-    const [which, at, lengths] = [
-      new Int32Array(this.starts.length),
-      new Int32Array(this.starts.length),
-      new Int32Array(this.starts.length),
-    ];
+    const n = this.starts.length;
+    const [which, at, lengths] = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
     const next = new Int32Array(lists.length);
-    for (let i = 0; i < at.length; i++) {
+    for (let i = 0; i < n; i++) {
       const start = this.starts[i] as number;
-      let l = 0;
-      while (
-        ((lists[l] as Postings).positions[
-          (next[l] = gallop((lists[l] as Postings).positions, start, next[l]))
-        ] as number) !== start
-      )
-        l++;
-      [which[i], at[i], lengths[i]] = [
-        l,
-        next[l] as number,
-        (lists[l] as Postings).seconds[next[l] as number] as number,
-      ];
+      // The first list holding the run's start gives its length and head.
+      for (let l = 0; ; l++) {
+        const { positions, seconds } = lists[l] as Postings;
+        const j = (next[l] = gallop(positions, start, next[l]));
+        if (positions[j] !== start) continue;
+        [which[i], at[i], lengths[i]] = [l, j, seconds[j] as number];
+        break;
+      }
     }
     [this.lengths, this.which, this.at] = [lengths, which, at];
-    this.verdicts = new Uint8Array(this.starts.length);
+    this.verdicts = new Uint8Array(n);
   }
 
   /** Run i's head. */

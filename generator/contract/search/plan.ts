@@ -4,13 +4,10 @@
  */
 import type { SearchMeta } from "./meta.ts";
 
-/**
- * Bytes of index one search may read by default (`build --search-read-budget` sets another), each
- * file charged once, whole, whether or not the isolate holds it (docs/SEARCH.md, "Thresholds").
- */
+/** Bytes of index one search may read by default (`build --search-read-budget` sets another). */
 export const SEARCH_READ_BUDGET = 1024 * 1024;
 
-/** Estimated steps (COST) one plan may take: a plan over it is not run (docs/SEARCH.md, "Thresholds"). */
+/** Estimated steps (COST) one plan may take: a plan over it is not run. */
 export const SEARCH_STEP_BUDGET = 600_000;
 
 /** The estimated steps of the plans a request ran, outermost first (bench/search-steps.ts reads them). */
@@ -27,7 +24,7 @@ export class SearchTooBroad extends Error {
 /** Files a plan reads, by path, with their bytes: each is charged once to a request, whole. */
 export type Files = Map<string, number>;
 
-/** The index as a plan reads it (edge/search-index.ts). */
+/** The index as a plan reads it (edge/search-reader.ts). */
 export interface Reader {
   readonly meta: SearchMeta;
   /** Charges files (each once per request), then fetches those not kept; SearchTooBroad past the budget. */
@@ -45,21 +42,13 @@ export interface Reader {
 /** The cost unit: one step is one list entry decoded; the other prices in steps (docs/SEARCH.md, "The cost unit"). */
 export const COST = {
   entry: 1,
-  /** A street position read from the streets of places, or a place from the record table. */
   position: 0.25,
-  /** A 32-bit word of a bitmap combined, counted or selected. */
   word: 0.25,
-  /** A candidate tested against a bit of a bitmap, or a place against the places that pass. */
   bit: 0.25,
-  /** A distinct name tested by string search (a literal filter). */
   name: 4,
-  /** A distinct name tested by the regular-expression engine. */
   pattern: 40,
-  /** A candidate's document (name and place) tested against query terms or a phrase. */
   document: 30,
-  /** A street of a name's runs visited with its place looked up in the record table. */
   walked: 3,
-  /** A street rendered into the page (its head, its place's tail). */
   row: 20,
 } as const;
 
@@ -84,9 +73,8 @@ export interface Plan<T> {
  * charged. SearchTooBroad when none fits.
  */
 export async function cheapest<T>(plans: readonly Plan<T>[], r: Reader): Promise<T> {
-  const ordered = [...plans].sort((a, b) => a.steps - b.steps);
   let refusal: SearchTooBroad | undefined;
-  for (const plan of ordered) {
+  for (const plan of [...plans].sort((a, b) => a.steps - b.steps)) {
     if (plan.steps > SEARCH_STEP_BUDGET) break; // sorted: every later plan costs more
     const files = plan.files();
     if (!r.fits(files)) continue;

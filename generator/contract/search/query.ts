@@ -6,7 +6,7 @@ import { lexemesOfQuery, type LexemeMatch, type SearchNode } from "../postgres/t
 import { termKey } from "./bitmaps.ts";
 import { checked, hasPhrase, type CheckInputs } from "./checks.ts";
 import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
-import { entryAt } from "./postings.ts";
+import { entryAt, type Postings } from "./postings.ts";
 import * as leaf from "./leaves.ts";
 import * as k from "./kernels.ts";
 import { BLOCK_ENTRIES, decodeBlocks, listCount, type ListEntry, type ListRef } from "./store.ts";
@@ -22,26 +22,15 @@ export async function findFullText(
   end: number,
 ): Promise<Found> {
   const lexemes = lexemesOfQuery({ root });
-  await r.need(
-    leaf.shardFiles(
-      r.meta,
-      lexemes.map((t) => t.lexeme),
-      true,
-    ),
-  );
+  const words = lexemes.map((t) => t.lexeme);
+  await r.need(leaf.shardFiles(r.meta, words, true));
   const terms = new Map<string, Term>();
   for (const t of lexemes) {
-    const shard = leaf.shardOf(r, t.lexeme, true);
-    const refs = (t.prefix ? shard.withPrefix(t.lexeme) : [shard.get(t.lexeme)?.ref ?? []]).filter(
-      (ref) => listCount(ref) > 0,
-    );
+    const [shard, key] = [leaf.shardOf(r, t.lexeme, true), termKey(t)];
+    const all = t.prefix ? shard.withPrefix(t.lexeme) : [shard.get(t.lexeme)?.ref ?? []];
+    const refs = all.filter((ref) => listCount(ref) > 0);
     const entries = refs.reduce((sum, ref) => sum + listCount(ref), 0);
-    terms.set(termKey(t), {
-      key: termKey(t),
-      refs,
-      entries,
-      bitmap: leaf.bitmapNumber(r, termKey(t)),
-    });
+    terms.set(key, { key, refs, entries, bitmap: leaf.bitmapNumber(r, key) });
   }
   const termOf = (t: LexemeMatch) => terms.get(termKey(t)) as Term;
   if (root.op === "lexeme" && !root.prefix) return await oneList(r, termOf(root), start, end);
@@ -69,6 +58,12 @@ async function oneList(r: Reader, term: Term, start: number, end: number): Promi
     heads: entries.map((e) => e.head),
   };
 }
+
+const positionsOf = (lists: readonly Postings[]) => lists.map((l) => l.positions);
+const entriesOf = (terms: readonly Term[]) => terms.reduce((sum, t) => sum + t.entries, 0);
+const refsOf = (terms: readonly Term[]) => terms.flatMap((t) => t.refs);
+const bitmapsOf = (terms: readonly Term[]) =>
+  terms.flatMap((t) => (t.bitmap === undefined ? [] : [t.bitmap]));
 
 /** The operands of a chain of one operator (PostgreSQL's trees are binary, left-deep). */
 const chain = (node: SearchNode, op: "and" | "or"): SearchNode[] =>
@@ -108,14 +103,10 @@ function sparsePlan(
   const entries = (node: SearchNode): number =>
     node.op === "phrase"
       ? Math.min(...node.terms.map((t) => termOf(t).entries))
-      : lexemesOfQuery({ root: node }).reduce((sum, t) => sum + termOf(t).entries, 0);
+      : entriesOf(lexemesOfQuery({ root: node }).map(termOf));
   const listOf = (t: LexemeMatch) => {
     read.add(termOf(t));
-    return (inputs: CheckInputs) =>
-      k.unite(
-        inputs.postings(t).map((l) => l.positions),
-        size,
-      );
+    return (inputs: CheckInputs) => k.unite(positionsOf(inputs.postings(t)), size);
   };
   const plan = (node: SearchNode): Run => {
     switch (node.op) {
@@ -140,16 +131,12 @@ function sparsePlan(
         // the candidates they rule out (or by their bits), then checked.
         const driver = node.terms.reduce((a, b) => (termOf(b).entries < termOf(a).entries ? b : a));
         const others = node.terms.filter((t) => termOf(t) !== termOf(driver));
-        const narrowing = others.filter(
-          (t) =>
-            !least &&
-            termOf(t).bitmap === undefined &&
-            termOf(t).entries < termOf(driver).entries * COST.document,
-        );
+        const most = termOf(driver).entries * COST.document;
+        const narrowing = least
+          ? []
+          : others.filter((t) => termOf(t).bitmap === undefined && termOf(t).entries < most);
         others.forEach((t) => bitmaps.add(termOf(t)));
-        steps +=
-          [driver, ...narrowing].reduce((sum, t) => sum + termOf(t).entries, 0) * COST.entry +
-          termOf(driver).entries * COST.document;
+        steps += entriesOf([driver, ...narrowing].map(termOf)) * COST.entry + most;
         documents = true;
         const [first, ...rest] = [driver, ...narrowing].map(listOf);
         const candidates = (i: CheckInputs) =>
@@ -203,15 +190,8 @@ function sparsePlan(
     steps: steps + (documents ? r.meta.places * COST.bit : 0),
     files: () =>
       union(
-        leaf.listFiles(
-          r.meta,
-          terms.flatMap((t) => t.refs),
-        ),
-        leaf.filesOf(
-          r.meta,
-          "b",
-          checkedBits.map((t) => t.bitmap as number),
-        ),
+        leaf.listFiles(r.meta, refsOf(terms)),
+        leaf.filesOf(r.meta, "b", bitmapsOf(checkedBits)),
         documents ? leaf.placeTableFiles(r.meta) : new Map(),
       ),
     run: async () => {
@@ -255,21 +235,9 @@ function densePlan(
   const listed = terms.filter((t) => t.bitmap === undefined);
   return {
     // A pass over the words per term and per operator.
-    steps:
-      listed.reduce((sum, t) => sum + t.entries, 0) * COST.entry +
-      2 * terms.length * words * COST.word,
+    steps: entriesOf(listed) * COST.entry + 2 * terms.length * words * COST.word,
     files: () =>
-      union(
-        leaf.filesOf(
-          r.meta,
-          "b",
-          terms.flatMap((t) => (t.bitmap === undefined ? [] : [t.bitmap])),
-        ),
-        leaf.listFiles(
-          r.meta,
-          listed.flatMap((t) => t.refs),
-        ),
-      ),
+      union(leaf.filesOf(r.meta, "b", bitmapsOf(terms)), leaf.listFiles(r.meta, refsOf(listed))),
     run: async () => {
       const of = (node: SearchNode): Uint32Array => {
         const t = node.op === "lexeme" ? termOf(node) : undefined;

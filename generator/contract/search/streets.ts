@@ -9,7 +9,7 @@ import { COST, cheapest, union, type Found, type Plan, type Reader } from "./pla
 import * as leaf from "./leaves.ts";
 import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
-import { countedPlan, countedSteps, namePlans, recordPlan, recordSteps, walk } from "./cursor.ts";
+import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
 import type { Postings } from "./postings.ts";
 import type { StreetFilters } from "./request.ts";
@@ -46,18 +46,11 @@ export async function findStreets(
     steps: (r.meta.places * 4) / 3 + steps,
     files: () => leaf.placeTableFiles(r.meta),
     run: async () => {
-      const places = passingPlaces(
-        postalCode,
-        locality,
-        leaf.placeTable(r),
-        r.meta.columns.locality.characters,
-      );
+      const { characters } = r.meta.columns.locality;
+      const places = passingPlaces(postalCode, locality, leaf.placeTable(r), characters);
       if (name !== undefined) refuseBroadPattern(name, places.streets);
       const plans = placePlans(r, name, places, keys, start, end);
-      return await cheapest(
-        plans.map((plan) => pageRead(r, plan)),
-        r,
-      );
+      return await cheapest(plans.map(pageRead(r)), r);
     },
   });
   if (name === undefined || keys === undefined) return await cheapest([withTable(0)], r);
@@ -68,7 +61,7 @@ export async function findStreets(
     positionSteps(name, streets),
     name.counts === undefined ? Infinity : countedSteps(r, streets, end, name),
   );
-  return await cheapest([pageRead(r, bitmapPlan(r, name, keys, start, end)), withTable(beside)], r);
+  return await cheapest([pageRead(r)(bitmapPlan(r, name, keys, start, end)), withTable(beside)], r);
 }
 
 /**
@@ -76,25 +69,24 @@ export async function findStreets(
  * not): a page whose streets lie all over the street order (a bitmap's) may not fit what is left of
  * the budget, and then the next plan runs instead of the request being refused after the search.
  */
-function pageRead(r: Reader, plan: Plan<Found>): Plan<Found> {
-  return {
+const pageRead =
+  (r: Reader) =>
+  (plan: Plan<Found>): Plan<Found> => ({
     ...plan,
     run: async () => {
       const found = await plan.run();
       await r.need(leaf.pageFiles(r.meta, found));
       return found;
     },
-  };
-}
+  });
 
 /** The bitmap files of place filters, when every one has an exact bitmap (bitmaps.ts placeFilterKey). */
 function placeBitmaps(
   r: Reader,
   filters: readonly (StreetFilter | undefined)[],
 ): number[] | undefined {
-  const localities = r.kept("locality characters", 0, () =>
-    Array.from(r.meta.columns.locality.characters),
-  );
+  const { characters } = r.meta.columns.locality;
+  const localities = r.kept("locality characters", 0, () => Array.from(characters));
   const numbers = filters.flatMap((f) => {
     const key = f === undefined ? "" : placeFilterKey(f, localities);
     return key === "" ? [] : [key === undefined ? -1 : (leaf.bitmapNumber(r, key) ?? -1)];
@@ -102,20 +94,23 @@ function placeBitmaps(
   return numbers.length === 0 || numbers.includes(-1) ? undefined : numbers;
 }
 
-/** A literal name beside one-character place filters, on their bitmaps: each run counted by a popcount over its range. */
-function bitmapPlan(
+/** A literal name beside place bitmaps: each run counted by a popcount over its range. */
+const bitmapPlan = (
   r: Reader,
   name: NameSide,
   keys: readonly number[],
   start: number,
   end: number,
-): Plan<Found> {
-  return {
-    steps: nameSteps(name) + name.runs * COST.word * 2 + andSteps(r, keys),
-    files: () => union(leaf.listFiles(r.meta, name.refs), leaf.filesOf(r.meta, "b", keys)),
-    run: () => walk(r, readRuns(r, name), placeBits(r, keys), start, end),
-  };
-}
+) =>
+  runsPlan(
+    r,
+    name,
+    nameSteps(name) + name.runs * COST.word * 2 + andSteps(r, keys),
+    () => placeBits(r, keys),
+    start,
+    end,
+    leaf.filesOf(r.meta, "b", keys),
+  );
 
 /** The streets in every one of these place bitmaps. */
 function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
@@ -128,11 +123,11 @@ function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
 const andSteps = (r: Reader, keys: readonly number[]) =>
   (keys.length - 1) * ((r.meta.count + 31) >>> 5) * COST.word;
 
-export const positionSteps = (name: NameSide, streets: number) =>
+const positionSteps = (name: NameSide, streets: number) =>
   streets * (COST.position + COST.bit) + nameSteps(name, streets);
 
 /** With the place table read: the plans for places alone, or beside a name. */
-export function placePlans(
+function placePlans(
   r: Reader,
   name: NameSide | undefined,
   places: PlacePass,
@@ -151,6 +146,7 @@ export function placePlans(
   const starts = () => leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
   const ofPlaces = (from = starts()) => passing.map((p) => leaf.placeStreets(r, from, p));
+  const placeLists = () => passing.map((p) => placeList(table, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
     plans.push({
@@ -172,11 +168,8 @@ export function placePlans(
       run: async () => {
         const from: number[] = [];
         const positions = mergeFirst(ofPlaces(), start, end, from);
-        return {
-          total: places.streets,
-          positions,
-          places: Int32Array.from(from, (l) => passing[l] as number),
-        };
+        const found = Int32Array.from(from, (l) => passing[l] as number);
+        return { total: places.streets, positions, places: found };
       },
     });
     return plans;
@@ -189,7 +182,7 @@ export function placePlans(
     return { total: keys.length, positions, places: found, heads: Array.from(page, headOf) };
   };
   plans.push(
-    recordPlan(r, name, places, start, end),
+    runsPlan(r, name, recordSteps(name), () => places, start, end),
     {
       // The places' streets, each looked up in the name's runs (only the runs they fall in are tested).
       steps: positionSteps(name, places.streets),
@@ -214,13 +207,9 @@ export function placePlans(
     {
       // The places' lists: their entries' heads tested (each distinct name once), no name list read.
       steps: places.streets * COST.entry + Math.min(places.streets, name.runs) * name.test,
-      files: () =>
-        leaf.listFiles(
-          r.meta,
-          passing.map((p) => placeList(table, p)),
-        ),
+      files: () => leaf.listFiles(r.meta, placeLists()),
       run: async () => {
-        const lists = passing.map((p) => leaf.list(r, placeList(table, p)));
+        const lists = placeLists().map((ref) => leaf.list(r, ref));
         const keys: number[] = [];
         lists.forEach((l, k) => {
           // Per head of the list (entries of one head share it): 0 not yet tested, 1 passes, 2 not.

@@ -1,6 +1,6 @@
 /**
  * The value filter (docs/SEARCH.md, "Checks"): which distinct values of a column pass, each tested
- * once, a pattern only on the values holding its literals; Streets' places and Localities' columns.
+ * once, a pattern only on the values holding its literals: the places of a `/Streets` search.
  */
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import type { Node } from "../regex/ast.ts";
@@ -31,15 +31,11 @@ export function passingPlaces(
   const pass = new Uint8Array(size);
   if (locality === undefined && isPrefix(postalCode)) {
     const { postalCodeOf, counts } = places;
-    const [first, last] = places.postalCodesStartingWith(literalText(postalCode.literal));
-    const from = gallop(postalCodeOf, first);
-    const to = gallop(postalCodeOf, last);
+    const codes = places.postalCodesStartingWith(literalText(postalCode.literal));
+    const [from, to] = codes.map((code) => gallop(postalCodeOf, code)) as [number, number];
     const list = new Int32Array(to - from);
     let streets = 0;
-    for (let p = from; p < to; p++) {
-      list[p - from] = p;
-      streets += counts[p] as number;
-    }
+    for (let p = from; p < to; p++) streets += counts[(list[p - from] = p)] as number;
     return { pass: pass.fill(1, from, to), list, streets };
   }
   const codes = postalCode && postalCodesPassing(postalCode, places);
