@@ -112,7 +112,7 @@ export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
 /**
  * Runs the warm-up requests: their statuses (0: the request threw; the first error is logged),
  * WARM_UP_REQUESTS' in order, then the suggestion rounds', then WARM_UP_REQUESTS' again for each
- * further round.
+ * further round; then the word check's own rounds (TYPOS_ROUNDS).
  */
 export async function warmUp(
   files: Readonly<Record<string, string>> = WARM_UP_FILES,
@@ -132,7 +132,7 @@ export async function warmUp(
       statuses.push(0);
     }
   }
-  const alphabet = new Alphabet("abcdefghijklmnopqrstuvwxyz0123456789");
+  const alphabet = Alphabet.of([]);
   warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));
   forgetIsolateState();
   const failed = failedWarmUps(statuses);

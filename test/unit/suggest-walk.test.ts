@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { typosOf } from "../../generator/contract/suggest/distance.ts";
+import { typosOf, WARM_CASES, warmTyposOf } from "../../generator/contract/suggest/distance.ts";
 import { Alphabet, encodeTrie } from "../../generator/contract/suggest/trie.ts";
 import { FAR, TrieWalker } from "../../generator/contract/suggest/walk.ts";
 import { table } from "../support/suggest-reference.ts";
@@ -203,5 +203,25 @@ describe("the word-by-word check", () => {
       }),
       { seed, numRuns: 3000 },
     );
+  });
+});
+
+describe("the word check's startup rounds (warmTyposOf)", () => {
+  const base = Alphabet.of([]);
+  it.each(WARM_CASES)(
+    "%s: its near miss %s is within the typos its words allow",
+    (name, numbers, text) => {
+      const shapes = [];
+      for (let i = 0; i + 1 < numbers.length; i += 2)
+        shapes.push({ length: numbers[i] ?? 0, allowance: numbers[i + 1] ?? 0 });
+      expect(shapes.reduce((sum, shape) => sum + shape.length, 0)).toBe(name.length);
+      const typos = typosOf(base.encode(text), base.encode(name), name.length, shapes, true, true);
+      expect(Math.min(typos.full, typos.prefix)).toBeGreaterThan(0);
+      expect(Math.min(typos.full, typos.prefix)).toBeLessThanOrEqual(2);
+    },
+  );
+  it("answers the same in every round", () => {
+    const encode = (skeleton: string) => base.encode(skeleton);
+    expect(warmTyposOf(4, encode)).toBe(2 * warmTyposOf(2, encode));
   });
 });

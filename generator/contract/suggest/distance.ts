@@ -220,8 +220,12 @@ export function typosIn(
   return typos;
 }
 
-/** Names and texts for warmTyposOf, as skeletons: a word that tolerates no typo, a pair swapped, a digit, a prefix. */
-const WARM_CASES: readonly (readonly [name: string, shapes: readonly number[], text: string])[] = [
+/** Names (skeleton, word lengths and allowances) and near misses of them for warmTyposOf: a word that tolerates no typo, a pair swapped, a digit, a prefix. */
+export const WARM_CASES: readonly (readonly [
+  name: string,
+  shapes: readonly number[],
+  text: string,
+])[] = [
   ["amkupfergraben", [2, 0, 12, 2], "amkupfergarben"],
   ["anderkolonnade", [2, 0, 3, 0, 9, 2], "anderkolonade"],
   ["schuetzenstrasse", [16, 2], "schtuezenstrase"],
