@@ -28,18 +28,23 @@ export const SERVE_NODE_FLAGS = [
 /**
  * The CLI's `serve` (server.ts) as a child process group, for tests, benchmarks and verify: its
  * memory is its own, and stopping it is what a user's Ctrl-C does. Resolves when it answers.
+ * `compiled`: the CLI as `npm start` runs it (cli/compiled.mjs) instead of main.ts through tsx,
+ * which loads tsx and transforms every module first; by default compiled when this module is
+ * itself (the compiled CLI's verify), through tsx when it runs as TypeScript (`npm run verify`).
  */
 export async function startLocalServer(
   dir: string,
-  options: ServerOptions = {},
+  options: ServerOptions & { readonly compiled?: boolean } = {},
 ): Promise<RunningServer> {
   const host = options.host ?? "127.0.0.1";
   const port = options.port ?? (await freePort());
+  const cli =
+    (options.compiled ?? !import.meta.url.endsWith(".ts"))
+      ? [join(ROOT, "generator/cli/compiled.mjs")]
+      : ["--import", "tsx", join(ROOT, "generator/cli/main.ts")];
   const args = [
     ...SERVE_NODE_FLAGS,
-    "--import",
-    "tsx",
-    join(ROOT, "generator/cli/main.ts"),
+    ...cli,
     "serve",
     "--dir",
     dir,

@@ -10,7 +10,7 @@ export interface StreetColumns {
 }
 
 /** Below this many bytes, a street list is read on one thread. */
-const SPLIT_OVER = 8 * 1024 * 1024;
+export const SPLIT_OVER = 8 * 1024 * 1024;
 const UTF8_BOM = [0xef, 0xbb, 0xbf];
 
 /**
@@ -20,8 +20,13 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf];
  * spans lines, a defect): the whole file is read here instead, one line after the other, so that
  * what fails is what a plain read reports.
  */
-export async function readStreetsInHalves(bytes: Uint8Array, file: string): Promise<StreetRow[]> {
-  const split = bytes.length < SPLIT_OVER ? -1 : bytes.indexOf(0x0a, bytes.length >> 1);
+export async function readStreetsInHalves(
+  bytes: Uint8Array,
+  file: string,
+  /** Tests only: a smaller list than the default takes the same path. */
+  splitOver = SPLIT_OVER,
+): Promise<StreetRow[]> {
+  const split = bytes.length < splitOver ? -1 : bytes.indexOf(0x0a, bytes.length >> 1);
   const startsWithBom = UTF8_BOM.every((byte, i) => bytes[split + 1 + i] === byte);
   if (split === -1 || split === bytes.length - 1 || startsWithBom) return readStreets(bytes, file);
   const second = onThread(new Uint8Array(bytes.subarray(split + 1)), file);

@@ -2,8 +2,9 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, HEALTH_PATH, originOf, spawnServer } from "../../generator/serve/child.ts";
+import { startLocalServer } from "../../generator/serve/local.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
-import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
+import { rawRequest, type RunningServer } from "../support/http.ts";
 import { ROOT } from "../support/paths.ts";
 
 /**
@@ -36,7 +37,8 @@ describe("the compiled CLI (npm start)", () => {
       spawnServer("the compiled CLI", process.execPath, args, origin, HEALTH_PATH, {
         timeoutMs: 300_000,
       }),
-      startServer(dir),
+      // main.ts through tsx (the other suites' startServer runs the compiled CLI too).
+      startLocalServer(dir, { compiled: false }),
     ]);
   });
   afterAll(async () => {

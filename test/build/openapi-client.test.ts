@@ -89,7 +89,7 @@ beforeAll(async () => {
   build = await memoryBuild(20_000);
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  writeFileSync(join(OUT, "openapi.json"), build.files.get("/openapi.json") ?? "");
+  writeFileSync(join(OUT, "openapi.json"), build.file("/openapi.json") ?? "");
   writeFileSync(join(OUT, "program.ts"), PROGRAM);
   writeFileSync(join(OUT, "tsconfig.json"), JSON.stringify(TSCONFIG, null, 2));
 });

@@ -6,10 +6,12 @@ export type { RunningServer };
 /**
  * Serves a built directory the way the HTTP tests reach it: the project's server on workerd
  * (`npm run serve`, Cloudflare's asset semantics), on loopback. runtimes.test.ts keeps it
- * equivalent to `wrangler dev`.
+ * equivalent to `wrangler dev`. The CLI compiled (as the tests spawn it, paths.ts), not through
+ * tsx: the same server, without tsx's loader and transforms at each of the suite's starts;
+ * serve.test.ts starts it through `npm run serve` and compiled-cli.test.ts holds the two alike.
  */
 export function startServer(dir: string): Promise<RunningServer> {
-  return startLocalServer(dir);
+  return startLocalServer(dir, { compiled: true });
 }
 
 /** Requests against one server: `get(path, headers, method)`. */
