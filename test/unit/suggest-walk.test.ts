@@ -54,15 +54,50 @@ function expected(
   return out;
 }
 
+// The query: another skeleton (mostly far), or the words' text with up to three edits (near
+// the bound, where a cut-off that left out a cell within it would show).
+const edit = fc.record({
+  kind: fc.integer({ min: 0, max: 3 }),
+  at: fc.nat(),
+  letter: letters,
+});
+const edited = (text: string, edits: readonly { kind: number; at: number; letter: string }[]) => {
+  let out = text;
+  for (const { kind, at, letter } of edits) {
+    const i = at % (out.length + 1);
+    if (kind === 0) out = out.slice(0, i) + letter + out.slice(i);
+    else if (kind === 1) out = out.slice(0, i) + out.slice(i + 1);
+    else if (kind === 2) out = out.slice(0, i) + letter + out.slice(i + 1);
+    else out = out.slice(0, i) + out.slice(i + 1, i + 2) + out.slice(i, i + 1) + out.slice(i + 2);
+  }
+  return out === "" ? text : out;
+};
+const queryFor = fc.oneof(
+  skeleton.map((query) => () => query),
+  fc.array(edit, { maxLength: 3 }).map((edits) => (text: string) => edited(text, edits)),
+);
+it.each([
+  ["a skeleton and query longer than the scratch tables' first size", 120, 0],
+  ["the same with a letter left out", 120, 1],
+])("grows its tables for %s", (_, length, edits) => {
+  const text = "strasse".repeat(Math.ceil(length / 7)).slice(0, length);
+  const query = edits === 0 ? text : text.slice(0, 50) + text.slice(51);
+  const shapes = [{ length, allowance: 2 }];
+  const typos = typosOf(alphabet.encode(query), alphabet.encode(text), length, shapes, true, false);
+  expect(typos.full).toBe(edits);
+});
 describe("the suggestions' walk", () => {
   it(`finds every skeleton within k edits, with its distance (seed ${seed})`, () => {
     fc.assert(
       fc.property(
         fc.array(skeleton, { minLength: 1, maxLength: 30 }),
-        skeleton,
+        fc.nat(),
+        queryFor,
         fc.integer({ min: 0, max: 2 }),
         fc.boolean(),
-        (skeletons, query, k, prefix) => {
+        (skeletons, pick, queryOf, k, prefix) => {
+          // A near miss of one of the skeletons (or another skeleton).
+          const query = queryOf(skeletons[pick % skeletons.length] ?? "");
           expect(walked(skeletons, query, k, prefix)).toEqual(
             expected(skeletons, query, k, prefix),
           );
@@ -133,45 +168,6 @@ describe("the word-by-word check", () => {
     fc.record({ word: skeleton, allowance: fc.integer({ min: 0, max: 2 }) }),
     { minLength: 1, maxLength: 3 },
   );
-  // The query: another skeleton (mostly far), or the words' text with up to three edits (near
-  // the bound, where a cut-off that left out a cell within it would show).
-  const edit = fc.record({
-    kind: fc.integer({ min: 0, max: 3 }),
-    at: fc.nat(),
-    letter: letters,
-  });
-  const edited = (text: string, edits: readonly { kind: number; at: number; letter: string }[]) => {
-    let out = text;
-    for (const { kind, at, letter } of edits) {
-      const i = at % (out.length + 1);
-      if (kind === 0) out = out.slice(0, i) + letter + out.slice(i);
-      else if (kind === 1) out = out.slice(0, i) + out.slice(i + 1);
-      else if (kind === 2) out = out.slice(0, i) + letter + out.slice(i + 1);
-      else out = out.slice(0, i) + out.slice(i + 1, i + 2) + out.slice(i, i + 1) + out.slice(i + 2);
-    }
-    return out === "" ? text : out;
-  };
-  const queryFor = fc.oneof(
-    skeleton.map((query) => () => query),
-    fc.array(edit, { maxLength: 3 }).map((edits) => (text: string) => edited(text, edits)),
-  );
-  it.each([
-    ["a skeleton and query longer than the scratch tables' first size", 120, 0],
-    ["the same with a letter left out", 120, 1],
-  ])("grows its tables for %s", (_, length, edits) => {
-    const text = "strasse".repeat(Math.ceil(length / 7)).slice(0, length);
-    const query = edits === 0 ? text : text.slice(0, 50) + text.slice(51);
-    const shapes = [{ length, allowance: 2 }];
-    const typos = typosOf(
-      alphabet.encode(query),
-      alphabet.encode(text),
-      length,
-      shapes,
-      true,
-      false,
-    );
-    expect(typos.full).toBe(edits);
-  });
   it(`weighs edits in words that tolerate none out, as the table does (seed ${seed})`, () => {
     fc.assert(
       fc.property(shaped, queryFor, fc.boolean(), (words, queryOf, prefix) => {
