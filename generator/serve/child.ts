@@ -71,7 +71,10 @@ export async function spawnServer(
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      await closed;
+      // What it started may live on and hold its output open (wrangler's esbuild service did,
+      // and "close" never came): stop the group, and wait for the output a few seconds at most.
+      killGroup(child, "SIGKILL");
+      await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 5_000))]);
       throw new Error(`${name} exited early:\n${output}`);
     }
     try {
@@ -116,6 +119,15 @@ export function originOf(host: string, port: number): string {
 const running = new Set<ChildProcess>();
 process.once("exit", () => running.forEach((child) => kill(child, "SIGKILL")));
 
+/** Signals every process left in the child's group, also when the child itself has ended. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid !== undefined) process.kill(-child.pid, signal);
+  } catch {
+    // no process left in the group
+  }
+}
+
 function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
   if (child.pid !== undefined && child.exitCode === null) {
     try {
@@ -145,7 +157,25 @@ export function groupRssKiB(groupId: number): number {
   return total;
 }
 
-export function freePort(host = "127.0.0.1"): Promise<number> {
+/**
+ * Ports freePort handed out in this process. Two probes in a row may get the same port from the
+ * system, and two servers started together were given one (wrangler dev then found it taken:
+ * "Address already in use", in CI): a port is handed out once per process.
+ */
+const handedOut = new Set<number>();
+
+/** A port free on `host` now, never one this process was given before. */
+export async function freePort(host = "127.0.0.1"): Promise<number> {
+  for (;;) {
+    const port = await probePort(host);
+    if (!handedOut.has(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+}
+
+function probePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -1,0 +1,30 @@
+import { execFileSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { freePort, spawnServer } from "../../generator/serve/child.ts";
+
+describe("starting a server as a child process group", () => {
+  it("hands out a port once per process, also to servers started together", async () => {
+    const ports = await Promise.all(Array.from({ length: 40 }, () => freePort()));
+    expect(new Set(ports).size).toBe(ports.length);
+  });
+
+  it("fails with the output when the server exits early, though a process it started holds the output open", async () => {
+    // The server exits at once; what it started in the background keeps stdout and stderr.
+    const started = spawnServer(
+      "a server that exits",
+      "sh",
+      ["-c", "echo 'Address already in use'; sleep 300 & exit 3"],
+      "http://127.0.0.1:9",
+      "/",
+      { timeoutMs: 60_000 },
+    );
+    await expect(started).rejects.toThrow(
+      /a server that exits exited early:\nAddress already in use/,
+    );
+    // Its group is gone: no `sleep 300` of it is left.
+    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.trim() === "sleep 300");
+    expect(left).toEqual([]);
+  });
+});
