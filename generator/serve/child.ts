@@ -119,23 +119,19 @@ export function originOf(host: string, port: number): string {
 const running = new Set<ChildProcess>();
 process.once("exit", () => running.forEach((child) => kill(child, "SIGKILL")));
 
-/** Signals every process left in the child's group, also when the child itself has ended. */
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+/** Signals every process left in the child's group, also when the child itself has ended; false when none was. */
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): boolean {
   try {
     if (child.pid !== undefined) process.kill(-child.pid, signal);
+    return child.pid !== undefined;
   } catch {
-    // no process left in the group
+    return false;
   }
 }
 
 function kill(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): void {
-  if (child.pid !== undefined && child.exitCode === null) {
-    try {
-      process.kill(-child.pid, signal); // the whole group: the server and every process it started
-    } catch {
-      child.kill(signal);
-    }
-  }
+  if (child.pid !== undefined && child.exitCode === null && !killGroup(child, signal))
+    child.kill(signal);
 }
 
 /** Resident memory of every process in a process group, in KiB (Linux /proc). */

@@ -214,10 +214,7 @@ describe("the word check's startup rounds (warmTyposOf)", () => {
   const base = Alphabet.of([]);
   it.each(WARM_CASES)(
     "%s: its near miss %s is within the typos its words allow",
-    (name, numbers, text) => {
-      const shapes = [];
-      for (let i = 0; i + 1 < numbers.length; i += 2)
-        shapes.push({ length: numbers[i] ?? 0, allowance: numbers[i + 1] ?? 0 });
+    (name, shapes, text) => {
       expect(shapes.reduce((sum, shape) => sum + shape.length, 0)).toBe(name.length);
       const typos = typosOf(base.encode(text), base.encode(name), name.length, shapes, true, true);
       expect(Math.min(typos.full, typos.prefix)).toBeGreaterThan(0);

@@ -64,6 +64,8 @@ export function typosOf(
   if (scratch.weights.length < n + 1) {
     scratch.weights = new Int32Array(2 * n + 2);
     scratch.caps = new Int32Array(2 * n + 2);
+    scratch.lo = new Int32Array(2 * n + 2);
+    scratch.hi = new Int32Array(2 * n + 2);
   }
   const { weights, caps } = scratch;
   // caps[i]: the allowance of the words that skeleton positions [0, i) reach, at most MAX_TYPOS.
@@ -89,10 +91,6 @@ export function typosOf(
   if (scratch.free.length < width) {
     scratch.free = new Uint8Array(2 * width);
     scratch.digits = new Uint8Array(2 * width);
-  }
-  if (scratch.lo.length < n + 1) {
-    scratch.lo = new Int32Array(2 * n + 2);
-    scratch.hi = new Int32Array(2 * n + 2);
   }
   const { rows, free, digits, lo, hi } = scratch;
   // Only cells that can be within MAX_TYPOS are computed (Ukkonen's cut-off, as walk.ts): a cell
@@ -220,18 +218,19 @@ export function typosIn(
   return typos;
 }
 
-/** Names (skeleton, word lengths and allowances) and near misses of them for warmTyposOf: a word that tolerates no typo, a pair swapped, a digit, a prefix. */
+/** Names (skeleton and word shapes) and near misses of them for warmTyposOf: a word that tolerates no typo, a pair swapped, a digit, a prefix. */
+const shape = (length: number, allowance: number): WordShape => ({ length, allowance });
 export const WARM_CASES: readonly (readonly [
   name: string,
-  shapes: readonly number[],
+  shapes: readonly WordShape[],
   text: string,
 ])[] = [
-  ["amkupfergraben", [2, 0, 12, 2], "amkupfergarben"],
-  ["anderkolonnade", [2, 0, 3, 0, 9, 2], "anderkolonade"],
-  ["schuetzenstrasse", [16, 2], "schtuezenstrase"],
-  ["kielerstrasse", [13, 2], "kielerstraess6"],
-  ["unterdenlinden", [5, 1, 3, 0, 6, 1], "unterdenlinen1"],
-  ["amfestungsgraben", [2, 0, 14, 2], "amfestugsgr"],
+  ["amkupfergraben", [shape(2, 0), shape(12, 2)], "amkupfergarben"],
+  ["anderkolonnade", [shape(2, 0), shape(3, 0), shape(9, 2)], "anderkolonade"],
+  ["schuetzenstrasse", [shape(16, 2)], "schtuezenstrase"],
+  ["kielerstrasse", [shape(13, 2)], "kielerstraess6"],
+  ["unterdenlinden", [shape(5, 1), shape(3, 0), shape(6, 1)], "unterdenlinen1"],
+  ["amfestungsgraben", [shape(2, 0), shape(14, 2)], "amfestugsgr"],
 ];
 
 /**
@@ -240,12 +239,11 @@ export const WARM_CASES: readonly (readonly [
  * want of type feedback) inside a first request that checks hundreds of names.
  */
 export function warmTyposOf(rounds: number, encode: (skeleton: string) => Uint8Array): number {
-  const cases = WARM_CASES.map(([name, numbers, text]) => {
-    const shapes: WordShape[] = [];
-    for (let i = 0; i + 1 < numbers.length; i += 2)
-      shapes.push({ length: numbers[i] ?? 0, allowance: numbers[i + 1] ?? 0 });
-    return { skeleton: encode(name), shapes, query: encode(text) };
-  });
+  const cases = WARM_CASES.map(([name, shapes, text]) => ({
+    skeleton: encode(name),
+    shapes,
+    query: encode(text),
+  }));
   let sum = 0;
   for (let round = 0; round < rounds; round++)
     for (const { skeleton, shapes, query } of cases) {
