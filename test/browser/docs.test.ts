@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPTIONAL_RESOURCES, RESOURCES } from "../../generator/resources/index.ts";
 import { buildFixture } from "../support/fixture.ts";
 import { ROOT } from "../support/paths.ts";
-import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
+import { rawRequest, startAll, startServer, type RunningServer } from "../support/http.ts";
 
 /**
  * The docs page in a real browser: Debian's Chromium (never a downloaded one), driven by
@@ -44,18 +44,27 @@ beforeAll(async () => {
   // No page files (the pages are cut from the packed records, the same answers): request-limits
   // serves this build too.
   const { dir } = await buildFixture(20_000, undefined, { swissStreets: false, pageFiles: false });
-  [api, browser, other] = await Promise.all([
+  const [started, launched, page] = await startAll([
     startServer(dir),
-    chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }),
-    otherOriginServer(),
+    chromium
+      .launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+      .then((b) => ({ browser: b, stop: () => b.close() })),
+    otherOriginServer().then((s) => ({ server: s, stop: () => closeServer(s) })),
   ]);
+  api = started;
+  browser = launched.browser;
+  other = page.server;
   otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => (other === undefined ? resolve(undefined) : other.close(resolve)));
+  if (other !== undefined) await closeServer(other);
   await api?.stop();
 });
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => server.close(() => resolve()));
+}
 
 /** A page on another loopback port: a different origin from the API's. */
 function otherOriginServer(): Promise<Server> {

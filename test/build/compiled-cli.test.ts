@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, HEALTH_PATH, originOf, spawnServer } from "../../generator/serve/child.ts";
 import { startLocalServer } from "../../generator/serve/local.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
-import { rawRequest, type RunningServer } from "../support/http.ts";
+import { rawRequest, startAll, type RunningServer } from "../support/http.ts";
 import { ROOT } from "../support/paths.ts";
 
 /**
@@ -32,7 +32,7 @@ describe("the compiled CLI (npm start)", () => {
     const port = await freePort();
     const origin = originOf("127.0.0.1", port);
     const args = ["generator/cli/compiled.mjs", "serve", "--dir", dir, "--port", String(port)];
-    [compiled, typescript] = await Promise.all([
+    [compiled, typescript] = await startAll([
       // Bounds a hang only: the first run compiles the CLI.
       spawnServer("the compiled CLI", process.execPath, args, origin, HEALTH_PATH, {
         timeoutMs: 300_000,

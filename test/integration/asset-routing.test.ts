@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildToDirectory } from "../../generator/build/build.ts";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { tempDir } from "../support/fixture.ts";
-import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
+import {
+  rawRequest,
+  startAll,
+  startServer,
+  type RawResponse,
+  type RunningServer,
+} from "../support/http.ts";
 import { ROOT } from "../support/paths.ts";
 import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
 
@@ -49,7 +55,7 @@ beforeAll(async () => {
       assets: { ...config.assets, run_worker_first: true },
     }),
   );
-  [viaWorker, plain] = await Promise.all([
+  [viaWorker, plain] = await startAll([
     startWranglerDev(dir, { config: before }),
     startServer(workerless),
   ]);

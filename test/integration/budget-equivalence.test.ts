@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture, fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
 import { readModelStreets } from "../support/model.ts";
-import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
+import { rawRequest, startAll, startServer, type RunningServer } from "../support/http.ts";
 import { sweepTargets } from "../support/budget-sweep.ts";
 
 /**
@@ -36,7 +36,7 @@ beforeAll(async () => {
     only: STREET_FIXTURE,
   });
   tightSizes = small.summary.plan.sizes.get("de.streets") ?? [];
-  [generous, tight] = await Promise.all([startServer(big.dir), startServer(small.dir)]);
+  [generous, tight] = await startAll([startServer(big.dir), startServer(small.dir)]);
 });
 afterAll(async () => Promise.all([generous?.stop(), tight?.stop()]));
 

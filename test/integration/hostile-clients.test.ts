@@ -14,7 +14,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
 import { tempDir } from "../support/fixture.ts";
-import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
+import {
+  rawRequest,
+  startAll,
+  startServer,
+  type RawResponse,
+  type RunningServer,
+} from "../support/http.ts";
 import { ROOT } from "../support/paths.ts";
 import { sendRaw } from "../support/raw-socket.ts";
 
@@ -57,7 +63,7 @@ beforeAll(async () => {
   const before = process.env["PLZ_SERVER_LOG"];
   process.env["PLZ_SERVER_LOG"] = log; // the server's output, kept for the tests of what it logs
   try {
-    [server, rebuiltServer] = await Promise.all([startServer(dir), startServer(rebuilt)]);
+    [server, rebuiltServer] = await startAll([startServer(dir), startServer(rebuilt)]);
   } finally {
     if (before === undefined) delete process.env["PLZ_SERVER_LOG"];
     else process.env["PLZ_SERVER_LOG"] = before;

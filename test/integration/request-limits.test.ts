@@ -8,7 +8,13 @@ import type { RouteTable } from "../../generator/contract/routes.ts";
 import { decodeShard, slugShardKey } from "../../generator/contract/shard.ts";
 import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
 import { buildFixture, tempDir } from "../support/fixture.ts";
-import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
+import {
+  rawRequest,
+  startAll,
+  startServer,
+  type RawResponse,
+  type RunningServer,
+} from "../support/http.ts";
 import { exchange } from "../support/raw-socket.ts";
 
 /**
@@ -25,7 +31,7 @@ beforeAll(async () => {
   // The build browser/docs.test.ts serves too (shared by the run): every resource, no page files
   // (wrangler dev reads and hashes every asset at start, twice here; the answers are the same).
   ({ dir } = await buildFixture(20_000, undefined, { swissStreets: false, pageFiles: false }));
-  [local, dev] = await Promise.all([startServer(dir), startWranglerDev(dir)]);
+  [local, dev] = await startAll([startServer(dir), startWranglerDev(dir)]);
 });
 afterAll(async () => Promise.all([local?.stop(), dev?.stop()]));
 
@@ -180,7 +186,7 @@ describe("a download the Worker assembles", () => {
     const [, second] = chunkSpans(ref.start, ref.start + ref.bytes - 1, PACK_CHUNK_BYTES);
     if (second === undefined) throw new Error("Berlin's streets fit in one chunk");
     rmSync(join(copy, packPath("de.streets", "json", second.chunk)));
-    const servers = await Promise.all([startServer(copy), startWranglerDev(copy)]);
+    const servers = await startAll([startServer(copy), startWranglerDev(copy)]);
     try {
       for (const server of servers) {
         const response = await exchange(server.origin, `GET ${path} HTTP/1.1\r\nHost: localhost`);

@@ -6,7 +6,13 @@ import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
 import { LOAD_REQUESTS } from "../../bench/load-requests.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
-import { rawRequest, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
+import {
+  rawRequest,
+  startAll,
+  startServer,
+  type RawResponse,
+  type RunningServer,
+} from "../support/http.ts";
 
 /**
  * The two local runtimes of one build answer alike: `wrangler dev` (the development proxy, `npm run
@@ -21,7 +27,7 @@ let dir: string;
 
 beforeAll(async () => {
   ({ dir } = await buildFixture(20_000, undefined, { only: STREET_FIXTURE, swissStreets: false }));
-  [dev, local] = await Promise.all([startWranglerDev(dir), startServer(dir)]);
+  [dev, local] = await startAll([startWranglerDev(dir), startServer(dir)]);
 });
 afterAll(async () => Promise.all([dev?.stop(), local?.stop()]));
 

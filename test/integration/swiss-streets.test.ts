@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture } from "../support/fixture.ts";
-import { client, startServer, type RunningServer } from "../support/http.ts";
+import { client, startAll, startServer, type RunningServer } from "../support/http.ts";
 import { parseCsvBody } from "../support/memory-build.ts";
 import { dataFile } from "../support/paths.ts";
 
@@ -30,7 +30,7 @@ beforeAll(async () => {
     unmatched: 0,
   });
   expect(b.summary.joins.map((j) => j.source)).not.toContain("ch-streets");
-  [withStreets, without] = await Promise.all([startServer(a.dir), startServer(b.dir)]);
+  [withStreets, without] = await startAll([startServer(a.dir), startServer(b.dir)]);
 });
 afterAll(async () => Promise.all([withStreets?.stop(), without?.stop()]));
 

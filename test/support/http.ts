@@ -2,6 +2,8 @@ import { request as httpRequest } from "node:http";
 import { startLocalServer, type RunningServer } from "../../generator/serve/local.ts";
 
 export type { RunningServer };
+/** Starts several servers together; when one fails, stops those that started (start-all.ts). */
+export { startAll } from "../../generator/serve/start-all.ts";
 
 /**
  * Serves a built directory the way the HTTP tests reach it: the project's server on workerd
