@@ -27,6 +27,11 @@ export interface ServerOptions {
   readonly workers?: number;
   /** Pass the server's output through (the CLI) instead of keeping it for errors (tests, benchmarks). */
   readonly inheritOutput?: boolean;
+  /**
+   * How long a start may take before it fails (a server that exits early fails at once). The
+   * tests give their hang bound: a busy machine (load 6 on two cores) makes starts slow, not wrong.
+   */
+  readonly startTimeoutMs?: number;
 }
 
 /**

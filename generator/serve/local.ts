@@ -56,6 +56,6 @@ export async function startLocalServer(
   ];
   return spawnServer("the server", process.execPath, args, originOf(host, port), HEALTH_PATH, {
     ...(options.inheritOutput === undefined ? {} : { inheritOutput: options.inheritOutput }),
-    timeoutMs: 60_000,
+    timeoutMs: options.startTimeoutMs ?? 60_000,
   });
 }

@@ -44,7 +44,7 @@ export async function startWranglerDev(
     "/",
     {
       ...(options.inheritOutput === undefined ? {} : { inheritOutput: options.inheritOutput }),
-      timeoutMs: 120_000,
+      timeoutMs: options.startTimeoutMs ?? 120_000,
     },
   );
 }

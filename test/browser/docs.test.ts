@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OPTIONAL_RESOURCES, RESOURCES } from "../../generator/resources/index.ts";
 import { buildFixture } from "../support/fixture.ts";
-import { ROOT } from "../support/paths.ts";
+import { ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 import { rawRequest, startAll, startServer, type RunningServer } from "../support/http.ts";
 
 /**
@@ -47,7 +47,7 @@ beforeAll(async () => {
   const [started, launched, page] = await startAll([
     startServer(dir),
     chromium
-      .launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+      .launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, timeout: SPAWN_BOUND_MS })
       .then((b) => ({ browser: b, stop: () => b.close() })),
     otherOriginServer().then((s) => ({ server: s, stop: () => closeServer(s) })),
   ]);
@@ -90,6 +90,9 @@ async function openPage(
     hasTouch: phone,
     ...rest,
   });
+  // Playwright's 30 s for each navigation, action and wait would fail a busy machine (load 6 on
+  // two cores), not a wrong page: they wait as long as a spawned process may (a hang's bound).
+  context.setDefaultTimeout(SPAWN_BOUND_MS);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));

@@ -5,7 +5,7 @@ import { freePort, HEALTH_PATH, originOf, spawnServer } from "../../generator/se
 import { startLocalServer } from "../../generator/serve/local.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
 import { rawRequest, startAll, type RunningServer } from "../support/http.ts";
-import { ROOT } from "../support/paths.ts";
+import { ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * `npm start` runs the CLI as esbuild compiles it (generator/cli/compiled.mjs into .cache/cli/), not
@@ -33,12 +33,12 @@ describe("the compiled CLI (npm start)", () => {
     const origin = originOf("127.0.0.1", port);
     const args = ["generator/cli/compiled.mjs", "serve", "--dir", dir, "--port", String(port)];
     [compiled, typescript] = await startAll([
-      // Bounds a hang only: the first run compiles the CLI.
+      // Bounds a hang only (the tests' bound for a spawned CLI).
       spawnServer("the compiled CLI", process.execPath, args, origin, HEALTH_PATH, {
-        timeoutMs: 300_000,
+        timeoutMs: SPAWN_BOUND_MS,
       }),
       // main.ts through tsx (the other suites' startServer runs the compiled CLI too).
-      startLocalServer(dir, { compiled: false }),
+      startLocalServer(dir, { compiled: false, startTimeoutMs: SPAWN_BOUND_MS }),
     ]);
   });
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { MemorySink } from "../../generator/io/sink.ts";
 import { download, type FetchOptions } from "../../generator/sources/fetch.ts";
 import type { LoadEvent } from "../../generator/sources/load.ts";
 import { fixtureStreets, tempDir } from "../support/fixture.ts";
-import { dataFile, ROOT } from "../support/paths.ts";
+import { dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 import { craftZip, honestEntry, zeroBombEntry } from "../support/zip-craft.ts";
 
 /**
@@ -177,7 +177,7 @@ describe("remote sources: streamed, stopped at the limit; credentials never publ
     cacheDir: join(tempDir("cache"), "c"),
     cacheDuration: "0s",
     allowStale: false,
-    timeoutMs: 30_000,
+    timeoutMs: SPAWN_BOUND_MS, // a hang's bound: these downloads are over loopback
     ...(maxBytes === undefined ? {} : { maxBytes }),
   });
   const url = (path: string) => `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;

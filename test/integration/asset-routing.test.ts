@@ -8,11 +8,11 @@ import {
   rawRequest,
   startAll,
   startServer,
+  startWranglerDev,
   type RawResponse,
   type RunningServer,
 } from "../support/http.ts";
 import { ROOT } from "../support/paths.ts";
-import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
 
 /**
  * `run_worker_first` names the API's paths only: the docs and the downloads are plain assets,

@@ -6,12 +6,12 @@ import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { chunkSpans, PACK_CHUNK_BYTES, packPath } from "../../generator/contract/pack.ts";
 import type { RouteTable } from "../../generator/contract/routes.ts";
 import { decodeShard, slugShardKey } from "../../generator/contract/shard.ts";
-import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
 import { buildFixture, tempDir } from "../support/fixture.ts";
 import {
   rawRequest,
   startAll,
   startServer,
+  startWranglerDev,
   type RawResponse,
   type RunningServer,
 } from "../support/http.ts";

@@ -3,13 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
-import { startWranglerDev } from "../../generator/serve/wrangler-dev.ts";
 import { LOAD_REQUESTS } from "../../bench/load-requests.ts";
 import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
 import {
   rawRequest,
   startAll,
   startServer,
+  startWranglerDev,
   type RawResponse,
   type RunningServer,
 } from "../support/http.ts";

@@ -1,5 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { startLocalServer, type RunningServer } from "../../generator/serve/local.ts";
+import { startWranglerDev as startWrangler } from "../../generator/serve/wrangler-dev.ts";
+import { SPAWN_BOUND_MS } from "./paths.ts";
 
 export type { RunningServer };
 /** Starts several servers together; when one fails, stops those that started (start-all.ts). */
@@ -13,7 +15,18 @@ export { startAll } from "../../generator/serve/start-all.ts";
  * serve.test.ts starts it through `npm run serve` and compiled-cli.test.ts holds the two alike.
  */
 export function startServer(dir: string): Promise<RunningServer> {
-  return startLocalServer(dir, { compiled: true });
+  return startLocalServer(dir, { compiled: true, startTimeoutMs: SPAWN_BOUND_MS });
+}
+
+/**
+ * `wrangler dev` serving a built directory (runtimes.test.ts holds the server to it), its start
+ * bounded by the tests' hang bound like startServer's.
+ */
+export function startWranglerDev(
+  dir: string,
+  options: { config?: string } = {},
+): Promise<RunningServer> {
+  return startWrangler(dir, { ...options, startTimeoutMs: SPAWN_BOUND_MS });
 }
 
 /** Requests against one server: `get(path, headers, method)`. */
