@@ -9,11 +9,14 @@ describe("starting a server as a child process group", () => {
   });
 
   it("fails with the output when the server exits early, though a process it started holds the output open", async () => {
-    // The server exits at once; what it started in the background keeps stdout and stderr.
+    // The server exits at once; what it started in the background keeps stdout and stderr. Its
+    // sleep is this process's own (`sleep 300.<pid>`): the machine may run another `sleep 300`
+    // (another session's script, or this test in another run), which failed this test once.
+    const sleep = `sleep 300.${process.pid}`;
     const started = spawnServer(
       "a server that exits",
       "sh",
-      ["-c", "echo 'Address already in use'; sleep 300 & exit 3"],
+      ["-c", `echo 'Address already in use'; ${sleep} & exit 3`],
       "http://127.0.0.1:9",
       "/",
       { timeoutMs: 60_000 },
@@ -21,10 +24,10 @@ describe("starting a server as a child process group", () => {
     await expect(started).rejects.toThrow(
       /a server that exits exited early:\nAddress already in use/,
     );
-    // Its group is gone: no `sleep 300` of it is left.
+    // Its group is gone: no sleep of it is left.
     const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
       .split("\n")
-      .filter((line) => line.trim() === "sleep 300");
+      .filter((line) => line.trim() === sleep);
     expect(left).toEqual([]);
   });
 });
