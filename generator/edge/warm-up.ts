@@ -20,9 +20,10 @@ import { urlOf, type Assets } from "./assets.ts";
 import { createHandler } from "./handler.ts";
 import type { MakeResponse } from "./responses.ts";
 import { WARM_UP_FILES } from "./warm-up-files.ts";
+import { warmKernels } from "./warm-kernels.ts";
 
 /** Origin of the warm-up's requests: never a real host. */
-const ORIGIN = "https://warm-up.invalid";
+export const ORIGIN = "https://warm-up.invalid";
 const CSV = { accept: "text/csv" };
 
 /**
@@ -134,6 +135,12 @@ export async function warmUp(
   }
   const alphabet = Alphabet.of([]);
   warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));
+  try {
+    await warmKernels(memoryAssets(files), ORIGIN, "de");
+  } catch (error) {
+    console.error(`warm-up kernels: ${String(error)}`);
+    statuses.push(0);
+  }
   forgetIsolateState();
   const failed = failedWarmUps(statuses);
   if (failed > 0) console.error(`warm-up: ${failed} of ${statuses.length} requests failed`);
@@ -145,7 +152,7 @@ export const failedWarmUps = (statuses: readonly number[]): number =>
   statuses.filter((status) => status === 0 || status >= 500).length;
 
 /** The static-assets binding over files in memory (base64, by path): what the warm-up reads. */
-function memoryAssets(files: Readonly<Record<string, string>>): Assets {
+export function memoryAssets(files: Readonly<Record<string, string>>): Assets {
   return {
     fetch: async (input) => {
       const data = files[decodeURIComponent(new URL(urlOf(input)).pathname)];

@@ -5,8 +5,12 @@ import {
   WARM_UP_REQUESTS,
   WARM_UP_ROUNDS,
   WARM_UP_SUGGESTIONS,
+  memoryAssets,
+  ORIGIN,
   warmUp,
 } from "../../generator/edge/warm-up.ts";
+import { warmKernels } from "../../generator/edge/warm-kernels.ts";
+import { WARM_UP_FILES } from "../../generator/edge/warm-up-files.ts";
 import { renderWarmUpModule, WARM_UP_MODULE } from "../support/warm-up-build.ts";
 
 /** What each warm-up request must answer on the bundle's build: the kinds of work it is there to compile. */
@@ -35,6 +39,12 @@ describe("the Worker's startup warm-up", () => {
         statuses.slice(0, WARM_UP_REQUESTS.length),
       ).flat(),
     );
+  });
+
+  it("runs the long loops on the build in the bundle (warm-kernels.ts), and fails where it has no index", async () => {
+    const assets = memoryAssets(WARM_UP_FILES);
+    expect(await warmKernels(assets, ORIGIN, "de", 2)).toBeGreaterThan(0);
+    await expect(warmKernels(assets, ORIGIN, "xx", 1)).rejects.toThrow();
   });
 
   it("holds the files of today's format: warm-up-files.ts is what `npm run warm-up-files` writes", async () => {

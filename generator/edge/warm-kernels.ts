@@ -1,0 +1,98 @@
+/**
+ * The warm-up's second half (warm-up.ts): the loops that a national first request runs over
+ * thousands of elements, run at startup until V8 has compiled them. On the warm-up's small build
+ * they run over a few hundred, too few for V8 to move them past its interpreter, and the first
+ * national request paid their compiling (Cloudflare compiles on the request's thread,
+ * bench/cloudflare-v8.ts): `placesAt` in 55 of 115 costly first suggestions, a lexicon shard's
+ * parse in 43 of 60 costly first searches, the place table's columns in 22, the bitmap and list
+ * kernels (TurboFan, about 2 ms each) in 12 (`bench:fresh --deopts`, 2026-11-29; docs/SEARCH.md).
+ * Each runs here through the functions and classes requests use, on the warm-up build's files or on
+ * arrays of a national request's size, so that V8's feedback is what a request gives it.
+ */
+import { filesOf, pathOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
+import { countRange, gallop, intersect } from "../contract/search/kernels.ts";
+import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
+import { ListShard } from "../contract/search/shards.ts";
+import { TailShard } from "../contract/search/tails.ts";
+import { placesPath } from "../contract/layout.ts";
+import { AssetStore, type Assets } from "./assets.ts";
+import { SearchFiles } from "./search-reader.ts";
+import { SuggestIndex } from "./suggest-index.ts";
+
+/** Rounds of each loop (warm-up.test.ts checks that they run; the census in docs/SEARCH.md that they suffice). */
+export const KERNEL_ROUNDS = 8;
+
+/** Streets and places per round of the per-street and per-place loops. */
+const ELEMENTS = 512;
+
+/** Places of the long place table: columns of two- and three-byte values, as a national table's. */
+const LONG_TABLE_PLACES = 2_048;
+
+/** Words of the bitmap counted each round: a national street bitmap's (1.2 million streets). */
+const BITMAP_WORDS = 40_000;
+
+/** Runs the loops over the files of `assets` (the warm-up build) for `rounds` rounds; resolves to a checksum. */
+export async function warmKernels(
+  assets: Assets,
+  origin: string,
+  country: string,
+  rounds = KERNEL_ROUNDS,
+): Promise<number> {
+  const store = new AssetStore(assets);
+  const r = (await SearchFiles.open(store, origin, country)).reader();
+  const { meta } = r;
+  const shardPaths = (["l", "g"] as const).flatMap((family) =>
+    meta.fileBytes[family].map((_, n) => pathOf(meta, family, n)),
+  );
+  await r.need(
+    new Map([
+      ...recordFiles(meta, Int32Array.of(0)),
+      ...filesOf(meta, "l", meta.fileBytes.l.keys()),
+      ...filesOf(meta, "g", meta.fileBytes.g.keys()),
+      ...filesOf(meta, "t", [0]),
+      [placesPath(country), meta.fileBytes.places],
+    ]),
+  );
+  const places = await (await SuggestIndex.open(store, origin, country)).places(r);
+  const positions = Int32Array.from({ length: ELEMENTS }, (_, i) => i % meta.count);
+  const longTable = longPlaceTable(r.bytes(placesPath(country)));
+  const bits = Uint32Array.from({ length: BITMAP_WORDS }, (_, i) => Math.imul(i, 0x9e3779b1));
+  const every = Int32Array.from({ length: BITMAP_WORDS }, (_, i) => 3 * i);
+  const some = Int32Array.from({ length: ELEMENTS }, (_, i) => 211 * i);
+  let sum = 0;
+  for (let round = 0; round < rounds; round++) {
+    sum += placesAt(r, positions)[round % ELEMENTS] ?? 0;
+    for (const path of shardPaths) sum += ListShard.parse(r.bytes(path)).get("") ? 1 : 0;
+    const long = decodePlaceTable(longTable);
+    sum += (long.postalCodeOf[1] ?? 0) + (long.counts[1] ?? 0) + (long.listStarts[1] ?? 0);
+    sum += long.postalCodesHolding("7", false, false).length;
+    const tails = new TailShard(r.bytes(pathOf(meta, "t", 0)));
+    for (let i = 0; i < ELEMENTS; i++) {
+      const place = i % places.places;
+      sum += places.codeOfPlace(place).length + places.localityOf(place);
+      sum += placeLocality(long, i).length + tails.tail(i % tails.size, (i & 1) as 0 | 1).length;
+    }
+    sum += countRange(bits, round, BITMAP_WORDS * 32 - round);
+    sum += intersect(some, every).length + gallop(every, round * 1_000);
+  }
+  return sum;
+}
+
+/**
+ * A place table of LONG_TABLE_PLACES places with the warm-up table's localities: its columns
+ * hold values of two and three bytes, which the warm-up's few places (a byte each, read without
+ * the varint loop) never have. Not served: it only gives the column loops a national table's shape.
+ */
+function longPlaceTable(warmUpTable: Uint8Array): Uint8Array {
+  const table = decodePlaceTable(warmUpTable);
+  const localities = Math.max(1, table.localities.length);
+  return encodePlaceTable(
+    Array.from({ length: LONG_TABLE_PLACES }, (_, i) => ({
+      postalCode: String(10_000 + 7 * i),
+      locality: table.locality(i % localities),
+      count: 1 + ((i * 37) % 4_000),
+      listBytes: (i * 613) % 100_000,
+    })),
+    0,
+  );
+}
