@@ -13,7 +13,6 @@ import { filesOf, pathOf, placesAt, recordFiles } from "../contract/search/leave
 import { countRange, gallop, intersect } from "../contract/search/kernels.ts";
 import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
-import { TailShard } from "../contract/search/tails.ts";
 import { placesPath } from "../contract/layout.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { SearchFiles } from "./search-reader.ts";
@@ -23,13 +22,13 @@ import { SuggestIndex } from "./suggest-index.ts";
 export const KERNEL_ROUNDS = 8;
 
 /** Streets and places per round of the per-street and per-place loops. */
-const ELEMENTS = 512;
+const ELEMENTS = 256;
 
 /** Places of the long place table: columns of two- and three-byte values, as a national table's. */
-const LONG_TABLE_PLACES = 2_048;
+const LONG_TABLE_PLACES = 512;
 
 /** Words of the bitmap counted each round: a national street bitmap's (1.2 million streets). */
-const BITMAP_WORDS = 40_000;
+const BITMAP_WORDS = 8_192;
 
 /** Runs the loops over the files of `assets` (the warm-up build) for `rounds` rounds; resolves to a checksum. */
 export async function warmKernels(
@@ -49,7 +48,6 @@ export async function warmKernels(
       ...recordFiles(meta, Int32Array.of(0)),
       ...filesOf(meta, "l", meta.fileBytes.l.keys()),
       ...filesOf(meta, "g", meta.fileBytes.g.keys()),
-      ...filesOf(meta, "t", [0]),
       [placesPath(country), meta.fileBytes.places],
     ]),
   );
@@ -65,15 +63,12 @@ export async function warmKernels(
     for (const path of shardPaths) sum += ListShard.parse(r.bytes(path)).get("") ? 1 : 0;
     const long = decodePlaceTable(longTable);
     sum += (long.postalCodeOf[1] ?? 0) + (long.counts[1] ?? 0) + (long.listStarts[1] ?? 0);
-    sum += long.postalCodesHolding("7", false, false).length;
-    const tails = new TailShard(r.bytes(pathOf(meta, "t", 0)));
     for (let i = 0; i < ELEMENTS; i++) {
       const place = i % places.places;
       sum += places.codeOfPlace(place).length + places.localityOf(place);
-      sum += placeLocality(long, i).length + tails.tail(i % tails.size, (i & 1) as 0 | 1).length;
+      sum += placeLocality(long, i).length + gallop(every, 97 * i + round, i);
     }
-    sum += countRange(bits, round, BITMAP_WORDS * 32 - round);
-    sum += intersect(some, every).length + gallop(every, round * 1_000);
+    sum += countRange(bits, round, BITMAP_WORDS * 32 - round) + intersect(some, every).length;
   }
   return sum;
 }
