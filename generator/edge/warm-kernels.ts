@@ -31,7 +31,7 @@ const ELEMENTS = 256;
  */
 const LONG_TABLE_PLACES = 2_048;
 
-/** Words of the bitmap counted each round: a national street bitmap's (1.2 million streets). */
+/** Words of the bitmap counted, and positions of the list galloped through, each round (a national bitmap has about 37,500 words). */
 const BITMAP_WORDS = 8_192;
 
 /** Runs the loops over the files of `assets` (the warm-up build) for `rounds` rounds; resolves to a checksum. */
