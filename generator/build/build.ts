@@ -141,17 +141,22 @@ async function buildWith(
   };
   const counter = new CountingSink(timed);
   const search = options.searchIndex !== false;
-  // The search indexes first: their threads work while the records are sorted here.
+  // The search indexes first: their threads work while the records are sorted here. A Streets
+  // resource is sorted once, for both: its views take their records in the order numbered there.
+  const orders = new Map<string, readonly number[]>();
   const searches = startSearches(
     emittedOf(selected, undefined, search),
-    { threads, searchReadBudget: options.searchReadBudget },
+    { threads, searchReadBudget: options.searchReadBudget, orders },
     counter,
     timer,
   );
   threads.close();
   const resources = timer.measure("sort", () =>
-    selected.map((d) => prepare(d.resource, d.records as readonly never[])),
+    selected.map((d) =>
+      prepare(d.resource, d.records as readonly never[], orders.get(d.resource.id)),
+    ),
   );
+  orders.clear();
   const guard = checkGuards(
     {
       resources: resources.map((prepared, i) => ({

@@ -11,7 +11,7 @@ import type { SearchUnit } from "./emit-search.ts";
 import { writePages, type PendingPages } from "./emit-pages.ts";
 import { emitSearchOnThread, type SearchThreads } from "./search-thread.ts";
 import type { StreetIndexesSummary } from "./street-indexes.ts";
-import { indexStreets, type Street } from "./search-records.ts";
+import { indexStreets, orderStreets, type Street } from "./search-records.ts";
 import { writeMatchTables } from "./match-tables.ts";
 import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
@@ -58,13 +58,19 @@ export type StartedSearches = ReadonlyMap<string, Promise<StreetIndexesSummary>>
 /**
  * Starts the search indexes of `emitted` (each with its suggestions index, when its Suggestions
  * is among them), each on a thread of its own (`threads`' prestarted one first): the streets
- * numbered here (sorted, heads and places), the index built there and written into `sink`. Only
+ * numbered here (sorted, heads and places; the order kept in `options.orders`), the index built
+ * there and written into `sink`. Only
  * the search and suggest units of `emitted` are looked at, so the build starts them before the
  * records are prepared, and the threads work while the main thread sorts.
  */
 export function startSearches(
   emitted: readonly Emitted[],
-  options: { readonly searchReadBudget?: number | undefined; readonly threads?: SearchThreads },
+  options: {
+    readonly searchReadBudget?: number | undefined;
+    readonly threads?: SearchThreads;
+    /** Where to keep each Streets resource's order as numbered here (by its id), for `prepare`. */
+    readonly orders?: Map<string, readonly number[]>;
+  },
   sink: FileSink,
   timer: PhaseTimer = new PhaseTimer(),
 ): StartedSearches {
@@ -81,9 +87,12 @@ export function startSearches(
     emitted.flatMap((unit) => {
       if (unit.kind !== "search") return [];
       const { resource, records } = unit.streets;
-      const indexed = timer.measure("search", () =>
-        indexStreets(resource, records as readonly Street[]),
-      );
+      const indexed = timer.measure("search", () => {
+        const streets = records as readonly Street[];
+        const sorted = orderStreets(resource, streets);
+        options.orders?.set(resource.id, sorted);
+        return indexStreets(resource, streets, sorted);
+      });
       const job = {
         country: unit.resource.search.country,
         indexed,

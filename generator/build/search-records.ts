@@ -36,9 +36,15 @@ export interface IndexedStreets {
   readonly placeOf: Int32Array;
 }
 
-/** Orders a Streets resource's records and splits each into its head and its place. */
-export function indexStreets(resource: AnyResource, records: readonly Street[]): IndexedStreets {
-  const sorted = sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
+/**
+ * Splits each of a Streets resource's records into its head and its place, in the resource's order
+ * (`sorted`: the records' indices in that order, `orderStreets`).
+ */
+export function indexStreets(
+  resource: AnyResource,
+  records: readonly Street[],
+  sorted: readonly number[] = orderStreets(resource, records),
+): IndexedStreets {
   // The head: the leading columns up to the name (each record is checked to start with them, see tailClasses).
   const columns = resource.record.columns;
   const headKeys = columns
@@ -110,8 +116,14 @@ export function namesOf({ heads, headOf }: IndexedStreets): string[] {
   return Array.from(headOf, (head) => names[head] ?? "");
 }
 
+/** A Streets resource's records in its order (its `sortKey`), as their indices. */
+export function orderStreets(resource: AnyResource, records: readonly Street[]): number[] {
+  return sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
+}
+
 /**
- * The streets in the resource's order, as their indices. Street orders start with the name's
+ * The streets in the resource's order, as their indices (ties in the records' order, as
+ * `sortRecords` leaves them). Street orders start with the name's
  * collation key, so the distinct names are sorted once and only streets of one name are compared
  * by their whole key (a plain sort of a national list takes seconds); checked, with a plain sort
  * where it does not hold.

@@ -1,8 +1,10 @@
 import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../contract/address.ts";
 import { csvRow } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
+import { isSearchedStreets } from "../contract/routes.ts";
 import type { AnyResource, Resource, Selector } from "../resources/resource.ts";
 import { encodeRecords, pickRecords, type EncodedRecords } from "./encode.ts";
+import { streetEncoder, type RecordEncoder } from "./encode-streets.ts";
 
 /** A resource's records grouped into views: what the build plans with and writes. */
 export interface PreparedResource {
@@ -45,10 +47,19 @@ export interface PreparedView {
   readonly renders: number;
 }
 
-/** Groups a resource's records into views, each sorted in API order. */
-export function prepare<R>(resource: Resource<R>, records: readonly R[]): PreparedResource {
+/**
+ * Groups a resource's records into views, each sorted in API order. `sorted`, when the caller has
+ * ordered the records already (a Streets resource, for its search index): their indices in the
+ * resource's order (its `sortKey`, ties in the records' order), so that no view is sorted again.
+ */
+export function prepare<R>(
+  resource: Resource<R>,
+  records: readonly R[],
+  sorted?: readonly number[],
+): PreparedResource {
   const selectors = resource.selectors ?? [];
-  const views = viewsOf(resource, records).map((view) => {
+  const encode = encoderOf(resource);
+  const views = viewsOf(resource, records, sorted).map((view) => {
     const first = view.records[0];
     const given = selectors.flatMap((s, i) => {
       const wanted = view.values[i];
@@ -59,7 +70,7 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
       return value === undefined ? [] : [[s.param, value] as const];
     });
     return new LazyView(
-      resource,
+      encode,
       view,
       given.length === 0 ? undefined : Object.fromEntries(given),
       selectors.every((s, i) => s.in === "path" || s.required || view.values[i] === undefined),
@@ -68,6 +79,22 @@ export function prepare<R>(resource: Resource<R>, records: readonly R[]): Prepar
   // The records the API serves, each once (a record no view selects is not served, so not counted).
   const served = views.reduce((sum, view) => sum + view.datasetCount, 0);
   return { resource: resource as unknown as AnyResource, records: served, views };
+}
+
+/**
+ * How a resource's views are rendered and encoded: a Streets resource's records from their heads
+ * and shared tails (encode-streets.ts), any other's one by one; the same bytes either way.
+ */
+function encoderOf<R>(resource: Resource<R>): RecordEncoder {
+  const any = resource as unknown as AnyResource;
+  const streets = isSearchedStreets(any) ? streetEncoder(any) : undefined;
+  if (streets !== undefined) return streets;
+  const columns = resource.record.columns;
+  return (records) =>
+    encodeRecords({
+      json: records.map(jsonRecord),
+      csv: records.map((record) => csvRow(columns, record)),
+    });
 }
 
 /** A selector's values of a record, its own first; none when it has none. */
@@ -86,7 +113,7 @@ class LazyView<R> implements PreparedView {
   private memo: EncodedRecords | undefined;
 
   constructor(
-    private readonly resource: Resource<R>,
+    private readonly encode: RecordEncoder,
     private readonly view: View<R>,
     filter: Readonly<Record<string, string>> | undefined,
     private readonly inDataset: boolean,
@@ -101,11 +128,7 @@ class LazyView<R> implements PreparedView {
   encoded(): EncodedRecords {
     if (this.memo === undefined) {
       this.renders++;
-      const columns = this.resource.record.columns;
-      this.memo = encodeRecords({
-        json: this.view.records.map(jsonRecord),
-        csv: this.view.records.map((record) => csvRow(columns, record)),
-      });
+      this.memo = this.encode(this.view.records);
     }
     return this.memo;
   }
@@ -139,9 +162,16 @@ export interface View<R> {
  * Groups a resource's records into views and sorts each. Every record belongs to the view of its
  * selector values (of each of them, for a selector that gives several); with optional selectors,
  * also to the views where any of them is not given (`/de/Localities`: all, by postal code, by
- * name, by both).
+ * name, by both). With `sorted` (see `prepare`) the records are taken in that order, so each view
+ * is in order as it fills: the same views as a stable sort of each would give.
  */
-export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R>[] {
+export function viewsOf<R>(
+  resource: Resource<R>,
+  records: readonly R[],
+  sorted?: readonly number[],
+): View<R>[] {
+  if (sorted !== undefined && sorted.length !== records.length)
+    throw new Error(`${resource.id}: ${sorted.length} sorted of ${records.length} records`);
   const selectors = resource.selectors ?? [];
   const optional = selectors.flatMap((s, i) => (s.in === "query" && !s.required ? [i] : []));
   const masks = Array.from(
@@ -164,7 +194,8 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
       return result;
     };
   });
-  for (const record of records) {
+  for (let n = 0; n < records.length; n++) {
+    const record = records[sorted === undefined ? n : (sorted[n] as number)] as R;
     // Distinct normalised values per selector, the record's own first.
     const values = selectors.map((s, i) => {
       const normalise = normalisers[i] ?? ((value: string) => value);
@@ -200,7 +231,10 @@ export function viewsOf<R>(resource: Resource<R>, records: readonly R[]): View<R
       key,
       slug: slugs[i] ?? ALL_SLUG,
       values: group?.values ?? [],
-      records: sortRecords(group?.records ?? [], resource.sortKey),
+      records:
+        sorted === undefined
+          ? sortRecords(group?.records ?? [], resource.sortKey)
+          : (group?.records ?? []),
       secondary: group?.secondary ?? new Set(),
     };
   });

@@ -136,4 +136,38 @@ describe("a selector with several values per record (a parent matched by key or 
     };
     expect(viewsOf(optional, records).map((v) => v.key)).toEqual(["802"]);
   });
+
+  // Ties (equal sort keys) keep the records' order, as a stable sort leaves them.
+  const more: M[] = [
+    ...records,
+    { name: "Hard", key: "802", code: "803" },
+    { name: "Wien 1", key: "900", code: "901" },
+    { name: "Au", key: "802", code: "802" },
+  ];
+  const stableOrder = (list: readonly M[]) =>
+    list
+      .map((_, i) => i)
+      .sort((a, b) => {
+        const [x = "", y = ""] = [list[a]?.name, list[b]?.name];
+        return x < y ? -1 : x > y ? 1 : a - b;
+      });
+
+  it.each<[string, readonly M[]]>([
+    ["no records", []],
+    ["one record", records.slice(0, 1)],
+    ["records of several values", records],
+    ["records with ties", more],
+  ])("taken in a given order (%s): the views a sort of each gives", (_, list) => {
+    const given = viewsOf(resource, list, stableOrder(list));
+    const sorted = viewsOf(resource, list);
+    const shape = (views: typeof given) =>
+      views.map((v) => [v.key, v.slug, v.values, v.records, [...v.secondary]]);
+    expect(shape(given)).toEqual(shape(sorted));
+    for (const [i, view] of given.entries())
+      view.records.forEach((record, j) => expect(record).toBe(sorted[i]?.records[j]));
+  });
+
+  it("refuses an order that is not of the records", () => {
+    expect(() => viewsOf(resource, records, [0, 1])).toThrow(/2 sorted of 4 records/);
+  });
 });

@@ -1,0 +1,169 @@
+import { csvField, csvRow, type CsvColumn } from "../contract/csv.ts";
+import { jsonRecord } from "../contract/page.ts";
+import type { AnyResource } from "../resources/resource.ts";
+import type { EncodedRecords } from "./encode.ts";
+
+/** Renders and encodes a view's records (views.ts `PreparedView.encoded`). */
+export type RecordEncoder = (records: readonly unknown[]) => EncodedRecords;
+
+/**
+ * A street's record is its head (the plain properties up to the name, as the search index splits
+ * it: search-records.ts) and its tail (postal code, locality and the municipality, district and
+ * state objects the model shares). A view's streets share few tails (one locality's postal codes
+ * and boroughs), so each tail is rendered once per view, in both formats, and every street is
+ * encoded as its own head followed by its tail's bytes: the bytes `jsonRecord` and `csvRow` give,
+ * without rendering the same municipality, district and state again for each of a national list's
+ * 1.2 million streets.
+ *
+ * Two streets share a tail when they have the same properties in the same order, the head's first,
+ * with string values there and the same values (nested objects: the same object) after. Each tail is
+ * rendered in full from its first street and checked to start with that street's head; a street
+ * that fits none of this is rendered in full. Undefined for a resource whose CSV columns do not start
+ * with the head's (its records are rendered in full).
+ */
+export function streetEncoder(resource: AnyResource): RecordEncoder | undefined {
+  const columns = resource.record.columns;
+  const nameAt = columns.findIndex((c) => c.path.length === 1 && c.path[0] === "name");
+  if (nameAt < 0) return undefined;
+  const headColumns = columns.slice(0, nameAt + 1);
+  const headKeys = headColumns.map((c) => c.path[0] ?? "");
+  if (headColumns.some((c) => c.path.length !== 1)) return undefined;
+  // A tail column must read the tail alone; nor may the head be all the columns.
+  if (nameAt === columns.length - 1) return undefined;
+  if (columns.slice(nameAt + 1).some((c) => headKeys.includes(c.path[0] ?? ""))) return undefined;
+  // What comes before each head value in its JSON (`{"name":`), the same for every street.
+  const prefixes = headKeys.map((key, k) => `${k === 0 ? "{" : ","}${JSON.stringify(key)}:`);
+  return (records) => encodeStreets(records, headKeys, prefixes, columns);
+}
+
+/** One tail: its first street, that street's properties, and the tail's bytes in both formats. */
+interface Tail {
+  readonly street: Readonly<Record<string, unknown>>;
+  readonly keys: readonly string[];
+  readonly json: Buffer;
+  readonly csv: Buffer;
+}
+
+function encodeStreets(
+  records: readonly unknown[],
+  headKeys: readonly string[],
+  prefixes: readonly string[],
+  columns: readonly CsvColumn[],
+): EncodedRecords {
+  const count = records.length;
+  /** Each street's head (or, rendered in full, its whole record) in both formats, and its tail. */
+  const jsonHeads: string[] = new Array<string>(count);
+  const csvHeads: string[] = new Array<string>(count);
+  const tailOf: (Tail | undefined)[] = new Array<Tail | undefined>(count);
+  const jsonOffsets = new Float64Array(count + 1);
+  const csvOffsets = new Float64Array(count + 1);
+  const tails = new Map<string, Tail[]>();
+  const values = new Array<string>(headKeys.length);
+  for (let i = 0; i < count; i++) {
+    const street = records[i] as Readonly<Record<string, unknown>>;
+    const keys = Object.keys(street);
+    let tail: Tail | undefined;
+    let jsonHead = "";
+    let csvHead = "";
+    if (headOf(street, keys, headKeys, values)) {
+      // As `headJson` (search/store.ts) and `csvRow` (csv.ts) render the head.
+      for (let k = 0; k < values.length; k++) {
+        const value = values[k] as string;
+        jsonHead += (prefixes[k] as string) + JSON.stringify(value);
+        csvHead += (k === 0 ? "" : ",") + csvField(value);
+      }
+      tail = tailFor(street, keys, headKeys.length, tails, jsonHead, csvHead, columns);
+    }
+    if (tail === undefined) {
+      jsonHead = jsonRecord(street);
+      csvHead = csvRow(columns, street);
+    }
+    jsonHeads[i] = jsonHead;
+    csvHeads[i] = csvHead;
+    tailOf[i] = tail;
+    // A JSON record is followed by its comma (see `encodeRecords`).
+    jsonOffsets[i + 1] =
+      (jsonOffsets[i] ?? 0) + Buffer.byteLength(jsonHead) + (tail?.json.length ?? 0) + 1;
+    csvOffsets[i + 1] = (csvOffsets[i] ?? 0) + Buffer.byteLength(csvHead) + (tail?.csv.length ?? 0);
+  }
+  const json = Buffer.allocUnsafe(jsonOffsets[count] ?? 0);
+  const csv = Buffer.allocUnsafe(csvOffsets[count] ?? 0);
+  for (let i = 0; i < count; i++) {
+    const tail = tailOf[i];
+    let at = jsonOffsets[i] ?? 0;
+    at += json.write(jsonHeads[i] ?? "", at);
+    if (tail !== undefined) {
+      json.set(tail.json, at);
+      at += tail.json.length;
+    }
+    json[at] = 0x2c;
+    at = csvOffsets[i] ?? 0;
+    at += csv.write(csvHeads[i] ?? "", at);
+    if (tail !== undefined) csv.set(tail.csv, at);
+  }
+  return {
+    count,
+    bytes: { json, csv },
+    offsets: { json: jsonOffsets, csv: csvOffsets },
+  };
+}
+
+/** Whether the street's properties start with the head's, each a string (then in `values`). */
+function headOf(
+  street: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  headKeys: readonly string[],
+  values: string[],
+): boolean {
+  if (keys.length <= headKeys.length) return false;
+  for (let k = 0; k < headKeys.length; k++) {
+    const key = headKeys[k] as string;
+    const value = street[key];
+    if (keys[k] !== key || typeof value !== "string") return false;
+    values[k] = value;
+  }
+  return true;
+}
+
+/** The street's tail: one seen before, or a new one rendered from it; undefined when its render does not split at the head. */
+function tailFor(
+  street: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  headLength: number,
+  tails: Map<string, Tail[]>,
+  jsonHead: string,
+  csvHead: string,
+  columns: readonly CsvColumn[],
+): Tail | undefined {
+  const bucket = `${String(street.postalCode)}\u0000${String(street.locality)}`;
+  let seen = tails.get(bucket);
+  if (seen === undefined) tails.set(bucket, (seen = []));
+  for (const tail of seen) if (sameTail(tail, street, keys, headLength)) return tail;
+  const json = jsonRecord(street);
+  const csv = csvRow(columns, street);
+  if (!json.startsWith(jsonHead) || !csv.startsWith(`${csvHead},`)) return undefined;
+  const tail: Tail = {
+    street,
+    keys,
+    json: Buffer.from(json.slice(jsonHead.length)),
+    csv: Buffer.from(csv.slice(csvHead.length)),
+  };
+  seen.push(tail);
+  return tail;
+}
+
+/** The same properties in the same order, and after the head the same values. */
+function sameTail(
+  tail: Tail,
+  street: Readonly<Record<string, unknown>>,
+  keys: readonly string[],
+  headLength: number,
+): boolean {
+  if (tail.keys.length !== keys.length) return false;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k] as string;
+    if (tail.keys[k] !== key) return false;
+    if (k >= headLength && tail.street[key] !== street[key]) return false;
+  }
+  return true;
+}
