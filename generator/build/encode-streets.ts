@@ -51,13 +51,12 @@ function encodeStreets(
   columns: readonly CsvColumn[],
 ): EncodedRecords {
   const count = records.length;
-  /** Each street's head (or, rendered in full, its whole record) in both formats, and its tail. */
-  const jsonHeads: string[] = new Array<string>(count);
-  const csvHeads: string[] = new Array<string>(count);
-  const tailOf: (Tail | undefined)[] = new Array<Tail | undefined>(count);
   const jsonOffsets = new Float64Array(count + 1);
   const csvOffsets = new Float64Array(count + 1);
-  const tails = new Map<string, Tail[]>();
+  const json = new Scratch(SCRATCH.json);
+  const csv = new Scratch(SCRATCH.csv);
+  /** A view's tails, by postal code (a view is mostly one locality). */
+  const tails = new Map<unknown, Tail[]>();
   const values = new Array<string>(headKeys.length);
   for (let i = 0; i < count; i++) {
     const street = records[i] as Readonly<Record<string, unknown>>;
@@ -75,37 +74,69 @@ function encodeStreets(
       tail = tailFor(street, keys, headKeys.length, tails, jsonHead, csvHead, columns);
     }
     if (tail === undefined) {
-      jsonHead = jsonRecord(street);
-      csvHead = csvRow(columns, street);
+      json.text(jsonRecord(street));
+      csv.text(csvRow(columns, street));
+    } else {
+      json.text(jsonHead);
+      json.bytes(tail.json);
+      csv.text(csvHead);
+      csv.bytes(tail.csv);
     }
-    jsonHeads[i] = jsonHead;
-    csvHeads[i] = csvHead;
-    tailOf[i] = tail;
     // A JSON record is followed by its comma (see `encodeRecords`).
-    jsonOffsets[i + 1] =
-      (jsonOffsets[i] ?? 0) + Buffer.byteLength(jsonHead) + (tail?.json.length ?? 0) + 1;
-    csvOffsets[i + 1] = (csvOffsets[i] ?? 0) + Buffer.byteLength(csvHead) + (tail?.csv.length ?? 0);
+    json.comma();
+    jsonOffsets[i + 1] = json.length;
+    csvOffsets[i + 1] = csv.length;
   }
-  const json = Buffer.allocUnsafe(jsonOffsets[count] ?? 0);
-  const csv = Buffer.allocUnsafe(csvOffsets[count] ?? 0);
-  for (let i = 0; i < count; i++) {
-    const tail = tailOf[i];
-    let at = jsonOffsets[i] ?? 0;
-    at += json.write(jsonHeads[i] ?? "", at);
-    if (tail !== undefined) {
-      json.set(tail.json, at);
-      at += tail.json.length;
-    }
-    json[at] = 0x2c;
-    at = csvOffsets[i] ?? 0;
-    at += csv.write(csvHeads[i] ?? "", at);
-    if (tail !== undefined) csv.set(tail.csv, at);
-  }
+  SCRATCH.json = json.buffer;
+  SCRATCH.csv = csv.buffer;
   return {
     count,
-    bytes: { json, csv },
+    bytes: { json: json.copy(), csv: csv.copy() },
     offsets: { json: jsonOffsets, csv: csvOffsets },
   };
+}
+
+/** The buffers a view is encoded in, kept from view to view (grown as needed). */
+const SCRATCH: { json: Buffer; csv: Buffer } = {
+  json: Buffer.allocUnsafeSlow(1 << 20),
+  csv: Buffer.allocUnsafeSlow(1 << 20),
+};
+
+/** Bytes appended to a buffer that grows as needed; `copy` gives them in a buffer of their own. */
+class Scratch {
+  length = 0;
+
+  constructor(public buffer: Buffer) {}
+
+  text(value: string): void {
+    // UTF-8 takes at most three bytes per UTF-16 code unit.
+    this.reserve(value.length * 3);
+    this.length += this.buffer.write(value, this.length);
+  }
+
+  bytes(value: Uint8Array): void {
+    this.reserve(value.length);
+    this.buffer.set(value, this.length);
+    this.length += value.length;
+  }
+
+  comma(): void {
+    this.reserve(1);
+    this.buffer[this.length++] = 0x2c;
+  }
+
+  copy(): Buffer {
+    const out = Buffer.allocUnsafe(this.length);
+    this.buffer.copy(out, 0, 0, this.length);
+    return out;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.buffer.length * 2, this.length + bytes));
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
 }
 
 /** Whether the street's properties start with the head's, each a string (then in `values`). */
@@ -130,14 +161,13 @@ function tailFor(
   street: Readonly<Record<string, unknown>>,
   keys: readonly string[],
   headLength: number,
-  tails: Map<string, Tail[]>,
+  tails: Map<unknown, Tail[]>,
   jsonHead: string,
   csvHead: string,
   columns: readonly CsvColumn[],
 ): Tail | undefined {
-  const bucket = `${String(street.postalCode)}\u0000${String(street.locality)}`;
-  let seen = tails.get(bucket);
-  if (seen === undefined) tails.set(bucket, (seen = []));
+  let seen = tails.get(street.postalCode);
+  if (seen === undefined) tails.set(street.postalCode, (seen = []));
   for (const tail of seen) if (sameTail(tail, street, keys, headLength)) return tail;
   const json = jsonRecord(street);
   const csv = csvRow(columns, street);

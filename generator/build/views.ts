@@ -194,8 +194,33 @@ export function viewsOf<R>(
       return result;
     };
   });
+  const groupOf = (key: string, given: (string | undefined)[]) => {
+    let group = groups.get(key);
+    if (group === undefined)
+      groups.set(
+        key,
+        (group = {
+          slugSource: given.filter((v) => v !== undefined).join(" "),
+          values: given,
+          records: [],
+          secondary: new Set(),
+        }),
+      );
+    return group;
+  };
+  // One selector, always given (a street's locality): a record with one value is in one view.
+  const [only] = selectors;
+  const single = selectors.length === 1 && optional.length === 0 ? only : undefined;
+  const normaliseSingle = normalisers[0] ?? ((value: string) => value);
   for (let n = 0; n < records.length; n++) {
     const record = records[sorted === undefined ? n : (sorted[n] as number)] as R;
+    const value = single?.value(record);
+    if (typeof value === "string") {
+      const normalised = normaliseSingle(value);
+      // viewKey([normalised]) is the value itself.
+      groupOf(normalised, [normalised]).records.push(record);
+      continue;
+    }
     // Distinct normalised values per selector, the record's own first.
     const values = selectors.map((s, i) => {
       const normalise = normalisers[i] ?? ((value: string) => value);
@@ -206,18 +231,7 @@ export function viewsOf<R>(
       // A record without a value for a selector the view selects by is not in that view.
       const choices = values.map((list, i) => (absent.has(i) ? [undefined] : list));
       for (const { given, own } of combinations(choices)) {
-        const key = viewKey(given);
-        let group = groups.get(key);
-        if (group === undefined)
-          groups.set(
-            key,
-            (group = {
-              slugSource: given.filter((v) => v !== undefined).join(" "),
-              values: given,
-              records: [],
-              secondary: new Set(),
-            }),
-          );
+        const group = groupOf(viewKey(given), given);
         group.records.push(record);
         if (!own) group.secondary.add(record);
       }
