@@ -141,8 +141,7 @@ async function buildWith(
   };
   const counter = new CountingSink(timed);
   const search = options.searchIndex !== false;
-  // The search indexes first: their threads work while the records are sorted here. A Streets
-  // resource is sorted once, for both: its views take their records in the order numbered there.
+  // The search indexes first, their threads working while the records are sorted here.
   const orders = new Map<string, readonly number[]>();
   const searches = startSearches(
     emittedOf(selected, undefined, search),
@@ -151,10 +150,9 @@ async function buildWith(
     timer,
   );
   threads.close();
+  const order = (d: Dataset) => orders.get(d.resource.id); // a Streets resource's, numbered there
   const resources = timer.measure("sort", () =>
-    selected.map((d) =>
-      prepare(d.resource, d.records as readonly never[], orders.get(d.resource.id)),
-    ),
+    selected.map((d) => prepare(d.resource, d.records as readonly never[], order(d))),
   );
   orders.clear();
   const guard = checkGuards(

@@ -58,17 +58,16 @@ export type StartedSearches = ReadonlyMap<string, Promise<StreetIndexesSummary>>
 /**
  * Starts the search indexes of `emitted` (each with its suggestions index, when its Suggestions
  * is among them), each on a thread of its own (`threads`' prestarted one first): the streets
- * numbered here (sorted, heads and places; the order kept in `options.orders`), the index built
- * there and written into `sink`. Only
- * the search and suggest units of `emitted` are looked at, so the build starts them before the
- * records are prepared, and the threads work while the main thread sorts.
+ * numbered here (sorted, heads and places; the order kept in `orders`, by the Streets resource's
+ * id), the index built there and written into `sink`. Only the search and suggest units of
+ * `emitted` are looked at, so the build starts them before the records are prepared, and the
+ * threads work while the main thread sorts.
  */
 export function startSearches(
   emitted: readonly Emitted[],
   options: {
     readonly searchReadBudget?: number | undefined;
     readonly threads?: SearchThreads;
-    /** Where to keep each Streets resource's order as numbered here (by its id), for `prepare`. */
     readonly orders?: Map<string, readonly number[]>;
   },
   sink: FileSink,
@@ -87,8 +86,8 @@ export function startSearches(
     emitted.flatMap((unit) => {
       if (unit.kind !== "search") return [];
       const { resource, records } = unit.streets;
+      const streets = records as readonly Street[];
       const indexed = timer.measure("search", () => {
-        const streets = records as readonly Street[];
         const sorted = orderStreets(resource, streets);
         options.orders?.set(resource.id, sorted);
         return indexStreets(resource, streets, sorted);

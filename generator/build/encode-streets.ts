@@ -1,10 +1,26 @@
 import { csvField, csvRow, type CsvColumn } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
+import { isSearchedStreets } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
-import type { EncodedRecords } from "./encode.ts";
+import { encodeRecords, type EncodedRecords } from "./encode.ts";
 
 /** Renders and encodes a view's records (views.ts `PreparedView.encoded`). */
 export type RecordEncoder = (records: readonly unknown[]) => EncodedRecords;
+
+/**
+ * How a resource's views are rendered and encoded: a Streets resource's records from their heads
+ * and shared tails (`streetEncoder`), any other's one by one; the same bytes either way.
+ */
+export function encoderOf(resource: AnyResource): RecordEncoder {
+  const streets = isSearchedStreets(resource) ? streetEncoder(resource) : undefined;
+  if (streets !== undefined) return streets;
+  const columns = resource.record.columns;
+  return (records) =>
+    encodeRecords({
+      json: records.map(jsonRecord),
+      csv: records.map((record) => csvRow(columns, record)),
+    });
+}
 
 /**
  * A street's record is its head (the plain properties up to the name, as the search index splits

@@ -1,10 +1,7 @@
 import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../contract/address.ts";
-import { csvRow } from "../contract/csv.ts";
-import { jsonRecord } from "../contract/page.ts";
-import { isSearchedStreets } from "../contract/routes.ts";
 import type { AnyResource, Resource, Selector } from "../resources/resource.ts";
-import { encodeRecords, pickRecords, type EncodedRecords } from "./encode.ts";
-import { streetEncoder, type RecordEncoder } from "./encode-streets.ts";
+import { pickRecords, type EncodedRecords } from "./encode.ts";
+import { encoderOf, type RecordEncoder } from "./encode-streets.ts";
 
 /** A resource's records grouped into views: what the build plans with and writes. */
 export interface PreparedResource {
@@ -48,9 +45,9 @@ export interface PreparedView {
 }
 
 /**
- * Groups a resource's records into views, each sorted in API order. `sorted`, when the caller has
- * ordered the records already (a Streets resource, for its search index): their indices in the
- * resource's order (its `sortKey`, ties in the records' order), so that no view is sorted again.
+ * Groups a resource's records into views, each sorted in API order; with `sorted` (the records'
+ * indices in the resource's order, ties in theirs: a Streets resource's search numbering) none is
+ * sorted again.
  */
 export function prepare<R>(
   resource: Resource<R>,
@@ -58,7 +55,7 @@ export function prepare<R>(
   sorted?: readonly number[],
 ): PreparedResource {
   const selectors = resource.selectors ?? [];
-  const encode = encoderOf(resource);
+  const encode = encoderOf(resource as unknown as AnyResource);
   const views = viewsOf(resource, records, sorted).map((view) => {
     const first = view.records[0];
     const given = selectors.flatMap((s, i) => {
@@ -79,22 +76,6 @@ export function prepare<R>(
   // The records the API serves, each once (a record no view selects is not served, so not counted).
   const served = views.reduce((sum, view) => sum + view.datasetCount, 0);
   return { resource: resource as unknown as AnyResource, records: served, views };
-}
-
-/**
- * How a resource's views are rendered and encoded: a Streets resource's records from their heads
- * and shared tails (encode-streets.ts), any other's one by one; the same bytes either way.
- */
-function encoderOf<R>(resource: Resource<R>): RecordEncoder {
-  const any = resource as unknown as AnyResource;
-  const streets = isSearchedStreets(any) ? streetEncoder(any) : undefined;
-  if (streets !== undefined) return streets;
-  const columns = resource.record.columns;
-  return (records) =>
-    encodeRecords({
-      json: records.map(jsonRecord),
-      csv: records.map((record) => csvRow(columns, record)),
-    });
 }
 
 /** A selector's values of a record, its own first; none when it has none. */
@@ -162,8 +143,7 @@ export interface View<R> {
  * Groups a resource's records into views and sorts each. Every record belongs to the view of its
  * selector values (of each of them, for a selector that gives several); with optional selectors,
  * also to the views where any of them is not given (`/de/Localities`: all, by postal code, by
- * name, by both). With `sorted` (see `prepare`) the records are taken in that order, so each view
- * is in order as it fills: the same views as a stable sort of each would give.
+ * name, by both). With `sorted` (see `prepare`) each view fills in order: as a stable sort gives it.
  */
 export function viewsOf<R>(
   resource: Resource<R>,
@@ -208,16 +188,14 @@ export function viewsOf<R>(
       );
     return group;
   };
-  // One selector, always given (a street's locality): a record with one value is in one view.
-  const [only] = selectors;
-  const single = selectors.length === 1 && optional.length === 0 ? only : undefined;
+  // One selector, always given (a street's locality): a record of one value is in that view only.
+  const single = selectors.length === 1 && optional.length === 0 ? selectors[0] : undefined;
   const normaliseSingle = normalisers[0] ?? ((value: string) => value);
   for (let n = 0; n < records.length; n++) {
     const record = records[sorted === undefined ? n : (sorted[n] as number)] as R;
     const value = single?.value(record);
     if (typeof value === "string") {
       const normalised = normaliseSingle(value);
-      // viewKey([normalised]) is the value itself.
       groupOf(normalised, [normalised]).records.push(record);
       continue;
     }
