@@ -113,7 +113,8 @@ export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
 /**
  * Runs the warm-up requests: their statuses (0: the request threw; the first error is logged),
  * WARM_UP_REQUESTS' in order, then the suggestion rounds', then WARM_UP_REQUESTS' again for each
- * further round; then the word check's own rounds (TYPOS_ROUNDS).
+ * further round; then the word check's own rounds (TYPOS_ROUNDS) and the long loops
+ * (warm-kernels.ts), whose failure is logged and counted as one more status 0.
  */
 export async function warmUp(
   files: Readonly<Record<string, string>> = WARM_UP_FILES,
