@@ -1,5 +1,6 @@
-import { csvField, csvRow, type CsvColumn } from "../contract/csv.ts";
+import { csvRow, type CsvColumn } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
+import { headCsv, headJson } from "../contract/search/store.ts";
 import { isSearchedStreets } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { encodeRecords, type EncodedRecords } from "./encode.ts";
@@ -23,6 +24,20 @@ export function encoderOf(resource: AnyResource): RecordEncoder {
 }
 
 /**
+ * A street's head: the properties of the resource's leading CSV columns up to the name (the search
+ * index's head table, search-records.ts, and the part of a record rendered per street here); undefined
+ * when a column up to the name reads a nested property, or there is no name column.
+ */
+export function headKeysOf(resource: AnyResource): string[] | undefined {
+  const columns = resource.record.columns;
+  const nameAt = columns.findIndex((c) => c.path.length === 1 && c.path[0] === "name");
+  const head = columns.slice(0, nameAt + 1);
+  return nameAt < 0 || head.some((c) => c.path.length !== 1)
+    ? undefined
+    : head.map((c) => c.path[0] ?? "");
+}
+
+/**
  * A street's record is its head (the plain properties up to the name, as the search index splits
  * it: search-records.ts) and its tail (postal code, locality and the municipality, district and
  * state objects the model shares). A view's streets share few tails (one locality's postal codes
@@ -39,17 +54,13 @@ export function encoderOf(resource: AnyResource): RecordEncoder {
  */
 export function streetEncoder(resource: AnyResource): RecordEncoder | undefined {
   const columns = resource.record.columns;
-  const nameAt = columns.findIndex((c) => c.path.length === 1 && c.path[0] === "name");
-  if (nameAt < 0) return undefined;
-  const headColumns = columns.slice(0, nameAt + 1);
-  const headKeys = headColumns.map((c) => c.path[0] ?? "");
-  if (headColumns.some((c) => c.path.length !== 1)) return undefined;
+  const headKeys = headKeysOf(resource);
+  if (headKeys === undefined) return undefined;
   // A tail column must read the tail alone; nor may the head be all the columns.
-  if (nameAt === columns.length - 1) return undefined;
-  if (columns.slice(nameAt + 1).some((c) => headKeys.includes(c.path[0] ?? ""))) return undefined;
-  // What comes before each head value in its JSON (`{"name":`), the same for every street.
-  const prefixes = headKeys.map((key, k) => `${k === 0 ? "{" : ","}${JSON.stringify(key)}:`);
-  return (records) => encodeStreets(records, headKeys, prefixes, columns);
+  const tailColumns = columns.slice(headKeys.length);
+  if (tailColumns.length === 0) return undefined;
+  if (tailColumns.some((c) => headKeys.includes(c.path[0] ?? ""))) return undefined;
+  return (records) => encodeStreets(records, headKeys, columns);
 }
 
 /** One tail: its first street, that street's properties, and the tail's bytes in both formats. */
@@ -63,7 +74,6 @@ interface Tail {
 function encodeStreets(
   records: readonly unknown[],
   headKeys: readonly string[],
-  prefixes: readonly string[],
   columns: readonly CsvColumn[],
 ): EncodedRecords {
   const count = records.length;
@@ -81,12 +91,9 @@ function encodeStreets(
     let jsonHead = "";
     let csvHead = "";
     if (headOf(street, keys, headKeys, values)) {
-      // As `headJson` (search/store.ts) and `csvRow` (csv.ts) render the head.
-      for (let k = 0; k < values.length; k++) {
-        const value = values[k] as string;
-        jsonHead += (prefixes[k] as string) + JSON.stringify(value);
-        csvHead += (k === 0 ? "" : ",") + csvField(value);
-      }
+      // As the Worker renders a head (the CSV's with its comma), and the tail after it.
+      jsonHead = headJson(headKeys, values);
+      csvHead = headCsv(values);
       tail = tailFor(street, keys, headKeys.length, tails, jsonHead, csvHead, columns);
     }
     if (tail === undefined) {
@@ -187,7 +194,7 @@ function tailFor(
   for (const tail of seen) if (sameTail(tail, street, keys, headLength)) return tail;
   const json = jsonRecord(street);
   const csv = csvRow(columns, street);
-  if (!json.startsWith(jsonHead) || !csv.startsWith(`${csvHead},`)) return undefined;
+  if (!json.startsWith(jsonHead) || !csv.startsWith(csvHead)) return undefined;
   const tail: Tail = {
     street,
     keys,

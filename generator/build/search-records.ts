@@ -3,6 +3,7 @@ import { jsonRecord } from "../contract/page.ts";
 import { compareText, headJson } from "../contract/search/store.ts";
 import { collationKey } from "../resources/collation.ts";
 import type { AnyResource } from "../resources/resource.ts";
+import { headKeysOf } from "./encode-streets.ts";
 import { Interner } from "./search-lists.ts";
 import { sortRecords } from "./views.ts";
 
@@ -47,10 +48,8 @@ export function indexStreets(
 ): IndexedStreets {
   // The head: the leading columns up to the name (each record is checked to start with them, see tailClasses).
   const columns = resource.record.columns;
-  const headKeys = columns
-    .slice(0, columns.findIndex((c) => c.path.join(".") === "name") + 1)
-    .map((c) => c.path.join("."));
-  if (headKeys.at(-1) !== "name" || headKeys.some((key) => key.includes(".")))
+  const headKeys = headKeysOf(resource);
+  if (headKeys === undefined)
     throw new Error(
       `${resource.id}: the CSV columns must start with plain properties up to the name`,
     );
