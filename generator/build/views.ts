@@ -195,8 +195,8 @@ export function viewsOf<R>(
     const record = records[sorted === undefined ? n : (sorted[n] as number)] as R;
     const value = single?.value(record);
     if (typeof value === "string") {
-      const normalised = normaliseSingle(value);
-      groupOf(normalised, [normalised]).records.push(record);
+      const given = [normaliseSingle(value)];
+      groupOf(viewKey(given), given).records.push(record);
       continue;
     }
     // Distinct normalised values per selector, the record's own first.
