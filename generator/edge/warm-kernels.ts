@@ -9,7 +9,7 @@
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
-import { filesOf, pathOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
+import { filesOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
 import { countRange, gallop, intersect } from "../contract/search/kernels.ts";
 import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
@@ -44,14 +44,15 @@ export async function warmKernels(
   const store = new AssetStore(assets);
   const r = (await SearchFiles.open(store, origin, country)).reader();
   const { meta } = r;
-  const shardPaths = (["l", "g"] as const).flatMap((family) =>
-    meta.fileBytes[family].map((_, n) => pathOf(meta, family, n)),
-  );
+  // Every lexicon and n-gram shard of the warm-up build.
+  const shards = new Map([
+    ...filesOf(meta, "l", meta.fileBytes.l.keys()),
+    ...filesOf(meta, "g", meta.fileBytes.g.keys()),
+  ]);
   await r.need(
     new Map([
       ...recordFiles(meta, Int32Array.of(0)),
-      ...filesOf(meta, "l", meta.fileBytes.l.keys()),
-      ...filesOf(meta, "g", meta.fileBytes.g.keys()),
+      ...shards,
       [placesPath(country), meta.fileBytes.places],
     ]),
   );
@@ -64,7 +65,7 @@ export async function warmKernels(
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
     sum += placesAt(r, positions)[round % ELEMENTS] ?? 0;
-    for (const path of shardPaths) sum += ListShard.parse(r.bytes(path)).get("") ? 1 : 0;
+    for (const path of shards.keys()) sum += ListShard.parse(r.bytes(path)).get("") ? 1 : 0;
     const long = decodePlaceTable(longTable);
     sum += (long.postalCodeOf[1] ?? 0) + (long.counts[1] ?? 0) + (long.listStarts[1] ?? 0);
     for (let i = 0; i < ELEMENTS; i++) {
