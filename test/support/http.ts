@@ -5,7 +5,7 @@ import { SPAWN_BOUND_MS } from "./paths.ts";
 
 export type { RunningServer };
 /** Starts several servers together; when one fails, stops those that started (start-all.ts). */
-export { startAll } from "../../generator/serve/start-all.ts";
+export { startAll } from "./start-all.ts";
 
 /**
  * Serves a built directory the way the HTTP tests reach it: the project's server on workerd

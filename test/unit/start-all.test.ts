@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { startAll } from "../../generator/serve/start-all.ts";
+import { startAll } from "../support/start-all.ts";
 
 /** A start that resolves after the failing one has rejected (the order that leaked), recording its stop. */
 function laterStart(stopped: string[], name: string) {
