@@ -43,8 +43,8 @@ let berlinByPosition: string[];
 let db: PGlite;
 
 beforeAll(async () => {
-  // The embedded streets, built once for the run (a budget only decides which pages are files).
-  ({ dir } = await sharedDataBuild(8_000, { only: ["de.streets", "at.streets"] }));
+  // The embedded build, shared by the run (a budget only decides which pages are files).
+  ({ dir } = await sharedDataBuild(8_000));
   handler = createHandler(localAssets(dir));
   berlinByPosition = (
     (await allRecords(handler, "/de/Streets?locality=Berlin")) as unknown as { name: string }[]
