@@ -2,7 +2,7 @@
  * The value filter (docs/SEARCH.md, "Checks"): which distinct values of a column pass, each tested
  * once, a pattern only on the values holding its literals: the places of a `/Streets` search.
  */
-import { literalQuery, withoutShortLiterals, type LiteralQuery } from "../regex/literals.ts";
+import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import type { Node } from "../regex/ast.ts";
 import { caseFoldKey, filterMatches, literalText, type StreetFilter } from "./filter.ts";
 import { gallop } from "./kernels.ts";
@@ -115,9 +115,7 @@ export function candidates(
   };
   const prefix = anchoredPrefix(tree);
   if ([...prefix].length >= STRONG_LITERAL) return containing(column, classes(prefix), true);
-  // Only long literals: a short one (`n` of `^Ber.*n$`) is in nearly every value.
-  const literals = withoutShortLiterals(literalQuery(tree, caseFoldKey), STRONG_LITERAL);
-  return candidatesOf(literals, column, classes);
+  return candidatesOf(literalQuery(tree, caseFoldKey), column, classes);
 }
 
 /**
@@ -137,7 +135,7 @@ function literalCandidates(filter: StreetFilter, column: ColumnText): Uint8Array
   return containing(column, source, filter.anchoredStart);
 }
 
-/** Characters a literal needs to narrow the values enough to be worth a search of the text. */
+/** Characters a literal needs to narrow the values enough to be worth a search beside a longer one. */
 const STRONG_LITERAL = 3;
 
 /** The caseFoldKey characters every match starts with: the positions after a leading `^` that each fold to one. */
@@ -174,8 +172,11 @@ function candidatesOf(
     case "literal":
       return containing(column, classes(query.text), false);
     case "and": {
+      // Only long literals: a short one (`n` of `^Ber.*n$`) is in nearly every value.
+      const strongest = Math.max(...query.of.map(strength));
       let out: Uint8Array | undefined;
       for (const operand of query.of) {
+        if (strength(operand) < Math.min(strongest, STRONG_LITERAL)) continue;
         const set = candidatesOf(operand, column, classes);
         if (set === undefined) continue;
         if (out === undefined) out = set;
@@ -193,6 +194,14 @@ function candidatesOf(
       return out;
     }
   }
+}
+
+/** How narrow a query's candidates are: the length of the shortest literal it must hold. */
+function strength(query: LiteralQuery): number {
+  if (query.op === "all") return 0;
+  if (query.op === "literal") return [...query.text].length;
+  const parts = query.of.map(strength);
+  return query.op === "and" ? Math.max(0, ...parts) : Math.min(...parts);
 }
 
 /** The values that hold a match of `source` (at their start), found by one search of the text. */
