@@ -90,11 +90,9 @@ describe("sets of streets", () => {
         (a, start, length, from, to) => {
           const size = 200;
           const outside = members({ positions: a, negated: true }, size);
-          const bits = bitmapOf([...a], size);
-          const complement = new Uint32Array(bits.length);
-          k.combineBits(complement, bits, bits, 3, size);
-          const page = k.selectBits(complement, start, start + length);
+          const page = k.selectComplement(a, size, start, start + length);
           expect(Array.from(page)).toEqual(outside.slice(start, start + length));
+          const bits = bitmapOf([...a], size);
           const [low, high] = [Math.min(from, to, size), Math.min(Math.max(from, to), size)];
           expect(k.countRange(bits, low, high)).toBe(
             [...a].filter((p) => p >= low && p < high).length,
@@ -103,6 +101,15 @@ describe("sets of streets", () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("merges disjoint lists in order as far as a page's end, each entry with its list", () => {
+    const from: number[] = [];
+    const merged = k.mergeFirst([list(2, 9), list(), list(1, 5, 12), list(7)], 1, 5, from);
+    expect([Array.from(merged), from]).toEqual([
+      [2, 5, 7, 9],
+      [0, 2, 3, 0],
+    ]);
   });
 
   it("finds by galloping where a value is, or would be", () => {

@@ -161,3 +161,73 @@ export function selectBits(bits: Uint32Array, start: number, end: number): Int32
   }
   return out.subarray(0, n);
 }
+
+/**
+ * Positions [start, end) of the complement of `members` within [0, size): the k-th non-member is
+ * k + i, i the members before it, so a deep page of `-berlin` is a binary search over Berlin's list.
+ */
+export function selectComplement(
+  members: Int32Array,
+  size: number,
+  start: number,
+  end: number,
+): Int32Array {
+  const to = Math.min(end, size - members.length);
+  if (to <= start) return EMPTY;
+  const out = new Int32Array(to - start);
+  let [low, high] = [0, members.length];
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((members[mid] as number) - mid > start) high = mid;
+    else low = mid + 1;
+  }
+  for (let k = start, i = low, n = 0; k < to; k++) {
+    while (i < members.length && (members[i] as number) - i <= k) i++;
+    out[n++] = k + i;
+  }
+  return out;
+}
+
+/**
+ * Entries [start, end) of the union of disjoint increasing lists (places' streets: a street has
+ * one place), in order: a binary heap on each list's next position, stopping at `end`. Writes each
+ * entry's list number to `from`; returns the positions.
+ */
+export function mergeFirst(
+  lists: readonly Int32Array[],
+  start: number,
+  end: number,
+  from: number[],
+): Int32Array {
+  const next = new Int32Array(lists.length);
+  const heap: number[] = [];
+  const at = (l: number) => (lists[l] as Int32Array)[next[l] as number] as number;
+  const down = (i: number) => {
+    for (;;) {
+      const [left, right] = [2 * i + 1, 2 * i + 2];
+      let least = i;
+      if (left < heap.length && at(heap[left] as number) < at(heap[least] as number)) least = left;
+      if (right < heap.length && at(heap[right] as number) < at(heap[least] as number))
+        least = right;
+      if (least === i) return;
+      [heap[i], heap[least]] = [heap[least] as number, heap[i] as number];
+      i = least;
+    }
+  };
+  lists.forEach((list, l) => list.length > 0 && heap.push(l));
+  for (let i = (heap.length >>> 1) - 1; i >= 0; i--) down(i);
+  const out: number[] = [];
+  for (let seen = 0; seen < end && heap.length > 0; seen++) {
+    const l = heap[0] as number;
+    if (seen >= start) {
+      out.push(at(l));
+      from.push(l);
+    }
+    if (++next[l]! >= (lists[l] as Int32Array).length) {
+      const last = heap.pop() as number;
+      if (heap.length > 0) heap[0] = last;
+    }
+    if (heap.length > 1) down(0);
+  }
+  return Int32Array.from(out);
+}

@@ -204,12 +204,8 @@ function sparsePlan(
         bitmaps: new Map(checkedBits.map((t) => [t.key, leaf.bitmap(r, t.bitmap as number)])),
       });
       const total = found.negated ? size - found.positions.length : found.positions.length;
-      if (found.negated) {
-        const bits = new Uint32Array((size + 31) >>> 5);
-        k.fillPositions(bits, found.positions);
-        k.combineBits(bits, bits, bits, 3, size);
-        return { total, positions: k.selectBits(bits, start, end) };
-      }
+      if (found.negated)
+        return { total, positions: k.selectComplement(found.positions, size, start, end) };
       const positions = found.positions.subarray(start, Math.max(start, Math.min(end, total)));
       const every = [...lists.values()].flat();
       const page = Array.from(positions, (p) => entryAt(every, p));

@@ -7,7 +7,7 @@ import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, fillPositions, gallop, selectBits } from "./kernels.ts";
+import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
 import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
@@ -161,22 +161,13 @@ function placePlans(
     plans.push(countedPlan(r, name, places, table, start, end));
   if (name === undefined) {
     plans.push({
-      // The places' streets united on a bitmap, the page selected from it.
+      // The places' streets merged in order, as far as the page's end.
       steps: places.streets * COST.position,
       files: positionFiles,
       run: async () => {
-        const lists = ofPlaces();
-        const bits = new Uint32Array((r.meta.count + 31) >>> 5);
-        for (const streets of lists) fillPositions(bits, streets);
-        const positions = selectBits(bits, start, end);
-        // Each street of the page has one place: the one whose streets hold it.
-        const found = new Int32Array(positions.length);
-        lists.forEach((streets, l) => {
-          for (let j = 0, i = 0; j < streets.length && i < positions.length; j++) {
-            i = gallop(positions, streets[j] as number, i);
-            if (positions[i] === streets[j]) found[i] = passing[l] as number;
-          }
-        });
+        const from: number[] = [];
+        const positions = mergeFirst(ofPlaces(), start, end, from);
+        const found = Int32Array.from(from, (l) => passing[l] as number);
         return { total: places.streets, positions, places: found };
       },
     });
