@@ -5,9 +5,8 @@ import { pageBounds, pageCount } from "../contract/paging.ts";
 import { validationProblem } from "../contract/problem.ts";
 import type { ParsedQuery } from "../contract/query.ts";
 import type { RouteResource } from "../contract/routes.ts";
-import { SearchTooBroad } from "../contract/search/plan.ts";
 import { headsAt, placesAt, pageFiles, tailFiles, tailOf } from "../contract/search/leaves.ts";
-import type { Found, Reader } from "../contract/search/plan.ts";
+import { SearchTooBroad, type Found, type Reader } from "../contract/search/plan.ts";
 import { findFullText } from "../contract/search/query.ts";
 import { PatternTooBroad } from "../contract/search/names.ts";
 import {

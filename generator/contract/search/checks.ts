@@ -14,7 +14,7 @@ import {
 } from "../postgres/tsquery.ts";
 import { isolateMemo } from "../isolate-state.ts";
 import { termKey } from "./bitmaps.ts";
-import { gallop, withBit } from "./kernels.ts";
+import { gallop, withBit, type Streets } from "./kernels.ts";
 import { placeLocality, placePostalCode, type PlaceTable } from "./meta.ts";
 import { entryAt, type Postings } from "./postings.ts";
 import { PLAIN_NAME_LENGTH, type ListEntry } from "./store.ts";
@@ -33,7 +33,7 @@ export function checked(
   checks: readonly SearchNode[],
   inputs: CheckInputs,
   driver?: LexemeMatch,
-): { readonly positions: Int32Array; readonly negated: false } {
+): Streets {
   const rest: SearchNode[] = [];
   for (const check of checks) {
     // A phrase's words are each in its document: a candidate without one is out.
@@ -72,7 +72,6 @@ export function checked(
   return { positions: out.subarray(0, n), negated: false };
 }
 
-/** Does a query need positions (a phrase)? */
 export const hasPhrase = (node: SearchNode): boolean =>
   node.op === "phrase" ||
   (node.op === "not"

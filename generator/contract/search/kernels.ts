@@ -29,7 +29,6 @@ export function gallop(values: Int32Array, value: number, from = 0): number {
 export const intersect = (a: Int32Array, b: Int32Array): Int32Array =>
   a.length > b.length ? sieve(b, a, true) : sieve(a, b, true);
 
-/** a \ b. */
 export const difference = (a: Int32Array, b: Int32Array): Int32Array => sieve(a, b, false);
 
 /** The values of a that are in b (`inB`) or not, b galloped through. */
@@ -67,7 +66,6 @@ export function unite(lists: readonly Int32Array[], size: number): Int32Array {
   return selectBits(bits, 0, countBits(bits));
 }
 
-/** Sets the bits of positions. */
 export function fillPositions(bits: Uint32Array, positions: Int32Array): void {
   for (let i = 0; i < positions.length; i++) {
     const p = positions[i] as number;
@@ -133,7 +131,6 @@ export function popcount(word: number): number {
   return (((word + (word >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
 }
 
-/** The number of set bits. */
 export const countBits = (bits: Uint32Array): number => countRange(bits, 0, bits.length * 32);
 
 /** The number of set bits of positions [from, to). */

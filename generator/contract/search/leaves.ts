@@ -67,7 +67,6 @@ function sizeOf(meta: SearchMeta, family: Family, n: number): number {
   return meta.fileBytes[family][n] ?? 0;
 }
 
-/** Files of a family by number. */
 export function filesOf(meta: SearchMeta, family: Family, numbers: Iterable<number>): Files {
   const files: Files = new Map();
   for (const n of numbers) files.set(pathOf(meta, family, n), sizeOf(meta, family, n));
@@ -165,7 +164,6 @@ export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
     return starts;
   });
 
-/** The files of the streets of these places. */
 export const placeStreetFiles = (meta: SearchMeta, starts: Int32Array, places: Int32Array): Files =>
   rangeFiles(
     meta,
@@ -254,7 +252,6 @@ export const bitmap = (r: Reader, n: number): Uint32Array =>
 export const placeCounts = (r: Reader, n: number, places: number): Int32Array =>
   r.decoded(pathOf(r.meta, "c", n), (bytes) => decodeGramCounts(bytes, places));
 
-/** The tail shards of places. */
 export const tailFiles = (meta: SearchMeta, places: Iterable<number>): Files =>
   filesOf(
     meta,

@@ -13,11 +13,9 @@ import {
 import { list, listFiles, shardFiles, shardOf } from "./leaves.ts";
 import { COST, type Reader } from "./plan.ts";
 import type { Postings } from "./postings.ts";
+import type { Listed } from "./shards.ts";
 import { EVERY_NAME, literalKeys, listCount, NAME_START, type ListRef } from "./store.ts";
 import { gallop, intersect, unite } from "./kernels.ts";
-
-/** A key's list and the streets in its runs. */
-type Listed = { readonly ref: ListRef; readonly streets: number };
 
 /** The lists a name reads: their runs (an upper bound of the candidates) and streets (likewise). */
 interface Cover {
@@ -219,7 +217,6 @@ export class Runs {
     this.verdicts = new Uint8Array(n);
   }
 
-  /** Run i's head. */
   head(i: number): readonly string[] {
     const l = this.lists[this.which?.[i] ?? 0] as Postings;
     return l.headOf(l.headRef(this.at?.[i] ?? i));

@@ -90,7 +90,6 @@ export async function cheapest<T>(plans: readonly Plan<T>[], r: Reader): Promise
   throw refusal ?? new SearchTooBroad(Infinity);
 }
 
-/** Files of several parts, each once. */
 export function union(...parts: readonly Files[]): Files {
   const out: Files = new Map();
   for (const part of parts) for (const [path, bytes] of part) out.set(path, bytes);

@@ -16,6 +16,9 @@
 import { ByteReader, ByteWriter } from "./bytes.ts";
 import { compareText, type ListRef } from "./store.ts";
 
+/** A key's list and the streets in its runs, as a shard gives it. */
+export type Listed = { readonly ref: ListRef; readonly streets: number };
+
 /** One key of a shard as the build writes it. */
 export interface ShardEntry {
   readonly key: string;
@@ -90,7 +93,7 @@ export class ListShard {
   }
 
   /** A key's list, with its number of streets (n-gram shards; else 0). */
-  get(key: string): { readonly ref: ListRef; readonly streets: number } | undefined {
+  get(key: string): Listed | undefined {
     const i = this.lowerBound(key);
     return i < this.numbersAt.length && this.key(i) === key
       ? { ref: this.ref(i), streets: this.streetCounts?.[i] ?? 0 }

@@ -157,7 +157,6 @@ function placePlans(
         positions: selectBits(placeBits(r, keys), start, end),
       }),
     });
-  if (keys !== undefined && name !== undefined) plans.push(bitmapPlan(r, name, keys, start, end));
   if (name === undefined || name.counts !== undefined)
     plans.push(countedPlan(r, name, places, table, start, end));
   if (name === undefined) {

@@ -101,7 +101,6 @@ export function candidates(
 ): Uint8Array | undefined {
   if (filter.pattern === undefined) return literalCandidates(filter, column);
   const tree = filter.pattern.tree;
-  if (!filter.ignoreCase) return undefined;
   const members = new Map<string, string>();
   for (const ch of characters)
     members.set(caseFoldKey(ch), (members.get(caseFoldKey(ch)) ?? "") + ch);
