@@ -6,7 +6,7 @@ import {
   readAtStreets,
 } from "../../generator/sources/at.ts";
 import { SourceError } from "../../generator/sources/errors.ts";
-import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { allRecords, ask, embeddedBuild, type Handler } from "../support/memory-build.ts";
 import { dataFile } from "../support/paths.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
@@ -123,9 +123,7 @@ const sorted = (values: readonly string[]) => [...values].sort();
 
 let handler: Handler;
 beforeAll(async () => {
-  // The embedded build at 8,000 files, shared with the other suites that ask for it (a budget or
-  // the other resources change no answer of these endpoints; one build instead of one per suite).
-  ({ handler } = await memoryBuild(8_000));
+  ({ handler } = await embeddedBuild());
 });
 
 describe("Austrian endpoints", () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   allRecords,
   ask,
-  memoryBuild,
+  embeddedBuild,
   parseCsvBody,
   type Handler,
 } from "../support/memory-build.ts";
@@ -33,9 +33,7 @@ const sorted = (values: readonly string[]) => [...values].sort();
 
 let handler: Handler;
 beforeAll(async () => {
-  // The embedded build at 8,000 files, shared with the other suites that ask for it (a budget or
-  // the other resources change no answer of these endpoints; one build instead of one per suite).
-  ({ handler } = await memoryBuild(8_000));
+  ({ handler } = await embeddedBuild());
 });
 
 describe("Swiss communes and districts", () => {

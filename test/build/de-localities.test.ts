@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { allRecords, ask, embeddedBuild, type Handler } from "../support/memory-build.ts";
 import { dataFile } from "../support/paths.ts";
 
 /** /de/Localities against its two sources: the street list where it has a postal code, Open Postal Codes elsewhere. */
@@ -20,9 +20,7 @@ const streetCodes = new Set(
 let handler: Handler;
 let all: Record<string, unknown>[];
 beforeAll(async () => {
-  // The embedded build at 8,000 files, shared with the other suites that ask for it (a budget or
-  // the other resources change no answer of these endpoints; one build instead of one per suite).
-  ({ handler } = await memoryBuild(8_000));
+  ({ handler } = await embeddedBuild());
   all = await allRecords(handler, "/de/Localities?postalCode=.");
 });
 

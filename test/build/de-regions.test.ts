@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { allRecords, ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { allRecords, ask, embeddedBuild, type Handler } from "../support/memory-build.ts";
 import { dataFile } from "../support/paths.ts";
 
 /**
@@ -23,9 +23,7 @@ const sorted = (keys: readonly string[]) => [...keys].sort();
 
 let handler: Handler;
 beforeAll(async () => {
-  // The embedded build at 8,000 files, shared with the other suites that ask for it (a budget or
-  // the other resources change no answer of these endpoints; one build instead of one per suite).
-  ({ handler } = await memoryBuild(8_000));
+  ({ handler } = await embeddedBuild());
 });
 
 const keysUnder = async (paths: readonly string[]) => {

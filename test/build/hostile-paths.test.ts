@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDED_RESOURCES } from "../../generator/resources/index.ts";
-import { ask, memoryBuild, type Answer, type Handler } from "../support/memory-build.ts";
+import { ask, embeddedBuild, type Answer, type Handler } from "../support/memory-build.ts";
 import { expectVerdict, verdictOf } from "../support/oracle.ts";
 
 /**
@@ -22,7 +22,7 @@ let handler: Handler;
 const known = new Map<string, number>();
 
 beforeAll(async () => {
-  ({ handler } = await memoryBuild(8_000));
+  ({ handler } = await embeddedBuild());
   for (const path of [
     "/de/FederalStates/09/Districts",
     "/de/Districts/09189/Municipalities",

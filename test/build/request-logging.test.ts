@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createHandler } from "../../generator/edge/handler.ts";
-import { ask, memoryBuild, type Handler } from "../support/memory-build.ts";
+import { ask, embeddedBuild, type Handler } from "../support/memory-build.ts";
 
 /**
  * What a hostile request writes to the Worker's log: nothing for a refused value (a 400 is not a
@@ -8,9 +8,7 @@ import { ask, memoryBuild, type Handler } from "../support/memory-build.ts";
  */
 let handler: Handler;
 beforeAll(async () => {
-  // The embedded build at 8,000 files, shared with the other suites that ask for it (a budget or
-  // the other resources change no answer of these endpoints; one build instead of one per suite).
-  ({ handler } = await memoryBuild(8_000));
+  ({ handler } = await embeddedBuild());
 });
 afterEach(() => vi.restoreAllMocks());
 

@@ -67,6 +67,14 @@ export async function sharedDataBuild(
 }
 
 /**
+ * The embedded data at 8,000 files, served in-process: the build the suites of single endpoints
+ * share. A budget decides only which pages are files, and the other resources change no answer of
+ * an endpoint, so one build of everything serves them all (built once per run).
+ */
+export const EMBEDDED_BUDGET = 8_000;
+export const embeddedBuild = (): Promise<MemoryBuild> => memoryBuild(EMBEDDED_BUDGET);
+
+/**
  * The shared build of the embedded data (or `sources`, see sharedDataBuild) served with the
  * Worker's handler in-process: its text files in `files`, every file as the handler asks for it.
  */

@@ -18,7 +18,7 @@ import { Alphabet, isFree } from "../../generator/contract/suggest/trie.ts";
 import { FAR } from "../../generator/contract/suggest/walk.ts";
 import { editWord, seeded } from "../../bench/suggest-typos.ts";
 import { localAssets } from "../support/local-assets.ts";
-import { allRecords, ask, sharedDataBuild } from "../support/memory-build.ts";
+import { allRecords, ask, EMBEDDED_BUDGET, sharedDataBuild } from "../support/memory-build.ts";
 import { AT_STREETS } from "../support/source-model.ts";
 import { table } from "../support/suggest-reference.ts";
 
@@ -43,8 +43,8 @@ let berlinByPosition: string[];
 let db: PGlite;
 
 beforeAll(async () => {
-  // The embedded build, shared by the run (a budget only decides which pages are files).
-  ({ dir } = await sharedDataBuild(8_000));
+  // The build embeddedBuild serves (memory-build.ts), on disk: this suite serves it itself.
+  ({ dir } = await sharedDataBuild(EMBEDDED_BUDGET));
   handler = createHandler(localAssets(dir));
   berlinByPosition = (
     (await allRecords(handler, "/de/Streets?locality=Berlin")) as unknown as { name: string }[]
