@@ -66,12 +66,14 @@ export async function sharedDataBuild(
   return { dir, summary };
 }
 
+/** The file budget of `embeddedBuild` (a suite that reads the build's directory asks sharedDataBuild for it). */
+export const EMBEDDED_BUDGET = 8_000;
+
 /**
  * The embedded data at 8,000 files, served in-process: the build the suites of single endpoints
  * share. A budget decides only which pages are files, and the other resources change no answer of
  * an endpoint, so one build of everything serves them all (built once per run).
  */
-export const EMBEDDED_BUDGET = 8_000;
 export const embeddedBuild = (): Promise<MemoryBuild> => memoryBuild(EMBEDDED_BUDGET);
 
 /**
