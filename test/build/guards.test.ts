@@ -3,7 +3,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixture.ts";
-import { sharedDataBuild } from "../support/memory-build.ts";
+import { EMBEDDED_BUDGET, sharedDataBuild } from "../support/memory-build.ts";
 import { CLI_COMMAND, cliArgs, dataFile, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
@@ -36,7 +36,7 @@ const file = (name: string, data: string | Buffer) => {
 let good: string;
 beforeAll(async () => {
   // A copy of the run's shared build of the embedded data: the last test builds over it.
-  cpSync((await sharedDataBuild(20_000)).dir, out, { recursive: true });
+  cpSync((await sharedDataBuild(EMBEDDED_BUDGET)).dir, out, { recursive: true });
   good = readFileSync(join(out, "_files.tsv"), "utf8");
 });
 

@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import createClient from "openapi-fetch";
 import { beforeAll, describe, expect, it } from "vitest";
-import { memoryBuild, type MemoryBuild } from "../support/memory-build.ts";
+import { embeddedBuild, type MemoryBuild } from "../support/memory-build.ts";
 import { ROOT } from "../support/paths.ts";
 
 /**
@@ -86,7 +86,7 @@ const TSCONFIG = {
 
 let build: MemoryBuild;
 beforeAll(async () => {
-  build = await memoryBuild(20_000);
+  build = await embeddedBuild();
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   writeFileSync(join(OUT, "openapi.json"), build.file("/openapi.json") ?? "");

@@ -6,7 +6,7 @@ import {
   type RouteResource,
   type RouteTable,
 } from "../../generator/contract/routes.ts";
-import { allRecords, ask, memoryBuild, type MemoryBuild } from "../support/memory-build.ts";
+import { allRecords, ask, embeddedBuild, type MemoryBuild } from "../support/memory-build.ts";
 
 /**
  * Every count the build publishes (docs page, OpenAPI, downloads manifest and the docs page's
@@ -27,7 +27,7 @@ interface Served {
 }
 
 beforeAll(async () => {
-  build = await memoryBuild(20_000);
+  build = await embeddedBuild();
   table = JSON.parse(build.file("/_routes.json") ?? "") as RouteTable;
   // FullTextSearch, Suggestions and AddressCheck publish no count of their own: they search the
   // Streets' records.
@@ -35,7 +35,7 @@ beforeAll(async () => {
     if (!searchesStreets(resource)) served.set(resource.path, await servedCount(resource));
 });
 
-// One file at a time: `build.files` reads every text file of the build (about 20,000).
+// One file at a time: `build.files` reads every text file of the build (about 8,000).
 const text = (path: string) => build.file(path) ?? "";
 /** The resources with counts of their own (FullTextSearch and Suggestions search the Streets' records: their count is theirs). */
 const counted = () => table.resources.filter((r) => !searchesStreets(r));

@@ -2,20 +2,21 @@ import { isFullTextSearch, isSuggesting } from "../../generator/contract/routes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeShard } from "../../generator/contract/shard.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
+import { buildFixture, FIXTURE_BUDGET } from "../support/fixture.ts";
 import {
   ask,
-  memoryBuild,
   parseCsvBody,
   RESOURCES,
+  servedBuild,
   valueAt,
   viewTarget,
   type MemoryBuild,
 } from "../support/memory-build.ts";
 
 /**
- * Every resource, in-process over the embedded data and the generated Swiss street directory: CSV
- * and JSON carry the same values, and a view inlined in its index shard answers byte for byte like
- * the same view served from page files.
+ * Every resource, in-process over the embedded data, the street fixture and the generated Swiss
+ * street directory: CSV and JSON carry the same values, and a view inlined in its index shard
+ * answers byte for byte like the same view served from page files.
  */
 // FullTextSearch serves the Streets' records from their index (test/unit/search-index.test.ts, test/integration/search.test.ts),
 // and so do Suggestions (test/integration/suggest.test.ts, test/unit/suggest-property.test.ts).
@@ -30,11 +31,14 @@ let inlined: MemoryBuild;
 let files: MemoryBuild;
 
 beforeAll(async () => {
-  const only = PAGED.map((r) => r.id);
-  [inlined, files] = await Promise.all([
-    memoryBuild(8_000, { only, swissStreets: true }),
-    memoryBuild(90_000, { only, inlineShardBytes: 0, swissStreets: true }),
+  // The whole fixture's build the suites over HTTP serve (built once for all), and the same data
+  // with no view inlined and a budget for nearly every page size as files.
+  const [whole, paged] = await Promise.all([
+    buildFixture(FIXTURE_BUDGET),
+    buildFixture(90_000, undefined, { only: PAGED.map((r) => r.id), inlineShardBytes: 0 }),
   ]);
+  inlined = servedBuild(whole.dir, whole.summary);
+  files = servedBuild(paged.dir, paged.summary);
 });
 
 describe("every paged resource", () => {

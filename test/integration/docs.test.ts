@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { docsContentSecurityPolicy } from "../../generator/docs/site.ts";
 import { DOCS_CSS } from "../../generator/docs/style.ts";
 import { RESOURCES } from "../../generator/resources/index.ts";
-import { buildFixture } from "../support/fixture.ts";
+import { buildFixture, FIXTURE_BUDGET } from "../support/fixture.ts";
 import { client, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 
 /** The docs page, its script and the OpenAPI document, through wrangler dev (real `_headers` semantics). */
@@ -24,7 +24,7 @@ const SECURITY_HEADERS = [
 const CATCH_ALL_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 beforeAll(async () => {
-  ({ dir } = await buildFixture(20_000));
+  ({ dir } = await buildFixture(FIXTURE_BUDGET));
   server = await startServer(dir);
 });
 afterAll(async () => server?.stop());

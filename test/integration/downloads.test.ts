@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { SOURCE_NAMES } from "../../generator/sources/registry.ts";
 import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
-import { buildFixture } from "../support/fixture.ts";
+import { buildFixture, FIXTURE_BUDGET } from "../support/fixture.ts";
 import { client, startServer, type RawResponse, type RunningServer } from "../support/http.ts";
 
 let server: RunningServer;
@@ -14,7 +14,7 @@ const get = client(() => server);
 const records = (response: RawResponse) => JSON.parse(response.text) as unknown[];
 
 beforeAll(async () => {
-  const { dir } = await buildFixture(20_000);
+  const { dir } = await buildFixture(FIXTURE_BUDGET);
   server = await startServer(dir);
   manifest = JSON.parse((await get("/downloads/index.json")).text) as DownloadsManifest;
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RESOURCES } from "../../generator/resources/index.ts";
 import { exampleTarget } from "../../generator/resources/resource.ts";
-import { buildFixture } from "../support/fixture.ts";
+import { buildFixture, FIXTURE_BUDGET } from "../support/fixture.ts";
 import { parseCsvBody, valueAt } from "../support/memory-build.ts";
 import { client, pagingOf as paging, startServer, type RunningServer } from "../support/http.ts";
 
@@ -14,8 +14,8 @@ let server: RunningServer;
 const get = client(() => server);
 
 beforeAll(async () => {
-  const { dir, summary } = await buildFixture(8_000);
-  expect(summary.plan.minimumFiles).toBeLessThan(8_000);
+  const { dir, summary } = await buildFixture(FIXTURE_BUDGET);
+  expect(summary.plan.minimumFiles).toBeLessThan(FIXTURE_BUDGET);
   server = await startServer(dir);
 });
 afterAll(async () => server?.stop());

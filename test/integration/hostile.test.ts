@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHandler } from "../../generator/edge/handler.ts";
-import { buildFixture, fixtureStreets, tempDir } from "../support/fixture.ts";
+import { buildFixture, FIXTURE_BUDGET, fixtureStreets, tempDir } from "../support/fixture.ts";
 import { localAssets } from "../support/local-assets.ts";
 import { modelByLocality, readModelStreets, type ModelStreet } from "../support/model.ts";
 import { expectVerdict, verdictOf } from "../support/oracle.ts";
@@ -44,11 +44,10 @@ beforeAll(async () => {
     ...new Map((await readModelStreets(streetsFile)).map((s) => [JSON.stringify(s), s])).values(),
   ];
   localityNames = [...new Set(allStreets.map((s) => s.locality))];
-  // A budget between the minimum and everything: some sizes are files, the others are cut. The
-  // budget endpoints.test.ts serves: the run builds it once for both.
-  const { dir, summary } = await buildFixture(8_000, streetsFile);
+  // A budget between the minimum and everything: some sizes are files, the others are cut.
+  const { dir, summary } = await buildFixture(FIXTURE_BUDGET, streetsFile);
   const sizes = summary.plan.sizes.get("de.streets") ?? [];
-  expect(summary.plan.minimumFiles).toBeLessThan(8_000);
+  expect(summary.plan.minimumFiles).toBeLessThan(FIXTURE_BUDGET);
   expect(sizes.length).toBeGreaterThan(0);
   expect(sizes.length).toBeLessThan(50);
   inProcess = createHandler(localAssets(dir));

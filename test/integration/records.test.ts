@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCsvLine } from "../../generator/contract/csv.ts";
-import { buildFixture } from "../support/fixture.ts";
+import { buildFixture, FIXTURE_BUDGET } from "../support/fixture.ts";
 import {
   allPages,
   client,
@@ -43,7 +43,7 @@ let streetFile = "";
 let swissFile = "";
 
 beforeAll(async () => {
-  const built = await buildFixture(20_000);
+  const built = await buildFixture(FIXTURE_BUDGET);
   streetFile = built.sources["de-streets"] ?? "";
   swissFile = built.sources["ch-streets"] ?? "";
   server = await startServer(built.dir);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFixture, STREET_FIXTURE } from "../support/fixture.ts";
+import { buildFixture, FIXTURE_BUDGET } from "../support/fixture.ts";
 import { allPages, client, pagingOf, startServer, type RunningServer } from "../support/http.ts";
 
 /**
@@ -20,10 +20,8 @@ interface Street {
 }
 
 beforeAll(async () => {
-  const { dir } = await buildFixture(20_000, undefined, {
-    only: [...STREET_FIXTURE, "at.streets"],
-    swissStreets: false,
-  });
+  // The whole fixture's build that the other suites over HTTP serve (built once for all).
+  const { dir } = await buildFixture(FIXTURE_BUDGET);
   server = await startServer(dir);
   berlin = (await allPages(get, "/de/Streets?locality=Berlin")) as Street[];
 }, 300_000);

@@ -3,7 +3,7 @@ import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/fixture.ts";
-import { sharedDataBuild } from "../support/memory-build.ts";
+import { EMBEDDED_BUDGET, sharedDataBuild } from "../support/memory-build.ts";
 import { CLI_COMMAND, cliArgs, ROOT } from "../support/paths.ts";
 
 /**
@@ -41,7 +41,7 @@ function rewrite(dir: string, path: string, change: (text: string) => string): v
 let good: string;
 beforeAll(async () => {
   // The run's shared build of the embedded data (read-only: the damaged build is a copy).
-  ({ dir: good } = await sharedDataBuild(20_000));
+  ({ dir: good } = await sharedDataBuild(EMBEDDED_BUDGET));
 });
 
 describe("npm run verify", () => {

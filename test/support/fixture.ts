@@ -50,6 +50,14 @@ export const STREET_FIXTURE = [
   "li.communes",
 ] as const;
 
+/**
+ * The file budget of the whole fixture's build that the suites over HTTP share (endpoints, hostile,
+ * records, downloads, docs, suggest): between the minimum and everything, so some page sizes are
+ * files and the Worker cuts the others. A budget decides only which pages are files, no answer, so
+ * one build serves them all (built once per run).
+ */
+export const FIXTURE_BUDGET = 8_000;
+
 export interface FixtureOptions {
   /** Build only these resources (default all). */
   readonly only?: readonly string[];

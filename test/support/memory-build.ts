@@ -70,9 +70,10 @@ export async function sharedDataBuild(
 export const EMBEDDED_BUDGET = 8_000;
 
 /**
- * The embedded data at 8,000 files, served in-process: the build the suites of single endpoints
- * share. A budget decides only which pages are files, and the other resources change no answer of
- * an endpoint, so one build of everything serves them all (built once per run).
+ * The embedded data at 8,000 files, served in-process: the build the suites of single endpoints,
+ * of the published counts, the OpenAPI client, the guards and verify share. A budget decides only
+ * which pages are files, and the other resources change no answer of an endpoint, so one build of
+ * everything serves them all (built once per run).
  */
 export const embeddedBuild = (): Promise<MemoryBuild> => memoryBuild(EMBEDDED_BUDGET);
 
@@ -82,6 +83,11 @@ export const embeddedBuild = (): Promise<MemoryBuild> => memoryBuild(EMBEDDED_BU
  */
 export async function memoryBuild(maxFiles: number, extra: BuildExtra = {}): Promise<MemoryBuild> {
   const { dir, summary } = await sharedDataBuild(maxFiles, extra);
+  return servedBuild(dir, summary);
+}
+
+/** A build on disk (a shared one: read-only) served with the Worker's handler in-process. */
+export function servedBuild(dir: string, summary: BuildSummary): MemoryBuild {
   const handler = createHandler(localAssets(dir));
   // Read when first asked for: most suites only ask the handler, and a build of 90,000 files took
   // seconds of system time to read whole (resources.test.ts needs only its index shards).
