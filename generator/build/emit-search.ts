@@ -60,7 +60,7 @@ export interface SearchUnit {
 
 /**
  * The search emitter: writes a country's street-search index (contract/search/store.ts) from its
- * Streets resource's records as indexStreets (search-records.ts) numbers them; the index answers
+ * Streets resource's records as numberStreets (search-records.ts) numbers them; the index answers
  * that resource's filters and its FullTextSearch.
  * Words are lexized once per distinct name and per place; the lists are built from flat arrays of
  * (word, position) pairs, so memory stays a few bytes per pair.

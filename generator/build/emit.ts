@@ -11,7 +11,7 @@ import type { SearchUnit } from "./emit-search.ts";
 import { writePages, type PendingPages } from "./emit-pages.ts";
 import { emitSearchOnThread, type SearchThreads } from "./search-thread.ts";
 import type { StreetIndexesSummary } from "./street-indexes.ts";
-import { indexStreets, orderStreets, type Street } from "./search-records.ts";
+import { numberStreets, type Street } from "./search-records.ts";
 import { writeMatchTables } from "./match-tables.ts";
 import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
@@ -88,9 +88,9 @@ export function startSearches(
       const { resource, records } = unit.streets;
       const streets = records as readonly Street[];
       const indexed = timer.measure("search", () => {
-        const sorted = orderStreets(resource, streets);
+        const { sorted, indexed } = numberStreets(resource, streets);
         options.orders?.set(resource.id, sorted);
-        return indexStreets(resource, streets, sorted);
+        return indexed;
       });
       const job = {
         country: unit.resource.search.country,

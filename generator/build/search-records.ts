@@ -1,17 +1,13 @@
 import { csvRow } from "../contract/csv.ts";
 import { jsonRecord } from "../contract/page.ts";
 import { compareText, headJson } from "../contract/search/store.ts";
-import { collationKey } from "../resources/collation.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { headKeysOf } from "./encode-streets.ts";
 import { Interner } from "./search-lists.ts";
-import { sortRecords } from "./views.ts";
+import { orderStreets } from "./street-order.ts";
+import { tailClasses, type Street, type TailClasses } from "./street-tails.ts";
 
-export type Street = Readonly<Record<string, unknown>> & {
-  readonly name: string;
-  readonly postalCode: string;
-  readonly locality: string;
-};
+export type { Street } from "./street-tails.ts";
 
 /** A place: the tail (the record after the head) that streets share, with its postal code and locality. */
 export interface IndexPlace {
@@ -38,48 +34,66 @@ export interface IndexedStreets {
 }
 
 /**
- * Splits each of a Streets resource's records into its head and its place, in the resource's order
- * (`sorted`: the records' indices in that order, `orderStreets`).
+ * A Streets resource's records in its order (`sorted`: their indices, orderStreets) and split into
+ * heads and places in that order (indexStreets), their tails classed once for both.
  */
-export function indexStreets(
+export function numberStreets(
   resource: AnyResource,
   records: readonly Street[],
-  sorted: readonly number[] = orderStreets(resource, records),
-): IndexedStreets {
-  // The head: the leading columns up to the name (each record is checked to start with them, see tailClasses).
-  const columns = resource.record.columns;
+): { readonly sorted: number[]; readonly indexed: IndexedStreets } {
   const headKeys = headKeysOf(resource);
   if (headKeys === undefined)
     throw new Error(
       `${resource.id}: the CSV columns must start with plain properties up to the name`,
     );
+  // Streets of one tail, found in the records' own order (their order in memory: in the sorted
+  // order each comparison reads streets scattered over the heap, several times slower).
+  const classes = tailClasses(records, headKeys, resource.id);
+  // A name's streets ordered by their tails' ranks where the head is the name alone (street-order.ts).
+  const sorted = orderStreets(resource, records, headKeys.length === 1 ? classes : undefined);
+  return { sorted, indexed: indexStreets(resource, records, sorted, headKeys, classes) };
+}
 
+/**
+ * Splits each of a Streets resource's records into its head (`headKeys`: the leading columns up to
+ * the name; each record is checked to start with them, see tailClasses) and its place, in the
+ * resource's order (`sorted`: the records' indices in that order).
+ */
+function indexStreets(
+  resource: AnyResource,
+  records: readonly Street[],
+  sorted: readonly number[],
+  headKeys: readonly string[],
+  classes: TailClasses,
+): IndexedStreets {
+  const columns = resource.record.columns;
   const heads = new Interner();
   const headValues: (readonly string[])[] = [];
   const found: IndexPlace[] = [];
   const headOf = new Int32Array(sorted.length);
   const tailOf = new Int32Array(sorted.length);
-  // Streets of one tail, found in the records' own order (their order in memory: in the sorted
-  // order each comparison reads streets scattered over the heap, several times slower); numbered
-  // as tails in the sorted order, each rendered from its first street there.
-  const classes = tailClasses(records, headKeys, resource.id);
+  // The tails numbered in the sorted order, each rendered from its first street there.
   const tailOfClass = new Int32Array(classes.count).fill(-1);
   const valuesOf = (street: Street) => headKeys.map((key) => String(street[key] ?? ""));
-  let previousName: string | undefined;
+  // Streets are read in the sorted order only where their head or tail is new: a name's streets
+  // are told by the name's number (classes.name), not by reading each street's name.
+  let previousName = -1;
   let previousHead = 0;
-  sorted.forEach((index, i) => {
-    const street = records[index] as Street;
+  for (let i = 0; i < sorted.length; i++) {
+    const index = sorted[i] as number;
+    const name = classes.name[index] as number;
     // Heads repeat in runs (a name's streets follow each other); Germany's head is the name alone.
-    if (headKeys.length > 1 || street.name !== previousName) {
-      const values = valuesOf(street);
+    if (headKeys.length > 1 || name !== previousName) {
+      const values = valuesOf(records[index] as Street);
       previousHead = heads.id(JSON.stringify(values));
       if (previousHead === headValues.length) headValues.push(values);
-      previousName = street.name;
+      previousName = name;
     }
     headOf[i] = previousHead;
-    const tailClass = classes.of[index] ?? 0;
-    let tail = tailOfClass[tailClass] ?? 0;
+    const tailClass = classes.of[index] as number;
+    let tail = tailOfClass[tailClass] as number;
     if (tail === -1) {
+      const street = records[index] as Street;
       tail = tailOfClass[tailClass] = found.length;
       const head = headJson(headKeys, valuesOf(street));
       const json = jsonRecord(street);
@@ -93,7 +107,7 @@ export function indexStreets(
       });
     }
     tailOf[i] = tail;
-  });
+  }
   const order = found
     .map((_, i) => i)
     .sort((a, b) => comparePlaces(found[a] as IndexPlace, found[b] as IndexPlace));
@@ -112,86 +126,10 @@ export function indexStreets(
 /** Each street's name, by position: the last value of its head. */
 export function namesOf({ heads, headOf }: IndexedStreets): string[] {
   const names = heads.map((values) => values.at(-1) ?? "");
-  return Array.from(headOf, (head) => names[head] ?? "");
-}
-
-/** A Streets resource's records in its order (its `sortKey`), as their indices. */
-export function orderStreets(resource: AnyResource, records: readonly Street[]): number[] {
-  return sortStreets(records, resource.sortKey as (s: Street) => readonly string[]);
-}
-
-/**
- * The streets in the resource's order, as their indices (ties in the records' order, as
- * `sortRecords` leaves them). Street orders start with the name's
- * collation key, so the distinct names are sorted once and only streets of one name are compared
- * by their whole key (a plain sort of a national list takes seconds); checked, with a plain sort
- * where it does not hold.
- */
-function sortStreets(
-  streets: readonly Street[],
-  sortKey: (street: Street) => readonly string[],
-): number[] {
-  const keyOf = (index: number) => sortKey(streets[index] as Street);
-  const byName = new Map<string, number[]>();
-  streets.forEach((street, index) => {
-    const group = byName.get(street.name);
-    if (group === undefined) byName.set(street.name, [index]);
-    else group.push(index);
-  });
-  const names = [...byName].map(([name, group]) => ({
-    name,
-    key: keyOf(group[0] ?? 0)[0] ?? "",
-  }));
-  if (names.some(({ name, key }) => key !== collationKey(name)))
-    return sortRecords(
-      streets.map((_, index) => index),
-      keyOf,
-    );
-  names.sort((a, b) => compareText(a.key, b.key));
-  return names.flatMap(({ name }) => {
-    const group = byName.get(name) as number[];
-    return group.length === 1 ? group : sortRecords(group, keyOf);
-  });
-}
-
-/**
- * Which streets share a tail (`of`: a number per street, by index; `count` of them): streets of one
- * postal code and locality mostly share one, so each street is compared, property by property
- * (nested objects by identity: the model shares one object per municipality, district, state),
- * with the tails seen there before. A tail is rendered once, not once per street.
- */
-function tailClasses(
-  streets: readonly Street[],
-  headKeys: readonly string[],
-  resource: string,
-): { readonly of: Int32Array; readonly count: number } {
-  const seen = new Map<string, { readonly street: Street; readonly id: number }[]>();
-  let count = 0;
-  const sameTail = (a: Street, b: Street): boolean => {
-    let properties = 0;
-    for (const name in a) {
-      properties++;
-      if (!headKeys.includes(name) && a[name] !== b[name]) return false;
-    }
-    for (const _ in b) properties--;
-    return properties === 0;
-  };
-  const classOf = (street: Street): number => {
-    let i = 0;
-    for (const name in street) {
-      if (i === headKeys.length) break;
-      if (name !== headKeys[i++])
-        throw new Error(`${resource}: a record does not start with ${headKeys.join(", ")}`);
-    }
-    const key = `${street.postalCode}\u0000${street.locality}`;
-    let tails = seen.get(key);
-    if (tails === undefined) seen.set(key, (tails = []));
-    for (const tail of tails) if (sameTail(tail.street, street)) return tail.id;
-    tails.push({ street, id: count });
-    return count++;
-  };
-  const of = Int32Array.from(streets, classOf);
-  return { of, count };
+  // A loop, not Array.from(headOf, …): that took half a second for the national list's 1.2 million.
+  const byPosition = new Array<string>(headOf.length);
+  for (let i = 0; i < headOf.length; i++) byPosition[i] = names[headOf[i] as number] ?? "";
+  return byPosition;
 }
 
 const comparePlaces = (a: IndexPlace, b: IndexPlace) =>

@@ -7,7 +7,7 @@ import type { StreetIndexesSummary } from "./street-indexes.ts";
 /**
  * A country's search index (emit-search.ts; with its suggestions index when asked,
  * street-indexes.ts) written on a thread of its own while the main thread writes the records. The
- * thread gets the streets as the main thread numbered them (search-records.ts `indexStreets`):
+ * thread gets the streets as the main thread numbered them (search-records.ts `numberStreets`):
  * heads, places and typed arrays, a few megabytes even for the national list, where the records
  * themselves (1.2 million objects, each string copied) would take hundreds. The index files come
  * back in batches and are written into the build's sink as they arrive, in the order the emitter

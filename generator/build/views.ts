@@ -2,6 +2,7 @@ import { ALL_SLUG, normalizeSelectorValue, viewKey } from "../contract/address.t
 import type { AnyResource, Resource, Selector } from "../resources/resource.ts";
 import { pickRecords, type EncodedRecords } from "./encode.ts";
 import { encoderOf, type RecordEncoder } from "./encode-streets.ts";
+import { singleViews } from "./single-views.ts";
 
 /** A resource's records grouped into views: what the build plans with and writes. */
 export interface PreparedResource {
@@ -190,15 +191,13 @@ export function viewsOf<R>(
   };
   // One selector, always given (a street's locality): a record of one value is in that view only.
   const single = selectors.length === 1 && optional.length === 0 ? selectors[0] : undefined;
-  const normaliseSingle = normalisers[0] ?? ((value: string) => value);
-  for (let n = 0; n < records.length; n++) {
+  const byValue =
+    single === undefined
+      ? undefined
+      : singleViews(records, sorted, single.value, normalisers[0] ?? ((value: string) => value));
+  for (const [value, list] of byValue ?? []) groupOf(viewKey([value]), [value]).records = list;
+  for (let n = 0; byValue === undefined && n < records.length; n++) {
     const record = records[sorted === undefined ? n : (sorted[n] as number)] as R;
-    const value = single?.value(record);
-    if (typeof value === "string") {
-      const given = [normaliseSingle(value)];
-      groupOf(viewKey(given), given).records.push(record);
-      continue;
-    }
     // Distinct normalised values per selector, the record's own first.
     const values = selectors.map((s, i) => {
       const normalise = normalisers[i] ?? ((value: string) => value);
