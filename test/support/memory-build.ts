@@ -11,7 +11,6 @@ import { EMBEDDED_RESOURCES, RESOURCES } from "../../generator/resources/index.t
 import type { AnyResource } from "../../generator/resources/resource.ts";
 import { viewKey } from "../../generator/contract/address.ts";
 import { parseCsvRows } from "../../generator/contract/csv.ts";
-import { fixtureSwissStreets } from "./fixture.ts";
 import { localAssets } from "./local-assets.ts";
 import { sharedBuild } from "./shared-build.ts";
 import { ROOT } from "./paths.ts";
@@ -29,14 +28,12 @@ export interface MemoryBuild {
   readonly handler: Handler;
 }
 
-type BuildExtra = Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">> & {
-  swissStreets?: boolean;
-};
+type BuildExtra = Partial<Pick<BuildOptions, "sources" | "only" | "inlineShardBytes">>;
 
 /**
  * The build of the embedded data (or `sources`) at `maxFiles`, on disk and shared by the whole run
  * (shared-build.ts: the same arguments, one build; read-only, copy it to change it), with its
- * summary; `swissStreets` adds the street directory generated from the register of localities.
+ * summary.
  */
 export async function sharedDataBuild(
   maxFiles: number,
@@ -44,24 +41,18 @@ export async function sharedDataBuild(
 ): Promise<{ dir: string; summary: BuildSummary }> {
   const { dir, value: summary } = await sharedBuild(
     { memory: 1, maxFiles, extra },
-    async (out, inputs) => {
-      const { swissStreets, ...options } = extra;
-      const sources =
-        swissStreets === true
-          ? { ...options.sources, "ch-streets": fixtureSwissStreets(inputs) }
-          : (options.sources ?? {});
-      return (await buildToDirectory(
+    async (out) =>
+      (await buildToDirectory(
         {
           root: ROOT,
           maxFiles,
           headersTemplate: readFileSync(join(ROOT, "_headers"), "utf8"),
           builtAt: "2026-11-22T03:00:00.000Z",
-          ...options,
-          sources,
+          ...extra,
+          sources: extra.sources ?? {},
         },
         out,
-      )) as BuildSummary;
-    },
+      )) as BuildSummary,
   );
   return { dir, summary };
 }
