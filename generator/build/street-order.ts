@@ -2,35 +2,25 @@ import { compareText } from "../contract/search/store.ts";
 import { collationKey } from "../resources/collation.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import type { Street, TailClasses } from "./street-tails.ts";
-import { sortRecords } from "./views.ts";
+import { compareKeys, sortRecords } from "./views.ts";
 
 type SortKey = (street: Street) => readonly string[];
 
 /**
- * A Streets resource's records in its order (its `sortKey`), as their indices. With `tails` (the
- * records' tail classes, street-tails.ts, of a resource whose head is the name alone) a name's
- * streets are ordered by their tails' ranks (tailRanks) instead of by each street's key.
+ * A Streets resource's records in its order (its `sortKey`), as their indices (ties in the records'
+ * order, as `sortRecords` leaves them). Street orders start with the name's collation key, so the
+ * distinct names are sorted once and only streets of one name are compared by their whole key (a
+ * plain sort of a national list takes seconds); checked, with a plain sort where it does not hold.
+ * With `tails` (the records' tail classes, street-tails.ts, of a resource whose head is the name
+ * alone) a name's streets are ordered by their tails' ranks (tailRanks) instead of by each street's
+ * key.
  */
 export function orderStreets(
   resource: AnyResource,
-  records: readonly Street[],
+  streets: readonly Street[],
   tails?: TailClasses,
 ): number[] {
-  return sortStreets(records, resource.sortKey as SortKey, tails);
-}
-
-/**
- * The streets in the resource's order, as their indices (ties in the records' order, as
- * `sortRecords` leaves them). Street orders start with the name's
- * collation key, so the distinct names are sorted once and only streets of one name are compared
- * by their whole key (a plain sort of a national list takes seconds); checked, with a plain sort
- * where it does not hold.
- */
-function sortStreets(
-  streets: readonly Street[],
-  sortKey: SortKey,
-  tails: TailClasses | undefined,
-): number[] {
+  const sortKey = resource.sortKey as SortKey;
   const keyOf = (index: number) => sortKey(streets[index] as Street);
   const byName = new Map<string, number[]>();
   streets.forEach((street, index) => {
@@ -114,14 +104,4 @@ function byRank(group: readonly number[], ranks: Int32Array, tailOf: Int32Array)
   const sorted = new Array<number>(keys.length);
   for (let i = 0; i < keys.length; i++) sorted[i] = (keys[i] as number) % size;
   return sorted;
-}
-
-/** As views.ts compares keys: part by part, by code unit. */
-function compareKeys(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? "";
-    const y = b[i] ?? "";
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
 }

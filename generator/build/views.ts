@@ -196,6 +196,7 @@ export function viewsOf<R>(
       ? undefined
       : singleViews(records, sorted, single.value, normalisers[0] ?? ((value: string) => value));
   for (const [value, list] of byValue ?? []) groupOf(viewKey([value]), [value]).records = list;
+  // Otherwise (several or optional selectors, or several values): record by record.
   for (let n = 0; byValue === undefined && n < records.length; n++) {
     const record = records[sorted === undefined ? n : (sorted[n] as number)] as R;
     // Distinct normalised values per selector, the record's own first.
@@ -256,7 +257,7 @@ export function sortRecords<R>(
 }
 
 /** Keys compare part by part; a part compares by code unit (`<`). */
-function compareKeys(a: readonly string[], b: readonly string[]): number {
+export function compareKeys(a: readonly string[], b: readonly string[]): number {
   for (let i = 0; i < a.length; i++) {
     const x = a[i] ?? "";
     const y = b[i] ?? "";
