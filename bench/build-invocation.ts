@@ -30,10 +30,10 @@ export function buildInvocation(args: readonly string[]): Invocation {
       words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word)),
     ),
   );
-  const [tsx, ...rest] = words.slice(assignments.length);
-  if (tsx !== "tsx" || rest.at(-1) !== "build")
+  const [exec, node, ...rest] = words.slice(assignments.length);
+  if (exec !== "exec" || node !== "node" || rest.at(-1) !== "build")
     throw new Error(
-      `package.json: the build script should be [NAME=value …] tsx [flags] generator/cli/main.ts build, not '${pkg.scripts?.["build"]}'`,
+      `package.json: the build script should be [NAME=value …] exec node [flags] generator/cli/compiled.mjs build, not '${pkg.scripts?.["build"]}'`,
     );
   const bin = join(ROOT, "node_modules/.bin");
   const env = {
@@ -46,7 +46,7 @@ export function buildInvocation(args: readonly string[]): Invocation {
       ]),
     ),
   };
-  return { command: join(bin, "tsx"), args: [...rest, ...args], env };
+  return { command: join(bin, "node"), args: [...rest, ...args], env };
 }
 
 /**

@@ -7,7 +7,7 @@ import { FORMAT_VERSION, ROUTE_TABLE_PATH } from "../../generator/contract/layou
 import { freePort, groupRssKiB } from "../../generator/serve/child.ts";
 import { tempDir } from "../support/fixture.ts";
 import { rawRequest, startServer, type RunningServer } from "../support/http.ts";
-import { ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
+import { CLI_COMMAND, cliArgs, ROOT, SPAWN_BOUND_MS } from "../support/paths.ts";
 
 /**
  * The server as a user runs it (`npm run serve`): one clear line for what they can fix, and no
@@ -35,7 +35,7 @@ afterAll(async () => server?.stop());
 const errorLines = (stderr: string) =>
   stderr.split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir"));
 const serveCli = (args: string[]) =>
-  spawnSync(process.execPath, ["--import", "tsx", "generator/cli/main.ts", "serve", ...args], {
+  spawnSync(CLI_COMMAND, cliArgs("serve", ...args), {
     cwd: ROOT,
     encoding: "utf8",
     timeout: SPAWN_BOUND_MS,

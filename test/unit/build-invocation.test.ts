@@ -31,13 +31,13 @@ describe("the build process settings", () => {
       "2",
       "131072",
     ]);
-    expect(invocation.command).toBe(join(ROOT, "node_modules/.bin/tsx"));
+    expect(invocation.command).toBe(join(ROOT, "node_modules/.bin/node"));
     // The project's Node 24 (the `node` devDependency), as under `npm run`, not the system's.
     expect(invocation.env["PATH"]?.split(delimiter)[0]).toBe(join(ROOT, "node_modules/.bin"));
     expect(invocation.args).toEqual([
       "--max-old-space-size=1024",
       "--max-semi-space-size=16",
-      "generator/cli/main.ts",
+      "generator/cli/compiled.mjs",
       "build",
       "--json",
     ]);

@@ -9,7 +9,7 @@ import type { ChangeFeed } from "../../generator/contract/changes.ts";
 import { summaryLines } from "../../generator/sync/report.ts";
 import { sync, type SyncOptions } from "../../generator/sync/sync.ts";
 import { tempDir } from "../support/fixture.ts";
-import { ROOT } from "../support/paths.ts";
+import { CLI_COMMAND, cliArgs, ROOT } from "../support/paths.ts";
 import {
   copyTables,
   inSchemaOrder,
@@ -297,17 +297,8 @@ describe("npm run sync", () => {
   it("from the command line: an error is one line and exit code 1", async () => {
     const missing = join(tempDir("sync-cli"), "nothing");
     const failed = await promisify(execFile)(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "generator/cli/main.ts",
-        "sync",
-        "--from",
-        missing,
-        "--db",
-        `${missing}.sqlite`,
-      ],
+      CLI_COMMAND,
+      cliArgs("sync", "--from", missing, "--db", `${missing}.sqlite`),
       { cwd: ROOT },
     ).then(
       () => undefined,
