@@ -155,9 +155,15 @@ program
   )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .option("--workers <n>", WORKERS_HELP, positiveInteger)
-  .action((opts: { dir: string; host: string; port?: number; workers?: number }) =>
-    serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort(), opts.workers),
-  );
+  .action(async (opts: { dir: string; host: string; port?: number; workers?: number }) => {
+    const setup = (opts.workers ?? 1) > 1 ? undefined : cachedAssetSetup();
+    try {
+      await serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort(), opts.workers, setup);
+    } catch (error) {
+      setup?.end();
+      throw error;
+    }
+  });
 
 program
   .command("verify")

@@ -34,6 +34,8 @@ import { printSummary } from "./summary.ts";
 const CACHE = join(PROJECT_ROOT, ".cache");
 const STAMP_FILE = join(CACHE, "start-inputs.json");
 const ASSET_SETUP_FILE = join(CACHE, "asset-setup.json");
+/** Builds whose asset setup is kept: `serve` of a few builds in turn (the tests serve about 20) needs no Miniflare. */
+const ASSET_SETUPS_KEPT = 32;
 const DIST = join(PROJECT_ROOT, "dist");
 
 /** Builds the embedded data into dist/ unless it already holds that build; returns dist/. */
@@ -78,8 +80,9 @@ function sourceFiles(loaded: LoadedSources): string[] {
 /**
  * The server's asset setup (Cloudflare's `_headers`/`_redirects` parsers and content types, run in
  * a child that loads Miniflare) answered from `.cache/asset-setup.json` when the build's rule files,
- * the settings and Miniflare are those it was asked for last; else asked of the child, started at
- * once when nothing is cached (so Miniflare loads while the build runs) or on the first miss.
+ * the settings and Miniflare are those of one of the last builds it was asked for (`start` and
+ * `serve`); else asked of the child, started at once when nothing is cached (so Miniflare loads
+ * while the build runs) or on the first miss.
  */
 export function cachedAssetSetup(): AssetSetupProcess {
   const miniflare = join(PROJECT_ROOT, "node_modules/miniflare/package.json");
@@ -99,7 +102,7 @@ export function cachedAssetSetup(): AssetSetupProcess {
       }
       child ??= startAssetSetup();
       const answer = await child.ask(input);
-      writeCached(ASSET_SETUP_FILE, key, answer);
+      writeCached(ASSET_SETUP_FILE, key, answer, ASSET_SETUPS_KEPT);
       return answer;
     },
     end: () => child?.end(),

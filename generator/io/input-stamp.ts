@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { codeFiles } from "./read.ts";
 
@@ -44,23 +44,36 @@ export function unchangedInputs(stamp: InputStamp): boolean {
   }
 }
 
-/** A JSON file of `.cache/` written by `writeCached` under `key`; none when absent, unreadable or of another key. */
+/** A JSON file of `.cache/` written by `writeCached`: its value under `key`; none when absent, unreadable or not there. */
 export function readCached<T>(file: string, key: string): T | undefined {
+  return cachedEntries<T>(file).find(([entry]) => entry === key)?.[1];
+}
+
+/**
+ * Writes `value` under `key`, keeping the last `keep` - 1 values written under other keys (a
+ * cache: a failure to write is no error, the next run does the work again). Written whole, then
+ * renamed: processes starting at once read the old file or the new one, never a part.
+ */
+export function writeCached(file: string, key: string, value: unknown, keep = 1): void {
   try {
-    const cached = JSON.parse(readFileSync(file, "utf8")) as { key?: unknown; value?: T };
-    return cached.key === key ? cached.value : undefined;
+    const others = cachedEntries(file).filter(([entry]) => entry !== key);
+    const entries = [[key, value], ...others].slice(0, keep);
+    mkdirSync(dirname(file), { recursive: true });
+    const written = `${file}.${process.pid}`;
+    writeFileSync(written, JSON.stringify({ entries }));
+    renameSync(written, file);
   } catch {
-    return undefined;
+    // e.g. a read-only checkout
   }
 }
 
-/** Writes `value` under `key` (a cache: a failure to write is no error, the next run does the work again). */
-export function writeCached(file: string, key: string, value: unknown): void {
+/** The [key, value] pairs of a cache file, the last written first; none when absent or unreadable. */
+function cachedEntries<T>(file: string): [string, T][] {
   try {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, JSON.stringify({ key, value }));
+    const { entries } = JSON.parse(readFileSync(file, "utf8")) as { entries?: unknown };
+    return Array.isArray(entries) ? (entries as [string, T][]) : [];
   } catch {
-    // e.g. a read-only checkout
+    return [];
   }
 }
 

@@ -35,6 +35,20 @@ describe("the inputs' stamp (npm start with dist/ current)", () => {
     expect(unchangedInputs({ ...stamp, files })).toBe(false);
   });
 
+  it.each([
+    // keep, keys written in order, what each key reads back afterwards
+    [1, ["a", "b"], { a: undefined, b: "b2" }],
+    [2, ["a", "b"], { a: "a1", b: "b2" }],
+    [2, ["a", "b", "c"], { a: undefined, b: "b2", c: "c3" }],
+    [2, ["a", "b", "a", "c"], { a: "a3", b: undefined, c: "c4" }],
+    [3, ["a", "a", "a"], { a: "a3" }],
+  ] as const)("keeping %i value(s), after writing %j: %j", (keep, written, readBack) => {
+    const file = join(tempDir("cache-keep"), "cache.json");
+    written.forEach((key, i) => writeCached(file, key, `${key}${i + 1}`, keep));
+    for (const [key, value] of Object.entries(readBack))
+      expect(readCached(file, key), key).toBe(value);
+  });
+
   it("a cached value is read back under its key only, and a key hashes the files' bytes", () => {
     const dir = tempDir("cache");
     const file = join(dir, "a.json");
@@ -42,6 +56,8 @@ describe("the inputs' stamp (npm start with dist/ current)", () => {
     expect(readCached(file, "k1")).toEqual({ x: [1, 2] });
     expect(readCached(file, "k2")).toBeUndefined();
     expect(readCached(join(dir, "missing.json"), "k1")).toBeUndefined();
+    writeFileSync(join(dir, "old.json"), JSON.stringify({ key: "k1", value: 1 })); // the old format
+    expect(readCached(join(dir, "old.json"), "k1")).toBeUndefined();
     const input = join(dir, "input");
     writeFileSync(input, "one");
     const before = hashFiles([input], "settings");
