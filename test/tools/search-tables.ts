@@ -1,6 +1,8 @@
 /**
  * `npm run search-tables`: (re)writes the search module's vendored tables from PostgreSQL 17.5
- * (PGlite 0.4.6): character classes and case mappings, unaccent.rules, german.stop.
+ * (PGlite 0.4.6): character classes and case mappings, unaccent.rules, german.stop. When they
+ * change, search-tables.test.ts compares them with PostgreSQL again and names the new digest of its
+ * inputs to commit (test/unit/search-tables.verified.json).
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
