@@ -34,7 +34,7 @@ import { printSummary } from "./summary.ts";
 const CACHE = join(PROJECT_ROOT, ".cache");
 const STAMP_FILE = join(CACHE, "start-inputs.json");
 const ASSET_SETUP_FILE = join(CACHE, "asset-setup.json");
-/** Builds whose asset setup is kept: `serve` of a few builds in turn (the tests serve about 20) needs no Miniflare. */
+/** Builds whose asset setup is kept: a `serve` of any of them needs no Miniflare (the tests serve several builds in turn). */
 const ASSET_SETUPS_KEPT = 32;
 const DIST = join(PROJECT_ROOT, "dist");
 
