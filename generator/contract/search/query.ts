@@ -245,7 +245,7 @@ function densePlan(
         const out = new Uint32Array(words);
         if (t !== undefined)
           for (const ref of t.refs) k.fillPositions(out, leaf.list(r, ref).positions);
-        else if (node.op === "not") k.combineBits(out, of(node.operand), out, 3, r.meta.count);
+        else if (node.op === "not") k.combineBits(out, of(node.operand), out, 2, r.meta.count);
         else if (node.op === "and" || node.op === "or")
           k.combineBits(out, of(node.left), of(node.right), node.op === "and" ? 0 : 1);
         return out;
