@@ -4,7 +4,7 @@
  */
 import { BLOCK_ENTRIES, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
 import { decodePostings, Postings } from "./postings.ts";
-import { COST, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { countRange } from "./kernels.ts";
 import type { PlaceTable } from "./meta.ts";
@@ -204,7 +204,7 @@ export const runsPlan = (
   more: Files = new Map(),
 ): Plan<Found> => ({
   steps,
-  files: () => union(leaf.listFiles(r.meta, name.refs), more),
+  files: () => new Map([...leaf.listFiles(r.meta, name.refs), ...more]),
   run: () => walk(r, readRuns(r, name), check(), start, end),
 });
 
