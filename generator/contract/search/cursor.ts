@@ -2,8 +2,8 @@
  * The in-order cursor (docs/SEARCH.md, "The cursor"): a lead, a check and a page, and the
  * `/Streets` plans that are its instances.
  */
-import { BLOCK_ENTRIES, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
-import { decodePostings, Postings } from "./postings.ts";
+import { BLOCK_ENTRIES, HeadTable, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
+import { ByteReader } from "./bytes.ts";
 import { COST, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { countRange } from "./kernels.ts";
@@ -126,18 +126,18 @@ function everyStreet(count: number): Lead {
 }
 
 /**
- * An exact name's one list from its first block, each block decoded as it is reached, its blocks
- * fetched as many at a time as the rest of the stretch is expected to take (its `runs` in its
- * `streets`).
+ * An exact name's one list from its first block, its blocks fetched as many at a time as the rest
+ * of the stretch is expected to take (its `runs` in its `streets`).
  */
 function blockLead(r: Reader, name: NameSide): Lead {
   const { streets, runs } = name;
   const ref = name.refs[0] as ListRef;
-  const blocks: Postings[] = [];
-  let [fetched, cursor] = [0, 0];
-  // The block being read, its run being read (an entry) and that run's streets taken.
-  let [block, entry, inRun] = [Postings.EMPTY, 0, 0];
-  let heads = new Int32Array(); // per run given: its block * BLOCK_ENTRIES + its entry
+  const tables: HeadTable[] = [];
+  let [fetched, left, cursor] = [0, 0, 0];
+  let reader = new ByteReader(new Uint8Array());
+  // The run being read: its first street, length, head (table * BLOCK_ENTRIES + index), streets read.
+  let [position, length, head, inRun] = [-1, 0, 0, 0];
+  let heads = new Int32Array();
   const lead: Lead = {
     starts: new Int32Array(),
     lengths: new Int32Array(),
@@ -150,37 +150,44 @@ function blockLead(r: Reader, name: NameSide): Lead {
       let n = 0;
       lead.skipped = 0;
       for (let k = 0; k < want;) {
-        if (entry === block.length) {
-          const b = blocks.length;
+        if (inRun === length && left === 0) {
+          const b = tables.length;
           if (b === fetched) {
             const more = Math.ceil(((want - k) * runs) / streets / BLOCK_ENTRIES);
             fetched = Math.max(b + 1, Math.min(ref.length - 2, b + more));
             await r.need(leaf.blockFiles(r.meta, ref, b, fetched));
           }
-          block = decodePostings(leaf.blockBytes(r, ref, b, b + 1), BLOCK_ENTRIES);
-          blocks.push(block);
-          entry = 0;
+          reader = new ByteReader(leaf.blockBytes(r, ref, b, b + 1));
+          const tableLength = reader.varint();
+          left = reader.varint();
+          tables.push(new HeadTable(reader.bytes.subarray(reader.at, reader.at + tableLength)));
+          reader.at += tableLength;
+          position = -1;
         }
-        const length = block.seconds[entry] as number;
+        if (inRun === length) {
+          position += reader.varint();
+          length = reader.varint();
+          head = (tables.length - 1) * BLOCK_ENTRIES + reader.varint();
+          inRun = 0;
+          left--;
+        }
         const take = Math.min(length - inRun, want - k);
         if (k + take <= before) lead.skipped += take;
         else {
-          starts[n] = (block.positions[entry] as number) + inRun;
+          starts[n] = position + inRun;
           lengths[n] = take;
-          heads[n++] = (blocks.length - 1) * BLOCK_ENTRIES + entry;
+          heads[n++] = head;
         }
         k += take;
         cursor += take;
-        inRun = (inRun + take) % length;
-        if (inRun === 0) entry++; // the run's last street taken
+        inRun += take;
       }
       return n;
     },
-    head: (i: number) => {
-      const at = heads[i] as number;
-      const of = blocks[Math.floor(at / BLOCK_ENTRIES)] as Postings;
-      return of.headOf(of.headRef(at % BLOCK_ENTRIES));
-    },
+    head: (i: number) =>
+      (tables[Math.floor((heads[i] as number) / BLOCK_ENTRIES)] as HeadTable).get(
+        (heads[i] as number) % BLOCK_ENTRIES,
+      ),
   };
   return lead;
 }
