@@ -4,7 +4,7 @@
  */
 import { BLOCK_ENTRIES, HeadTable, RECORD_CHUNK_STREETS as CHUNK, type ListRef } from "./store.ts";
 import { ByteReader } from "./bytes.ts";
-import { COST, union, type Files, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, type Files, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { countRange } from "./kernels.ts";
 import type { PlaceTable } from "./meta.ts";
@@ -211,7 +211,7 @@ export const runsPlan = (
   more: Files = new Map(),
 ): Plan<Found> => ({
   steps,
-  files: () => union(leaf.listFiles(r.meta, name.refs), more),
+  files: () => new Map([...leaf.listFiles(r.meta, name.refs), ...more]),
   run: () => walk(r, readRuns(r, name), check(), start, end),
 });
 
@@ -233,16 +233,15 @@ export function countedPlan(
       let total = 0;
       for (let i = 0; i < places.list.length; i++)
         total += counts[places.list[i] as number] as number;
-      if (name !== undefined) {
-        // As much at a time as the page is expected to need (its share of passing streets), and 32.
-        const share = Math.max(total / name.streets, 1e-9);
-        const stretch = (counted: number) => Math.ceil((end - counted) / share) + 32;
-        return await walk(r, blockLead(r, name), places, start, end, stretch, total);
-      }
-      // Place filters alone: every street's place in the record table, whole chunks at a time.
-      const share = Math.max(total / Math.max(1, r.meta.count), 1e-9);
-      const stretch = (counted: number) => (Math.min(end, total) - counted) / share;
-      return await walk(r, everyStreet(r.meta.count), places, start, end, stretch, total);
+      // As much at a time as the page is expected to need (its share of the lead's streets): beside
+      // a name, 32 more; place filters alone, every street's place, whole record chunks at a time.
+      const share = Math.max(total / (name?.streets ?? Math.max(1, r.meta.count)), 1e-9);
+      const stretch = (counted: number) =>
+        name === undefined
+          ? (Math.min(end, total) - counted) / share
+          : Math.ceil((end - counted) / share) + 32;
+      const lead = name === undefined ? everyStreet(r.meta.count) : blockLead(r, name);
+      return await walk(r, lead, places, start, end, stretch, total);
     },
   };
 }

@@ -84,7 +84,7 @@ export function withBit(positions: Int32Array, bits: Uint32Array, want: number):
   return out.subarray(0, n);
 }
 
-/** Word by word into `into`: a & b (op 0), a | b (1), a & ~b (2), ~a within [0, size) (3). */
+/** Word by word into `into`: a & b (op 0), a | b (1), ~a within [0, size) (2). */
 export function combineBits(
   into: Uint32Array,
   a: Uint32Array,
@@ -95,10 +95,9 @@ export function combineBits(
   const words = into.length;
   if (op === 0) for (let w = 0; w < words; w++) into[w] = a[w]! & b[w]!;
   else if (op === 1) for (let w = 0; w < words; w++) into[w] = a[w]! | b[w]!;
-  else if (op === 2) for (let w = 0; w < words; w++) into[w] = a[w]! & ~b[w]!;
   else for (let w = 0; w < words; w++) into[w] = ~a[w]!;
   // A complement ends with the universe: no bit at or after size.
-  if (op === 3 && size % 32 !== 0) into[size >>> 5]! &= (1 << (size % 32)) - 1;
+  if (op === 2 && size % 32 !== 0) into[size >>> 5]! &= (1 << (size % 32)) - 1;
 }
 
 /** A set of streets as increasing positions, perhaps as its complement within all streets (`-berlin`). */

@@ -89,9 +89,3 @@ export async function cheapest<T>(plans: readonly Plan<T>[], r: Reader): Promise
   }
   throw refusal ?? new SearchTooBroad(Infinity);
 }
-
-export function union(...parts: readonly Files[]): Files {
-  const out: Files = new Map();
-  for (const part of parts) for (const [path, bytes] of part) out.set(path, bytes);
-  return out;
-}

@@ -5,7 +5,7 @@
 import { lexemesOfQuery, type LexemeMatch, type SearchNode } from "../postgres/tsquery.ts";
 import { termKey } from "./bitmaps.ts";
 import { checked, hasPhrase, type CheckInputs } from "./checks.ts";
-import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, cheapest, type Found, type Plan, type Reader } from "./plan.ts";
 import { entryAt, type Postings } from "./postings.ts";
 import * as leaf from "./leaves.ts";
 import * as k from "./kernels.ts";
@@ -189,11 +189,11 @@ function sparsePlan(
   return {
     steps: steps + (documents ? r.meta.places * COST.bit : 0),
     files: () =>
-      union(
-        leaf.listFiles(r.meta, refsOf(terms)),
-        leaf.filesOf(r.meta, "b", bitmapsOf(checkedBits)),
-        documents ? leaf.placeTableFiles(r.meta) : new Map(),
-      ),
+      new Map([
+        ...leaf.listFiles(r.meta, refsOf(terms)),
+        ...leaf.filesOf(r.meta, "b", bitmapsOf(checkedBits)),
+        ...(documents ? leaf.placeTableFiles(r.meta) : []),
+      ]),
     run: async () => {
       const lists = new Map(
         terms.map((t) => [t.key, t.refs.map((ref) => leaf.list(r, ref))] as const),
@@ -237,7 +237,10 @@ function densePlan(
     // A pass over the words per term and per operator.
     steps: entriesOf(listed) * COST.entry + 2 * terms.length * words * COST.word,
     files: () =>
-      union(leaf.filesOf(r.meta, "b", bitmapsOf(terms)), leaf.listFiles(r.meta, refsOf(listed))),
+      new Map([
+        ...leaf.filesOf(r.meta, "b", bitmapsOf(terms)),
+        ...leaf.listFiles(r.meta, refsOf(listed)),
+      ]),
     run: async () => {
       const of = (node: SearchNode): Uint32Array => {
         const t = node.op === "lexeme" ? termOf(node) : undefined;
@@ -245,7 +248,7 @@ function densePlan(
         const out = new Uint32Array(words);
         if (t !== undefined)
           for (const ref of t.refs) k.fillPositions(out, leaf.list(r, ref).positions);
-        else if (node.op === "not") k.combineBits(out, of(node.operand), out, 3, r.meta.count);
+        else if (node.op === "not") k.combineBits(out, of(node.operand), out, 2, r.meta.count);
         else if (node.op === "and" || node.op === "or")
           k.combineBits(out, of(node.left), of(node.right), node.op === "and" ? 0 : 1);
         return out;

@@ -5,7 +5,7 @@
  */
 import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
-import { COST, cheapest, union, type Found, type Plan, type Reader } from "./plan.ts";
+import { COST, cheapest, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
 import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
@@ -185,7 +185,7 @@ function placePlans(
     {
       // The places' streets, each looked up in the name's runs (only the runs they fall in are tested).
       steps: positionSteps(name, places.streets),
-      files: () => union(positionFiles(), leaf.listFiles(r.meta, name.refs)),
+      files: () => new Map([...positionFiles(), ...leaf.listFiles(r.meta, name.refs)]),
       run: async () => {
         const runs = readRuns(r, name, false);
         const keys: number[] = [];

@@ -27,18 +27,14 @@ export function passingPlaces(
   characters: string,
 ): PlacePass {
   // Each column read only when used (meta.ts decodes them on first use).
-  const { size } = places;
-  const pass = new Uint8Array(size);
-  if (locality === undefined && isPrefix(postalCode)) {
-    const { postalCodeOf, counts } = places;
-    const codes = places.postalCodesStartingWith(literalText(postalCode.literal));
-    const [from, to] = codes.map((code) => gallop(postalCodeOf, code)) as [number, number];
-    const list = new Int32Array(to - from);
-    let streets = 0;
-    for (let p = from; p < to; p++) streets += counts[(list[p - from] = p)] as number;
-    return { pass: pass.fill(1, from, to), list, streets };
-  }
-  const codes = postalCode && postalCodesPassing(postalCode, places);
+  const { size, counts } = places;
+  const prefix = locality === undefined && isPrefix(postalCode);
+  const [from = 0, to = 0] = prefix
+    ? places
+        .postalCodesStartingWith(literalText(postalCode.literal))
+        .map((code) => gallop(places.postalCodeOf, code))
+    : [0, size];
+  const codes = !prefix && postalCode ? postalCodesPassing(postalCode, places) : undefined;
   const some = locality && candidates(locality, places.localityText, characters);
   const localities =
     locality &&
@@ -47,10 +43,10 @@ export function passingPlaces(
       : testEach(locality, some.length, places.locality, some));
   const postalCodeOf = codes === undefined ? undefined : places.postalCodeOf;
   const localityOf = localities === undefined ? undefined : places.localityOf;
-  const counts = places.counts;
+  const pass = new Uint8Array(size);
   const list: number[] = [];
   let streets = 0;
-  for (let p = 0; p < size; p++) {
+  for (let p = from; p < to; p++) {
     if (codes !== undefined && codes[postalCodeOf?.[p] as number] !== 1) continue;
     if (localities !== undefined && localities[localityOf?.[p] as number] !== 1) continue;
     pass[p] = 1;
