@@ -50,6 +50,8 @@ export interface EmitOptions extends Omit<PlanOptions, "writtenFiles"> {
   readonly timer?: PhaseTimer;
   /** The search indexes, when started before (`startSearches`); else they are started here. */
   readonly searches?: StartedSearches;
+  /** Called once the match tables, the records' last reader but the views, are written: let go of them then. */
+  readonly recordsRead?: () => void;
 }
 
 /** The search indexes being written, by the id of their FullTextSearch. */
@@ -152,12 +154,11 @@ async function emitAll(
   };
   const started = options.searches ?? startSearches(emitted, options, sink, timer);
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
-  const beforeMatchTables = written;
-  writeMatchTables(
+  const matchFiles = writeMatchTables(
     ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
     counted,
   );
-  const matchFiles = written - beforeMatchTables;
+  options.recordsRead?.();
   const resources = ofRecords.map((unit) => unit.prepared);
   const layout = planLayout(resources, options);
   const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
@@ -201,8 +202,7 @@ async function emitAll(
     searchFiles += summary.files + (summary.suggest?.files ?? 0);
     indexedStreets.set(unit.resource.search.country, summary.streets);
   }
-  // The search threads wrote into `sink` directly: their files count now, all written.
-  written += searchFiles;
+  written += searchFiles; // the search threads wrote into `sink` directly: all written now
   for (const unit of emitted) {
     if (unit.kind === "records") continue;
     const streets = indexedStreets.get(unit.resource.search.country);
