@@ -1,11 +1,9 @@
-import { selectView } from "../contract/address.ts";
 import type { DownloadsManifest } from "../contract/downloads.ts";
 import type { DocsResource } from "../docs/input.ts";
 import type { FileSink } from "../io/sink.ts";
-import { compilePattern } from "../contract/regex/pattern.ts";
-import type { AnyResource, Resource } from "../resources/resource.ts";
 import { ChangeFeedWriter, type FeedStart } from "./change-feed.ts";
 import { DownloadWriter } from "./downloads.ts";
+import { docsEntry, exampleMatch, sampleView } from "./emit-docs.ts";
 import { emitList, emitPagedResource } from "./emit-records.ts";
 import type { SearchUnit } from "./emit-search.ts";
 import { writePages, type PendingPages } from "./emit-pages.ts";
@@ -13,10 +11,18 @@ import { emitSearchOnThread, type SearchThreads } from "./search-thread.ts";
 import type { StreetIndexesSummary } from "./street-indexes.ts";
 import { numberStreets, type Street } from "./search-records.ts";
 import { writeMatchTables } from "./match-tables.ts";
-import { planLayout, planSizes, type BuildPlan, type PlanOptions } from "./plan.ts";
+import {
+  inlinedOf,
+  planLayout,
+  planSizes,
+  recordSizes,
+  shardsOf,
+  type BuildPlan,
+  type PlanOptions,
+} from "./plan.ts";
 import { emitSite } from "./emit-site.ts";
 import { PhaseTimer } from "./timing.ts";
-import type { PreparedResource, PreparedView } from "./views.ts";
+import type { PreparedResource } from "./views.ts";
 
 /** One resource as the build emits it, in the order the API lists them (route table, docs). */
 export type Emitted =
@@ -50,6 +56,8 @@ export interface EmitOptions extends Omit<PlanOptions, "writtenFiles"> {
   readonly timer?: PhaseTimer;
   /** The search indexes, when started before (`startSearches`); else they are started here. */
   readonly searches?: StartedSearches;
+  /** Called once the match tables, the records' last reader but the views, are written: let go of them then. */
+  readonly recordsRead?: () => void;
 }
 
 /** The search indexes being written, by the id of their FullTextSearch. */
@@ -152,14 +160,16 @@ async function emitAll(
   };
   const started = options.searches ?? startSearches(emitted, options, sink, timer);
   const ofRecords = emitted.flatMap((unit) => (unit.kind === "records" ? [unit] : []));
-  const beforeMatchTables = written;
-  writeMatchTables(
+  const matchFiles = writeMatchTables(
     ofRecords.map(({ prepared, records }) => ({ resource: prepared.resource, records })),
     counted,
   );
-  const matchFiles = written - beforeMatchTables;
+  options.recordsRead?.();
   const resources = ofRecords.map((unit) => unit.prepared);
-  const layout = planLayout(resources, options);
+  // Which views are inlined is chosen per resource as it is written, so each one's small views
+  // are rendered then, not all before the first (they were 40 MiB through the national Streets).
+  const known = { sizes: recordSizes(resources), inlined: new Map<string, ReadonlySet<string>>() };
+  const shards = shardsOf(resources);
   const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
   const downloads = new DownloadWriter(counted, undefined, feed);
   const paged = resources.filter((r) => r.resource.query.paged);
@@ -170,9 +180,10 @@ async function emitAll(
   const pending: PendingPages[] = [];
   for (const prepared of resources) {
     if (prepared.resource.query.paged) {
+      known.inlined.set(prepared.resource.id, inlinedOf(prepared, options));
       const written = await emitPagedResource(
         prepared,
-        layout,
+        { shards, inlined: known.inlined },
         counted,
         downloads,
         {
@@ -201,8 +212,7 @@ async function emitAll(
     searchFiles += summary.files + (summary.suggest?.files ?? 0);
     indexedStreets.set(unit.resource.search.country, summary.streets);
   }
-  // The search threads wrote into `sink` directly: their files count now, all written.
-  written += searchFiles;
+  written += searchFiles; // the search threads wrote into `sink` directly: all written now
   for (const unit of emitted) {
     if (unit.kind === "records") continue;
     const streets = indexedStreets.get(unit.resource.search.country);
@@ -211,6 +221,7 @@ async function emitAll(
     // No sample record: the build does not run searches.
     docs.set(unit.resource.id, { resource: unit.resource, records: streets, views: 1 });
   }
+  const layout = planLayout(resources, options, known);
   const plan = planSizes(layout, resources, { ...options, writtenFiles: searchFiles + matchFiles });
   await counted.settle?.();
   for (const resource of pending) writePages(resource, plan, counted);
@@ -244,56 +255,3 @@ async function emitAll(
 
 const idOf = (unit: Emitted): string =>
   unit.kind === "records" ? unit.prepared.resource.id : unit.resource.id;
-
-/** A resource's docs entry; its sample is one real record, the first of the first example's view. */
-function docsEntry(
-  { resource, records, views }: PreparedResource,
-  sample: string | undefined,
-): DocsResource {
-  return {
-    resource,
-    records,
-    views: views.length,
-    exampleViews: spreadViews(views),
-    ...(sample === undefined ? {} : { sample: JSON.parse(sample) as unknown }),
-  };
-}
-
-/** A few views spread over all of them (first, middle, last), with their selector values: the docs' parameter examples. */
-function spreadViews(
-  views: readonly PreparedView[],
-): { filter: Readonly<Record<string, string>>; records: number }[] {
-  const chosen = new Set([0, Math.floor(views.length / 2), views.length - 1]);
-  return [...chosen].flatMap((i) => {
-    const view = views[i];
-    return view?.filter === undefined ? [] : [{ filter: view.filter, records: view.count }];
-  });
-}
-
-/** With pattern filters (one view of all records), which records the first example's filters select. */
-function exampleMatch(resource: AnyResource): { accepts?: (record: unknown) => boolean } {
-  const patterns = (resource as unknown as Resource<unknown>).patterns;
-  const query = resource.examples[0]?.query ?? {};
-  if (patterns === undefined) return {};
-  const tests = patterns.filters.flatMap(({ param, ignoreCase }) => {
-    const value = query[param];
-    const compiled =
-      value === undefined ? undefined : compilePattern(value.normalize("NFC"), { ignoreCase });
-    return compiled?.ok === true ? [{ param, test: compiled.pattern.test }] : [];
-  });
-  return {
-    accepts: (record) => tests.every(({ param, test }) => test(patterns.value(record, param))),
-  };
-}
-
-/** The view whose first record the docs show: the one the resource's first example asks for, else the first. */
-function sampleView(
-  resource: AnyResource,
-  views: readonly PreparedView[],
-): PreparedView | undefined {
-  const example = resource.examples[0];
-  const selection = selectView(resource.selectors ?? [], (s) =>
-    s.in === "path" ? example?.path?.[s.param] : example?.query[s.param],
-  );
-  return (selection.ok ? views.find((view) => view.key === selection.key) : undefined) ?? views[0];
-}

@@ -69,27 +69,19 @@ export type BuildLayout = Omit<BuildPlan, keyof SizePlan> & { readonly otherFile
 export function planLayout(
   resources: readonly PreparedResource[],
   options: Omit<PlanOptions, "writtenFiles">,
+  /** What the caller chose before (the build: each resource's inlined views as it wrote it). */
+  known: Partial<Pick<BuildLayout, "inlined">> & { readonly sizes?: RecordSizes } = {},
 ): BuildLayout {
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.length - paged.length;
-  const shards = new Map(paged.map((r) => [r.resource.id, shardCount(r.views.length)]));
-  const inlineBudget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
-  const inlined = new Map(
-    paged.map((r) => [
-      r.resource.id,
-      chooseInlined(r.views, shards.get(r.resource.id) ?? 1, inlineBudget),
-    ]),
-  );
+  const shards = shardsOf(resources);
+  const inlined =
+    known.inlined ?? new Map(paged.map((r) => [r.resource.id, inlinedOf(r, options)]));
   const shardFiles = paged.reduce(
     (sum, r) => sum + shardFilesOf(r, shards.get(r.resource.id) ?? 1),
     0,
   );
-  const sizes = new Map(
-    resources.map((r) => [
-      r.resource.id,
-      bytesPerRecord(r.views.slice(0, 20).map((view) => view.encoded())),
-    ]),
-  );
+  const sizes = known.sizes ?? recordSizes(resources);
   const downloadFilesReserved = resources.reduce(
     (sum, r) => sum + datasetFiles(r, sizes.get(r.resource.id) ?? { json: 0, csv: 0 }),
     1 + (options.feedFiles ?? 1),
@@ -112,6 +104,33 @@ export function planLayout(
   const otherFiles =
     lists * 2 + shardFiles + packFilesReserved + SITE_FILES + downloadFilesReserved;
   return { shards, inlined, downloadFilesReserved, packFilesReserved, otherFiles };
+}
+
+/** Per paged resource id, its index shards. */
+export function shardsOf(resources: readonly PreparedResource[]): Map<string, number> {
+  const paged = resources.filter((r) => r.resource.query.paged);
+  return new Map(paged.map((r) => [r.resource.id, shardCount(r.views.length)]));
+}
+
+/** Which of a paged resource's views are inlined (`chooseInlined`: renders its small views). */
+export function inlinedOf(
+  { views }: PreparedResource,
+  options: Pick<PlanOptions, "inlineShardBytes">,
+): Set<string> {
+  const budget = options.inlineShardBytes ?? INLINE_SHARD_BYTES;
+  return chooseInlined(views, shardCount(views.length), budget);
+}
+
+/** Per resource id, the bytes a record takes, measured on its first 20 views (`bytesPerRecord`). */
+export type RecordSizes = ReadonlyMap<string, { json: number; csv: number }>;
+
+export function recordSizes(resources: readonly PreparedResource[]): RecordSizes {
+  return new Map(
+    resources.map((r) => [
+      r.resource.id,
+      bytesPerRecord(r.views.slice(0, 20).map((view) => view.encoded())),
+    ]),
+  );
 }
 
 /** The page sizes within what the budget leaves once `writtenFiles` (the search indexes, match tables) are counted. */

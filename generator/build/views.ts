@@ -3,6 +3,7 @@ import type { AnyResource, Resource, Selector } from "../resources/resource.ts";
 import { pickRecords, type EncodedRecords } from "./encode.ts";
 import { encoderOf, type RecordEncoder } from "./encode-streets.ts";
 import { singleViews } from "./single-views.ts";
+import { assignSlugs } from "./slugs.ts";
 
 /** A resource's records grouped into views: what the build plans with and writes. */
 export interface PreparedResource {
@@ -40,6 +41,7 @@ export interface PreparedView {
   datasetPart(): EncodedRecords | undefined;
   /** How many records `datasetPart` holds, known without rendering. */
   readonly datasetCount: number;
+  /** Lets go of the rendered records and of the records themselves: the view is not rendered again. */
   release(): void;
   /** How often this view was rendered (once per build). */
   readonly renders: number;
@@ -93,13 +95,15 @@ class LazyView<R> implements PreparedView {
   readonly datasetCount: number;
   renders = 0;
   private memo: EncodedRecords | undefined;
+  private view: View<R> | undefined;
 
   constructor(
     private readonly encode: RecordEncoder,
-    private readonly view: View<R>,
+    view: View<R>,
     filter: Readonly<Record<string, string>> | undefined,
     private readonly inDataset: boolean,
   ) {
+    this.view = view;
     this.key = view.key;
     this.slug = view.slug;
     this.count = view.records.length;
@@ -110,7 +114,7 @@ class LazyView<R> implements PreparedView {
   encoded(): EncodedRecords {
     if (this.memo === undefined) {
       this.renders++;
-      this.memo = this.encode(this.view.records);
+      this.memo = this.encode(this.unreleased().records);
     }
     return this.memo;
   }
@@ -118,14 +122,20 @@ class LazyView<R> implements PreparedView {
   datasetPart(): EncodedRecords | undefined {
     if (!this.inDataset) return undefined;
     const encoded = this.encoded();
-    const { records, secondary } = this.view;
+    const { records, secondary } = this.unreleased();
     return secondary.size === 0
       ? encoded
       : pickRecords(encoded, (i) => !secondary.has(records[i] as R));
   }
 
+  /** A national build's records are freed view by view: the build holds none of its own then (emit.ts, `recordsRead`). */
   release(): void {
-    this.memo = undefined;
+    this.memo = this.view = undefined;
+  }
+
+  private unreleased(): View<R> {
+    if (this.view === undefined) throw new Error(`view ${this.key}: rendered after its release`);
+    return this.view;
   }
 }
 
@@ -264,36 +274,4 @@ export function compareKeys(a: readonly string[], b: readonly string[]): number 
     if (x !== y) return x < y ? -1 : 1;
   }
   return 0;
-}
-
-/**
- * Readable, path-safe, unique slugs from the views' values in key order: `Frankfurt (Oder)` →
- * `frankfurt-oder`, "" → `_all`. Values that fold to the same slug get `-2`, `-3`, … in key order,
- * so the mapping is deterministic; the index, not the slug, is what the Worker matches on.
- */
-export function assignSlugs(sources: readonly string[]): string[] {
-  const used = new Set<string>();
-  return sources.map((key) => {
-    const base = key === "" ? ALL_SLUG : slugify(key);
-    let slug = base;
-    for (let n = 2; used.has(slug); n++) slug = `${base}-${n}`;
-    used.add(slug);
-    return slug;
-  });
-}
-
-export function slugify(value: string): string {
-  const ascii = value
-    .toLowerCase()
-    .replace(/ä/g, "ae")
-    .replace(/ö/g, "oe")
-    .replace(/ü/g, "ue")
-    .replace(/ß/g, "ss")
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/, "");
-  return ascii === "" ? "x" : ascii;
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { encodeRecords, jsonRecordsOf } from "../../generator/build/encode.ts";
-import { assignSlugs, prepare, slugify, viewsOf } from "../../generator/build/views.ts";
+import { assignSlugs, slugify } from "../../generator/build/slugs.ts";
+import { prepare, viewsOf } from "../../generator/build/views.ts";
 import type { Resource } from "../../generator/resources/resource.ts";
 import { recordSchema } from "../../generator/resources/schema.ts";
 
