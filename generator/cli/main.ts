@@ -155,15 +155,9 @@ program
   )
   .option("--port <port>", `port (default: $PORT, else ${DEFAULT_PORT})`, positiveInteger)
   .option("--workers <n>", WORKERS_HELP, positiveInteger)
-  .action(async (opts: { dir: string; host: string; port?: number; workers?: number }) => {
-    const setup = (opts.workers ?? 1) > 1 ? undefined : cachedAssetSetup();
-    try {
-      await serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort(), opts.workers, setup);
-    } catch (error) {
-      setup?.end();
-      throw error;
-    }
-  });
+  .action((opts: { dir: string; host: string; port?: number; workers?: number }) =>
+    serve(resolve(opts.dir), opts.host, opts.port ?? defaultPort(), opts.workers),
+  );
 
 program
   .command("verify")
@@ -237,7 +231,11 @@ program
     process.exit((await server.exited) ?? 1);
   });
 
-/** Serves until SIGINT or SIGTERM: then stops taking requests, finishes those in flight (≤ 3 s) and exits. */
+/**
+ * Serves until SIGINT or SIGTERM: then stops taking requests, finishes those in flight (≤ 3 s) and
+ * exits. One process reads the asset setup through `setup` (`start` starts it beside its build),
+ * else through the cached one.
+ */
 async function serve(
   dir: string,
   host: string,
@@ -251,7 +249,7 @@ async function serve(
     const server =
       workers > 1
         ? await serveCluster(dir, host, port, workers)
-        : await serveBuild(dir, host, port, setup === undefined ? {} : { setup });
+        : await serveBuild(dir, host, port, { setup: setup ?? cachedAssetSetup() });
     process.stderr.write(
       `serving ${dir} (${server.assets} files) on ${server.origin}/ after ${((performance.now() - started) / 1000).toFixed(1)} s; health: ${server.origin}${HEALTH_PATH}; try ${server.origin}/de/Streets?locality=Berlin&page=2&pageSize=10\n`,
     );

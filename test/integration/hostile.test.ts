@@ -115,7 +115,7 @@ const overLong = fc.constantFrom(
 );
 /**
  * Any code point but a lone surrogate (the code points of fast-check's `unit: "binary"`, whose
- * reverse mapping of every code point took 2.4 s of CPU to build, once per process, at load 8).
+ * reverse mapping of every code point took 2.4 s to build, once per process, at load 8).
  */
 const anyCodePoint = fc
   .oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }))
