@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildToDirectory } from "../../generator/build/build.ts";
 import { fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
+import { germanCut } from "../support/german-cut.ts";
 import { CLI_COMMAND, cliArgs, dataFile, ROOT } from "../support/paths.ts";
 import { rawRequest, startServer } from "../support/http.ts";
 
@@ -13,41 +14,6 @@ const cli = (args: string[]) =>
     encoding: "utf8",
   });
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
-
-/**
- * `--source` flags for the German sources cut to Berlin and Saxony, written into `dir`: GV100AD's
- * records under their keys, Open Postal Codes' rows of the two states and the street fixture's rows
- * there (its Berlin streets and the sample's Saxon ones). Every resource keeps records (Saxony has
- * government regions and municipal associations of several members) and every join stays within
- * the guards' limits: a plan of it took 3.6 s of CPU, of the embedded data with the street fixture
- * 6.9–7.6 s.
- */
-function germanSourcesCut(dir: string): string[] {
-  const cut = (name: string, file: string, keep: (line: string, index: number) => boolean) => {
-    const path = join(dir, name);
-    const lines = readFileSync(file, "utf8").trimEnd().split("\n");
-    writeFileSync(path, `${lines.filter(keep).join("\n")}\n`);
-    return path;
-  };
-  const gv100ad = cut("gv100ad.txt", dataFile("de/GV100AD_30112025.txt"), (line) =>
-    ["11", "14"].includes(line.slice(10, 12)),
-  );
-  const postcodes = cut(
-    "post_code.csv",
-    dataFile("de/post_code.csv"),
-    (line, i) => i === 0 || ["Berlin", "Sachsen"].includes(line.split(",")[3] ?? ""),
-  );
-  const streets = cut(
-    "streets-cut.csv",
-    fixtureStreets(dir),
-    (line, i) => i === 0 || /,1[14]\d{6},/.test(line),
-  );
-  return [
-    ...["--source", `de-gv100ad=${gv100ad}`],
-    ...["--source", `de-postcodes=${postcodes}`],
-    ...["--source", `de-streets=${streets}`],
-  ];
-}
 
 const PROGRESS_LINE = /^[a-z0-9-]+: .*, [\d.]+ MiB, /;
 
@@ -84,9 +50,15 @@ describe("the CLI", () => {
   const version = (
     JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
   ).version;
-  // The plan rows check what plan prints, not the data: the German sources cut to two states and
-  // no page files, a fraction of the embedded build's work.
-  const smallPlan = [...germanSourcesCut(tempDir("cli-plan")), "--no-page-files"];
+  // The plan rows check what plan prints, not the data: the German sources cut to two states
+  // (germanCut) and no page files, a fraction of the embedded build's work.
+  const smallPlan = [
+    ...Object.entries(germanCut(tempDir("cli-plan"))).flatMap(([name, path]) => [
+      "--source",
+      `${name}=${path}`,
+    ]),
+    "--no-page-files",
+  ];
   it.each<{
     edge: string;
     args: string[];
