@@ -207,11 +207,14 @@ describe("kill -9 in the middle of a build", () => {
   it("leaves the previous output intact and servable, and the next build cleans up", async () => {
     const work = tempDir("kill");
     const out = join(work, "dist");
+    // The atomic swap is the subject, not the German data: every build here reads it cut to Berlin
+    // and Saxony (germanCut; the previous build's record counts are the guards' baseline).
+    const german = germanCut(tempDir("kill-sources"));
     // The output the kill must leave intact, and the next build's. No search index: the atomic
     // swap is the subject, and the request below (a locality's streets) needs none.
     const fixtureBuild = {
       root: ROOT,
-      sources: { "de-streets": fixtureStreets(work) },
+      sources: german,
       maxFiles: 100_000,
       headersTemplate,
       only: STREET_FIXTURE,
@@ -229,6 +232,10 @@ describe("kill -9 in the middle of a build", () => {
         "--no-search-index",
         "--source",
         `de-streets=${dataFile("de/streets-berlin.csv")}`,
+        "--source",
+        `de-gv100ad=${german["de-gv100ad"]}`,
+        "--source",
+        `de-postcodes=${german["de-postcodes"]}`,
         "--out",
         out,
       ),
