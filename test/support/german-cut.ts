@@ -42,7 +42,8 @@ export function germanCut(dir: string): GermanCut {
       // Open Postal Codes quotes no field: `code,city,country,state,…`.
       (line, i) => i === 0 || names.includes(line.split(",")[3] ?? ""),
     ),
-    // The regional key is a row's only field of eight digits (`Name,PostalCode,Locality,RegionalKey,…`).
+    // The regional key is a row's only field of eight digits
+    // (`Name,PostalCode,Locality,RegionalKey,…`).
     "de-streets": cut(
       "streets-cut.csv",
       fixtureStreets(dir),
