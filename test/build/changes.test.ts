@@ -7,6 +7,7 @@ import type { DownloadsManifest } from "../../generator/contract/downloads.ts";
 import { countsOfManifest } from "../../generator/build/guards.ts";
 import { guardOptions } from "../../generator/cli/options.ts";
 import { tempDir } from "../support/fixture.ts";
+import { germanCut } from "../support/german-cut.ts";
 import { UpstreamServer } from "../support/upstream.ts";
 import { dataFile, ROOT } from "../support/paths.ts";
 import { copyTables, sortRows } from "../support/sync-series.ts";
@@ -16,7 +17,20 @@ import { parseCsvRows } from "../../generator/contract/csv.ts";
 
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
 
-/** The embedded sources copied into `dir`, edited by `edit` (file → its lines). */
+/**
+ * GV100AD and Open Postal Codes cut to Berlin and Saxony (germanCut), the same in every build: the
+ * change feed and the copy follow the datasets whatever their size, and all of Germany's
+ * municipalities and localities were most of each build's and each sync's work.
+ */
+const GERMAN = (({ "de-gv100ad": gv100ad, "de-postcodes": postcodes }) => ({
+  "de-gv100ad": gv100ad,
+  "de-postcodes": postcodes,
+}))(germanCut(tempDir("changes-german")));
+
+/**
+ * The embedded sources copied into `dir` (GV100AD and the postal codes cut), edited by `edit`
+ * (file → its lines).
+ */
 function sources(
   dir: string,
   edit: (name: string, lines: string[]) => string[] = (_, lines) => lines,
@@ -28,6 +42,7 @@ function sources(
     return file;
   };
   return {
+    ...GERMAN,
     "de-streets": copy("streets.csv", "de/streets-berlin.csv"),
     "at-municipalities": copy("gemliste_knz.csv", "at/gemliste_knz.csv"),
     "ch-localities": copy("AMTOVZ_CSV_LV95.csv", "ch/AMTOVZ_CSV_LV95.csv"),

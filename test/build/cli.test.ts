@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildToDirectory } from "../../generator/build/build.ts";
 import { fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
+import { germanCut } from "../support/german-cut.ts";
 import { CLI_COMMAND, cliArgs, dataFile, ROOT } from "../support/paths.ts";
 import { rawRequest, startServer } from "../support/http.ts";
 
@@ -13,6 +14,7 @@ const cli = (args: string[]) =>
     encoding: "utf8",
   });
 const headersTemplate = readFileSync(join(ROOT, "_headers"), "utf8");
+
 const PROGRESS_LINE = /^[a-z0-9-]+: .*, [\d.]+ MiB, /;
 
 describe("the CLI", () => {
@@ -48,9 +50,15 @@ describe("the CLI", () => {
   const version = (
     JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }
   ).version;
-  // The plan rows check what plan prints, not the data: the street fixture and no page files, a
-  // fraction of the embedded build's work.
-  const smallPlan = ["--source", `de-streets=${fixtureStreets(work)}`, "--no-page-files"];
+  // The plan rows check what plan prints, not the data: the German sources cut to two states
+  // (germanCut) and no page files, a fraction of the embedded build's work.
+  const smallPlan = [
+    ...Object.entries(germanCut(tempDir("cli-plan"))).flatMap(([name, path]) => [
+      "--source",
+      `${name}=${path}`,
+    ]),
+    "--no-page-files",
+  ];
   it.each<{
     edge: string;
     args: string[];
@@ -199,11 +207,14 @@ describe("kill -9 in the middle of a build", () => {
   it("leaves the previous output intact and servable, and the next build cleans up", async () => {
     const work = tempDir("kill");
     const out = join(work, "dist");
+    // The atomic swap is the subject, not the German data: every build here reads it cut to Berlin
+    // and Saxony (germanCut; the previous build's record counts are the guards' baseline).
+    const german = germanCut(tempDir("kill-sources"));
     // The output the kill must leave intact, and the next build's. No search index: the atomic
     // swap is the subject, and the request below (a locality's streets) needs none.
     const fixtureBuild = {
       root: ROOT,
-      sources: { "de-streets": fixtureStreets(work) },
+      sources: german,
       maxFiles: 100_000,
       headersTemplate,
       only: STREET_FIXTURE,
@@ -221,6 +232,10 @@ describe("kill -9 in the middle of a build", () => {
         "--no-search-index",
         "--source",
         `de-streets=${dataFile("de/streets-berlin.csv")}`,
+        "--source",
+        `de-gv100ad=${german["de-gv100ad"]}`,
+        "--source",
+        `de-postcodes=${german["de-postcodes"]}`,
         "--out",
         out,
       ),

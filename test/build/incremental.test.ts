@@ -2,7 +2,8 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildToDirectory, type BuildOptions } from "../../generator/build/build.ts";
-import { fixtureStreets, STREET_FIXTURE, tempDir } from "../support/fixture.ts";
+import { STREET_FIXTURE, tempDir } from "../support/fixture.ts";
+import { germanCut, type GermanCut } from "../support/german-cut.ts";
 import { ROOT } from "../support/paths.ts";
 
 /**
@@ -11,14 +12,16 @@ import { ROOT } from "../support/paths.ts";
  * of the four builds' CPU. A budget of 8,000 files: the page size 50 of every locality is written
  * first (file-budget.ts), a few other sizes beside it, and every build writes and this test reads
  * fewer files than at 20,000. The street fixture's resources (the streets, whose pages the change
- * shifts) and two the change does not reach (Austrian streets, Swiss localities: about 4,900 of the
- * 7,800 files kept), with every file a build writes beside them (downloads, docs, feed): whether a
+ * shifts) and two the change does not reach (Austrian streets, Swiss localities: 4,854 of about
+ * 7,800 files kept; 2,936 added and as many removed), with every file a build writes beside them (downloads, docs, feed): whether a
  * file is written, kept or linked is the sink's decision, the same for every resource's files, and
- * the other resources' views were about a third of each build's CPU.
+ * the other resources' views were about a third of each build's CPU. The German sources cut to
+ * Berlin and Saxony (germanCut): every build reads, joins and writes the downloads of every
+ * resource, and all of Germany's were most of that.
  */
-const options = (streets: string): BuildOptions => ({
+const options = (german: GermanCut): BuildOptions => ({
   root: ROOT,
-  sources: { "de-streets": streets },
+  sources: german,
   maxFiles: 8_000,
   searchIndex: false,
   only: [...STREET_FIXTURE, "at.streets", "ch.localities"],
@@ -47,14 +50,15 @@ function tree(dir: string): Map<string, { inode: number; bytes: Buffer }> {
 describe("an incremental rebuild", () => {
   it("rewrites nothing when nothing changed, and only what changed when the data did", async () => {
     const work = tempDir("incremental");
-    const streets = fixtureStreets(work);
+    const german = germanCut(work);
+    const streets = german["de-streets"];
     const out = join(work, "dist");
-    const first = await buildToDirectory(options(streets), out);
+    const first = await buildToDirectory(options(german), out);
     const files = first.changes.added;
     expect(first.changes).toEqual({ added: files, changed: 0, removed: 0, unchanged: 0 });
     const before = tree(out);
 
-    const same = await buildToDirectory(options(streets), out);
+    const same = await buildToDirectory(options(german), out);
     expect(same.changes).toEqual({ added: 0, changed: 0, removed: 0, unchanged: files });
     const after = tree(out);
     const records = new Set(["/_files.tsv", "/.assetsignore"]); // the build's own bookkeeping, always written
@@ -67,14 +71,14 @@ describe("an incremental rebuild", () => {
     rows[berlin] = rows[berlin]?.replace(/^[^,]+/, "Aalweg") ?? "";
     rows.splice(berlin + 1, 1);
     writeFileSync(streets, rows.join("\n"));
-    const changed = await buildToDirectory(options(streets), out);
+    const changed = await buildToDirectory(options(german), out);
     const { added, changed: rewritten, removed, unchanged } = changed.changes;
     expect(added + rewritten).toBeGreaterThan(0);
     expect(removed).toBeGreaterThan(0); // Berlin's page paths hold its total: 600 → 599
     expect(unchanged).toBeGreaterThan(1_000); // the files of what the change does not reach
 
     const full = join(work, "full");
-    await buildToDirectory(options(streets), full, true);
+    await buildToDirectory(options(german), full, true);
     const incremental = tree(out);
     const fresh = tree(full);
     expect([...incremental.keys()].sort()).toEqual([...fresh.keys()].sort());

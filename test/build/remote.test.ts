@@ -312,8 +312,15 @@ describe("the CLI with remote sources", () => {
           "m",
         ),
       );
+    // The size of the download: GV100AD's zip (cut to two states, germanCut) and the postal codes.
+    const mib = (path: string) =>
+      ((publisherFiles.get(path) as Uint8Array).length / 2 ** 20).toFixed(1);
     expect(first.stderr).toContain(
-      `de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, 0.4 MiB, downloaded, edition 2025-11-30 (the newest on ${upstream.url(GV100AD_LISTING_PATH)})`,
+      `de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, ${mib(gvPath)} MiB, downloaded, edition 2025-11-30 (the newest on ${upstream.url(GV100AD_LISTING_PATH)})`,
+    );
+    expect(mib(PUBLISHED["de-postcodes"])).not.toBe("0.0");
+    expect(first.stderr).toContain(
+      `de-postcodes: ${upstream.url(PUBLISHED["de-postcodes"])}, ${mib(PUBLISHED["de-postcodes"])} MiB, downloaded\n`,
     );
     expect(first.stderr).toContain(
       `de-gv100ad: ${upstream.url(GV100AD_LISTING_PATH)}, 0.0 MiB, downloaded\n`,
@@ -321,7 +328,9 @@ describe("the CLI with remote sources", () => {
 
     const second = await build();
     expect(second.status).toBe(0);
-    expect(second.stderr).toMatch(/de-gv100ad: .*, 0\.4 MiB, from the cache \(downloaded 20\d\d-/);
+    expect(second.stderr).toContain(
+      `de-gv100ad: ${upstream.url(gvPath)}?__blob=publicationFile, ${mib(gvPath)} MiB, from the cache (downloaded 20`,
+    );
     expect(upstream.count(gvPath) - before).toBe(1);
     // One build for two checks (a build fewer): --cache-duration 0s downloads every source again,
     // except the one --allow-embedded reads from data/ (not asked for even with 0s), which the

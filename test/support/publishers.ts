@@ -3,15 +3,15 @@ import { join } from "node:path";
 import { zipSync } from "fflate";
 import type { SourceName } from "../../generator/sources/registry.ts";
 import { agvchSnapshotOf } from "./agvch.ts";
-import { fixtureStreets } from "./fixture.ts";
+import { germanCut } from "./german-cut.ts";
 import { dataFile } from "./paths.ts";
 import type { Upstream } from "./upstream.ts";
 
 /**
  * Every publisher's files as a loopback mirror serves them (`https://host/path` at `/host/path`,
- * see `--mirror`), in the publishers' formats, made of the embedded data: the street fixture,
- * GV100AD zipped with the Destatis listing page (a format fixture) pointing at it, Open Postal
- * Codes, Statistik Austria's lists and its street directory as nine province files in the
+ * see `--mirror`), in the publishers' formats, made of the embedded data: the German sources cut to
+ * Berlin and Saxony (`germanCut`: the street fixture's rows there, GV100AD zipped with the Destatis
+ * listing page (a format fixture) pointing at it, Open Postal Codes), Statistik Austria's lists and its street directory as nine province files in the
  * published format, the BFS snapshot (the embedded register as of 01.01.2026, in the snapshot
  * format), the swisstopo register zipped, the Liechtenstein communes, and swisstopo's street directory
  * (its fixture rows) as its two zipped files.
@@ -68,8 +68,10 @@ export interface Publishers {
 }
 
 export function publishers(work: string): Publishers {
-  const streets = fixtureStreets(work);
-  const gv100ad = readFileSync(dataFile("de/GV100AD_30112025.txt"));
+  // Where the sources come from is the subject, not the German data: reading, joining and rendering
+  // all of Germany was most of each of remote.test's builds.
+  const german = germanCut(work);
+  const gv100ad = readFileSync(german["de-gv100ad"]);
   // The real rows of the street directory we have (Burgenland's fixture rows, the Vorarlberg
   // sample) spread over the nine province files, so that every file has rows and none twice.
   const burgenland = readFileSync(dataFile("at/upstream-format/streets-fixture.csv"), "utf8")
@@ -96,7 +98,7 @@ export function publishers(work: string): Publishers {
     .filter((line) => line !== "");
   const encode = (lines: readonly string[]) => new TextEncoder().encode(`${lines.join("\n")}\n`);
   const files: Upstream = new Map<string, Uint8Array | number>([
-    [PUBLISHED["de-streets"], readFileSync(streets)],
+    [PUBLISHED["de-streets"], readFileSync(german["de-streets"])],
     [
       GV100AD_LISTING_PATH,
       readFileSync(dataFile("de/upstream-format/gemeindeverzeichnis-listing-fixture.html")),
@@ -108,7 +110,7 @@ export function publishers(work: string): Publishers {
         "Hinweise.txt": new TextEncoder().encode("Quellenangabe"),
       }),
     ],
-    [PUBLISHED["de-postcodes"], readFileSync(dataFile("de/post_code.csv"))],
+    [PUBLISHED["de-postcodes"], readFileSync(german["de-postcodes"])],
     [PUBLISHED["at-districts"], readFileSync(dataFile("at/districts-2015.txt"))],
     [PUBLISHED["at-municipalities"], readFileSync(dataFile("at/gemliste_knz.csv"))],
     ...[...provinceFiles].map(([province, bytes]): [string, Uint8Array] => [
@@ -148,9 +150,7 @@ export function publishers(work: string): Publishers {
   };
   const snapshotFile = write("snapshot.csv", snapshot);
   const local: Record<SourceName, string> = {
-    "de-streets": streets,
-    "de-gv100ad": dataFile("de/GV100AD_30112025.txt"),
-    "de-postcodes": dataFile("de/post_code.csv"),
+    ...german,
     "at-districts": dataFile("at/districts-2015.txt"),
     "at-municipalities": dataFile("at/gemliste_knz.csv"),
     "at-streets": write(
