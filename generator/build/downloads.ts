@@ -86,8 +86,9 @@ export class DownloadWriter {
   }
 
   /**
-   * A buffer of `bytes` to assemble a part's file in, to give to `file`: for a large part, when the
-   * sink copies what it is given (`FileSink.copies`), one reused once `file` is done with it.
+   * A buffer of at least `bytes` to fill a part's file in, to give to `file` (a view of it): for a
+   * large part, when the sink copies what it is given (`FileSink.copies`), one of the CDN's file
+   * size limit, reused once `file` is done with it.
    */
   partBuffer(bytes: number): Buffer {
     if (bytes < REUSED_OVER || this.sink.copies !== true) return Buffer.allocUnsafe(bytes);
@@ -96,7 +97,7 @@ export class DownloadWriter {
       buffer = Buffer.allocUnsafeSlow(Math.max(bytes, this.limits.maxBytes));
       this.reusable.add(buffer.buffer);
     }
-    return buffer.subarray(0, bytes);
+    return buffer;
   }
 
   /** Writes a file, and its gzip copy (in the background) when it is over the threshold. */
