@@ -109,7 +109,14 @@ export class DownloadWriter {
       throw new Error(
         `download ${entry.path} would be ${data.byteLength} bytes, over the limit of ${this.limits.maxBytes}`,
       );
-    const written = this.sink.write(entry.path, data);
+    // A sink that keeps what it is given (memory) keeps a copy of the part's bytes, not the larger
+    // buffer the part was filled in.
+    const written = this.sink.write(
+      entry.path,
+      this.sink.copies === true || data.byteLength === data.buffer.byteLength
+        ? data
+        : Buffer.from(data),
+    );
     // A reused buffer goes back once written and, when it has one, its gzip copy made.
     const release = () => {
       if (this.reusable.has(data.buffer)) this.spare.push(Buffer.from(data.buffer));
