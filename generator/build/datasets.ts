@@ -12,7 +12,7 @@ export type PendingFile = { -readonly [K in keyof DownloadFile]: DownloadFile[K]
 
 /** What a dataset is written through (downloads.ts DownloadWriter): a file, and its manifest entry. */
 interface FileWriter {
-  /** A buffer of `bytes` for a part's file, which `file` takes back (downloads.ts DownloadWriter `partBuffer`). */
+  /** A buffer of at least `bytes` for a part's file, which `file` takes back (downloads.ts DownloadWriter `partBuffer`). */
   partBuffer(bytes: number): Buffer;
   file(
     entry: Omit<DownloadFile, "mediaType" | "bytes" | "sha256">,
@@ -34,10 +34,15 @@ export function creditsOf(resource: AnyResource): DownloadCredit[] {
 const OPEN = Buffer.from("[");
 const CLOSE = Buffer.from("]");
 
-/** The part being filled in one format: pieces of the views' encoded records, in packed form. */
+/**
+ * The part being filled in one format: its file's bytes so far (`[` or the CSV header, then the
+ * records in packed form, copied from the views as they come: a view's encoded records are not
+ * kept once it is written).
+ */
 interface PartBuffer {
-  pieces: Buffer[];
-  /** The same records with their places (JSON only), for the change feed's diff. */
+  data: Buffer;
+  filled: number;
+  /** The same records with their places (JSON only), for the change feed's diff: slices of `data`. */
   slices: RecordSlice[];
   records: number;
   /** The part's size as written. */
@@ -48,10 +53,14 @@ interface PartBuffer {
 }
 
 interface Part {
-  readonly pieces: readonly Buffer[];
+  /** The part's bytes as filled: a JSON part's last record still ends in its comma. */
+  readonly data: Buffer;
   readonly slices: readonly RecordSlice[];
   readonly records: number;
 }
+
+/** A part's buffer to start with; it doubles as records come. */
+const FIRST_PART_BYTES = 64 * 1024;
 
 /**
  * A complete dataset in parts under the CDN's file size limit, cut at record boundaries out of the
@@ -105,7 +114,7 @@ export class DatasetWriter {
     for (const format of FORMATS) {
       const buffer = this.buffers[format];
       if (buffer.held === undefined && buffer.parts.length === 0)
-        await this.write(format, buffer, undefined);
+        await this.write(format, partOf(buffer), undefined);
       else await this.completePart(format);
       for (const file of buffer.parts) file.parts = buffer.parts.length;
     }
@@ -120,20 +129,46 @@ export class DatasetWriter {
     to: number,
   ): void {
     const offsets = encoded.offsets[format];
-    buffer.pieces.push(encoded.bytes[format].subarray(offsets[from], offsets[to]));
+    const start = offsets[from] ?? 0;
+    const end = offsets[to] ?? 0;
+    if (buffer.filled + end - start > buffer.data.length) {
+      const grown = this.writer.partBuffer(
+        Math.max(2 * buffer.data.length, buffer.filled + end - start),
+      );
+      buffer.data.copy(grown, 0, 0, buffer.filled);
+      buffer.data = grown;
+    }
+    encoded.bytes[format].copy(buffer.data, buffer.filled, start, end);
     if (format === "json" && this.changes !== undefined)
-      buffer.slices.push({ json: encoded.bytes.json, offsets: encoded.offsets.json, from, to });
+      buffer.slices.push({
+        json: buffer.data,
+        offsets: encoded.offsets.json,
+        from,
+        to,
+        shift: buffer.filled - start,
+      });
+    buffer.filled += end - start;
   }
 
   private emptyBuffer(format: Format): PartBuffer {
-    return {
-      pieces: [],
+    const buffer: PartBuffer = {
+      data: this.writer.partBuffer(FIRST_PART_BYTES),
+      filled: 0,
       slices: [],
       records: 0,
       bytes: this.emptyBytes(format),
       held: undefined,
       parts: [],
     };
+    this.restart(buffer, format);
+    return buffer;
+  }
+
+  /** Starts a part: its opening bracket or CSV header (the buffer holds at least FIRST_PART_BYTES). */
+  private restart(buffer: PartBuffer, format: Format): void {
+    const opening = format === "json" ? OPEN : this.header;
+    if (opening.length > buffer.data.length) buffer.data = this.writer.partBuffer(opening.length);
+    buffer.filled = opening.copy(buffer.data, 0);
   }
 
   private emptyBytes(format: Format): number {
@@ -142,8 +177,9 @@ export class DatasetWriter {
 
   private async completePart(format: Format): Promise<void> {
     const buffer = this.buffers[format];
-    const part: Part = { pieces: buffer.pieces, slices: buffer.slices, records: buffer.records };
-    buffer.pieces = [];
+    const part = partOf(buffer);
+    buffer.data = this.writer.partBuffer(FIRST_PART_BYTES);
+    this.restart(buffer, format);
     buffer.slices = [];
     buffer.records = 0;
     buffer.bytes = this.emptyBytes(format);
@@ -160,15 +196,17 @@ export class DatasetWriter {
   }
 
   private async write(format: Format, part: Part, number: number | undefined): Promise<void> {
-    const pieces = [...part.pieces];
-    // The packed form ends each JSON record in a comma; the array's last one has none.
-    const last = pieces.at(-1);
-    if (format === "json" && last !== undefined)
-      pieces[pieces.length - 1] = last.subarray(0, last.length - 1);
-    const all = format === "csv" ? [this.header, ...pieces] : [OPEN, ...pieces, CLOSE];
-    const data = this.writer.partBuffer(all.reduce((sum, piece) => sum + piece.length, 0));
-    let at = 0;
-    for (const piece of all) at += piece.copy(data, at);
+    let data = part.data;
+    if (format === "json") {
+      // The packed form ends each JSON record in a comma; the array's last one has none.
+      if (part.records > 0) data[data.length - 1] = CLOSE[0] as number;
+      else {
+        const closed = this.writer.partBuffer(data.length + CLOSE.length);
+        data.copy(closed);
+        CLOSE.copy(closed, data.length);
+        data = closed.subarray(0, data.length + CLOSE.length);
+      }
+    }
     const file = await this.writer.file(
       {
         path: datasetPath(this.resource.id, format, number),
@@ -184,3 +222,9 @@ export class DatasetWriter {
     if (format === "json") await this.changes?.part(part.slices, file.sha256);
   }
 }
+
+const partOf = (buffer: PartBuffer): Part => ({
+  data: buffer.data.subarray(0, buffer.filled),
+  slices: buffer.slices,
+  records: buffer.records,
+});

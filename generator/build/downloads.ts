@@ -86,8 +86,9 @@ export class DownloadWriter {
   }
 
   /**
-   * A buffer of `bytes` to assemble a part's file in, to give to `file`: for a large part, when the
-   * sink copies what it is given (`FileSink.copies`), one reused once `file` is done with it.
+   * A buffer of at least `bytes` to fill a part's file in, to give to `file` (a view of it): for a
+   * large part, when the sink copies what it is given (`FileSink.copies`), one of the CDN's file
+   * size limit, reused once `file` is done with it.
    */
   partBuffer(bytes: number): Buffer {
     if (bytes < REUSED_OVER || this.sink.copies !== true) return Buffer.allocUnsafe(bytes);
@@ -96,7 +97,7 @@ export class DownloadWriter {
       buffer = Buffer.allocUnsafeSlow(Math.max(bytes, this.limits.maxBytes));
       this.reusable.add(buffer.buffer);
     }
-    return buffer.subarray(0, bytes);
+    return buffer;
   }
 
   /** Writes a file, and its gzip copy (in the background) when it is over the threshold. */
@@ -108,7 +109,14 @@ export class DownloadWriter {
       throw new Error(
         `download ${entry.path} would be ${data.byteLength} bytes, over the limit of ${this.limits.maxBytes}`,
       );
-    const written = this.sink.write(entry.path, data);
+    // A sink that keeps what it is given (memory) keeps a copy of the part's bytes, not the larger
+    // buffer the part was filled in.
+    const written = this.sink.write(
+      entry.path,
+      this.sink.copies === true || data.byteLength === data.buffer.byteLength
+        ? data
+        : Buffer.from(data),
+    );
     // A reused buffer goes back once written and, when it has one, its gzip copy made.
     const release = () => {
       if (this.reusable.has(data.buffer)) this.spare.push(Buffer.from(data.buffer));

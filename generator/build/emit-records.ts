@@ -45,7 +45,8 @@ export async function emitPagedResource(
   let sampleRecord: string | undefined;
   let done = 0;
   for (const view of views) {
-    const encoded = view.encoded();
+    // Not kept past this view: what keeps records (the packs, the dataset) copies them.
+    const encoded = view.encodedOnce();
     if (view.key === sample.key) sampleRecord = firstAccepted(encoded, sample.accepts);
     const entry = { slug: view.slug, total: view.count, hash: viewHash(encoded) };
     let where: Parameters<typeof encodeShardEntry>[2];
@@ -57,7 +58,7 @@ export async function emitPagedResource(
     }
     shards.entry(shardOf(view.key, shardCount), encodeShardEntry(view.key, entry, where));
     // Each record once in the dataset: most views give all theirs; a view under a second key gives those under their own.
-    const datasetPart = view.datasetPart();
+    const datasetPart = view.datasetPart(encoded);
     if (datasetPart !== undefined) await dataset.add(datasetPart);
     if (resource.downloadsPerView === true && view.filter !== undefined) {
       shards.slug(shardOf(slugShardKey(view.slug), shardCount), view.slug, view.key);

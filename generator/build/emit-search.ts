@@ -139,7 +139,7 @@ export function emitSearch(
       ),
     };
   });
-  const placeLists = new PairList();
+  const placeLists = new PairList(count);
   for (let position = 0; position < count; position++)
     placeLists.push(placeOf[position] ?? 0, position);
   const byPlace = placeLists.group(places.length);

@@ -5,8 +5,11 @@ import { isSearchedStreets } from "../contract/routes.ts";
 import type { AnyResource } from "../resources/resource.ts";
 import { encodeRecords, type EncodedRecords } from "./encode.ts";
 
-/** Renders and encodes a view's records (views.ts `PreparedView.encoded`). */
-export type RecordEncoder = (records: readonly unknown[]) => EncodedRecords;
+/**
+ * Renders and encodes a view's records (views.ts `PreparedView.encoded`); `transient`: the bytes may
+ * be the encoder's own buffers, valid until its next call (`PreparedView.encodedOnce`).
+ */
+export type RecordEncoder = (records: readonly unknown[], transient?: boolean) => EncodedRecords;
 
 /**
  * How a resource's views are rendered and encoded: a Streets resource's records from their heads
@@ -60,7 +63,7 @@ export function streetEncoder(resource: AnyResource): RecordEncoder | undefined 
   const tailColumns = columns.slice(headKeys.length);
   if (tailColumns.length === 0) return undefined;
   if (tailColumns.some((c) => headKeys.includes(c.path[0] ?? ""))) return undefined;
-  return (records) => encodeStreets(records, headKeys, columns);
+  return (records, transient) => encodeStreets(records, headKeys, columns, transient === true);
 }
 
 /** One tail: its first street, that street's properties, and the tail's bytes in both formats. */
@@ -75,6 +78,7 @@ function encodeStreets(
   records: readonly unknown[],
   headKeys: readonly string[],
   columns: readonly CsvColumn[],
+  transient: boolean,
 ): EncodedRecords {
   const count = records.length;
   const jsonOffsets = new Float64Array(count + 1);
@@ -114,7 +118,9 @@ function encodeStreets(
   SCRATCH.csv = csv.buffer;
   return {
     count,
-    bytes: { json: json.copy(), csv: csv.copy() },
+    bytes: transient
+      ? { json: json.buffer.subarray(0, json.length), csv: csv.buffer.subarray(0, csv.length) }
+      : { json: json.copy(), csv: csv.copy() },
     offsets: { json: jsonOffsets, csv: csvOffsets },
   };
 }

@@ -22,6 +22,8 @@ export class PackWriter {
   /** Boundary tables of the chunk being filled ([0]) and of those after it that records already start in. */
   private tables: number[][] = [[]];
   private position = 0;
+  /** Each chunk file is encoded here when the sink copies what it is given (one allocation, not one per chunk). */
+  private file: Buffer | undefined;
 
   constructor(
     private readonly sink: FileSink,
@@ -74,11 +76,18 @@ export class PackWriter {
   }
 
   private flush(): void {
+    const boundaries = this.tables.shift() ?? [];
+    const size = 2 + 2 * boundaries.length + this.filled;
+    if (this.sink.copies === true && (this.file?.length ?? 0) < size)
+      this.file = Buffer.allocUnsafeSlow(Math.max(size, this.chunkBytes + CHUNK_TABLE_BYTES));
     this.sink.write(
       packPath(this.resource, this.format, this.chunk++),
-      encodeChunk(this.tables.shift() ?? [], this.buffer.subarray(0, this.filled)),
+      encodeChunk(boundaries, this.buffer.subarray(0, this.filled), this.file),
     );
     if (this.tables.length === 0) this.tables.push([]);
     this.filled = 0;
   }
 }
+
+/** Room for a chunk's boundary table beside its bytes (1,024 records; a larger table grows the buffer). */
+const CHUNK_TABLE_BYTES = 2 + 2 * 1024;

@@ -28,8 +28,10 @@ export type RecordChange =
 /** Records of a new dataset part: records `from` to `to` of a view's packed JSON (each record ends in a comma). */
 export interface RecordSlice {
   readonly json: Buffer;
-  /** Where each record starts in `json`, and after the last, where it ends. */
+  /** Where each record starts in the view's packed JSON, and after the last, where it ends. */
   readonly offsets: Float64Array;
+  /** Where the view's packed JSON starts in `json` (its records were copied there, from `from` on). */
+  readonly shift: number;
   readonly from: number;
   readonly to: number;
 }
@@ -71,20 +73,23 @@ export class RecordDiff {
     const number = this.parts++;
     if (this.index !== undefined) return this.indexed(slices);
     if (this.old.parts[number]?.sha256 === sha256 && this.cursor.skip(number)) return;
-    for (const [s, { json, offsets: at, from, to }] of slices.entries()) {
+    for (const [s, { json, offsets: at, shift, from, to }] of slices.entries()) {
       for (let i = from; i < to; i++) {
         if (this.pooled > this.limit) {
           await this.spill();
-          return this.indexed([{ json, offsets: at, from: i, to }, ...slices.slice(s + 1)]);
+          return this.indexed([{ json, offsets: at, shift, from: i, to }, ...slices.slice(s + 1)]);
         }
-        const start = at[i] ?? 0;
-        const end = (at[i + 1] ?? 0) - 1;
+        const start = (at[i] ?? 0) + shift;
+        const end = (at[i + 1] ?? 0) + shift - 1;
         // Awaited only where a part is to be read: this loop runs once per record.
         const ready = this.cursor.atRecord() || (await this.cursor.next()) !== undefined;
         if (ready) {
           // Most records are unchanged: a run of them is one comparison, not one per record.
           const run = Math.min(RUN, to - i);
-          if (run > 1 && this.cursor.takeIfEqual(json, start, (at[i + run] ?? 0) - 1, run)) {
+          if (
+            run > 1 &&
+            this.cursor.takeIfEqual(json, start, (at[i + run] ?? 0) + shift - 1, run)
+          ) {
             i += run - 1;
             continue;
           }
@@ -126,10 +131,10 @@ export class RecordDiff {
   /** New records once the old ones are indexed: matched there, or with a waiting old record. */
   private indexed(slices: readonly RecordSlice[]): void {
     const index = this.index as OldRecordIndex;
-    for (const { json, offsets: at, from, to } of slices) {
+    for (const { json, offsets: at, shift, from, to } of slices) {
       for (let i = from; i < to; i++) {
-        const start = at[i] ?? 0;
-        const end = (at[i + 1] ?? 0) - 1;
+        const start = (at[i] ?? 0) + shift;
+        const end = (at[i + 1] ?? 0) + shift - 1;
         if (index.take(json.subarray(start, end))) continue;
         const text = json.toString("utf8", start, end);
         if (!this.take(this.oldPool, text)) this.unmatched.push(text);

@@ -45,20 +45,35 @@ export function lexemePositions(indexed: IndexedStreets): LexemeList[] {
   const lexemeIds = (text: string) => [...lexemesOf(text).keys()].map((lexeme) => ids.id(lexeme));
   const placeLexemes = places.map((place) => lexemeIds(` ${place.postalCode} ${place.locality}`));
   const nameLexemes = new Map<string, number[]>();
-  // Pairs (lexeme, position * 2 + name bit): the counting sort keeps positions in order.
-  const pairs = new PairList();
-  namesOf(indexed).forEach((text, position) => {
+  /** The lexemes of names with a tag, by position: a tag could span the fields, so the document is lexized whole. */
+  const documents = new Map<number, number[]>();
+  const names = namesOf(indexed);
+  // The lexemes of each name (once per name) first, and the pairs they make at most, so that the
+  // pairs' arrays are made at their size.
+  let most = 0;
+  names.forEach((text, position) => {
     if (text.includes("<")) {
-      // A tag could span the fields: the document is lexized whole.
       const place = places[placeOf[position] ?? 0];
-      for (const id of lexemeIds(
+      const document = lexemeIds(
         streetDocument(text, place?.postalCode ?? "", place?.locality ?? ""),
-      ))
-        pairs.push(id, position * 2 + 1);
+      );
+      documents.set(position, document);
+      most += document.length;
       return;
     }
     let name = nameLexemes.get(text);
     if (name === undefined) nameLexemes.set(text, (name = lexemeIds(text)));
+    most += name.length + (placeLexemes[placeOf[position] ?? 0]?.length ?? 0);
+  });
+  // Pairs (lexeme, position * 2 + name bit): the counting sort keeps positions in order.
+  const pairs = new PairList(most);
+  names.forEach((text, position) => {
+    const document = documents.size === 0 ? undefined : documents.get(position);
+    if (document !== undefined) {
+      for (const id of document) pairs.push(id, position * 2 + 1);
+      return;
+    }
+    const name = nameLexemes.get(text) ?? [];
     const plain = text.length < PLAIN_NAME_LENGTH;
     for (const id of name) pairs.push(id, position * 2 + 1);
     for (const id of placeLexemes[placeOf[position] ?? 0] ?? [])
@@ -130,12 +145,14 @@ export function trigramRuns(
   runs: Runs,
 ): [string, Int32Array][] {
   const ids = new Interner();
+  const everyName = ids.id(EVERY_NAME);
+  // Each run's name's n-grams (worked out once per name), counted first so that the pairs' arrays
+  // are made at their size: the national list's are tens of millions of pairs.
   const byName = new Map<string, number[]>();
   const runsOfName = new Map<string, number[]>();
-  const pairs = new PairList();
-  const everyName = ids.id(EVERY_NAME);
+  const gramsOfRun: number[][] = [];
+  let count = 0;
   runs.start.forEach((position, run) => {
-    pairs.push(everyName, run);
     const name = heads[headOf[position] ?? 0]?.at(-1) ?? "";
     let own = byName.get(name);
     if (own === undefined) {
@@ -146,6 +163,12 @@ export function trigramRuns(
       runsOfName.set(name, []);
     }
     runsOfName.get(name)?.push(run);
+    gramsOfRun.push(own);
+    count += 1 + own.length;
+  });
+  const pairs = new PairList(count);
+  gramsOfRun.forEach((own, run) => {
+    pairs.push(everyName, run);
     for (const id of own) pairs.push(id, run);
   });
   const grouped = pairs.group(ids.values.length);

@@ -143,11 +143,19 @@ export class Interner {
   }
 }
 
-/** (key, value) pairs in growable typed arrays, grouped by key with a counting sort (values keep their order). */
+/**
+ * (key, value) pairs in growable typed arrays, grouped by key with a counting sort (values keep
+ * their order). `capacity`: the pairs expected, when known (no array grown and copied then).
+ */
 export class PairList {
-  private keys = new Int32Array(1 << 16);
-  private values = new Int32Array(1 << 16);
+  private keys: Int32Array;
+  private values: Int32Array;
   private length = 0;
+
+  constructor(capacity = 1 << 16) {
+    this.keys = new Int32Array(Math.max(capacity, 1));
+    this.values = new Int32Array(Math.max(capacity, 1));
+  }
 
   push(key: number, value: number): void {
     if (this.length === this.keys.length) {

@@ -22,16 +22,10 @@ export function orderStreets(
 ): number[] {
   const sortKey = resource.sortKey as SortKey;
   const keyOf = (index: number) => sortKey(streets[index] as Street);
-  const byName = new Map<string, number[]>();
-  streets.forEach((street, index) => {
-    const group = byName.get(street.name);
-    if (group === undefined) byName.set(street.name, [index]);
-    else group.push(index);
+  const names = nameGroups(streets, tails).map((group) => {
+    const first = group[0] ?? 0;
+    return { name: (streets[first] as Street).name, key: keyOf(first)[0] ?? "", group };
   });
-  const names = [...byName].map(([name, group]) => ({
-    name,
-    key: keyOf(group[0] ?? 0)[0] ?? "",
-  }));
   if (names.some(({ name, key }) => key !== collationKey(name)))
     return sortRecords(
       streets.map((_, index) => index),
@@ -39,13 +33,29 @@ export function orderStreets(
     );
   names.sort((a, b) => compareText(a.key, b.key));
   const ranks = tails === undefined ? undefined : tailRanks(streets, sortKey, tails);
-  return names.flatMap(({ name }) => {
-    const group = byName.get(name) as number[];
+  return names.flatMap(({ group }) => {
     if (group.length === 1) return group;
     return ranks === undefined
       ? sortRecords(group, keyOf)
       : byRank(group, ranks, tails?.of as Int32Array);
   });
+}
+
+/** The streets of each name (indices, ascending), names in the order they first appear; from the tails' name numbers when given. */
+function nameGroups(streets: readonly Street[], tails: TailClasses | undefined): number[][] {
+  if (tails === undefined) {
+    const byName = new Map<string, number[]>();
+    streets.forEach((street, index) => {
+      const group = byName.get(street.name);
+      if (group === undefined) byName.set(street.name, [index]);
+      else group.push(index);
+    });
+    return [...byName.values()];
+  }
+  const groups: number[][] = [];
+  for (let index = 0; index < streets.length; index++)
+    (groups[tails.name[index] as number] ??= []).push(index);
+  return groups;
 }
 
 /**

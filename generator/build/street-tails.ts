@@ -25,7 +25,8 @@ export function tailClasses(
   headKeys: readonly string[],
   resource: string,
 ): TailClasses {
-  const seen = new Map<string, { readonly street: Street; readonly id: number }[]>();
+  // By postal code, then locality (no key string per street).
+  const seen = new Map<string, Map<string, { readonly street: Street; readonly id: number }[]>>();
   let count = 0;
   const sameTail = (a: Street, b: Street): boolean => {
     let properties = 0;
@@ -43,9 +44,10 @@ export function tailClasses(
       if (name !== headKeys[i++])
         throw new Error(`${resource}: a record does not start with ${headKeys.join(", ")}`);
     }
-    const key = `${street.postalCode}\u0000${street.locality}`;
-    let tails = seen.get(key);
-    if (tails === undefined) seen.set(key, (tails = []));
+    let ofCode = seen.get(street.postalCode);
+    if (ofCode === undefined) seen.set(street.postalCode, (ofCode = new Map()));
+    let tails = ofCode.get(street.locality);
+    if (tails === undefined) ofCode.set(street.locality, (tails = []));
     for (const tail of tails) if (sameTail(tail.street, street)) return tail.id;
     tails.push({ street, id: count });
     return count++;

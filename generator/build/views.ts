@@ -32,13 +32,19 @@ export interface PreparedView {
    */
   encoded(): EncodedRecords;
   /**
+   * The encoded records to write them once: `encoded()`'s when the view was rendered before, else
+   * rendered into the encoder's reused buffers and not kept — valid until the next view is
+   * rendered (no buffer of its own: a national build's views are hundreds of megabytes).
+   */
+  encodedOnce(): EncodedRecords;
+  /**
    * The encoded records this view adds to the resource's whole dataset, so that the dataset holds
    * each record exactly once: none for a view that gives an optional filter (`/de/Localities`:
    * only the view of all localities counts); else the records the view holds under their own
    * (first) value of each selector — all of them, unless a selector gives a record several values
    * (an Austrian municipality is in the views of its district's key and of its code).
    */
-  datasetPart(): EncodedRecords | undefined;
+  datasetPart(encoded?: EncodedRecords): EncodedRecords | undefined;
   /** How many records `datasetPart` holds, known without rendering. */
   readonly datasetCount: number;
   /** Lets go of the rendered records and of the records themselves: the view is not rendered again. */
@@ -119,9 +125,14 @@ class LazyView<R> implements PreparedView {
     return this.memo;
   }
 
-  datasetPart(): EncodedRecords | undefined {
+  encodedOnce(): EncodedRecords {
+    if (this.memo !== undefined) return this.memo;
+    this.renders++;
+    return this.encode(this.unreleased().records, true);
+  }
+
+  datasetPart(encoded = this.encoded()): EncodedRecords | undefined {
     if (!this.inDataset) return undefined;
-    const encoded = this.encoded();
     const { records, secondary } = this.unreleased();
     return secondary.size === 0
       ? encoded

@@ -71,12 +71,22 @@ export function locateBoundary(
     : { chunk, index: record - first };
 }
 
-/** A chunk file: its boundary table, then its bytes of the stream. */
-export function encodeChunk(boundaries: readonly number[], bytes: Uint8Array): Uint8Array {
-  const file = new Uint8Array(2 + 2 * boundaries.length + bytes.length);
-  const view = new DataView(file.buffer);
+/**
+ * A chunk file: its boundary table, then its bytes of the stream. Written into `into` when it is
+ * large enough (a writer whose sink copies what it is given reuses one buffer), else a new array.
+ */
+export function encodeChunk(
+  boundaries: readonly number[],
+  bytes: Uint8Array,
+  into?: Uint8Array,
+): Uint8Array {
+  const size = 2 + 2 * boundaries.length + bytes.length;
+  const file =
+    into !== undefined && into.length >= size ? into.subarray(0, size) : new Uint8Array(size);
+  const view = new DataView(file.buffer, file.byteOffset, size);
   view.setUint16(0, boundaries.length, true);
-  boundaries.forEach((offset, i) => view.setUint16(2 + 2 * i, offset, true));
+  for (let i = 0; i < boundaries.length; i++)
+    view.setUint16(2 + 2 * i, boundaries[i] as number, true);
   file.set(bytes, 2 + 2 * boundaries.length);
   return file;
 }

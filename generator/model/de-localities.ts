@@ -49,10 +49,20 @@ export function joinLocalities(
   const byKey = new Map(municipalities.map((m) => [m.key, m]));
   // The postal codes the street list covers, per state: the street list is complete for those.
   const streetCodes = new Set<string>();
+  // The localities seen, by municipality and postal code: a place is looked at once, not once per street.
+  const seen = new Map<DeMunicipality, Map<string, Set<string>>>();
   for (const street of streets) {
     const municipality = byKey.get(street.municipality.key);
     if (municipality === undefined) continue;
-    streetCodes.add(`${street.postalCode}\u0000${municipality.federalState.key}`);
+    let codes = seen.get(municipality);
+    if (codes === undefined) seen.set(municipality, (codes = new Map()));
+    let names = codes.get(street.postalCode);
+    if (names === undefined) {
+      codes.set(street.postalCode, (names = new Set()));
+      streetCodes.add(`${street.postalCode}\u0000${municipality.federalState.key}`);
+    }
+    if (names.has(street.locality)) continue;
+    names.add(street.locality);
     add(street.postalCode, street.locality, municipality);
   }
 

@@ -49,20 +49,62 @@ export function joinStreets(rows: readonly StreetRow[], gv: Gv100ad): StreetJoin
       continue;
     }
     const district = districts.get(districtKeyOf(regionalKey) ?? "");
-    const seen = new Set<string>();
+    const seen = new SeenStreets();
     for (const row of group) {
-      const identity = `${row.name}\u0000${row.postalCode}\u0000${row.locality}\u0000${row.borough ?? ""}\u0000${row.suburb ?? ""}`;
-      if (seen.has(identity)) {
+      if (seen.repeats(row)) {
         counter.skip(DUPLICATE);
         continue;
       }
-      seen.add(identity);
       counter.join();
       streets.push(streetOf(row, municipality, district, federalState));
     }
   }
   return { streets, report: counter.report() };
 }
+
+/**
+ * The rows of one municipality seen so far, by name: a row is compared field by field with the
+ * earlier rows of its name, so no key string is made per row (a national list's 1.2 million), and a
+ * name with many rows keeps their keys in a set instead, so that a list of one name stays linear.
+ */
+class SeenStreets {
+  private readonly byName = new Map<string, StreetRow[] | Set<string>>();
+
+  /** Whether an earlier row was the same street (then this one is a duplicate); else remembers it. */
+  repeats(row: StreetRow): boolean {
+    const earlier = this.byName.get(row.name);
+    if (earlier === undefined) {
+      this.byName.set(row.name, [row]);
+      return false;
+    }
+    if (Array.isArray(earlier)) {
+      if (earlier.some((other) => sameStreet(other, row))) return true;
+      if (earlier.length < ROWS_COMPARED) earlier.push(row);
+      else this.byName.set(row.name, new Set([...earlier, row].map(streetKey)));
+      return false;
+    }
+    const key = streetKey(row);
+    if (earlier.has(key)) return true;
+    earlier.add(key);
+    return false;
+  }
+}
+
+/** Rows of one name compared in turn before their keys go into a set. */
+const ROWS_COMPARED = 16;
+
+/** Whether two rows of one name are the same street (a missing borough or suburb is an empty one). */
+function sameStreet(a: StreetRow, b: StreetRow): boolean {
+  return (
+    a.postalCode === b.postalCode &&
+    a.locality === b.locality &&
+    (a.borough ?? "") === (b.borough ?? "") &&
+    (a.suburb ?? "") === (b.suburb ?? "")
+  );
+}
+
+const streetKey = (row: StreetRow): string =>
+  `${row.postalCode}\u0000${row.locality}\u0000${row.borough ?? ""}\u0000${row.suburb ?? ""}`;
 
 /** A street record with its properties in the JSON order, the optional ones only when present (assigned in turn: no spread objects per row). */
 function streetOf(

@@ -67,4 +67,32 @@ describe("joinStreets", () => {
       otherSkips: { duplicate: 2 },
     });
   });
+
+  // A row is the same street as an earlier one when name, postal code, locality, borough and
+  // suburb agree (a missing borough or suburb is an empty one); a name with many rows in one
+  // municipality is checked as one with few.
+  const named = (fields: Partial<StreetRow>): StreetRow => ({ ...row("A"), ...fields });
+  const many = (n: number) =>
+    Array.from({ length: n }, (_, i) => named({ postalCode: String(10000 + i) }));
+  it.each([
+    { case: "another postal code", rows: [named({}), named({ postalCode: "10117" })], kept: 2 },
+    { case: "another locality", rows: [named({}), named({ locality: "Spandau" })], kept: 2 },
+    { case: "another borough", rows: [named({ borough: "Mitte" }), named({})], kept: 2 },
+    { case: "another suburb", rows: [named({}), named({ suburb: "Wedding" })], kept: 2 },
+    { case: "no borough and an empty one", rows: [named({}), named({ borough: "" })], kept: 1 },
+    { case: "no suburb and an empty one", rows: [named({ suburb: "" }), named({})], kept: 1 },
+    { case: "another name", rows: [named({}), named({ name: "B" })], kept: 2 },
+    { case: "40 streets of one name, each twice", rows: [...many(40), ...many(40)], kept: 40 },
+    {
+      case: "the 17th and later rows of a name repeated",
+      rows: [...many(30), ...many(30).slice(16)],
+      kept: 30,
+    },
+  ])("tells duplicates by every field: $case", ({ rows, kept }) => {
+    const result = joinStreets(rows, gv);
+    expect(result.streets).toHaveLength(kept);
+    expect(result.report.otherSkips).toEqual(
+      rows.length === kept ? {} : { duplicate: rows.length - kept },
+    );
+  });
 });

@@ -71,9 +71,11 @@ async function diff(
         json,
         csv: json.map((r) => csvRow(columns, JSON.parse(r))),
       });
+      // The records a few bytes into the buffer, as a dataset part holds them after its opening.
       return {
-        json: encoded.bytes.json,
+        json: Buffer.concat([Buffer.from("[,"), encoded.bytes.json]),
         offsets: encoded.offsets.json,
+        shift: 2,
         from: 0,
         to: encoded.count,
       };
