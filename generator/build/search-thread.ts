@@ -21,16 +21,9 @@ export interface SearchJob {
   readonly suggest: boolean;
 }
 
-/** A file of a batch: its text, or where its bytes are in the batch's bytes. */
-export type SearchFile =
-  readonly [path: string, text: string] | readonly [path: string, start: number, end: number];
-
 export type SearchMessage =
-  | { readonly files: readonly SearchFile[]; readonly batch: Uint8Array }
+  | { readonly files: readonly (readonly [string, string | Uint8Array])[] }
   | { readonly done: StreetIndexesSummary };
-
-/** The bytes of the files a search thread sends at a time (at least). */
-export const BATCH_BYTES = 4 * 1024 * 1024;
 
 /** A started thread and the first failure it reported. */
 interface Thread {
@@ -98,12 +91,7 @@ function runOn(thread: Thread, job: SearchJob, sink: FileSink): Promise<StreetIn
     if (thread.exited !== undefined) return fail(reject, thread.exited);
     worker.on("message", (message: SearchMessage) => {
       try {
-        if ("files" in message)
-          for (const file of message.files)
-            sink.write(
-              file[0],
-              file.length === 2 ? file[1] : message.batch.subarray(file[1], file[2]),
-            );
+        if ("files" in message) for (const [path, data] of message.files) sink.write(path, data);
         else resolve(message.done);
       } catch (error) {
         thread.failed ??= error;

@@ -5,42 +5,30 @@
  */
 import { parentPort } from "node:worker_threads";
 import { WrittenFile, type FileSink } from "../io/sink.ts";
-import {
-  BATCH_BYTES,
-  type SearchFile,
-  type SearchJob,
-  type SearchMessage,
-} from "./search-thread.ts";
+import type { SearchJob, SearchMessage } from "./search-thread.ts";
 import { emitStreetIndexes } from "./street-indexes.ts";
 
-let files: SearchFile[] = [];
-/** The files' bytes, back to back: one buffer moved per batch, not one array made per file. */
-let batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
-let filled = 0;
-let texts = 0;
+let files: [string, string | Uint8Array][] = [];
+let transfer: ArrayBuffer[] = [];
+let bytes = 0;
 const send = () => {
   if (files.length === 0) return;
-  parentPort?.postMessage({ files, batch: batch.subarray(0, filled) } satisfies SearchMessage, [
-    batch.buffer,
-  ]);
+  parentPort?.postMessage({ files } satisfies SearchMessage, transfer);
   files = [];
-  batch = Buffer.allocUnsafeSlow(BATCH_BYTES);
-  filled = texts = 0;
+  transfer = [];
+  bytes = 0;
 };
 const sink: FileSink = {
   write(path, data) {
-    if (typeof data === "string") {
-      files.push([path, data]);
-      texts += data.length;
-    } else {
-      if (filled + data.byteLength > batch.length) {
-        send();
-        if (data.byteLength > batch.length) batch = Buffer.allocUnsafeSlow(data.byteLength);
-      }
-      batch.set(data, filled);
-      files.push([path, filled, (filled += data.byteLength)]);
+    // A copy of just these bytes (a view would send its whole buffer), moved to the main thread.
+    const copy = typeof data === "string" ? data : new Uint8Array(data.byteLength);
+    if (typeof copy !== "string") {
+      copy.set(data as Uint8Array);
+      if (copy.byteLength > 0) transfer.push(copy.buffer);
     }
-    if (filled + texts >= BATCH_BYTES) send();
+    files.push([path, copy]);
+    bytes += typeof copy === "string" ? copy.length : copy.byteLength;
+    if (bytes >= 4 * 1024 * 1024) send();
     return WrittenFile.of(data);
   },
 };
