@@ -42,7 +42,8 @@ export interface PreparedView {
    * each record exactly once: none for a view that gives an optional filter (`/de/Localities`:
    * only the view of all localities counts); else the records the view holds under their own
    * (first) value of each selector — all of them, unless a selector gives a record several values
-   * (an Austrian municipality is in the views of its district's key and of its code).
+   * (an Austrian municipality is in the views of its district's key and of its code). `encoded`:
+   * the view's records as the caller has them (`encodedOnce`); else `encoded()`'s.
    */
   datasetPart(encoded?: EncodedRecords): EncodedRecords | undefined;
   /** How many records `datasetPart` holds, known without rendering. */
