@@ -168,8 +168,11 @@ async function emitAll(
   const resources = ofRecords.map((unit) => unit.prepared);
   // Which views are inlined is chosen per resource as it is written, so each one's small views
   // are rendered then, not all before the first (they were 40 MiB through the national Streets).
-  const known = { sizes: recordSizes(resources), inlined: new Map<string, ReadonlySet<string>>() };
-  const shards = shardsOf(resources);
+  const known = {
+    sizes: recordSizes(resources),
+    shards: shardsOf(resources),
+    inlined: new Map<string, ReadonlySet<string>>(),
+  };
   const feed = new ChangeFeedWriter(counted, options.builtAt, options.feed ?? { carried: [] });
   const downloads = new DownloadWriter(counted, undefined, feed);
   const paged = resources.filter((r) => r.resource.query.paged);
@@ -183,7 +186,7 @@ async function emitAll(
       known.inlined.set(prepared.resource.id, inlinedOf(prepared, options));
       const written = await emitPagedResource(
         prepared,
-        { shards, inlined: known.inlined },
+        known,
         counted,
         downloads,
         {

@@ -69,12 +69,12 @@ export type BuildLayout = Omit<BuildPlan, keyof SizePlan> & { readonly otherFile
 export function planLayout(
   resources: readonly PreparedResource[],
   options: Omit<PlanOptions, "writtenFiles">,
-  /** What the caller chose before (the build: each resource's inlined views as it wrote it). */
-  known: Partial<Pick<BuildLayout, "inlined">> & { readonly sizes?: RecordSizes } = {},
+  /** What the caller worked out before (the build: each resource's inlined views as it wrote it). */
+  known: Partial<Pick<BuildLayout, "inlined" | "shards">> & { readonly sizes?: RecordSizes } = {},
 ): BuildLayout {
   const paged = resources.filter((r) => r.resource.query.paged);
   const lists = resources.length - paged.length;
-  const shards = shardsOf(resources);
+  const shards = known.shards ?? shardsOf(resources);
   const inlined =
     known.inlined ?? new Map(paged.map((r) => [r.resource.id, inlinedOf(r, options)]));
   const shardFiles = paged.reduce(
