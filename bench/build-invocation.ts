@@ -12,17 +12,27 @@ export interface Invocation {
 }
 
 /**
- * The generator as `npm run build` starts it, with `args` after `build`: the environment and the
- * Node flags of package.json's `build` script, read from it, and the project's Node (npm puts
- * `node_modules/.bin`, with the `node` devDependency, first in PATH; a bench started another way
- * would otherwise build on the system's Node). So a bench measures the time and memory of the
- * process an operator runs: the Node version, the heap limits and malloc's settings change both.
+ * The generator as `npm run build` starts it in the checkout `root`, with `args` after `build`: the
+ * environment and the Node flags of that checkout's package.json `build` script, read from it, and
+ * the project's Node (npm puts `node_modules/.bin`, with the `node` devDependency, first in PATH; a
+ * bench started another way would otherwise build on the system's Node). So a bench measures the
+ * time and memory of the process an operator runs: the Node version, the heap limits and malloc's
+ * settings change both. An older checkout (an A/B's base) may run the CLI through tsx.
  */
-export function buildInvocation(args: readonly string[]): Invocation {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+export function buildInvocation(args: readonly string[], root = ROOT): Invocation {
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
     scripts?: Record<string, string>;
   };
-  const words = (pkg.scripts?.["build"] ?? "").split(/\s+/).filter((word) => word !== "");
+  return scriptInvocation(pkg.scripts?.["build"] ?? "", root, args);
+}
+
+/** A `build` script, `[NAME=value …] exec node [flags] <cli> build` or `[NAME=value …] tsx [flags] <cli> build`, as a process. */
+export function scriptInvocation(
+  script: string,
+  root: string,
+  args: readonly string[],
+): Invocation {
+  const words = script.split(/\s+/).filter((word) => word !== "");
   const assignments = words.slice(
     0,
     Math.max(
@@ -30,12 +40,14 @@ export function buildInvocation(args: readonly string[]): Invocation {
       words.findIndex((word) => !/^[A-Z_][A-Z0-9_]*=/.test(word)),
     ),
   );
-  const [exec, node, ...rest] = words.slice(assignments.length);
-  if (exec !== "exec" || node !== "node" || rest.at(-1) !== "build")
+  const command = words.slice(assignments.length);
+  if (command[0] === "exec") command.shift();
+  const [runner, ...rest] = command;
+  if ((runner !== "node" && runner !== "tsx") || rest.at(-1) !== "build")
     throw new Error(
-      `package.json: the build script should be [NAME=value …] exec node [flags] generator/cli/compiled.mjs build, not '${pkg.scripts?.["build"]}'`,
+      `package.json: the build script should be [NAME=value …] exec node [flags] generator/cli/compiled.mjs build, not '${script}'`,
     );
-  const bin = join(ROOT, "node_modules/.bin");
+  const bin = join(root, "node_modules/.bin");
   const env = {
     ...process.env,
     PATH: [bin, process.env["PATH"] ?? ""].join(delimiter),
@@ -46,7 +58,7 @@ export function buildInvocation(args: readonly string[]): Invocation {
       ]),
     ),
   };
-  return { command: join(bin, "node"), args: [...rest, ...args], env };
+  return { command: join(bin, runner), args: [...rest, ...args], env };
 }
 
 /**
@@ -62,14 +74,10 @@ export function jsonBuild<T>(
 ): Promise<T> {
   process.stderr.write(`building ${dir} from ${streets} ${extra.join(" ")} (${generator})\n`);
   return new Promise((resolvePromise, reject) => {
-    const build = buildInvocation([
-      "--source",
-      `de-streets=${streets}`,
-      "--out",
-      dir,
-      "--json",
-      ...extra,
-    ]);
+    const build = buildInvocation(
+      ["--source", `de-streets=${streets}`, "--out", dir, "--json", ...extra],
+      generator,
+    );
     const child = spawn(build.command, build.args, {
       cwd: generator,
       env: build.env,

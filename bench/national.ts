@@ -15,11 +15,17 @@
  * the local runtime for the free-account build.
  *
  *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline] [--compare REV] [--builds-only]
+ *     [--settle SECONDS]
  *
  * `--compare REV` adds the two packed builds made by commit REV (a worktree of it beside the
  * builds), for a before/after of the build figures in one run; `--builds-only` measures the builds
  * alone (wall, CPU, peak RSS, phases, files), not the requests. Each build's wall time is its whole
  * process, start to exit, as `npm run build` takes it; the load average is printed with the table.
+ *
+ * Each build starts `--settle` seconds (default 40) after the previous build's output was deleted:
+ * on ext4 without a journal the inode allocator passes over inodes freed within the last 30–35 s
+ * (`recently_deleted`, vm.dirty_expire_centisecs), so a build right after the deletion of
+ * 100,000 files spends seconds more in the kernel (docs/OPERATIONS.md), whichever code it runs.
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -53,11 +59,13 @@ const { values: args } = parseArgs({
     "skip-baseline": { type: "boolean", default: false },
     compare: { type: "string" },
     "builds-only": { type: "boolean", default: false },
+    settle: { type: "string", default: "40" },
   },
 });
 const source = resolve(args.source);
 const requests = Number(args.requests);
 const e2eRequests = Number(args.e2e);
+const settleMs = Number(args.settle) * 1000;
 const work = mkdtempSync(join(tmpdir(), "plz-bench-national-"));
 
 type Handler = (request: Request) => Promise<Response>;
@@ -122,9 +130,19 @@ const cell = (row: string, column: number, value: string) => {
 };
 
 let freeAccountOut: string | undefined;
+let removedAt = -Infinity;
+const removeOutput = (out: string) => {
+  rmSync(out, { recursive: true, force: true });
+  removedAt = performance.now();
+};
 try {
   for (const [column, layout] of layouts.entries()) {
     const out = join(work, `dist-${column}`);
+    const wait = removedAt + settleMs - performance.now();
+    if (wait > 0) {
+      process.stderr.write(`settling ${(wait / 1000).toFixed(0)} s after the last deletion\n`);
+      await new Promise((done) => setTimeout(done, wait));
+    }
     const started = performance.now();
     const summary = await runBuild(layout, out);
     const wallMs = performance.now() - started;
@@ -166,7 +184,7 @@ try {
       describeSizes(summary.pageSizes["de.streets"] ?? []),
     );
     if (layout.buildOnly === true || args["builds-only"]) {
-      rmSync(out, { recursive: true, force: true });
+      removeOutput(out);
       continue;
     }
     const floorMs = writeFloor(files);
@@ -201,7 +219,7 @@ try {
       );
     }
     if (layout.maxFiles === 20_000 && layout.root === ROOT) freeAccountOut = out;
-    else if (column < layouts.length - 1) rmSync(out, { recursive: true, force: true });
+    else if (column < layouts.length - 1) removeOutput(out);
   }
 
   if (freeAccountOut !== undefined && e2eRequests > 0) {

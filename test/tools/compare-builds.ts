@@ -153,7 +153,7 @@ try {
     const trees = [ROOT, baseTree].map((tree, i) => {
       const out = join(work, `${build.name}-${i === 0 ? "new" : "base"}`);
       process.stderr.write(`building ${build.name} with ${i === 0 ? "this tree" : args.base}…\n`);
-      const invocation = buildInvocation(["--full", "--out", out, ...build.args]);
+      const invocation = buildInvocation(["--full", "--out", out, ...build.args], tree);
       execFileSync(invocation.command, invocation.args, {
         cwd: tree,
         env: invocation.env,

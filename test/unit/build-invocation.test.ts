@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildInvocation } from "../../bench/build-invocation.ts";
+import { buildInvocation, scriptInvocation } from "../../bench/build-invocation.ts";
 import { ROOT } from "../support/paths.ts";
 
 /**
@@ -42,4 +42,32 @@ describe("the build process settings", () => {
       "--json",
     ]);
   });
+
+  // An A/B's base checkout builds with its own script: earlier ones ran the CLI through tsx.
+  it.each([
+    {
+      script: "A=1 exec node --max-semi-space-size=16 generator/cli/compiled.mjs build",
+      command: "/r/node_modules/.bin/node",
+      args: ["--max-semi-space-size=16", "generator/cli/compiled.mjs", "build", "--json"],
+    },
+    {
+      script: "A=1 tsx --max-old-space-size=1024 generator/cli/main.ts build",
+      command: "/r/node_modules/.bin/tsx",
+      args: ["--max-old-space-size=1024", "generator/cli/main.ts", "build", "--json"],
+    },
+  ])("$script runs as $command", ({ script, command, args }) => {
+    const invocation = scriptInvocation(script, "/r", ["--json"]);
+    expect([invocation.command, invocation.args, invocation.env["A"]]).toEqual([
+      command,
+      args,
+      "1",
+    ]);
+    expect(invocation.env["PATH"]?.split(delimiter)[0]).toBe("/r/node_modules/.bin");
+  });
+
+  it.each(["node generator/cli/main.ts start", "npx tsx generator/cli/main.ts build", ""])(
+    "refuses the build script '%s'",
+    (script) =>
+      expect(() => scriptInvocation(script, "/r", [])).toThrow(/the build script should be/),
+  );
 });
