@@ -15,17 +15,17 @@
  * the local runtime for the free-account build.
  *
  *   npm run bench -- [--source FILE] [--requests N] [--e2e N] [--skip-baseline] [--compare REV] [--builds-only]
- *     [--settle SECONDS]
  *
  * `--compare REV` adds the two packed builds made by commit REV (a worktree of it beside the
  * builds), for a before/after of the build figures in one run; `--builds-only` measures the builds
  * alone (wall, CPU, peak RSS, phases, files), not the requests. Each build's wall time is its whole
  * process, start to exit, as `npm run build` takes it; the load average is printed with the table.
  *
- * Each build starts `--settle` seconds (default 40) after the previous build's output was deleted:
- * on ext4 without a journal the inode allocator passes over inodes freed within the last 30–35 s
- * (`recently_deleted`, vm.dirty_expire_centisecs), so a build right after the deletion of
- * 100,000 files spends seconds more in the kernel (docs/OPERATIONS.md), whichever code it runs.
+ * Every output is kept until the run ends (about 2 GB a 100,000-file build), none deleted between
+ * builds: on ext4 without a journal the inode allocator passes over each inode freed in the last
+ * 60 s (360 s while its inode table block is not yet written back), so a build after the deletion
+ * of 100,000 files spends tens of seconds more in the kernel whichever code it runs
+ * (docs/OPERATIONS.md, "The file system").
  */
 import { execFileSync } from "node:child_process";
 import {
@@ -59,13 +59,11 @@ const { values: args } = parseArgs({
     "skip-baseline": { type: "boolean", default: false },
     compare: { type: "string" },
     "builds-only": { type: "boolean", default: false },
-    settle: { type: "string", default: "40" },
   },
 });
 const source = resolve(args.source);
 const requests = Number(args.requests);
 const e2eRequests = Number(args.e2e);
-const settleMs = Number(args.settle) * 1000;
 const work = mkdtempSync(join(tmpdir(), "plz-bench-national-"));
 
 type Handler = (request: Request) => Promise<Response>;
@@ -130,19 +128,9 @@ const cell = (row: string, column: number, value: string) => {
 };
 
 let freeAccountOut: string | undefined;
-let removedAt = -Infinity;
-const removeOutput = (out: string) => {
-  rmSync(out, { recursive: true, force: true });
-  removedAt = performance.now();
-};
 try {
   for (const [column, layout] of layouts.entries()) {
     const out = join(work, `dist-${column}`);
-    const wait = removedAt + settleMs - performance.now();
-    if (wait > 0) {
-      process.stderr.write(`settling ${(wait / 1000).toFixed(0)} s after the last deletion\n`);
-      await new Promise((done) => setTimeout(done, wait));
-    }
     const started = performance.now();
     const summary = await runBuild(layout, out);
     const wallMs = performance.now() - started;
@@ -183,11 +171,8 @@ try {
       column,
       describeSizes(summary.pageSizes["de.streets"] ?? []),
     );
-    if (layout.buildOnly === true || args["builds-only"]) {
-      removeOutput(out);
-      continue;
-    }
-    const floorMs = writeFloor(files);
+    if (layout.buildOnly === true || args["builds-only"]) continue;
+    const floorMs = writeFloor(files, join(work, `floor-${column}`));
     cell(
       "write phase / write floor",
       column,
@@ -219,7 +204,6 @@ try {
       );
     }
     if (layout.maxFiles === 20_000 && layout.root === ROOT) freeAccountOut = out;
-    else if (column < layouts.length - 1) removeOutput(out);
   }
 
   if (freeAccountOut !== undefined && e2eRequests > 0) {
@@ -458,9 +442,8 @@ function mainThreadMicros(): number {
   return user + system;
 }
 
-/** The same number of files of the same sizes in the same directories, written as plainly as Node can. */
-function writeFloor(files: readonly { path: string; size: number }[]): number {
-  const dir = mkdtempSync(join(tmpdir(), "plz-floor-"));
+/** The same number of files of the same sizes in the same directories, written as plainly as Node can (into `dir`, kept until the run ends). */
+function writeFloor(files: readonly { path: string; size: number }[], dir: string): number {
   const started = performance.now();
   const made = new Set<string>();
   for (const file of files) {
@@ -472,9 +455,7 @@ function writeFloor(files: readonly { path: string; size: number }[]): number {
     }
     writeFileSync(target, Buffer.alloc(file.size, 97));
   }
-  const ms = performance.now() - started;
-  rmSync(dir, { recursive: true, force: true });
-  return ms;
+  return performance.now() - started;
 }
 
 function walk(root: string): { path: string; size: number }[] {
