@@ -45,7 +45,7 @@ export function scriptInvocation(
   const [runner, ...rest] = command;
   if ((runner !== "node" && runner !== "tsx") || rest.at(-1) !== "build")
     throw new Error(
-      `package.json: the build script should be [NAME=value …] exec node [flags] generator/cli/compiled.mjs build, not '${script}'`,
+      `package.json: the build script should be [NAME=value …] exec node [flags] generator/cli/compiled.mjs build (or tsx [flags] <cli> build), not '${script}'`,
     );
   const bin = join(root, "node_modules/.bin");
   const env = {

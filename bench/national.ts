@@ -22,10 +22,10 @@
  * process, start to exit, as `npm run build` takes it; the load average is printed with the table.
  *
  * Every output is kept until the run ends (about 2 GB a 100,000-file build), none deleted between
- * builds: on ext4 without a journal the inode allocator passes over each inode freed in the last
- * 60 s (360 s while its inode table block is not yet written back), so a build after the deletion
- * of 100,000 files spends tens of seconds more in the kernel whichever code it runs
- * (docs/OPERATIONS.md, "The file system").
+ * builds: on ext4 without a journal the inode allocator passes over every inode freed in the last
+ * few minutes (up to five), so a build after the deletion of 100,000 files spends seconds to tens
+ * of seconds more in the kernel whichever code it runs (docs/OPERATIONS.md, "Why the
+ * 100,000-file builds above grew run over run").
  */
 import { execFileSync } from "node:child_process";
 import {
