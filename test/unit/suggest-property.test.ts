@@ -137,6 +137,19 @@ describe("suggestions", () => {
     );
   }, 600_000);
 
+  // `Raue` begins Rauensteinweg as typed, and Raucheckweg as `Rau` with the free `e` left out.
+  it.each([
+    ["Raue", "Rauensteinweg", "Raucheckweg"],
+    ["Heidelä", "Heideläuferweg", "Heidelandstraße"],
+  ])(
+    "rank a name begun as typed (%s: %s) before one begun through a free letter (%s)",
+    async (text, typed, free) => {
+      const found = await names("de", text);
+      expect([found.includes(typed), found.includes(free)]).toEqual([true, true]);
+      expect(found.indexOf(typed)).toBeLessThan(found.indexOf(free));
+    },
+  );
+
   it(`answer alike every time and on every handler (seed ${seed})`, async () => {
     const fresh = createHandler(localAssets(dir));
     await fc.assert(

@@ -15,10 +15,11 @@ import { FAR, TrieWalker, type OnHit } from "./walk.ts";
  * How exactly a name matched, best first: 0 the whole name written as typed (its skeleton, and
  * among names of one skeleton its spelling), 1 the whole name written otherwise (`Jaehnstraße`
  * for `Jahnstraße`, `Dessauerstraße` for `Dessauer Straße`), 2 the whole name without its leading words
- * (`Kupfergraben` for `Am Kupfergraben`), 3 a name begun (typing), 4 a name begun without its
- * leading words.
+ * (`Kupfergraben` for `Am Kupfergraben`), 3 a name begun as typed (its skeleton starts with the
+ * query), 4 a name begun otherwise (through a free letter: `Raue` begins Rauchstraße as `Rau`),
+ * 5 a name begun without its leading words.
  */
-export const TIERS = 5;
+export const TIERS = 6;
 
 /** A street name found: its streets [position, position + count) of the street order. */
 export interface NameHit {
@@ -111,7 +112,10 @@ function judge(
     (payload.spelling !== undefined && payload.spelling !== part.spelling);
   for (let i = 0; i < depth && !otherwise; i++) otherwise = path[i] !== query[i];
   const whole = f < FAR ? { typos: f, tier: leftOut ? 2 : otherwise ? 1 : 0 } : undefined;
-  const begun = p < FAR ? { typos: p, tier: leftOut ? 4 : 3 } : undefined;
+  // Begun as typed: the path (as far as the walk computed it) starts with the whole query.
+  let begunOtherwise = depth < query.length;
+  for (let i = 0; i < query.length && !begunOtherwise; i++) begunOtherwise = path[i] !== query[i];
+  const begun = p < FAR ? { typos: p, tier: leftOut ? 5 : begunOtherwise ? 4 : 3 } : undefined;
   if (whole === undefined) return begun;
   return begun !== undefined && better(begun, whole) ? begun : whole;
 }
