@@ -106,16 +106,17 @@ function judge(
     p = part.prefix ? typos.prefix : FAR;
   }
   const leftOut = (payload.flags & LEFT_OUT_WORDS) !== 0;
-  // Written as typed: the same skeleton, and among names of one skeleton the same spelling.
-  let otherwise =
-    depth !== query.length ||
+  // Written as typed: the same skeleton (and spelling); begun as typed: a path (as far as the
+  // walk computed it) that starts with the whole query.
+  const m = query.length;
+  let same = 0;
+  while (same < depth && same < m && path[same] === query[same]) same++;
+  const otherwise =
+    depth !== m ||
+    same < m ||
     (payload.spelling !== undefined && payload.spelling !== part.spelling);
-  for (let i = 0; i < depth && !otherwise; i++) otherwise = path[i] !== query[i];
   const whole = f < FAR ? { typos: f, tier: leftOut ? 2 : otherwise ? 1 : 0 } : undefined;
-  // Begun as typed: the path (as far as the walk computed it) starts with the whole query.
-  let begunOtherwise = depth < query.length;
-  for (let i = 0; i < query.length && !begunOtherwise; i++) begunOtherwise = path[i] !== query[i];
-  const begun = p < FAR ? { typos: p, tier: leftOut ? 5 : begunOtherwise ? 4 : 3 } : undefined;
+  const begun = p < FAR ? { typos: p, tier: leftOut ? 5 : same < m ? 4 : 3 } : undefined;
   if (whole === undefined) return begun;
   return begun !== undefined && better(begun, whole) ? begun : whole;
 }
