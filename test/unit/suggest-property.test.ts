@@ -14,7 +14,7 @@ import {
 import { pairTrie, shapesOf } from "../../generator/contract/suggest/names.ts";
 import { shardOfPair, type SuggestMeta } from "../../generator/contract/suggest/meta.ts";
 import { readingsOf } from "../../generator/contract/suggest/text.ts";
-import { Alphabet, isFree } from "../../generator/contract/suggest/trie.ts";
+import { Alphabet } from "../../generator/contract/suggest/trie.ts";
 import { FAR } from "../../generator/contract/suggest/walk.ts";
 import { editWord, seeded } from "../../bench/suggest-typos.ts";
 import { localAssets } from "../support/local-assets.ts";
@@ -57,17 +57,15 @@ beforeAll(async () => {
 afterAll(async () => db?.close());
 
 const skeleton = (text: string) => skeletonOf(foldWords(text));
-const BASE_ALPHABET = Alphabet.of([]);
 /**
- * A skeleton as a walk reads it, its free letters (trie.ts isFree) left out: `fluerstrasse` is
- * Flurstraße's `flurstrasse` with no typo, so a misspelling of Fluherstraße written so is that name.
+ * A skeleton with its free letters (trie.ts isFree) left out, runs of them too: `fluerstrasse` is
+ * Flurstraße's `flurstrasse` with no typo, and `grueenaue` (KGA Grüen Aue) is `gruenau` (KGA
+ * Grünau), the walk taking the first `e` after `u` as free and matching the second. Coarser than
+ * the walk (`uee` and `u` are one here, a typo apart there): a misspelling it takes for another
+ * name is only left unchecked.
  */
-const asWalked = (skeleton: string): string => {
-  const codes = BASE_ALPHABET.encode(skeleton);
-  return Array.from(skeleton)
-    .filter((_, i) => i === 0 || !isFree(codes[i] ?? 0, codes[i - 1] ?? 0))
-    .join("");
-};
+const asWalked = (skeleton: string): string =>
+  skeleton.replace(/([aou])e+/g, "$1").replace(/s+/g, "s");
 const withoutLeadingSkeleton = (name: string): string[] => {
   const rest = withoutLeadingWords(foldWords(name));
   return rest === undefined ? [] : [skeletonOf(rest)];
