@@ -98,7 +98,7 @@ try {
     for (let i = 0; i < coldPasses; i++) {
       await warm(new Request(`https://bench/${country}/Localities?postalCode=0&name=a`));
       await warm(new Request(`https://bench/${country}/Localities?postalCode=%5E1.3&name=b.r`));
-      // and a pattern without literals, whose runs of classes are scanned (regex/run-scan.ts).
+      // and a pattern without literals, which the engine tests value by value (regex/automaton.ts).
       await warm(new Request(`https://bench/${country}/Localities?name=%5Cs%5B0-9%5D`));
       forgetIsolateState();
       const first = await cost(createHandler(assets), target);

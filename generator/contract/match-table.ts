@@ -32,8 +32,6 @@ import type { Range } from "./regex/ast.ts";
 import type { ExactLiterals } from "./regex/exact.ts";
 import { exactlyMatching, JoinedValues, satisfying } from "./regex/joined.ts";
 import type { LiteralQuery } from "./regex/literals.ts";
-import { runsSatisfying } from "./regex/run-scan.ts";
-import type { RunQuery } from "./regex/runs.ts";
 
 export interface MatchColumn {
   readonly values: readonly string[];
@@ -72,10 +70,6 @@ export interface ColumnTest {
    * them decides every value, and `test` is not called.
    */
   readonly exact?: ExactLiterals;
-  /** Runs of classes every matching value contains (regex/runs.ts), over the plain values. */
-  readonly runs?: RunQuery;
-  /** The runs are all of the pattern (regex/run-decides.ts): a value that holds them matches. */
-  readonly runsDecide?: boolean;
 }
 
 export function decodeMatchTable(bytes: Uint8Array): MatchTable {
@@ -184,7 +178,7 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
     if (column === undefined) throw new Error(`the match table has no column ${param}`);
     const literals = test.literals;
     // A column's text is decoded only when searched or tested (exact strings search the folded
-    // values; a pattern without literals, the plain ones for its runs and the engine).
+    // values; a pattern without literals, the plain ones for the engine).
     const searched =
       test.exact !== undefined || (literals !== undefined && literals.query.op !== "all");
     const keys = !searched
@@ -202,11 +196,6 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
       if (satisfied !== undefined)
         for (let i = 0; i < verdicts.length; i++) if (satisfied[i] === 0) verdicts[i] = NO;
     }
-    const runs = test.runs === undefined ? undefined : runsSatisfying(test.runs, column.joined);
-    if (runs !== undefined)
-      for (let i = 0; i < verdicts.length; i++)
-        if (runs[i] === 0) verdicts[i] = NO;
-        else if (test.runsDecide === true && verdicts[i] === UNKNOWN) verdicts[i] = YES;
     return { column, rows: column.rows, test: test.test, verdicts };
   });
   // Test by test, each over the records the earlier ones accepted: one plain loop over the rows.

@@ -19,8 +19,6 @@ import {
   type LiteralQuery,
 } from "../contract/regex/literals.ts";
 import type { Node } from "../contract/regex/ast.ts";
-import { decidingRun } from "../contract/regex/run-decides.ts";
-import { ANY_RUN, runQuery, type RunQuery } from "../contract/regex/runs.ts";
 import { matchesEmpty, matchesEveryOf } from "../contract/regex/universal.ts";
 import {
   compileTree,
@@ -85,7 +83,7 @@ export async function serveMatched(
       column === undefined || (ignoreCase && !column.foldable) || !accepted
         ? undefined
         : exactLiterals(tree, fold, column.alphabet);
-    // Compiled only if a value is tested after all (exact strings and deciding runs test none).
+    // Compiled only if a value is tested after all (exact strings test none).
     const test = (text: string) => {
       const compiled = compiledOf(table, param, value, tree);
       return compiled.ok && compiled.pattern.test(text);
@@ -98,29 +96,14 @@ export async function serveMatched(
     // it is compiled only when that is needed to know whether it is refused as too large.
     const universal = column !== undefined && (matchesEmpty(tree) || matchesEveryOf(tree, column));
     if (universal && accepted) continue;
-    // The runs of classes every match holds, worked out once: they decide a pattern that is only
-    // a fixed sequence of classes (`(a|e|i|o|u){3}`), and sort values out for one without literals.
-    let runsOf: RunQuery | undefined;
-    const runs = () => (runsOf ??= runQuery(tree, column?.alphabet));
-    const deciding =
-      column === undefined || universal || !accepted ? undefined : decidingRun(tree, runs);
-    if (deciding !== undefined) {
-      tests.push({ param, test, runs: deciding, runsDecide: true });
-      continue;
-    }
     const compiled = compiledOf(table, param, value, tree);
     if (!compiled.ok) errors[param] = [patternErrorMessage(param, compiled.error)];
-    else if (!universal) {
-      const literals = prefilter(tree, ignoreCase);
-      // Without a literal every value would reach the engine: runs of classes sort most out first.
-      const required = literals.op === "all" ? runs() : ANY_RUN;
+    else if (!universal)
       tests.push({
         param,
         test: compiled.pattern.test,
-        literals: { query: literals, folded: ignoreCase },
-        ...(required.op === "all" ? {} : { runs: required }),
+        literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
       });
-    }
   }
   const tooLarge = Object.values(errors)[0]?.[0];
   if (tooLarge !== undefined) return respond.problem(validationProblem(errors, tooLarge));

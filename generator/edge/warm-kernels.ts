@@ -14,6 +14,8 @@ import { countRange, gallop, intersect } from "../contract/search/kernels.ts";
 import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
 import { placesPath } from "../contract/layout.ts";
+import { Automaton } from "../contract/regex/automaton.ts";
+import { parsePattern } from "../contract/regex/parse.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { SearchFiles } from "./search-reader.ts";
 import { SuggestIndex } from "./suggest-index.ts";
@@ -33,6 +35,18 @@ const LONG_TABLE_PLACES = 2_048;
 
 /** Words of the bitmap counted, and positions of the list galloped through, each round (a national bitmap has about 37,500 words). */
 const BITMAP_WORDS = 8_192;
+
+/**
+ * Patterns whose automata (contract/regex/automaton.ts) each round builds anew and runs over
+ * ELEMENTS values: classes, `.*`, counted repeats, alternations and anchors, so that building
+ * states and stepping through them are compiled before a request's pattern meets thousands of
+ * localities (a Localities pattern's first request cost up to 22 ms in the engine's lower tiers).
+ */
+const AUTOMATON_PATTERNS = [
+  ".*[aeiou].*[aeiou].*[^aeiou]{2}",
+  "^(\\w+[\\s-]?){1,3}[^\\d ]{2,}$",
+  "(.{1,4}){1,3}(z|ei|[0-9]{3}(0|5)?)$",
+];
 
 /** Runs the loops over the files of `assets` (the warm-up build) for `rounds` rounds; resolves to a checksum. */
 export async function warmKernels(
@@ -62,8 +76,18 @@ export async function warmKernels(
   const bits = Uint32Array.from({ length: BITMAP_WORDS }, (_, i) => Math.imul(i, 0x9e3779b1));
   const every = Int32Array.from({ length: BITMAP_WORDS }, (_, i) => 3 * i);
   const some = Int32Array.from({ length: ELEMENTS }, (_, i) => 211 * i);
+  const patterns = AUTOMATON_PATTERNS.map((pattern) => parsePattern(pattern, true));
+  const named = decodePlaceTable(longTable);
+  const values = Array.from(
+    { length: ELEMENTS },
+    (_, i) => `${placeLocality(named, i)} ${(i * 7919).toString(36)}`,
+  );
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
+    for (const pattern of patterns) {
+      const automaton = new Automaton(pattern);
+      for (const value of values) sum += automaton.test(value) ? 1 : 0;
+    }
     sum += placesAt(r, positions)[round % ELEMENTS] ?? 0;
     for (const path of shards.keys()) sum += ListShard.parse(r.bytes(path)).get("") ? 1 : 0;
     const long = decodePlaceTable(longTable);

@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest";
 import { encodeMatchTable } from "../../generator/contract/match-table-encode.ts";
 import { decodeMatchTable, matchRecords } from "../../generator/contract/match-table.ts";
 import { literalQuery } from "../../generator/contract/regex/literals.ts";
-import { decidingRun } from "../../generator/contract/regex/run-decides.ts";
-import { runQuery } from "../../generator/contract/regex/runs.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
 
@@ -145,29 +143,5 @@ describe("the literal prefilter", () => {
       ]),
     ).toEqual([3]);
     expect(seen).toEqual(["Erkner"]);
-  });
-});
-
-describe("a pattern its run of classes decides", () => {
-  it.each<[pattern: string, positions: number[]]>([
-    ["(a|e|i|o|u)(a|e|i|o|u)", [4]],
-    ["[aeiouü]n", [0, 1, 2, 4, 5]],
-    ["\\W[A-Z]", [4]],
-    ["[0-9]\\D", []],
-  ])("%s selects the records that hold the run, testing no value", (pattern, positions) => {
-    const engine = test("name", pattern, true);
-    const alphabet = table.columns.get("name")?.alphabet ?? [];
-    const runs = decidingRun(engine.tree, () => runQuery(engine.tree, alphabet));
-    if (runs === undefined) throw new Error(`${pattern} has no deciding run`);
-    const seen: string[] = [];
-    const decided = {
-      param: "name",
-      test: (value: string) => (seen.push(value), engine.test(value)),
-      runs,
-      runsDecide: true,
-    };
-    expect(matchRecords(table, [decided])).toEqual(positions);
-    expect(matchRecords(table, [engine])).toEqual(positions);
-    expect(seen).toEqual([]);
   });
 });

@@ -56,7 +56,7 @@ export function cutToAlphabet(ranges: readonly Range[], alphabet: readonly Range
 /**
  * The class's members in the alphabet, each range widened over the characters no value uses up to
  * the next character of the alphabet it does not hold: the same verdicts on the values, and the
- * fewest ranges. The engine (re2js's DFA) gives every span between two range bounds of any class
+ * fewest ranges. The engine (automaton.ts) gives every span between two range bounds of any class
  * its own column in each state's table and fills each column on first use; cut to the alphabet
  * alone, `\w` and `\W` would be dozens of one-letter ranges, and a new isolate's first request
  * would build the same step for each.

@@ -1,11 +1,13 @@
 /**
  * A filter value as the original evaluates it (`value ~* ('(?p)' || pattern)` for names, `~` for
  * postal codes: found anywhere in the value), compiled for a linear-time engine. The pattern is
- * parsed here (parse.ts) and handed to re2js spelt out (emit.ts); no backtracking engine ever sees
- * it, so `(a+)+$` costs what `a+$` costs.
+ * parsed here (parse.ts) and run on its own automaton (automaton.ts); no backtracking engine ever
+ * sees it, so `(a+)+$` costs what `a+$` costs. RE2 (re2js, the pattern spelt out by emit.ts) only
+ * decides whether a pattern not surely within the limits is too large, by its program's size.
  */
 import { RE2JS } from "re2js";
 import { restrictToAlphabet } from "./alphabet.ts";
+import { Automaton } from "./automaton.ts";
 import { PatternRefused, type Node, type PatternError, type Range } from "./ast.ts";
 import { toRe2Syntax } from "./emit.ts";
 import { parsePattern } from "./parse.ts";
@@ -13,8 +15,8 @@ import { parsePattern } from "./parse.ts";
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_LENGTH = 200;
 /**
- * Largest compiled program (RE2's programSize, instructions) accepted: matching costs about this
- * per character of every value, and bounds such as `(.{1,255}){1,255}` would grow without it.
+ * Largest compiled program (RE2's programSize, instructions) accepted: building a state of the
+ * automaton costs up to about this, and bounds such as `(.{1,255}){1,255}` would grow without it.
  */
 export const MAX_PROGRAM_SIZE = 2000;
 
@@ -81,15 +83,18 @@ export function compileTree(
       construct: "a pattern this large (its repetitions expand too far)",
     },
   };
-  let engine: RE2JS;
-  try {
-    engine = RE2JS.compile(
-      toRe2Syntax(alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet)),
-    );
-  } catch {
-    return tooLarge;
+  const cut = alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet);
+  // RE2 decides only whether a pattern is too large, and only one not surely within the limits.
+  if (!surelyAccepted(tree)) {
+    let programSize: number;
+    try {
+      programSize = RE2JS.compile(toRe2Syntax(cut)).programSize();
+    } catch {
+      return tooLarge;
+    }
+    if (programSize > MAX_PROGRAM_SIZE) return tooLarge;
   }
-  if (engine.programSize() > MAX_PROGRAM_SIZE) return tooLarge;
+  const engine = new Automaton(cut);
   // A value shorter than any match is refused without the engine (its UTF-16 length is at least
   // its length in characters): `[a-zäöüß]{20}` or `(.*a){12}` leave the engine the few long values.
   const shortest = shortestMatch(tree);
