@@ -60,6 +60,8 @@ export interface MatchTable {
 export interface ColumnTest {
   readonly param: string;
   readonly test: (value: string) => boolean;
+  /** `test` for the value at [from, to) of the column's joined text, when the engine can (no string cut out). */
+  readonly testIn?: (text: string, from: number, to: number) => boolean;
   /**
    * What every matching value contains, a cheap test first: case-folded literals (`~*`) apply to a
    * column's folded values and are not used on a column without them; exact ones to its values.
@@ -196,18 +198,25 @@ export function matchRecords(table: MatchTable, tests: readonly ColumnTest[]): n
       if (satisfied !== undefined)
         for (let i = 0; i < verdicts.length; i++) if (satisfied[i] === 0) verdicts[i] = NO;
     }
-    return { column, rows: column.rows, test: test.test, verdicts };
+    return { column, rows: column.rows, test: test.test, testIn: test.testIn, verdicts };
   });
   // Test by test, each over the records the earlier ones accepted: one plain loop over the rows.
   let records: number[] | undefined;
-  for (const { column, rows, test, verdicts } of checks) {
+  for (const { column, rows, test, testIn, verdicts } of checks) {
     const accepted: number[] = [];
     const count = records === undefined ? table.records : records.length;
+    const { text, starts } = column.joined;
     for (let k = 0; k < count; k++) {
       const record = records === undefined ? k : (records[k] ?? 0);
       const value = rows[record] ?? 0;
       let verdict = verdicts[value] ?? UNKNOWN;
-      if (verdict === UNKNOWN) verdicts[value] = verdict = test(column.joined.at(value)) ? YES : NO;
+      if (verdict === UNKNOWN) {
+        const matches =
+          testIn === undefined
+            ? test(column.joined.at(value))
+            : testIn(text, starts[value] ?? 0, (starts[value + 1] ?? 1) - 1);
+        verdicts[value] = verdict = matches ? YES : NO;
+      }
       if (verdict === YES) accepted.push(record);
     }
     records = accepted;

@@ -102,6 +102,7 @@ export async function serveMatched(
       tests.push({
         param,
         test: compiled.pattern.test,
+        testIn: compiled.pattern.testIn,
         literals: { query: prefilter(tree, ignoreCase), folded: ignoreCase },
       });
   }

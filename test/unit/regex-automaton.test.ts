@@ -8,7 +8,8 @@ import { parsePattern } from "../../generator/contract/regex/parse.ts";
 /**
  * The patterns' own engine (contract/regex/automaton.ts) against RE2 (re2js, the engine it
  * replaced) on the same parsed trees: anchors, empty matches, code points beyond UTF-16's first
- * plane, and a pattern with more DFA states than one automaton keeps (its states built anew).
+ * plane, and a pattern with more DFA states than one automaton keeps (its states built anew); and
+ * each value tested in place within the values joined (testIn) as it is tested alone.
  * regex-property.test.ts holds both to PostgreSQL itself.
  */
 const seed = Number(process.env["REGEX_SEED"] ?? Date.now() % 2 ** 31);
@@ -17,10 +18,17 @@ const verdicts = (pattern: string, values: readonly string[], ignoreCase = false
   const tree = parsePattern(pattern, ignoreCase);
   const re2 = RE2JS.compile(toRe2Syntax(tree));
   const automaton = new Automaton(tree);
-  return {
-    ours: values.map((value) => automaton.test(value)),
-    re2: values.map((value) => re2.test(value)),
-  };
+  // Each value also where it lies in the values joined as a match table holds them.
+  const joined = `\n${values.join("\n")}\n`;
+  let at = 1;
+  const inJoined = values.map((value) => {
+    const verdict = automaton.testIn(joined, at, at + value.length);
+    at += value.length + 1;
+    return verdict;
+  });
+  const ours = values.map((value) => automaton.test(value));
+  expect(inJoined).toEqual(ours);
+  return { ours, re2: values.map((value) => re2.test(value)) };
 };
 
 describe("the pattern automaton", () => {

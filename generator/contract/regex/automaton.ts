@@ -78,24 +78,31 @@ export class Automaton {
 
   /** Whether the pattern matches anywhere in the value. */
   test(value: string): boolean {
-    const length = value.length;
-    if (length === 0) return this.emptyMatches;
+    return this.testIn(value, 0, value.length);
+  }
+
+  /**
+   * Whether the pattern matches anywhere in `text` from `from` to `end` (UTF-16 units): a value of
+   * a column's joined text tested where it lies, with no string cut out for it.
+   */
+  testIn(text: string, from: number, end: number): boolean {
+    if (end <= from) return this.emptyMatches;
     const classes = this.classes;
     let state = this.initial;
     if (this.matched[state] === 1) return true;
-    for (let i = 0; i < length; i++) {
-      let code = value.charCodeAt(i);
-      if (code >= 0xd800 && code < 0xdc00 && i + 1 < length) {
-        const low = value.charCodeAt(i + 1);
+    for (let i = from; i < end; i++) {
+      let code = text.charCodeAt(i);
+      if (code >= 0xd800 && code < 0xdc00 && i + 1 < end) {
+        const low = text.charCodeAt(i + 1);
         if (low >= 0xdc00 && low < 0xe000) {
           code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
           i++;
         }
       }
       const k = code < TABLED ? (this.tabled[code] as number) : this.search(code);
-      let to = this.next[state * classes + k] as number;
-      if (to === UNKNOWN) to = this.step(state, k);
-      state = to;
+      let after = this.next[state * classes + k] as number;
+      if (after === UNKNOWN) after = this.step(state, k);
+      state = after;
       if (this.matched[state] === 1) return true;
       if (this.dead[state] === 1) return false;
     }

@@ -25,6 +25,8 @@ export interface CompiledPattern {
   readonly tree: Node;
   /** Whether the pattern occurs anywhere in the value. */
   readonly test: (value: string) => boolean;
+  /** The same for the value at [from, to) of a longer text (a column's joined values). */
+  readonly testIn: (text: string, from: number, to: number) => boolean;
 }
 
 export type PatternResult =
@@ -98,11 +100,10 @@ export function compileTree(
   // A value shorter than any match is refused without the engine (its UTF-16 length is at least
   // its length in characters): `[a-zäöüß]{20}` or `(.*a){12}` leave the engine the few long values.
   const shortest = shortestMatch(tree);
-  const test =
-    shortest === 0
-      ? (value: string) => engine.test(value)
-      : (value: string) => value.length >= shortest && engine.test(value);
-  return { ok: true, pattern: { source, tree, test } };
+  const test = (value: string) => value.length >= shortest && engine.test(value);
+  const testIn = (text: string, from: number, to: number) =>
+    to - from >= shortest && engine.testIn(text, from, to);
+  return { ok: true, pattern: { source, tree, test, testIn } };
 }
 
 /**
