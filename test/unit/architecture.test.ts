@@ -25,7 +25,7 @@ const RUNS_EDGE = ["serve"];
 /** Node modules one folder alone may import: the sync client's database. */
 const OWNED_MODULES: Readonly<Record<string, string>> = { "node:sqlite": "sync" };
 /** npm packages the contract (and so the Worker) may use: pure ESM, no Node, no side effects. */
-const PURE_PACKAGES = ["@orama/stemmers/german", "re2js"];
+const PURE_PACKAGES = ["@orama/stemmers/german"];
 const MAX_LINES = 300;
 
 interface Import {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { RE2JS } from "re2js";
 import { describe, expect, it } from "vitest";
 import { Automaton } from "../../generator/contract/regex/automaton.ts";
-import { toRe2Syntax } from "../../generator/contract/regex/emit.ts";
+import { toRe2Syntax } from "../support/re2-syntax.ts";
 import { parsePattern } from "../../generator/contract/regex/parse.ts";
 
 /**

@@ -44,8 +44,9 @@ export class Automaton {
   /** Whether an empty value matches (`^` and `$` both hold at its one position). */
   private readonly emptyMatches: boolean;
 
-  constructor(tree: Node) {
-    const nfa = new Builder();
+  /** Throws AutomatonTooLarge when the NFA would have more than `maxStates` states. */
+  constructor(tree: Node, maxStates = Infinity) {
+    const nfa = new Builder(maxStates);
     this.entry = nfa.compile(tree, nfa.state(MATCH, -1));
     this.cuts = Int32Array.from(nfa.bounds).sort();
     this.classes = this.cuts.length + 1;
@@ -213,6 +214,14 @@ export class Automaton {
   }
 }
 
+/** An NFA past its states' limit: the pattern's counted repetitions expand too far. */
+export class AutomatonTooLarge extends Error {
+  constructor() {
+    super("the pattern's automaton is too large");
+    this.name = "AutomatonTooLarge";
+  }
+}
+
 /** A character, class or `.` as the sorted, merged ranges it takes. */
 function rangesOf(node: Extract<Node, { kind: "char" | "class" | "any" }>): readonly Range[] {
   if (node.kind === "char") return [[node.code, node.code]];
@@ -223,7 +232,7 @@ function rangesOf(node: Extract<Node, { kind: "char" | "class" | "any" }>): read
 /**
  * The NFA, built back to front: `compile(node, next)` is the state that matches the node and goes
  * on to `next`. A counted repetition is copied out (`{2,4}`: two copies, then two optional ones),
- * as RE2 compiles it.
+ * as RE2 compiles it; its states are what pattern.ts MAX_PROGRAM_SIZE counts.
  */
 class Builder {
   readonly op: number[] = [];
@@ -233,8 +242,10 @@ class Builder {
   readonly ranges: (readonly Range[] | undefined)[] = [];
   /** Every range bound: where a class of characters ends and the next begins. */
   readonly bounds = new Set<number>();
+  constructor(private readonly maxStates: number) {}
 
   state(op: number, out: number, alt = -1, ranges?: readonly Range[]): number {
+    if (this.op.length >= this.maxStates) throw new AutomatonTooLarge();
     this.op.push(op);
     this.out.push(out);
     this.alt.push(alt);

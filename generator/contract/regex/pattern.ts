@@ -2,21 +2,19 @@
  * A filter value as the original evaluates it (`value ~* ('(?p)' || pattern)` for names, `~` for
  * postal codes: found anywhere in the value), compiled for a linear-time engine. The pattern is
  * parsed here (parse.ts) and run on its own automaton (automaton.ts); no backtracking engine ever
- * sees it, so `(a+)+$` costs what `a+$` costs. RE2 (re2js, the pattern spelt out by emit.ts) only
- * decides whether a pattern not surely within the limits is too large, by its program's size.
+ * sees it, so `(a+)+$` costs what `a+$` costs.
  */
-import { RE2JS } from "re2js";
 import { restrictToAlphabet } from "./alphabet.ts";
-import { Automaton } from "./automaton.ts";
+import { Automaton, AutomatonTooLarge } from "./automaton.ts";
 import { PatternRefused, type Node, type PatternError, type Range } from "./ast.ts";
-import { toRe2Syntax } from "./emit.ts";
 import { parsePattern } from "./parse.ts";
 
 /** Longest pattern accepted, in characters. */
 export const MAX_PATTERN_LENGTH = 200;
 /**
- * Largest compiled program (RE2's programSize, instructions) accepted: building a state of the
- * automaton costs up to about this, and bounds such as `(.{1,255}){1,255}` would grow without it.
+ * Largest automaton accepted, in NFA states (automaton.ts; within a few of RE2's instructions for
+ * the same pattern, which this limit counted before): building a DFA state costs up to about this,
+ * and bounds such as `(.{1,255}){1,255}` would grow without it.
  */
 export const MAX_PROGRAM_SIZE = 2000;
 
@@ -86,17 +84,13 @@ export function compileTree(
     },
   };
   const cut = alphabet === undefined ? tree : restrictToAlphabet(tree, alphabet);
-  // RE2 decides only whether a pattern is too large, and only one not surely within the limits.
-  if (!surelyAccepted(tree)) {
-    let programSize: number;
-    try {
-      programSize = RE2JS.compile(toRe2Syntax(cut)).programSize();
-    } catch {
-      return tooLarge;
-    }
-    if (programSize > MAX_PROGRAM_SIZE) return tooLarge;
+  let engine: Automaton;
+  try {
+    engine = new Automaton(cut, MAX_PROGRAM_SIZE);
+  } catch (error) {
+    if (error instanceof AutomatonTooLarge) return tooLarge;
+    throw error;
   }
-  const engine = new Automaton(cut);
   // A value shorter than any match is refused without the engine (its UTF-16 length is at least
   // its length in characters): `[a-zäöüß]{20}` or `(.*a){12}` leave the engine the few long values.
   const shortest = shortestMatch(tree);
@@ -107,45 +101,29 @@ export function compileTree(
 }
 
 /**
- * Whether compiling the pattern surely stays within the limits (its program at most
- * MAX_PROGRAM_SIZE, its nested counted repetitions well within RE2's own limit): then a pattern
- * that tests no value (one that matches every value, universal.ts) need not be compiled to know
- * that it is accepted. A bound, not the size: when in doubt the pattern is compiled.
+ * Whether compiling the pattern surely stays within the limits (its automaton at most
+ * MAX_PROGRAM_SIZE states): then a pattern that tests no value (one that matches every value,
+ * universal.ts) need not be compiled to know that it is accepted. A bound, not the size: when in
+ * doubt the pattern is compiled.
  */
 export function surelyAccepted(tree: Node): boolean {
-  return nestingWithin(tree, NESTED_REPEATS) && programBound(tree) + 16 <= MAX_PROGRAM_SIZE;
+  return programBound(tree) + 16 <= MAX_PROGRAM_SIZE;
 }
 
-/** Half of RE2's limit on nested counted repetitions (the product of their counts, 1,000). */
-const NESTED_REPEATS = 500;
-
-/** At least the instructions RE2 compiles the node to (a count expands into copies). */
+/** At least the NFA states automaton.ts builds for the node (a count expands into copies). */
 function programBound(node: Node): number {
   switch (node.kind) {
     case "concat":
       return node.parts.reduce((sum, part) => sum + programBound(part), 0);
     case "alternate":
-      return node.branches.reduce((sum, branch) => sum + programBound(branch) + 1, 0);
+      return Math.max(
+        1,
+        node.branches.reduce((sum, branch) => sum + programBound(branch) + 1, 0),
+      );
     case "repeat":
       return ((node.max ?? node.min) + 1) * (programBound(node.node) + 1) + 2;
     default:
       return 1;
-  }
-}
-
-function nestingWithin(node: Node, limit: number): boolean {
-  switch (node.kind) {
-    case "concat":
-      return node.parts.every((part) => nestingWithin(part, limit));
-    case "alternate":
-      return node.branches.every((branch) => nestingWithin(branch, limit));
-    case "repeat": {
-      const count = node.max ?? node.min;
-      if (count > limit) return false;
-      return nestingWithin(node.node, count > 0 ? Math.trunc(limit / count) : limit);
-    }
-    default:
-      return true;
   }
 }
 

@@ -1,9 +1,10 @@
 /**
- * A parsed pattern in RE2 syntax, every character spelt out (`\x{…}`), so that RE2's own rules for
+ * The tests' reference engine's input (regex-automaton.test.ts holds the API's automaton to RE2,
+ * the re2js port, which the API ran on before): a parsed pattern in RE2 syntax, every character spelt out (`\x{…}`), so that RE2's own rules for
  * case, `.`, `\w` or anchors never come into play: the case variants, the classes and the newline
  * rules are PostgreSQL's, decided by the parser.
  */
-import { complement, type Node, type Range } from "./ast.ts";
+import { complement, type Node, type Range } from "../../generator/contract/regex/ast.ts";
 
 export function toRe2Syntax(node: Node): string {
   switch (node.kind) {
