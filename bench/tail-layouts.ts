@@ -15,7 +15,7 @@ import { placesPath, tailsPath } from "../generator/contract/layout.ts";
 import { decodePlaceTable } from "../generator/contract/search/meta.ts";
 import { TailShard, encodeTailShard, type Tail } from "../generator/contract/search/tails.ts";
 import { createHandler } from "../generator/edge/handler.ts";
-import { localAssets } from "../test/support/local-assets.ts";
+import { memoryAssets } from "./memory-assets.ts";
 
 /** bench:workerd --calibrate on a quiet machine (TESTING.md): ms per file fetched and per KiB read. */
 const MS_PER_FILE = 0.152;
@@ -102,7 +102,7 @@ async function placesOf(path: string): Promise<Set<number> | undefined> {
   return found;
 }
 
-const handler = createHandler(localAssets(dist));
+const handler = createHandler(memoryAssets(dist));
 const targets = readFileSync(args.targets, "utf8").split("\n").filter(Boolean);
 const layouts = TAIL_LAYOUTS.map(([name, cut]) => ({ name, ...layout(cut), files: 0, kib: 0 }));
 let answered = 0;
