@@ -29,6 +29,7 @@ export class Automaton {
   private readonly classes: number;
   private readonly cuts: Int32Array;
   private readonly tabled = new Uint16Array(TABLED);
+  /** DFA states kept (MAX_ENTRIES over the classes); past it they are built anew. */
   private readonly maxStates: number;
   private readonly marks: Int32Array;
   private generation = 0;
@@ -44,9 +45,9 @@ export class Automaton {
   /** Whether an empty value matches (`^` and `$` both hold at its one position). */
   private readonly emptyMatches: boolean;
 
-  /** Throws AutomatonTooLarge when the NFA would have more than `maxStates` states. */
-  constructor(tree: Node, maxStates = Infinity) {
-    const nfa = new Builder(maxStates);
+  /** Throws AutomatonTooLarge when the NFA would have more than `nfaLimit` states. */
+  constructor(tree: Node, nfaLimit = Infinity) {
+    const nfa = new Builder(nfaLimit);
     this.entry = nfa.compile(tree, nfa.state(MATCH, -1));
     this.cuts = Int32Array.from(nfa.bounds).sort();
     this.classes = this.cuts.length + 1;
@@ -179,8 +180,8 @@ export class Automaton {
   }
 
   /**
-   * Adds to `into` the CONSUME, END and MATCH states reachable from `seeds` without reading (`^` passed
-   * at the value's start only, `$` at its end only); whether MATCH is among them.
+   * Adds to `into` the CONSUME, END and MATCH states reachable from `seeds` without reading (`^`
+   * passed at the value's start only, `$` at its end only); whether MATCH is among them.
    */
   private closure(seeds: number[], atStart: boolean, atEnd: boolean, into: number[]): boolean {
     const mark = ++this.generation;
@@ -242,10 +243,10 @@ class Builder {
   readonly ranges: (readonly Range[] | undefined)[] = [];
   /** Every range bound: where a class of characters ends and the next begins. */
   readonly bounds = new Set<number>();
-  constructor(private readonly maxStates: number) {}
+  constructor(private readonly limit: number) {}
 
   state(op: number, out: number, alt = -1, ranges?: readonly Range[]): number {
-    if (this.op.length >= this.maxStates) throw new AutomatonTooLarge();
+    if (this.op.length >= this.limit) throw new AutomatonTooLarge();
     this.op.push(op);
     this.out.push(out);
     this.alt.push(alt);
