@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { placesPath, tailsPath } from "../generator/contract/layout.ts";
 import { decodePlaceTable } from "../generator/contract/search/meta.ts";
 import { TailShard, encodeTailShard, type Tail } from "../generator/contract/search/tails.ts";
+import { gallop } from "../generator/contract/search/kernels.ts";
 import { createHandler } from "../generator/edge/handler.ts";
 import { memoryAssets } from "./memory-assets.ts";
 
@@ -61,7 +62,7 @@ tails.forEach(([json], place) => {
 });
 
 /** Where each shard of a layout starts (a place), and each shard's encoded bytes. */
-function layout(cut: Cut): { starts: number[]; bytes: number[] } {
+function layout(cut: Cut): { starts: Int32Array; bytes: number[] } {
   const starts = [0];
   if ("places" in cut) for (let p = cut.places; p < places; p += cut.places) starts.push(p);
   else
@@ -70,19 +71,11 @@ function layout(cut: Cut): { starts: number[]; bytes: number[] } {
   const bytes = starts.map(
     (start, i) => encodeTailShard(tails.slice(start, starts[i + 1] ?? places)).length,
   );
-  return { starts, bytes };
+  return { starts: Int32Array.from(starts), bytes };
 }
 
-function shardOf(starts: readonly number[], place: number): number {
-  let low = 0;
-  let high = starts.length;
-  while (low + 1 < high) {
-    const mid = (low + high) >>> 1;
-    if ((starts[mid] ?? 0) <= place) low = mid;
-    else high = mid;
-  }
-  return low;
-}
+/** The shard a place's tail lies in: the last one starting at or before it. */
+const shardOf = (starts: Int32Array, place: number): number => gallop(starts, place + 1) - 1;
 
 /** Requests whose rows are streets, rendered with a place's tail. */
 const STREET_PAGES = /^\/[a-z]{2}\/(Streets|FullTextSearch|Suggestions)\?/;

@@ -6,6 +6,7 @@
  * so a new isolate compiles it once at startup (edge/warm-kernels.ts) rather than a library's many
  * paths per request, and a value costs a table lookup per character.
  */
+import { gallop } from "../search/kernels.ts";
 import { complement, mergeRanges, type Node, type Range } from "./ast.ts";
 
 const CONSUME = 0;
@@ -111,16 +112,9 @@ export class Automaton {
     return this.endMatches[state] === 1;
   }
 
-  /** The class of a code point: how many cuts lie at or below it. */
+  /** The class of a code point: how many cuts lie at or below it (the first above it). */
   private search(code: number): number {
-    let low = 0;
-    let high = this.cuts.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if ((this.cuts[mid] as number) <= code) low = mid + 1;
-      else high = mid;
-    }
-    return low;
+    return gallop(this.cuts, code + 1);
   }
 
   /** The state after `state` reads a character of class `k`, built and recorded. */
