@@ -5,12 +5,21 @@
  * national request paid their compiling (Cloudflare compiles on the request's thread,
  * bench/cloudflare-v8.ts): `placesAt` in 55 of 115 costly first suggestions, a lexicon shard's
  * parse in 43 of 60 costly first searches, the place table's columns in 22, the bitmap and list
- * kernels (TurboFan, about 2 ms each) in 12 (`bench:fresh --deopts`, 2026-11-29; docs/SEARCH.md).
+ * kernels (TurboFan, about 2 ms each) in 12 (`bench:fresh --deopts`, 2026-11-29; docs/SEARCH.md);
+ * and the places' streets a place filter beside a name reads, each looked up in the name's runs
+ * (`name=Ring&postalCode=^74`: 13 ms as a first request, 8 of them in that loop; 2026-11-30).
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
 import { filesOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
-import { countRange, gallop, intersect } from "../contract/search/kernels.ts";
+import {
+  countRange,
+  gallop,
+  inRuns,
+  intersect,
+  readUints,
+  runningSums,
+} from "../contract/search/kernels.ts";
 import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
 import { placesPath } from "../contract/layout.ts";
@@ -76,6 +85,15 @@ export async function warmKernels(
   const bits = Uint32Array.from({ length: BITMAP_WORDS }, (_, i) => Math.imul(i, 0x9e3779b1));
   const every = Int32Array.from({ length: BITMAP_WORDS }, (_, i) => 3 * i);
   const some = Int32Array.from({ length: ELEMENTS }, (_, i) => 211 * i);
+  // The run loop's streets (every other position) in the list's runs [3i, 3i + 2), the numbers it
+  // writes, the sums of the list's positions, and the list read back from bytes: arrays written
+  // over each round (no garbage), never through the reader (a call there on a branch the warm-up's
+  // requests did not take would leave their code deoptimised for the first request).
+  const runLengths = new Int32Array(BITMAP_WORDS).fill(2);
+  const streets = Int32Array.from({ length: BITMAP_WORDS }, (_, i) => 2 * i);
+  const found = new Int32Array(2 * BITMAP_WORDS);
+  const sums = new Int32Array(BITMAP_WORDS + 1);
+  const listBytes = new Uint8Array(3 * BITMAP_WORDS).map((_, i) => (i * 37) & 0xff);
   const patterns = AUTOMATON_PATTERNS.map((pattern) => parsePattern(pattern, true));
   const named = decodePlaceTable(longTable);
   const values = Array.from(
@@ -98,6 +116,8 @@ export async function warmKernels(
       sum += placeLocality(long, i).length + gallop(every, 97 * i + round, i);
     }
     sum += countRange(bits, round, BITMAP_WORDS * 32 - round) + intersect(some, every).length;
+    sum += inRuns(streets, every, runLengths, found) + (runningSums(every, sums)[round] ?? 0);
+    readUints(listBytes, 0, 3, sums, 0, BITMAP_WORDS);
   }
   return sum;
 }

@@ -118,6 +118,71 @@ describe("sets of streets", () => {
     expect(k.gallop(values, 30, 2)).toBe(5);
   });
 
+  it.each([
+    [
+      "streets inside and between runs",
+      list(0, 2, 3, 5, 9, 10),
+      [
+        [1, 0],
+        [2, 0],
+        [5, 2],
+      ],
+    ],
+    ["no street", list(), []],
+    ["every street before the first run", list(0, 1), []],
+    ["the last street of a run and the first after it", list(4, 6, 7), [[0, 0]]],
+  ])("finds the run each street lies in: %s", (_, streets, expected) => {
+    // Runs [2, 5), [7, 7) (empty) and [10, 12).
+    const found = new Int32Array(2 * streets.length);
+    const n = k.inRuns(streets, list(2, 7, 10), list(3, 0, 2), found);
+    const pairs = Array.from({ length: n / 2 }, (_, i) => [found[2 * i], found[2 * i + 1]]);
+    expect(pairs).toEqual(expected);
+  });
+
+  it("finds each street's run as a search of every run does (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        sorted,
+        fc.array(fc.integer({ min: 1, max: 5 }), { maxLength: 60 }),
+        (streets, gaps) => {
+          // Disjoint runs: each starts after the last one's end, with a gap.
+          const [starts, lengths]: [number[], number[]] = [[], []];
+          for (let at = 0, i = 0; i < gaps.length; i++) {
+            starts.push(at);
+            lengths.push(gaps[i] as number);
+            at += 2 * (gaps[i] as number);
+          }
+          const expected = Array.from(streets).flatMap((street, index) => {
+            const run = starts.findIndex(
+              (s, i) => street >= s && street < s + (lengths[i] as number),
+            );
+            return run < 0 ? [] : [index, run];
+          });
+          const found = new Int32Array(2 * streets.length);
+          const n = k.inRuns(streets, list(...starts), list(...lengths), found);
+          expect(Array.from(found.subarray(0, n))).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it.each([
+    ["counts", list(3, 0, 2), [0, 3, 3, 5]],
+    ["none", list(), [0]],
+  ])("sums counts into where each span starts: %s", (_, counts, expected) => {
+    expect(Array.from(k.runningSums(counts, new Int32Array(counts.length + 1)))).toEqual(expected);
+  });
+
+  it.each([
+    ["two bytes", 2, [0x34, 0x12, 0xff, 0x00], [0x1234, 0xff]],
+    ["three bytes", 3, [0x56, 0x34, 0x12, 0x01, 0x00, 0x00], [0x123456, 1]],
+  ])("reads little-endian values of %s", (_, width, bytes, expected) => {
+    const out = new Int32Array(expected.length + 2).fill(-1);
+    k.readUints(Uint8Array.from(bytes), 0, width, out, 1, 1 + expected.length);
+    expect(Array.from(out)).toEqual([-1, ...expected, -1]);
+  });
+
   it("keeps the positions whose bit is set, or clear", () => {
     const bits = bitmapOf([1, 33, 64], 100);
     expect(Array.from(k.withBit(list(0, 1, 33, 34, 64), bits, 1))).toEqual([1, 33, 64]);

@@ -25,6 +25,54 @@ export function gallop(values: Int32Array, value: number, from = 0): number {
   return from;
 }
 
+/**
+ * The streets (increasing) that lie in runs [starts[i], starts[i] + lengths[i]) (increasing,
+ * disjoint): for each, its index in `streets` and its run's, back to back in `out` (room for two
+ * per street); returns how many numbers it wrote.
+ */
+export function inRuns(
+  streets: Int32Array,
+  starts: Int32Array,
+  lengths: Int32Array,
+  out: Int32Array,
+): number {
+  let n = 0;
+  for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
+    const street = streets[k] as number;
+    // The last run starting at or before the street, searched for from the previous one's.
+    i = Math.max(0, gallop(starts, street + 1, i) - 1);
+    const from = starts[i] as number;
+    if (street >= from && street < from + (lengths[i] as number)) {
+      out[n++] = k;
+      out[n++] = i;
+    }
+  }
+  return n;
+}
+
+/** Into `sums` (one longer than `counts`): where each count's span starts when the spans lie back to back, the total last. */
+export function runningSums(counts: Int32Array, sums: Int32Array): Int32Array {
+  sums[0] = 0;
+  for (let i = 0; i < counts.length; i++) sums[i + 1] = (sums[i] as number) + (counts[i] as number);
+  return sums;
+}
+
+/** Little-endian values of `width` bytes (2 or 3) from bytes[at], into out[from, to). */
+export function readUints(
+  bytes: Uint8Array,
+  at: number,
+  width: number,
+  out: Int32Array,
+  from: number,
+  to: number,
+): void {
+  for (let k = from; k < to; k++, at += width)
+    out[k] =
+      (bytes[at] as number) |
+      ((bytes[at + 1] as number) << 8) |
+      (width === 3 ? (bytes[at + 2] as number) << 16 : 0);
+}
+
 /** a ∩ b, galloping from the smaller: a rare word against a common one costs the rare one's length. */
 export const intersect = (a: Int32Array, b: Int32Array): Int32Array =>
   a.length > b.length ? sieve(b, a, true) : sieve(a, b, true);

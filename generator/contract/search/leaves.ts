@@ -6,7 +6,7 @@ import * as layout from "../layout.ts";
 import { chunkSpans } from "../pack.ts";
 import { bitmapBytes, decodeBitmap } from "./bitmaps.ts";
 import { decodeGramCounts } from "./gram-counts.ts";
-import { gallop } from "./kernels.ts";
+import { gallop, readUints, runningSums } from "./kernels.ts";
 import { decodePlaceTable, type PlaceTable, type SearchMeta } from "./meta.ts";
 import type { Files, Found, Reader } from "./plan.ts";
 import { decodePostings, Postings } from "./postings.ts";
@@ -157,12 +157,9 @@ export const placeTable = (r: Reader): PlaceTable =>
 
 /** Where each place's streets start among all places' streets (the sums of the streets of the places before it). */
 export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
-  r.kept("street starts", table.size * 4, () => {
-    const { size, counts } = table;
-    const starts = new Int32Array(size + 1);
-    for (let p = 0; p < size; p++) starts[p + 1] = (starts[p] as number) + (counts[p] as number);
-    return starts;
-  });
+  r.kept("street starts", table.size * 4, () =>
+    runningSums(table.counts, new Int32Array(table.size + 1)),
+  );
 
 export const placeStreetFiles = (meta: SearchMeta, starts: Int32Array, places: Int32Array): Files =>
   rangeFiles(
@@ -178,13 +175,10 @@ export function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Arr
   const out = new Int32Array(to - from);
   for (let k = from; k < to;) {
     const f = Math.floor(k / PER_FILE);
-    const bytes = r.bytes(pathOf(r.meta, "s", f));
     const end = Math.min(to, (f + 1) * PER_FILE);
-    for (let at = (k - f * PER_FILE) * 3; k < end; k++, at += 3)
-      out[k - from] =
-        (bytes[at] as number) |
-        ((bytes[at + 1] as number) << 8) |
-        ((bytes[at + 2] as number) << 16);
+    const at = (k - f * PER_FILE) * POSITION_BYTES;
+    readUints(r.bytes(pathOf(r.meta, "s", f)), at, POSITION_BYTES, out, k - from, end - from);
+    k = end;
   }
   return out;
 }

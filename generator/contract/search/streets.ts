@@ -7,7 +7,7 @@ import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, cheapest, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, gallop, mergeFirst, selectBits } from "./kernels.ts";
+import { combineBits, inRuns, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
 import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
@@ -189,16 +189,14 @@ function placePlans(
       run: async () => {
         const runs = readRuns(r, name, false);
         const keys: number[] = [];
-        const { starts, lengths } = runs;
-        ofPlaces().forEach((streets, l) => {
-          // The last run starting at or before each street, searched for from the previous one's.
-          for (let k = 0, i = 0; k < streets.length && starts.length > 0; k++) {
-            const street = streets[k] as number;
-            i = Math.max(0, gallop(starts, street + 1, i) - 1);
-            const from = starts[i] as number;
-            if (street >= from && street < from + (lengths[i] as number) && runs.passes(i))
-              keys.push(street * PLACES + l);
-          }
+        const lists = ofPlaces();
+        // Room for two numbers a street of the longest list: written over for each place.
+        const found = new Int32Array(2 * lists.reduce((most, l) => Math.max(most, l.length), 0));
+        lists.forEach((streets, l) => {
+          const n = inRuns(streets, runs.starts, runs.lengths, found);
+          for (let j = 0; j < n; j += 2)
+            if (name.exact || runs.passes(found[j + 1] as number))
+              keys.push((streets[found[j] as number] as number) * PLACES + l);
         });
         return sorted(keys, (key) => runs.head(runs.runOf(Math.floor(key / PLACES))));
       },
