@@ -7,10 +7,13 @@
  * parse in 43 of 60 costly first searches, the place table's columns in 22, the bitmap and list
  * kernels (TurboFan, about 2 ms each) in 12 (`bench:fresh --deopts`, 2026-11-29; docs/SEARCH.md);
  * and the places' streets a place filter beside a name reads, each looked up in the name's runs
- * (`name=Ring&postalCode=^74`: 13 ms as a first request, 8 of them in that loop; 2026-11-30).
+ * (`name=Ring&postalCode=^74`: 13 ms as a first request, 8 of them in that loop), and a postal-code
+ * literal's scan over the place table's codes (compiled inside 50 of 150 address-form first
+ * requests; 2026-11-30).
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
+import { codesHolding } from "../contract/search/bytes.ts";
 import { filesOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
 import {
   countRange,
@@ -94,6 +97,7 @@ export async function warmKernels(
   const found = new Int32Array(2 * BITMAP_WORDS);
   const sums = new Int32Array(BITMAP_WORDS + 1);
   const listBytes = new Uint8Array(3 * BITMAP_WORDS).map((_, i) => (i * 37) & 0xff);
+  const codes = frontCodedCodes(BITMAP_WORDS);
   const patterns = AUTOMATON_PATTERNS.map((pattern) => parsePattern(pattern, true));
   const named = decodePlaceTable(longTable);
   const values = Array.from(
@@ -118,8 +122,37 @@ export async function warmKernels(
     sum += countRange(bits, round, BITMAP_WORDS * 32 - round) + intersect(some, every).length;
     sum += inRuns(streets, every, runLengths, found) + (runningSums(every, sums)[round] ?? 0);
     readUints(listBytes, 0, 3, sums, 0, BITMAP_WORDS);
+    // A postal-code literal's scan: unanchored, at the end, at the start (contract/search/values.ts).
+    for (const [atStart, atEnd] of [
+      [false, false],
+      [false, true],
+      [true, false],
+    ] as const)
+      sum +=
+        codesHolding(codes.lengths, codes.units, 5, String(round * 7 + 10), atStart, atEnd)[1] ?? 0;
   }
   return sum;
+}
+
+/**
+ * `count` five-digit postal codes in order, front-coded as the place table holds them (bytes.ts
+ * codesHolding): per code the units it shares with the one before and the length of its rest, and
+ * the rests' units back to back. Made for the warm-up, never served.
+ */
+function frontCodedCodes(count: number): { lengths: Int32Array; units: Uint16Array } {
+  const lengths = new Int32Array(2 * count);
+  const units: number[] = [];
+  let previous = "";
+  for (let i = 0; i < count; i++) {
+    const code = String(10_000 + 11 * i);
+    let shared = 0;
+    while (shared < code.length && code[shared] === previous[shared]) shared++;
+    lengths[2 * i] = shared;
+    lengths[2 * i + 1] = code.length - shared;
+    for (let k = shared; k < code.length; k++) units.push(code.charCodeAt(k));
+    previous = code;
+  }
+  return { lengths, units: Uint16Array.from(units) };
 }
 
 /**
