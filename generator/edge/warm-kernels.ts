@@ -13,7 +13,7 @@
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
-import { codesHolding } from "../contract/search/bytes.ts";
+import { ByteReader, ByteWriter, codesHolding, frontCode } from "../contract/search/bytes.ts";
 import { filesOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
 import {
   countRange,
@@ -135,24 +135,20 @@ export async function warmKernels(
 }
 
 /**
- * `count` five-digit postal codes in order, front-coded as the place table holds them (bytes.ts
- * codesHolding): per code the units it shares with the one before and the length of its rest, and
- * the rests' units back to back. Made for the warm-up, never served.
+ * `count` five-digit postal codes in order, front-coded by the place table's own encoder (bytes.ts
+ * frontCode) and read back as the table's reader hands them to codesHolding: per code the units it
+ * shares with the one before and the length of its rest, and the rests' units. Never served.
  */
 function frontCodedCodes(count: number): { lengths: Int32Array; units: Uint16Array } {
-  const lengths = new Int32Array(2 * count);
-  const units: number[] = [];
-  let previous = "";
-  for (let i = 0; i < count; i++) {
-    const code = String(10_000 + 11 * i);
-    let shared = 0;
-    while (shared < code.length && code[shared] === previous[shared]) shared++;
-    lengths[2 * i] = shared;
-    lengths[2 * i + 1] = code.length - shared;
-    for (let k = shared; k < code.length; k++) units.push(code.charCodeAt(k));
-    previous = code;
-  }
-  return { lengths, units: Uint16Array.from(units) };
+  const writer = new ByteWriter();
+  const rests = frontCode(
+    Array.from({ length: count }, (_, i) => String(10_000 + 11 * i)),
+    writer,
+  );
+  return {
+    lengths: new ByteReader(writer.view()).varints(new Int32Array(2 * count)),
+    units: Uint16Array.from({ length: rests.length }, (_, i) => rests.charCodeAt(i)),
+  };
 }
 
 /**
