@@ -9,20 +9,29 @@
  * and the places' streets a place filter beside a name reads, each looked up in the name's runs
  * (`name=Ring&postalCode=^74`: 13 ms as a first request, 8 of them in that loop), and a postal-code
  * literal's scan over the place table's codes (compiled inside 50 of 150 address-form first
- * requests; 2026-11-30).
+ * requests; 2026-11-30); and a full-text prefix's many lists decoded, united through a bitmap and
+ * checked on a term's bits, a page's entries found in them with their heads and its tail shards
+ * read (`Straße ri`: 157 lists, 24,043 entries; compiled inside 15 of the 24 costliest first
+ * searches of the query, address and adversarial mixes, 2026-11-30).
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
 import { ByteReader, ByteWriter, codesHolding, frontCode } from "../contract/search/bytes.ts";
 import { filesOf, placesAt, recordFiles } from "../contract/search/leaves.ts";
 import {
+  combineBits,
   countRange,
   gallop,
   inRuns,
   intersect,
   readUints,
   runningSums,
+  unite,
+  withBit,
 } from "../contract/search/kernels.ts";
+import { decodePostings, entryAt } from "../contract/search/postings.ts";
+import { BLOCK_ENTRIES, encodeBlock, TAILS_PER_SHARD } from "../contract/search/store.ts";
+import { TailShard } from "../contract/search/tails.ts";
 import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
 import { placesPath } from "../contract/layout.ts";
@@ -75,10 +84,13 @@ export async function warmKernels(
     ...filesOf(meta, "l", meta.fileBytes.l.keys()),
     ...filesOf(meta, "g", meta.fileBytes.g.keys()),
   ]);
+  const tails = filesOf(meta, "t", meta.fileBytes.t.keys());
+  const tailPaths = [...tails.keys()];
   await r.need(
     new Map([
       ...recordFiles(meta, Int32Array.of(0)),
       ...shards,
+      ...tails,
       [placesPath(country), meta.fileBytes.places],
     ]),
   );
@@ -98,6 +110,9 @@ export async function warmKernels(
   const sums = new Int32Array(BITMAP_WORDS + 1);
   const listBytes = new Uint8Array(3 * BITMAP_WORDS).map((_, i) => (i * 37) & 0xff);
   const codes = frontCodedCodes(BITMAP_WORDS);
+  const scratchBits = new Uint32Array(BITMAP_WORDS);
+  const longList = encodedList(LIST_BLOCKS);
+  const listEntries = LIST_BLOCKS * BLOCK_ENTRIES;
   const patterns = AUTOMATON_PATTERNS.map((pattern) => parsePattern(pattern, true));
   const named = decodePlaceTable(longTable);
   const values = Array.from(
@@ -121,6 +136,24 @@ export async function warmKernels(
     }
     sum += countRange(bits, round, BITMAP_WORDS * 32 - round) + intersect(some, every).length;
     sum += inRuns(streets, every, runLengths, found) + (runningSums(every, sums)[round] ?? 0);
+    // A prefix's many lists united through a bitmap (fill, count, select), checked on a term's
+    // bits, and the bitmap plan's word loops: a full-text prefix beside a word
+    // (`Straße ri`, 157 lists) compiled each of them inside the request.
+    const united = unite([every, some, streets], BITMAP_WORDS * 32);
+    sum += withBit(united, bits, 1).length + withBit(united, bits, 0).length;
+    for (let op = 0; op < 3; op++) combineBits(scratchBits, bits, scratchBits, op, 8_191);
+    // A long list decoded (blocks of BLOCK_ENTRIES entries, numbers of one to three bytes) and an
+    // entry of it found, as a page's are.
+    let list = decodePostings(longList, listEntries);
+    for (let again = 1; again < LIST_DECODES; again++) list = decodePostings(longList, listEntries);
+    const lists = [list];
+    for (let i = 0; i < 4 * PAGE_ENTRIES; i++)
+      sum += entryAt(lists, list.positions[(round * 997 + i * 61) % listEntries] ?? 0)?.place ?? 0;
+    // A page's tail shards, a shard a row when its rows lie all over the place order.
+    for (let i = 0; i < PAGE_ENTRIES; i++) {
+      const path = tailPaths[i % tailPaths.length] as string;
+      sum += new TailShard(r.bytes(path)).tail(i % TAILS_PER_SHARD, (i & 1) as 0 | 1).length;
+    }
     readUints(listBytes, 0, 3, sums, 0, BITMAP_WORDS);
     // A postal-code literal's scan: unanchored, at the end, at the start (contract/search/values.ts).
     for (const [atStart, atEnd] of [
@@ -132,6 +165,39 @@ export async function warmKernels(
         codesHolding(codes.lengths, codes.units, 5, String(round * 7 + 10), atStart, atEnd)[1] ?? 0;
   }
   return sum;
+}
+
+/** Blocks of the long list decoded each round (a common lexeme's list has thousands of entries). */
+const LIST_BLOCKS = 4;
+
+/** Times the long list is decoded each round: fewer left its TurboFan compile (6 ms) to a prefix's 157 lists. */
+const LIST_DECODES = 4;
+
+/** Entries of the long list found, and tail shards read, each round: a page's rows. */
+const PAGE_ENTRIES = 50;
+
+/**
+ * A list of `blocks` full blocks as the build writes them (store.ts encodeBlock): increasing
+ * positions, places of one to three bytes, a few heads per block. Never served.
+ */
+function encodedList(blocks: number): Uint8Array {
+  const out = new ByteWriter();
+  // Names in order sharing prefixes of different lengths, as a block's do: a head is rebuilt by
+  // walking back over the names before it (heads.ts), which a page's rows do in most requests.
+  const heads = Array.from({ length: BLOCK_ENTRIES }, (_, h) => [
+    `Warm-up-Straße ${(h + 36 ** 2).toString(36)}`,
+  ]);
+  const entries = Array.from({ length: BLOCK_ENTRIES }, (_, i) => i);
+  for (let b = 0; b < blocks; b++)
+    encodeBlock(
+      out,
+      heads,
+      entries.map((i) => 37 * (b * BLOCK_ENTRIES + i)),
+      entries.map((i) => (i * 613 + b) % 100_000),
+      entries,
+      BLOCK_ENTRIES,
+    );
+  return out.view().slice();
 }
 
 /**
