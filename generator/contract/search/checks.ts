@@ -7,6 +7,7 @@
 import { lowerCase } from "../postgres/ctype.ts";
 import { lexemesOf, streetLexemes, unaccent, type DocumentLexemes } from "../postgres/lexize.ts";
 import {
+  lexemesOfQuery,
   matches,
   type LexemeMatch,
   type PhraseTerm,
@@ -53,8 +54,10 @@ export function checked(
   const lists = terms.flatMap((term) => inputs.postings(term));
   const [phrase] = rest;
   const positional = rest.some(hasPhrase);
+  const lexemes = rest.map((check) => lexemesOfQuery({ root: check }).map((t) => t.lexeme));
   const whole = (entry: ListEntry): boolean => {
-    if (!positional) return rest.every((check) => streetMatches(check, entry, places));
+    if (!positional)
+      return rest.every((check, i) => streetMatches(check, entry, places, lexemes[i] ?? []));
     const doc = document(entry, places);
     return rest.every((root) => matches({ root }, doc));
   };
@@ -93,11 +96,20 @@ const document = (entry: ListEntry, places: PlaceTable) =>
     placeLocality(places, entry.place),
   );
 
-/** Does a street match a query without phrases? Only which lexemes it has matters: its name's or its place's. */
-function streetMatches(node: SearchNode, entry: ListEntry, places: PlaceTable): boolean {
+/**
+ * Does a street match a query without phrases (`terms`: its lexemes)? Only which of them its name
+ * or its place has matters; a place whose text holds none of them has none (mayHold), and is not
+ * lexized.
+ */
+function streetMatches(
+  node: SearchNode,
+  entry: ListEntry,
+  places: PlaceTable,
+  terms: readonly string[],
+): boolean {
   const name = entry.head[entry.head.length - 1] ?? "";
   if (name.includes("<")) return matches({ root: node }, document(entry, places));
-  const [inName, inPlace] = [nameLexemes(name), placeLexemes(places, entry.place)];
+  const [inName, inPlace] = [nameLexemes(name), placeLexemes(places, entry.place, terms)];
   const evaluate = (n: SearchNode): boolean => {
     if (n.op === "lexeme") return hasTerm(inName, n) || hasTerm(inPlace, n);
     if (n.op === "not") return !evaluate(n.operand);
@@ -114,12 +126,30 @@ const NAMES_KEPT = 100_000;
 const nameLexemes = isolateMemo(NAMES_KEPT, lexemesFrom);
 /** A plain name's lexemes alone, with their positions. */
 const nameDocument = isolateMemo(NAMES_KEPT, (name: string) => streetLexemes(name, "", ""));
-const perPlace = new WeakMap<PlaceTable, (Lexemes | undefined)[]>();
-const placeLexemes = (places: PlaceTable, id: number) => {
+/** Per place table, each place's lexemes and its text's two folded forms (foldings), as worked out. */
+const perPlace = new WeakMap<PlaceTable, { lexemes: Lexemes[]; folded: string[][] }>();
+const NO_LEXEMES: Lexemes = { set: new Set(), list: [] };
+/** A place's lexemes, none when its text holds none of `terms`. */
+const placeLexemes = (places: PlaceTable, id: number, terms: readonly string[]) => {
   let kept = perPlace.get(places);
-  if (kept === undefined) perPlace.set(places, (kept = []));
-  return (kept[id] ??= lexemesFrom(` ${placePostalCode(places, id)} ${placeLocality(places, id)}`));
+  if (kept === undefined) perPlace.set(places, (kept = { lexemes: [], folded: [] }));
+  const known = kept.lexemes[id];
+  if (known !== undefined) return known;
+  const text = ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
+  const folded = (kept.folded[id] ??= foldings(text));
+  return mayHold(folded, terms) ? (kept.lexemes[id] = lexemesFrom(text)) : NO_LEXEMES;
 };
+
+/**
+ * A text lower-cased, and unaccented and lower-cased: every lexeme of the text lies in one of the
+ * two, for a lexeme is its token so folded (unaccented for a word with letters beyond ASCII), then
+ * stemmed, which only cuts a suffix (lexize.ts).
+ */
+const foldings = (text: string): string[] => [lowerCase(text), lowerCase(unaccent(text))];
+
+/** Can a text (its foldings) have one of `lexemes`, or a lexeme that starts with one? Never false when it can. */
+const mayHold = (folded: readonly string[], lexemes: readonly string[]): boolean =>
+  lexemes.some((lexeme) => folded.some((form) => form.includes(lexeme)));
 
 type Phrase = SearchNode & { readonly op: "phrase" };
 
@@ -219,7 +249,7 @@ function placeVerdict(phrase: Phrase, postalCode: string, locality: string): Pla
   const short = PLAIN_NAME_LENGTH + postalCode.length + locality.length <= SHORT_DOCUMENT;
   const last = phrase.terms.at(-1)?.lexeme ?? "";
   // The phrase's last term is in the place in every case that a place decides: a text without it is not lexized.
-  if (![lowerCase(text), lowerCase(unaccent(text))].some((t) => t.includes(last)))
+  if (!mayHold(foldings(text), [last]))
     return { short, inPlace: false, firstSplit: phrase.terms.length };
   const doc = lexemesOf(text);
   let firstSplit = 1;
