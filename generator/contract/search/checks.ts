@@ -55,7 +55,9 @@ export function checked(
   const [phrase] = rest;
   const positional = rest.some(hasPhrase);
   const lexemes = rest.map((check) => lexemesOfQuery({ root: check }).map((t) => t.lexeme));
+  const required = rest.flatMap(requiredLexemes);
   const whole = (entry: ListEntry): boolean => {
+    if (lacksOne(entry, required, places)) return false;
     if (!positional)
       return rest.every((check, i) => streetMatches(check, entry, places, lexemes[i] ?? []));
     const doc = document(entry, places);
@@ -128,24 +130,57 @@ const nameLexemes = isolateMemo(NAMES_KEPT, lexemesFrom);
 const nameDocument = isolateMemo(NAMES_KEPT, (name: string) => streetLexemes(name, "", ""));
 /** Per place table, each place's lexemes and its text's two folded forms (foldings), as worked out. */
 const perPlace = new WeakMap<PlaceTable, { lexemes: Lexemes[]; folded: string[][] }>();
+const keptOf = (places: PlaceTable) => {
+  let kept = perPlace.get(places);
+  if (kept === undefined) perPlace.set(places, (kept = { lexemes: [], folded: [] }));
+  return kept;
+};
+const placeText = (places: PlaceTable, id: number) =>
+  ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
+const placeFoldings = (places: PlaceTable, id: number): readonly string[] =>
+  (keptOf(places).folded[id] ??= foldings(placeText(places, id)));
 const NO_LEXEMES: Lexemes = { set: new Set(), list: [] };
 /** A place's lexemes, none when its text holds none of `terms`. */
 const placeLexemes = (places: PlaceTable, id: number, terms: readonly string[]) => {
-  let kept = perPlace.get(places);
-  if (kept === undefined) perPlace.set(places, (kept = { lexemes: [], folded: [] }));
+  const kept = keptOf(places);
   const known = kept.lexemes[id];
   if (known !== undefined) return known;
-  const text = ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
-  const folded = (kept.folded[id] ??= foldings(text));
-  return mayHold(folded, terms) ? (kept.lexemes[id] = lexemesFrom(text)) : NO_LEXEMES;
+  if (!mayHold(placeFoldings(places, id), terms)) return NO_LEXEMES;
+  return (kept.lexemes[id] = lexemesFrom(placeText(places, id)));
 };
+const nameFoldings = isolateMemo(NAMES_KEPT, foldings);
+
+/** The lexemes a document must have to match a node: a term's, a phrase's, both sides' of an `and`. */
+const requiredLexemes = (node: SearchNode): string[] =>
+  node.op === "lexeme"
+    ? [node.lexeme]
+    : node.op === "phrase"
+      ? node.terms.map((t) => t.lexeme)
+      : node.op === "and"
+        ? [...requiredLexemes(node.left), ...requiredLexemes(node.right)]
+        : [];
+
+/**
+ * Does a street's document lack one of `required` (lexemes, or starts of lexemes)? Told from the
+ * folded texts of its name and place, which no token spans (lexize.ts streetLexemes), without
+ * lexizing either; a name with `<` is lexized with its place, so it is never said to lack one.
+ */
+function lacksOne(entry: ListEntry, required: readonly string[], places: PlaceTable): boolean {
+  if (required.length === 0) return false;
+  const name = entry.head[entry.head.length - 1] ?? "";
+  if (name.includes("<")) return false;
+  const [inName, inPlace] = [nameFoldings(name), placeFoldings(places, entry.place)];
+  return required.some((lexeme) => !mayHold(inName, [lexeme]) && !mayHold(inPlace, [lexeme]));
+}
 
 /**
  * A text lower-cased, and unaccented and lower-cased: every lexeme of the text lies in one of the
  * two, for a lexeme is its token so folded (unaccented for a word with letters beyond ASCII), then
  * stemmed, which only cuts a suffix (lexize.ts).
  */
-const foldings = (text: string): string[] => [lowerCase(text), lowerCase(unaccent(text))];
+function foldings(text: string): string[] {
+  return [lowerCase(text), lowerCase(unaccent(text))];
+}
 
 /** Can a text (its foldings) have one of `lexemes`, or a lexeme that starts with one? Never false when it can. */
 const mayHold = (folded: readonly string[], lexemes: readonly string[]): boolean =>
