@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { lexemePositions } from "../../generator/build/search-keys.ts";
@@ -7,7 +8,7 @@ import { lexemesOf, streetDocument } from "../../generator/contract/postgres/lex
 import { matches } from "../../generator/contract/postgres/tsquery.ts";
 import { parseSearchTerm } from "../../generator/contract/postgres/websearch.ts";
 import { decodePlaceTable, encodePlaceTable } from "../../generator/contract/search/meta.ts";
-import { checked } from "../../generator/contract/search/checks.ts";
+import { checked, foldings, mayHold } from "../../generator/contract/search/checks.ts";
 import { decodePostings } from "../../generator/contract/search/postings.ts";
 import { PLAIN_NAME_LENGTH } from "../../generator/contract/search/store.ts";
 import type { SearchNode } from "../../generator/contract/postgres/tsquery.ts";
@@ -162,6 +163,41 @@ describe("checks decided by bits of bitmaps", () => {
     const inputs = { postings: () => [], places: undefined, bitmaps };
     expect(Array.from(checked(Int32Array.of(1, 2, 3, 7, 9), [], checks, inputs).positions)).toEqual(
       kept,
+    );
+  });
+});
+
+describe("a text's foldings hold its lexemes (mayHold)", () => {
+  // The document check leaves a name or place unlexized when its foldings hold none of a query's
+  // lexemes: right only if every lexeme of a text lies in one of its two foldings.
+  const holdsItsLexemes = (text: string) => {
+    const folded = foldings(text);
+    return [...lexemesOf(text).keys()].every((lexeme) => mayHold(folded, [lexeme]));
+  };
+  it.each<[string, string, boolean]>([
+    [" 80331 München", "munch", true],
+    [" 10115 Berlin", "munch", false],
+    ["Schützenstraße", "schutz", true],
+    ["Schützenstraße", "strass", true],
+    ["Karl-Marx-Allee", "karl-marx-alle", true],
+    [" 03149 Forst (Lausitz)/Baršć (Łužyca)", "barsc", true],
+    [" 03149 Forst (Lausitz)/Baršć (Łužyca)", "dortmund", false],
+  ])("%s may hold %s: %s", (text, lexeme, held) => {
+    expect(holdsItsLexemes(text)).toBe(true);
+    expect(mayHold(foldings(text), [lexeme])).toBe(held);
+  });
+  it("for every line of the embedded Berlin streets", () => {
+    const lines = readFileSync("data/de/streets-berlin.csv", "utf8").split("\n");
+    expect(lines.length).toBeGreaterThan(10_000);
+    expect(lines.filter((line) => !holdsItsLexemes(line))).toEqual([]);
+  });
+  it("for texts of letters, digits and punctuation (fast-check)", () => {
+    const units = [
+      ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZäöüÄÖÜßẞéÉçłŁžšćřÅİıæ0123456789 -/().,'&@:_",
+    ];
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...units), maxLength: 40 }), holdsItsLexemes),
+      { numRuns: 3000 },
     );
   });
 });

@@ -178,12 +178,12 @@ function lacksOne(entry: ListEntry, required: readonly string[], places: PlaceTa
  * two, for a lexeme is its token so folded (unaccented for a word with letters beyond ASCII), then
  * stemmed, which only cuts a suffix (lexize.ts).
  */
-function foldings(text: string): string[] {
+export function foldings(text: string): string[] {
   return [lowerCase(text), lowerCase(unaccent(text))];
 }
 
 /** Can a text (its foldings) have one of `lexemes`, or a lexeme that starts with one? Never false when it can. */
-const mayHold = (folded: readonly string[], lexemes: readonly string[]): boolean =>
+export const mayHold = (folded: readonly string[], lexemes: readonly string[]): boolean =>
   lexemes.some((lexeme) => folded.some((form) => form.includes(lexeme)));
 
 type Phrase = SearchNode & { readonly op: "phrase" };
