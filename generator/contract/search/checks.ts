@@ -245,7 +245,14 @@ class PhraseOnStreets {
   passes(entry: ListEntry): boolean {
     const name = entry.head.at(-1) ?? "";
     if (name.length >= PLAIN_NAME_LENGTH || name.includes("<")) return this.whole(entry);
-    if (matches({ root: this.phrase }, nameDocument(name))) return true;
+    // In the name alone only when it may hold every term (a name that cannot is not lexized).
+    const inName = nameFoldings(name);
+    const terms = this.phrase.terms;
+    if (
+      terms.every((t) => mayHold(inName, [t.lexeme])) &&
+      matches({ root: this.phrase }, nameDocument(name))
+    )
+      return true;
     const verdict = this.verdict(entry.place);
     return !verdict.short || verdict.firstSplit < this.phrase.terms.length
       ? this.whole(entry)
