@@ -176,3 +176,16 @@ export function streetLexemes(
   }));
   return collect([...head, ...tail]);
 }
+
+/**
+ * A text lower-cased, and unaccented and lower-cased: every lexeme of the text lies in one of the
+ * two, for a lexeme is its token so folded (unaccented for a word with letters beyond ASCII), then
+ * stemmed, which only cuts a suffix (the dictionaries above).
+ */
+export function foldings(text: string): string[] {
+  return [lowerCase(text), lowerCase(unaccent(text))];
+}
+
+/** Can a text (its foldings) have `lexeme`, or a lexeme that starts with it? Never false when it can. */
+export const mayHold = (folded: readonly string[], lexeme: string): boolean =>
+  folded.some((form) => form.includes(lexeme));

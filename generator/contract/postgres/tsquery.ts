@@ -95,6 +95,16 @@ export function lexemesOfQuery(query: SearchQuery): LexemeMatch[] {
   return [...seen.values()];
 }
 
+/** The lexemes a document must have to match a node: a term's, a phrase's, both sides' of an `and`. */
+export const requiredLexemes = (node: SearchNode): string[] =>
+  node.op === "lexeme"
+    ? [node.lexeme]
+    : node.op === "phrase"
+      ? node.terms.map((t) => t.lexeme)
+      : node.op === "and"
+        ? [...requiredLexemes(node.left), ...requiredLexemes(node.right)]
+        : [];
+
 const PRIORITY = { or: 1, and: 2, phrase: 3, not: 4 } as const;
 const quoteLexeme = (t: LexemeMatch) =>
   `'${t.lexeme.replaceAll("'", "''").replaceAll("\\", "\\\\")}'${t.prefix ? ":*" : ""}`;

@@ -4,11 +4,17 @@
  * bitmap, else on the candidate's name and place, each worked out once, and only then on the
  * whole document. A phrase's candidates are decided by their places where a place can decide.
  */
-import { lowerCase } from "../postgres/ctype.ts";
-import { lexemesOf, streetLexemes, unaccent, type DocumentLexemes } from "../postgres/lexize.ts";
+import {
+  foldings,
+  lexemesOf,
+  mayHold,
+  streetLexemes,
+  type DocumentLexemes,
+} from "../postgres/lexize.ts";
 import {
   lexemesOfQuery,
   matches,
+  requiredLexemes,
   type LexemeMatch,
   type PhraseTerm,
   type SearchNode,
@@ -98,11 +104,7 @@ const document = (entry: ListEntry, places: PlaceTable) =>
     placeLocality(places, entry.place),
   );
 
-/**
- * Does a street match a query without phrases (`terms`: its lexemes)? Only which of them its name
- * or its place has matters; a place whose text holds none of them has none (mayHold), and is not
- * lexized.
- */
+/** Does a street match a query without phrases (`terms`: its lexemes)? Only which its name or place has matters. */
 function streetMatches(
   node: SearchNode,
   entry: ListEntry,
@@ -145,20 +147,11 @@ const placeLexemes = (places: PlaceTable, id: number, terms: readonly string[]) 
   const kept = keptOf(places);
   const known = kept.lexemes[id];
   if (known !== undefined) return known;
-  if (!mayHold(placeFoldings(places, id), terms)) return NO_LEXEMES;
+  const folded = placeFoldings(places, id);
+  if (!terms.some((lexeme) => mayHold(folded, lexeme))) return NO_LEXEMES;
   return (kept.lexemes[id] = lexemesFrom(placeText(places, id)));
 };
 const nameFoldings = isolateMemo(NAMES_KEPT, foldings);
-
-/** The lexemes a document must have to match a node: a term's, a phrase's, both sides' of an `and`. */
-const requiredLexemes = (node: SearchNode): string[] =>
-  node.op === "lexeme"
-    ? [node.lexeme]
-    : node.op === "phrase"
-      ? node.terms.map((t) => t.lexeme)
-      : node.op === "and"
-        ? [...requiredLexemes(node.left), ...requiredLexemes(node.right)]
-        : [];
 
 /**
  * Does a street's document lack one of `required` (lexemes, or starts of lexemes)? Told from the
@@ -170,21 +163,8 @@ function lacksOne(entry: ListEntry, required: readonly string[], places: PlaceTa
   const name = entry.head[entry.head.length - 1] ?? "";
   if (name.includes("<")) return false;
   const [inName, inPlace] = [nameFoldings(name), placeFoldings(places, entry.place)];
-  return required.some((lexeme) => !mayHold(inName, [lexeme]) && !mayHold(inPlace, [lexeme]));
+  return required.some((lexeme) => !mayHold(inName, lexeme) && !mayHold(inPlace, lexeme));
 }
-
-/**
- * A text lower-cased, and unaccented and lower-cased: every lexeme of the text lies in one of the
- * two, for a lexeme is its token so folded (unaccented for a word with letters beyond ASCII), then
- * stemmed, which only cuts a suffix (lexize.ts).
- */
-export function foldings(text: string): string[] {
-  return [lowerCase(text), lowerCase(unaccent(text))];
-}
-
-/** Can a text (its foldings) have one of `lexemes`, or a lexeme that starts with one? Never false when it can. */
-export const mayHold = (folded: readonly string[], lexemes: readonly string[]): boolean =>
-  lexemes.some((lexeme) => folded.some((form) => form.includes(lexeme)));
 
 type Phrase = SearchNode & { readonly op: "phrase" };
 
@@ -247,12 +227,8 @@ class PhraseOnStreets {
     if (name.length >= PLAIN_NAME_LENGTH || name.includes("<")) return this.whole(entry);
     // In the name alone only when it may hold every term (a name that cannot is not lexized).
     const inName = nameFoldings(name);
-    const terms = this.phrase.terms;
-    if (
-      terms.every((t) => mayHold(inName, [t.lexeme])) &&
-      matches({ root: this.phrase }, nameDocument(name))
-    )
-      return true;
+    if (this.phrase.terms.every((t) => mayHold(inName, t.lexeme)))
+      if (matches({ root: this.phrase }, nameDocument(name))) return true;
     const verdict = this.verdict(entry.place);
     return !verdict.short || verdict.firstSplit < this.phrase.terms.length
       ? this.whole(entry)
@@ -291,7 +267,7 @@ function placeVerdict(phrase: Phrase, postalCode: string, locality: string): Pla
   const short = PLAIN_NAME_LENGTH + postalCode.length + locality.length <= SHORT_DOCUMENT;
   const last = phrase.terms.at(-1)?.lexeme ?? "";
   // The phrase's last term is in the place in every case that a place decides: a text without it is not lexized.
-  if (!mayHold(foldings(text), [last]))
+  if (!mayHold(foldings(text), last))
     return { short, inPlace: false, firstSplit: phrase.terms.length };
   const doc = lexemesOf(text);
   let firstSplit = 1;
