@@ -142,8 +142,8 @@ export async function warmKernels(
     const united = unite([every, some, streets], BITMAP_WORDS * 32);
     sum += withBit(united, bits, 1).length + withBit(united, bits, 0).length;
     for (let op = 0; op < 3; op++) combineBits(scratchBits, bits, scratchBits, op, 8_191);
-    // A long list decoded (blocks of BLOCK_ENTRIES entries, numbers of one to three bytes) and an
-    // entry of it found, as a page's are.
+    // A long list decoded (blocks of BLOCK_ENTRIES entries, numbers of one to three bytes) and
+    // entries of it found with their names, as a page's are.
     let list = decodePostings(longList, listEntries);
     for (let again = 1; again < LIST_DECODES; again++) list = decodePostings(longList, listEntries);
     const lists = [list];
@@ -178,7 +178,7 @@ const PAGE_ENTRIES = 50;
 
 /**
  * A list of `blocks` full blocks as the build writes them (store.ts encodeBlock): increasing
- * positions, places of one to three bytes, a few heads per block. Never served.
+ * positions, places of one to three bytes, a name per entry. Never served.
  */
 function encodedList(blocks: number): Uint8Array {
   const out = new ByteWriter();
