@@ -209,8 +209,7 @@ class PhraseOnStreets {
           t.prefix ? postalCode.startsWith(t.lexeme) : postalCode === t.lexeme,
         );
       const key = `${mute ? "#".repeat(postalCode.length) : postalCode} ${placeLocality(places, place)}`;
-      verdict =
-        this.byText.get(key) ?? placeVerdict(phrase, postalCode, placeLocality(places, place));
+      verdict = this.byText.get(key) ?? placeVerdict(phrase, places, place);
       this.byText.set(key, verdict);
       this.verdicts.set(place, verdict);
     }
@@ -262,14 +261,14 @@ function byPlaces(
   return out.subarray(0, n);
 }
 
-function placeVerdict(phrase: Phrase, postalCode: string, locality: string): PlaceVerdict {
-  const text = ` ${postalCode} ${locality}`;
+function placeVerdict(phrase: Phrase, places: PlaceTable, place: number): PlaceVerdict {
+  const [postalCode, locality] = [placePostalCode(places, place), placeLocality(places, place)];
   const short = PLAIN_NAME_LENGTH + postalCode.length + locality.length <= SHORT_DOCUMENT;
   const last = phrase.terms.at(-1)?.lexeme ?? "";
   // The phrase's last term is in the place in every case that a place decides: a text without it is not lexized.
-  if (!mayHold(foldings(text), last))
+  if (!mayHold(placeFoldings(places, place), last))
     return { short, inPlace: false, firstSplit: phrase.terms.length };
-  const doc = lexemesOf(text);
+  const doc = lexemesOf(placeText(places, place));
   let firstSplit = 1;
   while (firstSplit < phrase.terms.length && !splitPossible(doc, phrase.terms, firstSplit))
     firstSplit++;
