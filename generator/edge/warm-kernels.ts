@@ -24,6 +24,7 @@ import {
   gallop,
   inRuns,
   intersect,
+  merge,
   readUints,
   runningSums,
   unite,
@@ -141,6 +142,9 @@ export async function warmKernels(
     // (`Straße ri`, 157 lists) compiled each of them inside the request.
     const united = unite([every, some, streets], BITMAP_WORDS * 32);
     sum += withBit(united, bits, 1).length + withBit(united, bits, 0).length;
+    // Two common words' lists merged (`Alt or Allee`: 4.7 of its 9.6 ms in the merge's lower tiers).
+    // Both ways, so that each list's rest is copied (`every` ends last).
+    sum += merge(every, streets).length + merge(streets, every).length;
     // A universe ending inside the last word (as a national count does): the complement masks it.
     for (let op = 0; op < 3; op++)
       combineBits(scratchBits, bits, scratchBits, op, BITMAP_WORDS * 32 - 1);

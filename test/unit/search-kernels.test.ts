@@ -32,6 +32,8 @@ describe("sets of streets", () => {
     ["unite two", k.unite([list(1, 4), list(2, 4, 9)], 1000), [1, 2, 4, 9]],
     ["unite many", k.unite([list(5), list(), list(1, 5), list(3)], 10), [1, 3, 5]],
     ["unite one", k.unite([list(), list(7)], 10), [7]],
+    ["merge, the first list's rest copied", k.merge(list(1, 8, 9), list(2, 8)), [1, 2, 8, 9]],
+    ["merge, the second list's rest copied", k.merge(list(3), list(1, 3, 6, 7)), [1, 3, 6, 7]],
   ])("%s", (_, got, expected) => {
     expect(Array.from(got)).toEqual(expected);
   });
