@@ -145,7 +145,7 @@ function placePlans(
   // Only for a plan that reads the places' streets: a loop over every place (a first request's).
   const starts = () => leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
-  const ofPlaces = (from = starts()) => passing.map((p) => leaf.placeStreets(r, from, p));
+  const ofPlaces = () => leaf.streetsOfPlaces(r, starts(), passing);
   const placeLists = () => passing.map((p) => placeList(table, p));
   const plans: Plan<Found>[] = [];
   if (keys !== undefined && name === undefined)
