@@ -12,11 +12,14 @@
  * requests; 2026-11-30); and a full-text prefix's many lists decoded, united through a bitmap and
  * checked on a term's bits, a page's entries found in them with their heads and its tail shards
  * read (`Straße ri`: 157 lists, 24,043 entries; compiled inside 15 of the 24 costliest first
- * searches of the query, address and adversarial mixes, 2026-11-30).
+ * searches of the query, address and adversarial mixes, 2026-11-30); and a name's runs walked and
+ * their names tested (`name=e$`: 40,000 runs; `Runs.passes`, `walk` and `countRange` compiled
+ * inside 36 to 52 of the adversarial mix's 145 first requests over 7 ms, 2026-11-30). The made-up
+ * inputs are warm-inputs.ts'.
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
-import { ByteReader, ByteWriter, codesHolding, frontCode } from "../contract/search/bytes.ts";
+import { codesHolding } from "../contract/search/bytes.ts";
 import {
   filesOf,
   placesAt,
@@ -38,14 +41,16 @@ import {
   withBit,
 } from "../contract/search/kernels.ts";
 import { decodePostings, entryAt } from "../contract/search/postings.ts";
+import { walk } from "../contract/search/cursor.ts";
+import { parseStreetFilter } from "../contract/search/filter.ts";
+import { Runs } from "../contract/search/names.ts";
 import {
   BLOCK_ENTRIES,
-  encodeBlock,
   PLACE_STREETS_PER_FILE as PER_FILE,
   TAILS_PER_SHARD,
 } from "../contract/search/store.ts";
 import { TailShard } from "../contract/search/tails.ts";
-import { decodePlaceTable, encodePlaceTable, placeLocality } from "../contract/search/meta.ts";
+import { decodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
 import { placesPath } from "../contract/layout.ts";
 import { Automaton } from "../contract/regex/automaton.ts";
@@ -53,19 +58,13 @@ import { parsePattern } from "../contract/regex/parse.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { SearchFiles } from "./search-reader.ts";
 import { SuggestIndex } from "./suggest-index.ts";
+import { encodedList, frontCodedCodes, longPlaceTable } from "./warm-inputs.ts";
 
 /** Rounds of each loop (warm-up.test.ts checks that they run; the census in docs/SEARCH.md that they suffice). */
 export const KERNEL_ROUNDS = 8;
 
 /** Streets and places per round of the per-street and per-place loops. */
 const ELEMENTS = 256;
-
-/**
- * Places of the long place table: columns of two- and three-byte values, as a national table's,
- * long enough that its column loops reach TurboFan at startup (with 512 places they reached
- * Maglev only, and national requests then compiled them with TurboFan, 2 ms each, in 16 of 60).
- */
-const LONG_TABLE_PLACES = 2_048;
 
 /** Words of the bitmap counted, and positions of the list galloped through, each round (a national bitmap has about 37,500 words). */
 const BITMAP_WORDS = 8_192;
@@ -102,7 +101,11 @@ export async function warmKernels(
   await r.need(
     new Map([
       ...recordFiles(meta, Int32Array.of(0)),
-      ...filesOf(meta, "s", Array.from({ length: Math.ceil(meta.count / PER_FILE) }, (_, f) => f)),
+      ...filesOf(
+        meta,
+        "s",
+        Array.from({ length: Math.ceil(meta.count / PER_FILE) }, (_, f) => f),
+      ),
       ...shards,
       ...tails,
       [placesPath(country), meta.fileBytes.places],
@@ -130,6 +133,8 @@ export async function warmKernels(
   const scratchBits = new Uint32Array(BITMAP_WORDS);
   const longList = encodedList(LIST_BLOCKS);
   const listEntries = LIST_BLOCKS * BLOCK_ENTRIES;
+  const runList = decodePostings(encodedList(LIST_BLOCKS, true), listEntries);
+  const nameFilters = NAME_FILTERS.map((f) => parseStreetFilter("name", f, meta.nameCharacters));
   const patterns = AUTOMATON_PATTERNS.map((pattern) => parsePattern(pattern, true));
   const named = decodePlaceTable(longTable);
   const values = Array.from(
@@ -152,6 +157,9 @@ export async function warmKernels(
       sum += placeLocality(long, i).length + gallop(every, 97 * i + round, i);
     }
     sum += countRange(bits, round, BITMAP_WORDS * 32 - round) + intersect(some, every).length;
+    // A run's few streets, within one word: the walk counts each run of a name on a place bitmap.
+    for (let i = 0; i < 4 * ELEMENTS; i++)
+      sum += countRange(bits, 37 * i + round, 37 * i + round + 3);
     sum += inRuns(streets, every, runLengths, found) + (runningSums(every, sums)[round] ?? 0);
     // A prefix's many lists united through a bitmap (fill, count, select), checked on a term's
     // bits, and the bitmap plan's word loops: a full-text prefix beside a word
@@ -171,6 +179,31 @@ export async function warmKernels(
     const lists = [list];
     for (let i = 0; i < PAGES_FOUND * PAGE_ENTRIES; i++)
       sum += entryAt(lists, list.positions[(round * 997 + i * 61) % listEntries] ?? 0)?.place ?? 0;
+    // A name's runs walked, each run's name tested once, alone and on a place bitmap: a
+    // one-letter name filter (`name=e$`) walks 40,000 runs, and `Runs.passes` (TurboFan, 5.6 ms)
+    // and `walk` (Maglev, 2 ms) were compiled inside 36 and 52 of the 145 costliest first requests.
+    for (const filter of nameFilters) {
+      const lead = new Runs(
+        [runList],
+        { filter, and: true, exact: false },
+        BITMAP_WORDS * 32,
+        true,
+      );
+      // As a name alone walks them (to the end) and beside places (a page's worth, its total known).
+      const found =
+        round % 2 === 0
+          ? await walk(r, lead, undefined, 0, PAGE_ENTRIES)
+          : await walk(
+              r,
+              lead,
+              bits,
+              0,
+              PAGE_ENTRIES,
+              (counted) => PAGE_ENTRIES - counted,
+              listEntries,
+            );
+      sum += found.total;
+    }
     // A page's tail shards, a shard a row when its rows lie all over the place order.
     for (let i = 0; i < PAGE_ENTRIES; i++) {
       const path = tailPaths[i % tailPaths.length] as string;
@@ -179,17 +212,24 @@ export async function warmKernels(
     readUints(listBytes, 0, 3, sums, 0, BITMAP_WORDS);
     // A place filter's places' streets (`name=straße&locality=München`: placeStreets compiled inside 3 of 4 such requests, 1 ms each).
     sum += streetsOfPlaces(r, starts, placeIds).length;
-    // A postal-code literal's scan: unanchored, at the end, at the start (contract/search/values.ts).
-    for (const [atStart, atEnd] of [
-      [false, false],
-      [false, true],
-      [true, false],
-    ] as const)
-      sum +=
-        codesHolding(codes.lengths, codes.units, 5, String(round * 7 + 10), atStart, atEnd)[1] ?? 0;
+    // A postal-code literal's scan: unanchored, at the end, at the start (contract/search/values.ts),
+    // for literals of one digit (a string V8 keeps once, of a map of its own) and of two.
+    for (const literal of [String.fromCharCode(48 + (round % 10)), literalOf(round * 7 + 10)])
+      for (const [atStart, atEnd] of [
+        [false, false],
+        [false, true],
+        [true, false],
+      ] as const)
+        sum += codesHolding(codes.lengths, codes.units, 5, literal, atStart, atEnd)[1] ?? 0;
   }
   return sum;
 }
+
+/** A number's digits joined as a filter's literal text is (filter.ts literalText): a string of that kind, not a number's. */
+const literalOf = (n: number): string => Array.from(String(n), (digit) => digit).join("");
+
+/** Name filters of one letter as requests send them: at the end (a native test), anywhere, a pattern. */
+const NAME_FILTERS = ["e$", "e", "(e|ß)$"];
 
 /** Blocks of the long list decoded each round (a common lexeme's list has thousands of entries). */
 const LIST_BLOCKS = 4;
@@ -202,63 +242,3 @@ const PAGE_ENTRIES = 50;
 
 /** Pages of entries found each round: with one, `entryAt` was still compiled inside prefix requests. */
 const PAGES_FOUND = 4;
-
-/**
- * A list of `blocks` full blocks as the build writes them (store.ts encodeBlock): increasing
- * positions, places of one to three bytes, a name per entry. Never served.
- */
-function encodedList(blocks: number): Uint8Array {
-  const out = new ByteWriter();
-  // Names in order sharing prefixes of different lengths, as a block's do: a head is rebuilt by
-  // walking back over the names before it (heads.ts), which a page's rows do in most requests.
-  const heads = Array.from({ length: BLOCK_ENTRIES }, (_, h) => [
-    `Warm-up-Straße ${(h + 36 ** 2).toString(36)}`,
-  ]);
-  const entries = Array.from({ length: BLOCK_ENTRIES }, (_, i) => i);
-  for (let b = 0; b < blocks; b++)
-    encodeBlock(
-      out,
-      heads,
-      entries.map((i) => 37 * (b * BLOCK_ENTRIES + i)),
-      entries.map((i) => (i * 613 + b) % 100_000),
-      entries,
-      BLOCK_ENTRIES,
-    );
-  return out.view().slice();
-}
-
-/**
- * `count` five-digit postal codes in order, front-coded by the place table's own encoder (bytes.ts
- * frontCode) and read back as the table's reader hands them to codesHolding: per code the units it
- * shares with the one before and the length of its rest, and the rests' units. Never served.
- */
-function frontCodedCodes(count: number): { lengths: Int32Array; units: Uint16Array } {
-  const writer = new ByteWriter();
-  const rests = frontCode(
-    Array.from({ length: count }, (_, i) => String(10_000 + 11 * i)),
-    writer,
-  );
-  return {
-    lengths: new ByteReader(writer.view()).varints(new Int32Array(2 * count)),
-    units: Uint16Array.from({ length: rests.length }, (_, i) => rests.charCodeAt(i)),
-  };
-}
-
-/**
- * A place table of LONG_TABLE_PLACES places with the warm-up table's localities: its columns
- * hold values of two and three bytes, which the warm-up's few places (a byte each, read without
- * the varint loop) never have. Not served: it only gives the column loops a national table's shape.
- */
-function longPlaceTable(warmUpTable: Uint8Array): Uint8Array {
-  const table = decodePlaceTable(warmUpTable);
-  const localities = Math.max(1, table.localities.length);
-  return encodePlaceTable(
-    Array.from({ length: LONG_TABLE_PLACES }, (_, i) => ({
-      postalCode: String(10_000 + 7 * i),
-      locality: table.locality(i % localities),
-      count: 1 + ((i * 37) % 4_000),
-      listBytes: (i * 613) % 100_000,
-    })),
-    0,
-  );
-}

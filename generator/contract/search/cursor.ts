@@ -32,7 +32,7 @@ interface Lead {
  * table), counted, those of [start, end) kept; `stretch(counted)` streets at a time, as far as the
  * page's end when `total` is known, else to the lead's end.
  */
-async function walk(
+export async function walk(
   r: Reader,
   lead: Lead,
   check: undefined | Uint32Array | PlacePass,
