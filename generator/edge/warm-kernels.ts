@@ -41,9 +41,10 @@ import {
   withBit,
 } from "../contract/search/kernels.ts";
 import { decodePostings, entryAt } from "../contract/search/postings.ts";
-import { walk } from "../contract/search/cursor.ts";
+import { countedPlan, walk } from "../contract/search/cursor.ts";
 import { parseStreetFilter } from "../contract/search/filter.ts";
-import { Runs } from "../contract/search/names.ts";
+import { nameSide, Runs } from "../contract/search/names.ts";
+import { passingPlaces } from "../contract/search/values.ts";
 import {
   BLOCK_ENTRIES,
   PLACE_STREETS_PER_FILE as PER_FILE,
@@ -112,7 +113,11 @@ export async function warmKernels(
     ]),
   );
   const places = await (await SuggestIndex.open(store, origin, country)).places(r);
-  const starts = streetStarts(r, placeTable(r));
+  const table = placeTable(r);
+  const starts = streetStarts(r, table);
+  // The counted plan's leads, every street and an exact name's blocks, beside the places that pass.
+  const everyPlace = passingPlaces(undefined, undefined, table, "");
+  const countedLeads = [undefined, await nameSide(r, parseStreetFilter("name", "straße"))];
   // Places of the warm-up build over and over, as many as a big city's (München: about 100).
   const placeIds = Array.from({ length: ELEMENTS }, (_, i) => i % meta.places);
   const positions = Int32Array.from({ length: ELEMENTS }, (_, i) => i % meta.count);
@@ -182,27 +187,18 @@ export async function warmKernels(
     // A name's runs walked, each run's name tested once, alone and on a place bitmap: a
     // one-letter name filter (`name=e$`) walks 40,000 runs, and `Runs.passes` (TurboFan, 5.6 ms)
     // and `walk` (Maglev, 2 ms) were compiled inside 36 and 52 of the 145 costliest first requests.
+    // Each as beside places (on a bitmap, a page's worth, the total known), then as a name alone
+    // (to the end): both before V8 compiles the walk, whose code has no branch the other took.
+    // The walk also takes the counted plan's leads (its places' streets counted, the page read in
+    // order), which the warm-up build's requests never take: with the runs' alone, its code met
+    // their shapes first in 43 of the 145 requests above, and was deoptimised there.
+    for (const name of countedLeads)
+      sum += (await countedPlan(r, name, everyPlace, table, 0, PAGE_ENTRIES).run()).total;
     for (const filter of nameFilters) {
-      const lead = new Runs(
-        [runList],
-        { filter, and: true, exact: false },
-        BITMAP_WORDS * 32,
-        true,
-      );
-      // As a name alone walks them (to the end) and beside places (a page's worth, its total known).
-      const found =
-        round % 2 === 0
-          ? await walk(r, lead, undefined, 0, PAGE_ENTRIES)
-          : await walk(
-              r,
-              lead,
-              bits,
-              0,
-              PAGE_ENTRIES,
-              (counted) => PAGE_ENTRIES - counted,
-              listEntries,
-            );
-      sum += found.total;
+      const runs = () => new Runs([runList], { filter, and: true, exact: false }, RUN_SIZE, true);
+      const upTo = (counted: number) => PAGE_ENTRIES - counted;
+      sum += (await walk(r, runs(), bits, 0, PAGE_ENTRIES, upTo, listEntries)).total;
+      sum += (await walk(r, runs(), undefined, 0, PAGE_ENTRIES)).total;
     }
     // A page's tail shards, a shard a row when its rows lie all over the place order.
     for (let i = 0; i < PAGE_ENTRIES; i++) {
@@ -227,6 +223,9 @@ export async function warmKernels(
 
 /** A number's digits joined as a filter's literal text is (filter.ts literalText): a string of that kind, not a number's. */
 const literalOf = (n: number): string => Array.from(String(n), (digit) => digit).join("");
+
+/** The streets the made-up runs lie among: the bitmap's. */
+const RUN_SIZE = BITMAP_WORDS * 32;
 
 /** Name filters of one letter as requests send them: at the end (a native test), anywhere, a pattern. */
 const NAME_FILTERS = ["e$", "e", "(e|ß)$"];
