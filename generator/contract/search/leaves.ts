@@ -170,22 +170,25 @@ export const placeStreetFiles = (meta: SearchMeta, starts: Int32Array, places: I
   );
 
 /** The streets of each place, in order (their files fetched): one loop, warmed at startup (edge/warm-kernels.ts). */
-export function streetsOfPlaces(r: Reader, starts: Int32Array, places: readonly number[]): Int32Array[] {
+export function streetsOfPlaces(
+  r: Reader,
+  starts: Int32Array,
+  places: readonly number[],
+): Int32Array[] {
   const out: Int32Array[] = [];
-  for (let i = 0; i < places.length; i++) out.push(placeStreets(r, starts, places[i] as number));
-  return out;
-}
-
-/** The streets of place p, in order (their files fetched). */
-function placeStreets(r: Reader, starts: Int32Array, p: number): Int32Array {
-  const [from, to] = [starts[p] as number, starts[p + 1] as number];
-  const out = new Int32Array(to - from);
-  for (let k = from; k < to;) {
-    const f = Math.floor(k / PER_FILE);
-    const end = Math.min(to, (f + 1) * PER_FILE);
-    const at = (k - f * PER_FILE) * POSITION_BYTES;
-    readUints(r.bytes(pathOf(r.meta, "s", f)), at, POSITION_BYTES, out, k - from, end - from);
-    k = end;
+  for (let i = 0; i < places.length; i++) {
+    const p = places[i] as number;
+    const from = starts[p] as number;
+    const to = starts[p + 1] as number;
+    const streets = new Int32Array(to - from);
+    for (let k = from; k < to;) {
+      const f = Math.floor(k / PER_FILE);
+      const end = Math.min(to, (f + 1) * PER_FILE);
+      const at = (k - f * PER_FILE) * POSITION_BYTES;
+      readUints(r.bytes(pathOf(r.meta, "s", f)), at, POSITION_BYTES, streets, k - from, end - from);
+      k = end;
+    }
+    out.push(streets);
   }
   return out;
 }
