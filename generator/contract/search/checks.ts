@@ -131,12 +131,10 @@ const nameLexemes = isolateMemo(NAMES_KEPT, lexemesFrom);
 /** A plain name's lexemes alone, with their positions. */
 const nameDocument = isolateMemo(NAMES_KEPT, (name: string) => streetLexemes(name, "", ""));
 /** Per place table, each place's lexemes and its text's two folded forms (foldings), as worked out. */
-const perPlace = new WeakMap<PlaceTable, { lexemes: Lexemes[]; folded: string[][] }>();
-const keptOf = (places: PlaceTable) => {
-  let kept = perPlace.get(places);
-  if (kept === undefined) perPlace.set(places, (kept = { lexemes: [], folded: [] }));
-  return kept;
-};
+type Kept = { lexemes: Lexemes[]; folded: string[][] };
+const perPlace = new WeakMap<PlaceTable, Kept>();
+const keptOf = (places: PlaceTable) =>
+  perPlace.get(places) ?? (perPlace.set(places, { lexemes: [], folded: [] }).get(places) as Kept);
 const placeText = (places: PlaceTable, id: number) =>
   ` ${placePostalCode(places, id)} ${placeLocality(places, id)}`;
 const placeFoldings = (places: PlaceTable, id: number): readonly string[] =>
@@ -145,11 +143,9 @@ const NO_LEXEMES: Lexemes = { set: new Set(), list: [] };
 /** A place's lexemes, none when its text holds none of `terms`. */
 const placeLexemes = (places: PlaceTable, id: number, terms: readonly string[]) => {
   const kept = keptOf(places);
-  const known = kept.lexemes[id];
-  if (known !== undefined) return known;
-  const folded = placeFoldings(places, id);
-  if (!terms.some((lexeme) => mayHold(folded, lexeme))) return NO_LEXEMES;
-  return (kept.lexemes[id] = lexemesFrom(placeText(places, id)));
+  const folded = kept.lexemes[id] === undefined ? placeFoldings(places, id) : undefined;
+  if (folded !== undefined && !terms.some((lexeme) => mayHold(folded, lexeme))) return NO_LEXEMES;
+  return (kept.lexemes[id] ??= lexemesFrom(placeText(places, id)));
 };
 const nameFoldings = isolateMemo(NAMES_KEPT, foldings);
 
@@ -188,7 +184,9 @@ type PlaceVerdict = {
  */
 class PhraseOnStreets {
   private readonly verdicts = new Map<number, PlaceVerdict>();
-  private readonly byText = new Map<string, PlaceVerdict>();
+  private readonly byKey = new Map<string, PlaceVerdict>();
+  /** Per postal code's number in the place table, its key (postalCodeKey). */
+  private readonly codeKeys = new Map<number, string>();
 
   constructor(
     readonly phrase: Phrase,
@@ -196,21 +194,17 @@ class PhraseOnStreets {
     readonly whole: (entry: ListEntry) => boolean,
   ) {}
 
-  /** What place p says of the phrase: places alike but for a mute postal code share it. */
+  /** What place p says of the phrase: places alike but for a mute postal code share it (keyed by their locality's number). */
   verdict(place: number): PlaceVerdict {
     let verdict = this.verdicts.get(place);
     if (verdict === undefined) {
       const { phrase, places } = this;
-      const postalCode = placePostalCode(places, place);
-      // A postal code of digits that no term is (a mute one) only takes a position: the locality decides.
-      const mute =
-        /^[0-9]+$/.test(postalCode) &&
-        !phrase.terms.some((t) =>
-          t.prefix ? postalCode.startsWith(t.lexeme) : postalCode === t.lexeme,
-        );
-      const key = `${mute ? "#".repeat(postalCode.length) : postalCode} ${placeLocality(places, place)}`;
-      verdict = this.byText.get(key) ?? placeVerdict(phrase, places, place);
-      this.byText.set(key, verdict);
+      const code = places.postalCodeOf[place] ?? 0;
+      let codeKey = this.codeKeys.get(code);
+      if (codeKey === undefined)
+        this.codeKeys.set(code, (codeKey = postalCodeKey(phrase, placePostalCode(places, place))));
+      const key = `${codeKey} ${places.localityOf[place] ?? 0}`;
+      this.byKey.set(key, (verdict = this.byKey.get(key) ?? placeVerdict(phrase, places, place)));
       this.verdicts.set(place, verdict);
     }
     return verdict;
@@ -260,6 +254,13 @@ function byPlaces(
   }
   return out.subarray(0, n);
 }
+
+/** A postal code of digits that no term is (a mute one) only takes a position: `#` for each digit. */
+const postalCodeKey = (phrase: Phrase, code: string) =>
+  /^[0-9]+$/.test(code) &&
+  !phrase.terms.some((t) => (t.prefix ? code.startsWith(t.lexeme) : code === t.lexeme))
+    ? "#".repeat(code.length)
+    : code;
 
 function placeVerdict(phrase: Phrase, places: PlaceTable, place: number): PlaceVerdict {
   const [postalCode, locality] = [placePostalCode(places, place), placeLocality(places, place)];
