@@ -118,7 +118,7 @@ export async function warmKernels(
   // The counted plan's leads, every street and an exact name's blocks, beside the places that pass.
   const everyPlace = passingPlaces(undefined, undefined, table, "");
   const countedLeads = [undefined, await nameSide(r, parseStreetFilter("name", "straße"))];
-  // Places of the warm-up build over and over, as many as a big city's (München: about 100).
+  // The warm-up build's places, repeated: a big city has hundreds (Stuttgart 205, München 500).
   const placeIds = Array.from({ length: ELEMENTS }, (_, i) => i % meta.places);
   const positions = Int32Array.from({ length: ELEMENTS }, (_, i) => i % meta.count);
   const longTable = longPlaceTable(r.bytes(placesPath(country)));
@@ -171,7 +171,7 @@ export async function warmKernels(
     // (`Straße ri`, 157 lists) compiled each of them inside the request.
     const united = unite([every, some, streets], BITMAP_WORDS * 32);
     sum += withBit(united, bits, 1).length + withBit(united, bits, 0).length;
-    // Two common words' lists merged (`Alt or Allee`: 4.7 of its 9.6 ms in the merge's lower tiers).
+    // Two common words' lists merged (`Alt or Allee`: 8.7 ms as a first request before, 2.4 after).
     // Both ways, so that each list's rest is copied (`every` ends last).
     sum += merge(every, streets).length + merge(streets, every).length;
     // A universe ending inside the last word (as a national count does): the complement masks it.
@@ -206,7 +206,8 @@ export async function warmKernels(
       sum += new TailShard(r.bytes(path)).tail(i % TAILS_PER_SHARD, (i & 1) as 0 | 1).length;
     }
     readUints(listBytes, 0, 3, sums, 0, BITMAP_WORDS);
-    // A place filter's places' streets (`name=straße&locality=München`: placeStreets compiled inside 3 of 4 such requests, 1 ms each).
+    // A place filter's places' streets (`name=straße&locality=München`: their reading was compiled
+    // inside 3 of 4 such requests, 1 ms each).
     sum += streetsOfPlaces(r, starts, placeIds).length;
     // A postal-code literal's scan: unanchored, at the end, at the start (contract/search/values.ts),
     // for literals of one digit (a string V8 keeps once, of a map of its own) and of two.
