@@ -23,6 +23,7 @@ import { codesHolding } from "../contract/search/bytes.ts";
 import {
   filesOf,
   placesAt,
+  placeStreetFiles,
   placeTable,
   recordFiles,
   streetStarts,
@@ -45,11 +46,7 @@ import { countedPlan, walk } from "../contract/search/cursor.ts";
 import { parseStreetFilter } from "../contract/search/filter.ts";
 import { nameSide, Runs } from "../contract/search/names.ts";
 import { passingPlaces } from "../contract/search/values.ts";
-import {
-  BLOCK_ENTRIES,
-  PLACE_STREETS_PER_FILE as PER_FILE,
-  TAILS_PER_SHARD,
-} from "../contract/search/store.ts";
+import { BLOCK_ENTRIES, TAILS_PER_SHARD } from "../contract/search/store.ts";
 import { TailShard } from "../contract/search/tails.ts";
 import { decodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
@@ -102,11 +99,6 @@ export async function warmKernels(
   await r.need(
     new Map([
       ...recordFiles(meta, Int32Array.of(0)),
-      ...filesOf(
-        meta,
-        "s",
-        Array.from({ length: Math.ceil(meta.count / PER_FILE) }, (_, f) => f),
-      ),
       ...shards,
       ...tails,
       [placesPath(country), meta.fileBytes.places],
@@ -115,11 +107,15 @@ export async function warmKernels(
   const places = await (await SuggestIndex.open(store, origin, country)).places(r);
   const table = placeTable(r);
   const starts = streetStarts(r, table);
-  // The counted plan's leads, every street and an exact name's blocks, beside the places that pass.
-  const everyPlace = passingPlaces(undefined, undefined, table, "");
-  const countedLeads = [undefined, await nameSide(r, parseStreetFilter("name", "straße"))];
   // The warm-up build's places, repeated: a big city has hundreds (Stuttgart 205, München 500).
   const placeIds = Array.from({ length: ELEMENTS }, (_, i) => i % meta.places);
+  await r.need(placeStreetFiles(meta, starts, Int32Array.from(placeIds)));
+  // The counted plan's leads, every street and an exact name's blocks, beside the places that pass.
+  const everyPlace = passingPlaces(undefined, undefined, table, "");
+  const countedLeads = [
+    undefined,
+    await nameSide(r, parseStreetFilter("name", "straße", meta.nameCharacters)),
+  ];
   const positions = Int32Array.from({ length: ELEMENTS }, (_, i) => i % meta.count);
   const longTable = longPlaceTable(r.bytes(placesPath(country)));
   const bits = Uint32Array.from({ length: BITMAP_WORDS }, (_, i) => Math.imul(i, 0x9e3779b1));
