@@ -8,7 +8,9 @@ import {
   BLOCK_ENTRIES,
   encodeBlock,
   gramsOf,
+  NAME_END,
   NAME_START,
+  nameEndGrams,
   nameStartGrams,
   PLAIN_NAME_LENGTH,
 } from "../contract/search/store.ts";
@@ -136,9 +138,9 @@ export function headRuns(headOf: Int32Array): Runs {
 
 /**
  * Every case-folded 1-, 2- and 3-gram of the names, each name's first one and two characters
- * after NAME_START, and every longer n-gram (NAME_START counted as a character) in at least
- * COMMON_GRAM_RUNS runs, with the runs of streets of those names, by n-gram; EVERY_NAME with
- * every run.
+ * after NAME_START and last one and two before NAME_END, and every longer n-gram (NAME_START and
+ * NAME_END counted as characters) in at least COMMON_GRAM_RUNS runs, with the runs of streets of
+ * those names, by n-gram; EVERY_NAME with every run.
  */
 export function trigramRuns(
   { heads, headOf }: Pick<IndexedStreets, "heads" | "headOf">,
@@ -158,7 +160,7 @@ export function trigramRuns(
     if (own === undefined) {
       const folded = caseFoldKey(name);
       const grams = [1, 2, 3].flatMap((n) => gramsOf(folded, n));
-      grams.push(...nameStartGrams(folded));
+      grams.push(...nameStartGrams(folded), ...nameEndGrams(folded));
       byName.set(name, (own = grams.map((t) => ids.id(t))));
       runsOfName.set(name, []);
     }
@@ -202,9 +204,10 @@ function commonGramRuns(
       .map(([gram]) => gram),
   );
   // Per name: its folded code points and where its (n-1)-gram is common, for the length at hand.
-  // NAME_START first, so that a common prefix is a common n-gram that starts with it.
+  // NAME_START first and NAME_END last, so that a common prefix is a common n-gram that starts
+  // with the one and a common suffix one that ends with the other.
   const names = [...runsOfName].map(([name, ofRuns]) => {
-    const chars = Array.from(NAME_START + caseFoldKey(name));
+    const chars = Array.from(NAME_START + caseFoldKey(name) + NAME_END);
     const at: number[] = [];
     for (let i = 0; i + 3 <= chars.length; i++)
       if (common.has(chars.slice(i, i + 3).join(""))) at.push(i);

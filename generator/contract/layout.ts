@@ -12,7 +12,7 @@ import type { Format } from "./query.ts";
  * in a way that the other side cannot read: the route table and each search meta carry it, and
  * the Worker and `serve` refuse a build of another version instead of misreading it.
  */
-export const FORMAT_VERSION = 9;
+export const FORMAT_VERSION = 10;
 
 /**
  * Why a build stamped `found` cannot be read by this code, as one line naming `what` (a directory,

@@ -120,6 +120,20 @@ export function searchRequests(
           ? { name, locality: Array.from(s.locality)[0] ?? "" }
           : { name };
     });
+  // A name's end (`weg$`): the lists of a suffix and NAME_END, exact or tested; alone or beside a place.
+  const nameSuffix = fc
+    .tuple(street, fc.integer({ min: 1, max: 12 }), fc.nat(2), fc.nat(3))
+    .map(([s, length, casing, how]) => {
+      const chars = Array.from(s.name);
+      const cut = chars.slice(Math.max(0, chars.length - length)).join("");
+      const text = casing === 0 ? cut : casing === 1 ? cut.toUpperCase() : cut.toLowerCase();
+      const name = `${text.replace(/[.\\()[\]{}*+?|^$]/g, (ch) => `\\${ch}`)}$`;
+      return how === 1
+        ? { name, postalCode: `${s.postalCode.slice(-1)}$` }
+        : how === 2
+          ? { name, locality: `${Array.from(s.locality).at(-1) ?? ""}$` }
+          : { name };
+    });
   // A common long name beside a postal-code prefix or a locality: counted from its place counts, its page merged from the places' lists.
   const commonBeside = fc
     .tuple(
@@ -210,6 +224,10 @@ export function searchRequests(
     {
       weight: 2,
       arbitrary: streetsPaged(shortName),
+    },
+    {
+      weight: 2,
+      arbitrary: streetsPaged(nameSuffix),
     },
     {
       weight: 5,

@@ -92,6 +92,11 @@ describe("lexeme bitmaps", () => {
     ["locality", "k", "Kk", "@lK"],
     ["locality", "^a", "Aa", undefined],
     ["locality", "ab", "Aab", undefined],
+    // A locality's last character.
+    ["locality", "e$", "Ee", "@lE$"],
+    ["locality", "k$", "Kk\u212a", undefined],
+    ["locality", "^e$", "Ee", undefined],
+    ["locality", "ee$", "Ee", undefined],
     // Postal codes' digits whose places lie all over the place order.
     ["postalCode", "1$", "", "@p1$"],
     ["postalCode", "33", "", "@p33"],
@@ -128,10 +133,9 @@ describe("lexeme bitmaps", () => {
       );
     });
     // @lA, @p0, @p10, @p^1, @p0$: one street, not dense.
-    expect(keys).toEqual(["@lB", "@p1", "@p1$", "@p2", "@p21", "@p^2"]);
-    expect([...written.keys()]).toEqual([5, 6, 7, 8, 9, 10]);
-    expect(written.get(5)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    expect(written.get(6)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
-    for (const n of [7, 8, 9, 10]) expect(written.get(n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(keys).toEqual(["@lB", "@lB$", "@p1", "@p1$", "@p2", "@p21", "@p^2"]);
+    expect([...written.keys()]).toEqual([5, 6, 7, 8, 9, 10, 11]);
+    for (const n of [5, 6, 7]) expect(written.get(n)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    for (const n of [8, 9, 10, 11]) expect(written.get(n)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 });

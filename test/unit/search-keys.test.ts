@@ -1,12 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { COMMON_GRAM_RUNS, headRuns, trigramRuns } from "../../generator/build/search-keys.ts";
 import { caseFoldKey } from "../../generator/contract/search/filter.ts";
-import { gramsOf, NAME_START } from "../../generator/contract/search/store.ts";
+import { gramsOf, NAME_END, NAME_START } from "../../generator/contract/search/store.ts";
 
 /**
  * The n-gram lists the build writes: every 1-, 2- and 3-gram, and exactly the longer n-grams in
  * at least COMMON_GRAM_RUNS runs, each with exactly the runs whose case-folded name contains it;
- * and NAME_START with each name's first one and two characters, and longer prefixes likewise.
+ * and NAME_START with each name's first one and two characters, and longer prefixes likewise; and
+ * each name's last one and two characters with NAME_END, and longer suffixes likewise.
  */
 describe("n-gram runs", () => {
   // Names in order (some of two streets), sharing `straße` / `Weg` in many of them.
@@ -28,6 +29,9 @@ describe("n-gram runs", () => {
     // Its starts: NAME_START and its first k characters, counted as n-grams of k + 1.
     const marked = Array.from(NAME_START + folded);
     for (let n = 2; n <= marked.length; n++) grams.add(marked.slice(0, n).join(""));
+    // Its ends: its last k characters and NAME_END.
+    const ended = Array.from(folded + NAME_END);
+    for (let n = 2; n <= ended.length; n++) grams.add(ended.slice(-n).join(""));
     for (const gram of grams) (expected.get(gram) ?? expected.set(gram, []).get(gram))?.push(run);
   });
 
@@ -37,6 +41,7 @@ describe("n-gram runs", () => {
     );
     expect(long.map(([gram]) => gram).filter((gram) => gram.length >= 6)).toContain("STRAßE");
     expect(long.map(([gram]) => gram)).toContain(`${NAME_START}C0`);
+    expect(long.map(([gram]) => gram)).toContain(`STRAßE${NAME_END}`);
     expect([...lists.keys()].filter((key) => key !== "").sort()).toEqual(
       long.map(([gram]) => gram).sort(),
     );

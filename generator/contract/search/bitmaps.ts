@@ -7,8 +7,8 @@
  * `platz he` as typed) is a bit test per candidate, not a decode of long lists nor a lexizing of
  * each candidate's name and place. A list holds exactly the streets whose document has its
  * lexeme, so the test is exact. Place bitmaps (placeBitmapKey) hold the streets of a one-character
- * place filter (`postalCode=1`, `locality=a`) and of the postal-code filters whose places lie all
- * over the place order and hold a tenth to a twenty-fifth of the streets (two digits anywhere,
+ * place filter (`postalCode=1`, `locality=a`; a locality's last, `locality=e$`, whose places lie
+ * all over the place order) and of the postal-code filters whose places lie all over the place order and hold a tenth to a twenty-fifth of the streets (two digits anywhere,
  * `postalCode=33`; the last, `3$`; the first, `^3`), for keys on at least one street in
  * BITMAP_DENSITY: beside a name of a few thousand streets those places' streets are too many
  * files to read, and the name's streets are tested bit by bit instead. The last two digits
@@ -24,7 +24,8 @@ export const termKey = (term: LexemeMatch) => `${term.prefix ? "*" : "="}${term.
 
 /**
  * A place bitmap's key: the streets whose postal code has the text (a character, two in a row, or
- * with `^`/`$` its first or last one), or whose locality's case-folded form has the character.
+ * with `^`/`$` its first or last one), or whose locality's case-folded form has the character
+ * (with `$`: ends with it).
  */
 export const placeBitmapKey = (parameter: "postalCode" | "locality", text: string) =>
   `@${parameter === "postalCode" ? "p" : "l"}${text}`;
@@ -37,10 +38,12 @@ export function placeKeys(postalCode: string, locality: string): string[] {
     ...code.slice(1).map((ch, i) => `${code[i] ?? ""}${ch}`),
     ...(code.length === 0 ? [] : [`^${code[0] ?? ""}`, `${code.at(-1) ?? ""}$`]),
   ];
+  const folded = Array.from(caseFoldKey(locality));
   return [
     ...new Set([
       ...texts.map((text) => placeBitmapKey("postalCode", text)),
-      ...Array.from(caseFoldKey(locality), (ch) => placeBitmapKey("locality", ch)),
+      ...folded.map((ch) => placeBitmapKey("locality", ch)),
+      ...(folded.length === 0 ? [] : [placeBitmapKey("locality", `${folded.at(-1) ?? ""}$`)]),
     ]),
   ];
 }
@@ -88,19 +91,21 @@ export function placeFilterKey(
     const digits = postalDigitsText(text, anchoredStart, anchoredEnd);
     if (digits !== undefined) return placeBitmapKey(parameter, digits);
   }
+  // A locality's last character (`locality=e$`) has a bitmap too; a postal code's has above.
+  const atEnd = anchoredEnd && parameter === "locality";
   if (
     parameter === "name" ||
     pattern !== undefined ||
     literal.length !== 1 ||
     anchoredStart ||
-    anchoredEnd
+    (anchoredEnd && !atEnd)
   )
     return undefined;
   const key = ignoreCase ? caseFoldKey(text) : text;
   const accepted = [accepts[0], accepts[1]].map((c) => String.fromCodePoint(c ?? 0));
   if (ignoreCase && localities.some((d) => !accepted.includes(d) && caseFoldKey(d) === key))
     return undefined;
-  return placeBitmapKey(parameter, key);
+  return placeBitmapKey(parameter, atEnd ? `${key}$` : key);
 }
 
 /** The text of a postal-code filter of one or two digits as placeKeys writes it, if it has one. */

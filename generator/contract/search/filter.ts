@@ -237,18 +237,20 @@ export function caseFoldKey(text: string): string {
 
 /**
  * Does every value whose case-folded form contains the literal's own key (caseFoldKey) match the
- * filter (`atStart`: every value whose folded form starts with it)? So when the filter is
- * unanchored (or anchored at the start only, and `atStart`), ignores case and each literal
- * character's case class (the characters caseFoldKey maps with it, of those `occurring` in the
- * values) is no more than what `~*` accepts for it: then the runs on the list of its n-gram are
- * exactly those that pass, and none needs testing.
+ * filter (`atStart`: every value whose folded form starts with it, `atEnd`: ends with it)? So when
+ * the filter is anchored where the list is (nowhere, at the start, at the end), ignores case and
+ * each literal character's case class (the characters caseFoldKey maps with it, of those
+ * `occurring` in the values) is no more than what `~*` accepts for it: then the runs on the list
+ * of its n-gram are exactly those that pass, and none needs testing.
  */
 export function foldIsExact(
   filter: StreetFilter,
   occurring: ReadonlySet<number>,
   atStart = false,
+  atEnd = false,
 ): boolean {
-  if (filter.anchoredStart !== atStart || filter.anchoredEnd || !filter.ignoreCase) return false;
+  if (filter.anchoredStart !== atStart || filter.anchoredEnd !== atEnd || !filter.ignoreCase)
+    return false;
   return filter.literal.every((c, k) =>
     caseClass(c).every(
       (d) => d === filter.accepts[2 * k] || d === filter.accepts[2 * k + 1] || !occurring.has(d),

@@ -14,7 +14,7 @@ import { list, listFiles, shardFiles, shardOf } from "./leaves.ts";
 import { COST, type Reader } from "./plan.ts";
 import type { Postings } from "./postings.ts";
 import type { Listed } from "./shards.ts";
-import { EVERY_NAME, literalKeys, listCount, NAME_START, type ListRef } from "./store.ts";
+import { EVERY_NAME, literalKeys, listCount, NAME_END, NAME_START, type ListRef } from "./store.ts";
 import { gallop, intersect, unite } from "./kernels.ts";
 
 /** The lists a name reads: their runs (an upper bound of the candidates) and streets (likewise). */
@@ -82,25 +82,27 @@ export async function nameSide(r: Reader, filter: StreetFilter): Promise<NameSid
     () => new Set(Array.from(r.meta.nameCharacters, (c) => c.codePointAt(0) ?? 0)),
   );
   const text = caseFoldKey(literalText(filter.literal));
-  const anchored = filter.anchoredStart && filter.literal.length > 0;
-  const start = anchored ? NAME_START : "";
-  // Its lists, their runs and streets, and (exact, unanchored) its per-place counts file.
+  const atStart = filter.anchoredStart && filter.literal.length > 0;
+  // Anchored at both ends, the name's start leads.
+  const atEnd = !atStart && filter.anchoredEnd && filter.literal.length > 0;
+  const key = (atStart ? NAME_START : "") + text + (atEnd ? NAME_END : "");
+  // Its lists, their runs and streets, and (exact, not anchored at the start) its per-place counts file.
   const of = (refs: ListRef[], runs: number, streets: number, exact: boolean): NameSide => {
-    const n = exact && !anchored ? r.meta.gramCounts.indexOf(text) : -1;
+    const n = exact && !atStart ? r.meta.gramCounts.indexOf(key) : -1;
     return { ...side, refs, runs, streets, exact, counts: n < 0 ? undefined : n };
   };
-  // Four or more characters, or anchored, may be a list of its own (a common n-gram, a name's start).
-  if (anchored || filter.literal.length >= 4) {
-    const own = (await lookup(r, [start + text])).get(start + text);
+  // Four or more characters, or anchored, may be a list of its own (a common n-gram, a name's start or end).
+  if (atStart || atEnd || filter.literal.length >= 4) {
+    const own = (await lookup(r, [key])).get(key);
     if (own !== undefined) {
-      const exact = foldIsExact(filter, occurring, anchored);
+      const exact = foldIsExact(filter, occurring, atStart, atEnd);
       return of([own.ref], listCount(own.ref), own.streets, exact);
     }
-    if (anchored && filter.literal.length <= 2) return of([], 0, 0, true);
+    if ((atStart || atEnd) && filter.literal.length <= 2) return of([], 0, 0, true);
   }
   // Its rarest n-gram's runs, intersected with the rarest that does not overlap it when that is at
   // most COST.name times as long: decoding it costs less than testing the names it rules out.
-  const keys = literalKeys(start + text);
+  const keys = literalKeys(key);
   const found = await lookup(r, keys);
   const lists = keys.map((key) => found.get(key));
   if (lists.some((l) => l === undefined)) return of([], 0, 0, true);

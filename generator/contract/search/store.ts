@@ -98,6 +98,14 @@ export const EVERY_NAME = "";
  */
 export const NAME_START = "\u0000";
 
+/**
+ * Marks the end of a name in the trigram shards' keys: `suffix + NAME_END` lists the runs whose
+ * case-folded name ends with the suffix (one and two characters for every name, longer ones as
+ * common n-grams), so `name=e$` is a list, not a test of every name holding `e`. The same character
+ * as NAME_START: at a key's end it cannot be taken for a start.
+ */
+export const NAME_END = NAME_START;
+
 /** The anchored n-grams of a case-folded name that have lists for every name: its first one and two characters after NAME_START. */
 export function nameStartGrams(folded: string): string[] {
   const chars = Array.from(folded);
@@ -106,6 +114,15 @@ export function nameStartGrams(folded: string): string[] {
     : chars.length === 1
       ? [NAME_START + chars[0]]
       : [NAME_START + chars[0], NAME_START + chars[0] + chars[1]];
+}
+
+/** The anchored n-grams of a case-folded name that have lists for every name: its last one and two characters before NAME_END. */
+export function nameEndGrams(folded: string): string[] {
+  const chars = Array.from(folded);
+  const last = chars.at(-1);
+  const before = chars.at(-2);
+  if (last === undefined) return [];
+  return before === undefined ? [last + NAME_END] : [last + NAME_END, before + last + NAME_END];
 }
 
 /** The distinct trigrams (three code points) of a case-folded text. */

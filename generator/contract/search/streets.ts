@@ -7,7 +7,7 @@ import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, cheapest, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, inRuns, mergeFirst, selectBits } from "./kernels.ts";
+import { combineBits, fillPositions, inRuns, mergeFirst, selectBits } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
 import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
@@ -160,17 +160,32 @@ function placePlans(
   if (name === undefined || name.counts !== undefined)
     plans.push(countedPlan(r, name, places, table, start, end));
   if (name === undefined) {
-    plans.push({
-      // The places' streets merged in order, as far as the page's end.
-      steps: places.streets * COST.position,
-      files: positionFiles,
-      run: async () => {
-        const from: number[] = [];
-        const positions = mergeFirst(ofPlaces(), start, end, from);
-        const found = Int32Array.from(from, (l) => passing[l] as number);
-        return { total: places.streets, positions, places: found };
+    const words = (r.meta.count + 31) >>> 5;
+    plans.push(
+      {
+        // The places' streets merged in order as far as the page's end: a heap of the lists.
+        steps:
+          places.streets * COST.position +
+          Math.min(end, places.streets) * Math.log2(passing.length + 1) * COST.position,
+        files: positionFiles,
+        run: async () => {
+          const from: number[] = [];
+          const positions = mergeFirst(ofPlaces(), start, end, from);
+          const found = Int32Array.from(from, (l) => passing[l] as number);
+          return { total: places.streets, positions, places: found };
+        },
       },
-    });
+      {
+        // The places' streets set in a bitmap of every street, the page selected on it.
+        steps: places.streets * (COST.position + COST.bit) + words * COST.word,
+        files: positionFiles,
+        run: async () => {
+          const bits = new Uint32Array(words);
+          for (const streets of ofPlaces()) fillPositions(bits, streets);
+          return { total: places.streets, positions: selectBits(bits, start, end) };
+        },
+      },
+    );
     return plans;
   }
   // When the places lead, the matches are sorted as (street, place) keys.
