@@ -7,7 +7,14 @@ import { filterMatches, type StreetFilter } from "./filter.ts";
 import { placeList } from "./meta.ts";
 import { COST, cheapest, type Found, type Plan, type Reader } from "./plan.ts";
 import * as leaf from "./leaves.ts";
-import { combineBits, fillPositions, inRuns, mergeFirst, selectBits } from "./kernels.ts";
+import {
+  combineBits,
+  countBits,
+  fillPositions,
+  inRuns,
+  mergeFirst,
+  selectBits,
+} from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
 import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
@@ -49,11 +56,13 @@ export async function findStreets(
       const { characters } = r.meta.columns.locality;
       const places = passingPlaces(postalCode, locality, leaf.placeTable(r), characters);
       if (name !== undefined) refuseBroadPattern(name, places.streets);
-      const plans = placePlans(r, name, places, keys, start, end);
+      const plans = placePlans(r, name, places, start, end);
       return await cheapest(plans.map(pageRead(r)), r);
     },
   });
-  if (name === undefined || keys === undefined) return await cheapest([withTable(0)], r);
+  if (keys === undefined) return await cheapest([withTable(0)], r);
+  if (name === undefined)
+    return await cheapest([pageRead(r)(placeBitsPlan(r, keys, start, end)), withTable(0)], r);
   // Before the table, the places' streets are at most those of their rarest bitmap.
   const streets = Math.min(...keys.map((n) => r.meta.bitmapStreets[n] ?? count));
   const beside = Math.min(
@@ -112,6 +121,27 @@ const bitmapPlan = (
     leaf.filesOf(r.meta, "b", keys),
   );
 
+/** Place filters alone, each a bitmap: counted (one a count the meta gives) and the page selected, no place table read. */
+const placeBitsPlan = (
+  r: Reader,
+  keys: readonly number[],
+  start: number,
+  end: number,
+): Plan<Found> => ({
+  // The bitmaps combined, then counted (more than one), and words selected as far as the page.
+  steps:
+    andSteps(r, keys) +
+    (keys.length > 1 ? words(r) * COST.word : 0) +
+    Math.min(end, r.meta.count / 32) * COST.word,
+  files: () => leaf.filesOf(r.meta, "b", keys),
+  run: async () => {
+    const bits = placeBits(r, keys);
+    const [only] = keys;
+    const total = keys.length === 1 ? (r.meta.bitmapStreets[only as number] ?? 0) : countBits(bits);
+    return { total, positions: selectBits(bits, start, end) };
+  },
+});
+
 /** The streets in every one of these place bitmaps. */
 function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
   const [first, second] = keys.map((n) => leaf.bitmap(r, n)) as [Uint32Array, Uint32Array?];
@@ -120,8 +150,9 @@ function placeBits(r: Reader, keys: readonly number[]): Uint32Array {
   combineBits(out, first, second, 0);
   return out;
 }
-const andSteps = (r: Reader, keys: readonly number[]) =>
-  (keys.length - 1) * ((r.meta.count + 31) >>> 5) * COST.word;
+const andSteps = (r: Reader, keys: readonly number[]) => (keys.length - 1) * words(r) * COST.word;
+/** Words of a bitmap over every street. */
+const words = (r: Reader) => (r.meta.count + 31) >>> 5;
 
 const positionSteps = (name: NameSide, streets: number) =>
   streets * (COST.position + COST.bit) + nameSteps(name, streets);
@@ -131,7 +162,6 @@ function placePlans(
   r: Reader,
   name: NameSide | undefined,
   places: PlacePass,
-  keys: readonly number[] | undefined,
   start: number,
   end: number,
 ): Plan<Found>[] {
@@ -148,19 +178,9 @@ function placePlans(
   const ofPlaces = () => leaf.streetsOfPlaces(r, starts(), passing);
   const placeLists = () => passing.map((p) => placeList(table, p));
   const plans: Plan<Found>[] = [];
-  if (keys !== undefined && name === undefined)
-    plans.push({
-      steps: andSteps(r, keys) + Math.min(end, r.meta.count / 32) * COST.word,
-      files: () => leaf.filesOf(r.meta, "b", keys),
-      run: async () => ({
-        total: places.streets,
-        positions: selectBits(placeBits(r, keys), start, end),
-      }),
-    });
   if (name === undefined || name.counts !== undefined)
     plans.push(countedPlan(r, name, places, table, start, end));
   if (name === undefined) {
-    const words = (r.meta.count + 31) >>> 5;
     plans.push(
       {
         // The places' streets merged in order as far as the page's end: a heap of the lists.
@@ -177,10 +197,10 @@ function placePlans(
       },
       {
         // The places' streets set in a bitmap of every street, the page selected on it.
-        steps: places.streets * (COST.position + COST.bit) + words * COST.word,
+        steps: places.streets * (COST.position + COST.bit) + words(r) * COST.word,
         files: positionFiles,
         run: async () => {
-          const bits = new Uint32Array(words);
+          const bits = new Uint32Array(words(r));
           for (const streets of ofPlaces()) fillPositions(bits, streets);
           return { total: places.streets, positions: selectBits(bits, start, end) };
         },
