@@ -36,11 +36,15 @@ export function passingPlaces(
     : [0, size];
   const codes = !prefix && postalCode ? postalCodesPassing(postalCode, places) : undefined;
   const some = locality && candidates(locality, places.localityText, characters);
+  // A literal's candidates are its matches (the search tests what filterMatches does), but for `$`.
+  const found = locality?.pattern === undefined && !locality?.anchoredEnd;
   const localities =
     locality &&
     (some === undefined
       ? testEach(locality, places.localities.length, (i) => places.localities[i] ?? "")
-      : testEach(locality, some.length, places.locality, some));
+      : found
+        ? some
+        : testEach(locality, some.length, places.locality, some));
   const postalCodeOf = codes === undefined ? undefined : places.postalCodeOf;
   const localityOf = localities === undefined ? undefined : places.localityOf;
   const pass = new Uint8Array(size);
