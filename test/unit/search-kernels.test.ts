@@ -114,6 +114,28 @@ describe("sets of streets", () => {
     ]);
   });
 
+  it("merges any disjoint lists as sorting them together does, for any page", () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(200), { maxLength: 60 }),
+        fc.nat(8),
+        fc.nat(70),
+        fc.nat(70),
+        (values, count, start, length) => {
+          // Each value to list value % (count + 1): disjoint, each increasing.
+          const lists = Array.from({ length: count + 1 }, (_, l) =>
+            Int32Array.from(values.filter((v) => v % (count + 1) === l).sort((a, b) => a - b)),
+          );
+          const from: number[] = [];
+          const merged = k.mergeFirst(lists, start, start + length, from);
+          const sorted = [...values].sort((a, b) => a - b).slice(start, start + length);
+          expect([Array.from(merged), from]).toEqual([sorted, sorted.map((v) => v % (count + 1))]);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("finds by galloping where a value is, or would be", () => {
     const values = list(1, 4, 9, 16, 25, 36);
     expect([0, 1, 2, 16, 17, 40].map((v) => k.gallop(values, v))).toEqual([0, 0, 1, 3, 4, 6]);
