@@ -8,8 +8,9 @@
  * each candidate's name and place. A list holds exactly the streets whose document has its
  * lexeme, so the test is exact. Place bitmaps (placeBitmapKey) hold the streets of a one-character
  * place filter (`postalCode=1`, `locality=a`; a locality's last, `locality=e$`, whose places lie
- * all over the place order) and of the postal-code filters whose places lie all over the place order and hold a tenth to a twenty-fifth of the streets (two digits anywhere,
- * `postalCode=33`; the last, `3$`; the first, `^3`), for keys on at least one street in
+ * all over the place order) and of the postal-code filters whose places lie all over the place
+ * order and hold a tenth to a twenty-fifth of the streets (two digits anywhere, `postalCode=33`;
+ * the last, `3$`; the first, `^3`), for keys on at least one street in
  * BITMAP_DENSITY: beside a name of a few thousand streets those places' streets are too many
  * files to read, and the name's streets are tested bit by bit instead. The last two digits
  * (`33$`, a hundredth) have none: their matches are few and lie all over the street order, so a
