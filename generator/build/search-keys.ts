@@ -3,6 +3,7 @@ import { ByteWriter } from "../contract/search/bytes.ts";
 import { caseFoldKey } from "../contract/search/filter.ts";
 import { lexemesOf, streetDocument } from "../contract/postgres/lexize.ts";
 import {
+  anchoredGrams,
   compareText,
   EVERY_NAME,
   BLOCK_ENTRIES,
@@ -10,8 +11,6 @@ import {
   gramsOf,
   NAME_END,
   NAME_START,
-  nameEndGrams,
-  nameStartGrams,
   PLAIN_NAME_LENGTH,
 } from "../contract/search/store.ts";
 import { Interner, PairList } from "./search-lists.ts";
@@ -160,7 +159,7 @@ export function trigramRuns(
     if (own === undefined) {
       const folded = caseFoldKey(name);
       const grams = [1, 2, 3].flatMap((n) => gramsOf(folded, n));
-      grams.push(...nameStartGrams(folded), ...nameEndGrams(folded));
+      grams.push(...anchoredGrams(folded));
       byName.set(name, (own = grams.map((t) => ids.id(t))));
       runsOfName.set(name, []);
     }

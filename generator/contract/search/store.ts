@@ -106,23 +106,16 @@ export const NAME_START = "\u0000";
  */
 export const NAME_END = NAME_START;
 
-/** The anchored n-grams of a case-folded name that have lists for every name: its first one and two characters after NAME_START. */
-export function nameStartGrams(folded: string): string[] {
+/**
+ * The anchored n-grams of a case-folded name that have lists for every name: its first one and two
+ * characters after NAME_START, and its last one and two before NAME_END.
+ */
+export function anchoredGrams(folded: string): string[] {
   const chars = Array.from(folded);
-  return chars.length === 0
-    ? []
-    : chars.length === 1
-      ? [NAME_START + chars[0]]
-      : [NAME_START + chars[0], NAME_START + chars[0] + chars[1]];
-}
-
-/** The anchored n-grams of a case-folded name that have lists for every name: its last one and two characters before NAME_END. */
-export function nameEndGrams(folded: string): string[] {
-  const chars = Array.from(folded);
-  const last = chars.at(-1);
-  const before = chars.at(-2);
-  if (last === undefined) return [];
-  return before === undefined ? [last + NAME_END] : [last + NAME_END, before + last + NAME_END];
+  const out: string[] = [];
+  for (let n = 1; n <= Math.min(2, chars.length); n++)
+    out.push(NAME_START + chars.slice(0, n).join(""), chars.slice(-n).join("") + NAME_END);
+  return out;
 }
 
 /** The distinct trigrams (three code points) of a case-folded text. */

@@ -37,12 +37,12 @@ export function passingPlaces(
   const codes = !prefix && postalCode ? postalCodesPassing(postalCode, places) : undefined;
   const some = locality && candidates(locality, places.localityText, characters);
   // A literal's candidates are its matches (the search tests what filterMatches does), but for `$`.
-  const found = locality?.pattern === undefined && !locality?.anchoredEnd;
+  const candidatesMatch = locality?.pattern === undefined && !locality?.anchoredEnd;
   const localities =
     locality &&
     (some === undefined
       ? testEach(locality, places.localities.length, (i) => places.localities[i] ?? "")
-      : found
+      : candidatesMatch
         ? some
         : testEach(locality, some.length, places.locality, some));
   const postalCodeOf = codes === undefined ? undefined : places.postalCodeOf;
