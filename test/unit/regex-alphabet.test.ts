@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { alphabetOf, restrictToAlphabet } from "../../generator/contract/regex/alphabet.ts";
-import { mergeRanges } from "../../generator/contract/regex/ast.ts";
+import fc from "fast-check";
+import { mergeRanges, type Node, type Range } from "../../generator/contract/regex/ast.ts";
 import { rangeWithCases } from "../../generator/contract/regex/classes.ts";
 import { parsePattern } from "../../generator/contract/regex/parse.ts";
 import { compilePattern } from "../../generator/contract/regex/pattern.ts";
@@ -111,5 +112,44 @@ describe("a bracket range under ~*", () => {
     [0x20, 0x2fff],
   ])("[%i-%i] adds the case variants of its members outside it", (from, to) => {
     expect(mergeRanges(rangeWithCases(from, to))).toEqual(byPairs(from, to));
+  });
+});
+
+describe("a class widened over an alphabet", () => {
+  // The definition, character by character: a run of the class's members in the alphabet reaches
+  // from after the alphabet's last character outside the class to before its next one.
+  const byCharacters = (members: readonly Range[], alphabet: readonly Range[]): Range[] => {
+    const out: Range[] = [];
+    let open: number | undefined;
+    let last = -1;
+    for (const [from, to] of alphabet)
+      for (let code = from; code <= to; code++) {
+        if (members.some(([a, b]) => a <= code && code <= b)) open ??= last + 1;
+        else {
+          if (open !== undefined) out.push([open, code - 1]);
+          open = undefined;
+          last = code;
+        }
+      }
+    return open === undefined ? out : [...out, [open, 0x10ffff]];
+  };
+  const ranges = fc
+    .uniqueArray(fc.integer({ min: 0, max: 60 }), { maxLength: 24 })
+    .map((codes) => mergeRanges(codes.map((c): Range => [c, c])));
+
+  it("gives the ranges the definition gives, whatever the class and the alphabet", () => {
+    fc.assert(
+      fc.property(ranges, ranges, (members, alphabet) => {
+        const node: Node = { kind: "class", negated: false, ranges: [...members, [0x100, 0x200]] };
+        const cut = restrictToAlphabet(node, alphabet);
+        const expected = byCharacters(node.ranges, alphabet);
+        expect(cut).toEqual(
+          expected.length < node.ranges.length
+            ? { kind: "class", negated: false, ranges: expected }
+            : node,
+        );
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -48,37 +48,51 @@ function fewer(node: Node, ranges: number, cut: Range[]): Node {
   return cut.length < ranges ? { kind: "class", negated: false, ranges: cut } : node;
 }
 
-/** A class (sorted, merged ranges) cut to the alphabet and widened, as restrictToAlphabet cuts it. */
-export function cutToAlphabet(ranges: readonly Range[], alphabet: readonly Range[]): Range[] {
-  return widened(intersect(ranges, alphabet), alphabet);
-}
-
 /**
  * The class's members in the alphabet, each range widened over the characters no value uses up to
  * the next character of the alphabet it does not hold: the same verdicts on the values, and the
  * fewest ranges. The engine (automaton.ts) gives every span between two range bounds of any class
  * its own column in each state's table and fills each column on first use; cut to the alphabet
  * alone, `\w` and `\W` would be dozens of one-letter ranges, and a new isolate's first request
- * would build the same step for each.
+ * would build the same step for each. Worked out range by range (a search of the alphabet at each
+ * end), not character by character: a case-insensitive literal is a class a letter.
  */
 function widened(members: readonly Range[], alphabet: readonly Range[]): Range[] {
-  const out: Range[] = [];
-  let open: number | undefined;
-  let last = -1; // the last character of the alphabet outside the class
-  let i = 0;
-  for (const [from, to] of alphabet)
-    for (let code = from; code <= to; code++) {
-      while (i < members.length && (members[i]?.[1] ?? 0) < code) i++;
-      const member = i < members.length && (members[i]?.[0] ?? 0) <= code;
-      if (member) open ??= last + 1;
-      else {
-        if (open !== undefined) out.push([open, code - 1]);
-        open = undefined;
-        last = code;
-      }
-    }
-  if (open !== undefined) out.push([open, MAX_CODE_POINT]);
+  const out: [number, number][] = [];
+  let joins = -1; // the alphabet's next character after the last member range, when it is a member
+  for (const [from, to] of members) {
+    const after = alphabetAfter(alphabet, to);
+    const last = out[out.length - 1];
+    if (last !== undefined && joins === from) last[1] = after - 1;
+    else out.push([alphabetBefore(alphabet, from) + 1, after - 1]);
+    joins = after;
+  }
   return out;
+}
+
+/** The alphabet's last character below `code` (-1 if none). */
+function alphabetBefore(alphabet: readonly Range[], code: number): number {
+  let [low, high] = [0, alphabet.length]; // the first range reaching `code`
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((alphabet[mid]?.[1] ?? 0) < code) low = mid + 1;
+    else high = mid;
+  }
+  const range = alphabet[low];
+  if (range !== undefined && range[0] < code) return code - 1;
+  return alphabet[low - 1]?.[1] ?? -1;
+}
+
+/** The alphabet's first character above `code` (past the last code point if none). */
+function alphabetAfter(alphabet: readonly Range[], code: number): number {
+  let [low, high] = [0, alphabet.length]; // the first range ending above `code`
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if ((alphabet[mid]?.[1] ?? 0) <= code) low = mid + 1;
+    else high = mid;
+  }
+  const range = alphabet[low];
+  return range === undefined ? MAX_CODE_POINT + 1 : Math.max(range[0], code + 1);
 }
 
 const MAX_CODE_POINT = 0x10ffff;

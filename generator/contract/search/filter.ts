@@ -20,7 +20,7 @@ import { caseClass, representative } from "./filter-case.ts";
 import type { Node } from "../regex/ast.ts";
 import { alphabetOf } from "../regex/alphabet.ts";
 import { compilePattern, patternErrorMessage, type PatternResult } from "../regex/pattern.ts";
-import { isolateMap } from "../isolate-state.ts";
+import { isolateMap, isolateMemo } from "../isolate-state.ts";
 
 export type FilterParameter = "name" | "postalCode" | "locality";
 
@@ -234,6 +234,14 @@ export function caseFoldKey(text: string): string {
   for (const ch of text) out += String.fromCodePoint(representative(ch.codePointAt(0) ?? 0));
   return out;
 }
+
+/** Per caseFoldKey character, the characters of `characters` (a column's) that fold to it; kept per isolate. */
+export const foldMembers = isolateMemo(4, (characters: string): ReadonlyMap<string, string> => {
+  const members = new Map<string, string>();
+  for (const ch of characters)
+    members.set(caseFoldKey(ch), (members.get(caseFoldKey(ch)) ?? "") + ch);
+  return members;
+});
 
 /**
  * Does every value whose case-folded form contains the literal's own key (caseFoldKey) match the

@@ -95,9 +95,8 @@ function placeBitmaps(
   filters: readonly (StreetFilter | undefined)[],
 ): number[] | undefined {
   const { characters } = r.meta.columns.locality;
-  const localities = r.kept("locality characters", 0, () => Array.from(characters));
   const numbers = filters.flatMap((f) => {
-    const key = f === undefined ? "" : placeFilterKey(f, localities);
+    const key = f === undefined ? "" : placeFilterKey(f, characters);
     return key === "" ? [] : [key === undefined ? -1 : (leaf.bitmapNumber(r, key) ?? -1)];
   });
   return numbers.length === 0 || numbers.includes(-1) ? undefined : numbers;

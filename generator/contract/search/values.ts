@@ -4,7 +4,13 @@
  */
 import { literalQuery, type LiteralQuery } from "../regex/literals.ts";
 import type { Node } from "../regex/ast.ts";
-import { caseFoldKey, filterMatches, literalText, type StreetFilter } from "./filter.ts";
+import {
+  caseFoldKey,
+  filterMatches,
+  foldMembers,
+  literalText,
+  type StreetFilter,
+} from "./filter.ts";
 import { gallop } from "./kernels.ts";
 import type { ColumnText, PlaceTable } from "./meta.ts";
 
@@ -101,9 +107,7 @@ export function candidates(
 ): Uint8Array | undefined {
   if (filter.pattern === undefined) return literalCandidates(filter, column);
   const tree = filter.pattern.tree;
-  const members = new Map<string, string>();
-  for (const ch of characters)
-    members.set(caseFoldKey(ch), (members.get(caseFoldKey(ch)) ?? "") + ch);
+  const members = foldMembers(characters);
   const classes = (key: string) => {
     let source = "";
     for (const ch of key) {
@@ -185,11 +189,16 @@ function candidatesOf(
       return out;
     }
     case "or": {
+      // Literals set their values in one array (no loop over every value per operand).
       const out = new Uint8Array(count);
       for (const operand of query.of) {
-        const set = candidatesOf(operand, column, classes);
+        const set =
+          operand.op === "literal"
+            ? containing(column, classes(operand.text), false, out)
+            : candidatesOf(operand, column, classes);
         if (set === undefined) return undefined;
-        for (let i = 0; i < count; i++) out[i] = (out[i] as number) | (set[i] as number);
+        if (set !== out)
+          for (let i = 0; i < count; i++) out[i] = (out[i] as number) | (set[i] as number);
       }
       return out;
     }
@@ -204,14 +213,14 @@ function strength(query: LiteralQuery): number {
   return query.op === "and" ? Math.max(0, ...parts) : Math.min(...parts);
 }
 
-/** The values that hold a match of `source` (at their start), found by one search of the text. */
+/** The values that hold a match of `source` (at their start), found by one search of the text, set in `out`. */
 function containing(
   { text, starts }: ColumnText,
   source: string | undefined,
   atStart: boolean,
+  out = new Uint8Array(starts.length - 1),
 ): Uint8Array {
   const count = starts.length - 1;
-  const out = new Uint8Array(count);
   if (source === undefined) return out;
   if (source === "") return out.fill(1);
   // One search of the whole text, each value done at its first match (`source` is a sequence of
