@@ -255,15 +255,20 @@ export function mergeFirst(
   const next = new Int32Array(lists.length);
   const heap: number[] = [];
   const at = (l: number) => (lists[l] as Int32Array)[next[l] as number] as number;
+  // No destructuring: a first request runs this in the interpreter, where `[a, b] = [b, a]` walks
+  // an array's iterator.
   const down = (i: number) => {
     for (;;) {
-      const [left, right] = [2 * i + 1, 2 * i + 2];
+      const left = 2 * i + 1;
+      const right = left + 1;
       let least = i;
       if (left < heap.length && at(heap[left] as number) < at(heap[least] as number)) least = left;
       if (right < heap.length && at(heap[right] as number) < at(heap[least] as number))
         least = right;
       if (least === i) return;
-      [heap[i], heap[least]] = [heap[least] as number, heap[i] as number];
+      const moved = heap[i] as number;
+      heap[i] = heap[least] as number;
+      heap[least] = moved;
       i = least;
     }
   };
