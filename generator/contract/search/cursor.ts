@@ -194,11 +194,12 @@ function blockLead(r: Reader, name: NameSide): Lead {
 
 /** Every street of the name's runs listed, its place looked up and kept or not. */
 export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * COST.walked;
-/** Summing counts over the places, then reading streets in order as far as the page's end. */
-export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) =>
-  r.meta.places * COST.bit +
-  Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets)) *
-    (name === undefined ? COST.entry : COST.walked);
+/** Summing counts over the places, then reading streets in order as far as the page's end (alone, whole record chunks, each file priced). */
+export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) => {
+  const read = Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets));
+  if (name !== undefined) return r.meta.places * COST.bit + read * COST.walked;
+  return r.meta.places * COST.bit + read * COST.entry + Math.ceil(read / CHUNK) * COST.file;
+};
 
 /** The name's runs read whole, walked with a check (none, place bitmaps, the passing places). */
 export const runsPlan = (

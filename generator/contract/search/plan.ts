@@ -50,6 +50,7 @@ export const COST = {
   document: 30,
   walked: 3,
   row: 20,
+  file: 1500,
 } as const;
 
 /** What a search found: its count and the page's streets, with their places and heads when known. */

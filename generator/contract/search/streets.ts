@@ -180,13 +180,18 @@ function placePlans(
   if (name === undefined || name.counts !== undefined)
     plans.push(countedPlan(r, name, places, table, start, end));
   if (name === undefined) {
+    // Beside the counted plan (a record chunk for a first page), each file is priced: a big city's
+    // places' streets lie in dozens, a postal-code pattern's in hundreds.
+    const files = positionFiles();
+    const read = files.size * COST.file;
     plans.push(
       {
         // The places' streets merged in order as far as the page's end: a heap of the lists.
         steps:
+          read +
           places.streets * COST.position +
           Math.min(end, places.streets) * Math.log2(passing.length + 1) * COST.position,
-        files: positionFiles,
+        files: () => files,
         run: async () => {
           const from: number[] = [];
           const positions = mergeFirst(ofPlaces(), start, end, from);
@@ -196,8 +201,8 @@ function placePlans(
       },
       {
         // The places' streets set in a bitmap of every street, the page selected on it.
-        steps: places.streets * (COST.position + COST.bit) + words(r) * COST.word,
-        files: positionFiles,
+        steps: read + places.streets * (COST.position + COST.bit) + words(r) * COST.word,
+        files: () => files,
         run: async () => {
           const bits = new Uint32Array(words(r));
           for (const streets of ofPlaces()) fillPositions(bits, streets);
