@@ -171,7 +171,7 @@ function placePlans(
     const p = places.list[i] as number;
     if ((counts[p] as number) > 0) passing.push(p);
   }
-  // Only for a plan that reads the places' streets: a loop over every place (a first request's).
+  // Only where the places' streets are read or their files priced: a loop over every place.
   const starts = () => leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
   const ofPlaces = () => leaf.streetsOfPlaces(r, starts(), passing);
@@ -183,12 +183,12 @@ function placePlans(
     // Beside the counted plan (a record chunk for a first page), each file is priced: a big city's
     // places' streets lie in dozens, a postal-code pattern's in hundreds.
     const files = positionFiles();
-    const read = files.size * COST.file;
+    const fileSteps = files.size * COST.file;
     plans.push(
       {
         // The places' streets merged in order as far as the page's end: a heap of the lists.
         steps:
-          read +
+          fileSteps +
           places.streets * COST.position +
           Math.min(end, places.streets) * Math.log2(passing.length + 1) * COST.position,
         files: () => files,
@@ -201,7 +201,7 @@ function placePlans(
       },
       {
         // The places' streets set in a bitmap of every street, the page selected on it.
-        steps: read + places.streets * (COST.position + COST.bit) + words(r) * COST.word,
+        steps: fileSteps + places.streets * (COST.position + COST.bit) + words(r) * COST.word,
         files: () => files,
         run: async () => {
           const bits = new Uint32Array(words(r));
