@@ -198,8 +198,12 @@ export const recordSteps = (name: NameSide) => nameSteps(name) + name.streets * 
 export const countedSteps = (r: Reader, streets: number, end: number, name?: NameSide) => {
   const read = Math.min(r.meta.count, (end * r.meta.count) / Math.max(1, streets));
   if (name !== undefined) return r.meta.places * COST.bit + read * COST.walked;
-  return r.meta.places * COST.bit + read * COST.entry + Math.ceil(read / CHUNK) * COST.file;
+  return r.meta.places * COST.bit + read * COST.entry + scannedChunks(r, streets, end) * COST.file;
 };
+
+/** The record chunks a place filter alone scans as far as the page's end (the walk's first stretch: `stretch` below). */
+const scannedChunks = (r: Reader, streets: number, end: number) =>
+  streets === 0 ? 0 : Math.ceil((Math.min(end, streets) * r.meta.count) / streets / CHUNK);
 
 /** The name's runs read whole, walked with a check (none, place bitmaps, the passing places). */
 export const runsPlan = (
@@ -226,9 +230,12 @@ export function countedPlan(
   end: number,
 ): Plan<Found> {
   const n = name?.counts;
+  // Alone, the walk's first stretch: whole record chunks from the first (everyStreet).
+  const scan = Array.from({ length: scannedChunks(r, places.streets, end) }, (_, c) => c);
   return {
     steps: countedSteps(r, places.streets, end, name),
-    files: () => (n === undefined ? new Map() : leaf.filesOf(r.meta, "c", [n])),
+    files: () =>
+      n === undefined ? leaf.filesOf(r.meta, "r", scan) : leaf.filesOf(r.meta, "c", [n]),
     run: async () => {
       const counts = n === undefined ? table.counts : leaf.placeCounts(r, n, table.size);
       let total = 0;
