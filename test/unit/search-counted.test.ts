@@ -34,7 +34,7 @@ function reader(): Reader & { needed: Set<string> } {
     fits: () => true,
     bytes: (path: string) => {
       const c = [0, 1, 2, 3, 4, 5].find((n) => pathOf(meta, "r", n) === path);
-      if (c === undefined) throw new Error(`${path} not charged`);
+      if (c === undefined || !needed.has(path)) throw new Error(`${path} read, not charged`);
       return chunk(c);
     },
     kept: (_key, _bytes, make) => make(),
