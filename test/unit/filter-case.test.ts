@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { casePairs } from "../../generator/contract/postgres/ctype.ts";
 import {
   caseClass,
   LATIN_END,
@@ -21,6 +22,15 @@ describe("case classes: the Latin fast path equals the whole closure", () => {
   it.each(fastPathCodePoints.map((c) => [c.toString(16), c]))("U+%s", (_, c) => {
     expect([...caseClass(c)].sort((a, b) => a - b)).toEqual(wholeClass(c));
     expect(representative(c)).toBe(wholeRepresentative(c));
+  });
+
+  it("beyond it, for every character of a case pair: its class and representative", () => {
+    const beyond = [...new Set([...casePairs()].flat())].filter((c) => c >= LATIN_END);
+    expect(beyond.length).toBeGreaterThan(1000);
+    for (const c of beyond) {
+      expect([...caseClass(c)].sort((a, b) => a - b)).toEqual(wholeClass(c));
+      expect(representative(c)).toBe(wholeRepresentative(c));
+    }
   });
 
   it.each([

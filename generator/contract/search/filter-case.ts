@@ -6,8 +6,10 @@
  * The whole closure walks every case pair of the tables (some 2,800) and a fresh isolate's first
  * name filter would pay for it. Below LATIN_END (Latin scripts, what street names use) a class is
  * what towlower and towupper reach from c, except the few classes that a character beyond reaches
- * by its own mapping (the Kelvin sign's `k`, the long s's `s`): those are listed here. A unit test
- * checks both against the whole closure for every code point below LATIN_END.
+ * by its own mapping (the Kelvin sign's `k`, the long s's `s`): those are listed here. A character
+ * beyond that maps to one below has that one's class (ẞ, in every `~*` class of ß: without this,
+ * `name=(straße|platz)` built the whole closure inside its first request). A unit test checks all
+ * three against the whole closure.
  */
 import { casePairs, toLower, toUpper } from "../postgres/ctype.ts";
 import { onForgetIsolateState } from "../isolate-state.ts";
@@ -45,7 +47,7 @@ export function caseClass(c: number): readonly number[] {
   const known = listed.get(c);
   if (known !== undefined) return known;
   if (c < LATIN_END) return reachedClass(c);
-  return wholeClass(c);
+  return fromLatin(c) ?? wholeClass(c);
 }
 
 /** The smallest code point of c's case class. */
@@ -54,7 +56,13 @@ export function representative(c: number): number {
   const known = listed.get(c);
   if (known !== undefined) return known[0] as number;
   if (c < LATIN_END) return reachedClass(c)[0] as number;
-  return wholeRepresentative(c);
+  return fromLatin(c)?.[0] ?? wholeRepresentative(c);
+}
+
+/** The class of a character below LATIN_END that c maps to: c's own (a case pair is one class). */
+function fromLatin(c: number): readonly number[] | undefined {
+  for (const d of [toLower(c), toUpper(c)]) if (d < LATIN_END) return caseClass(d);
+  return undefined;
 }
 
 /** The class from the whole closure (built on first use beyond the fast path). */
