@@ -18,7 +18,7 @@
  * places.
  */
 import type { LexemeMatch } from "../postgres/tsquery.ts";
-import { caseFoldKey, foldMembers, literalText, type StreetFilter } from "./filter.ts";
+import { caseFoldKey, foldIsExact, literalText, type StreetFilter } from "./filter.ts";
 
 /** A term as a bitmap key: its lexeme and whether it is a prefix. */
 export const termKey = (term: LexemeMatch) => `${term.prefix ? "*" : "="}${term.lexeme}`;
@@ -79,11 +79,14 @@ export function decodeBitmap(bytes: Uint8Array): Uint32Array {
 /**
  * The key of the place bitmap that holds exactly a place filter's streets: a literal of one
  * character, unanchored, that `~` matches as itself, or `~*` as its case-folded form when no other
- * of the localities' `characters` folds with it (filter.ts foldIsExact, for one character); or a
+ * character `occurring` in the localities folds with it (filter.ts foldIsExact); or a
  * postal code's digits as placeKeys writes them (`33`, `3$`, `^3`).
  */
-export function placeFilterKey(filter: StreetFilter, characters: string): string | undefined {
-  const { parameter, pattern, literal, anchoredStart, anchoredEnd, ignoreCase, accepts } = filter;
+export function placeFilterKey(
+  filter: StreetFilter,
+  occurring: ReadonlySet<number>,
+): string | undefined {
+  const { parameter, pattern, literal, anchoredStart, anchoredEnd, ignoreCase } = filter;
   const text = literalText(literal);
   if (parameter === "postalCode" && pattern === undefined && /^[0-9]{1,2}$/.test(text)) {
     const digits = postalDigitsText(text, anchoredStart, anchoredEnd);
@@ -99,10 +102,8 @@ export function placeFilterKey(filter: StreetFilter, characters: string): string
     (anchoredEnd && !atEnd)
   )
     return undefined;
+  if (ignoreCase && !foldIsExact(filter, occurring, false, anchoredEnd)) return undefined;
   const key = ignoreCase ? caseFoldKey(text) : text;
-  const accepted = [accepts[0], accepts[1]].map((c) => String.fromCodePoint(c ?? 0));
-  const folding = Array.from(foldMembers(characters).get(key) ?? "");
-  if (ignoreCase && folding.some((d) => !accepted.includes(d))) return undefined;
   return placeBitmapKey(parameter, atEnd ? `${key}$` : key);
 }
 

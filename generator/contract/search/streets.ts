@@ -95,8 +95,13 @@ function placeBitmaps(
   filters: readonly (StreetFilter | undefined)[],
 ): number[] | undefined {
   const { characters } = r.meta.columns.locality;
+  const occurring = r.kept(
+    "locality characters",
+    0,
+    () => new Set(Array.from(characters, (c) => c.codePointAt(0) ?? 0)),
+  );
   const numbers = filters.flatMap((f) => {
-    const key = f === undefined ? "" : placeFilterKey(f, characters);
+    const key = f === undefined ? "" : placeFilterKey(f, occurring);
     return key === "" ? [] : [key === undefined ? -1 : (leaf.bitmapNumber(r, key) ?? -1)];
   });
   return numbers.length === 0 || numbers.includes(-1) ? undefined : numbers;
