@@ -42,7 +42,7 @@ import {
   withBit,
 } from "../contract/search/kernels.ts";
 import { decodePostings, entryAt } from "../contract/search/postings.ts";
-import { countedPlan, walk } from "../contract/search/cursor.ts";
+import { countedPlan, stretchRecordFiles, walk } from "../contract/search/cursor.ts";
 import { parseStreetFilter } from "../contract/search/filter.ts";
 import { nameSide, Runs } from "../contract/search/names.ts";
 import { passingPlaces } from "../contract/search/values.ts";
@@ -112,6 +112,9 @@ export async function warmKernels(
   await r.need(placeStreetFiles(meta, starts, Int32Array.from(placeIds)));
   // The counted plan's leads, every street and an exact name's blocks, beside the places that pass.
   const everyPlace = passingPlaces(undefined, undefined, table, "");
+  // A big place set (a one-digit postal code's thousands of places), the warm-up build's repeated.
+  const manyPlaces = Int32Array.from({ length: BITMAP_WORDS }, (_, i) => i % meta.places);
+  const manyPass = { ...everyPlace, list: manyPlaces };
   const countedLeads = [
     undefined,
     await nameSide(r, parseStreetFilter("name", "straße", meta.nameCharacters)),
@@ -188,8 +191,16 @@ export async function warmKernels(
     // The walk also takes the counted plan's leads (its places' streets counted, the page read in
     // order), which the warm-up build's requests never take: with the runs' alone, its code met
     // their shapes first in 43 of the 145 requests above, and was deoptimised there.
-    for (const name of countedLeads)
-      sum += (await countedPlan(r, name, everyPlace, table, 0, PAGE_ENTRIES).run()).total;
+    // Both leads on few places first, then on many (a one-digit postal code's thousands): the
+    // plan's code is compiled at startup, with both leads' feedback.
+    for (const name of countedLeads) {
+      const passing = round === 0 ? everyPlace : manyPass;
+      sum += (await countedPlan(r, name, passing, table, 0, PAGE_ENTRIES).run()).total;
+    }
+    // The record chunks of a name's thousands of runs walked beside places, and the files of a big
+    // place set's streets (`name=steig&locality=München`, `name=Ring&postalCode=^74`).
+    sum += stretchRecordFiles(r, { starts: every, lengths: runLengths }, BITMAP_WORDS).size;
+    sum += placeStreetFiles(meta, starts, manyPlaces).size;
     for (const filter of nameFilters) {
       const runs = () => new Runs([runList], { filter, and: true, exact: false }, RUN_SIZE, true);
       const upTo = (counted: number) => PAGE_ENTRIES - counted;

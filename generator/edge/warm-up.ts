@@ -22,6 +22,9 @@ import type { MakeResponse } from "./responses.ts";
 import { WARM_UP_FILES } from "./warm-up-files.ts";
 import { warmKernels } from "./warm-kernels.ts";
 
+/** A warm-up request: its path and query, and its headers when it has any. */
+type WarmUpRequest = readonly [string, Record<string, string>?];
+
 /** Origin of the warm-up's requests: never a real host. */
 export const ORIGIN = "https://warm-up.invalid";
 const CSV = { accept: "text/csv" };
@@ -33,7 +36,7 @@ const CSV = { accept: "text/csv" };
  * alone, and ones its engine compiles and runs: classes, counted repeats, alternations), a packed
  * page, both formats, a 400 and a 404.
  */
-export const WARM_UP_REQUESTS: readonly (readonly [string, Record<string, string>?])[] = [
+export const WARM_UP_REQUESTS: readonly WarmUpRequest[] = [
   ["/de/FullTextSearch?searchTerm=Friedrichstraße"],
   ["/de/FullTextSearch?searchTerm=Straße+Berlin&pageSize=10"],
   ["/de/FullTextSearch?searchTerm=10117+Schützenstraße"],
@@ -102,6 +105,23 @@ export const SUGGESTION_ROUNDS = 8;
  */
 export const WARM_UP_ROUNDS = 2;
 
+/**
+ * The requests once more, last, each on a page of one row (`pageSize=1`): a function that the
+ * rounds and the loops before made hot is compiled when it is next called, and without this pass
+ * that was the first real request (median 1.10 ms of compiling inside the 60 costliest national
+ * first requests, `bench:fresh --deopts`). On a page of one, each request calls what a real one
+ * does with little else to make hot; with it (and the loops of warm-kernels.ts made longer) the
+ * median was 0.55 ms. docs/SEARCH.md has the figures.
+ */
+export const SETTLING_REQUESTS: readonly WarmUpRequest[] = WARM_UP_REQUESTS.map(
+  ([target, headers]): WarmUpRequest => {
+    const one = target.includes("pageSize=")
+      ? target.replace(/pageSize=\d+/, "pageSize=1")
+      : `${target}${target.includes("?") ? "&" : "?"}pageSize=1`;
+    return headers === undefined ? [one] : [one, headers];
+  },
+);
+
 /** Rounds of distance.ts warmTyposOf's six cases after the requests. */
 export const TYPOS_ROUNDS = 300;
 
@@ -114,7 +134,8 @@ export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
  * Runs the warm-up requests: their statuses (0: the request threw; the first error is logged),
  * WARM_UP_REQUESTS' in order, then the suggestion rounds', then WARM_UP_REQUESTS' again for each
  * further round; then the word check's own rounds (TYPOS_ROUNDS) and the long loops
- * (warm-kernels.ts), whose failure is logged and counted as one more status 0.
+ * (warm-kernels.ts), whose failure is logged and counted as one more status 0; then
+ * SETTLING_REQUESTS'.
  */
 export async function warmUp(
   files: Readonly<Record<string, string>> = WARM_UP_FILES,
@@ -123,17 +144,20 @@ export async function warmUp(
   const statuses: number[] = [];
   const rounds = Array.from({ length: SUGGESTION_ROUNDS }, () => WARM_UP_SUGGESTIONS).flat();
   const again = Array.from({ length: WARM_UP_ROUNDS - 1 }, () => WARM_UP_REQUESTS).flat();
-  for (const [target, headers] of [...WARM_UP_REQUESTS, ...rounds, ...again]) {
-    try {
-      const request = new Request(`${ORIGIN}${target}`, { headers: headers ?? {} });
-      const response = await handler(request);
-      await response.arrayBuffer();
-      statuses.push(response.status);
-    } catch (error) {
-      if (!statuses.includes(0)) console.error(`warm-up ${target}: ${String(error)}`);
-      statuses.push(0);
+  const answer = async (requests: readonly WarmUpRequest[]) => {
+    for (const [target, headers] of requests) {
+      try {
+        const request = new Request(`${ORIGIN}${target}`, { headers: headers ?? {} });
+        const response = await handler(request);
+        await response.arrayBuffer();
+        statuses.push(response.status);
+      } catch (error) {
+        if (!statuses.includes(0)) console.error(`warm-up ${target}: ${String(error)}`);
+        statuses.push(0);
+      }
     }
-  }
+  };
+  await answer([...WARM_UP_REQUESTS, ...rounds, ...again]);
   const alphabet = Alphabet.of([]);
   warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));
   try {
@@ -142,6 +166,7 @@ export async function warmUp(
     console.error(`warm-up kernels: ${String(error)}`);
     statuses.push(0);
   }
+  await answer(SETTLING_REQUESTS);
   forgetIsolateState();
   const failed = failedWarmUps(statuses);
   if (failed > 0) console.error(`warm-up: ${failed} of ${statuses.length} requests failed`);

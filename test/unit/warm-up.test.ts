@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
+  SETTLING_REQUESTS,
   SUGGESTION_ROUNDS,
   WARM_UP_REQUESTS,
   WARM_UP_ROUNDS,
@@ -34,11 +35,17 @@ describe("the Worker's startup warm-up", () => {
       Array(SUGGESTION_ROUNDS * WARM_UP_SUGGESTIONS.length).fill(200),
     );
     expect(WARM_UP_ROUNDS).toBeGreaterThan(1);
-    expect(statuses.slice(roundsEnd)).toEqual(
+    const againEnd = roundsEnd + (WARM_UP_ROUNDS - 1) * WARM_UP_REQUESTS.length;
+    expect(statuses.slice(roundsEnd, againEnd)).toEqual(
       Array.from({ length: WARM_UP_ROUNDS - 1 }, () =>
         statuses.slice(0, WARM_UP_REQUESTS.length),
       ).flat(),
     );
+    // Last, every request on a page of one row, answered as on a whole page.
+    expect(SETTLING_REQUESTS.map(([target]) => target)).toContain(
+      "/de/Streets?locality=Berlin&page=2&pageSize=1",
+    );
+    expect(statuses.slice(againEnd)).toEqual(statuses.slice(0, WARM_UP_REQUESTS.length));
   });
 
   it("runs the long loops on the build in the bundle (warm-kernels.ts), and fails where it has no index", async () => {

@@ -55,7 +55,7 @@ export async function walk(
     const n = await lead.next(stretch(counted), check === undefined ? start - counted : 0);
     counted += lead.skipped ?? 0;
     if (n === 0 && (lead.skipped ?? 0) === 0) break;
-    if (pass !== undefined) await r.need(recordFiles(r, lead, n));
+    if (pass !== undefined) await r.need(stretchRecordFiles(r, lead, n));
     // Read once a stretch: a lead's own shape is looked up once, not per run.
     const starts = lead.starts;
     const lengths = lead.lengths;
@@ -100,8 +100,12 @@ export async function walk(
   };
 }
 
-/** The record chunks of the streets of a stretch's passing runs. */
-function recordFiles(r: Reader, lead: Lead, n: number) {
+/** The record chunks of the streets of a stretch's passing runs (n of them). */
+export function stretchRecordFiles(
+  r: Reader,
+  lead: Pick<Lead, "starts" | "lengths" | "passes">,
+  n: number,
+) {
   const chunks: number[] = [];
   for (let i = 0; i < n; i++) {
     if (lead.passes !== undefined && !lead.passes(i)) continue;
