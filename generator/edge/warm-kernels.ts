@@ -14,7 +14,9 @@
  * read (`Straße ri`: 157 lists, 24,043 entries; compiled inside 15 of the 24 costliest first
  * searches of the query, address and adversarial mixes, 2026-11-30); and a name's runs walked and
  * their names tested (`name=e$`: 40,000 runs; `Runs.passes`, `walk` and `countRange` compiled
- * inside 36 to 52 of the adversarial mix's 145 first requests over 7 ms, 2026-11-30). The made-up
+ * inside 36 to 52 of the adversarial mix's 145 first requests over 7 ms, 2026-11-30); and the
+ * counted plan over thousands of places, a stretch's record chunks and a big place set's files
+ * (compiled inside 20, 29 and 9 of the whole sample's 60 costliest first requests). The made-up
  * inputs are warm-inputs.ts'.
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
@@ -192,7 +194,9 @@ export async function warmKernels(
     // order), which the warm-up build's requests never take: with the runs' alone, its code met
     // their shapes first in 43 of the 145 requests above, and was deoptimised there.
     // Both leads on few places first, then on many (a one-digit postal code's thousands): the
-    // plan's code is compiled at startup, with both leads' feedback.
+    // plan's code is compiled at startup, with both leads' feedback. A name with per-place
+    // counts (no lead here has them) still deoptimises it in a request (docs/SEARCH.md, "The
+    // warm-up settles").
     for (const name of countedLeads) {
       const passing = round === 0 ? everyPlace : manyPass;
       sum += (await countedPlan(r, name, passing, table, 0, PAGE_ENTRIES).run()).total;
