@@ -121,6 +121,8 @@ export async function warmKernels(
     undefined,
     await nameSide(r, parseStreetFilter("name", "straße", meta.nameCharacters)),
   ];
+  // An exact name with per-place counts: the counted plan's lead beside places in requests.
+  const countedName = await nameSide(r, parseStreetFilter("name", "e", meta.nameCharacters));
   const positions = Int32Array.from({ length: ELEMENTS }, (_, i) => i % meta.count);
   const longTable = longPlaceTable(r.bytes(placesPath(country)));
   const bits = Uint32Array.from({ length: BITMAP_WORDS }, (_, i) => Math.imul(i, 0x9e3779b1));
@@ -194,13 +196,16 @@ export async function warmKernels(
     // order), which the warm-up build's requests never take: with the runs' alone, its code met
     // their shapes first in 43 of the 145 requests above, and was deoptimised there.
     // Both leads on few places first, then on many (a one-digit postal code's thousands): the
-    // plan's code is compiled at startup, with both leads' feedback. A name with per-place
-    // counts (no lead here has them) still deoptimises it in a request (docs/SEARCH.md, "The
-    // warm-up settles").
+    // plan's code is compiled at startup, with both leads' feedback. Then, every round, an exact
+    // name with per-place counts, as requests beside places lead: run in the first round only,
+    // its branch still had no feedback in the compiled code (docs/SEARCH.md, "The warm-up settles").
     for (const name of countedLeads) {
       const passing = round === 0 ? everyPlace : manyPass;
       sum += (await countedPlan(r, name, passing, table, 0, PAGE_ENTRIES).run()).total;
     }
+    const beside = countedPlan(r, countedName, everyPlace, table, 0, PAGE_ENTRIES);
+    await r.need(beside.files());
+    sum += (await beside.run()).total;
     // The record chunks of a name's thousands of runs walked beside places, and the files of a big
     // place set's streets (`name=steig&locality=München`, `name=Ring&postalCode=^74`).
     sum += stretchRecordFiles(r, { starts: every, lengths: runLengths }, BITMAP_WORDS).size;
