@@ -110,8 +110,9 @@ export const WARM_UP_ROUNDS = 2;
  * rounds and the loops before made hot is compiled when it is next called, and without this pass
  * that was the first real request (median 1.10 ms of compiling inside the 60 costliest national
  * first requests, `bench:fresh --deopts`). On a page of one, each request calls what a real one
- * does with little else to make hot; with it (and the loops of warm-kernels.ts made longer) the
- * median was 0.55 ms. docs/SEARCH.md has the figures.
+ * does with little else to make hot. With it and the longer loops of warm-kernels.ts the median
+ * was 0.55 ms, and 0.10 ms once those loops also ran the counted plan beside a name with per-place
+ * counts. docs/SEARCH.md has the figures.
  */
 export const SETTLING_REQUESTS: readonly WarmUpRequest[] = WARM_UP_REQUESTS.map(
   ([target, headers]): WarmUpRequest => {

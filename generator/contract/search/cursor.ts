@@ -235,11 +235,11 @@ export function countedPlan(
 ): Plan<Found> {
   const n = name?.counts;
   // Alone, the walk's first stretch: whole record chunks from the first (everyStreet).
-  const scan = Array.from({ length: scannedChunks(r, places.streets, end) }, (_, c) => c);
+  const scan = () => Array.from({ length: scannedChunks(r, places.streets, end) }, (_, c) => c);
   return {
     steps: countedSteps(r, places.streets, end, name),
     files: () =>
-      n === undefined ? leaf.filesOf(r.meta, "r", scan) : leaf.filesOf(r.meta, "c", [n]),
+      n === undefined ? leaf.filesOf(r.meta, "r", scan()) : leaf.filesOf(r.meta, "c", [n]),
     run: async () => {
       const counts = n === undefined ? table.counts : leaf.placeCounts(r, n, table.size);
       let total = 0;

@@ -135,6 +135,10 @@ export function list(r: Reader, ref: ListRef): Postings {
   );
 }
 
+/** The code points of a meta's characters (a column's, the names'), as a set kept per isolate under `key`. */
+export const codePoints = (r: Reader, key: string, characters: string): ReadonlySet<number> =>
+  r.kept(key, 0, () => new Set(Array.from(characters, (c) => c.codePointAt(0) ?? 0)));
+
 /** The shard files of keys: lexicon shards for lexemes (their two-character group), n-gram shards for n-grams. */
 export function shardFiles(meta: SearchMeta, keys: readonly string[], lexicon: boolean): Files {
   const shards = lexicon ? meta.lexiconShards : meta.trigramShards;

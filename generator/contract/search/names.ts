@@ -10,7 +10,7 @@ import {
   literalText,
   type StreetFilter,
 } from "./filter.ts";
-import { list, listFiles, shardFiles, shardOf } from "./leaves.ts";
+import { codePoints, list, listFiles, shardFiles, shardOf } from "./leaves.ts";
 import { COST, type Reader } from "./plan.ts";
 import type { Postings } from "./postings.ts";
 import type { Listed } from "./shards.ts";
@@ -76,11 +76,7 @@ export async function nameSide(r: Reader, filter: StreetFilter): Promise<NameSid
     const found = await lookup(r, treeKeys(tree));
     return { ...side, ...cheapestCover(tree, found), and: false, test: COST.pattern };
   }
-  const occurring = r.kept(
-    "name characters",
-    0,
-    () => new Set(Array.from(r.meta.nameCharacters, (c) => c.codePointAt(0) ?? 0)),
-  );
+  const occurring = codePoints(r, "name characters", r.meta.nameCharacters);
   const text = caseFoldKey(literalText(filter.literal));
   const atStart = filter.anchoredStart && filter.literal.length > 0;
   // Anchored at both ends, the name's start leads.

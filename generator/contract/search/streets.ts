@@ -94,12 +94,7 @@ function placeBitmaps(
   r: Reader,
   filters: readonly (StreetFilter | undefined)[],
 ): number[] | undefined {
-  const { characters } = r.meta.columns.locality;
-  const occurring = r.kept(
-    "locality characters",
-    0,
-    () => new Set(Array.from(characters, (c) => c.codePointAt(0) ?? 0)),
-  );
+  const occurring = leaf.codePoints(r, "locality characters", r.meta.columns.locality.characters);
   const numbers = filters.flatMap((f) => {
     const key = f === undefined ? "" : placeFilterKey(f, occurring);
     return key === "" ? [] : [key === undefined ? -1 : (leaf.bitmapNumber(r, key) ?? -1)];
