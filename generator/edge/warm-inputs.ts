@@ -15,14 +15,17 @@ const LONG_TABLE_PLACES = 2_048;
 
 /**
  * A list of `blocks` full blocks as the build writes them (store.ts encodeBlock): increasing
- * positions, places of one to three bytes, a name per entry; or (`runs`) an n-gram list's runs of
- * one to four streets each. Never served.
+ * positions, places of one to three bytes (below `places`), `names` distinct names in turn; or
+ * (`runs`) an n-gram list's runs of one to four streets each. Never served.
  */
-export function encodedList(blocks: number, runs = false): Uint8Array {
+export function encodedList(
+  blocks: number,
+  { runs = false, places = 100_000, names = BLOCK_ENTRIES } = {},
+): Uint8Array {
   const out = new ByteWriter();
   // Names in order sharing prefixes of different lengths, as a block's do: a head is rebuilt by
   // walking back over the names before it (heads.ts), which a page's rows do in most requests.
-  const heads = Array.from({ length: BLOCK_ENTRIES }, (_, h) => [
+  const heads = Array.from({ length: names }, (_, h) => [
     `Warm-up-Straße ${(h + 36 ** 2).toString(36)}`,
   ]);
   const entries = Array.from({ length: BLOCK_ENTRIES }, (_, i) => i);
@@ -31,9 +34,11 @@ export function encodedList(blocks: number, runs = false): Uint8Array {
       out,
       heads,
       entries.map((i) => (runs ? 5 : 37) * (b * BLOCK_ENTRIES + i)),
-      entries.map((i) => (runs ? 1 + (i % 4) : (i * 613 + b) % 100_000)),
-      entries,
+      entries.map((i) => (runs ? 1 + (i % 4) : (i * 613 + b) % places)),
+      entries.map((i) => i % names),
       BLOCK_ENTRIES,
+      // A lexeme list's name bits (store.ts): a third of the names hold the lexeme.
+      runs ? undefined : heads.map((_, h) => (h % 3 === 0 ? 1 : 0)),
     );
   return out.view().slice();
 }

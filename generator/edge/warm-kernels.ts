@@ -16,8 +16,9 @@
  * their names tested (`name=e$`: 40,000 runs; `Runs.passes`, `walk` and `countRange` compiled
  * inside 36 to 52 of the adversarial mix's 145 first requests over 7 ms, 2026-11-30); and the
  * counted plan over thousands of places, a stretch's record chunks and a big place set's files
- * (compiled inside 20, 29 and 9 of the whole sample's 60 costliest first requests). The made-up
- * inputs are warm-inputs.ts'.
+ * (compiled inside 20, 29 and 9 of the whole sample's 60 costliest first requests); and a phrase's
+ * candidates decided by their places (`"Berlin Straße"`: 3,874; 2.55 ms of compiling inside each
+ * costly phrase, 2026-12-01). The made-up inputs are warm-inputs.ts'.
  * Each runs here through the functions and classes requests use, on the warm-up build's files or on
  * arrays of a national request's size, so that V8's feedback is what a request gives it.
  */
@@ -44,11 +45,15 @@ import {
   withBit,
 } from "../contract/search/kernels.ts";
 import { decodePostings, entryAt } from "../contract/search/postings.ts";
+import { checked } from "../contract/search/checks.ts";
+import { foldings } from "../contract/postgres/lexize.ts";
+import { parseSearchRequest } from "../contract/search/request.ts";
 import { countedPlan, stretchRecordFiles, walk } from "../contract/search/cursor.ts";
 import { parseStreetFilter } from "../contract/search/filter.ts";
 import { nameSide, Runs } from "../contract/search/names.ts";
 import { passingPlaces } from "../contract/search/values.ts";
 import { BLOCK_ENTRIES, TAILS_PER_SHARD } from "../contract/search/store.ts";
+import type { PhraseTerm, SearchNode } from "../contract/postgres/tsquery.ts";
 import { TailShard } from "../contract/search/tails.ts";
 import { decodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
@@ -141,7 +146,7 @@ export async function warmKernels(
   const scratchBits = new Uint32Array(BITMAP_WORDS);
   const longList = encodedList(LIST_BLOCKS);
   const listEntries = LIST_BLOCKS * BLOCK_ENTRIES;
-  const runList = decodePostings(encodedList(LIST_BLOCKS, true), listEntries);
+  const runList = decodePostings(encodedList(LIST_BLOCKS, { runs: true }), listEntries);
   const nameFilters = NAME_FILTERS.map((f) => parseStreetFilter("name", f, meta.nameCharacters));
   const patterns = AUTOMATON_PATTERNS.map((pattern) => parsePattern(pattern, true));
   const named = decodePlaceTable(longTable);
@@ -149,6 +154,14 @@ export async function warmKernels(
     { length: ELEMENTS },
     (_, i) => `${placeLocality(named, i)} ${(i * 7919).toString(36)}`,
   );
+  // Two phrases: one that no made-up street matches, and one that a third match in their names
+  // (`Warm-up-Straße …`), as `Berliner Straße` matches `"Berlin Straße"`.
+  const phrases = ['"Berlin Straße"', '"Up Straße"'].map(phraseOf);
+  const phraseList = decodePostings(
+    encodedList(LIST_BLOCKS, { places: ELEMENTS, names: PHRASE_NAMES }),
+    listEntries,
+  );
+  const phraseInputs = { postings: () => [phraseList], places: named, bitmaps: new Map() };
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
     for (const pattern of patterns) {
@@ -187,6 +200,17 @@ export async function warmKernels(
     const lists = [list];
     for (let i = 0; i < PAGES_FOUND * PAGE_ENTRIES; i++)
       sum += entryAt(lists, list.positions[(round * 997 + i * 61) % listEntries] ?? 0)?.place ?? 0;
+    // A phrase's candidates decided by their places (checks.ts byPlaces): `"Berlin Straße"`'s
+    // 3,874 national candidates ran that loop in V8's lower tiers inside the first request. The
+    // list's 4,096 a round, on 256 places; with 2,048 TurboFan compiled `verdict` in the request.
+    const phrase = phrases[round % phrases.length] as Phrase;
+    const driver = phrase.terms[0] as PhraseTerm;
+    sum += checked(phraseList.positions, [driver], [phrase], phraseInputs, driver).positions.length;
+    // The phrases' names folded left `lowerCase` nearly hot, and TurboFan compiled it inside the
+    // next first request (3.4 ms in `wachenheim kirchheim b.münchen`): here it gets there, with
+    // `unaccent` (compiled inside 3 of 6 costly first searches).
+    for (let again = 0; again < 4; again++)
+      for (const value of values) sum += foldings(value)[1]?.length ?? 0;
     // A name's runs walked, each run's name tested once, alone and on a place bitmap: a
     // one-letter name filter (`name=e$`) walks 40,000 runs, and `Runs.passes` (TurboFan, 5.6 ms)
     // and `walk` (Maglev, 2 ms) were compiled inside 36 and 52 of the 145 costliest first requests.
@@ -258,3 +282,16 @@ const PAGE_ENTRIES = 50;
 
 /** Pages of entries found each round: with one, `entryAt` was still compiled inside prefix requests. */
 const PAGES_FOUND = 4;
+
+type Phrase = SearchNode & { readonly op: "phrase" };
+
+/** A full-text phrase's node, parsed as a request's is. */
+function phraseOf(term: string): Phrase {
+  const parsed = parseSearchRequest(term, undefined);
+  const root = parsed.ok ? parsed.value.root : null;
+  if (root?.op !== "phrase") throw new Error(`warm-up: ${term} is not a phrase`);
+  return root;
+}
+
+/** Distinct names of the phrases' list: each is lexized once per isolate, and 1,024 took 28 ms of startup. */
+const PHRASE_NAMES = 64;
