@@ -5,6 +5,8 @@
 import { ByteReader, ByteWriter, frontCode } from "../contract/search/bytes.ts";
 import { decodePlaceTable, encodePlaceTable } from "../contract/search/meta.ts";
 import { BLOCK_ENTRIES, encodeBlock } from "../contract/search/store.ts";
+import { parseSearchRequest } from "../contract/search/request.ts";
+import type { SearchNode } from "../contract/postgres/tsquery.ts";
 
 /**
  * Places of the long place table: columns of two- and three-byte values, as a national table's,
@@ -77,4 +79,14 @@ export function longPlaceTable(warmUpTable: Uint8Array): Uint8Array {
     })),
     0,
   );
+}
+
+export type Phrase = SearchNode & { readonly op: "phrase" };
+
+/** A full-text phrase's node, parsed as a request's is. */
+export function phraseOf(term: string): Phrase {
+  const parsed = parseSearchRequest(term, undefined);
+  const root = parsed.ok ? parsed.value.root : null;
+  if (root?.op !== "phrase") throw new Error(`warm-up: ${term} is not a phrase`);
+  return root;
 }

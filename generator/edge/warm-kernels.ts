@@ -47,13 +47,12 @@ import {
 import { decodePostings, entryAt } from "../contract/search/postings.ts";
 import { checked } from "../contract/search/checks.ts";
 import { foldings } from "../contract/postgres/lexize.ts";
-import { parseSearchRequest } from "../contract/search/request.ts";
 import { countedPlan, stretchRecordFiles, walk } from "../contract/search/cursor.ts";
 import { parseStreetFilter } from "../contract/search/filter.ts";
 import { nameSide, Runs } from "../contract/search/names.ts";
 import { passingPlaces } from "../contract/search/values.ts";
 import { BLOCK_ENTRIES, TAILS_PER_SHARD } from "../contract/search/store.ts";
-import type { PhraseTerm, SearchNode } from "../contract/postgres/tsquery.ts";
+import type { PhraseTerm } from "../contract/postgres/tsquery.ts";
 import { TailShard } from "../contract/search/tails.ts";
 import { decodePlaceTable, placeLocality } from "../contract/search/meta.ts";
 import { ListShard } from "../contract/search/shards.ts";
@@ -63,7 +62,13 @@ import { parsePattern } from "../contract/regex/parse.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { SearchFiles } from "./search-reader.ts";
 import { SuggestIndex } from "./suggest-index.ts";
-import { encodedList, frontCodedCodes, longPlaceTable } from "./warm-inputs.ts";
+import {
+  encodedList,
+  frontCodedCodes,
+  longPlaceTable,
+  phraseOf,
+  type Phrase,
+} from "./warm-inputs.ts";
 
 /** Rounds of each loop (warm-up.test.ts checks that they run; the census in docs/SEARCH.md that they suffice). */
 export const KERNEL_ROUNDS = 8;
@@ -158,10 +163,14 @@ export async function warmKernels(
   // (`Warm-up-Straße …`), as `Berliner Straße` matches `"Berlin Straße"`.
   const phrases = ['"Berlin Straße"', '"Up Straße"'].map(phraseOf);
   const phraseList = decodePostings(
-    encodedList(LIST_BLOCKS, { places: ELEMENTS, names: PHRASE_NAMES }),
-    listEntries,
+    encodedList(PHRASE_BLOCKS, { places: ELEMENTS, names: PHRASE_NAMES }),
+    PHRASE_BLOCKS * BLOCK_ENTRIES,
   );
   const phraseInputs = { postings: () => [phraseList], places: named, bitmaps: new Map() };
+  const decidePhrase = (phrase: Phrase, candidates: Int32Array) => {
+    const driver = phrase.terms[0] as PhraseTerm;
+    return checked(candidates, [driver], [phrase], phraseInputs, driver).positions.length;
+  };
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
     for (const pattern of patterns) {
@@ -201,11 +210,8 @@ export async function warmKernels(
     for (let i = 0; i < PAGES_FOUND * PAGE_ENTRIES; i++)
       sum += entryAt(lists, list.positions[(round * 997 + i * 61) % listEntries] ?? 0)?.place ?? 0;
     // A phrase's candidates decided by their places (checks.ts byPlaces): `"Berlin Straße"`'s
-    // 3,874 national candidates ran that loop in V8's lower tiers inside the first request. The
-    // list's 4,096 a round, on 256 places; with 2,048 TurboFan compiled `verdict` in the request.
-    const phrase = phrases[round % phrases.length] as Phrase;
-    const driver = phrase.terms[0] as PhraseTerm;
-    sum += checked(phraseList.positions, [driver], [phrase], phraseInputs, driver).positions.length;
+    // 3,874 national candidates ran that loop in V8's lower tiers inside the first request.
+    sum += decidePhrase(phrases[round % phrases.length] as Phrase, phraseList.positions);
     // The phrases' names folded left `lowerCase` nearly hot, and TurboFan compiled it inside the
     // next first request (3.4 ms in `wachenheim kirchheim b.münchen`): here it gets there, with
     // `unaccent` (compiled inside 3 of 6 costly first searches).
@@ -259,7 +265,8 @@ export async function warmKernels(
       ] as const)
         sum += codesHolding(codes.lengths, codes.units, 5, literal, atStart, atEnd)[1] ?? 0;
   }
-  return sum;
+  // A phrase once more on one candidate: what the last round made hot is compiled now, at startup.
+  return sum + decidePhrase(phrases[0] as Phrase, phraseList.positions.subarray(0, 1));
 }
 
 /** A number's digits joined as a filter's literal text is (filter.ts literalText): a string of that kind, not a number's. */
@@ -283,15 +290,8 @@ const PAGE_ENTRIES = 50;
 /** Pages of entries found each round: with one, `entryAt` was still compiled inside prefix requests. */
 const PAGES_FOUND = 4;
 
-type Phrase = SearchNode & { readonly op: "phrase" };
-
-/** A full-text phrase's node, parsed as a request's is. */
-function phraseOf(term: string): Phrase {
-  const parsed = parseSearchRequest(term, undefined);
-  const root = parsed.ok ? parsed.value.root : null;
-  if (root?.op !== "phrase") throw new Error(`warm-up: ${term} is not a phrase`);
-  return root;
-}
+/** Blocks of the phrases' list a round: with 2 (Node) or 4 (workerd) `verdict` was compiled inside phrases (docs/SEARCH.md). */
+const PHRASE_BLOCKS = 8;
 
 /** Distinct names of the phrases' list: each is lexized once per isolate, and 1,024 took 28 ms of startup. */
 const PHRASE_NAMES = 64;
