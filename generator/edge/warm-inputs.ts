@@ -6,7 +6,7 @@ import { ByteReader, ByteWriter, frontCode } from "../contract/search/bytes.ts";
 import { decodePlaceTable, encodePlaceTable } from "../contract/search/meta.ts";
 import { BLOCK_ENTRIES, encodeBlock } from "../contract/search/store.ts";
 import { parseSearchRequest } from "../contract/search/request.ts";
-import type { SearchNode } from "../contract/postgres/tsquery.ts";
+import type { Phrase } from "../contract/search/checks.ts";
 
 /**
  * Places of the long place table: columns of two- and three-byte values, as a national table's,
@@ -80,8 +80,6 @@ export function longPlaceTable(warmUpTable: Uint8Array): Uint8Array {
     0,
   );
 }
-
-export type Phrase = SearchNode & { readonly op: "phrase" };
 
 /** A full-text phrase's node, parsed as a request's is. */
 export function phraseOf(term: string): Phrase {

@@ -45,7 +45,7 @@ import {
   withBit,
 } from "../contract/search/kernels.ts";
 import { decodePostings, entryAt } from "../contract/search/postings.ts";
-import { checked } from "../contract/search/checks.ts";
+import { checked, type CheckInputs, type Phrase } from "../contract/search/checks.ts";
 import { foldings } from "../contract/postgres/lexize.ts";
 import { countedPlan, stretchRecordFiles, walk } from "../contract/search/cursor.ts";
 import { parseStreetFilter } from "../contract/search/filter.ts";
@@ -62,13 +62,7 @@ import { parsePattern } from "../contract/regex/parse.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { SearchFiles } from "./search-reader.ts";
 import { SuggestIndex } from "./suggest-index.ts";
-import {
-  encodedList,
-  frontCodedCodes,
-  longPlaceTable,
-  phraseOf,
-  type Phrase,
-} from "./warm-inputs.ts";
+import { encodedList, frontCodedCodes, longPlaceTable, phraseOf } from "./warm-inputs.ts";
 
 /** Rounds of each loop (warm-up.test.ts checks that they run; the census in docs/SEARCH.md that they suffice). */
 export const KERNEL_ROUNDS = 8;
@@ -166,7 +160,11 @@ export async function warmKernels(
     encodedList(LIST_BLOCKS, { places: ELEMENTS, names: PHRASE_NAMES }),
     listEntries,
   );
-  const phraseInputs = { postings: () => [phraseList], places: named, bitmaps: new Map() };
+  const phraseInputs: CheckInputs = {
+    postings: () => [phraseList],
+    places: named,
+    bitmaps: new Map(),
+  };
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
     for (const pattern of patterns) {

@@ -162,7 +162,7 @@ function lacksOne(entry: ListEntry, required: readonly string[], places: PlaceTa
   return required.some((lexeme) => !mayHold(inName, lexeme) && !mayHold(inPlace, lexeme));
 }
 
-type Phrase = SearchNode & { readonly op: "phrase" };
+export type Phrase = SearchNode & { readonly op: "phrase" };
 
 /**
  * A document of fewer characters has fewer than 255 tokens, so neither PostgreSQL's cap on a
