@@ -10,7 +10,13 @@ import {
 } from "../contract/suggest/find.ts";
 import { MAX_TYPOS } from "../contract/suggest/fold.ts";
 import type { SuggestPlaces } from "../contract/suggest/places.ts";
-import { compareGroups, groupOf, type Group, type PlaceFilter } from "../contract/suggest/rank.ts";
+import {
+  compareGroups,
+  groupOf,
+  proximities,
+  type Group,
+  type PlaceFilter,
+} from "../contract/suggest/rank.ts";
 import type { Part, Reading } from "../contract/suggest/text.ts";
 import type { SuggestIndex } from "./suggest-index.ts";
 import type { ReadBudget, SuggestStreets } from "./suggest-streets.ts";
@@ -212,17 +218,18 @@ export async function suggestGroups(
     const walked = new Set(which.map(partKey));
     for (const { reading, filter } of filtered) {
       if (!walked.has(partKey(reading.street))) continue;
-      for (const hit of ordered(finder.namesOf(reading.street))) {
-        let places: Int32Array | undefined;
-        if (filter.postal !== undefined || filter.locality !== undefined) {
-          places = placesRead.get(hit.position);
-          if (places === undefined) {
-            places = await streets.placesWithin(hit.position, hit.count, budget, PAGE_RESERVE);
-            if (places === undefined) continue;
-            placesRead.set(hit.position, places);
-          }
-        }
-        const found = groupOf(hit, filter, places);
+      const hits = ordered(finder.namesOf(reading.street));
+      const placed = filter.postal !== undefined || filter.locality !== undefined;
+      if (placed) {
+        const unread = hits.filter((hit) => !placesRead.has(hit.position));
+        const read = await streets.placesOfNames(unread, budget, PAGE_RESERVE);
+        unread.forEach((hit, i) => read[i] && placesRead.set(hit.position, read[i]));
+      }
+      const near = placed ? proximities(streets.places) : undefined;
+      for (const hit of hits) {
+        const places = placed ? placesRead.get(hit.position) : undefined;
+        if (placed && places === undefined) continue;
+        const found = groupOf(hit, filter, places, near);
         const known = best.get(hit.position);
         if (found !== undefined && (known === undefined || compareGroups(found, known) < 0))
           best.set(hit.position, found);

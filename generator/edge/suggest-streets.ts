@@ -22,11 +22,14 @@ import {
   headFiles,
   headsAt,
   placesAt,
+  placesIn,
   recordFiles,
+  recordRangeFiles,
   tailFiles,
   tailOf,
 } from "../contract/search/leaves.ts";
-import { headJson } from "../contract/search/store.ts";
+import type { Files } from "../contract/search/plan.ts";
+import { headJson, RECORD_CHUNK_STREETS as CHUNK } from "../contract/search/store.ts";
 import type { AssetStore } from "./assets.ts";
 import type { ServeContext } from "./context.ts";
 import { answerFound } from "./search.ts";
@@ -58,26 +61,45 @@ export class SuggestStreets {
     return this.files.reader();
   }
 
+  /** Places of the index (a place's number is below it). */
+  get places(): number {
+    return this.files.meta.places;
+  }
+
   /** Bytes one request may read. */
   get readBudget(): number {
     return this.files.meta.readBudget;
   }
 
   /**
-   * The place numbers of streets [first, first + count) (the record table), charged to the budget;
-   * undefined, and nothing charged, when their files would leave less than `reserve` of it.
+   * The place numbers of each name's streets [position, position + count) (the record table), in
+   * order: a name's files are charged while they fit with `reserve` of the budget left (undefined,
+   * and nothing charged, for one that does not), then every charged file is fetched at once.
    */
-  async placesWithin(
-    first: number,
-    count: number,
+  async placesOfNames(
+    names: readonly { readonly position: number; readonly count: number }[],
     budget: ReadBudget,
     reserve: number,
-  ): Promise<Int32Array | undefined> {
-    const positions = range(first, count);
-    const files = recordFiles(budget.meta, positions);
-    if (!budget.fits(files, reserve)) return undefined;
-    await budget.need(files);
-    return placesAt(budget, positions);
+  ): Promise<(Int32Array | undefined)[]> {
+    const charged: Files = new Map();
+    // Names found together lie close in the street order: most share their one record chunk.
+    const byChunks = new Map<string, Files>();
+    const fits = names.map(({ position, count }) => {
+      const key = `${Math.floor(position / CHUNK)} ${Math.floor((position + count - 1) / CHUNK)}`;
+      let files = byChunks.get(key);
+      if (files === undefined)
+        byChunks.set(key, (files = recordRangeFiles(budget.meta, position, count)));
+      if (!budget.fits(files, reserve)) return false;
+      for (const [path, bytes] of files) {
+        budget.charge(path, bytes);
+        charged.set(path, bytes);
+      }
+      return true;
+    });
+    await budget.need(charged);
+    return names.map((name, i) =>
+      fits[i] ? placesIn(budget, name.position, name.count) : undefined,
+    );
   }
 
   /** A page of streets (positions in the answer's order) as a paged JSON or CSV response. */
@@ -111,11 +133,4 @@ export class SuggestStreets {
       place,
     }));
   }
-}
-
-/** Street positions [first, first + count). */
-function range(first: number, count: number): Int32Array {
-  const positions = new Int32Array(count);
-  for (let i = 0; i < count; i++) positions[i] = first + i;
-  return positions;
 }

@@ -116,12 +116,12 @@ async function check(
   const hits = [...finder.namesOf(street)].sort(
     (a, b) => a.typos - b.typos || a.tier - b.tier || a.position - b.position,
   );
-  for (const hit of hits) {
-    const hitPlaces = await streets.placesWithin(hit.position, hit.count, budget, PAGE_RESERVE);
-    hitPlaces?.forEach((place, i) =>
+  const placesOf = await streets.placesOfNames(hits, budget, PAGE_RESERVE);
+  hits.forEach((hit, k) =>
+    placesOf[k]?.forEach((place, i) =>
       candidates.push({ position: hit.position + i, place, typos: hit.typos, tier: hit.tier }),
-    );
-  }
+    ),
+  );
   const { valid, positions } = checkAddress(candidates, {
     ...(address.postalCode === undefined ? {} : { postalCode: address.postalCode }),
     codeOf: (place) => places.codeOfPlace(place),

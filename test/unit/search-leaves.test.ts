@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { headChunk } from "../../generator/build/search-keys.ts";
 import type { IndexedStreets } from "../../generator/build/search-records.ts";
-import { headsAt, pathOf } from "../../generator/contract/search/leaves.ts";
+import {
+  headsAt,
+  pathOf,
+  placesAt,
+  placesIn,
+  recordFiles,
+  recordRangeFiles,
+} from "../../generator/contract/search/leaves.ts";
 import type { SearchMeta } from "../../generator/contract/search/meta.ts";
 import type { Reader } from "../../generator/contract/search/plan.ts";
 import { RECORD_CHUNK_STREETS as CHUNK } from "../../generator/contract/search/store.ts";
@@ -10,13 +17,23 @@ import { RECORD_CHUNK_STREETS as CHUNK } from "../../generator/contract/search/s
 const count = 3 * CHUNK;
 const headOf = Int32Array.from({ length: count }, (_, p) => Math.floor(p / 10));
 const heads = Array.from({ length: count / 10 + 1 }, (_, n) => [`Straße ${n}`]);
-const meta = { country: "de" } as SearchMeta;
+// Each street's place in the record table, three bytes a street: street p lies in place p * 7 mod 2^20.
+const placeOf = (p: number) => (p * 7) % 2 ** 20;
+const meta = { country: "de", count, placeWidth: 3 } as SearchMeta;
 const chunks = new Map(
   [0, 1, 2].map((c) => [
     pathOf(meta, "h", c),
     headChunk({ heads, headOf } as unknown as IndexedStreets, c * CHUNK, (c + 1) * CHUNK),
   ]),
 );
+for (const c of [0, 1, 2]) {
+  const bytes = new Uint8Array(3 * CHUNK);
+  for (let i = 0; i < CHUNK; i++) {
+    const place = placeOf(c * CHUNK + i);
+    bytes.set([place & 255, (place >> 8) & 255, place >> 16], 3 * i);
+  }
+  chunks.set(pathOf(meta, "r", c), bytes);
+}
 const reader = {
   meta,
   bytes: (path: string) => chunks.get(path) ?? new Uint8Array(),
@@ -32,5 +49,22 @@ describe("the heads of streets (the head table)", () => {
     expect(headsAt(reader, Int32Array.from(positions))).toEqual(
       positions.map((p) => heads[headOf[p] as number]),
     );
+  });
+});
+
+describe("the places of a range of streets (the record table)", () => {
+  it.each([
+    ["within one chunk", 5, 20],
+    ["one street", CHUNK - 1, 1],
+    ["across a chunk's end", CHUNK - 3, 10],
+    ["across two chunks' ends", CHUNK - 2, CHUNK + 5],
+    ["none", 40, 0],
+  ])("%s: each street's place, and the chunks it lies in", (_, first, n) => {
+    const positions = Int32Array.from({ length: n }, (_, i) => first + i);
+    expect(Array.from(placesIn(reader, first, n))).toEqual(Array.from(positions, placeOf));
+    expect(Array.from(placesIn(reader, first, n))).toEqual(Array.from(placesAt(reader, positions)));
+    expect([...recordRangeFiles(meta, first, n).keys()]).toEqual([
+      ...recordFiles(meta, positions).keys(),
+    ]);
   });
 });

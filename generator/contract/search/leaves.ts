@@ -182,17 +182,34 @@ export function streetsOfPlaces(
   const out: Int32Array[] = [];
   for (let i = 0; i < places.length; i++) {
     const p = places[i] as number;
-    const from = starts[p] as number;
-    const to = starts[p + 1] as number;
-    const streets = new Int32Array(to - from);
-    for (let k = from; k < to;) {
-      const f = Math.floor(k / PER_FILE);
-      const end = Math.min(to, (f + 1) * PER_FILE);
-      const at = (k - f * PER_FILE) * POSITION_BYTES;
-      readUints(r.bytes(pathOf(r.meta, "s", f)), at, POSITION_BYTES, streets, k - from, end - from);
-      k = end;
-    }
-    out.push(streets);
+    const [from, to] = [starts[p] as number, starts[p + 1] as number];
+    out.push(readRange(r, "s", PER_FILE, POSITION_BYTES, from, to));
+  }
+  return out;
+}
+
+/** Values [from, to) of a table of `width`-byte values cut in files of `per` (their files fetched). */
+function readRange(
+  r: Reader,
+  family: Family,
+  per: number,
+  width: number,
+  from: number,
+  to: number,
+): Int32Array {
+  const out = new Int32Array(to - from);
+  for (let k = from; k < to;) {
+    const f = Math.floor(k / per);
+    const end = Math.min(to, (f + 1) * per);
+    readUints(
+      r.bytes(pathOf(r.meta, family, f)),
+      (k - f * per) * width,
+      width,
+      out,
+      k - from,
+      end - from,
+    );
+    k = end;
   }
   return out;
 }
@@ -201,27 +218,17 @@ export function streetsOfPlaces(
 export const recordFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
   filesOf(meta, "r", chunksOf(positions, CHUNK));
 
-/** The places of increasing positions (their record chunks fetched). */
-export function placesAt(r: Reader, positions: ArrayLike<number>): Int32Array {
-  const out = new Int32Array(positions.length);
-  const width = r.meta.placeWidth;
-  let table: Uint8Array = new Uint8Array();
-  for (let i = 0, first = 0, end = -1; i < positions.length; i++) {
-    const position = positions[i] as number;
-    if (position < first || position >= end) {
-      const chunk = Math.floor(position / CHUNK);
-      table = r.bytes(pathOf(r.meta, "r", chunk));
-      first = chunk * CHUNK;
-      end = first + CHUNK;
-    }
-    const at = (position - first) * width;
-    out[i] =
-      (table[at] as number) |
-      ((table[at + 1] as number) << 8) |
-      (width === 3 ? (table[at + 2] as number) << 16 : 0);
-  }
-  return out;
-}
+/** The places of a page's streets (their record chunks fetched). */
+export const placesAt = (r: Reader, positions: ArrayLike<number>): Int32Array =>
+  Int32Array.from(positions, (p) => placesIn(r, p, 1)[0] as number);
+
+/** The record chunks of streets [first, first + count). */
+export const recordRangeFiles = (meta: SearchMeta, first: number, count: number): Files =>
+  rangeFiles(meta, "r", CHUNK, [[first, first + count]]);
+
+/** The places of streets [first, first + count) (their record chunks fetched). */
+export const placesIn = (r: Reader, first: number, count: number): Int32Array =>
+  readRange(r, "r", CHUNK, r.meta.placeWidth, first, first + count);
 
 /** The head-table chunks of increasing positions. */
 export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>

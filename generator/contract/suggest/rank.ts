@@ -61,12 +61,20 @@ export const positionAt = (group: Group, i: number): number =>
 const placeProximity = (filter: PlaceFilter, place: number): number =>
   filter.locality?.of(place) === NO_PLACE ? Infinity : proximityOf(filter, place);
 
+/** Per place, its placeProximity once worked out (NaN before): names found together share places. */
+export const proximities = (places: number): Float64Array => new Float64Array(places).fill(NaN);
+
 /**
  * A name's streets as one group: all of them, or (places given) those in a locality of the text
  * (none there: no group), of them those nearest to the postal code. The typos of the text's
  * locality count to the group's.
  */
-export function groupOf(hit: NameHit, filter: PlaceFilter, places?: Int32Array): Group | undefined {
+export function groupOf(
+  hit: NameHit,
+  filter: PlaceFilter,
+  places?: Int32Array,
+  known?: Float64Array,
+): Group | undefined {
   const rank = {
     typos: hit.typos + (filter.locality?.typos ?? 0),
     tier: hit.tier,
@@ -74,17 +82,21 @@ export function groupOf(hit: NameHit, filter: PlaceFilter, places?: Int32Array):
     placed: filter.postal !== undefined || filter.locality !== undefined,
   };
   if (places === undefined) return { ...rank, proximity: 0, count: hit.count, first: hit.position };
-  // Two passes over the places rather than an array of their proximities: this runs per name
-  // found, thousands for a short prefix beside a number, in a fresh isolate's lower tiers.
+  // Each place's proximity kept in `known` (proximities), then two passes rather than an array of
+  // them: this runs per name found, thousands for a short prefix beside a place, in a fresh
+  // isolate's lower tiers.
+  known ??= proximities(Math.max(0, ...places) + 1);
   let nearest = Infinity;
   for (let i = 0; i < places.length; i++) {
-    const far = placeProximity(filter, places[i] ?? 0);
+    const place = places[i] as number;
+    let far = known[place] as number;
+    if (Number.isNaN(far)) known[place] = far = placeProximity(filter, place);
     if (far < nearest) nearest = far;
   }
   if (nearest === Infinity) return undefined;
   const positions: number[] = [];
   for (let i = 0; i < places.length; i++)
-    if (placeProximity(filter, places[i] ?? 0) === nearest) positions.push(hit.position + i);
+    if (known[places[i] as number] === nearest) positions.push(hit.position + i);
   return {
     ...rank,
     proximity: nearest,
