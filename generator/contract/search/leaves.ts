@@ -182,8 +182,7 @@ export function streetsOfPlaces(
   const out: Int32Array[] = [];
   for (let i = 0; i < places.length; i++) {
     const p = places[i] as number;
-    const [from, to] = [starts[p] as number, starts[p + 1] as number];
-    out.push(readRange(r, "s", PER_FILE, POSITION_BYTES, from, to));
+    out.push(readRange(r, "s", PER_FILE, POSITION_BYTES, starts[p] ?? 0, starts[p + 1] ?? 0));
   }
   return out;
 }
@@ -221,6 +220,22 @@ export const recordFiles = (meta: SearchMeta, positions: ArrayLike<number>): Fil
 /** The places of a page's streets (their record chunks fetched). */
 export const placesAt = (r: Reader, positions: ArrayLike<number>): Int32Array =>
   Int32Array.from(positions, (p) => placesIn(r, p, 1)[0] as number);
+
+/** Each page street's place: the passing place (`passing[l]`) whose streets (`lists[l]`) hold it. */
+export function placesInLists(
+  page: Int32Array,
+  lists: Int32Array[],
+  passing: number[],
+): Int32Array {
+  const out = new Int32Array(page.length);
+  const last = page[page.length - 1] ?? -1;
+  for (const [l, streets] of lists.entries())
+    for (let j = gallop(streets, page[0] ?? 0); (streets[j] ?? Infinity) <= last; j++) {
+      const k = gallop(page, streets[j] as number);
+      if (page[k] === streets[j]) out[k] = passing[l] as number;
+    }
+  return out;
+}
 
 /** The record chunks of streets [first, first + count). */
 export const recordRangeFiles = (meta: SearchMeta, first: number, count: number): Files =>

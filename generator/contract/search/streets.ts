@@ -16,7 +16,7 @@ import {
   selectBits,
 } from "./kernels.ts";
 import { passingPlaces, type PlacePass } from "./values.ts";
-import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan } from "./cursor.ts";
+import { countedPlan, countedSteps, namePlans, recordSteps, runsPlan, walk } from "./cursor.ts";
 import { nameSide, nameSteps, readRuns, refuseBroadPattern, type NameSide } from "./names.ts";
 import type { Postings } from "./postings.ts";
 import type { StreetFilters } from "./request.ts";
@@ -175,6 +175,11 @@ function placePlans(
   const starts = () => leaf.streetStarts(r, table);
   const positionFiles = () => leaf.placeStreetFiles(r.meta, starts(), places.list);
   const ofPlaces = () => leaf.streetsOfPlaces(r, starts(), passing);
+  const bitsOf = (lists: Int32Array[]) => {
+    const bits = new Uint32Array(words(r));
+    for (const streets of lists) fillPositions(bits, streets);
+    return bits;
+  };
   const placeLists = () => passing.map((p) => placeList(table, p));
   const plans: Plan<Found>[] = [];
   if (name === undefined || name.counts !== undefined)
@@ -203,11 +208,10 @@ function placePlans(
         // The places' streets set in a bitmap of every street, the page selected on it.
         steps: fileSteps + places.streets * (COST.position + COST.bit) + words(r) * COST.word,
         files: () => files,
-        run: async () => {
-          const bits = new Uint32Array(words(r));
-          for (const streets of ofPlaces()) fillPositions(bits, streets);
-          return { total: places.streets, positions: selectBits(bits, start, end) };
-        },
+        run: async () => ({
+          total: places.streets,
+          positions: selectBits(bitsOf(ofPlaces()), start, end),
+        }),
       },
     );
     return plans;
@@ -226,9 +230,15 @@ function placePlans(
       steps: positionSteps(name, places.streets),
       files: () => new Map([...positionFiles(), ...leaf.listFiles(r.meta, name.refs)]),
       run: async () => {
+        const lists = ofPlaces();
+        // Many places' streets: set in a bitmap the name's runs are counted on, as `unite` does for
+        // many lists, rather than each galloped to in the runs and the matches sorted.
+        if (places.streets * COST.entry > words(r) * COST.word + name.runs * COST.word * 2) {
+          const found = await walk(r, readRuns(r, name), bitsOf(lists), start, end);
+          return { ...found, places: leaf.placesInLists(found.positions, lists, passing) };
+        }
         const runs = readRuns(r, name, false);
         const keys: number[] = [];
-        const lists = ofPlaces();
         // Room for two numbers a street of the longest list: written over for each place.
         const found = new Int32Array(2 * lists.reduce((most, l) => Math.max(most, l.length), 0));
         lists.forEach((streets, l) => {
