@@ -37,6 +37,15 @@ describe("locality pattern candidates", () => {
     ["^(Berlin|Hamburg)$", ["Berlin", "Bremen", "HAMBURG", "Berlinchen"], [1, 0, 1, 1]],
     ["^Mün.*n$", ["München", "MÜNSTER", "Münster", "Bonn"], [1, 1, 1, 0]],
     ["(ä|ö|ü)", ["Köln", "Bonn", "Lübeck", "ÄHRE"], [1, 0, 1, 1]],
+    // Literal branches of any length searched together, beside a branch that is not one.
+    ["(Köln|bonn|Lü.k)", ["KÖLN", "Bonn", "Lübeck", "Essen"], [1, 1, 1, 0]],
+    // After `^`, an alternation: the localities that start with one of its branches.
+    ["^(Ber|h)", ["Berlin", "Hamburg", "Oberhausen", "xHam"], [1, 1, 0, 0]],
+    ["^(B|H|zz)", ["Bonn", "hamm", "Aachen", "Oberhausen"], [1, 1, 0, 0]],
+    // A branch that may start with anything: no start is known.
+    ["^(B|.*n)", ["Bonn", "Aachen", "Lenz"], [1, 1, 1]],
+    // A branch with a character no locality has finds none.
+    ["(Köln|zzz)", ["Köln", "Bonn"], [1, 0]],
     // A literal that spans two localities' texts is in neither.
     ["a(b)", ["xa", "bx", "ab"], [0, 0, 1]],
     // The Kelvin sign folds with k (caseFoldKey), so it is a candidate too.

@@ -117,8 +117,14 @@ export function candidates(
     }
     return source;
   };
-  const prefix = anchoredPrefix(tree);
-  if ([...prefix].length >= STRONG_LITERAL) return containing(column, classes(prefix), true);
+  const prefixes = anchoredPrefixes(tree);
+  const [prefix = ""] = prefixes;
+  // After `^`, three or more characters, or an alternation (`^(A|B|C)`): the values that start with
+  // one of its branches' prefixes (the other literals may be in nearly every value).
+  if (prefixes.length > 1 || [...prefix].length >= STRONG_LITERAL) {
+    const sources = prefixes.flatMap((p) => classes(p) ?? []);
+    return containing(column, sources.length > 0 ? `(?:${sources.join("|")})` : undefined, true);
+  }
   return candidatesOf(literalQuery(tree, caseFoldKey), column, classes);
 }
 
@@ -142,12 +148,23 @@ function literalCandidates(filter: StreetFilter, column: ColumnText): Uint8Array
 /** Characters a literal needs to narrow the values enough to be worth a search beside a longer one. */
 const STRONG_LITERAL = 3;
 
-/** The caseFoldKey characters every match starts with: the positions after a leading `^` that each fold to one. */
-function anchoredPrefix(tree: Node): string {
+/**
+ * The caseFoldKey characters every match starts with: the positions after a leading `^` that each
+ * fold to one; after `^` and an alternation, one such prefix per branch (none when one has none).
+ */
+function anchoredPrefixes(tree: Node): string[] {
   const flat = (node: Node): readonly Node[] =>
     node.kind === "concat" ? node.parts.flatMap(flat) : [node];
-  const [first, ...parts] = flat(tree);
-  if (first?.kind !== "start") return "";
+  const [first, next, ...rest] = flat(tree);
+  if (first?.kind !== "start" || next === undefined) return [];
+  const each =
+    next.kind === "alternate"
+      ? next.branches.map((b) => prefixOf(flat(b)))
+      : [prefixOf([next, ...rest])];
+  return each.includes("") ? [] : each;
+}
+
+function prefixOf(parts: readonly Node[]): string {
   let prefix = "";
   for (const part of parts) {
     const codes =
@@ -189,18 +206,21 @@ function candidatesOf(
       return out;
     }
     case "or": {
-      // Literals set their values in one array (no loop over every value per operand).
+      // Its literals searched as one alternation (one pass over the text), the rest each.
       const out = new Uint8Array(count);
+      const literals: string[] = [];
       for (const operand of query.of) {
-        const set =
-          operand.op === "literal"
-            ? containing(column, classes(operand.text), false, out)
-            : candidatesOf(operand, column, classes);
+        if (operand.op === "literal") {
+          const source = classes(operand.text);
+          if (source !== undefined) literals.push(source);
+          continue;
+        }
+        const set = candidatesOf(operand, column, classes);
         if (set === undefined) return undefined;
-        if (set !== out)
-          for (let i = 0; i < count; i++) out[i] = (out[i] as number) | (set[i] as number);
+        for (let i = 0; i < count; i++) out[i] = (out[i] as number) | (set[i] as number);
       }
-      return out;
+      if (literals.length === 0) return out;
+      return containing(column, `(?:${literals.join("|")})`, false, out);
     }
   }
 }
