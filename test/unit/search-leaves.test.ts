@@ -6,13 +6,16 @@ import {
   pathOf,
   placesAt,
   placesIn,
-  placesInLists,
+  placeStreetFiles,
   recordFiles,
   recordRangeFiles,
 } from "../../generator/contract/search/leaves.ts";
 import type { SearchMeta } from "../../generator/contract/search/meta.ts";
 import type { Reader } from "../../generator/contract/search/plan.ts";
-import { RECORD_CHUNK_STREETS as CHUNK } from "../../generator/contract/search/store.ts";
+import {
+  PLACE_STREETS_PER_FILE as PER_FILE,
+  RECORD_CHUNK_STREETS as CHUNK,
+} from "../../generator/contract/search/store.ts";
 
 // Three head-table chunks; every ten neighbouring streets share a name.
 const count = 3 * CHUNK;
@@ -70,15 +73,25 @@ describe("the places of a range of streets (the record table)", () => {
   });
 });
 
-describe("the places of a page's streets, from the passing places' streets", () => {
-  // Place 40 holds streets 1, 5, 9, 30; place 41 streets 2, 6, 31; place 42 streets 7, 8, 50.
-  const lists = [Int32Array.of(1, 5, 9, 30), Int32Array.of(2, 6, 31), Int32Array.of(7, 8, 50)];
+describe("the files of the places' streets", () => {
+  // Six places' streets back to back: places 1 and 5 have none, place 4's span two files.
+  const starts = Int32Array.of(
+    0,
+    10,
+    10,
+    PER_FILE,
+    PER_FILE + 35,
+    3 * PER_FILE - 5,
+    3 * PER_FILE - 5,
+  );
   it.each([
-    ["none", [], []],
-    ["one place's", [5, 9], [40, 40]],
-    ["three places', interleaved", [5, 6, 7, 8, 9], [40, 41, 42, 42, 40]],
-    ["the first and the last streets", [1, 50], [40, 42]],
-  ])("%s: each street's place", (_, page, places) => {
-    expect(Array.from(placesInLists(Int32Array.from(page), lists, [40, 41, 42]))).toEqual(places);
+    ["one place", [0], [0]],
+    ["a place without streets", [1], []],
+    ["places sharing a file, then the next", [0, 2, 3], [0, 1]],
+    ["a place across files", [4], [1, 2]],
+    ["the file of the place before, once", [3, 4, 5], [1, 2]],
+  ])("%s: %j", (_, places, files) => {
+    const found = placeStreetFiles(meta, starts, Int32Array.from(places));
+    expect([...found.keys()]).toEqual(files.map((n) => pathOf(meta, "s", n)));
   });
 });

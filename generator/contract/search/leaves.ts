@@ -165,13 +165,17 @@ export const streetStarts = (r: Reader, table: PlaceTable): Int32Array =>
     runningSums(table.counts, new Int32Array(table.size + 1)),
   );
 
-export const placeStreetFiles = (meta: SearchMeta, starts: Int32Array, places: Int32Array): Files =>
-  rangeFiles(
-    meta,
-    "s",
-    PER_FILE,
-    Array.from(places, (p) => [starts[p] ?? 0, starts[p + 1] ?? 0]),
-  );
+/** The files of the streets of increasing places: no array per place (thousands, in the interpreter). */
+export function placeStreetFiles(meta: SearchMeta, starts: Int32Array, places: Int32Array): Files {
+  const files: number[] = [];
+  for (let i = 0; i < places.length; i++) {
+    const from = starts[places[i] as number] as number;
+    const to = starts[(places[i] as number) + 1] as number;
+    let f = Math.max(Math.floor(from / PER_FILE), (files[files.length - 1] ?? -1) + 1);
+    for (; f * PER_FILE < to && from < to; f++) files.push(f);
+  }
+  return filesOf(meta, "s", files);
+}
 
 /** The streets of each place, in order (their files fetched): one loop, warmed at startup (edge/warm-kernels.ts). */
 export function streetsOfPlaces(
@@ -220,22 +224,6 @@ export const recordFiles = (meta: SearchMeta, positions: ArrayLike<number>): Fil
 /** The places of a page's streets (their record chunks fetched). */
 export const placesAt = (r: Reader, positions: ArrayLike<number>): Int32Array =>
   Int32Array.from(positions, (p) => placesIn(r, p, 1)[0] as number);
-
-/** Each page street's place: the passing place (`passing[l]`) whose streets (`lists[l]`) hold it. */
-export function placesInLists(
-  page: Int32Array,
-  lists: Int32Array[],
-  passing: number[],
-): Int32Array {
-  const out = new Int32Array(page.length);
-  const last = page[page.length - 1] ?? -1;
-  for (const [l, streets] of lists.entries())
-    for (let j = gallop(streets, page[0] ?? 0); (streets[j] ?? Infinity) <= last; j++) {
-      const k = gallop(page, streets[j] as number);
-      if (page[k] === streets[j]) out[k] = passing[l] as number;
-    }
-  return out;
-}
 
 /** The record chunks of streets [first, first + count). */
 export const recordRangeFiles = (meta: SearchMeta, first: number, count: number): Files =>

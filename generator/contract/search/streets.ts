@@ -11,6 +11,7 @@ import {
   combineBits,
   countBits,
   fillPositions,
+  gallop,
   inRuns,
   mergeFirst,
   selectBits,
@@ -156,6 +157,22 @@ const words = (r: Reader) => (r.meta.count + 31) >>> 5;
 const positionSteps = (name: NameSide, streets: number) =>
   streets * (COST.position + COST.bit) + nameSteps(name, streets);
 
+/** Each page street's place: the passing place (`passing[l]`) whose streets (`lists[l]`) hold it. */
+export function placesInLists(
+  page: Int32Array,
+  lists: Int32Array[],
+  passing: number[],
+): Int32Array {
+  const out = new Int32Array(page.length);
+  const last = page[page.length - 1] ?? -1;
+  for (const [l, streets] of lists.entries())
+    for (let j = gallop(streets, page[0] ?? 0); (streets[j] ?? Infinity) <= last; j++) {
+      const k = gallop(page, streets[j] as number);
+      if (page[k] === streets[j]) out[k] = passing[l] as number;
+    }
+  return out;
+}
+
 /** With the place table read: the plans for places alone, or beside a name. */
 function placePlans(
   r: Reader,
@@ -235,7 +252,7 @@ function placePlans(
         // many lists, rather than each galloped to in the runs and the matches sorted.
         if (places.streets * COST.entry > words(r) * COST.word + name.runs * COST.word * 2) {
           const found = await walk(r, readRuns(r, name), bitsOf(lists), start, end);
-          return { ...found, places: leaf.placesInLists(found.positions, lists, passing) };
+          return { ...found, places: placesInLists(found.positions, lists, passing) };
         }
         const runs = readRuns(r, name, false);
         const keys: number[] = [];

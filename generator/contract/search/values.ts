@@ -11,6 +11,7 @@ import {
   literalText,
   type StreetFilter,
 } from "./filter.ts";
+import { caseClass } from "./filter-case.ts";
 import { gallop } from "./kernels.ts";
 import type { ColumnText, PlaceTable } from "./meta.ts";
 
@@ -43,7 +44,10 @@ export function passingPlaces(
   const codes = !prefix && postalCode ? postalCodesPassing(postalCode, places) : undefined;
   const some = locality && candidates(locality, places.localityText, characters);
   // A literal's candidates are its matches (the search tests what filterMatches does), but for `$`.
-  const candidatesMatch = locality?.pattern === undefined && !locality?.anchoredEnd;
+  const candidatesMatch =
+    locality?.pattern === undefined
+      ? !locality?.anchoredEnd
+      : exactAlternation(locality.pattern.tree, characters);
   const localities =
     locality &&
     (some === undefined
@@ -64,6 +68,32 @@ export function passingPlaces(
     streets += counts[p] as number;
   }
   return { pass, list: Int32Array.from(list), streets };
+}
+
+/**
+ * Is a pattern plain text or an alternation of plain texts (`(a|e)`, `Berg|Tal`) whose candidates
+ * are its matches? So when each character (under `~*` a class of its cases) takes exactly the
+ * characters of its case class that occur in the values, as filter.ts foldIsExact asks of a literal.
+ */
+function exactAlternation(tree: Node, characters: string): boolean {
+  const occurring = new Set(Array.from(characters, (c) => c.codePointAt(0) ?? 0));
+  const exact = (part: Node) => {
+    const points =
+      part.kind === "char"
+        ? [part.code]
+        : part.kind === "class" && !part.negated && part.ranges.every(([a, b]) => a === b)
+          ? part.ranges.map(([a]) => a)
+          : [];
+    const cases = points.length === 0 ? [] : caseClass(points[0] as number);
+    return (
+      cases.length > 0 &&
+      points.every((c) => cases.includes(c)) &&
+      cases.every((d) => points.includes(d) || !occurring.has(d))
+    );
+  };
+  return (tree.kind === "alternate" ? tree.branches : [tree]).every((branch) =>
+    (branch.kind === "concat" ? branch.parts : [branch]).every(exact),
+  );
 }
 
 /** Per distinct postal code, 1 when it passes: a literal on the codes' units (no string made), else each code tested. */
