@@ -209,6 +209,7 @@ export async function suggestGroups(
 ): Promise<Group[]> {
   const best = new Map<number, Group>();
   const placesRead = new Map<number, Int32Array>();
+  const nearness = new Map<PlaceFilter, Float64Array>();
   const parts = [...new Map(readings.map(({ street }) => [partKey(street), street])).values()];
   /** The groups of the readings (with their filters) whose street part is among `which`. */
   const group = async (
@@ -225,7 +226,10 @@ export async function suggestGroups(
         const read = await streets.placesOfNames(unread, budget, PAGE_RESERVE);
         unread.forEach((hit, i) => read[i] && placesRead.set(hit.position, read[i]));
       }
-      const near = placed ? proximities(streets.places) : undefined;
+      // One per reading's filter and request, made only when it has names to place.
+      let near = nearness.get(filter);
+      if (placed && near === undefined && hits.length > 0)
+        nearness.set(filter, (near = proximities(streets.places)));
       for (const hit of hits) {
         const places = placed ? placesRead.get(hit.position) : undefined;
         if (placed && places === undefined) continue;
