@@ -186,33 +186,17 @@ export function streetsOfPlaces(
   const out: Int32Array[] = [];
   for (let i = 0; i < places.length; i++) {
     const p = places[i] as number;
-    out.push(readRange(r, "s", PER_FILE, POSITION_BYTES, starts[p] ?? 0, starts[p + 1] ?? 0));
-  }
-  return out;
-}
-
-/** Values [from, to) of a table of `width`-byte values cut in files of `per` (their files fetched). */
-function readRange(
-  r: Reader,
-  family: Family,
-  per: number,
-  width: number,
-  from: number,
-  to: number,
-): Int32Array {
-  const out = new Int32Array(to - from);
-  for (let k = from; k < to;) {
-    const f = Math.floor(k / per);
-    const end = Math.min(to, (f + 1) * per);
-    readUints(
-      r.bytes(pathOf(r.meta, family, f)),
-      (k - f * per) * width,
-      width,
-      out,
-      k - from,
-      end - from,
-    );
-    k = end;
+    const from = starts[p] as number;
+    const to = starts[p + 1] as number;
+    const streets = new Int32Array(to - from);
+    for (let k = from; k < to;) {
+      const f = Math.floor(k / PER_FILE);
+      const end = Math.min(to, (f + 1) * PER_FILE);
+      const at = (k - f * PER_FILE) * POSITION_BYTES;
+      readUints(r.bytes(pathOf(r.meta, "s", f)), at, POSITION_BYTES, streets, k - from, end - from);
+      k = end;
+    }
+    out.push(streets);
   }
   return out;
 }
@@ -230,8 +214,17 @@ export const recordRangeFiles = (meta: SearchMeta, first: number, count: number)
   rangeFiles(meta, "r", CHUNK, [[first, first + count]]);
 
 /** The places of streets [first, first + count) (their record chunks fetched). */
-export const placesIn = (r: Reader, first: number, count: number): Int32Array =>
-  readRange(r, "r", CHUNK, r.meta.placeWidth, first, first + count);
+export function placesIn(r: Reader, first: number, count: number): Int32Array {
+  const out = new Int32Array(count);
+  for (let k = first; k < first + count;) {
+    const c = Math.floor(k / CHUNK);
+    const end = Math.min(first + count, (c + 1) * CHUNK);
+    const at = (k - c * CHUNK) * r.meta.placeWidth;
+    readUints(r.bytes(pathOf(r.meta, "r", c)), at, r.meta.placeWidth, out, k - first, end - first);
+    k = end;
+  }
+  return out;
+}
 
 /** The head-table chunks of increasing positions. */
 export const headFiles = (meta: SearchMeta, positions: ArrayLike<number>): Files =>
