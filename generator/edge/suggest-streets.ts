@@ -82,24 +82,36 @@ export class SuggestStreets {
     reserve: number,
   ): Promise<(Int32Array | undefined)[]> {
     const charged: Files = new Map();
-    // Names found together lie close in the street order: most share their one record chunk.
-    const byChunks = new Map<string, Files>();
-    const fits = names.map(({ position, count }) => {
-      const key = `${Math.floor(position / CHUNK)} ${Math.floor((position + count - 1) / CHUNK)}`;
-      let files = byChunks.get(key);
-      if (files === undefined)
-        byChunks.set(key, (files = recordRangeFiles(budget.meta, position, count)));
-      if (!budget.fits(files, reserve)) return false;
-      for (const [path, bytes] of files) {
-        budget.charge(path, bytes);
-        charged.set(path, bytes);
+    const fits = new Uint8Array(names.length);
+    // Names found together lie close in the street order: most have the record chunks of the name
+    // before, and then its verdict (charged, its files cost nothing more; not, nothing changed).
+    // A loop without a closure per name: a fresh isolate runs it in its lower tiers.
+    for (let i = 0, first = -1, last = -1, fit = 0; i < names.length; i++) {
+      const { position, count } = names[i] as (typeof names)[number];
+      if (
+        count === 0 ||
+        Math.floor(position / CHUNK) !== first ||
+        Math.floor((position + count - 1) / CHUNK) !== last
+      ) {
+        first = Math.floor(position / CHUNK);
+        last = Math.floor((position + count - 1) / CHUNK);
+        const files = recordRangeFiles(budget.meta, position, count);
+        fit = budget.fits(files, reserve) ? 1 : 0;
+        if (fit === 1)
+          for (const [path, bytes] of files) {
+            budget.charge(path, bytes);
+            charged.set(path, bytes);
+          }
       }
-      return true;
-    });
+      fits[i] = fit;
+    }
     await budget.need(charged);
-    return names.map((name, i) =>
-      fits[i] ? placesIn(budget, name.position, name.count) : undefined,
-    );
+    const out: (Int32Array | undefined)[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const { position, count } = names[i] as (typeof names)[number];
+      out.push(fits[i] === 1 ? placesIn(budget, position, count) : undefined);
+    }
+    return out;
   }
 
   /** A page of streets (positions in the answer's order) as a paged JSON or CSV response. */

@@ -20,7 +20,8 @@ import { urlOf, type Assets } from "./assets.ts";
 import { createHandler } from "./handler.ts";
 import type { MakeResponse } from "./responses.ts";
 import { WARM_UP_FILES } from "./warm-up-files.ts";
-import { warmKernels } from "./warm-kernels.ts";
+import { KERNEL_ROUNDS, warmKernels } from "./warm-kernels.ts";
+import { warmSuggestKernels } from "./warm-suggest.ts";
 
 /** A warm-up request: its path and query, and its headers when it has any. */
 type WarmUpRequest = readonly [string, Record<string, string>?];
@@ -135,7 +136,7 @@ export const WARM_UP_SUGGESTIONS = WARM_UP_REQUESTS.filter(([target]) =>
  * Runs the warm-up requests: their statuses (0: the request threw; the first error is logged),
  * WARM_UP_REQUESTS' in order, then the suggestion rounds', then WARM_UP_REQUESTS' again for each
  * further round; then the word check's own rounds (TYPOS_ROUNDS) and the long loops
- * (warm-kernels.ts), whose failure is logged and counted as one more status 0; then
+ * (warm-kernels.ts, warm-suggest.ts), whose failure is logged and counted as one more status 0; then
  * SETTLING_REQUESTS'.
  */
 export async function warmUp(
@@ -163,6 +164,7 @@ export async function warmUp(
   warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));
   try {
     await warmKernels(memoryAssets(files), ORIGIN, "de");
+    await warmSuggestKernels(memoryAssets(files), ORIGIN, "de", KERNEL_ROUNDS);
   } catch (error) {
     console.error(`warm-up kernels: ${String(error)}`);
     statuses.push(0);

@@ -11,6 +11,7 @@ import {
   warmUp,
 } from "../../generator/edge/warm-up.ts";
 import { warmKernels } from "../../generator/edge/warm-kernels.ts";
+import { warmSuggestKernels } from "../../generator/edge/warm-suggest.ts";
 import { WARM_UP_FILES } from "../../generator/edge/warm-up-files.ts";
 import { renderWarmUpModule, WARM_UP_MODULE } from "../support/warm-up-build.ts";
 
@@ -52,6 +53,12 @@ describe("the Worker's startup warm-up", () => {
     const assets = memoryAssets(WARM_UP_FILES);
     expect(await warmKernels(assets, ORIGIN, "de", 2)).toBeGreaterThan(0);
     await expect(warmKernels(assets, ORIGIN, "xx", 1)).rejects.toThrow();
+  });
+
+  it("runs the loops of suggestions beside a place on the build in the bundle (warm-suggest.ts)", async () => {
+    const assets = memoryAssets(WARM_UP_FILES);
+    expect(await warmSuggestKernels(assets, ORIGIN, "de", 2)).toBeGreaterThan(0);
+    await expect(warmSuggestKernels(assets, ORIGIN, "xx", 1)).rejects.toThrow();
   });
 
   it("holds the files of today's format: warm-up-files.ts is what `npm run warm-up-files` writes", async () => {
