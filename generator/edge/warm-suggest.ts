@@ -4,8 +4,8 @@
  * nearness to the town in loops the warm-up's own suggestions (a few names each) run too little
  * for V8 to compile at startup: `placesOfNames` and `groupOf` were compiled by Maglev inside such
  * first requests, 1.8 and 1.4 ms (`bench:fresh --deopts`, 2026-12-01; docs/SUGGESTIONS.md). Here
- * they run over made-up names of the warm-up build's streets, with a filter shaped as
- * suggest-find.ts Finder.filterOf makes one: a locality's places by a map, a postal code's range.
+ * they run over made-up names of the warm-up build's streets, with filters of each shape that
+ * suggest-find.ts Finder.filterOf makes: a locality's places by a map, a postal code's range, both.
  */
 import { NO_PLACE, type NameHit } from "../contract/suggest/find.ts";
 import { groupOf, proximities, type PlaceFilter } from "../contract/suggest/rank.ts";
@@ -28,7 +28,6 @@ export async function warmSuggestKernels(
   const streets = await SuggestStreets.open(store, origin, country);
   const budget = streets.budget();
   const places = await (await SuggestIndex.open(store, origin, country)).places(budget);
-  // Shaped as Finder.filterOf makes them: a locality, a postal code, both.
   const near = new Map([[places.localityOf(0), 0]]);
   const locality = {
     of: (place: number) => near.get(places.localityOf(place)) ?? NO_PLACE,

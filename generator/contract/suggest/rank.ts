@@ -85,7 +85,7 @@ export function groupOf(
   // Each place's proximity kept in `known` (proximities), then two passes rather than an array of
   // them: this runs per name found, thousands for a short prefix beside a place, in a fresh
   // isolate's lower tiers.
-  known ??= proximities(Math.max(0, ...places) + 1);
+  known ??= proximities(places.reduce((most, place) => Math.max(most, place + 1), 0));
   let nearest = Infinity;
   for (let i = 0; i < places.length; i++) {
     const place = places[i] as number;
