@@ -1,7 +1,6 @@
 import {
   findLocalities,
   findNames,
-  NO_PLACE,
   pairsToRead,
   queriesOf,
   wantsTypos,
@@ -13,6 +12,8 @@ import type { SuggestPlaces } from "../contract/suggest/places.ts";
 import {
   compareGroups,
   groupOf,
+  localityFilter,
+  postalFilter,
   proximities,
   type Group,
   type PlaceFilter,
@@ -152,15 +153,7 @@ export class Finder {
     const key = `${partKey(part)}\u0000${upTo}`;
     if (!this.localities.has(key)) {
       const near = findLocalities(part, this.index.alphabet, this.read.localityOf, upTo);
-      this.localities.set(
-        key,
-        near === undefined
-          ? undefined
-          : {
-              of: (place) => near.get(places.localityOf(place)) ?? NO_PLACE,
-              typos: Math.min(...near.values()),
-            },
-      );
+      this.localities.set(key, near === undefined ? undefined : localityFilter(places, near));
     }
     return this.localities.get(key);
   }
@@ -174,18 +167,8 @@ export class Finder {
       if (locality === undefined) return undefined;
       filter = { locality };
     }
-    if (reading.postalCode !== undefined && places !== undefined) {
-      const [first, end] = places.placesStartingWith(reading.postalCode);
-      filter = {
-        ...filter,
-        postal: {
-          digits: reading.postalCode,
-          first,
-          end,
-          shared: places.sharedDigits(reading.postalCode),
-        },
-      };
-    }
+    if (reading.postalCode !== undefined && places !== undefined)
+      filter = { ...filter, postal: postalFilter(places, reading.postalCode) };
     return filter;
   }
 }
@@ -227,8 +210,8 @@ export async function suggestGroups(
         unread.forEach((hit, i) => read[i] && placesRead.set(hit.position, read[i]));
       }
       // One per reading's filter and request, made only when it has names to place.
-      let near = nearness.get(filter);
-      if (placed && near === undefined && hits.length > 0)
+      let near = nearness.get(filter) ?? UNPLACED;
+      if (placed && near === UNPLACED && hits.length > 0)
         nearness.set(filter, (near = proximities(streets.places)));
       for (const hit of hits) {
         const places = placed ? placesRead.get(hit.position) : undefined;
@@ -292,6 +275,9 @@ export async function suggestGroups(
   await escalate(raw, true, known);
   return [...best.values()];
 }
+
+/** The proximities of a reading without a place: none are asked for. */
+const UNPLACED = proximities(0);
 
 /** Names best first (their places are read in this order while the budget allows). */
 const ordered = (hits: readonly NameHit[]) =>

@@ -3,7 +3,8 @@
  * thousands of elements, run at startup until V8 has compiled them. On the warm-up's small build
  * they run over a few hundred, too few for V8 to move them past its interpreter, and the first
  * national request paid their compiling (Cloudflare compiles on the request's thread,
- * bench/cloudflare-v8.ts): `placesAt` in 55 of 115 costly first suggestions, a lexicon shard's
+ * bench/cloudflare-v8.ts): a name's places from the record table (then `placesAt`, now `placesIn`,
+ * which warm-suggest.ts also runs) in 55 of 115 costly first suggestions, a lexicon shard's
  * parse in 43 of 60 costly first searches, the place table's columns in 22, the bitmap and list
  * kernels (TurboFan, about 2 ms each) in 12 (`bench:fresh --deopts`, 2026-11-29; docs/SEARCH.md);
  * and the places' streets a place filter beside a name reads, each looked up in the name's runs

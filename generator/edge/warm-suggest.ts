@@ -5,10 +5,16 @@
  * for V8 to compile at startup: `placesOfNames` and `groupOf` were compiled by Maglev inside such
  * first requests, 1.8 and 1.4 ms (`bench:fresh --deopts`, 2026-12-01; docs/SUGGESTIONS.md). Here
  * they run over made-up names of the warm-up build's streets, with filters of each shape that
- * suggest-find.ts Finder.filterOf makes: a locality's places by a map, a postal code's range, both.
+ * suggest-find.ts Finder.filterOf makes (a locality, a postal code, both), made as it makes them.
  */
-import { NO_PLACE, type NameHit } from "../contract/suggest/find.ts";
-import { groupOf, proximities, type PlaceFilter } from "../contract/suggest/rank.ts";
+import type { NameHit } from "../contract/suggest/find.ts";
+import {
+  groupOf,
+  localityFilter,
+  postalFilter,
+  proximities,
+  type PlaceFilter,
+} from "../contract/suggest/rank.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { PAGE_RESERVE } from "./suggest-find.ts";
 import { SuggestIndex } from "./suggest-index.ts";
@@ -28,13 +34,8 @@ export async function warmSuggestKernels(
   const streets = await SuggestStreets.open(store, origin, country);
   const budget = streets.budget();
   const places = await (await SuggestIndex.open(store, origin, country)).places(budget);
-  const near = new Map([[places.localityOf(0), 0]]);
-  const locality = {
-    of: (place: number) => near.get(places.localityOf(place)) ?? NO_PLACE,
-    typos: 0,
-  };
-  const [first, end] = places.placesStartingWith("10117");
-  const postal = { digits: "10117", first, end, shared: places.sharedDigits("10117") };
+  const locality = localityFilter(places, new Map([[places.localityOf(0), 0]]));
+  const postal = postalFilter(places, "10117");
   const filters: PlaceFilter[] = [{ locality }, { postal }, { locality, postal }];
   const names: NameHit[] = Array.from({ length: NAMES }, (_, i) => ({
     position: i % (streets.count - 2),

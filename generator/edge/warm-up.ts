@@ -163,8 +163,9 @@ export async function warmUp(
   const alphabet = Alphabet.of([]);
   warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));
   try {
-    await warmKernels(memoryAssets(files), ORIGIN, "de");
-    await warmSuggestKernels(memoryAssets(files), ORIGIN, "de", KERNEL_ROUNDS);
+    const assets = memoryAssets(files);
+    await warmKernels(assets, ORIGIN, "de");
+    await warmSuggestKernels(assets, ORIGIN, "de", KERNEL_ROUNDS);
   } catch (error) {
     console.error(`warm-up kernels: ${String(error)}`);
     statuses.push(0);

@@ -29,7 +29,9 @@ describe("a name's group beside places, its proximities kept for the next names"
     ["both", { locality, postal }],
   ])("%s: the same groups as each name worked out alone", (_, filter) => {
     const known = proximities(10);
-    const alone = names.map(([h, places]) => groupOf(h, filter, Int32Array.from(places)));
+    const alone = names.map(([h, places]) =>
+      groupOf(h, filter, Int32Array.from(places), proximities(10)),
+    );
     const shared = names.map(([h, places]) => groupOf(h, filter, Int32Array.from(places), known));
     expect(shared).toEqual(alone);
     expect(alone.some((g) => g === undefined) || filter.locality === undefined).toBe(true);

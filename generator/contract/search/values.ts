@@ -11,7 +11,6 @@ import {
   literalText,
   type StreetFilter,
 } from "./filter.ts";
-import { caseClass } from "./filter-case.ts";
 import { gallop } from "./kernels.ts";
 import type { ColumnText, PlaceTable } from "./meta.ts";
 
@@ -72,11 +71,11 @@ export function passingPlaces(
 
 /**
  * Is a pattern plain text or an alternation of plain texts (`(a|e)`, `Berg|Tal`) whose candidates
- * are its matches? So when each character (under `~*` a class of its cases) takes exactly the
- * characters of its case class that occur in the values, as filter.ts foldIsExact asks of a literal.
+ * are its matches? So when each character (under `~*` a class of its cases) takes every character
+ * of the values that candidates() searches for in its place: those that fold with it (foldMembers).
  */
 function exactAlternation(tree: Node, characters: string): boolean {
-  const occurring = new Set(Array.from(characters, (c) => c.codePointAt(0) ?? 0));
+  const members = foldMembers(characters);
   const exact = (part: Node) => {
     const points =
       part.kind === "char"
@@ -84,11 +83,11 @@ function exactAlternation(tree: Node, characters: string): boolean {
         : part.kind === "class" && !part.negated && part.ranges.every(([a, b]) => a === b)
           ? part.ranges.map(([a]) => a)
           : [];
-    const cases = points.length === 0 ? [] : caseClass(points[0] as number);
+    const keys = new Set(points.map((c) => caseFoldKey(String.fromCodePoint(c))));
+    const [key = ""] = keys;
     return (
-      cases.length > 0 &&
-      points.every((c) => cases.includes(c)) &&
-      cases.every((d) => points.includes(d) || !occurring.has(d))
+      keys.size === 1 &&
+      Array.from(members.get(key) ?? "").every((m) => points.includes(m.codePointAt(0) ?? -1))
     );
   };
   return (tree.kind === "alternate" ? tree.branches : [tree]).every((branch) =>

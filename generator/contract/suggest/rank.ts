@@ -8,6 +8,7 @@
  * interleave in the street order, so ordering groups orders streets.
  */
 import { NO_PLACE, type NameHit } from "./find.ts";
+import type { SuggestPlaces } from "./places.ts";
 
 /** What a reading's postal code and locality say of places. */
 export interface PlaceFilter {
@@ -24,6 +25,24 @@ export interface PlaceFilter {
    * and the fewest of any (the reading's own typos in the locality).
    */
   readonly locality?: { readonly of: (place: number) => number; readonly typos: number };
+}
+
+/** A text's locality as a filter: per place, the typos of the near locality holding it (`near`: locality → typos). */
+export const localityFilter = (
+  places: SuggestPlaces,
+  near: ReadonlyMap<number, number>,
+): NonNullable<PlaceFilter["locality"]> => ({
+  of: (place) => near.get(places.localityOf(place)) ?? NO_PLACE,
+  typos: Math.min(...near.values()),
+});
+
+/** A text's postal code (or its first digits) as a filter: the places whose code starts with it. */
+export function postalFilter(
+  places: SuggestPlaces,
+  digits: string,
+): NonNullable<PlaceFilter["postal"]> {
+  const [first, end] = places.placesStartingWith(digits);
+  return { digits, first, end, shared: places.sharedDigits(digits) };
 }
 
 /** How far a place is from what the text says of places: 0 when it is in both. */
@@ -72,8 +91,8 @@ export const proximities = (places: number): Float64Array => new Float64Array(pl
 export function groupOf(
   hit: NameHit,
   filter: PlaceFilter,
-  places?: Int32Array,
-  known?: Float64Array,
+  places: Int32Array | undefined,
+  known: Float64Array,
 ): Group | undefined {
   const rank = {
     typos: hit.typos + (filter.locality?.typos ?? 0),
@@ -82,10 +101,9 @@ export function groupOf(
     placed: filter.postal !== undefined || filter.locality !== undefined,
   };
   if (places === undefined) return { ...rank, proximity: 0, count: hit.count, first: hit.position };
-  // Each place's proximity kept in `known` (proximities), then two passes rather than an array of
-  // them: this runs per name found, thousands for a short prefix beside a place, in a fresh
-  // isolate's lower tiers.
-  known ??= proximities(places.reduce((most, place) => Math.max(most, place + 1), 0));
+  // Each place's proximity kept in `known` (proximities: room for every place), then two passes
+  // rather than an array of them: this runs per name found, thousands for a short prefix beside a
+  // place, in a fresh isolate's lower tiers.
   let nearest = Infinity;
   for (let i = 0; i < places.length; i++) {
     const place = places[i] as number;
