@@ -161,15 +161,14 @@ export class Finder {
   /** What a reading says of places, its locality within `upTo` typos; undefined when its locality names none. */
   filterOf(reading: Reading, upTo = MAX_TYPOS): PlaceFilter | undefined {
     const places = this.read.places;
-    let filter: PlaceFilter = {};
-    if (reading.locality !== undefined) {
-      const locality = this.localitiesOf(reading.locality, upTo);
-      if (locality === undefined) return undefined;
-      filter = { locality };
-    }
-    if (reading.postalCode !== undefined && places !== undefined)
-      filter = { ...filter, postal: postalFilter(places, reading.postalCode) };
-    return filter;
+    const locality =
+      reading.locality === undefined ? undefined : this.localitiesOf(reading.locality, upTo);
+    if (reading.locality !== undefined && locality === undefined) return undefined;
+    const postal =
+      reading.postalCode === undefined || places === undefined
+        ? undefined
+        : postalFilter(places, reading.postalCode);
+    return { locality, postal };
   }
 }
 

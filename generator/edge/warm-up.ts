@@ -21,7 +21,7 @@ import { createHandler } from "./handler.ts";
 import type { MakeResponse } from "./responses.ts";
 import { WARM_UP_FILES } from "./warm-up-files.ts";
 import { KERNEL_ROUNDS, warmKernels } from "./warm-kernels.ts";
-import { warmSuggestKernels } from "./warm-suggest.ts";
+import { primeWalkCallbacks, warmSuggestKernels } from "./warm-suggest.ts";
 
 /** A warm-up request: its path and query, and its headers when it has any. */
 type WarmUpRequest = readonly [string, Record<string, string>?];
@@ -159,6 +159,7 @@ export async function warmUp(
       }
     }
   };
+  primeWalkCallbacks();
   await answer([...WARM_UP_REQUESTS, ...rounds, ...again]);
   const alphabet = Alphabet.of([]);
   warmTyposOf(TYPOS_ROUNDS, (skeleton) => alphabet.encode(skeleton));

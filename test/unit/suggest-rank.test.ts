@@ -24,8 +24,8 @@ const names: [NameHit, number[]][] = [
 
 describe("a name's group beside places, its proximities kept for the next names", () => {
   it.each<[string, PlaceFilter]>([
-    ["a locality", { locality }],
-    ["a postal code", { postal }],
+    ["a locality", { locality, postal: undefined }],
+    ["a postal code", { locality: undefined, postal }],
     ["both", { locality, postal }],
   ])("%s: the same groups as each name worked out alone", (_, filter) => {
     const known = proximities(10);

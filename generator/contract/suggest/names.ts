@@ -27,8 +27,11 @@ export const SPELLED = 2;
 
 export interface NamePayload {
   readonly flags: number;
-  /** How the name is written (fold.ts spellingOf), when another name has its skeleton (flag SPELLED). */
-  readonly spelling?: number;
+  /**
+   * How the name is written (fold.ts spellingOf), when another name has its skeleton (flag
+   * SPELLED). Decoded payloads always have the field, so that they share one shape in V8.
+   */
+  readonly spelling?: number | undefined;
   readonly position: number;
   readonly count: number;
   readonly words: readonly WordShape[];
@@ -123,11 +126,7 @@ export function namePayloads(bytes: Uint8Array, from: number, to: number): NameP
     const position = varintAt(bytes, at);
     const count = varintAt(bytes, varintEnd());
     const words = readShapes(bytes, varintEnd());
-    out.push(
-      spelling === undefined
-        ? { flags, position, count, words }
-        : { flags, position, count, words, spelling },
-    );
+    out.push({ flags, position, count, words, spelling });
     at = shapesEnd();
   }
   return out;

@@ -10,21 +10,23 @@
 import { NO_PLACE, type NameHit } from "./find.ts";
 import type { SuggestPlaces } from "./places.ts";
 
-/** What a reading's postal code and locality say of places. */
+/** What a reading's postal code and locality say of places (both fields always there, undefined when it names none: one shape in V8). */
 export interface PlaceFilter {
-  /** The digits, and the places whose postal code starts with them. */
-  readonly postal?: {
-    readonly digits: string;
-    readonly first: number;
-    readonly end: number;
-    /** The leading digits a place's postal code has in common with `digits` (places.ts sharedDigits). */
-    readonly shared: (place: number) => number;
-  };
   /**
    * The localities the text names: per place the typos of the one that holds it (NO_PLACE: none),
    * and the fewest of any (the reading's own typos in the locality).
    */
-  readonly locality?: { readonly of: (place: number) => number; readonly typos: number };
+  readonly locality: { readonly of: (place: number) => number; readonly typos: number } | undefined;
+  /** The digits, and the places whose postal code starts with them. */
+  readonly postal:
+    | {
+        readonly digits: string;
+        readonly first: number;
+        readonly end: number;
+        /** The leading digits a place's postal code has in common with `digits` (places.ts sharedDigits). */
+        readonly shared: (place: number) => number;
+      }
+    | undefined;
 }
 
 /** A text's locality as a filter: per place, the typos of the near locality holding it (`near`: locality → typos). */
