@@ -100,9 +100,9 @@ export async function warmSuggestKernels(
 }
 
 /**
- * A trie of TRIE_NAMES made-up names of two to four syllables: one in three of two words (the
- * first tolerating no typo, as `Am`), one in five spelled (another name has its skeleton), one
- * in seven without its leading words.
+ * A trie of TRIE_NAMES made-up names of two to four syllables, of one to three words (in one in
+ * four the first tolerating no typo, as `Am`), one in five spelled (another name has its
+ * skeleton), one in seven without its leading words.
  */
 export function madeUpTrie(index: SuggestIndex, streets: number): Uint8Array {
   const entries: TrieEntry[] = [];
@@ -112,7 +112,9 @@ export function madeUpTrie(index: SuggestIndex, streets: number): Uint8Array {
       skeleton += SYLLABLES[n % SYLLABLES.length] ?? "";
     // One to three words, split where i says: shapes as many and as varied as a national trie's.
     const length = skeleton.length;
-    const cuts = [...new Set([2 + (i % 5), 4 + (i % 7)])].filter((cut) => cut < length);
+    const cuts = [...new Set([2 + (i % 5), 4 + (i % 7)])]
+      .filter((cut) => cut < length)
+      .sort((a, b) => a - b);
     const ends = [...cuts.slice(0, i % 3), length];
     const words = ends.map((end, w) => {
       const letters = end - (w === 0 ? 0 : (ends[w - 1] ?? 0));

@@ -95,6 +95,7 @@ describe("the Worker's startup warm-up", () => {
     );
     expect(payloads.filter((p) => p.spelling !== undefined).length).toBeGreaterThan(TRIE_NAMES / 6);
     expect(new Set(payloads.map((p) => p.words.length))).toEqual(new Set([1, 2, 3]));
+    expect(payloads.filter((p) => p.words.some((word) => word.length <= 0))).toEqual([]);
     expect(Math.max(...payloads.map((p) => p.position + p.count))).toBeLessThanOrEqual(100);
   });
 
