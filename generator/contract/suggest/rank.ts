@@ -70,7 +70,7 @@ export interface Group {
   /** Streets in the group. */
   readonly count: number;
   /** The positions of its streets in the street order, increasing; undefined: [first, first + count). */
-  readonly positions?: readonly number[];
+  readonly positions?: readonly number[] | undefined;
   readonly first: number;
 }
 
@@ -102,7 +102,9 @@ export function groupOf(
     digits: filter.postal === undefined ? 0 : 1,
     placed: filter.postal !== undefined || filter.locality !== undefined,
   };
-  if (places === undefined) return { ...rank, proximity: 0, count: hit.count, first: hit.position };
+  // `positions` set either way: groups of one shape, which compareGroups sorts by thousands.
+  if (places === undefined)
+    return { ...rank, proximity: 0, count: hit.count, positions: undefined, first: hit.position };
   // Each place's proximity kept in `known` (proximities: room for every place), then two passes
   // rather than an array of them: this runs per name found, thousands for a short prefix beside a
   // place, in a fresh isolate's lower tiers.
