@@ -88,13 +88,11 @@ export class SuggestStreets {
     // A loop without a closure per name: a fresh isolate runs it in its lower tiers.
     for (let i = 0, first = -1, last = -1, fit = 0; i < names.length; i++) {
       const { position, count } = names[i] as (typeof names)[number];
-      if (
-        count === 0 ||
-        Math.floor(position / CHUNK) !== first ||
-        Math.floor((position + count - 1) / CHUNK) !== last
-      ) {
-        first = Math.floor(position / CHUNK);
-        last = Math.floor((position + count - 1) / CHUNK);
+      const from = Math.floor(position / CHUNK);
+      const to = Math.floor((position + count - 1) / CHUNK);
+      if (count === 0 || from !== first || to !== last) {
+        first = from;
+        last = to;
         const files = recordRangeFiles(budget.meta, position, count);
         fit = budget.fits(files, reserve) ? 1 : 0;
         if (fit === 1)

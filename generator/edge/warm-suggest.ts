@@ -24,7 +24,7 @@ import {
   type PlaceFilter,
 } from "../contract/suggest/rank.ts";
 import { readingsOf } from "../contract/suggest/text.ts";
-import { encodeTrie, type TrieEntry } from "../contract/suggest/trie.ts";
+import { encodeTrie, type Alphabet, type TrieEntry } from "../contract/suggest/trie.ts";
 import { TrieWalker } from "../contract/suggest/walk.ts";
 import { AssetStore, type Assets } from "./assets.ts";
 import { Finder, PAGE_RESERVE, readFor, suggestGroups } from "./suggest-find.ts";
@@ -74,7 +74,7 @@ export async function warmSuggestKernels(
     typos: 0,
     tier: 0,
   }));
-  const trie = madeUpTrie(index, streets.count);
+  const trie = madeUpTrie(index.alphabet, streets.count);
   const readings = TEXTS.flatMap(readingsOf);
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
@@ -104,7 +104,7 @@ export async function warmSuggestKernels(
  * four the first tolerating no typo, as `Am`), one in five spelled (another name has its
  * skeleton), one in seven without its leading words.
  */
-export function madeUpTrie(index: SuggestIndex, streets: number): Uint8Array {
+export function madeUpTrie(alphabet: Alphabet, streets: number): Uint8Array {
   const entries: TrieEntry[] = [];
   for (let i = 0; i < TRIE_NAMES; i++) {
     let skeleton = "";
@@ -127,10 +127,13 @@ export function madeUpTrie(index: SuggestIndex, streets: number): Uint8Array {
       words,
       ...(i % 5 === 0 ? { spelling: spellingOf(skeleton) } : {}),
     });
-    entries.push({ key: index.alphabet.encode(skeleton), payload });
+    entries.push({ key: alphabet.encode(skeleton), payload });
   }
   return encodeTrie(entries);
 }
+
+/** Walks of each callback in primeWalkCallbacks. */
+export const PRIME_ROUNDS = 64;
 
 /**
  * A trie of a node with one payload and a child with one (`a`): a walk for nothing reports the
@@ -146,15 +149,12 @@ const TWO_HITS = new Uint8Array([0, 1, 0, 1, 5, 1, 1, 1, 0, 0]);
  * was inside the first real request (5–6 ms of a 10–13 ms `Schillerstr Dresden 01`). V8 keeps
  * no feedback for a function's first few calls, so the walks run a few dozen times.
  */
-export function primeWalkCallbacks(): number {
-  let hits = 0;
+export function primeWalkCallbacks(): readonly [number, number] {
+  const hits: [number, number] = [0, 0];
   const walker = new TrieWalker();
   for (let round = 0; round < PRIME_ROUNDS; round++) {
-    walker.walk(TWO_HITS, new Uint8Array(0), 0, true, () => ++hits > 0);
-    walker.walk(TWO_HITS, new Uint8Array(0), 0, true, () => (hits += 1) > 0);
+    walker.walk(TWO_HITS, new Uint8Array(0), 0, true, () => ++hits[0] > 0);
+    walker.walk(TWO_HITS, new Uint8Array(0), 0, true, () => ++hits[1] > 0);
   }
   return hits;
 }
-
-/** Walks of each callback in primeWalkCallbacks. */
-export const PRIME_ROUNDS = 64;
