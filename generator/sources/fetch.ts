@@ -121,7 +121,14 @@ function asset(url: string, options: FetchOptions, duration: string): RemoteAsse
     duration,
     returnType: "response",
     verbose: false,
-    fetchOptions: { signal: AbortSignal.timeout(options.timeoutMs), redirect: "follow" },
+    fetchOptions: {
+      signal: AbortSignal.timeout(options.timeoutMs),
+      redirect: "follow",
+      // A fresh connection per download, as deployed.ts reads: a build parses and checks for seconds
+      // between downloads, and a kept-alive connection the server closes just as the next request
+      // goes out fails that download with ECONNRESET.
+      headers: { connection: "close" },
+    },
   } as const;
   return new BoundedAssetCache(
     url,

@@ -96,7 +96,10 @@ const remoteBuild = () =>
 
 describe("a build from every publisher (loopback mirror)", () => {
   it("reads all twelve sources from their publishers: the newest GV100AD edition, the BFS snapshot of the build's day, nine Austrian street files, both files of the Swiss street directory", async () => {
+    const [connections, requests] = [upstream.connections, upstream.urls.length];
     const { remote, sink } = await remoteBuild();
+    // Each download on a connection of its own: none waits on a kept-alive one the server may close.
+    expect(upstream.connections - connections).toBe(upstream.urls.length - requests);
     expect(remote.events.filter((e) => e.origin !== "network")).toEqual([]);
     expect([...new Set(remote.events.map((e) => e.name))].sort()).toEqual([...SOURCE_NAMES].sort());
     const manifest = JSON.parse(sink.text("/downloads/index.json") ?? "") as Manifest;
