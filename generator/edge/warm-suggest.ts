@@ -79,6 +79,8 @@ export async function warmSuggestKernels(
   let sum = 0;
   for (let round = 0; round < rounds; round++) {
     const read = await streets.placesOfNames(names, budget, PAGE_RESERVE);
+    // A proximity memo per name, not per filter: each name then works out its places' proximity
+    // (placeProximity), as a national request does for its many places.
     for (const filter of filters)
       for (const [i, hit] of names.entries())
         sum += groupOf(hit, filter, read[i], proximities(streets.places))?.count ?? 1;

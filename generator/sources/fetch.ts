@@ -124,9 +124,9 @@ function asset(url: string, options: FetchOptions, duration: string): RemoteAsse
     fetchOptions: {
       signal: AbortSignal.timeout(options.timeoutMs),
       redirect: "follow",
-      // A fresh connection per download, as deployed.ts reads: a build parses and checks for seconds
-      // between downloads, and a kept-alive connection the server closes just as the next request
-      // goes out fails that download with ECONNRESET.
+      // A fresh connection per download, as deployed.ts opens for each read: a build parses for
+      // seconds between downloads, and a kept-alive connection the server closes just as the next
+      // request goes out fails that download with ECONNRESET.
       headers: { connection: "close" },
     },
   } as const;
