@@ -63,6 +63,9 @@ describe("locality pattern candidates", () => {
     ["^kie.", ["\u212aiel", "Kiel", "Kirl"], [1, 1, 0]],
     ["^B.*n$", ["Berg", "Bonn", "Lenz"], [0, 1, 0]],
     ["^.*$", ["Berlin"], undefined],
+    // A longer branch runs into the next value; the shorter one at the same place is the match.
+    ["^(ka|K)$", ["K", "a"], [1, 0]],
+    ["^(kab|k)", ["a", "K", "ab", "k"], [0, 1, 0, 1]],
   ] as const)("%s over %j: %j", (value, localities, expected) => {
     expect(candidates(value, localities)).toEqual(expected);
   });

@@ -272,15 +272,22 @@ function containing(
   const count = starts.length - 1;
   if (source === undefined) return out;
   if (source === "") return out.fill(1);
-  // One search of the whole text, each value done at its first match (`source` is a sequence of
-  // classes: every match has its length, so a value's first match at its start is the only one).
+  // One search of the whole text, each value done at its first match inside it.
   const search = new RegExp(source, "gu");
+  let within: RegExp | undefined;
   search.lastIndex = starts[0] ?? 0;
   for (let found = search.exec(text), i = 0; found !== null; found = search.exec(text)) {
     while (i < count && (starts[i + 1] as number) <= found.index) i++;
     if (i >= count) break;
     const end = starts[i + 1] as number;
-    const inside = found.index + found[0].length <= end;
+    let inside = found.index + found[0].length <= end;
+    // A match that runs into the next value may be an alternation's longer branch (`^(ka|k)$` on
+    // `K` then `a`): a shorter one at the same place may end inside the value.
+    if (!inside) {
+      within ??= new RegExp(source, "yu");
+      within.lastIndex = 0;
+      inside = within.test(text.slice(found.index, end));
+    }
     if (inside && (!atStart || found.index === starts[i])) out[i] = 1;
     // A match across two values is none: unanchored, look again from the next character (a
     // whole code point: a `u` search set inside a surrogate pair starts at the pair again).
